@@ -1,0 +1,13 @@
+import type { Logger } from 'pino';
+import type { Site } from '../../apps/config/site.js';
+import type { Db } from '../../db/registry.js';
+import type { SealKeys } from '../../db/seal.js';
+import type { TenantPorts } from './ports.js';
+
+export interface TenantActivityDeps {
+  site: Site;
+  db: Db;
+  keys: SealKeys;
+  log: Logger;
+  ports: TenantPorts;
+}

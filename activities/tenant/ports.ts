@@ -1,0 +1,47 @@
+import type { ObjectOutcome } from '../ensure.js';
+
+/**
+ * What the tenant steps need of each backend. The worker binds these to the product adapters
+ * (PowerDNS, Recursor, MinIO, Proxmox, the log store, Grafana); tests bind the same adapters to
+ * real servers and simulators.
+ */
+export interface DnsPort {
+  ensure(spec: { tenant: string; zone: string; reverseZone: string; tsigKeyName: string; tsigAlgorithm: string; tsigSecret: string }): Promise<ObjectOutcome[]>;
+  remove(spec: { tenant: string; zone: string; reverseZone: string; tsigKeyName: string }): Promise<void>;
+}
+
+export interface ResolverPort {
+  ensure(spec: { zones: string[] }): Promise<ObjectOutcome[]>;
+  remove(spec: { zones: string[] }): Promise<void>;
+}
+
+export interface StatePort {
+  ensure(spec: { tenant: string; accessKey: string; secretKey: string; prefix: string }): Promise<ObjectOutcome[]>;
+  remove(spec: { tenant: string; accessKey: string }): Promise<void>;
+}
+
+export interface NetworkPort {
+  ensure(spec: { tenant: string; index: number; vrfVni: number; vnetId: string; vnetTag: number; subnet: string; gateway: string }): Promise<ObjectOutcome[]>;
+  /** Indexes carried by fabric zones or VNets, with the tenant zone each belongs to. */
+  usedIndexes(): Promise<Map<number, string>>;
+  hasZone(name: string): Promise<boolean>;
+}
+
+export interface LogStorePort {
+  ensure(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
+  remove(spec: { tenant: string; accountId: number }): Promise<void>;
+}
+
+export interface DashboardsPort {
+  ensure(spec: { tenant: string; username: string; password: string; accountId: number; readToken: string }): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  remove(spec: { tenant: string; username: string }): Promise<void>;
+}
+
+export interface TenantPorts {
+  dns: DnsPort;
+  resolver: ResolverPort;
+  state: StatePort;
+  network: NetworkPort;
+  logStore?: LogStorePort;
+  dashboards?: DashboardsPort;
+}

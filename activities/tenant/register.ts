@@ -1,0 +1,111 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { getTenantRow, insertTenant, openSecrets, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
+import { seal } from '../../db/seal.js';
+import type { CreateRequest, Refusal } from '../../workflows/shared.js';
+import { mintTenantToken, tokenHash } from './api-token.js';
+import type { TenantActivityDeps } from './deps.js';
+import { chooseIndex } from './derive.js';
+import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
+import { stepsFor, type Outcome, type StepName, type TenantSecrets } from './view.js';
+
+export type Registration =
+  | { kind: 'proceed'; name: string; index: number; outcome: Outcome; secrets: TenantSecrets; steps: StepName[] }
+  | Refusal;
+
+const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
+
+/**
+ * The first activity of every create attempt: registers a new name (choosing its index and
+ * minting its secrets) or picks up a registered one (resume, reconcile with supplied secrets).
+ * The registry's unique index settles races between creates of different names.
+ */
+export function registerActivity(deps: TenantActivityDeps) {
+  const { db, keys, site } = deps;
+
+  async function existing(req: CreateRequest, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {
+    if (row.status === 'deleting') return refuse('conflict', 'tenant is being deleted; repeat the delete first');
+    if (row.status === 'ready' && !req.restore) {
+      return refuse('conflict', 'tenant already exists; to reconcile it send tsig_secret, state_secret and api_token');
+    }
+    const stored = openSecrets(keys, row);
+    if (!req.restore && (!stored.tsigSecret || !stored.stateSecret)) {
+      return refuse('conflict', 'stored secrets are unreadable; send tsig_secret, state_secret and api_token');
+    }
+    // Without supplied secrets a resume issues a new API token: the old one is stored only as a hash.
+    const apiToken = req.restore?.apiToken ?? mintTenantToken(site.tokenKey, row.name);
+    const secrets: TenantSecrets = {
+      tsigSecret: req.restore?.tsigSecret ?? stored.tsigSecret,
+      stateSecret: req.restore?.stateSecret ?? stored.stateSecret,
+      apiToken,
+      ...logAndDashboardSecrets(stored),
+    };
+    await updateTenant(db, row.name, sealedColumns(secrets));
+    return {
+      kind: 'proceed',
+      name: row.name,
+      index: row.index,
+      outcome: row.status === 'ready' ? 'reconciled' : 'resumed',
+      secrets,
+      steps: stepsFor(site, false),
+    };
+  }
+
+  function logAndDashboardSecrets(stored: TenantSecrets): TenantSecrets {
+    return {
+      ...(site.logStore
+        ? { logIngestToken: stored.logIngestToken ?? newLogToken(), logReadToken: stored.logReadToken ?? newLogToken() }
+        : {}),
+      ...(site.grafana ? { dashboardPassword: stored.dashboardPassword ?? newDashboardPassword() } : {}),
+    };
+  }
+
+  function sealedColumns(s: TenantSecrets) {
+    const sealed = (v: string | undefined) => (v === undefined ? null : seal(keys, v));
+    return {
+      tsigSecret: seal(keys, s.tsigSecret!),
+      stateSecret: seal(keys, s.stateSecret!),
+      apiTokenHash: s.apiToken ? tokenHash(s.apiToken) : null,
+      logIngestToken: sealed(s.logIngestToken),
+      logReadToken: sealed(s.logReadToken),
+      dashboardPassword: sealed(s.dashboardPassword),
+    };
+  }
+
+  async function fresh(req: CreateRequest): Promise<Registration | undefined> {
+    const [registry, fabric] = await Promise.all([takenIndexes(db), deps.ports.network.usedIndexes()]);
+    const taken = new Set<number>(registry.keys());
+    let fabricIndexOfName: number | undefined;
+    for (const [index, zone] of fabric) {
+      if (zone === req.name) fabricIndexOfName ??= index;
+      else taken.add(index);
+    }
+    const index = chooseIndex({ requested: req.requestedIndex, fabricIndexOfName, taken });
+    if (index === undefined) return refuse('conflict', 'no free tenant index');
+    const restoring = req.restore !== undefined || req.requestedIndex !== undefined;
+    const outcome: Outcome = !restoring
+      ? 'created'
+      : req.requestedIndex === undefined || req.requestedIndex === index
+        ? 'restored'
+        : 'reissued';
+    const secrets: TenantSecrets = {
+      tsigSecret: req.restore?.tsigSecret ?? newTsigSecret(),
+      stateSecret: req.restore?.stateSecret ?? newStateSecret(),
+      apiToken: req.restore?.apiToken ?? mintTenantToken(site.tokenKey, req.name),
+      ...logAndDashboardSecrets({}),
+    };
+    const row = await insertTenant(db, { name: req.name, index, status: 'provisioning', ...sealedColumns(secrets) });
+    if (!row) return undefined; // a concurrent create took the name or the index: look again
+    return { kind: 'proceed', name: req.name, index, outcome, secrets, steps: stepsFor(site, false) };
+  }
+
+  return {
+    async registerTenant(req: CreateRequest): Promise<Registration> {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const row = await getTenantRow(db, req.name);
+        const result = row ? await existing(req, row) : await fresh(req);
+        if (result) return result;
+      }
+      throw ApplicationFailure.retryable('registry contention while choosing an index', 'RegistryContention');
+    },
+  };
+}

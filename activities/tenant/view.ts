@@ -1,0 +1,116 @@
+import type { Site } from '../../apps/config/site.js';
+import { deriveIdentity } from './derive.js';
+
+export const CREATE_STEPS = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'] as const;
+export type StepName = (typeof CREATE_STEPS)[number];
+export type Outcome = 'created' | 'restored' | 'reissued' | 'resumed' | 'reconciled';
+export type TenantStatus = 'provisioning' | 'ready' | 'deleting';
+
+/** The secrets a tenant holds; each appears only in the answers the spec allows. */
+export interface TenantSecrets {
+  tsigSecret?: string;
+  stateSecret?: string;
+  apiToken?: string;
+  logIngestToken?: string;
+  logReadToken?: string;
+  dashboardPassword?: string;
+}
+
+export interface TenantRecord {
+  name: string;
+  index: number;
+  status: TenantStatus;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  dashboardOrgId: number | null;
+  secretsStored: boolean;
+  steps: { name: string; ok: boolean; updatedAt: Date | string }[];
+}
+
+/** The tenant object of the wire contract (spec: Tenant), secrets only where given. */
+export interface TenantView {
+  name: string;
+  index: number;
+  status: TenantStatus;
+  outcome?: Outcome;
+  created_at: string;
+  updated_at: string;
+  network: { vrf_vni: number; vnet_vni_base: number; subnet: string; gateway: string };
+  fabric: { controller_id: string; node: string };
+  dns: { zone: string; reverse_zone: string; update_server: string; tsig_key_name: string; tsig_algorithm: string; tsig_secret?: string };
+  state: { endpoint: string; bucket: string; key_prefix: string; access_key: string; secret_key?: string };
+  log: { account_id: number; endpoint?: string; select_header?: string; ingest_token?: string; read_token?: string };
+  dashboard: { url?: string; org_id?: number; username?: string; password?: string };
+  api_token?: string;
+  secrets_stored: boolean;
+  steps: { name: StepName; ok: boolean; updated_at: string }[];
+}
+
+export const LOG_SELECT_HEADER = 'X-Log-Project';
+
+const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
+
+/** The steps a create runs at this site, in the spec's order. */
+export function stepsFor(site: Site, holdsDeviceAddresses: boolean): StepName[] {
+  return CREATE_STEPS.filter(
+    (s) =>
+      (s !== 'device-address' || holdsDeviceAddresses) &&
+      (s !== 'log-store' || site.logStore !== undefined) &&
+      (s !== 'dashboards' || site.grafana !== undefined),
+  );
+}
+
+export function dashboardUsername(tenant: string): string {
+  return `tenant-${tenant}`;
+}
+
+export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets = {}, outcome?: Outcome): TenantView {
+  const id = deriveIdentity(site, rec.name, rec.index);
+  const order = new Map<string, number>(CREATE_STEPS.map((s, i) => [s, i]));
+  const view: TenantView = {
+    name: rec.name,
+    index: rec.index,
+    status: rec.status,
+    ...(outcome ? { outcome } : {}),
+    created_at: iso(rec.createdAt),
+    updated_at: iso(rec.updatedAt),
+    network: { vrf_vni: id.vrfVni, vnet_vni_base: id.vnetVniBase, subnet: id.subnet, gateway: id.gateway },
+    fabric: { controller_id: site.fabricController, node: site.node },
+    dns: {
+      zone: id.zone,
+      reverse_zone: id.reverseZone,
+      update_server: site.dns.updateServer,
+      tsig_key_name: id.tsigKeyName,
+      tsig_algorithm: id.tsigAlgorithm,
+      ...(secrets.tsigSecret ? { tsig_secret: secrets.tsigSecret } : {}),
+    },
+    state: {
+      endpoint: site.state.endpoint,
+      bucket: site.state.bucket,
+      key_prefix: id.stateKeyPrefix,
+      access_key: id.stateAccessKey,
+      ...(secrets.stateSecret ? { secret_key: secrets.stateSecret } : {}),
+    },
+    log: {
+      account_id: id.logAccountId,
+      ...(site.logStore ? { endpoint: site.logStore.endpoint, select_header: LOG_SELECT_HEADER } : {}),
+      ...(secrets.logIngestToken ? { ingest_token: secrets.logIngestToken } : {}),
+      ...(secrets.logReadToken ? { read_token: secrets.logReadToken } : {}),
+    },
+    dashboard: site.grafana
+      ? {
+          url: site.grafana.publicUrl,
+          ...(rec.dashboardOrgId !== null ? { org_id: rec.dashboardOrgId } : {}),
+          username: dashboardUsername(rec.name),
+          ...(secrets.dashboardPassword ? { password: secrets.dashboardPassword } : {}),
+        }
+      : {},
+    ...(secrets.apiToken ? { api_token: secrets.apiToken } : {}),
+    secrets_stored: rec.secretsStored,
+    steps: rec.steps
+      .filter((s): s is typeof s & { name: StepName } => order.has(s.name))
+      .sort((a, b) => order.get(a.name)! - order.get(b.name)!)
+      .map((s) => ({ name: s.name, ok: s.ok, updated_at: iso(s.updatedAt) })),
+  };
+  return view;
+}

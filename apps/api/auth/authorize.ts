@@ -1,0 +1,33 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../context.js';
+import { operatorOnly, tenantNotFound, unauthorized } from '../errors.js';
+import type { Caller } from './caller.js';
+
+/**
+ * Route-level rules (spec: Authentication). Operator-only routes answer other recognised tokens
+ * 403 `operator only`. Tenant routes answer a token of another tenant — or of a tenant the
+ * registry no longer holds — 404 `tenant not found`, so existence cannot be probed. A token that
+ * is recognised but never valid on a route (enrollment, egress agent) is 401 there.
+ */
+export function requireOperator(c: Context<AppEnv>): void {
+  const caller = c.var.caller;
+  if (caller.kind !== 'operator') throw operatorOnly();
+}
+
+export function requireTenantAccess(c: Context<AppEnv>, tenant: string): Caller {
+  const caller = c.var.caller;
+  switch (caller.kind) {
+    case 'operator':
+      return caller;
+    case 'tenant':
+      if (caller.tenant !== tenant || !caller.registered) throw tenantNotFound();
+      return caller;
+    default:
+      throw unauthorized();
+  }
+}
+
+export function requireEgressReader(c: Context<AppEnv>): void {
+  const kind = c.var.caller.kind;
+  if (kind !== 'operator' && kind !== 'egress-agent') throw unauthorized();
+}

@@ -1,0 +1,20 @@
+/** Who is calling, as established by the bearer token (spec: Authentication). */
+export type Caller =
+  | { kind: 'operator' }
+  | { kind: 'egress-agent' }
+  /** `registered` false: a genuine token whose registry row is gone (it may restore, nothing else). */
+  | { kind: 'tenant'; tenant: string; token: string; registered: boolean }
+  | { kind: 'enrollment'; name: string; tokenHash: string };
+
+export function actorOf(caller: Caller): string {
+  switch (caller.kind) {
+    case 'operator':
+      return 'operator';
+    case 'egress-agent':
+      return 'egress-agent';
+    case 'tenant':
+      return `tenant:${caller.tenant}`;
+    case 'enrollment':
+      return `enrollment:${caller.name}`;
+  }
+}

@@ -1,0 +1,91 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { z } from 'zod';
+
+/**
+ * The one place that maps domain results and errors to HTTP. Handlers throw ApiError (or return
+ * domain outcomes mapped here); they never build status codes or error strings for failures.
+ */
+export const errorStatus = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  not_configured: 501,
+  backend_failed: 502,
+  unavailable: 503,
+} as const;
+
+export type ErrorKind = keyof typeof errorStatus;
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** Extra body fields: the partial object of a 502 (`tenant`, `workload`, ...). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (reason: string) => new ApiError('bad_request', reason);
+export const unauthorized = () => new ApiError('unauthorized', 'unauthorized');
+export const operatorOnly = () => new ApiError('forbidden', 'operator only');
+export const notFound = (what: string) => new ApiError('not_found', what);
+export const tenantNotFound = () => notFound('tenant not found');
+export const conflict = (reason: string) => new ApiError('conflict', reason);
+export const notConfigured = (reason: string) => new ApiError('not_configured', reason);
+export const notMigrated = () => new ApiError('unavailable', 'database not migrated yet');
+export const stepFailed = (step: string, partial: Record<string, unknown>) =>
+  new ApiError('backend_failed', `backend step "${step}" failed`, partial);
+
+export function errorBody(err: ApiError): Record<string, unknown> {
+  return { error: err.message, ...err.extra };
+}
+
+export function respondError(c: Context, err: ApiError): Response {
+  if (err.kind === 'unauthorized') c.header('WWW-Authenticate', 'Bearer realm="svc-api"');
+  return c.json(errorBody(err), errorStatus[err.kind]);
+}
+
+/** A readable reason for a failed request validation, naming the field (never echoing values). */
+export function validationReason(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid request';
+  const at = issue.path.length ? issue.path.join('.') : '';
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ');
+    return `unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${at || 'body'}: required`;
+  return at ? `${at}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Errors that escaped a handler. Known ones map to their status; anything else is a 500 whose
+ * text says nothing of the cause (the cause is logged with the request id).
+ */
+export function toResponse(c: Context, err: unknown): Response {
+  if (err instanceof ApiError) return respondError(c, err);
+  if (err instanceof HTTPException) {
+    if (err.status === 400) return respondError(c, badRequest('malformed JSON in request body'));
+    if (err.status === 413) return c.json({ error: 'request body larger than 64 KB' }, 413);
+    return c.json({ error: err.message || 'request refused' }, err.status);
+  }
+  c.var.log?.error({ err }, 'unhandled error');
+  return c.json({ error: 'internal error' }, 500);
+}
+
+/** A workflow's refusal (a business outcome, not a failure) as an HTTP error. */
+export function fromRefusal(r: { error: 'conflict' | 'not_found'; message: string }): ApiError {
+  return new ApiError(r.error, r.message);
+}
+
+/** New tenants answer 201; resumed and reconciled ones 200 (spec: Tenants). */
+export function createdStatus(outcome: string | undefined): 200 | 201 {
+  return outcome === 'resumed' || outcome === 'reconciled' ? 200 : 201;
+}

@@ -1,0 +1,31 @@
+import { ConfigError, loadConfig } from '../config/env.js';
+import { createLogger } from './logger.js';
+import { startApi } from './server.js';
+
+/** The API process: refuses to start on bad configuration, naming the variable. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`api: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.env.LOG_LEVEL, 'api');
+  const api = await startApi({ config, log });
+  log.info({ url: api.url, site: config.site !== undefined }, 'api listening');
+  const stop = () => {
+    log.info({}, 'api stopping');
+    void api.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`api failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});

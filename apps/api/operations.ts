@@ -1,0 +1,17 @@
+import type { TenantView } from '../../activities/tenant/view.js';
+import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult } from '../../workflows/shared.js';
+
+/** What the tenant routes ask of the service: runs on Temporal, reads from the registry. */
+export interface TenantOperations {
+  create(req: CreateRequest): Promise<CreateResult>;
+  delete(name: string): Promise<DeleteResult>;
+  reconcile(name: string): Promise<ReconcileResult>;
+  get(name: string): Promise<TenantView | undefined>;
+  list(): Promise<TenantView[]>;
+  isRegistered(name: string): Promise<boolean>;
+  admit(input: { name: string; mac?: string }): Promise<{ name: string; enrollment_token: string; expires_at: string }>;
+  withdrawAdmission(name: string): Promise<boolean>;
+  spendEnrollment(tokenHash: string): Promise<boolean>;
+  /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */
+  tokenTenant(token: string): string | undefined;
+}

@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { normalizeMac } from '../../../../activities/wifi/mac.js';
+import { actorOf } from '../../auth/caller.js';
+import { requireOperator } from '../../auth/authorize.js';
+import type { AppDeps, AppEnv } from '../../context.js';
+import { conflict } from '../../errors.js';
+import { Admission, AdmissionRequest } from '../../schemas/admission.js';
+import { errorResponses } from '../../schemas/common.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/admissions',
+  tags: ['admissions'],
+  summary: 'Admit a tenant name: a single-use enrollment token',
+  security: [{ bearer: [] }],
+  request: { body: { required: true, content: { 'application/json': { schema: AdmissionRequest } } } },
+  responses: {
+    201: { description: 'admitted', content: { 'application/json': { schema: Admission } } },
+    ...errorResponses(400, 401, 403, 409, 413, 501, 503),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    requireOperator(c);
+    const body = c.req.valid('json');
+    const ops = deps.operations!;
+    if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
+    const admission = await ops.admit({ name: body.name, mac: body.mac ? normalizeMac(body.mac) : undefined });
+    c.var.log.info({ actor: actorOf(c.var.caller), tenant: body.name }, 'admission issued');
+    return c.json(admission, 201);
+  });
+}

@@ -1,0 +1,62 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Payload } from '@temporalio/common';
+import { AesGcmCodec } from '../../../../temporal/codec.js';
+import { requireOperator } from '../../auth/authorize.js';
+import type { AppDeps, AppEnv } from '../../context.js';
+import { badRequest, notConfigured } from '../../errors.js';
+import { errorResponses } from '../../schemas/common.js';
+
+/**
+ * Temporal's remote codec protocol, so engineers see decoded payloads in the Temporal UI. Operator
+ * token only: decoded payloads hold secrets.
+ */
+const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const WirePayloads = z
+  .object({ payloads: z.array(z.object({ metadata: z.record(z.string(), Base64).optional(), data: Base64.optional() })).max(1000) })
+  .openapi('CodecPayloads');
+
+const codecRoute = (action: 'encode' | 'decode') =>
+  createRoute({
+    method: 'post',
+    path: `/codec/${action}`,
+    tags: ['temporal'],
+    summary: `Temporal remote codec: ${action} payloads`,
+    security: [{ bearer: [] }],
+    request: { body: { required: true, content: { 'application/json': { schema: WirePayloads } } } },
+    responses: {
+      200: { description: `${action}d payloads`, content: { 'application/json': { schema: WirePayloads } } },
+      ...errorResponses(400, 401, 403, 413, 501),
+    },
+  });
+
+export const routes = [codecRoute('encode'), codecRoute('decode')];
+
+type Wire = z.infer<typeof WirePayloads>['payloads'][number];
+
+const fromWire = (p: Wire): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: p.data === undefined ? undefined : Buffer.from(p.data, 'base64'),
+});
+const toWire = (p: Payload): Wire => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+  data: p.data ? Buffer.from(p.data).toString('base64') : undefined,
+});
+
+export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const key = deps.config.codecKey;
+  const codec = key ? new AesGcmCodec(key) : undefined;
+  for (const route of routes) {
+    const action = route.path.endsWith('encode') ? 'encode' : 'decode';
+    app.openapi(route, async (c) => {
+      requireOperator(c);
+      if (!codec) throw notConfigured('no payload codec key configured');
+      const { payloads } = c.req.valid('json');
+      try {
+        const out = await codec[action](payloads.map(fromWire));
+        return c.json({ payloads: out.map(toWire) }, 200);
+      } catch {
+        throw badRequest('payloads could not be decoded with this service key');
+      }
+    });
+  }
+}

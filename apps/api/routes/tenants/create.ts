@@ -1,0 +1,55 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../context.js';
+import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
+import { errorResponses } from '../../schemas/common.js';
+import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/tenants',
+  tags: ['tenants'],
+  summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
+  security: [{ bearer: [] }],
+  request: { body: { required: true, content: { 'application/json': { schema: TenantCreateRequest } } } },
+  responses: {
+    200: { description: 'resumed or reconciled; carries the secrets', content: { 'application/json': { schema: Tenant } } },
+    201: { description: 'created, restored or reissued; carries the secrets', content: { 'application/json': { schema: Tenant } } },
+    ...errorResponses(400, 401, 404, 409, 413, 501),
+    502: { description: 'a backend step failed; the partial tenant with its secrets', content: { 'application/json': { schema: TenantCreateFailure } } },
+    ...errorResponses(503),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const ops = deps.operations!;
+    const caller = c.var.caller;
+    if (caller.kind === 'egress-agent') throw unauthorized();
+    if (caller.kind === 'enrollment') {
+      // Presenting the token spends it, whatever name it is presented for.
+      const spent = await ops.spendEnrollment(caller.tokenHash);
+      if (!spent || caller.name !== body.name) throw unauthorized();
+    }
+    if (caller.kind === 'tenant') {
+      if (caller.tenant !== body.name) throw tenantNotFound();
+      if (!caller.registered && body.api_token === undefined) {
+        throw badRequest('restoring a tenant needs tsig_secret, state_secret and api_token');
+      }
+    }
+    if (body.api_token !== undefined && ops.tokenTenant(body.api_token) !== body.name) {
+      throw badRequest('api_token is not a token issued for this tenant');
+    }
+    const result = await ops.create({
+      name: body.name,
+      requestedIndex: body.index,
+      restore:
+        body.tsig_secret && body.state_secret && body.api_token
+          ? { tsigSecret: body.tsig_secret, stateSecret: body.state_secret, apiToken: body.api_token }
+          : undefined,
+    });
+    if (result.kind === 'refused') throw fromRefusal(result);
+    if (result.kind === 'failed') throw stepFailed(result.step, { tenant: result.tenant });
+    return c.json(result.tenant, createdStatus(result.outcome));
+  });
+}

@@ -1,0 +1,19 @@
+import { z } from '@hono/zod-openapi';
+import { normalizeMac } from '../../../activities/wifi/mac.js';
+import { DateTime, TenantName } from './common.js';
+
+export const Mac = z
+  .string()
+  .refine((v) => normalizeMac(v) !== undefined, { message: 'must be a MAC like aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF or aabbccddeeff' })
+  .openapi({ example: 'aa:bb:cc:dd:ee:ff' });
+
+export const AdmissionRequest = z.strictObject({ name: TenantName, mac: Mac.optional() }).openapi('AdmissionRequest');
+
+export const Admission = z
+  .object({
+    name: z.string(),
+    enrollment_token: z.string(),
+    expires_at: DateTime,
+    wifi: z.object({ ssid: z.string(), psk: z.string(), mac: z.string().optional() }).optional(),
+  })
+  .openapi('Admission');

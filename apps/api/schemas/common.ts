@@ -1,0 +1,35 @@
+import { z } from '@hono/zod-openapi';
+
+export const TENANT_NAME = /^[a-z][a-z0-9]{0,7}$/;
+
+export const TenantName = z.string().regex(TENANT_NAME, 'must match ^[a-z][a-z0-9]{0,7}$').openapi({ example: 'acme' });
+
+export const ErrorBody = z.object({ error: z.string() }).openapi('Error');
+
+export const DateTime = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
+
+export const TenantParam = z.object({
+  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
+});
+
+const descriptions: Record<number, string> = {
+  400: 'invalid request; the error text says why',
+  401: 'no token or an unrecognised one',
+  403: 'operator only',
+  404: 'not found',
+  409: 'conflict',
+  413: 'request body larger than 64 KB',
+  501: 'not configured at this site',
+  502: 'a backend step failed',
+  503: 'database not migrated yet',
+};
+
+/** The error responses of a route, in the common envelope. */
+export function errorResponses(...codes: number[]) {
+  return Object.fromEntries(
+    codes.map((code) => [code, { description: descriptions[code] ?? 'error', content: { 'application/json': { schema: ErrorBody } } }]),
+  );
+}
+
+/** Errors every /v1 route can answer (spec: Endpoints). */
+export const V1_ERRORS = [401, 503] as const;

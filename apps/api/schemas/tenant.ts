@@ -1,0 +1,111 @@
+import { z } from '@hono/zod-openapi';
+import { DateTime, TenantName } from './common.js';
+
+export const STEP_NAMES = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'] as const;
+export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;
+
+export const Network = z
+  .object({
+    vrf_vni: z.number().int(),
+    vnet_vni_base: z.number().int(),
+    subnet: z.string(),
+    gateway: z.string(),
+  })
+  .openapi('Network');
+
+export const Fabric = z.object({ controller_id: z.string(), node: z.string() }).openapi('Fabric');
+
+export const Dns = z
+  .object({
+    zone: z.string(),
+    reverse_zone: z.string(),
+    update_server: z.string(),
+    tsig_key_name: z.string(),
+    tsig_algorithm: z.string(),
+    tsig_secret: z.string().optional().openapi({ description: 'create responses only' }),
+  })
+  .openapi('Dns');
+
+export const State = z
+  .object({
+    endpoint: z.string(),
+    bucket: z.string(),
+    key_prefix: z.string(),
+    access_key: z.string(),
+    secret_key: z.string().optional().openapi({ description: 'create responses only' }),
+  })
+  .openapi('State');
+
+export const Log = z
+  .object({
+    account_id: z.number().int(),
+    endpoint: z.string().optional().openapi({ description: 'absent at a site with no log store' }),
+    select_header: z.string().optional(),
+    ingest_token: z.string().optional().openapi({ description: 'create and reconcile responses only' }),
+    read_token: z.string().optional().openapi({ description: 'create and reconcile responses only' }),
+  })
+  .openapi('Log');
+
+export const Dashboard = z
+  .object({
+    url: z.string().optional(),
+    org_id: z.number().int().optional(),
+    username: z.string().optional(),
+    password: z.string().optional().openapi({ description: 'create and reconcile responses only' }),
+  })
+  .openapi('Dashboard', { description: 'empty at a site with no dashboard server' });
+
+export const Step = z
+  .object({ name: z.enum(STEP_NAMES), ok: z.boolean(), updated_at: DateTime })
+  .openapi('Step');
+
+export const Tenant = z
+  .object({
+    name: TenantName,
+    index: z.number().int(),
+    status: z.enum(['provisioning', 'ready', 'deleting']),
+    outcome: z.enum(OUTCOMES).optional().openapi({ description: 'only on create and reconcile answers' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    network: Network,
+    fabric: Fabric,
+    dns: Dns,
+    state: State,
+    log: Log,
+    dashboard: Dashboard,
+    api_token: z.string().optional().openapi({ description: 'present when this call generated or received one' }),
+    secrets_stored: z.boolean(),
+    steps: z.array(Step),
+  })
+  .openapi('Tenant');
+
+export type TenantBody = z.infer<typeof Tenant>;
+
+export const TenantList = z.object({ tenants: z.array(Tenant) }).openapi('TenantList');
+
+export const TenantCreateRequest = z
+  .strictObject({
+    name: TenantName,
+    index: z.number().int().min(1).max(62).optional().openapi({ description: 'restore only' }),
+    tsig_secret: z
+      .string()
+      .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0 && Buffer.from(v, 'base64').length >= 16, {
+        message: 'must be base64 of at least 16 bytes',
+      })
+      .optional()
+      .openapi({ description: 'restore only' }),
+    state_secret: z.string().min(8).max(40).optional().openapi({ description: 'restore only' }),
+    api_token: z.string().min(1).max(512).optional().openapi({ description: 'restore only' }),
+  })
+  .refine(
+    (r) => [r.tsig_secret, r.state_secret, r.api_token].every((v) => v === undefined) ||
+      [r.tsig_secret, r.state_secret, r.api_token].every((v) => v !== undefined),
+    { message: 'tsig_secret, state_secret and api_token are sent all together or not at all' },
+  )
+  .openapi('TenantCreateRequest');
+
+export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;
+
+export const TenantCreateFailure = z
+  .object({ error: z.string(), tenant: Tenant })
+  .openapi('TenantCreateFailure');

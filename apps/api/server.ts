@@ -1,0 +1,81 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { Client, Connection } from '@temporalio/client';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { Registry } from '../../db/registry.js';
+import { dataConverter } from '../../temporal/data-converter.js';
+import type { Config } from '../config/env.js';
+import { createApp } from './app.js';
+import type { BuildInfo } from './context.js';
+import type { TenantOperations } from './operations.js';
+import { temporalOperations } from './temporal-operations.js';
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  registry: Registry;
+  close(): Promise<void>;
+}
+
+export function buildInfo(config: Config): BuildInfo {
+  return {
+    version: config.env.SERVICE_VERSION ?? process.env.npm_package_version ?? '0.1.0',
+    commit: config.env.SERVICE_COMMIT ?? 'unknown',
+    built: config.env.SERVICE_BUILT ?? 'unknown',
+  };
+}
+
+/**
+ * Starts the API: listens at once, migrates the registry in the background (until then /v1
+ * answers 503), connects to Temporal lazily so reads never wait for it.
+ */
+export async function startApi(opts: { config: Config; log: Logger; operations?: TenantOperations }): Promise<RunningApi> {
+  const { config, log } = opts;
+  const registry = new Registry(config.env.DATABASE_URL, log);
+  const migrating = new AbortController();
+  void registry.migrate(migrating.signal);
+  let connection: Connection | undefined;
+  let operations = opts.operations;
+  if (!operations && config.site) {
+    connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS });
+    const client = new Client({ connection, namespace: config.env.TEMPORAL_NAMESPACE, dataConverter: dataConverter(config.codecKey) });
+    operations = temporalOperations({ ...config, site: config.site }, registry, client);
+  }
+  const app = createApp({ config, registry, log, build: buildInfo(config), operations });
+  const tls = config.tls
+    ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile), minVersion: 'TLSv1.2' as const }
+    : undefined;
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.listen.port,
+        hostname: config.listen.host,
+        ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
+      },
+      () => resolve(s),
+    );
+  });
+  // A slow client may not hold a connection forever (slow-loris bodies included).
+  const http = server as unknown as { requestTimeout: number; headersTimeout: number; closeAllConnections(): void };
+  http.requestTimeout = 30_000;
+  http.headersTimeout = 10_000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
+  return {
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    registry,
+    close: async () => {
+      migrating.abort();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        http.closeAllConnections();
+      });
+      await connection?.close();
+      await registry.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
+import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
+import { viewTenant } from '../../activities/tenant/view.js';
+import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
+import { getTenantRecord, listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
+import type { Registry } from '../../db/registry.js';
+import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import { attemptCreate, workflowIds, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
+import type { Config } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
+import type { Site } from '../config/site.js';
+import type { TenantOperations } from './operations.js';
+
+/** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
+export function temporalOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
+  const { site } = config;
+  const keys = sealKeys(site);
+  const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
+  const start = (operation: string, name: string) => ({
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    typedSearchAttributes: [
+      { key: TENANT_NAME, value: name },
+      { key: OPERATION, value: operation },
+    ],
+  });
+
+  return {
+    async create(req: CreateRequest): Promise<CreateResult> {
+      // A run that is just completing refuses new updates; the next call starts a fresh run.
+      for (let attempt = 1; ; attempt++) {
+        const startWorkflowOperation = new WithStartWorkflowOperation('tenantCreate', {
+          workflowId: workflowIds.create(req.name),
+          args: [{ name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs }],
+          ...start('create', req.name),
+        });
+        try {
+          return (await client.workflow.executeUpdateWithStart(attemptCreate, { args: [req], startWorkflowOperation })) as CreateResult;
+        } catch (err) {
+          if (attempt >= 3 || !/completed|not found|closed/i.test(String((err as Error).message))) throw err;
+        }
+      }
+    },
+    async delete(name: string): Promise<DeleteResult> {
+      return client.workflow.execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...start('delete', name) });
+    },
+    async reconcile(name: string): Promise<ReconcileResult> {
+      return client.workflow.execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...start('reconcile', name) });
+    },
+    async get(name: string) {
+      const rec = await getTenantRecord(registry.db, keys, name);
+      return rec ? viewTenant(site, rec) : undefined;
+    },
+    async list() {
+      return (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r));
+    },
+    isRegistered: (name) => tenantExists(registry.db, name),
+    async admit(input) {
+      const token = `enr1.${randomBytes(24).toString('base64url')}`;
+      const expiresAt = new Date(Date.now() + site.enrollmentLifetimeMs);
+      await issueAdmission(registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
+      return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString() };
+    },
+    withdrawAdmission: async (name) => (await withdrawAdmission(registry.db, name)) !== undefined,
+    spendEnrollment: (hash) => spendAdmission(registry.db, hash),
+    tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
+  };
+}

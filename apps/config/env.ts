@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+import { siteSchema, type Site } from './site.js';
+
+/**
+ * Configuration comes from the environment only (spec: Configuration; design §3). Every variable
+ * is validated when the process starts; a bad value stops it with a message naming the variable,
+ * never its value.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const listen = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'must look like host:port or :port');
+
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64');
+
+const duration = z.string().refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h');
+
+export const serviceSchema = z.object({
+  OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
+  EGRESS_AGENT_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LISTEN_ADDRESS: listen.default(':8080'),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('provisioning'),
+  /** AES-256-GCM key of the payload codec; derived from SITE_SECRETS_KEY when absent. */
+  TEMPORAL_CODEC_KEY: base64Key.optional(),
+  /** Origin of the Temporal UI allowed to call the codec endpoint (CORS). */
+  TEMPORAL_UI_ORIGIN: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVICE_VERSION: z.string().optional(),
+  SERVICE_COMMIT: z.string().optional(),
+  SERVICE_BUILT: z.string().optional(),
+  /** How long a create parked on a failed step waits for its repeat before the run ends. */
+  PARKED_RUN_TIMEOUT: duration.default('24h'),
+});
+
+export type ServiceEnv = z.infer<typeof serviceSchema>;
+
+export interface Config {
+  env: ServiceEnv;
+  /** Absent when no site is configured: tenant routes then answer 501. */
+  site: Site | undefined;
+  tls: { certFile: string; keyFile: string } | undefined;
+  listen: { host: string | undefined; port: number };
+  codecKey: Buffer | undefined;
+  parkedRunTimeoutMs: number;
+}
+
+function describe(issues: z.core.$ZodIssue[]): string {
+  // Name the variable and the rule; never echo the value.
+  return issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; ');
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  for (const required of ['OPERATOR_TOKEN', 'DATABASE_URL'] as const) {
+    if (!source[required]) throw new ConfigError(`${required} is required`);
+  }
+  const parsed = serviceSchema.safeParse(source);
+  if (!parsed.success) throw new ConfigError(`invalid configuration: ${describe(parsed.error.issues)}`);
+  const env = parsed.data;
+  if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
+    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
+  }
+  const site = loadSite(source);
+  const [hostPart, portPart] = splitListen(env.LISTEN_ADDRESS);
+  const port = Number(portPart);
+  if (port > 65535) throw new ConfigError('LISTEN_ADDRESS: port must be at most 65535');
+  const codecKey = env.TEMPORAL_CODEC_KEY
+    ? Buffer.from(env.TEMPORAL_CODEC_KEY, 'base64')
+    : site
+      ? deriveKey(site.secretsKey, 'temporal-payload-codec')
+      : undefined;
+  return {
+    env,
+    site,
+    tls: env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : undefined,
+    listen: { host: hostPart || undefined, port },
+    codecKey,
+    parkedRunTimeoutMs: parseDuration(env.PARKED_RUN_TIMEOUT)!,
+  };
+}
+
+function splitListen(addr: string): [string, string] {
+  const i = addr.lastIndexOf(':');
+  return [addr.slice(0, i).replace(/^\[|\]$/g, ''), addr.slice(i + 1)];
+}
+
+function loadSite(source: NodeJS.ProcessEnv): Site | undefined {
+  // The site is configured when its domain is; from then on every core setting is required.
+  if (!source.SITE_DOMAIN) return undefined;
+  const parsed = siteSchema.safeParse(source);
+  if (!parsed.success) throw new ConfigError(`invalid site configuration: ${describe(parsed.error.issues)}`);
+  return parsed.data;
+}
+
+import { hkdfSync } from 'node:crypto';
+export function deriveKey(master: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32));
+}

@@ -1,0 +1,6 @@
+import type { SealKeys } from '../../db/seal.js';
+import type { Site } from './site.js';
+
+export function sealKeys(site: Site): SealKeys {
+  return { current: { id: site.secretsKeyId, key: site.secretsKey } };
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+
+/**
+ * The site: address plan, identifier bases, and each backend's URL and credential (design §3, §7).
+ * Core settings (domain, address plan, keys, DNS, resolver, state store, fabric) are required once
+ * SITE_DOMAIN is set. Optional backends are off until their URL is set; their routes then refuse
+ * with a reason.
+ */
+const key32 = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64')
+  .transform((v) => Buffer.from(v, 'base64'));
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+const url = z.string().url('must be a URL');
+const duration = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h')
+    .transform((v) => parseDuration(v)!);
+const supernet = z
+  .string()
+  .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16');
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Trust classes the site serves: JSON `{"<class>": {"ssid": "...", "vlan": "<network>", "range": "a.b.c.d-a.b.c.e"}}`. */
+const trustClasses = z
+  .string()
+  .transform((v, ctx) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(
+      z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
+      z.object({ ssid: z.string().min(1).optional(), vlan: z.string().min(1).optional(), range: z.string().optional() }).strict(),
+    ),
+  );
+
+export const siteSchema = z
+  .object({
+    SITE_DOMAIN: z.string().regex(/^([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a DNS domain like lab.example.net'),
+    SITE_TENANT_SUPERNET: supernet.default('10.128.0.0/16'),
+    SITE_VRF_VNI_BASE: int(10000),
+    SITE_VNET_VNI_BASE: int(100000),
+    SITE_VMID_BASE: int(10000),
+    SITE_LOG_ACCOUNT_BASE: int(1000),
+    SITE_NODE: z.string().min(1).default('pve1'),
+    SITE_STORAGE: z.string().min(1).default('local-lvm'),
+    SITE_TEMPLATE_PREFIX: z.string().min(1).default('tmpl-'),
+    SITE_FABRIC_CONTROLLER: z.string().min(1).default('evpnctl'),
+    SITE_ENROLLMENT_LIFETIME: duration('72h'),
+    SITE_RECONCILE_INTERVAL: duration('1h'),
+    SITE_TOKEN_KEY: key32,
+    SITE_SECRETS_KEY: key32,
+    SITE_SECRETS_KEY_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,16}$/).default('k1'),
+    SITE_PDNS_URL: url,
+    SITE_PDNS_API_KEY: z.string().min(1),
+    SITE_DNS_UPDATE_SERVER: z.string().min(1),
+    SITE_DNS_NAMESERVERS: list.optional(),
+    SITE_RECURSOR_URL: url,
+    SITE_RECURSOR_API_KEY: z.string().min(1),
+    SITE_RECURSOR_FORWARD_TO: list,
+    SITE_MINIO_URL: url,
+    SITE_MINIO_ACCESS_KEY: z.string().min(1),
+    SITE_MINIO_SECRET_KEY: z.string().min(1),
+    SITE_STATE_BUCKET: z.string().min(3).default('tenant-state'),
+    SITE_STATE_ENDPOINT: url.optional(),
+    SITE_PROXMOX_URL: url,
+    SITE_PROXMOX_TOKEN_ID: z.string().min(1),
+    SITE_PROXMOX_TOKEN_SECRET: z.string().min(1),
+    SITE_TRUST_CLASSES: trustClasses.optional(),
+    SITE_LOG_URL: url.optional(),
+    SITE_LOG_ADMIN_TOKEN: z.string().optional(),
+    SITE_LOG_ENDPOINT: url.optional(),
+    SITE_GRAFANA_URL: url.optional(),
+    SITE_GRAFANA_ADMIN_USER: z.string().optional(),
+    SITE_GRAFANA_ADMIN_PASSWORD: z.string().optional(),
+    SITE_GRAFANA_PUBLIC_URL: url.optional(),
+  })
+  .transform((e) => ({
+    domain: e.SITE_DOMAIN,
+    supernet: e.SITE_TENANT_SUPERNET,
+    vrfVniBase: e.SITE_VRF_VNI_BASE,
+    vnetVniBase: e.SITE_VNET_VNI_BASE,
+    vmidBase: e.SITE_VMID_BASE,
+    logAccountBase: e.SITE_LOG_ACCOUNT_BASE,
+    node: e.SITE_NODE,
+    storage: e.SITE_STORAGE,
+    templatePrefix: e.SITE_TEMPLATE_PREFIX,
+    fabricController: e.SITE_FABRIC_CONTROLLER,
+    enrollmentLifetimeMs: e.SITE_ENROLLMENT_LIFETIME,
+    reconcileIntervalMs: e.SITE_RECONCILE_INTERVAL,
+    tokenKey: e.SITE_TOKEN_KEY,
+    secretsKey: e.SITE_SECRETS_KEY,
+    secretsKeyId: e.SITE_SECRETS_KEY_ID,
+    trustClasses: e.SITE_TRUST_CLASSES ?? {},
+    dns: {
+      apiUrl: e.SITE_PDNS_URL,
+      apiKey: e.SITE_PDNS_API_KEY,
+      updateServer: e.SITE_DNS_UPDATE_SERVER,
+      nameservers: e.SITE_DNS_NAMESERVERS ?? [`ns1.${e.SITE_DOMAIN}.`],
+    },
+    resolver: { apiUrl: e.SITE_RECURSOR_URL, apiKey: e.SITE_RECURSOR_API_KEY, forwardTo: e.SITE_RECURSOR_FORWARD_TO },
+    state: {
+      adminUrl: e.SITE_MINIO_URL,
+      accessKey: e.SITE_MINIO_ACCESS_KEY,
+      secretKey: e.SITE_MINIO_SECRET_KEY,
+      bucket: e.SITE_STATE_BUCKET,
+      endpoint: e.SITE_STATE_ENDPOINT ?? e.SITE_MINIO_URL,
+    },
+    proxmox: { apiUrl: e.SITE_PROXMOX_URL, tokenId: e.SITE_PROXMOX_TOKEN_ID, tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET },
+    logStore: e.SITE_LOG_URL
+      ? { adminUrl: e.SITE_LOG_URL, adminToken: e.SITE_LOG_ADMIN_TOKEN ?? '', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL }
+      : undefined,
+    grafana: e.SITE_GRAFANA_URL
+      ? {
+          url: e.SITE_GRAFANA_URL,
+          adminUser: e.SITE_GRAFANA_ADMIN_USER ?? 'admin',
+          adminPassword: e.SITE_GRAFANA_ADMIN_PASSWORD ?? '',
+          publicUrl: e.SITE_GRAFANA_PUBLIC_URL ?? e.SITE_GRAFANA_URL,
+        }
+      : undefined,
+  }));
+
+export type Site = z.output<typeof siteSchema>;

@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+
+/**
+ * Fault injection shared by every simulator, so tests can drive 502-and-resume paths:
+ *   POST /__lab/faults {"fail_next": N, "status": 500, "latency_ms": 0, "match": "substring of path"}
+ *   DELETE /__lab/faults   clears all faults
+ * A matching request fails with `status` (default 500) N times; latency applies to every request
+ * while set. The control routes live under /__lab, which no real product serves.
+ */
+export interface FaultPlan {
+  failNext: number;
+  status: number;
+  latencyMs: number;
+  match?: string;
+  method?: string;
+}
+
+export class Faults {
+  private plans: FaultPlan[] = [];
+  latencyMs = 0;
+
+  add(plan: Partial<FaultPlan>): void {
+    if (plan.latencyMs !== undefined) this.latencyMs = plan.latencyMs;
+    if ((plan.failNext ?? 0) > 0) {
+      this.plans.push({ failNext: plan.failNext ?? 0, status: plan.status ?? 500, latencyMs: 0, match: plan.match, method: plan.method });
+    }
+  }
+
+  clear(): void {
+    this.plans = [];
+    this.latencyMs = 0;
+  }
+
+  /** Consumes one failure for this request if a plan matches; returns its status. */
+  take(method: string, path: string): number | undefined {
+    const plan = this.plans.find(
+      (p) => p.failNext > 0 && (!p.match || path.includes(p.match)) && (!p.method || p.method === method),
+    );
+    if (!plan) return undefined;
+    plan.failNext -= 1;
+    this.plans = this.plans.filter((p) => p.failNext > 0);
+    return plan.status;
+  }
+}
+
+/** Mount the fault control routes and the injecting middleware on a simulator's app. */
+export function withFaults(app: Hono, faults = new Faults()): Faults {
+  app.use('*', async function injectFaults(c, next) {
+    if (c.req.path.startsWith('/__lab/')) return next();
+    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    const status = faults.take(c.req.method, c.req.path);
+    if (status !== undefined) return c.json({ error: 'injected fault' }, status as 500);
+    return next();
+  });
+  app.post('/__lab/faults', async (c) => {
+    const b = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    faults.add({
+      failNext: Number(b.fail_next ?? 0),
+      status: Number(b.status ?? 500),
+      latencyMs: b.latency_ms === undefined ? undefined : Number(b.latency_ms),
+      match: typeof b.match === 'string' ? b.match : undefined,
+      method: typeof b.method === 'string' ? b.method : undefined,
+    });
+    return c.json({ ok: true });
+  });
+  app.delete('/__lab/faults', (c) => {
+    faults.clear();
+    return c.json({ ok: true });
+  });
+  return faults;
+}

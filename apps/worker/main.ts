@@ -1,0 +1,53 @@
+import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { Registry } from '../../db/registry.js';
+import { connectWorker } from '../../temporal/connection.js';
+import { ConfigError, loadConfig } from '../config/env.js';
+import { createLogger } from '../api/logger.js';
+import { createWorker } from './worker.js';
+
+/** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`worker: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.env.LOG_LEVEL, 'worker');
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](meta ?? {}, message),
+      trace: (m, meta) => log.trace(meta ?? {}, m),
+      debug: (m, meta) => log.debug(meta ?? {}, m),
+      info: (m, meta) => log.info(meta ?? {}, m),
+      warn: (m, meta) => log.warn(meta ?? {}, m),
+      error: (m, meta) => log.error(meta ?? {}, m),
+    },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+  });
+  const registry = new Registry(config.env.DATABASE_URL, log);
+  await registry.migrate();
+  const connection = await connectWorker({ address: config.env.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    config,
+    registry,
+    log,
+    connection,
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+  });
+  // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
+  log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');
+  await worker.run();
+  await connection.close();
+  await registry.close();
+  log.info({}, 'worker stopped');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`worker failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});

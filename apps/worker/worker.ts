@@ -1,0 +1,57 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createRequire } from 'node:module';
+import { createActivities } from '../../activities/index.js';
+import type { TenantPorts } from '../../activities/tenant/ports.js';
+import type { Registry } from '../../db/registry.js';
+import { dataConverter } from '../../temporal/data-converter.js';
+import type { Config } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
+import { bindPorts } from './ports.js';
+
+const require = createRequire(import.meta.url);
+
+export interface WorkerParts {
+  config: Config;
+  registry: Registry;
+  log: Logger;
+  connection: NativeConnection;
+  /** Adapters to use; bound from the site configuration when absent. */
+  ports?: TenantPorts;
+  /** A pre-built workflow bundle (production, tests); bundled from source when absent. */
+  workflowBundlePath?: string;
+  backendTimeoutMs?: number;
+}
+
+export function workflowsPath(): string {
+  try {
+    return require.resolve('../../workflows/index.js');
+  } catch {
+    return require.resolve('../../workflows/index.ts');
+  }
+}
+
+/** Builds the worker: workflows from the bundle, activities from injected adapters. */
+export async function createWorker(parts: WorkerParts): Promise<Worker> {
+  const site = parts.config.site;
+  if (!site) throw new Error('the worker needs a configured site (SITE_DOMAIN and the core SITE_* settings)');
+  const activities = createActivities({
+    site,
+    db: parts.registry.db,
+    keys: sealKeys(site),
+    log: parts.log,
+    ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs }),
+  });
+  const bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = parts.workflowBundlePath
+    ? { workflowBundle: { codePath: parts.workflowBundlePath } }
+    : { workflowsPath: workflowsPath() };
+  return Worker.create({
+    connection: parts.connection,
+    namespace: parts.config.env.TEMPORAL_NAMESPACE,
+    taskQueue: parts.config.env.TEMPORAL_TASK_QUEUE,
+    ...bundle,
+    activities,
+    dataConverter: dataConverter(parts.config.codecKey),
+    shutdownGraceTime: '10s',
+  });
+}

@@ -1,0 +1,39 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../registry.js';
+import { admissions } from '../schema/index.js';
+
+/** Issues an admission; an earlier unused one for the name is spent, so one token is live at a time. */
+export async function issueAdmission(db: Db, a: { tokenHash: string; name: string; mac?: string; expiresAt: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(admissions).set({ spentAt: new Date() }).where(and(eq(admissions.name, a.name), isNull(admissions.spentAt)));
+    await tx.insert(admissions).values({ tokenHash: a.tokenHash, name: a.name, mac: a.mac ?? null, expiresAt: a.expiresAt });
+  });
+}
+
+export async function liveAdmission(db: Db, tokenHash: string): Promise<{ name: string } | undefined> {
+  const [row] = await db
+    .select({ name: admissions.name })
+    .from(admissions)
+    .where(and(eq(admissions.tokenHash, tokenHash), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())));
+  return row;
+}
+
+/** Spends a token atomically; false when it was already spent (a concurrent create won). */
+export async function spendAdmission(db: Db, tokenHash: string): Promise<boolean> {
+  const rows = await db
+    .update(admissions)
+    .set({ spentAt: new Date() })
+    .where(and(eq(admissions.tokenHash, tokenHash), isNull(admissions.spentAt)))
+    .returning({ name: admissions.name });
+  return rows.length > 0;
+}
+
+/** Withdraws the unused, unexpired admission of a name; false when there is none. */
+export async function withdrawAdmission(db: Db, name: string): Promise<{ mac: string | null } | undefined> {
+  const rows = await db
+    .update(admissions)
+    .set({ spentAt: new Date() })
+    .where(and(eq(admissions.name, name), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())))
+    .returning({ mac: admissions.mac });
+  return rows[0];
+}

@@ -1,0 +1,24 @@
+import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * One row per registered tenant. Secrets are stored sealed (`<key id>:<base64>`, AES-256-GCM) and
+ * the API token only as a hash; the index is unique so two replicas can never allocate the same one.
+ */
+export const tenants = pgTable('tenants', {
+  name: text('name').primaryKey(),
+  index: integer('index').notNull().unique(),
+  status: text('status', { enum: ['provisioning', 'ready', 'deleting'] }).notNull(),
+  apiTokenHash: text('api_token_hash'),
+  tsigSecret: text('tsig_secret').notNull(),
+  stateSecret: text('state_secret').notNull(),
+  logIngestToken: text('log_ingest_token'),
+  logReadToken: text('log_read_token'),
+  dashboardPassword: text('dashboard_password'),
+  dashboardOrgId: integer('dashboard_org_id'),
+  /** True while a create that failed has not been repeated yet (its last outcome was a failure). */
+  lastAttemptFailed: boolean('last_attempt_failed').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type TenantRow = typeof tenants.$inferSelect;

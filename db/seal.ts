@@ -1,0 +1,37 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Stored secrets are sealed with AES-256-GCM under a key id: `<key id>:<base64 iv|tag|ciphertext>`.
+ * A value sealed under a key the service no longer holds (or tampered with) opens to undefined,
+ * which the API reports as `secrets_stored: false`.
+ */
+export interface SealKeys {
+  current: { id: string; key: Buffer };
+  /** Earlier keys still accepted for reading. */
+  previous?: { id: string; key: Buffer }[];
+}
+
+export function seal(keys: SealKeys, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keys.current.key, iv);
+  const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `${keys.current.id}:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
+}
+
+export function open(keys: SealKeys, sealed: string | null | undefined): string | undefined {
+  if (!sealed) return undefined;
+  const sep = sealed.indexOf(':');
+  if (sep < 0) return undefined;
+  const id = sealed.slice(0, sep);
+  const key = [keys.current, ...(keys.previous ?? [])].find((k) => k.id === id)?.key;
+  if (!key) return undefined;
+  const raw = Buffer.from(sealed.slice(sep + 1), 'base64');
+  if (raw.length < 28) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

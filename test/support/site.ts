@@ -1,0 +1,150 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../apps/config/env.js';
+import { createLogger } from '../../apps/api/logger.js';
+import { startApi, type RunningApi } from '../../apps/api/server.js';
+import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
+import { createWorker } from '../../apps/worker/worker.js';
+import { Registry } from '../../db/registry.js';
+import { ensureNamespace } from '../../temporal/namespace.js';
+import { freshDatabase } from './database.js';
+
+/**
+ * A whole lab site for an end-to-end suite: real PowerDNS and Recursor, the simulators, its own
+ * database and Temporal namespace, and the API and worker in this process on the shared Temporal
+ * dev server. Every request goes through HTTP, as an operator's would.
+ */
+export interface TestSite {
+  url: string;
+  operatorToken: string;
+  egressToken: string;
+  config: Config;
+  backends: LabBackends;
+  /** Every log line of the API and worker, for secret scans. */
+  logs: string[];
+  call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  registry: Registry;
+  temporal: Connection;
+  namespace: string;
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+export async function startTestSite(opts: { env?: Record<string, string>; withoutSite?: boolean; backendTimeoutMs?: number } = {}): Promise<TestSite> {
+  if (!runtimeInstalled) {
+    // Core SDK logs are noise in test output; errors still surface as failures.
+    Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+    runtimeInstalled = true;
+  }
+  const backends = await startLabBackends();
+  const databaseUrl = await freshDatabase();
+  const namespace = `t-${randomBytes(5).toString('hex')}`;
+  const temporalAddress = inject('temporalAddress');
+  const operatorToken = `op-${randomBytes(16).toString('hex')}`;
+  const egressToken = `eg-${randomBytes(16).toString('hex')}`;
+  const env: Record<string, string> = {
+    OPERATOR_TOKEN: operatorToken,
+    EGRESS_AGENT_TOKEN: egressToken,
+    DATABASE_URL: databaseUrl,
+    LISTEN_ADDRESS: '127.0.0.1:0',
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: namespace,
+    TEMPORAL_TASK_QUEUE: `q-${namespace}`,
+    LOG_LEVEL: 'info',
+    ...(opts.withoutSite ? {} : backends.env),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const log = createLogger('info', 'test', sink);
+  const temporal = await Connection.connect({ address: temporalAddress });
+  await ensureNamespace(temporal, namespace);
+  const api: RunningApi = await startApi({ config, log });
+  const registry = new Registry(databaseUrl, undefined, 4);
+  await waitFor(async () => (await fetch(`${api.url}/readyz`)).status === 200);
+
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  let workerConnection: NativeConnection | undefined;
+  const site: TestSite = {
+    url: api.url,
+    operatorToken,
+    egressToken,
+    config,
+    backends,
+    logs,
+    registry,
+    temporal,
+    namespace,
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const token = o.token === undefined ? operatorToken : o.token;
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${api.url}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+    async startWorker() {
+      if (opts.withoutSite) return;
+      workerConnection ??= await NativeConnection.connect({ address: temporalAddress });
+      worker = await createWorker({
+        config,
+        registry,
+        log,
+        connection: workerConnection,
+        workflowBundlePath: inject('workflowBundle'),
+        backendTimeoutMs: opts.backendTimeoutMs ?? 3000,
+      });
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      worker = undefined;
+    },
+    async stop() {
+      await site.stopWorker();
+      await workerConnection?.close();
+      await api.close();
+      await registry.close();
+      await temporal.close();
+      await backends.stop();
+    },
+  };
+  await site.startWorker();
+  return site;
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

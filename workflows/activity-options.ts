@@ -1,0 +1,23 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * A few quick attempts for transient faults, then the step is reported failed (the caller gets a
+ * 502 and repeats). A backend refusing on purpose (BackendRefused) is not retried. Every attempt
+ * is bounded, so a slow backend never holds a create past a bound.
+ */
+export const STEP_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2s',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['BackendRefused', 'TenantGone'],
+  },
+};
+
+/** Registry-only activities: quick, retried a little longer (the database may blip). */
+export const REGISTRY_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 5 },
+};

@@ -1,0 +1,61 @@
+import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, ActivityFailure } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { STEP } from '../temporal/search-attributes.js';
+import { STEP_ACTIVITY } from './step-activities.js';
+import type { StepName } from '../activities/tenant/view.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { attemptCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './shared.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `tenant-create/<name>`: each create call is an attempt delivered by update. Attempts that arrive
+ * while one runs join it, so concurrent identical creates converge on one identity. After a failed
+ * step the run parks and the next attempt resumes; after success, or when parked too long, it ends
+ * (a later create starts a fresh run, which re-ensures every step).
+ */
+export async function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult | undefined> {
+  let running: Promise<CreateResult> | undefined;
+  let last: CreateResult | undefined;
+
+  setHandler(attemptCreate, async (req: CreateRequest) => {
+    running ??= attempt(req).finally(() => {
+      running = undefined;
+    });
+    const result = await running;
+    last = result;
+    return result;
+  });
+
+  for (;;) {
+    const woke = await condition(() => running !== undefined, input.parkedTimeoutMs);
+    if (!woke) break;
+    await condition(() => running === undefined);
+    if (last && last.kind !== 'failed') break;
+  }
+  await condition(allHandlersFinished);
+  return last;
+}
+
+async function attempt(req: CreateRequest): Promise<CreateResult> {
+  const reg = await registry.registerTenant(req);
+  if (reg.kind === 'refused') return reg;
+  for (const step of reg.steps) {
+    upsertSearchAttributes([{ key: STEP, value: step }]);
+    try {
+      await runStep(step, { name: reg.name, index: reg.index, secrets: reg.secrets });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const tenant = await registry.failAttempt({ name: reg.name, step, secrets: reg.secrets });
+      return { kind: 'failed', step, tenant };
+    }
+  }
+  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+  const tenant = await registry.finishAttempt({ name: reg.name, secrets: reg.secrets, outcome: reg.outcome });
+  return { kind: 'ready', outcome: reg.outcome, tenant };
+}
+
+export function runStep(step: StepName, input: Parameters<Activities['stepDns']>[0]) {
+  return steps[STEP_ACTIVITY[step]](input);
+}

@@ -1,0 +1,40 @@
+import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { STEP } from '../temporal/search-attributes.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import type { ReconcileResult, StepReport } from './shared.js';
+import { runStep } from './tenant-create.js';
+
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `tenant-reconcile/<name>`: re-ensures every backend of a tenant and reports, per backend object,
+ * whether it was in place, created or corrected. The answer carries the log tokens and the
+ * dashboard password and no other secret.
+ */
+export async function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
+  const start = await registry.beginReconcile(input);
+  if (start.kind === 'refused') return start;
+  const report: StepReport[] = [];
+  const shown = {
+    logIngestToken: start.secrets.logIngestToken,
+    logReadToken: start.secrets.logReadToken,
+    dashboardPassword: start.secrets.dashboardPassword,
+  };
+  for (const step of start.steps) {
+    upsertSearchAttributes([{ key: STEP, value: step }]);
+    try {
+      const objects = await runStep(step, { name: input.name, index: start.index, secrets: start.secrets });
+      report.push({ step, ok: true, objects });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      report.push({ step, ok: false, objects: [] });
+      const tenant = await registry.failAttempt({ name: input.name, step, secrets: shown });
+      return { kind: 'failed', step, tenant, report };
+    }
+  }
+  await registry.finishReconcile(input);
+  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+  const tenant = await registry.tenantView({ name: input.name, secrets: shown, outcome: 'reconciled' });
+  return { kind: 'reconciled', tenant, report };
+}
