@@ -1,0 +1,320 @@
+/**
+ * DNS adapter for PowerDNS Authoritative 4.7 through its HTTP API
+ * (https://doc.powerdns.com/authoritative/http-api/: zone.html, tsigkey.html, metadata.html;
+ * per-zone update ACLs in domainmetadata.html and dnsupdate.html).
+ *
+ * A tenant owns a forward and a reverse zone that RFC 2136 updates may change only when signed
+ * with the tenant's TSIG key: TSIG-ALLOW-DNSUPDATE names the key and ALLOW-DNSUPDATE-FROM admits
+ * every address, so the key alone decides. The service itself writes through the API, one rrset
+ * at a time, so the names the tenant publishes with its key are never touched.
+ */
+import { BackendHttp } from '../http.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { absoluteName, isInZone } from './names.js';
+
+const PRODUCT = 'powerdns';
+/** Update sources are not restricted: the TSIG key is the gate. */
+const UPDATE_FROM_ANY = ['0.0.0.0/0', '::/0'];
+const SOA_TIMERS = '10800 3600 604800 3600';
+const DEFAULT_TTL = 3600;
+
+export interface PowerDnsAdapterOptions {
+  /** API base including `/api/v1`, e.g. `http://127.0.0.1:8081/api/v1`. */
+  apiUrl: string;
+  apiKey: string;
+  serverId?: string;
+  /** NS names of the tenant zones, e.g. `ns1.lab.example.`; the first is the SOA primary. */
+  nameservers: string[];
+  /** Where tenants send RFC 2136 updates (reported to them, e.g. `192.0.2.53:53`). */
+  updateServer: string;
+  timeoutMs?: number;
+}
+
+export interface TenantZoneSpec {
+  tenant: string;
+  zone: string;
+  reverseZone: string;
+  tsigKeyName: string;
+  tsigAlgorithm: string;
+  /** Base64 TSIG secret. */
+  tsigSecret: string;
+}
+
+export interface ObservedObject {
+  exists: boolean;
+  /** True when it exists and nothing differs from the spec. */
+  matches: boolean;
+  /** What differs, secret-free (e.g. `NS`, `TSIG-ALLOW-DNSUPDATE`, `secret`). */
+  drift: string[];
+}
+
+export interface TenantZoneObservation {
+  zone: ObservedObject;
+  reverseZone: ObservedObject;
+  tsigKey: ObservedObject;
+}
+
+export type PublishedType = 'A' | 'PTR';
+
+export interface RecordSpec {
+  zone: string;
+  /** Absolute owner name inside `zone`. */
+  name: string;
+  type: PublishedType;
+  /** An IPv4 address for A, an absolute name for PTR. */
+  content: string;
+  ttl?: number;
+}
+
+export interface DnsRecord {
+  name: string;
+  type: string;
+  ttl: number;
+  content: string;
+}
+
+export interface DnsAdapter {
+  /** Where tenants send RFC 2136 updates. */
+  readonly updateServer: string;
+  observe(spec: TenantZoneSpec): Promise<TenantZoneObservation>;
+  /** Key, forward zone, reverse zone: created, adopted or corrected. */
+  ensure(spec: TenantZoneSpec): Promise<ObjectOutcome[]>;
+  /** Deletes both zones (with their records and metadata) and the key; absent is fine. */
+  remove(spec: Pick<TenantZoneSpec, 'zone' | 'reverseZone' | 'tsigKeyName'>): Promise<void>;
+  /** Sets exactly this one rrset (name + type) to one record; other rrsets stay as they are. */
+  ensureRecord(spec: RecordSpec): Promise<ObjectOutcome>;
+  /** Deletes the one rrset (name + type); absent (or zone absent) is fine. */
+  removeRecord(spec: { zone: string; name: string; type: PublishedType }): Promise<void>;
+  /** Every record of the zone, one entry per record; an absent zone has none. */
+  listRecords(zone: string): Promise<DnsRecord[]>;
+  zoneExists(zone: string): Promise<boolean>;
+}
+
+interface ApiRecord { content: string; disabled?: boolean }
+interface ApiRrset { name: string; type: string; ttl: number; records: ApiRecord[] }
+interface ApiZone { id: string; name: string; kind: string; rrsets?: ApiRrset[] }
+interface ApiTsigKey { id: string; name: string; algorithm: string; key: string }
+interface ApiMetadata { kind: string; metadata: string[] }
+
+export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter {
+  if (opts.nameservers.length === 0) throw new Error('powerdns adapter: at least one nameserver is needed');
+  const nameservers = opts.nameservers.map(absoluteName);
+  const primary = nameservers[0] as string;
+  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
+  const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
+  // Zone and key ids are the absolute name; '/' would be escaped as =2F, but our names never hold one.
+  const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absoluteName(zone))}`;
+  const keyPath = (name: string) => `${server}/tsigkeys/${encodeURIComponent(keyId(name))}`;
+
+  async function getZone(zone: string, filter?: { name: string; type: string }): Promise<ApiZone | undefined> {
+    const query = filter ? { rrset_name: filter.name, rrset_type: filter.type } : undefined;
+    const res = await http.call({ path: zonePath(zone), query, accept: [404] });
+    return res.status === 404 ? undefined : res.json<ApiZone>();
+  }
+
+  async function getMetadata(zone: string): Promise<ApiMetadata[]> {
+    const res = await http.call({ path: `${zonePath(zone)}/metadata`, accept: [404] });
+    return res.status === 404 ? [] : (res.json<ApiMetadata[]>() ?? []);
+  }
+
+  async function getKey(name: string): Promise<ApiTsigKey | undefined> {
+    const res = await http.call({ path: keyPath(name), accept: [404] });
+    return res.status === 404 ? undefined : res.json<ApiTsigKey>();
+  }
+
+  function keyDrift(key: ApiTsigKey | undefined, spec: TenantZoneSpec): string[] {
+    if (!key) return [];
+    const drift: string[] = [];
+    if (key.algorithm.toLowerCase().replace(/\.$/, '') !== spec.tsigAlgorithm.toLowerCase()) drift.push('algorithm');
+    if (!sameSecret(key.key, spec.tsigSecret)) drift.push('secret');
+    return drift;
+  }
+
+  function zoneDrift(zone: ApiZone | undefined, metadata: ApiMetadata[], spec: TenantZoneSpec): string[] {
+    if (!zone) return [];
+    const drift: string[] = [];
+    if (zone.kind.toLowerCase() !== 'native') drift.push('kind');
+    const apex = norm(zone.name);
+    const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
+    if (!sameSet((ns?.records ?? []).filter((r) => !r.disabled).map((r) => norm(r.content)), nameservers)) drift.push('NS');
+    const soa = (zone.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, apex));
+    const soaPrimary = soa?.records[0]?.content.split(/\s+/)[0];
+    if (!soaPrimary || !sameName(soaPrimary, primary)) drift.push('SOA');
+    const meta = (kind: string) => metadata.find((m) => m.kind.toUpperCase() === kind)?.metadata ?? [];
+    if (!sameSet(meta('TSIG-ALLOW-DNSUPDATE').map(norm), [norm(spec.tsigKeyName)])) drift.push('TSIG-ALLOW-DNSUPDATE');
+    if (!sameSet(meta('ALLOW-DNSUPDATE-FROM'), UPDATE_FROM_ANY)) drift.push('ALLOW-DNSUPDATE-FROM');
+    return drift;
+  }
+
+  async function observeZone(zone: string, spec: TenantZoneSpec): Promise<ObservedObject> {
+    const found = await getZone(zone);
+    const drift = found ? zoneDrift(found, await getMetadata(zone), spec) : [];
+    return { exists: !!found, matches: !!found && drift.length === 0, drift };
+  }
+
+  async function ensureKey(spec: TenantZoneSpec): Promise<ObjectOutcome> {
+    const object = `tsig key ${spec.tsigKeyName}`;
+    const key = await getKey(spec.tsigKeyName);
+    const body = { name: spec.tsigKeyName, algorithm: spec.tsigAlgorithm, key: spec.tsigSecret };
+    if (!key) {
+      const res = await http.call({ method: 'POST', path: `${server}/tsigkeys`, json: body, accept: [409] });
+      // Created by someone else in between: fall through to adopting it.
+      if (res.status !== 409) return outcomeOf(object, false, false);
+    }
+    const current = key ?? (await getKey(spec.tsigKeyName));
+    if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
+    const drift = keyDrift(current, spec);
+    if (drift.length > 0) await http.call({ method: 'PUT', path: keyPath(spec.tsigKeyName), json: body });
+    return outcomeOf(object, true, drift.length > 0);
+  }
+
+  async function ensureZone(zone: string, spec: TenantZoneSpec): Promise<ObjectOutcome> {
+    const name = absoluteName(zone);
+    const object = `zone ${name}`;
+    let found = await getZone(name);
+    let existed = !!found;
+    if (!found) {
+      const res = await http.call({
+        method: 'POST',
+        path: `${server}/zones`,
+        json: { name, kind: 'Native', nameservers, rrsets: [soaRrset(name, 1)] },
+        accept: [409],
+      });
+      existed = res.status === 409;
+      found = existed ? await getZone(name) : res.json<ApiZone>();
+      if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
+    }
+    const metadata = await getMetadata(name);
+    const drift = zoneDrift(found, metadata, spec);
+    if (drift.includes('kind')) {
+      await http.call({ method: 'PUT', path: zonePath(name), json: { kind: 'Native', masters: [] } });
+    }
+    const rrsets: unknown[] = [];
+    if (drift.includes('NS')) {
+      rrsets.push({ name, type: 'NS', ttl: DEFAULT_TTL, changetype: 'REPLACE', records: nameservers.map((content) => ({ content, disabled: false })) });
+    }
+    if (drift.includes('SOA')) {
+      const soa = (found.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, name));
+      const serial = Number(soa?.records[0]?.content.split(/\s+/)[2] ?? 1) || 1;
+      rrsets.push({ ...soaRrset(name, serial), changetype: 'REPLACE' });
+    }
+    if (rrsets.length > 0) await http.call({ method: 'PATCH', path: zonePath(name), json: { rrsets } });
+    if (drift.includes('TSIG-ALLOW-DNSUPDATE')) await putMetadata(name, 'TSIG-ALLOW-DNSUPDATE', [spec.tsigKeyName]);
+    if (drift.includes('ALLOW-DNSUPDATE-FROM')) await putMetadata(name, 'ALLOW-DNSUPDATE-FROM', UPDATE_FROM_ANY);
+    // A zone created just now has no update ACL yet: that completes its creation, not a correction.
+    return outcomeOf(object, existed, existed && drift.length > 0);
+  }
+
+  function soaRrset(zone: string, serial: number) {
+    const content = `${primary} hostmaster.${zone} ${serial} ${SOA_TIMERS}`;
+    return { name: zone, type: 'SOA', ttl: DEFAULT_TTL, records: [{ content, disabled: false }] };
+  }
+
+  async function putMetadata(zone: string, kind: string, values: string[]): Promise<void> {
+    await http.call({ method: 'PUT', path: `${zonePath(zone)}/metadata/${kind}`, json: { kind, metadata: values } });
+  }
+
+  function checkOwner(zone: string, name: string): void {
+    if (!isInZone(name, zone)) throw new BackendError(PRODUCT, `${name} is outside zone ${zone}`, false);
+  }
+
+  return {
+    updateServer: opts.updateServer,
+
+    async observe(spec) {
+      const key = await getKey(spec.tsigKeyName);
+      const keyDiff = keyDrift(key, spec);
+      return {
+        zone: await observeZone(spec.zone, spec),
+        reverseZone: await observeZone(spec.reverseZone, spec),
+        tsigKey: { exists: !!key, matches: !!key && keyDiff.length === 0, drift: keyDiff },
+      };
+    },
+
+    async ensure(spec) {
+      // The key first: the zones' update ACL names it.
+      const key = await ensureKey(spec);
+      return [key, await ensureZone(spec.zone, spec), await ensureZone(spec.reverseZone, spec)];
+    },
+
+    async remove(spec) {
+      for (const zone of [spec.zone, spec.reverseZone]) {
+        await http.call({ method: 'DELETE', path: zonePath(zone), accept: [404] });
+      }
+      await http.call({ method: 'DELETE', path: keyPath(spec.tsigKeyName), accept: [404] });
+    },
+
+    async ensureRecord(spec) {
+      checkOwner(spec.zone, spec.name);
+      const name = absoluteName(spec.name);
+      const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
+      const ttl = spec.ttl ?? DEFAULT_TTL;
+      const object = `record ${name} ${spec.type}`;
+      const zone = await getZone(spec.zone, { name, type: spec.type });
+      if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(spec.zone)} does not exist`, false, 404);
+      const current = (zone.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
+      const records = current?.records ?? [];
+      const same = records.length === 1 && !records[0]?.disabled && sameContent(spec.type, records[0]?.content ?? '', content) && current?.ttl === ttl;
+      if (!same) {
+        await http.call({
+          method: 'PATCH',
+          path: zonePath(spec.zone),
+          json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
+        });
+      }
+      return outcomeOf(object, records.length > 0, !same);
+    },
+
+    async removeRecord(spec) {
+      checkOwner(spec.zone, spec.name);
+      await http.call({
+        method: 'PATCH',
+        path: zonePath(spec.zone),
+        json: { rrsets: [{ name: absoluteName(spec.name), type: spec.type, changetype: 'DELETE' }] },
+        accept: [404],
+      });
+    },
+
+    async listRecords(zone) {
+      const found = await getZone(zone);
+      return (found?.rrsets ?? []).flatMap((r) =>
+        r.records.filter((x) => !x.disabled).map((x) => ({ name: r.name, type: r.type, ttl: r.ttl, content: x.content })),
+      );
+    },
+
+    async zoneExists(zone) {
+      const res = await http.call({ path: zonePath(zone), query: { rrsets: 'false' }, accept: [404] });
+      return res.status !== 404;
+    },
+  };
+}
+
+/** PowerDNS ids a key by its absolute name, whatever form it was created with. */
+function keyId(name: string): string {
+  return absoluteName(name);
+}
+
+/** Lenient comparison form for names read back from the server (which may hold anything). */
+function norm(name: string): string {
+  const n = name.trim().toLowerCase();
+  return n.endsWith('.') ? n : `${n}.`;
+}
+
+function sameName(a: string, b: string): boolean {
+  return norm(a) === norm(b);
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  const x = new Set(a.map((s) => s.toLowerCase()));
+  const y = new Set(b.map((s) => s.toLowerCase()));
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
+function sameContent(type: PublishedType, a: string, b: string): boolean {
+  return type === 'PTR' ? sameName(a, b) : a === b;
+}
+
+/** Compare secrets as bytes: base64 has more than one spelling of the same key. */
+function sameSecret(a: string, b: string): boolean {
+  return Buffer.from(a, 'base64').equals(Buffer.from(b, 'base64'));
+}

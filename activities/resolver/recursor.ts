@@ -1,0 +1,121 @@
+/**
+ * Resolver adapter for PowerDNS Recursor 4.8 through its HTTP API
+ * (https://doc.powerdns.com/recursor/http-api/zone.html and endpoint-zones, endpoint-cache-flush).
+ *
+ * The site resolver forwards a tenant's zones to the tenant DNS server as `Forwarded` zones with
+ * recursion desired off: the target is authoritative, not a resolver. The recursor keeps these
+ * in files under its api-config-dir; a PUT replaces one whole forward. After a forward changes
+ * the zone's cache is flushed so answers from the old target are not served until they expire
+ * (4.8 also wipes it when it reloads the zones; the explicit flush does not rely on that).
+ */
+import { BackendHttp } from '../http.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { normalizeTarget } from './targets.js';
+
+const PRODUCT = 'pdns-recursor';
+
+export interface RecursorAdapterOptions {
+  /** API base including `/api/v1`, e.g. `http://127.0.0.1:8082/api/v1`. */
+  apiUrl: string;
+  apiKey: string;
+  serverId?: string;
+  timeoutMs?: number;
+}
+
+export interface ForwardSpec {
+  /** Zones to forward, e.g. the tenant's forward and reverse zone. */
+  zones: string[];
+  /** Targets as `ip`, `ip:port` or `[ipv6]:port`; port 53 when left out. */
+  forwardTo: string[];
+}
+
+export interface ObservedForward {
+  zone: string;
+  exists: boolean;
+  /** True when it is a forward to exactly `forwardTo`, without recursion desired. */
+  matches: boolean;
+  /** What differs, e.g. `kind`, `servers`, `recursion_desired`. */
+  drift: string[];
+}
+
+export interface ResolverAdapter {
+  observe(spec: ForwardSpec): Promise<ObservedForward[]>;
+  /** One outcome per zone: `forward <zone>`. */
+  ensure(spec: ForwardSpec): Promise<ObjectOutcome[]>;
+  /** Absent forwards are fine. */
+  remove(spec: { zones: string[] }): Promise<void>;
+}
+
+interface ApiZone { id: string; name: string; kind: string; servers?: string[]; recursion_desired?: boolean }
+
+export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAdapter {
+  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
+  const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
+  const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absolute(zone))}`;
+
+  async function listZones(): Promise<Map<string, ApiZone>> {
+    const zones = (await http.call({ path: `${server}/zones` })).json<ApiZone[]>() ?? [];
+    return new Map(zones.map((z) => [absolute(z.name), z]));
+  }
+
+  function observeOne(zones: Map<string, ApiZone>, zone: string, targets: string[]): ObservedForward {
+    const name = absolute(zone);
+    const found = zones.get(name);
+    if (!found) return { zone: name, exists: false, matches: false, drift: [] };
+    const drift: string[] = [];
+    if (found.kind.toLowerCase() !== 'forwarded') drift.push('kind');
+    if (!sameSet((found.servers ?? []).map(normalizeTarget), targets)) drift.push('servers');
+    if (found.recursion_desired) drift.push('recursion_desired');
+    return { zone: name, exists: true, matches: drift.length === 0, drift };
+  }
+
+  async function flush(zone: string): Promise<void> {
+    await http.call({ method: 'PUT', path: `${server}/cache/flush`, query: { domain: absolute(zone), subtree: 'true' } });
+  }
+
+  return {
+    async observe(spec) {
+      const targets = spec.forwardTo.map(normalizeTarget);
+      const zones = await listZones();
+      return spec.zones.map((z) => observeOne(zones, z, targets));
+    },
+
+    async ensure(spec) {
+      if (spec.forwardTo.length === 0) throw new BackendError(PRODUCT, 'a forward needs at least one target', false);
+      const targets = spec.forwardTo.map(normalizeTarget);
+      const zones = await listZones();
+      const outcomes: ObjectOutcome[] = [];
+      for (const zone of spec.zones) {
+        const seen = observeOne(zones, zone, targets);
+        const body = { name: seen.zone, type: 'Zone', kind: 'Forwarded', servers: targets, recursion_desired: false };
+        if (!seen.exists) await http.call({ method: 'POST', path: `${server}/zones`, json: body });
+        else if (!seen.matches) await http.call({ method: 'PUT', path: zonePath(seen.zone), json: body });
+        if (!seen.matches) await flush(seen.zone);
+        outcomes.push(outcomeOf(`forward ${seen.zone}`, seen.exists, !seen.matches));
+      }
+      return outcomes;
+    },
+
+    async remove(spec) {
+      const zones = await listZones();
+      for (const zone of spec.zones) {
+        const name = absolute(zone);
+        // The recursor answers 422 for an unknown zone, the same as for a bad request: look first.
+        if (!zones.has(name)) continue;
+        await http.call({ method: 'DELETE', path: zonePath(name) });
+        await flush(name);
+      }
+    },
+  };
+}
+
+function absolute(name: string): string {
+  const n = name.trim().toLowerCase();
+  return n.endsWith('.') ? n : `${n}.`;
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}

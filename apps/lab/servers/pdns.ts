@@ -1,0 +1,236 @@
+/**
+ * Launchers for the real PowerDNS Authoritative (4.7, gsqlite3) and Recursor (4.8) the tests and
+ * the lab run. Each server gets its own config dir, sockets and data under one directory, and
+ * free ports on 127.0.0.1, so it never reads /etc/powerdns nor collides with a system instance.
+ * No vitest here: `npm start` uses these too.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RunningDnsServer {
+  /** Base of the HTTP API, e.g. `http://127.0.0.1:8081/api/v1`. */
+  apiUrl: string;
+  apiKey: string;
+  /** UDP and TCP port of the DNS listener on 127.0.0.1. */
+  dnsPort: number;
+  /** The directory holding config, database and sockets. */
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export interface PowerDnsOptions {
+  /** Keep config and database here (kept on stop, the database reused on the next start). */
+  dir?: string;
+  pdnsServer?: string;
+}
+
+export interface RecursorOptions {
+  /** Keep config here (kept on stop). */
+  dir?: string;
+  /** Where queries outside any forward zone go ('ip:port'), sent with recursion desired. */
+  forwardDefault?: string[];
+  /**
+   * DNSSEC mode. The lab has no internet, so validating would turn every private forward zone
+   * Bogus; the default skips validation.
+   */
+  dnssec?: 'off' | 'process-no-validate' | 'process' | 'validate';
+  pdnsRecursor?: string;
+}
+
+const SCHEMA_CANDIDATES = [
+  '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql',
+  '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql',
+];
+
+/** Start pdns_server (gsqlite3, API, RFC 2136 on) and resolve once its API answers. */
+export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<RunningDnsServer> {
+  const owned = !opts.dir;
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'pdns-auth-')));
+  await mkdir(join(dir, 'run'), { recursive: true });
+  const db = join(dir, 'pdns.sqlite3');
+  if (!existsSync(db)) {
+    const schema = SCHEMA_CANDIDATES.find((p) => existsSync(p));
+    if (!schema) throw new Error('pdns-backend-sqlite3 schema not found; install pdns-backend-sqlite3');
+    // The Debian sqlite3 CLI applies the schema (node:sqlite would print an experimental warning).
+    try {
+      execFileSync('sqlite3', [db, `.read ${schema}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (e) {
+      throw new Error(`could not create the PowerDNS database with the sqlite3 CLI (Debian package sqlite3): ${(e as Error).message}`, { cause: e });
+    }
+  }
+  const apiKey = randomBytes(18).toString('base64url');
+  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, (dnsPort, webPort) => [
+    'launch=gsqlite3',
+    `gsqlite3-database=${db}`,
+    // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
+    'gsqlite3-dnssec=yes',
+    'local-address=127.0.0.1',
+    `local-port=${dnsPort}`,
+    'webserver=yes',
+    'webserver-address=127.0.0.1',
+    `webserver-port=${webPort}`,
+    'webserver-allow-from=127.0.0.0/8,::1',
+    'api=yes',
+    `api-key=${apiKey}`,
+    'dnsupdate=yes',
+    // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
+    'allow-dnsupdate-from=',
+    'guardian=no',
+    'daemon=no',
+    'write-pid=no',
+    'disable-syslog=yes',
+    `socket-dir=${join(dir, 'run')}`,
+    'security-poll-suffix=',
+    'loglevel=4',
+  ]);
+}
+
+/** Start pdns_recursor with API-managed forward zones and resolve once its API answers. */
+export async function startRecursor(opts: RecursorOptions = {}): Promise<RunningDnsServer> {
+  const owned = !opts.dir;
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'pdns-rec-')));
+  const apiDir = join(dir, 'api.d');
+  await mkdir(join(dir, 'run'), { recursive: true });
+  await mkdir(apiDir, { recursive: true });
+  const apiKey = randomBytes(18).toString('base64url');
+  const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
+  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, (dnsPort, webPort) => [
+    'local-address=127.0.0.1',
+    `local-port=${dnsPort}`,
+    'allow-from=127.0.0.0/8,::1',
+    'webserver=yes',
+    'webserver-address=127.0.0.1',
+    `webserver-port=${webPort}`,
+    'webserver-allow-from=127.0.0.0/8,::1',
+    `api-key=${apiKey}`,
+    // The API writes one file per forward zone here and reloads them through include-dir; both
+    // settings must name the same directory, and the forward settings must be in this file
+    // (not on the command line) for the API's additions to apply.
+    `api-config-dir=${apiDir}`,
+    `include-dir=${apiDir}`,
+    'forward-zones=',
+    `forward-zones-recurse=${forwardDefault}`,
+    `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
+    'daemon=no',
+    'write-pid=no',
+    'disable-syslog=yes',
+    'quiet=yes',
+    'threads=1',
+    `socket-dir=${join(dir, 'run')}`,
+    'security-poll-suffix=',
+  ]);
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A crashed test run or lab must not leave DNS servers behind. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+async function launch(
+  product: 'pdns_server' | 'pdns_recursor',
+  binary: string,
+  dir: string,
+  ownedDir: boolean,
+  apiKey: string,
+  settings: (dnsPort: number, webPort: number) => string[],
+): Promise<RunningDnsServer> {
+  const configName = product === 'pdns_server' ? 'pdns.conf' : 'recursor.conf';
+  let lastError: Error | undefined;
+  // A port found free can be taken by a parallel suite before the server binds it: retry on new ports.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const dnsPort = await freeDnsPort();
+    const webPort = await freeTcpPort();
+    await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
+    const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    installExitHook();
+    let output = '';
+    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-4000); };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { running.delete(child); r(code); }));
+    const apiUrl = `http://127.0.0.1:${webPort}/api/v1`;
+    const ready = await waitForApi(apiUrl, apiKey, exited, 15_000);
+    if (ready === 'ready') {
+      let stopping: Promise<void> | undefined;
+      return {
+        apiUrl, apiKey, dnsPort, dir,
+        stop: () => (stopping ??= (async () => {
+          await terminate(child, exited);
+          if (ownedDir) await rm(dir, { recursive: true, force: true });
+        })()),
+      };
+    }
+    await terminate(child, exited);
+    lastError = new Error(`${product} did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+  }
+  if (ownedDir) await rm(dir, { recursive: true, force: true });
+  throw lastError ?? new Error(`${product} did not start`);
+}
+
+async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+  let gone = false;
+  void exited.then(() => { gone = true; });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) return 'exited';
+    try {
+      const res = await fetch(`${apiUrl}/servers/localhost`, { headers: { 'X-API-Key': apiKey }, signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return 'ready';
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return 'timeout';
+}
+
+async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freeTcpPort(port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+function udpFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createSocket('udp4');
+    s.once('error', () => { s.close(); resolve(false); });
+    s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** DNS listens on UDP and TCP with the same number, so the port must be free for both. */
+async function freeDnsPort(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const port = await freeTcpPort();
+    if (await udpFree(port)) return port;
+  }
+  throw new Error('no port free for both UDP and TCP on 127.0.0.1');
+}
