@@ -1,0 +1,175 @@
+import { argon2, createCipheriv, createDecipheriv, pbkdf2, randomBytes } from 'node:crypto';
+
+/**
+ * madmin's EncryptData / DecryptData (github.com/minio/madmin-go encrypt.go), which MinIO uses for
+ * the bodies of add-user and the answer of list-users. The wire format is
+ *
+ *   salt (32) | AEAD id (1) | nonce (8) | sio stream (github.com/secure-io/sio-go)
+ *
+ * id 0x00 = Argon2id + AES-256-GCM, 0x01 = Argon2id + ChaCha20-Poly1305, 0x02 = PBKDF2-SHA256 +
+ * AES-256-GCM (FIPS builds). Argon2id runs with madmin's fixed cost: 1 pass, 64 MiB, 4 lanes.
+ *
+ * The sio stream cuts the plaintext into 16 KiB fragments, each sealed with the 12-byte nonce
+ * `nonce8 | u32le(sequence)`; the associated data of every fragment is a flag byte (0x00, or 0x80
+ * for the final fragment) followed by the tag of sealing nothing under sequence 0 with the caller's
+ * associated data (empty for madmin). The final fragment may be empty or a full 16 KiB one.
+ */
+
+export const MADMIN_ARGON2ID_AES_GCM = 0x00;
+export const MADMIN_ARGON2ID_CHACHA20_POLY1305 = 0x01;
+export const MADMIN_PBKDF2_AES_GCM = 0x02;
+
+const SALT_LEN = 32;
+const NONCE_LEN = 8;
+const HEADER_LEN = SALT_LEN + 1 + NONCE_LEN;
+const TAG_LEN = 16;
+/** sio.BufSize: the fragment size a sio stream uses unless told otherwise. */
+export const SIO_BUF_SIZE = 1 << 14;
+
+const ARGON2ID = { passes: 1, memory: 64 * 1024, parallelism: 4, tagLength: 32 } as const;
+const PBKDF2_COST = 8192;
+
+export type SioAlgorithm = 'aes-128-gcm' | 'aes-256-gcm' | 'chacha20-poly1305';
+
+export class MadminCryptoError extends Error {
+  override readonly name = 'MadminCryptoError';
+}
+
+/** Whether `data` looks like EncryptData output (madmin's IsEncrypted). */
+export function isEncrypted(data: Uint8Array): boolean {
+  if (data.length <= SALT_LEN) return false;
+  const id = data[SALT_LEN];
+  return id === MADMIN_ARGON2ID_AES_GCM || id === MADMIN_ARGON2ID_CHACHA20_POLY1305 || id === MADMIN_PBKDF2_AES_GCM;
+}
+
+export interface EncryptOptions {
+  /** madmin picks AES-GCM on CPUs with AES instructions, ChaCha20-Poly1305 otherwise. */
+  algorithm?: 'aes-256-gcm' | 'chacha20-poly1305';
+  /** Fixed salt / nonce, only so tests can reproduce a ciphertext byte for byte. */
+  salt?: Uint8Array;
+  nonce?: Uint8Array;
+}
+
+/** madmin.EncryptData(password, data). */
+export async function encryptData(password: string, data: Uint8Array, opts: EncryptOptions = {}): Promise<Buffer> {
+  const salt = Buffer.from(opts.salt ?? randomBytes(SALT_LEN));
+  const nonce = Buffer.from(opts.nonce ?? randomBytes(NONCE_LEN));
+  if (salt.length !== SALT_LEN || nonce.length !== NONCE_LEN) throw new MadminCryptoError('salt must be 32 bytes, nonce 8');
+  const algorithm = opts.algorithm ?? 'aes-256-gcm';
+  const id = algorithm === 'aes-256-gcm' ? MADMIN_ARGON2ID_AES_GCM : MADMIN_ARGON2ID_CHACHA20_POLY1305;
+  const key = await argon2idKey(password, salt);
+  return Buffer.concat([salt, Buffer.from([id]), nonce, sioSeal(algorithm, key, nonce, data)]);
+}
+
+/** madmin.DecryptData(password, data); throws MadminCryptoError on a wrong password or tampering. */
+export async function decryptData(password: string, data: Uint8Array): Promise<Buffer> {
+  if (data.length < HEADER_LEN) throw new MadminCryptoError('unexpected header');
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const salt = buf.subarray(0, SALT_LEN);
+  const id = buf[SALT_LEN];
+  const nonce = buf.subarray(SALT_LEN + 1, HEADER_LEN);
+  const body = buf.subarray(HEADER_LEN);
+  switch (id) {
+    case MADMIN_ARGON2ID_AES_GCM:
+      return sioOpen('aes-256-gcm', await argon2idKey(password, salt), nonce, body);
+    case MADMIN_ARGON2ID_CHACHA20_POLY1305:
+      return sioOpen('chacha20-poly1305', await argon2idKey(password, salt), nonce, body);
+    case MADMIN_PBKDF2_AES_GCM:
+      return sioOpen('aes-256-gcm', await pbkdf2Key(password, salt), nonce, body);
+    default:
+      throw new MadminCryptoError('madmin: invalid encryption algorithm ID');
+  }
+}
+
+function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+function pbkdf2Key(password: string, salt: Uint8Array): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    pbkdf2(Buffer.from(password, 'utf8'), salt, PBKDF2_COST, 32, 'sha256', (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+function fragmentNonce(nonce: Uint8Array, seq: number): Buffer {
+  const n = Buffer.alloc(nonce.length + 4);
+  n.set(nonce, 0);
+  n.writeUInt32LE(seq, nonce.length);
+  return n;
+}
+
+function seal(alg: SioAlgorithm, key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, ad: Uint8Array): Buffer {
+  const opts = { authTagLength: TAG_LEN };
+  const c = alg === 'chacha20-poly1305' ? createCipheriv(alg, key, iv, opts) : createCipheriv(alg, key, iv, opts);
+  c.setAAD(ad, { plaintextLength: plaintext.length });
+  return Buffer.concat([c.update(plaintext), c.final(), c.getAuthTag()]);
+}
+
+function open(alg: SioAlgorithm, key: Uint8Array, iv: Uint8Array, sealed: Uint8Array, ad: Uint8Array): Buffer {
+  if (sealed.length < TAG_LEN) throw new MadminCryptoError('sio: data is not authentic');
+  const opts = { authTagLength: TAG_LEN };
+  const d = alg === 'chacha20-poly1305' ? createDecipheriv(alg, key, iv, opts) : createDecipheriv(alg, key, iv, opts);
+  d.setAAD(ad, { plaintextLength: sealed.length - TAG_LEN });
+  d.setAuthTag(sealed.subarray(sealed.length - TAG_LEN));
+  try {
+    return Buffer.concat([d.update(sealed.subarray(0, sealed.length - TAG_LEN)), d.final()]);
+  } catch {
+    throw new MadminCryptoError('sio: data is not authentic');
+  }
+}
+
+/** The per-fragment associated data: flag byte, then the tag of an empty seal under sequence 0. */
+function streamAssociatedData(alg: SioAlgorithm, key: Uint8Array, nonce: Uint8Array, ad: Uint8Array): Buffer {
+  const tag = seal(alg, key, fragmentNonce(nonce, 0), new Uint8Array(0), ad);
+  return Buffer.concat([Buffer.from([0x00]), tag]);
+}
+
+/** sio Stream.EncryptWriter over the whole of `plaintext` (then Close). */
+export function sioSeal(
+  alg: SioAlgorithm,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  plaintext: Uint8Array,
+  associatedData: Uint8Array = new Uint8Array(0),
+  bufSize = SIO_BUF_SIZE,
+): Buffer {
+  const ad = streamAssociatedData(alg, key, nonce, associatedData);
+  const out: Buffer[] = [];
+  let seq = 1;
+  let off = 0;
+  // Fragments strictly longer than what remains stay for the final one, as EncWriter buffers them.
+  while (plaintext.length - off > bufSize) {
+    out.push(seal(alg, key, fragmentNonce(nonce, seq++), plaintext.subarray(off, off + bufSize), ad));
+    off += bufSize;
+  }
+  ad[0] = 0x80;
+  out.push(seal(alg, key, fragmentNonce(nonce, seq), plaintext.subarray(off), ad));
+  return Buffer.concat(out);
+}
+
+/** sio Stream.DecryptReader over the whole of `ciphertext`. */
+export function sioOpen(
+  alg: SioAlgorithm,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  ciphertext: Uint8Array,
+  associatedData: Uint8Array = new Uint8Array(0),
+  bufSize = SIO_BUF_SIZE,
+): Buffer {
+  const ad = streamAssociatedData(alg, key, nonce, associatedData);
+  const fragment = bufSize + TAG_LEN;
+  const out: Buffer[] = [];
+  let seq = 1;
+  let off = 0;
+  while (ciphertext.length - off > fragment) {
+    out.push(open(alg, key, fragmentNonce(nonce, seq++), ciphertext.subarray(off, off + fragment), ad));
+    off += fragment;
+  }
+  ad[0] = 0x80;
+  out.push(open(alg, key, fragmentNonce(nonce, seq), ciphertext.subarray(off), ad));
+  return Buffer.concat(out);
+}

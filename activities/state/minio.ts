@@ -1,0 +1,189 @@
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
+import { encryptData } from './madmin-crypto.js';
+import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
+import { signRequest, type SigV4Credentials } from './sigv4.js';
+
+/**
+ * The state store of a tenant on MinIO: a user (access key = tenant name) holding the tenant's
+ * secret, a canned policy `tenant-<name>` that confines it to `<bucket>/<prefix>`, and that policy
+ * mapped to the user. Spoken over MinIO's admin API as madmin-go does: SigV4 with the root
+ * credential, add-user bodies encrypted with madmin's EncryptData, and the mapping set with
+ * madmin's SetPolicy (PUT set-user-or-group-policy), which replaces the user's policies with
+ * exactly the given one, so a stray extra policy is dropped as drift. Objects are never touched.
+ *
+ * MinIO never returns a user's secret, so whether the stored secret is still the tenant's is
+ * checked by signing one S3 listing of the tenant's own prefix with it: SignatureDoesNotMatch means
+ * it changed (and the user is re-added with the right one); anything past the signature check
+ * (200, AccessDenied, NoSuchBucket) means it is right.
+ */
+
+const PRODUCT = 'minio';
+const ADMIN = '/minio/admin/v3';
+
+export interface MinioStateOptions {
+  /** e.g. `http://minio.site:9000` */
+  endpoint: string;
+  /** Root (or admin-policy) credential for the admin API. */
+  accessKey: string;
+  secretKey: string;
+  /** The site's bucket that holds every tenant's prefix. */
+  bucket: string;
+  region?: string;
+  timeoutMs?: number;
+}
+
+export interface StateSpec {
+  tenant: string;
+  /** The tenant's MinIO user; equals the tenant name. */
+  accessKey: string;
+  secretKey: string;
+  /** `<name>/` */
+  prefix: string;
+}
+
+export type StateObserveSpec = Omit<StateSpec, 'secretKey'> & { secretKey?: string };
+export type StateRemoveSpec = Pick<StateSpec, 'tenant' | 'accessKey'>;
+
+export interface StateObservation {
+  policy: { name: string; exists: boolean; /** The document grants exactly the tenant's prefix. */ current: boolean };
+  user: {
+    exists: boolean;
+    enabled: boolean;
+    /** Canned policies mapped to the user. */
+    policies: string[];
+    /** Whether the user still holds the given secret; absent when no secret was given or the user can't sign. */
+    secretCurrent?: boolean;
+  };
+}
+
+export interface StateAdapter {
+  observe(spec: StateObserveSpec): Promise<StateObservation>;
+  ensure(spec: StateSpec): Promise<ObjectOutcome[]>;
+  remove(spec: StateRemoveSpec): Promise<void>;
+}
+
+interface UserInfo {
+  policyName?: string;
+  status?: string;
+}
+
+export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
+  const region = opts.region ?? 'us-east-1';
+  const http = new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs);
+  const root: SigV4Credentials = { accessKey: opts.accessKey, secretKey: opts.secretKey };
+  const base = opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/';
+
+  /** A SigV4-signed call; the URL is built exactly as BackendHttp builds it, so the signature covers it. */
+  function signed(creds: SigV4Credentials, c: HttpCall): Promise<HttpAnswer> {
+    const url = new URL(c.path.replace(/^\//, ''), base);
+    for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const method = c.method ?? 'GET';
+    const headers = signRequest({ method, url, headers: c.headers, body: c.body }, creds, { region });
+    return http.call({ ...c, method, headers });
+  }
+
+  const admin = (c: HttpCall) => signed(root, { ...c, path: `${ADMIN}/${c.path}` });
+
+  function check(spec: { tenant: string; accessKey: string; secretKey?: string; prefix?: string }): void {
+    const invalid = (what: string) => new BackendError(PRODUCT, `invalid state spec: ${what}`, false);
+    if (!/^[a-z][a-z0-9]{0,7}$/.test(spec.tenant)) throw invalid('tenant name');
+    if (spec.accessKey !== spec.tenant) throw invalid('access key must equal the tenant name');
+    if (spec.secretKey !== undefined && (spec.secretKey.length < 8 || spec.secretKey.length > 40)) throw invalid('secret length');
+    if (spec.prefix === undefined) return;
+    // The prefix is derived from the name (design §7); any other would hand the tenant someone else's objects.
+    if (spec.prefix !== `${spec.tenant}/`) throw invalid('key prefix must be <name>/');
+    try {
+      validatePolicyInput(opts.bucket, spec.prefix);
+    } catch (e) {
+      throw invalid((e as Error).message);
+    }
+  }
+
+  async function readPolicy(name: string): Promise<unknown> {
+    const res = await admin({ path: 'info-canned-policy', query: { name }, accept: [404] });
+    return res.status === 404 ? undefined : res.json();
+  }
+
+  async function readUser(accessKey: string): Promise<UserInfo | undefined> {
+    const res = await admin({ path: 'user-info', query: { accessKey }, accept: [404] });
+    return res.status === 404 ? undefined : res.json<UserInfo>();
+  }
+
+  const policiesOf = (u: UserInfo | undefined) =>
+    (u?.policyName ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+  /** Sign a listing of the tenant's own prefix with its secret; see the note at the top. */
+  async function secretWorks(spec: StateSpec): Promise<boolean> {
+    const res = await signed(
+      { accessKey: spec.accessKey, secretKey: spec.secretKey },
+      { path: `/${opts.bucket}`, query: { 'list-type': 2, prefix: spec.prefix, 'max-keys': 1 }, accept: [403, 404] },
+    );
+    if (res.status !== 403) return true;
+    const code = /<Code>([^<]*)<\/Code>/.exec(res.text)?.[1];
+    return code !== 'SignatureDoesNotMatch' && code !== 'InvalidAccessKeyId';
+  }
+
+  async function addUser(accessKey: string, secretKey: string): Promise<void> {
+    const plain = Buffer.from(JSON.stringify({ secretKey, status: 'enabled' }));
+    const body = await encryptData(opts.secretKey, plain);
+    await admin({ method: 'PUT', path: 'add-user', query: { accessKey }, body });
+  }
+
+  return {
+    async observe(spec) {
+      check(spec);
+      const name = tenantPolicyName(spec.tenant);
+      const doc = await readPolicy(name);
+      const user = await readUser(spec.accessKey);
+      const enabled = user?.status === 'enabled';
+      const observation: StateObservation = {
+        policy: { name, exists: doc !== undefined, current: doc !== undefined && samePolicy(doc, tenantPolicy(opts.bucket, spec.prefix)) },
+        user: { exists: user !== undefined, enabled, policies: policiesOf(user) },
+      };
+      if (spec.secretKey !== undefined && enabled) {
+        observation.user.secretCurrent = await secretWorks({ ...spec, secretKey: spec.secretKey });
+      }
+      return observation;
+    },
+
+    async ensure(spec) {
+      check(spec);
+      const outcomes: ObjectOutcome[] = [];
+      const name = tenantPolicyName(spec.tenant);
+      const desired = tenantPolicy(opts.bucket, spec.prefix);
+
+      const doc = await readPolicy(name);
+      const policyCurrent = doc !== undefined && samePolicy(doc, desired);
+      if (!policyCurrent) {
+        await admin({ method: 'PUT', path: 'add-canned-policy', query: { name }, body: JSON.stringify(desired) });
+      }
+      outcomes.push(outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent));
+
+      const user = await readUser(spec.accessKey);
+      const userCurrent = user !== undefined && user.status === 'enabled' && (await secretWorks(spec));
+      if (!userCurrent) await addUser(spec.accessKey, spec.secretKey);
+      outcomes.push(outcomeOf(`user ${spec.accessKey}`, user !== undefined, !userCurrent));
+
+      // add-user keeps an existing user's mapping, so what user-info said still holds.
+      const mapped = policiesOf(user);
+      const mappingCurrent = mapped.length === 1 && mapped[0] === name;
+      if (!mappingCurrent) {
+        await admin({
+          method: 'PUT',
+          path: 'set-user-or-group-policy',
+          query: { policyName: name, userOrGroup: spec.accessKey, isGroup: 'false' },
+        });
+      }
+      outcomes.push(outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent));
+      return outcomes;
+    },
+
+    async remove(spec) {
+      check(spec);
+      // The user first: removing it drops its mapping, which would otherwise keep the policy "in use".
+      await admin({ method: 'DELETE', path: 'remove-user', query: { accessKey: spec.accessKey }, accept: [404] });
+      await admin({ method: 'DELETE', path: 'remove-canned-policy', query: { name: tenantPolicyName(spec.tenant) }, accept: [404] });
+    },
+  };
+}
