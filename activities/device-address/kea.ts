@@ -1,0 +1,168 @@
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendHttp } from '../http.js';
+import { normalizeMac } from '../wifi/mac.js';
+import type { DeviceAddressAdapter, Reservation, ReservationRef } from './adapter.js';
+
+export type { DeviceAddressAdapter, Reservation, ReservationRef } from './adapter.js';
+
+/**
+ * Fixed device addresses as host reservations in one subnet of Kea DHCPv4, through the Kea
+ * Control Agent's command API (`POST {command, service: ["dhcp4"], arguments}` answering
+ * `[{result, text, arguments}]`, result 0 = success).
+ *
+ * The host_cmds hook (reservation-add/-del) is not open source in Kea 2.2, so every change is
+ * config-get, edit the subnet's `reservations`, config-set, then config-write so the router keeps
+ * it across a restart. That read-modify-write is serialized inside this adapter; two processes
+ * writing the same Kea can still lose one another's change, so callers running several workers
+ * must serialize writes to one router themselves (a reconcile restores a lost reservation).
+ *
+ * config-write runs after every ensure and remove, even when nothing changed: a repeated call
+ * then also persists a change whose earlier write did not land.
+ */
+export interface KeaAdapterOptions {
+  /** The control agent's URL, e.g. `http://router:8000/`. */
+  controlUrl: string;
+  /** The Kea subnet `id` of the shared device network. */
+  subnetId: number;
+  authUser?: string;
+  authPassword?: string;
+  timeoutMs?: number;
+}
+
+interface KeaAnswer {
+  result: number;
+  text?: string;
+  arguments?: Record<string, unknown>;
+}
+
+interface KeaReservation {
+  'hw-address'?: string;
+  'ip-address'?: string;
+  hostname?: string;
+  [field: string]: unknown;
+}
+
+interface KeaSubnet {
+  id: number;
+  subnet: string;
+  reservations?: KeaReservation[];
+  [field: string]: unknown;
+}
+
+type Dhcp4 = Record<string, unknown> & {
+  subnet4?: KeaSubnet[];
+  'shared-networks'?: Array<{ subnet4?: KeaSubnet[] }>;
+};
+
+const PRODUCT = 'kea';
+
+const macOf = (r: KeaReservation) => (typeof r['hw-address'] === 'string' ? normalizeMac(r['hw-address']) : undefined);
+
+function toReservation(r: KeaReservation): Reservation | undefined {
+  const mac = macOf(r);
+  const address = r['ip-address'];
+  if (!mac || typeof address !== 'string') return undefined;
+  return { mac, address, ...(r.hostname ? { hostname: r.hostname } : {}) };
+}
+
+export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.authUser !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword ?? ''}`).toString('base64')}`;
+  }
+  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs);
+  const object = (address: string) => `dhcp reservation ${address} in subnet ${opts.subnetId}`;
+
+  async function command(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+    const res = await http.call({ method: 'POST', path: '', json: { command: name, service: ['dhcp4'], ...(args ? { arguments: args } : {}) } });
+    const answer = res.json<KeaAnswer[] | KeaAnswer>();
+    const first = Array.isArray(answer) ? answer[0] : answer;
+    if (first?.result === 0) return first;
+    const text = first?.text ?? 'no answer';
+    // The agent could not reach kea-dhcp4 (restarting, socket gone): worth another try. A
+    // refused config-set is Kea saying no to the content; repeating it changes nothing.
+    const unreachable = /unable to forward command|server is likely to be offline/i.test(text);
+    const retryable = unreachable || name !== 'config-set';
+    throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
+  }
+
+  async function readConfig(): Promise<{ dhcp4: Dhcp4; subnet: KeaSubnet }> {
+    const answer = await command('config-get');
+    const dhcp4 = answer.arguments?.Dhcp4 as Dhcp4 | undefined;
+    if (!dhcp4) throw new BackendError(PRODUCT, 'config-get answered without a Dhcp4 configuration');
+    const subnets = [...(dhcp4.subnet4 ?? []), ...(dhcp4['shared-networks'] ?? []).flatMap((n) => n.subnet4 ?? [])];
+    const subnet = subnets.find((s) => s.id === opts.subnetId);
+    if (!subnet) throw new BackendError(PRODUCT, `subnet id ${opts.subnetId} is not configured`, false);
+    return { dhcp4, subnet };
+  }
+
+  async function writeConfig(dhcp4: Dhcp4): Promise<void> {
+    // Only Dhcp4: newer config-get answers carry a `hash` beside it that config-set refuses.
+    await command('config-set', { Dhcp4: dhcp4 });
+  }
+
+  let queue: Promise<unknown> = Promise.resolve();
+  function serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    async observe(mac: string): Promise<Reservation | undefined> {
+      const wanted = normalizeMac(mac);
+      if (!wanted) return undefined;
+      const { subnet } = await readConfig();
+      const found = (subnet.reservations ?? []).find((r) => macOf(r) === wanted);
+      return found ? toReservation(found) : undefined;
+    },
+
+    async list(): Promise<Reservation[]> {
+      const { subnet } = await readConfig();
+      return (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
+    },
+
+    ensure(wanted: Reservation): Promise<ObjectOutcome[]> {
+      const mac = normalizeMac(wanted.mac);
+      if (!mac) return Promise.reject(new BackendError(PRODUCT, 'reservation mac not in an accepted form', false));
+      const hostname = wanted.hostname ?? '';
+      return serialized(async () => {
+        const { dhcp4, subnet } = await readConfig();
+        const list = subnet.reservations ?? [];
+        const atAddress = list.find((r) => r['ip-address'] === wanted.address);
+        const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
+        const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
+        if (!inPlace) {
+          // Keep what else the reservation carries (options, classes) when correcting it.
+          const base = atAddress ?? ofMac[0] ?? {};
+          const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
+          const next: KeaReservation[] = [];
+          for (const r of list) {
+            if (r === atAddress) next.push(fixed);
+            else if (!ofMac.includes(r)) next.push(r);
+          }
+          if (!atAddress) next.push(fixed);
+          subnet.reservations = next;
+          await writeConfig(dhcp4);
+        }
+        await command('config-write');
+        return [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace)];
+      });
+    },
+
+    remove(ref: ReservationRef): Promise<void> {
+      const mac = 'mac' in ref ? normalizeMac(ref.mac) : undefined;
+      if ('mac' in ref && !mac) return Promise.reject(new BackendError(PRODUCT, 'reservation mac not in an accepted form', false));
+      const hit = (r: KeaReservation) => ('address' in ref ? r['ip-address'] === ref.address : macOf(r) === mac);
+      return serialized(async () => {
+        const { dhcp4, subnet } = await readConfig();
+        const list = subnet.reservations ?? [];
+        if (list.some(hit)) {
+          subnet.reservations = list.filter((r) => !hit(r));
+          await writeConfig(dhcp4);
+        }
+        await command('config-write');
+      });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { ObjectOutcome } from '../ensure.js';
+
+/**
+ * Per-key Wi-Fi passwords with a VLAN each (UniFi PPSK semantics): one WLAN per trust class,
+ * many keys in it, the key a client presents decides the network it lands on.
+ */
+export interface WifiKeySpec {
+  /** The trust class's SSID. */
+  ssid: string;
+  /** The trust class's network, by controller name or id. Tenants never choose it. */
+  vlanNetwork: string;
+  /** The service's stable id for the key, `<tenant>/<name>`; it salts the fingerprint. */
+  keyId: string;
+  psk: string;
+  /** Binds the key to one client; any accepted MAC form. Absent: any client holding the key. */
+  mac?: string;
+  /**
+   * Fingerprints of passwords this key held before (a re-admission, or a restore with a psk
+   * other than the one the controller holds): their entries are dropped in the same write, so
+   * the earlier password stops working and the WLAN never passes through an empty list.
+   */
+  replaces?: string[];
+}
+
+/** Finds a key's entry without its psk: see pskFingerprint. */
+export interface WifiKeyRef {
+  ssid: string;
+  keyId: string;
+  fingerprint: string;
+}
+
+export interface WifiKeyState {
+  ssid: string;
+  keyId: string;
+  /** The controller's id and name of the network the key places clients on. */
+  networkId: string;
+  networkName?: string;
+  mac?: string;
+}
+
+export interface WifiAdapter {
+  observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined>;
+  /** Adds the key, or corrects its network, MAC binding or psk; drops `replaces` entries. */
+  ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]>;
+  /** Revokes the key; when it was the WLAN's last, leaves one unusable placeholder entry. */
+  remove(ref: WifiKeyRef): Promise<void>;
+}

@@ -1,0 +1,25 @@
+/**
+ * MAC addresses as the admission and device routes accept them: `aa:bb:cc:dd:ee:ff`,
+ * `AA-BB-CC-DD-EE-FF` or `aabbccddeeff`, one separator style throughout. Everything the
+ * service stores or sends to a backend is the lowercase colon form, so comparisons are
+ * plain string equality.
+ */
+const FORMS = [
+  /^([0-9a-f]{2})(?::([0-9a-f]{2})){5}$/i,
+  /^([0-9a-f]{2})(?:-([0-9a-f]{2})){5}$/i,
+  /^[0-9a-f]{12}$/i,
+];
+
+/** The lowercase colon form, or undefined when `input` is none of the accepted forms. */
+export function normalizeMac(input: string): string | undefined {
+  if (!FORMS.some((re) => re.test(input))) return undefined;
+  const hex = input.replace(/[:-]/g, '').toLowerCase();
+  return hex.match(/../g)!.join(':');
+}
+
+/** Like normalizeMac, for callers that already validated: a bad value is a programming error. */
+export function requireMac(input: string): string {
+  const mac = normalizeMac(input);
+  if (!mac) throw new RangeError('not a MAC address in an accepted form');
+  return mac;
+}

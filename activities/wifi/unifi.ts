@@ -1,0 +1,184 @@
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendHttp } from '../http.js';
+import type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+import { normalizeMac } from './mac.js';
+import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
+
+export type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+
+/**
+ * Wi-Fi keys as UniFi Network private pre-shared keys, through a UniFi OS console's API key
+ * (`X-API-KEY`, Network application proxied under `/proxy/network`).
+ *
+ * A WLAN's PPSK list is one field of the wlanconf object, so every change is a read of the
+ * WLAN and a PUT of the whole list. Entries have no name: the service's entry is the one whose
+ * password matches the key (ensure has the psk; observe and remove use the fingerprint the
+ * service stored, so a key can be found and revoked even when its psk is no longer readable).
+ *
+ * Writes to one SSID are serialized inside this adapter. Two processes writing the same WLAN
+ * can still lose one another's entry (the controller has no conditional update), so callers
+ * that run several workers must serialize per SSID themselves; a reconcile puts a lost entry back.
+ */
+export interface UnifiWifiOptions {
+  /** The console's base URL, e.g. `https://192.168.1.1`. */
+  url: string;
+  apiKey: string;
+  /** Short site name as in `api/s/<site>`; `default` unless the console has several. */
+  site?: string;
+  /**
+   * Network (name or id) for the placeholder left when a WLAN's last key is revoked: an isolated
+   * one with nowhere to go. Absent: the revoked key's own network (the placeholder's random
+   * password already keeps everyone out).
+   */
+  placeholderNetwork?: string;
+  timeoutMs?: number;
+}
+
+interface PpskEntry {
+  password: string;
+  networkconf_id: string;
+  mac?: string;
+  [field: string]: unknown;
+}
+
+interface Wlan {
+  _id: string;
+  name: string;
+  private_preshared_keys_enabled?: boolean;
+  private_preshared_keys?: PpskEntry[];
+}
+
+interface Network {
+  _id: string;
+  name: string;
+}
+
+interface Answer<T> {
+  meta?: { rc?: string; msg?: string };
+  data?: Array<T & { msg?: string; validationError?: { field?: string } }>;
+}
+
+const PRODUCT = 'unifi';
+
+export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
+  const http = new BackendHttp(PRODUCT, opts.url, { 'x-api-key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
+  const base = `proxy/network/api/s/${encodeURIComponent(opts.site ?? 'default')}`;
+
+  async function call<T>(method: 'GET' | 'PUT', path: string, json?: unknown): Promise<T[]> {
+    const res = await http.call({ method, path: `${base}/${path}`, json, accept: [400, 401, 403, 404] });
+    let body: Answer<T> | undefined;
+    try {
+      body = res.json<Answer<T>>();
+    } catch {
+      body = undefined;
+    }
+    if (res.status < 300 && body?.meta?.rc === 'ok') return body.data ?? [];
+    // Only the controller's codes and the refused field name go into the detail: the data of an
+    // answer can hold passwords.
+    const first = body?.data?.[0];
+    const field = first?.validationError?.field;
+    const detail = [body?.meta?.msg ?? 'no controller message', first?.msg, field && `field ${field}`].filter(Boolean).join(' ');
+    throw new BackendError(PRODUCT, `${method} ${path} -> ${res.status} ${detail}`, false, res.status);
+  }
+
+  const queues = new Map<string, Promise<unknown>>();
+  function serialized<T>(ssid: string, work: () => Promise<T>): Promise<T> {
+    const run = (queues.get(ssid) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    queues.set(ssid, tail);
+    void tail.then(() => {
+      if (queues.get(ssid) === tail) queues.delete(ssid);
+    });
+    return run;
+  }
+
+  async function wlanBySsid(ssid: string): Promise<Wlan | undefined> {
+    return (await call<Wlan>('GET', 'rest/wlanconf')).find((w) => w.name === ssid);
+  }
+
+  async function networkByRef(ref: string): Promise<Network> {
+    const networks = await call<Network>('GET', 'rest/networkconf');
+    const net = networks.find((n) => n._id === ref) ?? networks.find((n) => n.name === ref);
+    if (!net) throw new BackendError(PRODUCT, `network ${ref} not found on the controller`, false);
+    return net;
+  }
+
+  const entryMac = (e: PpskEntry) => (typeof e.mac === 'string' ? normalizeMac(e.mac) : undefined);
+  const matches = (ref: WifiKeyRef) => (e: PpskEntry) =>
+    !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
+
+  return {
+    async observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
+      const wlan = await wlanBySsid(ref.ssid);
+      const entry = wlan?.private_preshared_keys?.find(matches(ref));
+      if (!entry) return undefined;
+      const networks = await call<Network>('GET', 'rest/networkconf');
+      const mac = entryMac(entry);
+      return {
+        ssid: ref.ssid,
+        keyId: ref.keyId,
+        networkId: entry.networkconf_id,
+        networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
+        ...(mac ? { mac } : {}),
+      };
+    },
+
+    async ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]> {
+      const problem = pskProblem(spec.psk);
+      if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
+      const mac = spec.mac === undefined ? undefined : normalizeMac(spec.mac);
+      if (spec.mac !== undefined && !mac) throw new BackendError(PRODUCT, `key ${spec.keyId}: mac not in an accepted form`, false);
+      const object = `wifi key ${spec.keyId} on ${spec.ssid}`;
+
+      return serialized(spec.ssid, async () => {
+        const net = await networkByRef(spec.vlanNetwork);
+        const wlan = await wlanBySsid(spec.ssid);
+        if (!wlan) throw new BackendError(PRODUCT, `wlan ${spec.ssid} not found on the controller`, false);
+        const entries = wlan.private_preshared_keys ?? [];
+        const replaced = new Set(spec.replaces ?? []);
+        const isMine = (e: PpskEntry) => e.password === spec.psk;
+        const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
+
+        const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id, ...(mac ? { mac } : {}) };
+        const mine = entries.filter(isMine);
+        const stale = entries.filter(isStale);
+        const placeholders = entries.filter((e) => isPlaceholderPassword(e.password));
+        const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id || entryMac(mine[0]!) !== mac;
+        const ppskOff = wlan.private_preshared_keys_enabled !== true;
+        const outcome = outcomeOf(object, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0);
+        if (!keyDrifted && stale.length === 0 && placeholders.length === 0 && !ppskOff) return [outcome];
+
+        // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
+        const next: PpskEntry[] = [];
+        for (const e of entries) {
+          if (isMine(e)) {
+            if (!next.includes(desired)) next.push(desired);
+          } else if (!isStale(e) && !isPlaceholderPassword(e.password)) {
+            next.push(e);
+          }
+        }
+        if (!next.includes(desired)) next.push(desired);
+        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: next, private_preshared_keys_enabled: true });
+
+        const outcomes = [outcome];
+        if (ppskOff) outcomes.push({ object: `wlan ${spec.ssid} private keys`, result: 'corrected' });
+        return outcomes;
+      });
+    },
+
+    async remove(ref: WifiKeyRef): Promise<void> {
+      await serialized(ref.ssid, async () => {
+        const wlan = await wlanBySsid(ref.ssid);
+        const entries = wlan?.private_preshared_keys ?? [];
+        const revoked = entries.filter(matches(ref));
+        if (!wlan || revoked.length === 0) return;
+        const keep = entries.filter((e) => !revoked.includes(e));
+        if (keep.length === 0 && wlan.private_preshared_keys_enabled === true) {
+          const networkId = opts.placeholderNetwork ? (await networkByRef(opts.placeholderNetwork))._id : revoked[0]!.networkconf_id;
+          keep.push({ password: placeholderPassword(), networkconf_id: networkId });
+        }
+        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: keep });
+      });
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Real Kea for tests and the lab: kea-dhcp4 (Debian `kea-dhcp4-server`, 2.2) with its own
+ * config, lease file and control socket in one directory, and kea-ctrl-agent on a free HTTP
+ * port in front of it, which is what the router exposes in production. No interface is
+ * configured (`"interfaces": []`), so the server opens no DHCP socket and needs no privilege;
+ * the control channel, config-get/config-set/config-write and the reservations work the same.
+ *
+ * kea-dhcp4 is started with its config file, so `config-write` without a filename rewrites
+ * that file, and a restart reads back what was written (the router's persistence).
+ */
+export interface KeaSubnet {
+  id: number;
+  subnet: string;
+  /** `a.b.c.d-e.f.g.h` or CIDR, as Kea takes them. */
+  pools?: string[];
+}
+
+export interface StartKeaOptions {
+  /** Kept when given (a restart reads its config back); a fresh temp dir otherwise, removed at stop. */
+  dir?: string;
+  subnets: KeaSubnet[];
+  /** HTTP basic auth on the control agent (both or neither). */
+  authUser?: string;
+  authPassword?: string;
+  /** Control agent port; a free one when absent. */
+  port?: number;
+}
+
+export interface RunningKea {
+  controlUrl: string;
+  dir: string;
+  /** kea-dhcp4's config file, the target of `config-write`. */
+  configFile: string;
+  /** Stop both daemons and start them again from the files in `dir`. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function dhcp4Config(dir: string, socket: string, subnets: KeaSubnet[]) {
+  return {
+    Dhcp4: {
+      'interfaces-config': { interfaces: [] },
+      'control-socket': { 'socket-type': 'unix', 'socket-name': socket },
+      'lease-database': { type: 'memfile', name: join(dir, 'leases4.csv'), 'lfc-interval': 0 },
+      'valid-lifetime': 3600,
+      subnet4: subnets.map((s) => ({
+        id: s.id,
+        subnet: s.subnet,
+        pools: (s.pools ?? []).map((pool) => ({ pool })),
+        reservations: [],
+      })),
+      loggers: [{ name: 'kea-dhcp4', output_options: [{ output: join(dir, 'kea-dhcp4.log') }], severity: 'INFO' }],
+    },
+  };
+}
+
+function agentConfig(dir: string, socket: string, port: number, opts: StartKeaOptions) {
+  return {
+    'Control-agent': {
+      'http-host': '127.0.0.1',
+      'http-port': port,
+      ...(opts.authUser !== undefined
+        ? { authentication: { type: 'basic', realm: 'kea-lab', clients: [{ user: opts.authUser, password: opts.authPassword ?? '' }] } }
+        : {}),
+      'control-sockets': { dhcp4: { 'socket-type': 'unix', 'socket-name': socket } },
+      loggers: [{ name: 'kea-ctrl-agent', output_options: [{ output: join(dir, 'kea-ctrl-agent.log') }], severity: 'INFO' }],
+    },
+  };
+}
+
+async function tail(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').slice(-8).join('\n');
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
+  if (opts.authUser !== undefined && opts.authPassword === undefined) throw new Error('startKea: authUser needs authPassword');
+  const ownDir = opts.dir === undefined;
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kea-')));
+  await mkdir(dir, { recursive: true });
+  const socket = join(dir, 'dhcp4.sock');
+  // sun_path holds 107 bytes; a long dir would fail deep inside Kea with a vaguer message.
+  if (Buffer.byteLength(socket) > 100) throw new Error(`startKea: socket path too long for a unix socket: ${socket}`);
+  const configFile = join(dir, 'kea-dhcp4.json');
+  const agentFile = join(dir, 'kea-ctrl-agent.json');
+  // An existing config is the router's persisted state: keep it rather than the fresh subnets.
+  if (!existsSync(configFile)) await writeFile(configFile, JSON.stringify(dhcp4Config(dir, socket, opts.subnets), null, 2));
+  const port = opts.port ?? (await freePort());
+  await writeFile(agentFile, JSON.stringify(agentConfig(dir, socket, port, opts), null, 2));
+  const controlUrl = `http://127.0.0.1:${port}/`;
+  // Kea puts pid and logger lock files under these; the defaults are system dirs.
+  const env = { ...process.env, KEA_PIDFILE_DIR: dir, KEA_LOCKFILE_DIR: dir };
+
+  let dhcp4: ChildProcess | undefined;
+  let agent: ChildProcess | undefined;
+  let spawnFailure: Error | undefined;
+
+  async function waitReady(): Promise<void> {
+    const auth = opts.authUser !== undefined ? { authorization: `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword}`).toString('base64')}` } : {};
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    let last = '';
+    while (Date.now() < deadline) {
+      if (spawnFailure) throw new Error(`startKea: ${spawnFailure.message} (is Debian kea-dhcp4-server / kea-ctrl-agent installed?)`);
+      for (const [name, child] of [['kea-dhcp4', dhcp4], ['kea-ctrl-agent', agent]] as const) {
+        if (child && child.exitCode !== null) {
+          throw new Error(`startKea: ${name} exited with ${child.exitCode}:\n${await tail(join(dir, `${name}.log`))}`);
+        }
+      }
+      try {
+        const res = await fetch(controlUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth },
+          body: JSON.stringify({ command: 'version-get', service: ['dhcp4'] }),
+          signal: AbortSignal.timeout(1000),
+        });
+        const body = (await res.json()) as Array<{ result: number; text?: string }>;
+        if (body[0]?.result === 0) return;
+        last = body[0]?.text ?? `status ${res.status}`;
+      } catch (e) {
+        last = (e as Error).message;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`startKea: not ready after ${READY_TIMEOUT_MS} ms (${last})`);
+  }
+
+  async function start(): Promise<void> {
+    spawnFailure = undefined;
+    const spawnDaemon = (bin: string, file: string) => {
+      const child = spawn(bin, ['-c', file], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr?.resume();
+      child.once('error', (e) => {
+        spawnFailure = e;
+      });
+      return child;
+    };
+    dhcp4 = spawnDaemon('kea-dhcp4', configFile);
+    agent = spawnDaemon('kea-ctrl-agent', agentFile);
+    try {
+      await waitReady();
+    } catch (e) {
+      await stopBoth();
+      throw e;
+    }
+  }
+
+  async function stopBoth(): Promise<void> {
+    await Promise.all([agent, dhcp4].filter((c): c is ChildProcess => !!c).map(stopProcess));
+    agent = undefined;
+    dhcp4 = undefined;
+  }
+
+  try {
+    await start();
+  } catch (e) {
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+
+  return {
+    controlUrl,
+    dir,
+    configFile,
+    async restart() {
+      await stopBoth();
+      await start();
+    },
+    async stop() {
+      await stopBoth();
+      if (ownDir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
