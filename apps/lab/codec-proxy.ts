@@ -1,0 +1,35 @@
+import { createServer, type Server } from 'node:http';
+
+/**
+ * The Temporal UI calls its codec endpoint from the browser without the operator's token. In the
+ * lab (loopback only) this proxy adds the token and forwards to the API's `/codec/*`, answering the
+ * browser's CORS preflight for the UI's origin. Production points the UI at the API directly,
+ * behind the site's own authentication.
+ */
+export async function startCodecProxy(opts: { port: number; apiUrl: string; operatorToken: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', opts.uiOrigin);
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      fetch(`${opts.apiUrl}/codec${req.url ?? ''}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.operatorToken}` },
+        body: Buffer.concat(chunks),
+      })
+        .then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
+        })
+        .catch(() => res.writeHead(502).end('{"error":"codec endpoint unreachable"}'));
+    });
+  });
+  await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
+  return { close: () => new Promise<void>((r) => server.close(() => r())) };
+}

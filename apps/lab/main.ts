@@ -1,0 +1,109 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { loadConfig } from '../config/env.js';
+import { createLogger } from '../api/logger.js';
+import { startApi } from '../api/server.js';
+import { createWorker } from '../worker/worker.js';
+import { Registry } from '../../db/registry.js';
+import { startDevServer } from '../../temporal/dev-server.js';
+import { ensureNamespace } from '../../temporal/namespace.js';
+import { startLabBackends } from './backends.js';
+import { startCodecProxy } from './codec-proxy.js';
+import { freePort } from './free-port.js';
+
+/**
+ * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
+ * PowerDNS and Recursor, the simulated Proxmox VE and MinIO, a fresh registry database, and the
+ * worker and API. Honours OPERATOR_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const labDir = join(root, '.lab');
+
+async function labDatabase(): Promise<string> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  // Each lab start is a fresh site: the backends are new, so the registry is too.
+  const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
+  await admin.unsafe('drop database if exists tenant_lab with (force)');
+  await admin.unsafe('create database tenant_lab');
+  await admin.end();
+  return 'postgres://postgres@127.0.0.1:5432/tenant_lab';
+}
+
+async function main(): Promise<void> {
+  mkdirSync(labDir, { recursive: true });
+  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) } });
+  const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
+  const codecPort = await freePort();
+  const temporal = await startDevServer({
+    projectRoot: root,
+    port: Number(process.env.TEMPORAL_PORT ?? (await freePort())),
+    uiPort,
+    dbFile: join(labDir, 'temporal.db'),
+    codecEndpoint: `http://127.0.0.1:${codecPort}`,
+  });
+  const backends = await startLabBackends();
+  const operatorToken = process.env.OPERATOR_TOKEN ?? `lab-${randomBytes(18).toString('base64url')}`;
+  const env: NodeJS.ProcessEnv = {
+    ...backends.env,
+    ...process.env,
+    OPERATOR_TOKEN: operatorToken,
+    DATABASE_URL: await labDatabase(),
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_UI_ORIGIN: `http://127.0.0.1:${uiPort}`,
+  };
+  const config = loadConfig(env);
+  const log = createLogger(config.env.LOG_LEVEL, 'lab');
+  const clientConnection = await Connection.connect({ address: temporal.address });
+  await ensureNamespace(clientConnection, config.env.TEMPORAL_NAMESPACE);
+  await clientConnection.close();
+
+  const api = await startApi({ config, log });
+  const registry = new Registry(config.env.DATABASE_URL, log, 5);
+  await registry.migrate();
+  const connection = await NativeConnection.connect({ address: temporal.address });
+  const worker = await createWorker({ config, registry, log, connection });
+  const running = worker.run();
+  const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, operatorToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+
+  writeFileSync(join(labDir, 'site.env'), Object.entries({ ...backends.env, API_URL: api.url }).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  const lines = [
+    '',
+    'Lab site ready.',
+    `  API             ${api.url}   (reference: ${api.url}/docs)`,
+    `  operator token  ${operatorToken}`,
+    `  Temporal UI     ${temporal.uiUrl}   (payloads decoded through the API's codec endpoint)`,
+    `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
+    `  Proxmox (sim)   ${backends.proxmox.server.url}/api2/json`,
+    `  MinIO (sim)     ${backends.minio.server.url}`,
+    '',
+    `  export API=${api.url} TOKEN=${operatorToken}`,
+    '  then follow the README ("Use the lab"). Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nstopping the lab...\n');
+    worker.shutdown();
+    await running.catch(() => {});
+    await Promise.allSettled([api.close(), codec.close(), registry.close(), connection.close()]);
+    await backends.stop();
+    await temporal.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`lab failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { buildContractApp, generatedDocument } from '../../apps/api/openapi.js';
+
+const committed = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
+const generated = JSON.parse(JSON.stringify(generatedDocument()));
+
+type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+
+function operations(doc: Doc): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+}
+
+describe('the OpenAPI contract', () => {
+  it('openapi.yaml is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(committed);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(committed.openapi).toMatch(/^3\.1\./);
+    expect(committed.info.version).toBe('1');
+  });
+
+  it('lists the same operations as the code generates', () => {
+    expect(operations(committed)).toEqual(operations(generated));
+  });
+
+  it('agrees with the code on every wire field, status and schema', () => {
+    for (const path of Object.keys(generated.paths)) {
+      expect(committed.paths[path], `path ${path}`).toEqual(generated.paths[path]);
+    }
+    for (const name of Object.keys(generated.components.schemas)) {
+      expect(committed.components.schemas[name], `schema ${name}`).toEqual(generated.components.schemas[name]);
+    }
+    expect(committed).toEqual(generated);
+  });
+
+  it('describes every route the service serves, and nothing it does not serve', () => {
+    const { app } = buildContractApp();
+    const served = new Set(
+      app.routes
+        .filter((r) => r.method !== 'ALL' && !['/openapi.json', '/docs'].includes(r.path))
+        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    expect([...served].sort()).toEqual(operations(committed));
+  });
+
+  it('names the errors the spec gives each tenant route', () => {
+    const statuses = (method: string, path: string) => Object.keys(committed.paths[path][method].responses).sort();
+    expect(statuses('post', '/v1/tenants')).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '502', '503']));
+    expect(statuses('get', '/v1/tenants')).toEqual(expect.arrayContaining(['200', '401', '403']));
+    expect(statuses('get', '/v1/tenants/{t}')).toEqual(expect.arrayContaining(['200', '401', '404']));
+    expect(statuses('delete', '/v1/tenants/{t}')).toEqual(expect.arrayContaining(['204', '401', '404', '409', '502']));
+    expect(statuses('post', '/v1/tenants/{t}/reconcile')).toEqual(expect.arrayContaining(['200', '401', '403', '404', '502']));
+    expect(statuses('post', '/v1/admissions')).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '501']));
+    expect(statuses('delete', '/v1/admissions/{t}')).toEqual(expect.arrayContaining(['204', '401', '403', '404']));
+    expect(statuses('get', '/v1/fabric/egress')).toEqual(expect.arrayContaining(['200', '401', '503']));
+  });
+});
