@@ -7,7 +7,7 @@ import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): TenantPorts {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const timeoutMs = opts.timeoutMs ?? site.backendTimeoutMs;
   const dns = createPowerDnsAdapter({
     apiUrl: site.dns.apiUrl,
     apiKey: site.dns.apiKey,
@@ -29,6 +29,8 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     tokenSecret: site.proxmox.tokenSecret,
     controller: site.fabricController,
     node: site.node,
+    vrfVniBase: site.vrfVniBase,
+    vnetVniBase: site.vnetVniBase,
     taskTimeoutMs: timeoutMs,
   });
   return {

@@ -1,0 +1,215 @@
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { PveApi } from '../network/pve-api.js';
+import { checkDisk } from './disk.js';
+import {
+  bootDiskGb,
+  bootDiskKey,
+  compareVersionNames,
+  decodeSshKeys,
+  encodeSshKeys,
+  formatIpconfig,
+  formatNet,
+  memoryMb,
+  parseIpconfig,
+  parseNet,
+  sameKeys,
+  type VmConfig,
+} from './vm-config.js';
+
+export { checkDisk, type DiskCheck } from './disk.js';
+
+/**
+ * A tenant workload as a QEMU VM on Proxmox VE: a full clone of the site's newest template
+ * (by name prefix, highest name in version order) on the site's node and storage, configured
+ * with the workload's derived MAC on the tenant's VNet, its address through cloud-init, the
+ * login user and keys, grown to `diskGb` (never shrunk), and running. Every change that PVE
+ * runs as a worker task is polled to its end within `taskTimeoutMs`.
+ * Sizing changed on a running VM is written to its config; PVE applies what cannot be
+ * hot-plugged at the VM's next start. SSH keys are read by cloud-init at first boot only.
+ */
+export interface VmSpec {
+  vmid: number;
+  name: string;
+  cores: number;
+  memoryMb: number;
+  /** Grows the template's disk; undefined keeps the template's size. */
+  diskGb?: number;
+  mac: string;
+  /** The tenant's VNet id. */
+  bridge: string;
+  address: string;
+  prefixLen: number;
+  gateway: string;
+  ciuser: string;
+  sshKeys: string[];
+}
+
+export interface VmObservation {
+  vmid: number;
+  name?: string;
+  status: string;
+  template: boolean;
+  lock?: string;
+  cores?: number;
+  memoryMb?: number;
+  diskKey?: string;
+  diskGb?: number;
+  nicModel?: string;
+  mac?: string;
+  bridge?: string;
+  /** `ip` of ipconfig0, CIDR. */
+  ip?: string;
+  gateway?: string;
+  ciuser?: string;
+  sshKeys: string[];
+}
+
+export interface TemplateInfo {
+  vmid: number;
+  name: string;
+  diskGb: number;
+}
+
+export interface HypervisorAdapter {
+  newestTemplate(): Promise<TemplateInfo>;
+  observe(vmid: number): Promise<VmObservation | undefined>;
+  ensure(spec: VmSpec): Promise<ObjectOutcome[]>;
+  /** Stop, then destroy; absent is fine. */
+  remove(vmid: number): Promise<void>;
+}
+
+export interface ProxmoxHypervisorOptions {
+  apiUrl: string;
+  tokenId: string;
+  tokenSecret: string;
+  node: string;
+  storage: string;
+  templatePrefix: string;
+  /** Bound on each task (clone, config, resize, start, stop, destroy). */
+  taskTimeoutMs: number;
+  timeoutMs?: number;
+}
+
+interface ListedVm {
+  vmid: number;
+  name?: string;
+  status: string;
+  template?: number | string;
+}
+
+export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): HypervisorAdapter {
+  const pve = new PveApi({ ...opts, product: 'proxmox' });
+  const qemu = `/nodes/${encodeURIComponent(opts.node)}/qemu`;
+  const refuse = (detail: string) => new BackendError('proxmox', detail, false);
+
+  const listVms = () => pve.get<ListedVm[]>(qemu);
+
+  async function observe(vmid: number): Promise<VmObservation | undefined> {
+    const listed = (await listVms()).find((v) => Number(v.vmid) === vmid);
+    if (!listed) return undefined;
+    const config = await pve.get<VmConfig>(`${qemu}/${vmid}/config`);
+    const net = parseNet(config.net0);
+    const ipc = parseIpconfig(config.ipconfig0);
+    return {
+      vmid,
+      name: config.name === undefined ? undefined : String(config.name),
+      status: listed.status,
+      template: Number(listed.template ?? config.template ?? 0) === 1,
+      lock: config.lock === undefined ? undefined : String(config.lock),
+      cores: config.cores === undefined ? undefined : Number(config.cores),
+      memoryMb: memoryMb(config.memory),
+      diskKey: bootDiskKey(config),
+      diskGb: bootDiskGb(config),
+      nicModel: net.model,
+      mac: net.mac,
+      bridge: net.bridge,
+      ip: ipc.ip,
+      gateway: ipc.gw,
+      ciuser: config.ciuser === undefined ? undefined : String(config.ciuser),
+      sshKeys: decodeSshKeys(config.sshkeys),
+    };
+  }
+
+  async function newestTemplate(): Promise<TemplateInfo> {
+    const templates = (await listVms())
+      .filter((v) => Number(v.template ?? 0) === 1 && (v.name ?? '').startsWith(opts.templatePrefix))
+      .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? ''));
+    const newest = templates[0];
+    if (!newest) throw refuse(`no template named ${opts.templatePrefix}* on node ${opts.node}`);
+    const config = await pve.get<VmConfig>(`${qemu}/${newest.vmid}/config`);
+    const diskGb = bootDiskGb(config);
+    if (diskGb === undefined) throw refuse(`template ${newest.name} (VM ${newest.vmid}) has no disk`);
+    return { vmid: Number(newest.vmid), name: newest.name ?? '', diskGb };
+  }
+
+  async function ensure(spec: VmSpec): Promise<ObjectOutcome[]> {
+    const what = `VM ${spec.vmid} (${spec.name})`;
+    let vm = await observe(spec.vmid);
+    const existed = !!vm;
+    let changed = false;
+
+    if (!vm) {
+      const tpl = await newestTemplate();
+      const disk = checkDisk(spec.diskGb, tpl.diskGb);
+      if (!disk.ok) throw new BackendError('proxmox', `${what}: ${disk.error} (template ${tpl.name})`, false, 400);
+      const upid = await pve.call('POST', `${qemu}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage });
+      await pve.waitTask(upid, `clone ${tpl.name} to ${what}`);
+      vm = await observe(spec.vmid);
+      if (!vm) throw new BackendError('proxmox', `${what}: absent after its clone task ended`);
+    } else if (vm.template) {
+      throw refuse(`${what}: VMID ${spec.vmid} is a template`);
+    }
+
+    const set: Record<string, string | number> = {};
+    if (vm.name !== spec.name) set.name = spec.name;
+    if (vm.cores !== spec.cores) set.cores = spec.cores;
+    if (vm.memoryMb !== spec.memoryMb) set.memory = spec.memoryMb;
+    if (vm.nicModel !== 'virtio' || vm.mac?.toLowerCase() !== spec.mac.toLowerCase() || vm.bridge !== spec.bridge) {
+      set.net0 = formatNet(spec.mac, spec.bridge);
+    }
+    if (vm.ip !== `${spec.address}/${spec.prefixLen}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLen, spec.gateway);
+    if (vm.ciuser !== spec.ciuser) set.ciuser = spec.ciuser;
+    const keysDiffer = !sameKeys(vm.sshKeys, spec.sshKeys);
+    if (keysDiffer && spec.sshKeys.length > 0) set.sshkeys = encodeSshKeys(spec.sshKeys);
+    const del = keysDiffer && spec.sshKeys.length === 0 ? 'sshkeys' : undefined;
+    if (Object.keys(set).length > 0 || del) {
+      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...set, delete: del });
+      await pve.waitTask(upid, `configure ${what}`);
+      changed = true;
+    }
+
+    if (spec.diskGb !== undefined && vm.diskKey && (vm.diskGb ?? 0) < spec.diskGb) {
+      const upid = await pve.call('PUT', `${qemu}/${spec.vmid}/resize`, { disk: vm.diskKey, size: `${spec.diskGb}G` });
+      await pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
+      changed = true;
+    }
+
+    if (vm.status !== 'running') {
+      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
+      await pve.waitTask(upid, `start ${what}`);
+      changed = true;
+    }
+
+    return [outcomeOf(`vm ${spec.vmid}`, existed, changed)];
+  }
+
+  async function remove(vmid: number): Promise<void> {
+    const vm = await observe(vmid);
+    if (!vm) return;
+    if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
+    try {
+      if (vm.status !== 'stopped') {
+        const upid = await pve.call('POST', `${qemu}/${vmid}/status/stop`);
+        await pve.waitTask(upid, `stop VM ${vmid}`);
+      }
+      const upid = await pve.call('DELETE', `${qemu}/${vmid}`, { purge: true, 'destroy-unreferenced-disks': true });
+      await pve.waitTask(upid, `destroy VM ${vmid}`);
+    } catch (e) {
+      // Gone meanwhile (another remove won the race): that is the outcome wanted.
+      if (!(await observe(vmid))) return;
+      throw e;
+    }
+  }
+
+  return { newestTemplate, observe, ensure, remove };
+}

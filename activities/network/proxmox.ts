@@ -1,0 +1,206 @@
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from './identifiers.js';
+import { PveApi } from './pve-api.js';
+
+/**
+ * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
+ * to the site's controller with the tenant's VRF VNI, one VNet with the tenant's VXLAN tag, and
+ * one subnet with the anycast gateway. SDN edits are pending until applied, so ensure writes
+ * what differs from the wanted state, applies whenever the running fabric differs from it (an
+ * earlier attempt may have written but not applied), and waits for the apply task.
+ * Removing the tenant's network is the operator's act, not the service's: there is no remove.
+ */
+export interface NetworkSpec {
+  tenant: string;
+  index: number;
+  vrfVni: number;
+  vnetId: string;
+  vnetTag: number;
+  /** CIDR, e.g. `10.128.5.0/24`. */
+  subnet: string;
+  gateway: string;
+}
+
+export type SdnObject = Record<string, unknown>;
+
+/** One SDN object as edited (`config`, pending changes included) and as running (applied). */
+export interface FabricObject {
+  id: string;
+  config?: SdnObject;
+  running?: SdnObject;
+}
+
+export interface NetworkObservation {
+  zone: FabricObject;
+  vnet: FabricObject;
+  subnet: FabricObject;
+}
+
+export interface NetworkAdapter {
+  observe(spec: NetworkSpec): Promise<NetworkObservation>;
+  ensure(spec: NetworkSpec): Promise<ObjectOutcome[]>;
+  /** Indexes carried by fabric zones (VRF VNI) or VNets (tag or `tvNN` id), with the zone each belongs to. */
+  usedIndexes(): Promise<Map<number, string>>;
+  /** The index the fabric carries for the zone of this name, if any. */
+  zoneIndex(name: string): Promise<number | undefined>;
+  /** Whether the fabric has a zone of this name, applied or still only edited. */
+  hasZone(name: string): Promise<boolean>;
+}
+
+export interface ProxmoxNetworkOptions {
+  apiUrl: string;
+  tokenId: string;
+  tokenSecret: string;
+  /** The EVPN controller tenant zones attach to. */
+  controller: string;
+  /** The node workloads land on: a zone restricted to other nodes is corrected to include it. */
+  node: string;
+  /** Bound on the apply task. */
+  taskTimeoutMs: number;
+  /** The site's VNI bases, to read the index a zone or VNet found on the fabric carries. */
+  vrfVniBase: number;
+  vnetVniBase: number;
+  timeoutMs?: number;
+}
+
+const ID_RE = /^[a-z][a-z0-9]*[a-z0-9]$/;
+const same = (a: unknown, b: unknown) => a !== undefined && a !== null && String(a) === String(b);
+
+export function subnetIdOf(zone: string, cidr: string): string {
+  return `${zone}-${cidr.replace('/', '-')}`;
+}
+
+export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): NetworkAdapter {
+  const pve = new PveApi({ ...opts, product: 'proxmox' });
+  const list = (path: string, running: boolean) => pve.get<SdnObject[]>(path, running ? { running: 1 } : {});
+  const byId = (items: SdnObject[], key: string, id: string) => items.find((o) => o[key] === id);
+
+  const nodesOk = (nodes: unknown) => nodes === undefined || String(nodes).split(',').includes(opts.node);
+  const zoneOk = (z: SdnObject | undefined, s: NetworkSpec) =>
+    !!z && z.type === 'evpn' && same(z.controller, opts.controller) && same(z['vrf-vxlan'], s.vrfVni) && nodesOk(z.nodes);
+  const vnetOk = (v: SdnObject | undefined, s: NetworkSpec) => !!v && same(v.zone, s.tenant) && same(v.tag, s.vnetTag);
+  const subnetOk = (sub: SdnObject | undefined, s: NetworkSpec) => !!sub && same(sub.vnet, s.vnetId) && same(sub.gateway, s.gateway);
+
+  function checkSpec(s: NetworkSpec): void {
+    const bad = (why: string) => new BackendError('proxmox', `network spec for ${s.tenant}: ${why}`, false);
+    if (!ID_RE.test(s.tenant) || s.tenant.length > 8) throw bad('zone id must be <= 8 lowercase alphanumerics');
+    if (!ID_RE.test(s.vnetId) || s.vnetId.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
+    if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
+  }
+
+  async function observe(s: NetworkSpec): Promise<NetworkObservation> {
+    const [zc, zr, vc, vr] = await Promise.all([
+      list('/cluster/sdn/zones', false),
+      list('/cluster/sdn/zones', true),
+      list('/cluster/sdn/vnets', false),
+      list('/cluster/sdn/vnets', true),
+    ]);
+    const vnetConfig = byId(vc, 'vnet', s.vnetId);
+    const subnetId = subnetIdOf(s.tenant, s.subnet);
+    // Subnets are listed per VNet, which must exist in the edited config to be listed.
+    const [sc, sr] = vnetConfig
+      ? await Promise.all([list(`/cluster/sdn/vnets/${s.vnetId}/subnets`, false), list(`/cluster/sdn/vnets/${s.vnetId}/subnets`, true)])
+      : [[], []];
+    return {
+      zone: { id: s.tenant, config: byId(zc, 'zone', s.tenant), running: byId(zr, 'zone', s.tenant) },
+      vnet: { id: s.vnetId, config: vnetConfig, running: byId(vr, 'vnet', s.vnetId) },
+      subnet: { id: subnetId, config: byId(sc, 'subnet', subnetId), running: byId(sr, 'subnet', subnetId) },
+    };
+  }
+
+  async function ensure(s: NetworkSpec): Promise<ObjectOutcome[]> {
+    checkSpec(s);
+    const o = await observe(s);
+    const wrote = { zone: false, vnet: false, subnet: false };
+
+    const z = o.zone.config;
+    if (!z) {
+      await pve.call('POST', '/cluster/sdn/zones', { zone: s.tenant, type: 'evpn', controller: opts.controller, 'vrf-vxlan': s.vrfVni });
+      wrote.zone = true;
+    } else if (z.type !== 'evpn') {
+      throw new BackendError('proxmox', `zone ${s.tenant} exists with type ${String(z.type)}, not evpn`, false);
+    } else if (!zoneOk(z, s)) {
+      const nodes = nodesOk(z.nodes) ? undefined : `${String(z.nodes)},${opts.node}`;
+      await pve.call('PUT', `/cluster/sdn/zones/${s.tenant}`, { controller: opts.controller, 'vrf-vxlan': s.vrfVni, nodes });
+      wrote.zone = true;
+    }
+
+    const v = o.vnet.config;
+    if (!v) {
+      await pve.call('POST', '/cluster/sdn/vnets', { vnet: s.vnetId, zone: s.tenant, tag: s.vnetTag });
+      wrote.vnet = true;
+    } else if (!vnetOk(v, s)) {
+      await pve.call('PUT', `/cluster/sdn/vnets/${s.vnetId}`, { zone: s.tenant, tag: s.vnetTag });
+      wrote.vnet = true;
+    }
+
+    const sub = o.subnet.config;
+    if (!sub) {
+      await pve.call('POST', `/cluster/sdn/vnets/${s.vnetId}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
+      wrote.subnet = true;
+    } else if (!subnetOk(sub, s)) {
+      await pve.call('PUT', `/cluster/sdn/vnets/${s.vnetId}/subnets/${o.subnet.id}`, { gateway: s.gateway });
+      wrote.subnet = true;
+    }
+
+    const runningOk = {
+      zone: zoneOk(o.zone.running, s),
+      vnet: vnetOk(o.vnet.running, s),
+      subnet: subnetOk(o.subnet.running, s),
+    };
+    if (wrote.zone || wrote.vnet || wrote.subnet || !runningOk.zone || !runningOk.vnet || !runningOk.subnet) {
+      const upid = await pve.call<string>('PUT', '/cluster/sdn');
+      await pve.waitTask(upid, `apply SDN for ${s.tenant}`);
+    }
+
+    // What the running fabric had before this call decides created / corrected / in-place.
+    return [
+      outcomeOf(`sdn zone ${s.tenant}`, !!o.zone.running, wrote.zone || !runningOk.zone),
+      outcomeOf(`sdn vnet ${s.vnetId}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet),
+      outcomeOf(`sdn subnet ${o.subnet.id}`, !!o.subnet.running, wrote.subnet || !runningOk.subnet),
+    ];
+  }
+
+  /** (index, zone) pairs the fabric carries, zones first, edited and running configs both. */
+  async function carried(): Promise<Array<[number, string]>> {
+    const [zc, zr, vc, vr] = await Promise.all([
+      list('/cluster/sdn/zones', false),
+      list('/cluster/sdn/zones', true),
+      list('/cluster/sdn/vnets', false),
+      list('/cluster/sdn/vnets', true),
+    ]);
+    const pairs: Array<[number, string]> = [];
+    const zoneType = new Map<string, string>();
+    for (const z of [...zr, ...zc]) zoneType.set(String(z.zone), String(z.type));
+    for (const z of [...zc, ...zr]) {
+      const i = z.type === 'evpn' && z['vrf-vxlan'] !== undefined ? indexFromVrfVni(Number(z['vrf-vxlan']), opts) : undefined;
+      if (i !== undefined) pairs.push([i, String(z.zone)]);
+    }
+    for (const v of [...vc, ...vr]) {
+      const zone = String(v.zone);
+      const vxlan = ['evpn', 'vxlan'].includes(zoneType.get(zone) ?? '');
+      const byTag = vxlan && v.tag !== undefined ? indexFromVnetTag(Number(v.tag), opts) : undefined;
+      if (byTag !== undefined) pairs.push([byTag, zone]);
+      const byId = indexFromVnetId(String(v.vnet));
+      if (byId !== undefined) pairs.push([byId, zone]);
+    }
+    return pairs;
+  }
+
+  return {
+    observe,
+    ensure,
+    async usedIndexes() {
+      const used = new Map<number, string>();
+      for (const [i, zone] of await carried()) if (!used.has(i)) used.set(i, zone);
+      return used;
+    },
+    async zoneIndex(name) {
+      return (await carried()).find(([, zone]) => zone === name)?.[0];
+    },
+    async hasZone(name) {
+      const [zc, zr] = await Promise.all([list('/cluster/sdn/zones', false), list('/cluster/sdn/zones', true)]);
+      return !!byId(zc, 'zone', name) || !!byId(zr, 'zone', name);
+    },
+  };
+}

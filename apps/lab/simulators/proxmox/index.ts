@@ -1,0 +1,136 @@
+/**
+ * Proxmox VE API simulator: the SDN (EVPN zones, VNets, subnets, apply) and QEMU (clone,
+ * config, resize, power, destroy, tasks) subset the network and hypervisor adapters use,
+ * under `/api2/json`.
+ *
+ * Followed:
+ * - pve-http-server (PVE/APIServer/AnyEvent.pm, Formatter/Standard.pm): JSON bodies
+ *   `{"data": ...}`; on failure `{"data": null, "message": "...\n"}` plus `"errors": {param:
+ *   reason}` for parameter exceptions (400 "Parameter verification failed."), the message's
+ *   first line as the HTTP reason phrase; a 401 carries only the reason phrase. Bodies are
+ *   form-encoded or JSON (`application/json`), query parameters merged over them.
+ * - pve-access-control (AccessControl.pm verify_token): `Authorization:
+ *   PVEAPIToken=USER@REALM!TOKENID=SECRET`; refusals "No ticket", "no such token ...",
+ *   "invalid token value!".
+ * - pve-network (API2/Network/SDN.pm, SDN/{Zones,Vnets,Subnets}.pm, Network/SDN.pm
+ *   pending_config/commit_config, Zones/EvpnPlugin.pm, VnetPlugin.pm, SubnetPlugin.pm):
+ *   writes go to the edited config; `?running=1` / `?pending=1` views; `PUT /cluster/sdn`
+ *   commits and returns a `reloadnetworkall` UPID; subnet ids `<zone>-<network>-<mask>`; id
+ *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
+ *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
+ * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,
+ *   `storage` only for full clones, target config locked `clone` while copying), POST config
+ *   (`qmconfig` task) vs PUT config (synchronous), `sshkeys` in `urlencoded` format, resize
+ *   (`resize` task; "shrinking disks is not supported" fails it), start/stop/shutdown
+ *   (`qmstart`/`qmstop`/`qmshutdown`), destroy (`qmdestroy`, refused while running: "VM <id>
+ *   is running - destroy failed"), unknown guest: 500 "Configuration file
+ *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
+ * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
+ *   fields 8 upper-case digits; API2/Tasks.pm status `{status: running|stopped, exitstatus}`.
+ * Lab assumptions: one node; storage is the one named in the options; no QEMU pending
+ * section (GET config shows pending values applied, PVE's default view); tasks end after a
+ * short random delay; 401s are not delayed unless `authFailureDelayMs` is set; a VM starts
+ * only on `vmbr0` (or the `bridges` option) or an applied VNet.
+ *
+ * Lab-only routes (no real PVE serves `/__lab`): the shared fault routes, plus
+ * `POST /__lab/proxmox/tasks {stall: [types] | "*", min_ms, max_ms}` and
+ * `DELETE /__lab/proxmox/tasks` (release stalled tasks), and
+ * `POST /__lab/proxmox/remove-tenant-network {name}` (see removeTenantNetwork).
+ */
+import { Hono } from 'hono';
+import { withFaults, type Faults } from '../faults.js';
+import { tokenAuth } from './auth.js';
+import { died, failure, PveError } from './envelope.js';
+import { mountQemuRoutes } from './qemu.js';
+import { mountSdnRoutes } from './sdn.js';
+import { createState, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
+import { mountTaskRoutes, TaskRunner } from './tasks.js';
+
+export * from './state.js';
+export { decodeUpid } from './tasks.js';
+
+export interface ProxmoxSimulatorOptions {
+  /** `USER@REALM!TOKENID`. */
+  tokenId: string;
+  tokenSecret: string;
+  node?: string;
+  storage?: string;
+  templates?: TemplateSeed[];
+  /** EVPN controllers that exist (already applied). */
+  controllers?: string[];
+  /** Non-SDN bridges on the node. */
+  bridges?: string[];
+  /** How long a task stays running, [min, max] ms; default [0, 20]. */
+  taskMs?: [number, number];
+  authFailureDelayMs?: number;
+}
+
+export interface ProxmoxSimulator {
+  app: Hono;
+  state: ProxmoxSimState;
+  faults: Faults;
+  /**
+   * The operator removing a tenant's fabric network: deletes the subnets and VNets of zone
+   * `name` and the zone, then applies (the service never removes it itself).
+   */
+  removeTenantNetwork(name: string): RemovedNetwork;
+  /** Run tasks whose types are no longer in `state.taskTiming.stall`. */
+  releaseTasks(): void;
+}
+
+export const DEFAULT_TEMPLATES: TemplateSeed[] = [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }];
+
+export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSimulator {
+  const app = new Hono();
+  const faults = withFaults(app);
+  const state = createState({
+    node: opts.node ?? 'pve1',
+    storage: opts.storage ?? 'local-lvm',
+    templates: opts.templates ?? DEFAULT_TEMPLATES,
+    controllers: opts.controllers ?? ['evpnctl'],
+    bridges: opts.bridges ?? ['vmbr0'],
+    taskMs: opts.taskMs ?? [0, 20],
+  });
+  const tasks = new TaskRunner(state);
+
+  app.post('/__lab/proxmox/tasks', async (c) => {
+    const b = (await c.req.json().catch(() => ({}))) as { stall?: string[] | string; min_ms?: number; max_ms?: number };
+    const stall = b.stall === undefined ? [] : Array.isArray(b.stall) ? b.stall : [b.stall];
+    for (const t of stall) state.taskTiming.stall.add(t);
+    if (typeof b.min_ms === 'number') state.taskTiming.minMs = b.min_ms;
+    if (typeof b.max_ms === 'number') state.taskTiming.maxMs = b.max_ms;
+    return c.json({ stall: [...state.taskTiming.stall], min_ms: state.taskTiming.minMs, max_ms: state.taskTiming.maxMs });
+  });
+  app.delete('/__lab/proxmox/tasks', (c) => {
+    state.taskTiming.stall.clear();
+    tasks.release();
+    return c.json({ ok: true });
+  });
+  app.post('/__lab/proxmox/remove-tenant-network', async (c) => {
+    const b = (await c.req.json().catch(() => ({}))) as { name?: string };
+    if (typeof b.name !== 'string') return c.json({ error: 'name required' }, 400);
+    return c.json(removeTenantNetwork(state, b.name));
+  });
+
+  const api = new Hono();
+  api.use('*', tokenAuth({ tokenId: opts.tokenId, tokenSecret: opts.tokenSecret, delayMs: opts.authFailureDelayMs }));
+  const checkNode = (node: string) => {
+    if (node !== state.node) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
+  };
+  api.get('/version', (c) => c.json({ data: { version: '8.4.1', release: '8.4', repoid: 'sim00000' } }));
+  mountSdnRoutes(api, state, tasks, opts.tokenId);
+  mountQemuRoutes(api, state, tasks, opts.tokenId, checkNode);
+  mountTaskRoutes(api, state, checkNode);
+  app.route('/api2/json', api);
+
+  app.notFound((c) => failure(c, new PveError(501, `Method '${c.req.method} ${c.req.path.replace(/^\/api2\/json/, '')}' not implemented`)));
+  app.onError((e, c) => (e instanceof PveError ? failure(c, e) : failure(c, died(e.message))));
+
+  return {
+    app,
+    state,
+    faults,
+    removeTenantNetwork: (name) => removeTenantNetwork(state, name),
+    releaseTasks: () => tasks.release(),
+  };
+}

@@ -1,0 +1,201 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/**
+ * What the simulated cluster holds, kept in Proxmox's own shapes so tests and the lab can count
+ * objects and make drift by editing it directly:
+ * - SDN sections as in `/etc/pve/sdn/{zones,vnets,subnets,controllers}.cfg` (`config`), and the
+ *   snapshot `PUT /cluster/sdn` commits (`running`, absent until the first apply). Edits change
+ *   `config` only; the fabric runs `running`.
+ * - QEMU guests as `qemu-server/<vmid>.conf` key/values plus the run state.
+ * - Worker tasks by UPID.
+ */
+export type SdnSection = Record<string, string | number>;
+
+export interface SdnSet {
+  zones: Map<string, SdnSection>;
+  vnets: Map<string, SdnSection>;
+  subnets: Map<string, SdnSection>;
+}
+
+export interface SimVm {
+  vmid: number;
+  /** The config file's keys, values as written there (strings). `template: '1'` marks a template. */
+  config: Record<string, string>;
+  status: 'running' | 'stopped';
+  startedAt?: number;
+}
+
+export interface SimTask {
+  upid: string;
+  node: string;
+  pid: number;
+  pstart: number;
+  starttime: number;
+  type: string;
+  id: string;
+  user: string;
+  status: 'running' | 'stopped';
+  exitstatus?: string;
+  log: string[];
+}
+
+export interface TaskTiming {
+  /** How long a task stays `running`, drawn uniformly from [minMs, maxMs]. */
+  minMs: number;
+  maxMs: number;
+  /** Task types (e.g. `qmstart`, `reloadnetworkall`) that never finish; `*` stalls every type. */
+  stall: Set<string>;
+}
+
+export interface ProxmoxSimState {
+  node: string;
+  storage: string;
+  /** Bridges that exist on the node besides applied SDN VNets (a VM can only start on one). */
+  bridges: Set<string>;
+  sdn: {
+    controllers: Map<string, SdnSection>;
+    config: SdnSet;
+    running?: SdnSet & { version: number };
+  };
+  vms: Map<number, SimVm>;
+  tasks: Map<string, SimTask>;
+  taskTiming: TaskTiming;
+}
+
+export interface TemplateSeed {
+  vmid: number;
+  name: string;
+  diskGb: number;
+}
+
+export function emptySdnSet(): SdnSet {
+  return { zones: new Map(), vnets: new Map(), subnets: new Map() };
+}
+
+export function cloneSdnSet(s: SdnSet): SdnSet {
+  const copy = (m: Map<string, SdnSection>) => new Map([...m].map(([k, v]) => [k, { ...v }]));
+  return { zones: copy(s.zones), vnets: copy(s.vnets), subnets: copy(s.subnets) };
+}
+
+/** `commit_config`: the edited configuration becomes the running one. */
+export function commitSdn(state: ProxmoxSimState): void {
+  const version = (state.sdn.running?.version ?? 0) + 1;
+  state.sdn.running = { ...cloneSdnSet(state.sdn.config), version };
+}
+
+/** Digest of a section config file, as the API returns it beside each object. */
+export function sdnDigest(m: Map<string, SdnSection>): string {
+  return createHash('sha1').update(JSON.stringify([...m].sort())).digest('hex');
+}
+
+export function configDigest(config: Record<string, string>): string {
+  const { digest: _ignored, ...rest } = config;
+  return createHash('sha1').update(JSON.stringify(Object.entries(rest).sort())).digest('hex');
+}
+
+/** PVE 8's default MAC prefix for generated guest NICs. */
+export function randomMac(): string {
+  const b = randomBytes(3);
+  return ['BC', '24', '11', ...[...b].map((x) => x.toString(16).toUpperCase().padStart(2, '0'))].join(':');
+}
+
+export const DISK_KEY = /^(scsi|virtio|sata|ide)\d+$/;
+
+/** Size of a drive string's `size=` option, in bytes (PVE writes K/M/G/T suffixes or plain bytes). */
+export function driveSizeBytes(drive: string): number | undefined {
+  const m = /(?:^|,)size=(\d+(?:\.\d+)?)([KMGT])?(?:,|$)/.exec(drive);
+  if (!m) return undefined;
+  const unit = { K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 }[m[2] as 'K'] ?? 1;
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** PVE's `format_size`: the largest unit the size is a whole multiple of. */
+export function formatSize(bytes: number): string {
+  for (const [unit, f] of [['T', 2 ** 40], ['G', 2 ** 30], ['M', 2 ** 20], ['K', 2 ** 10]] as const) {
+    if (bytes % f === 0) return `${bytes / f}${unit}`;
+  }
+  return String(bytes);
+}
+
+/** The first disk in the boot order (or the first disk key), which is what templates grow. */
+export function bootDisk(config: Record<string, string>): string | undefined {
+  const order = /order=([^,]+)/.exec(config.boot ?? '')?.[1]?.split(';') ?? [];
+  const disks = Object.keys(config).filter((k) => DISK_KEY.test(k) && !/media=cdrom/.test(config[k] ?? ''));
+  return order.find((k) => disks.includes(k)) ?? disks.sort()[0];
+}
+
+/** The boot disk's size in GiB (fractional when not whole), for tests and the lab. */
+export function vmDiskGb(vm: SimVm): number | undefined {
+  const key = bootDisk(vm.config);
+  const bytes = key ? driveSizeBytes(vm.config[key] ?? '') : undefined;
+  return bytes === undefined ? undefined : bytes / 2 ** 30;
+}
+
+export function templateConfig(t: TemplateSeed, storage: string): Record<string, string> {
+  const config: Record<string, string> = {
+    name: t.name,
+    template: '1',
+    cores: '2',
+    sockets: '1',
+    memory: '2048',
+    ostype: 'l26',
+    agent: '1',
+    scsihw: 'virtio-scsi-single',
+    boot: 'order=scsi0',
+    scsi0: `${storage}:base-${t.vmid}-disk-0,iothread=1,size=${formatSize(t.diskGb * 2 ** 30)}`,
+    ide2: `${storage}:vm-${t.vmid}-cloudinit,media=cdrom`,
+    net0: `virtio=${randomMac()},bridge=vmbr0`,
+    serial0: 'socket',
+    vga: 'serial0',
+    smbios1: `uuid=${randomUUID()}`,
+    vmgenid: randomUUID(),
+  };
+  config.digest = configDigest(config);
+  return config;
+}
+
+export function createState(opts: {
+  node: string;
+  storage: string;
+  templates: TemplateSeed[];
+  controllers: string[];
+  bridges: string[];
+  taskMs: [number, number];
+}): ProxmoxSimState {
+  const vms = new Map<number, SimVm>();
+  for (const t of opts.templates) vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, opts.storage), status: 'stopped' });
+  const controllers = new Map<string, SdnSection>(
+    opts.controllers.map((id) => [id, { type: 'evpn', asn: 65000, peers: '10.0.0.1,10.0.0.2' }]),
+  );
+  return {
+    node: opts.node,
+    storage: opts.storage,
+    bridges: new Set(opts.bridges),
+    sdn: { controllers, config: emptySdnSet() },
+    vms,
+    tasks: new Map(),
+    taskTiming: { minMs: opts.taskMs[0], maxMs: opts.taskMs[1], stall: new Set() },
+  };
+}
+
+export interface RemovedNetwork {
+  zone: boolean;
+  vnets: string[];
+  subnets: string[];
+}
+
+/**
+ * The operator removing a tenant's fabric network, as they would in the GUI: delete the
+ * subnets, the VNets and the EVPN zone named after the tenant, then apply. The service never
+ * does this itself; the lab and tests call it to reach "the fabric no longer has the zone".
+ */
+export function removeTenantNetwork(state: ProxmoxSimState, name: string): RemovedNetwork {
+  const cfg = state.sdn.config;
+  const vnets = [...cfg.vnets].filter(([, v]) => v.zone === name).map(([id]) => id);
+  const subnets = [...cfg.subnets].filter(([, s]) => vnets.includes(String(s.vnet))).map(([id]) => id);
+  for (const id of subnets) cfg.subnets.delete(id);
+  for (const id of vnets) cfg.vnets.delete(id);
+  const zone = cfg.zones.delete(name);
+  commitSdn(state);
+  return { zone, vnets, subnets };
+}

@@ -1,0 +1,217 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { BackendError } from '../../activities/ensure.js';
+import { workloadIdentity } from '../../activities/hypervisor/identity.js';
+import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
+import { tenantNetwork } from '../../activities/network/identifiers.js';
+import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
+import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
+import { createProxmoxSimulator, vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+
+// The hypervisor adapter against the Proxmox VE simulator: workloads as QEMU VMs on the tenant VNet.
+
+const TOKEN_ID = 'svc@pve!provision';
+const SECRET = '7d9b1a64-3c2e-4b8f-8e11-5a0c9f7b2d33';
+const site = { tenantSupernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, vmidBase: 10000 };
+const KEYS = ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA0b+Zq/x alice@laptop', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQAB bob (work key)'];
+
+let sim: ProxmoxSimulator;
+let server: RunningServer;
+let hv: HypervisorAdapter;
+
+const adapter = (taskTimeoutMs = 2_000) =>
+  createProxmoxHypervisorAdapter({
+    apiUrl: `${server.url}/api2/json`,
+    tokenId: TOKEN_ID,
+    tokenSecret: SECRET,
+    node: 'pve1',
+    storage: 'local-lvm',
+    templatePrefix: 'tmpl-debian-',
+    taskTimeoutMs,
+  });
+
+const tenant = tenantNetwork('acme', 5, site);
+
+function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
+  const id = workloadIdentity(site.vmidBase, { index: tenant.index, subnet: tenant.subnet }, ordinal);
+  return {
+    vmid: id.vmid,
+    name: `web${ordinal}`,
+    cores: 2,
+    memoryMb: 2048,
+    diskGb: 20,
+    mac: id.mac,
+    bridge: tenant.vnetId,
+    address: id.address,
+    prefixLen: tenant.prefixLen,
+    gateway: tenant.gateway,
+    ciuser: 'tenant',
+    sshKeys: KEYS,
+    ...over,
+  };
+}
+
+const taskCount = () => sim.state.tasks.size;
+
+beforeAll(async () => {
+  sim = createProxmoxSimulator({
+    tokenId: TOKEN_ID,
+    tokenSecret: SECRET,
+    templates: [
+      { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
+      { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
+      { vmid: 9002, name: 'tmpl-debian-12.9', diskGb: 8 },
+      { vmid: 9003, name: 'other-13', diskGb: 30 },
+    ],
+  });
+  server = await serveApp(sim.app);
+  hv = adapter();
+  // The tenant's VNet must run on the fabric for its VMs to start.
+  const net = createProxmoxNetworkAdapter({ apiUrl: server.url, tokenId: TOKEN_ID, tokenSecret: SECRET, controller: 'evpnctl', node: 'pve1', taskTimeoutMs: 2_000, vrfVniBase: site.vrfVniBase, vnetVniBase: site.vnetVniBase });
+  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnetId: tenant.vnetId, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
+});
+afterAll(async () => server?.close());
+
+describe('templates', () => {
+  it('newestTemplate is the highest name in version order among those with the prefix', async () => {
+    expect(await hv.newestTemplate()).toEqual({ vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 });
+  });
+});
+
+describe('ensure', () => {
+  const web0 = specFor(0);
+
+  it('clones the newest template, configures, grows the disk and starts the VM', async () => {
+    expect(await hv.observe(web0.vmid)).toBeUndefined();
+    expect(await hv.ensure(web0)).toEqual([{ object: `vm ${web0.vmid}`, result: 'created' }]);
+    const vm = sim.state.vms.get(web0.vmid)!;
+    expect(vm.status).toBe('running');
+    expect(vm.config).toMatchObject({
+      name: 'web0',
+      cores: '2',
+      memory: '2048',
+      net0: `virtio=${web0.mac.toUpperCase()},bridge=tv05`,
+      ipconfig0: 'ip=10.128.5.10/24,gw=10.128.5.1',
+      ciuser: 'tenant',
+    });
+    expect(vm.config.scsi0).toMatch(/^local-lvm:vm-10200-disk-0,/);
+    expect(vmDiskGb(vm)).toBe(20);
+    expect(decodeURIComponent(vm.config.sshkeys!).split('\n')).toEqual(KEYS);
+    expect(vm.config.lock).toBeUndefined();
+    const clones = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone');
+    expect(clones.map((t) => t.id)).toEqual(['9001']);
+  });
+
+  it('a second ensure is in-place and starts no task', async () => {
+    const before = taskCount();
+    expect(await hv.ensure(web0)).toEqual([{ object: `vm ${web0.vmid}`, result: 'in-place' }]);
+    expect(taskCount()).toBe(before);
+  });
+
+  it('observe reports what the VM is', async () => {
+    expect(await hv.observe(web0.vmid)).toMatchObject({
+      vmid: web0.vmid,
+      name: 'web0',
+      status: 'running',
+      template: false,
+      cores: 2,
+      memoryMb: 2048,
+      diskGb: 20,
+      bridge: 'tv05',
+      ip: '10.128.5.10/24',
+      gateway: '10.128.5.1',
+      sshKeys: KEYS,
+    });
+  });
+
+  it('corrects drift: a stopped VM with altered cores and NIC is reconfigured and started', async () => {
+    const vm = sim.state.vms.get(web0.vmid)!;
+    vm.status = 'stopped';
+    vm.config.cores = '8';
+    vm.config.net0 = 'e1000=BC:24:11:00:00:01,bridge=vmbr0';
+    expect(await hv.ensure(web0)).toEqual([{ object: `vm ${web0.vmid}`, result: 'corrected' }]);
+    expect(vm.status).toBe('running');
+    expect(vm.config.cores).toBe('2');
+    expect(vm.config.net0).toBe(`virtio=${web0.mac.toUpperCase()},bridge=tv05`);
+  });
+
+  it('takes new sizing and grows the disk; a smaller disk later never shrinks it', async () => {
+    expect((await hv.ensure({ ...web0, cores: 4, memoryMb: 4096, diskGb: 30 }))[0]?.result).toBe('corrected');
+    const vm = sim.state.vms.get(web0.vmid)!;
+    expect([vm.config.cores, vm.config.memory, vmDiskGb(vm)]).toEqual(['4', '4096', 30]);
+    expect((await hv.ensure({ ...web0, cores: 4, memoryMb: 4096, diskGb: 24 }))[0]?.result).toBe('in-place');
+    expect(vmDiskGb(vm)).toBe(30);
+  });
+
+  it("refuses a disk smaller than the template's, naming the template size, before cloning", async () => {
+    const small = specFor(1, { diskGb: 4 });
+    const err = (await hv.ensure(small).catch((e: unknown) => e)) as BackendError;
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err.retryable).toBe(false);
+    expect(err.detail).toMatch(/template's disk of 10 GB/);
+    expect(sim.state.vms.has(small.vmid)).toBe(false);
+  });
+
+  it('without diskGb the VM keeps the template size', async () => {
+    const plain = specFor(2, { diskGb: undefined, sshKeys: [] });
+    await hv.ensure(plain);
+    const vm = sim.state.vms.get(plain.vmid)!;
+    expect(vmDiskGb(vm)).toBe(10);
+    expect(vm.config.sshkeys).toBeUndefined();
+  });
+
+  it('a VM on a VNet the fabric does not run fails to start, as a BackendError', async () => {
+    const err = (await hv.ensure(specFor(3, { bridge: 'tv99' })).catch((e: unknown) => e)) as BackendError;
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err.detail).toMatch(/qmstart .* failed: bridge 'tv99' does not exist/);
+  });
+});
+
+describe('remove', () => {
+  it('stops a running VM, then destroys it; removing again is fine', async () => {
+    const spec = specFor(4);
+    await hv.ensure(spec);
+    expect(sim.state.vms.get(spec.vmid)?.status).toBe('running');
+    await hv.remove(spec.vmid);
+    expect(sim.state.vms.has(spec.vmid)).toBe(false);
+    const types = [...sim.state.tasks.values()].filter((t) => t.id === String(spec.vmid)).map((t) => t.type);
+    expect(types.slice(-2)).toEqual(['qmstop', 'qmdestroy']);
+    await expect(hv.remove(spec.vmid)).resolves.toBeUndefined();
+  });
+
+  it('never removes a template', async () => {
+    await expect(hv.remove(9001)).rejects.toMatchObject({ retryable: false });
+    expect(sim.state.vms.has(9001)).toBe(true);
+  });
+});
+
+describe('failures', () => {
+  it('an injected fault on clone throws a BackendError; the repeated ensure converges', async () => {
+    const spec = specFor(5);
+    sim.faults.add({ failNext: 1, status: 500, match: '/clone' });
+    await expect(hv.ensure(spec)).rejects.toBeInstanceOf(BackendError);
+    expect(sim.state.vms.has(spec.vmid)).toBe(false);
+    expect((await hv.ensure(spec))[0]?.result).toBe('created');
+  });
+
+  it('a fault injected over HTTP on the config write surfaces too', async () => {
+    const spec = specFor(5, { cores: 3 });
+    await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 503, match: '/config', method: 'POST' }) });
+    const err = (await hv.ensure(spec).catch((e: unknown) => e)) as BackendError;
+    expect(err.status).toBe(503);
+    expect((await hv.ensure(spec))[0]?.result).toBe('corrected');
+  });
+
+  it('a start task that never finishes hits the bound', async () => {
+    const spec = specFor(6);
+    sim.state.taskTiming.stall.add('qmstart');
+    try {
+      const err = (await adapter(150).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.retryable).toBe(true);
+      expect(err.detail).toMatch(/qmstart .* still running after 150 ms/);
+    } finally {
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
+    }
+  });
+});

@@ -1,0 +1,204 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { BackendError } from '../../activities/ensure.js';
+import { tenantNetwork } from '../../activities/network/identifiers.js';
+import { createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
+import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
+import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+
+// The network adapter against the Proxmox VE simulator: EVPN zone, VNet and subnet per tenant.
+
+const TOKEN_ID = 'svc@pve!provision';
+const SECRET = '0b6c3a58-2f4e-4f57-9a43-4e4f1f2d7c11';
+const site = { tenantSupernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000 };
+
+let sim: ProxmoxSimulator;
+let server: RunningServer;
+let net: NetworkAdapter;
+
+const adapter = (over: Partial<Parameters<typeof createProxmoxNetworkAdapter>[0]> = {}) =>
+  createProxmoxNetworkAdapter({
+    apiUrl: server.url,
+    tokenId: TOKEN_ID,
+    tokenSecret: SECRET,
+    controller: 'evpnctl',
+    node: 'pve1',
+    taskTimeoutMs: 2_000,
+    vrfVniBase: site.vrfVniBase,
+    vnetVniBase: site.vnetVniBase,
+    ...over,
+  });
+
+function specFor(name: string, index: number): NetworkSpec {
+  const n = tenantNetwork(name, index, site);
+  return { tenant: name, index, vrfVni: n.vrfVni, vnetId: n.vnetId, vnetTag: n.vnetTag, subnet: n.subnet, gateway: n.gateway };
+}
+
+/** The operator at the Proxmox API, making drift the way a person would. */
+async function operator(method: string, path: string, params: Record<string, string | number> = {}): Promise<unknown> {
+  const res = await fetch(`${server.url}/api2/json${path}`, {
+    method,
+    headers: { authorization: `PVEAPIToken=${TOKEN_ID}=${SECRET}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: method === 'GET' ? undefined : new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${res.statusText}`);
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+async function operatorApply(): Promise<void> {
+  await operator('PUT', '/cluster/sdn');
+  await new Promise((r) => setTimeout(r, 30));
+}
+
+const applies = () => [...sim.state.tasks.values()].filter((t) => t.type === 'reloadnetworkall').length;
+const results = (outcomes: Array<{ object: string; result: string }>) => Object.fromEntries(outcomes.map((o) => [o.object, o.result]));
+
+beforeAll(async () => {
+  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET });
+  server = await serveApp(sim.app);
+  net = adapter();
+});
+afterAll(async () => server?.close());
+
+describe('ensure', () => {
+  const acme = specFor('acme', 5);
+
+  it('creates the EVPN zone, the VNet and the subnet, and applies them', async () => {
+    const out = await net.ensure(acme);
+    expect(results(out)).toEqual({ 'sdn zone acme': 'created', 'sdn vnet tv05': 'created', 'sdn subnet acme-10.128.5.0-24': 'created' });
+    const running = sim.state.sdn.running!;
+    expect(running.zones.get('acme')).toMatchObject({ type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10005 });
+    expect(running.vnets.get('tv05')).toMatchObject({ zone: 'acme', tag: 100080 });
+    expect(running.subnets.get('acme-10.128.5.0-24')).toMatchObject({ vnet: 'tv05', gateway: '10.128.5.1' });
+  });
+
+  it('a second ensure changes nothing and applies nothing', async () => {
+    const before = applies();
+    const out = await net.ensure(acme);
+    expect(out.map((o) => o.result)).toEqual(['in-place', 'in-place', 'in-place']);
+    expect(applies()).toBe(before);
+  });
+
+  it("corrects a zone whose vrf-vxlan the operator altered and applied", async () => {
+    await operator('PUT', '/cluster/sdn/zones/acme', { 'vrf-vxlan': 10999 });
+    await operatorApply();
+    const out = await net.ensure(acme);
+    expect(results(out)).toEqual({ 'sdn zone acme': 'corrected', 'sdn vnet tv05': 'in-place', 'sdn subnet acme-10.128.5.0-24': 'in-place' });
+    expect(sim.state.sdn.running!.zones.get('acme')?.['vrf-vxlan']).toBe(10005);
+  });
+
+  it('recreates a deleted VNet (and its subnet) in the zone', async () => {
+    await operator('DELETE', '/cluster/sdn/vnets/tv05/subnets/acme-10.128.5.0-24');
+    await operator('DELETE', '/cluster/sdn/vnets/tv05');
+    await operatorApply();
+    expect(sim.state.sdn.running!.vnets.has('tv05')).toBe(false);
+    const out = await net.ensure(acme);
+    expect(results(out)).toEqual({ 'sdn zone acme': 'in-place', 'sdn vnet tv05': 'created', 'sdn subnet acme-10.128.5.0-24': 'created' });
+    expect(sim.state.sdn.running!.vnets.get('tv05')).toMatchObject({ zone: 'acme', tag: 100080 });
+  });
+
+  it('applies a change left pending by an earlier attempt (config right, fabric not)', async () => {
+    sim.state.sdn.config.subnets.get('acme-10.128.5.0-24')!.gateway = '10.128.5.254';
+    await operatorApply(); // the fabric now runs the wrong gateway
+    sim.state.sdn.config.subnets.get('acme-10.128.5.0-24')!.gateway = '10.128.5.1'; // fixed, never applied
+    const out = await net.ensure(acme);
+    expect(results(out)['sdn subnet acme-10.128.5.0-24']).toBe('corrected');
+    expect(sim.state.sdn.running!.subnets.get('acme-10.128.5.0-24')?.gateway).toBe('10.128.5.1');
+  });
+
+  it('adds the site node to a zone restricted to other nodes', async () => {
+    await operator('PUT', '/cluster/sdn/zones/acme', { nodes: 'pve2' });
+    await operatorApply();
+    const out = await net.ensure(acme);
+    expect(results(out)['sdn zone acme']).toBe('corrected');
+    expect(String(sim.state.sdn.running!.zones.get('acme')?.nodes)).toBe('pve2,pve1');
+  });
+});
+
+describe('indexes the fabric carries', () => {
+  beforeAll(async () => {
+    await net.ensure(specFor('beta', 7));
+    // Objects someone else made: an EVPN zone with VRF VNI of index 9, and a VNet whose tag sits
+    // in index 12's range inside a VXLAN zone, plus a tvNN VNet in a simple zone.
+    await operator('POST', '/cluster/sdn/zones', { zone: 'legacy', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10009 });
+    await operator('POST', '/cluster/sdn/zones', { zone: 'vx', type: 'vxlan', peers: '10.0.0.1' });
+    await operator('POST', '/cluster/sdn/vnets', { vnet: 'oldnet', zone: 'vx', tag: 100000 + 16 * 12 + 3 });
+    await operator('POST', '/cluster/sdn/zones', { zone: 'plain', type: 'simple' });
+    await operator('POST', '/cluster/sdn/vnets', { vnet: 'tv20', zone: 'plain' });
+  });
+
+  it('usedIndexes maps every carried index to its zone, applied or only edited', async () => {
+    const used = await net.usedIndexes();
+    expect(Object.fromEntries([...used].sort(([a], [b]) => a - b))).toEqual({ 5: 'acme', 7: 'beta', 9: 'legacy', 12: 'vx', 20: 'plain' });
+  });
+
+  it('zoneIndex and hasZone', async () => {
+    expect(await net.zoneIndex('beta')).toBe(7);
+    expect(await net.zoneIndex('vx')).toBe(12);
+    expect(await net.zoneIndex('nosuch')).toBeUndefined();
+    expect(await net.hasZone('legacy')).toBe(true);
+    expect(await net.hasZone('nosuch')).toBe(false);
+  });
+
+  it('a zone the operator removed is gone from the fabric and frees its index', async () => {
+    sim.removeTenantNetwork('beta');
+    expect(await net.hasZone('beta')).toBe(false);
+    expect((await net.usedIndexes()).has(7)).toBe(false);
+  });
+
+  it('a zone deleted but not yet applied still counts as on the fabric', async () => {
+    await operator('DELETE', '/cluster/sdn/zones/legacy');
+    expect(await net.hasZone('legacy')).toBe(true);
+    expect((await net.usedIndexes()).get(9)).toBe('legacy');
+    await operatorApply();
+    expect(await net.hasZone('legacy')).toBe(false);
+  });
+});
+
+describe('failures', () => {
+  it('an injected 500 makes ensure throw a retryable BackendError, and the next ensure converges', async () => {
+    sim.faults.add({ failNext: 1, status: 500, match: '/cluster/sdn/vnets', method: 'POST' });
+    const gamma = specFor('gamma', 9);
+    const err = await net.ensure(gamma).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as BackendError).retryable).toBe(true);
+    const out = await net.ensure(gamma);
+    expect(results(out)).toEqual({ 'sdn zone gamma': 'created', 'sdn vnet tv09': 'created', 'sdn subnet gamma-10.128.9.0-24': 'created' });
+  });
+
+  it('faults injected over HTTP (POST /__lab/faults) fail the next call', async () => {
+    await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 502, match: '/cluster/sdn/zones' }) });
+    await expect(net.ensure(specFor('gamma', 9))).rejects.toBeInstanceOf(BackendError);
+  });
+
+  it('an apply task that never finishes hits the bound', async () => {
+    sim.state.taskTiming.stall.add('reloadnetworkall');
+    try {
+      const quick = adapter({ taskTimeoutMs: 150 });
+      const started = Date.now();
+      const err = (await quick.ensure(specFor('delta', 11)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.detail).toMatch(/reloadnetworkall .* still running after 150 ms/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
+    }
+  });
+
+  it('a refused token is a non-retryable BackendError', async () => {
+    const wrong = adapter({ tokenSecret: '00000000-0000-0000-0000-000000000000' });
+    const err = (await wrong.usedIndexes().catch((e: unknown) => e)) as BackendError;
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err.status).toBe(401);
+    expect(err.retryable).toBe(false);
+    expect(err.detail).not.toContain(SECRET);
+  });
+
+  it('a zone of another type under the tenant name is refused, not rewritten', async () => {
+    await operator('POST', '/cluster/sdn/zones', { zone: 'simpl', type: 'simple' });
+    const err = (await net.ensure(specFor('simpl', 13)).catch((e: unknown) => e)) as BackendError;
+    expect(err.retryable).toBe(false);
+    expect(err.detail).toMatch(/type simple/);
+    expect(sim.state.sdn.config.zones.get('simpl')?.type).toBe('simple');
+  });
+});
