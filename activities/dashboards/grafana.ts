@@ -1,0 +1,232 @@
+/**
+ * Dashboards adapter: one Grafana organization per tenant, one login that is an Editor there and a
+ * member of no other organization, and the three log data sources, through Grafana's HTTP API with
+ * the server admin's basic auth. Org-scoped calls carry X-Grafana-Org-Id.
+ *
+ * Editors hold no data-source permissions in Grafana, which is what keeps the tenant from changing
+ * the data sources: the API cannot mark them read-only (only provisioning files can).
+ */
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendHttp } from '../http.js';
+import { dataSourceDrift, desiredDataSources, type DesiredDataSource, type ObservedDataSource } from './datasources.js';
+import { dashboardUrl, deletedOrgName, orgName, tenantRole } from './names.js';
+
+export interface GrafanaAdapterOptions {
+  /** Grafana as the service reaches it. */
+  url: string;
+  adminUser: string;
+  adminPassword: string;
+  /** Grafana as tenants reach it. */
+  publicUrl: string;
+  timeoutMs?: number;
+}
+
+export interface DashboardsSpec {
+  tenant: string;
+  username: string;
+  password: string;
+  logEndpoint: string;
+  readToken: string;
+  selectHeader: string;
+  accountId: number;
+}
+
+export type DataSourceState = 'absent' | 'matches' | 'drifted';
+
+export interface DashboardsObservation {
+  org: { id: number; name: string } | null;
+  login: { id: number; orgs: Array<{ orgId: number; role: string }>; passwordMatches: boolean } | null;
+  dataSources: Record<string, DataSourceState>;
+}
+
+export interface DashboardsAdapter {
+  readonly publicUrl: string;
+  /** The URL the tenant's login opens, for the org ensure returned. */
+  urlFor(orgId: number): string;
+  observe(spec: DashboardsSpec): Promise<DashboardsObservation>;
+  ensure(spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  /** Deletes the login, empties the organization and renames it `deleted-<tenant>-<id>`. */
+  remove(spec: Pick<DashboardsSpec, 'tenant' | 'username'>): Promise<void>;
+}
+
+interface GrafanaUser {
+  id: number;
+  login: string;
+  isGrafanaAdmin: boolean;
+}
+
+interface UserOrg {
+  orgId: number;
+  name: string;
+  role: string;
+}
+
+function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAdapter {
+  const api = new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs);
+  const inOrg = (orgId: number) => ({ 'X-Grafana-Org-Id': String(orgId) });
+
+  async function findOrg(tenant: string): Promise<{ id: number; name: string } | null> {
+    const res = await api.call({ path: `/api/orgs/name/${encodeURIComponent(orgName(tenant))}`, accept: [404] });
+    return res.status === 404 ? null : res.json<{ id: number; name: string }>();
+  }
+
+  async function lookupUser(login: string): Promise<GrafanaUser | null> {
+    const res = await api.call({ path: '/api/users/lookup', query: { loginOrEmail: login }, accept: [404] });
+    return res.status === 404 ? null : res.json<GrafanaUser>();
+  }
+
+  async function orgsOf(userId: number): Promise<UserOrg[]> {
+    return (await api.call({ path: `/api/users/${userId}/orgs` })).json<UserOrg[]>();
+  }
+
+  async function passwordMatches(username: string, password: string): Promise<boolean> {
+    const asTenant = new BackendHttp('grafana', opts.url, { authorization: basic(username, password) }, opts.timeoutMs);
+    return (await asTenant.call({ path: '/api/user', accept: [401] })).status === 200;
+  }
+
+  /**
+   * Data-source calls run as the server admin inside the tenant org, which needs the Admin role
+   * there. Grafana gives it to the org's creator; this puts it back if someone took it away.
+   */
+  async function ensureAdminSeat(orgId: number): Promise<void> {
+    const me = (await api.call({ path: '/api/user' })).json<{ id: number }>();
+    const seat = (await orgsOf(me.id)).find((o) => o.orgId === orgId);
+    if (!seat) await api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: opts.adminUser, role: 'Admin' } });
+    else if (seat.role !== 'Admin') await api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${me.id}`, json: { role: 'Admin' } });
+  }
+
+  async function ensureOrg(tenant: string): Promise<{ id: number; existed: boolean }> {
+    const found = await findOrg(tenant);
+    if (found) {
+      await ensureAdminSeat(found.id);
+      return { id: found.id, existed: true };
+    }
+    const res = await api.call({ method: 'POST', path: '/api/orgs', json: { name: orgName(tenant) }, accept: [409] });
+    if (res.status === 200) return { id: res.json<{ orgId: number }>().orgId, existed: false };
+    // Created meanwhile by a concurrent run: adopt it.
+    const again = await findOrg(tenant);
+    if (!again) throw new BackendError('grafana', `organization ${orgName(tenant)} reported taken but not found`);
+    await ensureAdminSeat(again.id);
+    return { id: again.id, existed: true };
+  }
+
+  async function ensureLogin(spec: DashboardsSpec, orgId: number): Promise<{ user: GrafanaUser; outcome: ObjectOutcome }> {
+    const label = `dashboard login ${spec.username}`;
+    let user = await lookupUser(spec.username);
+    if (!user) {
+      const res = await api.call({
+        method: 'POST',
+        path: '/api/admin/users',
+        json: { name: spec.username, login: spec.username, password: spec.password, OrgId: orgId },
+        accept: [412],
+      });
+      if (res.status === 200) {
+        const created = res.json<{ id: number }>();
+        return { user: { id: created.id, login: spec.username, isGrafanaAdmin: false }, outcome: outcomeOf(label, false, true) };
+      }
+      user = await lookupUser(spec.username);
+      if (!user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
+    }
+    let changed = false;
+    if (user.isGrafanaAdmin) {
+      await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
+      changed = true;
+    }
+    if (!(await passwordMatches(spec.username, spec.password))) {
+      await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
+      changed = true;
+    }
+    return { user, outcome: outcomeOf(label, true, changed) };
+  }
+
+  /** Editor in the tenant org, member of nothing else (Grafana may have put a new user into org 1). */
+  async function ensureMembership(spec: DashboardsSpec, user: GrafanaUser, orgId: number, loginExisted: boolean): Promise<ObjectOutcome> {
+    const orgs = await orgsOf(user.id);
+    const own = orgs.find((o) => o.orgId === orgId);
+    let changed = false;
+    // Add before removing, so the user's current org moves to the tenant org.
+    if (!own) {
+      await api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
+      changed = true;
+    } else if (own.role !== tenantRole) {
+      await api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user.id}`, json: { role: tenantRole } });
+      changed = true;
+    }
+    for (const other of orgs) {
+      if (other.orgId === orgId) continue;
+      await api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user.id}`, accept: [404] });
+      changed = true;
+    }
+    return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, changed);
+  }
+
+  async function readDataSource(orgId: number, uid: string): Promise<ObservedDataSource | null> {
+    const res = await api.call({ path: `/api/datasources/uid/${uid}`, headers: inOrg(orgId), accept: [404] });
+    return res.status === 404 ? null : res.json<ObservedDataSource>();
+  }
+
+  async function ensureDataSource(orgId: number, want: DesiredDataSource): Promise<ObjectOutcome> {
+    const label = `dashboard data source ${want.uid}`;
+    const have = await readDataSource(orgId, want.uid);
+    if (!have) {
+      await api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId), json: want });
+      return outcomeOf(label, false, true);
+    }
+    if (dataSourceDrift(have, want).length === 0) return outcomeOf(label, true, false);
+    await api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId), json: want });
+    return outcomeOf(label, true, true);
+  }
+
+  return {
+    publicUrl: opts.publicUrl,
+    urlFor: (orgId) => dashboardUrl(opts.publicUrl, orgId),
+
+    async observe(spec) {
+      const org = await findOrg(spec.tenant);
+      const user = await lookupUser(spec.username);
+      const login = user
+        ? {
+            id: user.id,
+            orgs: (await orgsOf(user.id)).map((o) => ({ orgId: o.orgId, role: o.role })),
+            passwordMatches: await passwordMatches(spec.username, spec.password),
+          }
+        : null;
+      const dataSources: Record<string, DataSourceState> = {};
+      for (const want of desiredDataSources(spec)) {
+        const have = org ? await readDataSource(org.id, want.uid) : null;
+        dataSources[want.uid] = !have ? 'absent' : dataSourceDrift(have, want).length ? 'drifted' : 'matches';
+      }
+      return { org: org ? { id: org.id, name: org.name } : null, login, dataSources };
+    },
+
+    async ensure(spec) {
+      const org = await ensureOrg(spec.tenant);
+      const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, org.existed, false)];
+      const login = await ensureLogin(spec, org.id);
+      outcomes.push(login.outcome);
+      outcomes.push(await ensureMembership(spec, login.user, org.id, login.outcome.result !== 'created'));
+      for (const want of desiredDataSources(spec)) outcomes.push(await ensureDataSource(org.id, want));
+      return { orgId: org.id, outcomes };
+    },
+
+    async remove(spec) {
+      const user = await lookupUser(spec.username);
+      if (user) await api.call({ method: 'DELETE', path: `/api/admin/users/${user.id}`, accept: [404] });
+      const org = await findOrg(spec.tenant);
+      if (!org) return;
+      await ensureAdminSeat(org.id);
+      const sources = (await api.call({ path: '/api/datasources', headers: inOrg(org.id) })).json<Array<{ uid: string }>>();
+      for (const ds of sources) await api.call({ method: 'DELETE', path: `/api/datasources/uid/${ds.uid}`, headers: inOrg(org.id), accept: [404] });
+      const me = (await api.call({ path: '/api/user' })).json<{ id: number }>();
+      const members = (await api.call({ path: `/api/orgs/${org.id}/users` })).json<Array<{ userId: number }>>();
+      for (const m of members) {
+        if (m.userId !== me.id) await api.call({ method: 'DELETE', path: `/api/orgs/${org.id}/users/${m.userId}`, accept: [404] });
+      }
+      await api.call({ method: 'PUT', path: `/api/orgs/${org.id}`, json: { name: deletedOrgName(spec.tenant, org.id) } });
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Log-store adapter: per-tenant token entries on the Caddy gateway in front of VictoriaLogs,
+ * written through Caddy's admin API. Each tenant owns two routes, addressed by `@id`; they must sit
+ * before the gateway's catch-all route (the first route without a matcher), which refuses the rest.
+ *
+ * The service generates the tokens; this adapter only places them. Route JSON carries the tokens,
+ * so nothing of it is ever put into an error detail.
+ */
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendHttp } from '../http.js';
+import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json } from './routes.js';
+
+export { selectHeaderName } from './routes.js';
+
+export interface LogStoreAdapterOptions {
+  /** Caddy's admin API, e.g. http://gateway:2019. */
+  adminUrl: string;
+  /** The Caddy server holding the log routes (apps.http.servers.<server>). */
+  server?: string;
+  /** VictoriaLogs as the gateway dials it, `host:port`. */
+  upstream: string;
+  /** The URL tenants ship to (/insert/...) and read from (/select/...). */
+  endpoint: string;
+  timeoutMs?: number;
+}
+
+export interface LogStoreSpec {
+  tenant: string;
+  accountId: number;
+  ingestToken: string;
+  readToken: string;
+}
+
+export type RouteState = 'absent' | 'matches' | 'drifted';
+
+export interface LogStoreObservation {
+  ingest: RouteState;
+  read: RouteState;
+}
+
+export interface LogStoreAdapter {
+  /** Where tenants ship and read logs. */
+  readonly endpoint: string;
+  /** The header a reader sets to `<account_id>-<project>`. */
+  readonly selectHeader: string;
+  observe(spec: LogStoreSpec): Promise<LogStoreObservation>;
+  ensure(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
+  /** Removes both routes of the tenant; absent is fine. */
+  remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
+}
+
+interface Placed {
+  /** Indexes of routes carrying this @id (more than one only after a botched edit). */
+  at: number[];
+  route: Json | undefined;
+}
+
+function place(routes: Json[], id: string): Placed {
+  const at: number[] = [];
+  routes.forEach((r, i) => {
+    if (r && typeof r === 'object' && !Array.isArray(r) && r['@id'] === id) at.push(i);
+  });
+  return { at, route: at.length ? routes[at[0] as number] : undefined };
+}
+
+/** The catch-all: the first route without matchers. Routes after it never see a request. */
+function catchAllIndex(routes: Json[]): number {
+  return routes.findIndex((r) => {
+    if (!r || typeof r !== 'object' || Array.isArray(r)) return false;
+    const m = r.match;
+    return m === undefined || m === null || (Array.isArray(m) && m.length === 0);
+  });
+}
+
+function stateOf(p: Placed, desired: Json, catchAll: number): RouteState {
+  if (p.at.length === 0) return 'absent';
+  const reachable = catchAll < 0 || (p.at[0] as number) < catchAll;
+  return p.at.length === 1 && reachable && jsonEqual(p.route, desired) ? 'matches' : 'drifted';
+}
+
+export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAdapter {
+  const http = new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs);
+  const server = opts.server ?? 'logs';
+  const routesPath = `/config/apps/http/servers/${encodeURIComponent(server)}/routes`;
+
+  async function readRoutes(): Promise<Json[]> {
+    const res = await http.call({ path: routesPath });
+    const routes = res.json<Json>();
+    if (!Array.isArray(routes)) {
+      throw new BackendError('caddy', `server ${server} has no routes array; the gateway's bootstrap config is missing`, false);
+    }
+    return routes;
+  }
+
+  function desired(spec: LogStoreSpec) {
+    const inputs = { ...spec, upstream: opts.upstream };
+    return { ingest: ingestRoute(inputs), read: readRoute(inputs) };
+  }
+
+  /**
+   * Delete every route carrying this @id, by id rather than by index: another tenant's ensure may
+   * insert routes between our read and our write, which would move any index we read.
+   */
+  async function deleteAll(id: string, count: number): Promise<void> {
+    for (let n = 0; n < count; n++) {
+      const res = await http.call({ method: 'DELETE', path: `/id/${encodeURIComponent(id)}`, accept: [404] });
+      if (res.status === 404) return;
+    }
+  }
+
+  /** Put a route at the front: ahead of the catch-all whatever else the gateway holds. */
+  async function insertFirst(route: Json): Promise<void> {
+    await http.call({ method: 'PUT', path: `${routesPath}/0`, json: route });
+  }
+
+  async function ensureOne(id: string, route: Json, label: string): Promise<ObjectOutcome> {
+    const routes = await readRoutes();
+    const p = place(routes, id);
+    const st = stateOf(p, route, catchAllIndex(routes));
+    if (st === 'matches') return outcomeOf(label, true, false);
+    if (st === 'absent') {
+      await insertFirst(route);
+      return outcomeOf(label, false, true);
+    }
+    const catchAll = catchAllIndex(routes);
+    const misplaced = p.at.length > 1 || (catchAll >= 0 && (p.at[0] as number) > catchAll);
+    if (misplaced) {
+      await deleteAll(id, p.at.length);
+      await insertFirst(route);
+    } else {
+      // In place: the route keeps its position and its @id.
+      await http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(id)}`, json: route });
+    }
+    return outcomeOf(label, true, true);
+  }
+
+  return {
+    endpoint: opts.endpoint,
+    selectHeader: selectHeaderName,
+
+    async observe(spec) {
+      const routes = await readRoutes();
+      const ids = routeIds(spec.tenant);
+      const want = desired(spec);
+      const catchAll = catchAllIndex(routes);
+      return {
+        ingest: stateOf(place(routes, ids.ingest), want.ingest, catchAll),
+        read: stateOf(place(routes, ids.read), want.read, catchAll),
+      };
+    },
+
+    async ensure(spec) {
+      const ids = routeIds(spec.tenant);
+      const want = desired(spec);
+      // One route at a time: each step re-reads the list, since indexes move with every insert.
+      const ingest = await ensureOne(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`);
+      const read = await ensureOne(ids.read, want.read, `log read token ${spec.tenant}`);
+      return [ingest, read];
+    },
+
+    async remove(spec) {
+      const routes = await readRoutes();
+      const ids = routeIds(spec.tenant);
+      await deleteAll(ids.ingest, place(routes, ids.ingest).at.length);
+      await deleteAll(ids.read, place(routes, ids.read).at.length);
+    },
+  };
+}

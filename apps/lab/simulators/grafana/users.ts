@@ -1,0 +1,139 @@
+/**
+ * Users: admin users API (create, password, permissions, delete), user lookup, a user's orgs, and
+ * the signed-in user. Followed: grafana pkg/api/admin_users.go (AdminCreateUser 412 "User with email
+ * '…' or username '…' already exists", 400 "Password is missing or too short"; AdminUpdateUserPassword
+ * 400 "New password too short"), pkg/api/user.go (lookup 404 "user not found"), and
+ * userimpl.Create + org.GetIDForNewUser for where a new user lands:
+ *   OrgId given          -> that org only;
+ *   else auto_assign_org -> auto_assign_org_id (org 1, "Main Org."), created if missing;
+ *   else                 -> a new org named after the user;
+ * with role auto_assign_org_role when auto_assign_org is on, Admin otherwise.
+ */
+import type { Hono } from 'hono';
+import { apiError, bindJson, intParam, serverAdmin, withCaller } from './auth.js';
+import type { GrafanaState, User } from './state.js';
+
+function userDto(u: User) {
+  return {
+    id: u.id,
+    uid: u.uid,
+    email: u.email,
+    name: u.name,
+    login: u.login,
+    theme: '',
+    orgId: u.orgId,
+    isGrafanaAdmin: u.isGrafanaAdmin,
+    isDisabled: false,
+    isExternal: false,
+    authLabels: [],
+    updatedAt: u.updatedAt,
+    createdAt: u.createdAt,
+    avatarUrl: '',
+  };
+}
+
+function landingOrg(state: GrafanaState, login: string): number {
+  const cfg = state.usersConfig;
+  if (cfg.autoAssignOrg) {
+    if (!state.orgs.has(cfg.autoAssignOrgId)) return state.createOrg('Main Org.').id;
+    return cfg.autoAssignOrgId;
+  }
+  return state.createOrg(state.orgByName(login) ? `${login}-${state.orgs.size + 1}` : login).id;
+}
+
+export function registerUserRoutes(app: Hono, state: GrafanaState): void {
+  app.post(
+    '/api/admin/users',
+    serverAdmin(state, 'users:create', async (c) => {
+      const form = await bindJson(c);
+      if (form instanceof Response) return form;
+      const email = typeof form.email === 'string' ? form.email : '';
+      let login = typeof form.login === 'string' ? form.login : '';
+      const password = typeof form.password === 'string' ? form.password : '';
+      if (login === '') login = email;
+      if (login === '') return apiError(c, 400, 'Validation error, need specify either username or email');
+      if (password.length < 4) return apiError(c, 400, 'Password is missing or too short');
+      if (state.userByLoginOrEmail(login) || (email !== '' && state.userByLoginOrEmail(email))) {
+        return apiError(c, 412, `User with email '${email}' or username '${typeof form.login === 'string' ? form.login : ''}' already exists`);
+      }
+      const requested = typeof form.OrgId === 'number' && form.OrgId > 0 ? form.OrgId : undefined;
+      if (requested !== undefined && !state.orgs.has(requested)) return apiError(c, 400, 'organization not found');
+      const orgId = requested ?? landingOrg(state, login);
+      const user = state.createUser({ login, email, name: typeof form.name === 'string' ? form.name : '', password, orgId, isGrafanaAdmin: false });
+      state.setRole(orgId, user.id, state.usersConfig.autoAssignOrg ? state.usersConfig.autoAssignOrgRole : 'Admin');
+      return c.json({ id: user.id, uid: user.uid, message: 'User created' }, 200);
+    }),
+  );
+
+  app.get(
+    '/api/users/lookup',
+    serverAdmin(state, 'users:read', (c) => {
+      const u = state.userByLoginOrEmail(c.req.query('loginOrEmail') ?? '');
+      return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
+    }),
+  );
+
+  app.get(
+    '/api/users/:id/orgs',
+    serverAdmin(state, 'users:read', (c) => {
+      const id = intParam(c.req.param('id'));
+      if (id === undefined) return apiError(c, 400, 'id is invalid');
+      return c.json(state.orgsOf(id), 200);
+    }),
+  );
+
+  app.get(
+    '/api/users/:id',
+    serverAdmin(state, 'users:read', (c) => {
+      const u = state.users.get(intParam(c.req.param('id')) ?? -1);
+      return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
+    }),
+  );
+
+  app.put(
+    '/api/admin/users/:id/password',
+    serverAdmin(state, 'users.password:update', async (c) => {
+      const id = intParam(c.req.param('id'));
+      if (id === undefined) return apiError(c, 400, 'id is invalid');
+      const form = await bindJson(c);
+      if (form instanceof Response) return form;
+      const password = typeof form.password === 'string' ? form.password : '';
+      if (password.length < 4) return apiError(c, 400, 'New password too short');
+      const u = state.users.get(id);
+      if (!u) return apiError(c, 404, 'user not found');
+      u.password = password;
+      u.updatedAt = new Date().toISOString();
+      return c.json({ message: 'User password updated' }, 200);
+    }),
+  );
+
+  app.put(
+    '/api/admin/users/:id/permissions',
+    serverAdmin(state, 'users.permissions:update', async (c) => {
+      const id = intParam(c.req.param('id'));
+      if (id === undefined) return apiError(c, 400, 'id is invalid');
+      const form = await bindJson(c);
+      if (form instanceof Response) return form;
+      const u = state.users.get(id);
+      if (!u) return apiError(c, 404, 'user not found');
+      u.isGrafanaAdmin = form.isGrafanaAdmin === true;
+      return c.json({ message: 'User permissions updated' }, 200);
+    }),
+  );
+
+  app.delete(
+    '/api/admin/users/:id',
+    serverAdmin(state, 'users:delete', (c) => {
+      const id = intParam(c.req.param('id'));
+      if (id === undefined) return apiError(c, 400, 'id is invalid');
+      if (!state.users.has(id)) return apiError(c, 404, 'user not found');
+      state.deleteUser(id);
+      return c.json({ message: 'User deleted' }, 200);
+    }),
+  );
+
+  app.get(
+    '/api/user',
+    withCaller(state, (c, caller) => c.json(userDto(caller.user), 200)),
+  );
+}

@@ -1,0 +1,209 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
+import { createLogStoreSimulator, type LogStoreState } from '../../apps/lab/simulators/logstore/index.js';
+import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../activities/log-store/caddy.js';
+import { BackendError } from '../../activities/ensure.js';
+
+// The log-store adapter against the gateway simulator: the entries it writes must give each tenant
+// exactly its own account, ingest write-only to project 0, read-only to projects 0-2.
+
+let srv: RunningServer;
+let state: LogStoreState;
+let logs: LogStoreAdapter;
+
+const token = () => randomBytes(24).toString('base64url');
+const spec = (tenant: string, accountId: number): LogStoreSpec => ({ tenant, accountId, ingestToken: token(), readToken: token() });
+const acme = spec('acme', 1001);
+const bravo = spec('bravo', 1002);
+
+function ship(t: string, lines: object[], headers: Record<string, string> = {}) {
+  return fetch(`${logs.endpoint}/insert/jsonline`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t}`, ...headers },
+    body: lines.map((l) => JSON.stringify(l)).join('\n'),
+  });
+}
+
+async function read(t: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${logs.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${t}`, ...headers } });
+  const text = await res.text();
+  const msgs = res.ok ? text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { _msg: string })._msg) : [];
+  return { status: res.status, msgs };
+}
+
+const routesPath = '/config/apps/http/servers/logs/routes';
+async function adminCall(method: string, path: string, body?: unknown) {
+  return fetch(srv.url + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+}
+
+beforeAll(async () => {
+  const sim = createLogStoreSimulator({ upstream: 'victorialogs:9428' });
+  state = sim.state;
+  srv = await serveApp(sim.app);
+  logs = createLogStoreAdapter({ adminUrl: srv.url, upstream: 'victorialogs:9428', endpoint: srv.url });
+});
+
+afterAll(async () => {
+  await srv.close();
+});
+
+describe('ensure', () => {
+  it('creates both token entries, then finds them in place', async () => {
+    expect(await logs.ensure(acme)).toEqual([
+      { object: 'log ingest token acme', result: 'created' },
+      { object: 'log read token acme', result: 'created' },
+    ]);
+    expect(await logs.ensure(acme)).toEqual([
+      { object: 'log ingest token acme', result: 'in-place' },
+      { object: 'log read token acme', result: 'in-place' },
+    ]);
+    expect(await logs.observe(acme)).toEqual({ ingest: 'matches', read: 'matches' });
+    await logs.ensure(bravo);
+  });
+
+  it('exposes the endpoint and the select header name', () => {
+    expect(logs.endpoint).toBe(srv.url);
+    expect(logs.selectHeader).toBe('X-Log-Project');
+  });
+
+  it('outcome descriptions carry no secret', async () => {
+    const out = JSON.stringify(await logs.ensure(acme));
+    expect(out).not.toContain(acme.ingestToken);
+    expect(out).not.toContain(acme.readToken);
+  });
+});
+
+describe('token isolation', () => {
+  beforeAll(async () => {
+    expect((await ship(acme.ingestToken, [{ _msg: 'acme workload' }])).status).toBe(200);
+    expect((await ship(bravo.ingestToken, [{ _msg: 'bravo workload' }])).status).toBe(200);
+    // What the substrate and the devices' bridge publish, written straight to the store.
+    state.logs.set('1001:1', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme platform', _stream: '{}', fields: {} }]);
+    state.logs.set('1001:2', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme device', _stream: '{}', fields: {} }]);
+  });
+
+  it('a reader without the select header gets project 0 of its own account', async () => {
+    expect(await read(acme.readToken)).toEqual({ status: 200, msgs: ['acme workload'] });
+    expect(await read(bravo.readToken)).toEqual({ status: 200, msgs: ['bravo workload'] });
+  });
+
+  it('a reader chooses projects 0, 1 and 2 of its account with the select header', async () => {
+    expect((await read(acme.readToken, { 'X-Log-Project': '1001-0' })).msgs).toEqual(['acme workload']);
+    expect((await read(acme.readToken, { 'X-Log-Project': '1001-1' })).msgs).toEqual(['acme platform']);
+    expect((await read(acme.readToken, { 'X-Log-Project': '1001-2' })).msgs).toEqual(['acme device']);
+  });
+
+  it('a select header naming another account, or another project, is refused', async () => {
+    expect((await read(acme.readToken, { 'X-Log-Project': '1002-0' })).status).toBe(403);
+    expect((await read(acme.readToken, { 'X-Log-Project': '1001-3' })).status).toBe(403);
+    expect((await read(bravo.readToken, { 'X-Log-Project': '1001-1' })).status).toBe(403);
+  });
+
+  it('the ingest token cannot read and the read token cannot write', async () => {
+    expect((await read(acme.ingestToken)).status).toBe(401);
+    expect((await ship(acme.readToken, [{ _msg: 'sneaky' }])).status).toBe(401);
+    expect(JSON.stringify([...state.logs.values()])).not.toContain('sneaky');
+  });
+
+  it('an ingest token writes only project 0 of its own account, whatever tenant headers it sends', async () => {
+    expect((await ship(acme.ingestToken, [{ _msg: 'forged' }], { AccountID: '1002', ProjectID: '2' })).status).toBe(200);
+    expect(state.logs.get('1002:2')).toBeUndefined();
+    expect(state.logs.get('1001:0')?.map((r) => r._msg)).toContain('forged');
+    expect((await read(bravo.readToken)).msgs).not.toContain('forged');
+  });
+
+  it('made-up tokens are refused for reading and writing', async () => {
+    expect((await read(token())).status).toBe(401);
+    expect((await ship(token(), [{ _msg: 'x' }])).status).toBe(401);
+  });
+});
+
+describe('drift and rotation', () => {
+  it('recreates a deleted entry', async () => {
+    await adminCall('DELETE', '/id/svc-logs-acme-read');
+    expect(await logs.observe(acme)).toEqual({ ingest: 'matches', read: 'absent' });
+    expect((await read(acme.readToken)).status).toBe(401);
+    expect(await logs.ensure(acme)).toEqual([
+      { object: 'log ingest token acme', result: 'in-place' },
+      { object: 'log read token acme', result: 'created' },
+    ]);
+    expect((await read(acme.readToken)).status).toBe(200);
+  });
+
+  it('corrects an entry that was edited to widen it', async () => {
+    // Someone drops the select restriction: the route now forwards any project.
+    const loose = {
+      '@id': 'svc-logs-acme-read',
+      match: [{ path: ['/select/*'], header: { Authorization: [`Bearer ${acme.readToken}`] } }],
+      handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: 'victorialogs:9428' }] }],
+      terminal: true,
+    };
+    expect((await adminCall('PATCH', '/id/svc-logs-acme-read', loose)).status).toBe(200);
+    expect(await logs.observe(acme)).toEqual({ ingest: 'matches', read: 'drifted' });
+    expect((await logs.ensure(acme))[1]).toEqual({ object: 'log read token acme', result: 'corrected' });
+    expect((await read(acme.readToken, { 'X-Log-Project': '1002-0' })).status).toBe(403);
+  });
+
+  it('moves an entry that ended up behind the catch-all, where it never matches', async () => {
+    const entry = await (await adminCall('GET', '/id/svc-logs-acme-ingest')).json();
+    await adminCall('DELETE', '/id/svc-logs-acme-ingest');
+    await adminCall('POST', routesPath, entry);
+    expect((await ship(acme.ingestToken, [{ _msg: 'lost' }])).status).toBe(401);
+    expect((await logs.ensure(acme))[0]).toEqual({ object: 'log ingest token acme', result: 'corrected' });
+    expect((await ship(acme.ingestToken, [{ _msg: 'found' }])).status).toBe(200);
+    const routes = (await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>;
+    expect(routes.filter((r) => r['@id'] === 'svc-logs-acme-ingest')).toHaveLength(1);
+  });
+
+  it('rotates a token: the new one works, the old one is refused', async () => {
+    const old = acme.readToken;
+    const rotated = { ...acme, readToken: token() };
+    expect((await logs.ensure(rotated))[1]).toEqual({ object: 'log read token acme', result: 'corrected' });
+    expect((await read(old)).status).toBe(401);
+    expect((await read(rotated.readToken)).status).toBe(200);
+    acme.readToken = rotated.readToken;
+  });
+});
+
+describe('remove', () => {
+  it('removes both entries, is idempotent, and leaves other tenants alone', async () => {
+    const temp = spec('temp', 1003);
+    await logs.ensure(temp);
+    await logs.remove({ tenant: 'temp' });
+    await logs.remove({ tenant: 'temp' });
+    expect(await logs.observe(temp)).toEqual({ ingest: 'absent', read: 'absent' });
+    expect((await ship(temp.ingestToken, [{ _msg: 'x' }])).status).toBe(401);
+    expect((await read(temp.readToken)).status).toBe(401);
+    expect((await read(acme.readToken)).status).toBe(200);
+  });
+});
+
+describe('backend failures', () => {
+  it('a failing admin API makes ensure throw a retryable BackendError; repeating resumes', async () => {
+    const charlie = spec('charlie', 1004);
+    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ fail_next: 1, status: 503, match: '/config/', method: 'PUT' }) });
+    const err = await logs.ensure(charlie).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as BackendError).retryable).toBe(true);
+    expect((err as BackendError).detail).not.toContain(charlie.ingestToken);
+    expect((await logs.ensure(charlie)).map((o) => o.result)).toEqual(['created', 'created']);
+  });
+
+  it('a refusal (4xx) is not retryable', async () => {
+    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ fail_next: 1, status: 400, match: '/config/' }) });
+    const err = await logs.ensure(acme).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as BackendError).retryable).toBe(false);
+  });
+
+  it('a slow admin API is a failed step, not a hang', async () => {
+    const quick = createLogStoreAdapter({ adminUrl: srv.url, upstream: 'victorialogs:9428', endpoint: srv.url, timeoutMs: 200 });
+    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ latency_ms: 1000 }) });
+    try {
+      await expect(quick.ensure(acme)).rejects.toBeInstanceOf(BackendError);
+    } finally {
+      await fetch(`${srv.url}/__lab/faults`, { method: 'DELETE' });
+    }
+  });
+});
