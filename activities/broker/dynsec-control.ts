@@ -1,0 +1,190 @@
+/**
+ * The transport of Mosquitto's dynamic-security control API: JSON `{"commands": [...]}` published
+ * to `$CONTROL/dynamic-security/v1`, answered as `{"responses": [...]}` on
+ * `$CONTROL/dynamic-security/v1/response` (mosquitto plugins/dynamic-security/README.md and
+ * https://mosquitto.org/documentation/dynamic-security/).
+ *
+ * Every admin connection of the broker receives every response, so each command carries a random
+ * `correlationData` (echoed by the plugin) and only our own answers resolve. One MQTT connection
+ * per adapter, opened on first use, re-opened by mqtt.js on loss; every command is bounded.
+ */
+import { randomUUID } from 'node:crypto';
+import { connect, type MqttClient } from 'mqtt';
+import { BackendError } from '../ensure.js';
+
+export const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
+export const RESPONSE_TOPIC = '$CONTROL/dynamic-security/v1/response';
+const PRODUCT = 'broker';
+
+export interface DynsecCommand {
+  command: string;
+  [field: string]: unknown;
+}
+
+export interface DynsecResponse {
+  command: string;
+  error?: string;
+  data?: Record<string, unknown>;
+}
+
+export interface DynsecControlOptions {
+  url: string;
+  adminUser: string;
+  adminPassword: string;
+  timeoutMs: number;
+}
+
+export interface DynsecControl {
+  /** Send commands in one message; resolves with one response per command, in order. */
+  run(commands: DynsecCommand[]): Promise<DynsecResponse[]>;
+  /** Whether `username`/`password` may connect now (a CONNECT on its own short-lived connection). */
+  canConnect(username: string, password: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve(r: DynsecResponse): void;
+  reject(e: Error): void;
+}
+
+/** CONNACK codes meaning the credentials were refused (3.1.1: 4, 5; v5: 0x86, 0x87). */
+const AUTH_REFUSED = new Set([4, 5, 0x86, 0x87]);
+
+export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
+  let client: MqttClient | undefined;
+  let ready = false;
+  let lastError = '';
+  let authRefused = false;
+  let closed = false;
+  const waiters = new Set<() => void>();
+  const pending = new Map<string, Pending>();
+
+  function open(): MqttClient {
+    if (client) return client;
+    const c = connect(opts.url, {
+      username: opts.adminUser,
+      password: opts.adminPassword,
+      clientId: `provisioning-${randomUUID()}`,
+      clean: true,
+      connectTimeout: opts.timeoutMs,
+      reconnectPeriod: 1000,
+      // We subscribe ourselves on every connect so we know when responses can arrive.
+      resubscribe: false,
+    });
+    c.on('connect', () => {
+      authRefused = false;
+      c.subscribe(RESPONSE_TOPIC, { qos: 1 }, (err, granted) => {
+        const refused = granted?.some((g) => g.qos === 128);
+        if (err || refused) {
+          lastError = `subscribe to the response topic refused${err ? `: ${err.message}` : ''}`;
+          return;
+        }
+        ready = true;
+        for (const w of waiters) w();
+      });
+    });
+    c.on('message', (topic, payload) => {
+      if (topic !== RESPONSE_TOPIC) return;
+      let body: unknown;
+      try { body = JSON.parse(payload.toString('utf8')); } catch { return; }
+      const responses = (body as { responses?: unknown }).responses;
+      if (!Array.isArray(responses)) return;
+      for (const r of responses as Array<DynsecResponse & { correlationData?: unknown }>) {
+        if (typeof r?.correlationData !== 'string') continue;
+        const p = pending.get(r.correlationData);
+        if (!p) continue;
+        pending.delete(r.correlationData);
+        const { correlationData: _drop, ...response } = r;
+        p.resolve(response);
+      }
+    });
+    c.on('error', (err: Error & { code?: number }) => {
+      lastError = err.message;
+      if (typeof err.code === 'number' && AUTH_REFUSED.has(err.code)) authRefused = true;
+    });
+    c.on('close', () => {
+      ready = false;
+      // A command sent on the lost connection may never be answered: fail it now, not at its deadline.
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        p.reject(new BackendError(PRODUCT, 'connection to the broker lost while waiting for a dynsec response'));
+      }
+    });
+    client = c;
+    return c;
+  }
+
+  function whenReady(deadline: number): Promise<void> {
+    if (ready) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = () => { clearTimeout(timer); waiters.delete(done); resolve(); };
+      const timer = setTimeout(() => {
+        waiters.delete(done);
+        reject(new BackendError(PRODUCT, `not connected to the broker's control API (${lastError || 'no answer'})`, !authRefused));
+      }, Math.max(0, deadline - Date.now()));
+      waiters.add(done);
+    });
+  }
+
+  async function run(commands: DynsecCommand[]): Promise<DynsecResponse[]> {
+    if (closed) throw new BackendError(PRODUCT, 'dynsec control closed', false);
+    if (commands.length === 0) return [];
+    const deadline = Date.now() + opts.timeoutMs;
+    const c = open();
+    await whenReady(deadline);
+    const ids = commands.map(() => randomUUID());
+    const answers = ids.map((id) => new Promise<DynsecResponse>((resolve, reject) => pending.set(id, { resolve, reject })));
+    const timer = setTimeout(() => {
+      for (const id of ids) {
+        const p = pending.get(id);
+        if (!p) continue;
+        pending.delete(id);
+        p.reject(new BackendError(PRODUCT, `no dynsec response within ${opts.timeoutMs} ms`));
+      }
+    }, Math.max(0, deadline - Date.now()));
+    try {
+      const body = JSON.stringify({ commands: commands.map((cmd, i) => ({ ...cmd, correlationData: ids[i] })) });
+      c.publish(CONTROL_TOPIC, body, { qos: 1 }, (err) => {
+        if (!err) return;
+        for (const id of ids) {
+          const p = pending.get(id);
+          if (!p) continue;
+          pending.delete(id);
+          p.reject(new BackendError(PRODUCT, `dynsec command not delivered: ${err.message}`));
+        }
+      });
+      return await Promise.all(answers);
+    } finally {
+      clearTimeout(timer);
+      for (const id of ids) pending.delete(id);
+    }
+  }
+
+  function canConnect(username: string, password: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const probe = connect(opts.url, {
+        username, password,
+        clientId: `provisioning-probe-${randomUUID()}`,
+        clean: true,
+        connectTimeout: opts.timeoutMs,
+        reconnectPeriod: 0,
+      });
+      const finish = (fn: () => void) => { clearTimeout(timer); probe.removeAllListeners(); probe.on('error', () => {}); probe.end(true); fn(); };
+      const timer = setTimeout(() => finish(() => reject(new BackendError(PRODUCT, `probe connection not answered within ${opts.timeoutMs} ms`))), opts.timeoutMs);
+      probe.once('connect', () => finish(() => resolve(true)));
+      probe.on('error', (err: Error & { code?: number }) => {
+        if (typeof err.code === 'number' && AUTH_REFUSED.has(err.code)) finish(() => resolve(false));
+        else finish(() => reject(new BackendError(PRODUCT, `probe connection failed: ${err.message}`)));
+      });
+    });
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    const c = client;
+    client = undefined;
+    if (c) await c.endAsync(true);
+  }
+
+  return { run, canConnect, close };
+}

@@ -1,0 +1,256 @@
+/**
+ * Broker accounts on Mosquitto 2 through its dynamic-security plugin. One account is a dynsec
+ * client `<tenant>-<name>` holding exactly one role of the same name; the role carries the
+ * account's absolute patterns (patterns.ts) and denies everything else on its own, so the account
+ * stays closed even on a broker whose default ACL access is open:
+ *   publishClientSend    allow <each publish pattern>     priority 0
+ *   subscribePattern     allow <each subscribe pattern>   priority 0
+ *   publishClientReceive allow <each subscribe pattern>   priority 0
+ *   publishClientSend / subscribePattern / publishClientReceive  deny `#`  priority -1
+ *
+ * Passwords: the service keeps only a hash and dynsec never reveals one, so ensure leaves the
+ * broker's password alone unless one is given (first issue or restore). A given password is
+ * first tried with a CONNECT: when it already works nothing is written, because
+ * setClientPassword disconnects the account's current connections.
+ *
+ * Mosquitto 2.0 behaviour this relies on (checked against 2.0.11): modifyRole replaces a role's
+ * ACL list in one step and leaves connected clients connected, with their existing
+ * subscriptions, so changed patterns take effect at the next connection (a new publish or
+ * subscribe is checked against the new list at once). deleteClient, setClientPassword and
+ * modifyClient disconnect the client's current connections; the next connection then uses the
+ * new state (for deleteClient: is refused). Deleting a role while a client still holds it leaves
+ * a dangling reference that crashes 2.0.11 at a later command (eclipse-mosquitto/mosquitto#2660),
+ * so remove() always deletes the client before its role.
+ */
+import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { createDynsecControl, type DynsecControl, type DynsecResponse } from './dynsec-control.js';
+
+export interface DynsecAdapterOptions {
+  /**
+   * `mqtt://host:port` or `mqtts://host:port` of a listener where the dynsec admin may log in.
+   * Accounts must be able to log in there too: a restored password is tried there first.
+   */
+  url: string;
+  adminUser: string;
+  adminPassword: string;
+  /** Bound of each command (and of connecting). Default 5000. */
+  timeoutMs?: number;
+}
+
+export interface BrokerAccountSpec {
+  username: string;
+  /**
+   * Only when this call minted one or the caller restores one. Absent: the broker's password is
+   * left as it is (and an absent client is created without one, so it cannot log in).
+   */
+  password?: string | undefined;
+  /** Absolute patterns, as returned by absolutePatterns(). */
+  publish: readonly string[];
+  subscribe: readonly string[];
+}
+
+export interface DynsecAcl {
+  acltype: string;
+  topic: string;
+  allow: boolean;
+  priority: number;
+}
+
+export interface BrokerAccountObservation {
+  username: string;
+  client: { roles: string[]; groups: string[]; disabled: boolean; clientid: string | null } | null;
+  role: { acls: DynsecAcl[] } | null;
+  /** The allowed patterns as the broker enforces them (empty when the role is absent). */
+  publish: string[];
+  subscribe: string[];
+  /** Client and role exist and have exactly the managed shape (patterns aside). */
+  managedShape: boolean;
+}
+
+export interface BrokerAdapter {
+  observe(username: string): Promise<BrokerAccountObservation | null>;
+  /** Adopt and correct: role ACLs replaced exactly, client bound to its role only, enabled. */
+  ensure(account: BrokerAccountSpec): Promise<ObjectOutcome[]>;
+  /** Delete client then role; absent is fine. The client's next connection is refused. */
+  remove(username: string): Promise<void>;
+  /** Usernames with this prefix known to the broker as a client or a role (for tenant delete). */
+  listClients(prefix: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const ALLOW_PRIORITY = 0;
+const DENY_PRIORITY = -1;
+
+/** The exact ACL list the role of an account must hold. */
+export function roleAcls(publish: readonly string[], subscribe: readonly string[]): DynsecAcl[] {
+  const allow = (acltype: string) => (topic: string): DynsecAcl => ({ acltype, topic, allow: true, priority: ALLOW_PRIORITY });
+  return [
+    ...publish.map(allow('publishClientSend')),
+    ...subscribe.map(allow('subscribePattern')),
+    ...subscribe.map(allow('publishClientReceive')),
+    ...['publishClientSend', 'subscribePattern', 'publishClientReceive']
+      .map((acltype) => ({ acltype, topic: '#', allow: false, priority: DENY_PRIORITY })),
+  ];
+}
+
+export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
+  const control: DynsecControl = createDynsecControl({ ...opts, timeoutMs: opts.timeoutMs ?? 5000 });
+
+  async function one(command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
+    const [r] = await control.run([command]);
+    if (!r) throw new BackendError('broker', `no response to ${command.command}`);
+    return r;
+  }
+
+  async function ok(command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
+    const r = await one(command);
+    // A dynsec refusal is deterministic: repeating the same command will not help.
+    if (r.error) throw new BackendError('broker', `${command.command} refused: ${r.error}`, false);
+    return r;
+  }
+
+  async function observe(username: string): Promise<BrokerAccountObservation | null> {
+    const [c, r] = await control.run([
+      { command: 'getClient', username },
+      { command: 'getRole', rolename: username },
+    ]);
+    const client = c && !c.error ? parseClient(c) : null;
+    const role = r && !r.error ? parseRole(r) : null;
+    if (c?.error && !isNotFound(c.error)) throw new BackendError('broker', `getClient refused: ${c.error}`, false);
+    if (r?.error && !isNotFound(r.error)) throw new BackendError('broker', `getRole refused: ${r.error}`, false);
+    if (!client && !role) return null;
+    const allowed = (t: string) => (role?.acls ?? []).filter((a) => a.acltype === t && a.allow).map((a) => a.topic);
+    return {
+      username, client, role,
+      publish: allowed('publishClientSend'),
+      subscribe: allowed('subscribePattern'),
+      managedShape: !!client && !!role && clientInShape(username, client),
+    };
+  }
+
+  async function ensure(account: BrokerAccountSpec): Promise<ObjectOutcome[]> {
+    const { username } = account;
+    const want = roleAcls(account.publish, account.subscribe);
+    const seen = await observe(username);
+
+    let roleChanged = false;
+    if (!seen?.role) {
+      const r = await one({ command: 'createRole', rolename: username, acls: want });
+      // A concurrent ensure created it first: make it ours.
+      if (r.error && isAlreadyExists(r.error)) await ok({ command: 'modifyRole', rolename: username, acls: want });
+      else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
+    } else if (!sameAcls(seen.role.acls, want)) {
+      await ok({ command: 'modifyRole', rolename: username, acls: want });
+      roleChanged = true;
+    }
+    const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, roleChanged);
+
+    const clientObject = `mqtt client ${username}`;
+    if (!seen?.client) {
+      const r = await one({
+        command: 'createClient', username,
+        ...(account.password !== undefined ? { password: account.password } : {}),
+        roles: [{ rolename: username }],
+      });
+      if (!r.error) {
+        return [roleOutcome, {
+          object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
+          result: 'created',
+        }];
+      }
+      if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
+    }
+
+    // The client exists (seen, or created by a concurrent ensure): correct its shape, then its password.
+    const now = seen?.client ?? (await observe(username))?.client;
+    if (!now) throw new BackendError('broker', `client ${username} vanished during ensure`);
+    let clientChanged = false;
+    if (!sameSet(now.roles, [username]) || now.groups.length > 0 || now.clientid) {
+      await ok({ command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
+      clientChanged = true;
+    }
+    if (now.disabled) {
+      await ok({ command: 'enableClient', username });
+      clientChanged = true;
+    }
+    if (account.password !== undefined && !(await control.canConnect(username, account.password))) {
+      await ok({ command: 'setClientPassword', username, password: account.password });
+      clientChanged = true;
+    }
+    return [roleOutcome, outcomeOf(clientObject, true, clientChanged)];
+  }
+
+  async function remove(username: string): Promise<void> {
+    const [c, r] = await control.run([
+      { command: 'deleteClient', username },
+      { command: 'deleteRole', rolename: username },
+    ]);
+    if (c?.error && !isNotFound(c.error)) throw new BackendError('broker', `deleteClient refused: ${c.error}`, false);
+    if (r?.error && !isNotFound(r.error)) throw new BackendError('broker', `deleteRole refused: ${r.error}`, false);
+  }
+
+  async function listClients(prefix: string): Promise<string[]> {
+    const [c, r] = await control.run([
+      { command: 'listClients', verbose: false, count: -1, offset: 0 },
+      { command: 'listRoles', verbose: false, count: -1, offset: 0 },
+    ]);
+    if (!c || c.error) throw new BackendError('broker', `listClients refused: ${c?.error ?? 'no response'}`, false);
+    if (!r || r.error) throw new BackendError('broker', `listRoles refused: ${r?.error ?? 'no response'}`, false);
+    const names = new Set<string>();
+    for (const n of [...stringList(c.data?.clients), ...stringList(r.data?.roles)]) {
+      if (n.startsWith(prefix)) names.add(n);
+    }
+    return [...names].sort();
+  }
+
+  return { observe, ensure, remove, listClients, close: () => control.close() };
+}
+
+function clientInShape(username: string, c: NonNullable<BrokerAccountObservation['client']>): boolean {
+  return sameSet(c.roles, [username]) && c.groups.length === 0 && !c.disabled && !c.clientid;
+}
+
+function parseClient(r: DynsecResponse): NonNullable<BrokerAccountObservation['client']> {
+  const c = (r.data?.client ?? {}) as {
+    clientid?: unknown; disabled?: unknown; roles?: Array<{ rolename?: unknown }>; groups?: Array<{ groupname?: unknown }>;
+  };
+  return {
+    roles: (c.roles ?? []).map((x) => String(x.rolename)),
+    groups: (c.groups ?? []).map((x) => String(x.groupname)),
+    disabled: c.disabled === true,
+    clientid: typeof c.clientid === 'string' && c.clientid !== '' ? c.clientid : null,
+  };
+}
+
+function parseRole(r: DynsecResponse): { acls: DynsecAcl[] } {
+  const role = (r.data?.role ?? {}) as { acls?: Array<Partial<DynsecAcl>> };
+  return {
+    acls: (role.acls ?? []).map((a) => ({
+      acltype: String(a.acltype),
+      topic: String(a.topic),
+      allow: a.allow === true,
+      priority: typeof a.priority === 'number' ? a.priority : 0,
+    })),
+  };
+}
+
+function aclKey(a: DynsecAcl): string {
+  return JSON.stringify([a.acltype, a.topic, a.allow, a.priority]);
+}
+
+function sameAcls(have: DynsecAcl[], want: DynsecAcl[]): boolean {
+  return sameSet(have.map(aclKey), want.map(aclKey));
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && a.length === b.length && [...sa].every((x) => sb.has(x));
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+const isNotFound = (error: string) => /not found/i.test(error);
+const isAlreadyExists = (error: string) => /already exists/i.test(error);

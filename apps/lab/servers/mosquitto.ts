@@ -1,0 +1,178 @@
+/**
+ * Launcher for the real Mosquitto 2 broker with the dynamic-security plugin, as the tests and the
+ * lab run it. Everything (config, dynsec JSON, admin password) lives under one directory and the
+ * listener takes a free port on 127.0.0.1, so the machine's own Mosquitto (1883, /etc/mosquitto)
+ * is never read nor touched. Started as a child process (not `-d`) so stop() can end exactly it.
+ * No vitest here: `npm start` uses this too.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface RunningMosquitto {
+  host: string;
+  port: number;
+  /** `mqtt://host:port`, what the dynsec adapter takes. */
+  url: string;
+  /** The dynsec admin: may publish to `$CONTROL/dynamic-security/#` only. */
+  adminUser: string;
+  adminPassword: string;
+  dir: string;
+  /** The last few KB the broker logged (errors, warnings, notices), for diagnosing a failed test. */
+  logTail(): string;
+  /** Whether the broker process still runs. */
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+export interface MosquittoOptions {
+  /**
+   * Keep config, dynsec JSON and the admin password here; kept on stop, and the accounts it holds
+   * are served again on the next start (the lab survives restarts). Default: a fresh temp dir,
+   * removed on stop.
+   */
+  dir?: string;
+  mosquitto?: string;
+  mosquittoCtrl?: string;
+  /** Path of the plugin; default: the Debian package's. */
+  dynsecPlugin?: string;
+  /** Listen on this port (e.g. to restart a broker where its clients expect it); default: a free one. */
+  port?: number;
+}
+
+const PLUGIN_CANDIDATES = [
+  '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so',
+  '/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so',
+  '/usr/lib/mosquitto_dynamic_security.so',
+];
+const ADMIN_USER = 'admin';
+
+export async function startMosquitto(opts: MosquittoOptions = {}): Promise<RunningMosquitto> {
+  const owned = !opts.dir;
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'mosquitto-')));
+  await mkdir(dir, { recursive: true });
+  const plugin = opts.dynsecPlugin ?? PLUGIN_CANDIDATES.find((p) => existsSync(p));
+  if (!plugin) throw new Error('mosquitto_dynamic_security.so not found; install the Debian mosquitto package');
+
+  const dynsecFile = join(dir, 'dynamic-security.json');
+  const passwordFile = join(dir, 'admin-password');
+  let adminPassword: string;
+  if (existsSync(dynsecFile) && existsSync(passwordFile)) {
+    adminPassword = (await readFile(passwordFile, 'utf8')).trim();
+  } else {
+    adminPassword = randomBytes(18).toString('base64url');
+    await rm(dynsecFile, { force: true });
+    await run(opts.mosquittoCtrl ?? 'mosquitto_ctrl', ['dynsec', 'init', dynsecFile, ADMIN_USER, adminPassword]);
+    await writeFile(passwordFile, adminPassword + '\n', { mode: 0o600 });
+  }
+
+  let lastError: Error | undefined;
+  // A port found free can be taken by a parallel suite before the broker binds it: retry on new ports.
+  for (let attempt = 0; attempt < (opts.port ? 1 : 3); attempt++) {
+    const port = opts.port ?? (await freeTcpPort());
+    const configFile = join(dir, 'mosquitto.conf');
+    await writeFile(configFile, [
+      `listener ${port} 127.0.0.1`,
+      // One security model for the whole broker: the dynsec plugin decides for every listener.
+      'per_listener_settings false',
+      'allow_anonymous false',
+      `plugin ${plugin}`,
+      `plugin_opt_config_file ${dynsecFile}`,
+      // As root, mosquitto drops to the `mosquitto` user, which could then not save the dynsec
+      // file in this directory; staying the current user keeps it writable.
+      `user ${userInfo().username}`,
+      'persistence false',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      'log_type notice',
+      '',
+    ].join('\n'), { mode: 0o600 });
+    const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    installExitHook();
+    let output = '';
+    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { running.delete(child); r(code); }));
+    const ready = await waitForListener(port, exited, 10_000);
+    if (ready === 'ready') {
+      let stopping: Promise<void> | undefined;
+      return {
+        host: '127.0.0.1', port, url: `mqtt://127.0.0.1:${port}`,
+        adminUser: ADMIN_USER, adminPassword, dir,
+        logTail: () => output,
+        alive: () => child.exitCode === null && child.signalCode === null,
+        stop: () => (stopping ??= (async () => {
+          await terminate(child, exited);
+          if (owned) await rm(dir, { recursive: true, force: true });
+        })()),
+      };
+    }
+    await terminate(child, exited);
+    lastError = new Error(`mosquitto did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+  }
+  if (owned) await rm(dir, { recursive: true, force: true });
+  throw lastError ?? new Error('mosquitto did not start');
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A crashed test run or lab must not leave brokers behind. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+async function waitForListener(port: number, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+  let gone = false;
+  void exited.then(() => { gone = true; });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) return 'exited';
+    if (await accepts(port)) return gone ? 'exited' : 'ready';
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return 'timeout';
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.setTimeout(500);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('timeout', () => { s.destroy(); resolve(false); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}

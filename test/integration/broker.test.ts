@@ -1,0 +1,305 @@
+/**
+ * The dynsec adapter against a real Mosquitto 2 (Debian package), checked with real MQTT clients:
+ * what an issued account may publish and subscribe, what it may not, drift repair, passwords,
+ * revocation at the next connection, and the bounds of the control connection.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { BackendError } from '../../activities/ensure.js';
+import { absolutePatterns } from '../../activities/broker/patterns.js';
+import { brokerUsername, tenantUsernamePrefix } from '../../activities/broker/username.js';
+import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
+import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
+import {
+  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, sleep, type RunningMosquitto,
+} from '../support/mosquitto.js';
+import { freePort } from '../support/ports.js';
+
+let broker: RunningMosquitto;
+let adapter: BrokerAdapter;
+/** A second admin connection, to make drift behind the adapter's back. */
+let admin: DynsecControl;
+/** The dynsec admin may read everything: it sees what reaches the broker. */
+let watcher: MqttClient;
+const open: MqttClient[] = [];
+
+async function account(tenant: string, name: string, req: { device?: string; publish: string[]; subscribe: string[] }, password: string) {
+  const p = absolutePatterns({ tenant, ...req });
+  if (!p.ok) throw new Error(p.reason);
+  const username = brokerUsername(tenant, name);
+  const outcomes = await adapter.ensure({ username, password, publish: p.publish, subscribe: p.subscribe });
+  return { username, password, outcomes, publish: p.publish, subscribe: p.subscribe };
+}
+
+async function as(username: string, password: string): Promise<MqttClient> {
+  const c = await connectAs(broker.url, { username, password });
+  open.push(c);
+  return c;
+}
+
+/** Publish at QoS 0 (MQTT 3.1.1 style: a denied publish is dropped silently) and see whether it arrives. */
+async function arrives(c: MqttClient, topic: string): Promise<boolean> {
+  const seen = collect(watcher);
+  const payload = `m-${Math.random()}`;
+  await c.publishAsync(topic, payload, { qos: 0 });
+  // The broker handles one connection's packets in order: once a later QoS 1 publish is
+  // acknowledged (allowed or not), the probe has been routed; a moment more lets it reach us.
+  await c.publishAsync(topic, 'fence', { qos: 1 }).catch(() => {});
+  await sleep(100);
+  seen.stop();
+  return seen.messages.some((m) => m.topic === topic && m.payload === payload);
+}
+
+beforeAll(async () => {
+  broker = await startMosquitto();
+  adapter = createDynsecAdapter({ url: broker.url, adminUser: broker.adminUser, adminPassword: broker.adminPassword, timeoutMs: 3000 });
+  admin = createDynsecControl({ url: broker.url, adminUser: broker.adminUser, adminPassword: broker.adminPassword, timeoutMs: 3000 });
+  watcher = await connectAs(broker.url, { username: broker.adminUser, password: broker.adminPassword });
+  await watcher.subscribeAsync('#', { qos: 0 });
+});
+
+afterAll(async () => {
+  for (const c of open) await c.endAsync(true).catch(() => {});
+  await watcher?.endAsync(true).catch(() => {});
+  await adapter?.close();
+  await admin?.close();
+  await broker?.stop();
+});
+
+describe('a workload account', () => {
+  it('is created, then adopted in place, and observed in absolute form', async () => {
+    const a = await account('acme', 'app', { publish: ['data/#', 'status'], subscribe: ['#'] }, 'pw-app-1');
+    expect(a.outcomes).toEqual([
+      { object: 'mqtt role acme-app', result: 'created' },
+      { object: 'mqtt client acme-app', result: 'created' },
+    ]);
+    const again = await adapter.ensure({ username: 'acme-app', publish: a.publish, subscribe: a.subscribe });
+    expect(again.map((o) => o.result)).toEqual(['in-place', 'in-place']);
+    const seen = await adapter.observe('acme-app');
+    expect(seen).toMatchObject({ publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'], managedShape: true });
+  });
+
+  it('publishes and subscribes where allowed, inside its own tenant only', async () => {
+    const c = await as('acme-app', 'pw-app-1');
+    expect(await canPublish(c, 'acme/data/x/y')).toBe(true);
+    expect(await canPublish(c, 'acme/status')).toBe(true);
+    expect(await canPublish(c, 'acme/other')).toBe(false);
+    expect(await canPublish(c, 'beta/data/x')).toBe(false);
+    expect(await canPublish(c, 'acme/log/d1')).toBe(false);
+    expect(await arrives(c, 'acme/data/q0')).toBe(true);
+    expect(await arrives(c, 'beta/data/q0')).toBe(false);
+    expect(await canSubscribe(c, 'acme/#')).toBe(true);
+    expect(await canSubscribe(c, 'acme/log/#')).toBe(true);
+    expect(await canSubscribe(c, '#')).toBe(false);
+    expect(await canSubscribe(c, '+/data/#')).toBe(false);
+    expect(await canSubscribe(c, 'beta/#')).toBe(false);
+    expect(await canSubscribe(c, '$SYS/#')).toBe(false);
+    expect(await canSubscribe(c, '$CONTROL/dynamic-security/#')).toBe(false);
+  });
+
+  it('receives its own tenant\'s messages and never another tenant\'s', async () => {
+    await account('beta', 'app', { publish: ['data/#'], subscribe: ['#'] }, 'pw-beta');
+    const acme = await as('acme-app', 'pw-app-1');
+    const beta = await as('beta-app', 'pw-beta');
+    await acme.subscribeAsync('acme/#', { qos: 1 });
+    const got = collect(acme);
+    await beta.publishAsync('beta/data/secret', 'b', { qos: 1 });
+    await (await as('acme-app', 'pw-app-1')).publishAsync('acme/data/mine', 'a', { qos: 1 });
+    await sleep(200);
+    got.stop();
+    expect(got.messages.map((m) => m.topic)).toEqual(['acme/data/mine']);
+  });
+});
+
+describe('a device account', () => {
+  it('publishes exactly log/<its device> and never reads the log space', async () => {
+    await account('acme', 'd1', { device: 'd1', publish: ['log/d1', 'telemetry/d1'], subscribe: ['cmd/d1'] }, 'pw-d1');
+    const c = await as('acme-d1', 'pw-d1');
+    expect(await canPublish(c, 'acme/log/d1')).toBe(true);
+    expect(await canPublish(c, 'acme/log/d2')).toBe(false);
+    expect(await canPublish(c, 'acme/log/d1/x')).toBe(false);
+    expect(await arrives(c, 'acme/log/d2')).toBe(false);
+    expect(await canPublish(c, 'acme/telemetry/d1')).toBe(true);
+    expect(await canSubscribe(c, 'acme/cmd/d1')).toBe(true);
+    expect(await canSubscribe(c, 'acme/log/d1')).toBe(false);
+    expect(await canSubscribe(c, 'acme/log/#')).toBe(false);
+    expect(await canSubscribe(c, 'acme/#')).toBe(false);
+    expect(await canSubscribe(c, 'acme/+/d1')).toBe(false);
+  });
+
+  it('a workload of the tenant reads the device log', async () => {
+    const reader = await as('acme-app', 'pw-app-1');
+    await reader.subscribeAsync('acme/log/#', { qos: 1 });
+    const got = collect(reader);
+    const dev = await as('acme-d1', 'pw-d1');
+    await dev.publishAsync('acme/log/d1', 'boot', { qos: 1 });
+    await sleep(200);
+    got.stop();
+    expect(got.messages).toContainEqual({ topic: 'acme/log/d1', payload: 'boot' });
+  });
+});
+
+describe('drift', () => {
+  it('replaces a tampered ACL list exactly', async () => {
+    const [r] = await admin.run([{
+      command: 'modifyRole', rolename: 'acme-app',
+      acls: [
+        { acltype: 'publishClientSend', topic: 'acme/data/#', allow: true, priority: 0 },
+        { acltype: 'publishClientSend', topic: 'beta/#', allow: true, priority: 5 },
+        { acltype: 'subscribePattern', topic: '#', allow: true, priority: 5 },
+      ],
+    }]);
+    expect(r?.error).toBeUndefined();
+    const c = await as('acme-app', 'pw-app-1');
+    expect(await canPublish(c, 'beta/x')).toBe(true); // the drift is real
+    const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes).toEqual([
+      { object: 'mqtt role acme-app', result: 'corrected' },
+      { object: 'mqtt client acme-app', result: 'in-place' },
+    ]);
+    expect(await canPublish(c, 'beta/x')).toBe(false);
+    expect(await canPublish(c, 'acme/status')).toBe(true);
+    const seen = await adapter.observe('acme-app');
+    expect(seen?.publish).toEqual(['acme/data/#', 'acme/status']);
+    expect(seen?.subscribe).toEqual(['acme/#']);
+  });
+
+  it('unbinds foreign roles and groups, clears a client id lock and re-enables the client', async () => {
+    const res = await admin.run([
+      { command: 'createRole', rolename: 'wide', acls: [{ acltype: 'publishClientSend', topic: '#', allow: true, priority: 9 }] },
+      { command: 'createGroup', groupname: 'g' },
+      { command: 'modifyClient', username: 'acme-app', clientid: 'locked', roles: [{ rolename: 'wide' }], groups: [{ groupname: 'g' }] },
+      { command: 'disableClient', username: 'acme-app' },
+    ]);
+    expect(res.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-1' })).toBe(false);
+    expect((await adapter.observe('acme-app'))?.managedShape).toBe(false);
+    const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'corrected']);
+    expect((await adapter.observe('acme-app'))?.client).toEqual({ roles: ['acme-app'], groups: [], disabled: false, clientid: null });
+    const c = await as('acme-app', 'pw-app-1');
+    expect(await canPublish(c, 'beta/x')).toBe(false);
+  });
+
+  it('recreates a lost role and binds the client to it again', async () => {
+    // Unbound first: Mosquitto 2.0 crashes on a later command when a role is deleted while a
+    // client still holds it (eclipse-mosquitto/mosquitto#2660).
+    const res = await admin.run([
+      { command: 'removeClientRole', username: 'acme-d1', rolename: 'acme-d1' },
+      { command: 'deleteRole', rolename: 'acme-d1' },
+    ]);
+    expect(res.map((r) => r.error)).toEqual([undefined, undefined]);
+    const c = await as('acme-d1', 'pw-d1');
+    expect(await canPublish(c, 'acme/log/d1')).toBe(false);
+    const outcomes = await adapter.ensure({ username: 'acme-d1', publish: ['acme/log/d1', 'acme/telemetry/d1'], subscribe: ['acme/cmd/d1'] });
+    expect(outcomes.map((o) => o.result)).toEqual(['created', 'corrected']);
+    const again = await as('acme-d1', 'pw-d1');
+    expect(await canPublish(again, 'acme/log/d1')).toBe(true);
+  });
+});
+
+describe('passwords', () => {
+  it('issuing again without a password keeps the broker\'s one and the current connection', async () => {
+    const c = await as('acme-app', 'pw-app-1');
+    const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'in-place']);
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-1' })).toBe(true);
+    expect(c.connected).toBe(true);
+  });
+
+  it('a restore with the password the broker already has writes nothing and keeps the connection', async () => {
+    const c = await as('acme-app', 'pw-app-1');
+    const outcomes = await adapter.ensure({ username: 'acme-app', password: 'pw-app-1', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'in-place']);
+    await sleep(100);
+    expect(c.connected).toBe(true);
+  });
+
+  it('a restore with another password sets it: the old one is refused at the next connection', async () => {
+    const outcomes = await adapter.ensure({ username: 'acme-app', password: 'pw-app-2', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'corrected']);
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-1' })).toBe(false);
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-2' })).toBe(true);
+  });
+
+  it('a client the broker lost comes back locked without a password, and opens on restore', async () => {
+    await admin.run([{ command: 'deleteClient', username: 'acme-app' }]);
+    const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(outcomes[1]?.result).toBe('created');
+    expect(outcomes[1]?.object).toMatch(/no password/);
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-2' })).toBe(false);
+    await adapter.ensure({ username: 'acme-app', password: 'pw-app-2', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
+    expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-2' })).toBe(true);
+  });
+});
+
+describe('changes and revocation', () => {
+  it('changed patterns apply at the next connection; the current one keeps its subscriptions', async () => {
+    await account('acme', 'mover', { publish: ['a'], subscribe: ['a'] }, 'pw-mover');
+    const current = await as('acme-mover', 'pw-mover');
+    expect(await canSubscribe(current, 'acme/a')).toBe(true);
+    await adapter.ensure({ username: 'acme-mover', publish: ['acme/b'], subscribe: ['acme/b'] });
+    await sleep(100);
+    expect(current.connected).toBe(true);
+    const next = await as('acme-mover', 'pw-mover');
+    expect(await canSubscribe(next, 'acme/a')).toBe(false);
+    expect(await canSubscribe(next, 'acme/b')).toBe(true);
+    expect(await canPublish(next, 'acme/a')).toBe(false);
+    expect(await canPublish(next, 'acme/b')).toBe(true);
+  });
+
+  it('after remove the account cannot connect; remove again is fine', async () => {
+    expect(await canConnect(broker.url, { username: 'acme-mover', password: 'pw-mover' })).toBe(true);
+    await adapter.remove('acme-mover');
+    expect(await canConnect(broker.url, { username: 'acme-mover', password: 'pw-mover' })).toBe(false);
+    expect(await adapter.observe('acme-mover')).toBeNull();
+    await adapter.remove('acme-mover');
+  });
+
+  it('lists a tenant\'s accounts (clients and orphan roles) by prefix, not a longer tenant name\'s', async () => {
+    await account('acme2', 'x', { publish: ['a'], subscribe: [] }, 'pw-x');
+    await admin.run([{ command: 'createRole', rolename: 'acme-orphan' }]);
+    expect(await adapter.listClients(tenantUsernamePrefix('acme'))).toEqual(['acme-app', 'acme-d1', 'acme-orphan']);
+    for (const u of await adapter.listClients(tenantUsernamePrefix('acme'))) await adapter.remove(u);
+    expect(await adapter.listClients(tenantUsernamePrefix('acme'))).toEqual([]);
+    expect(await adapter.listClients(tenantUsernamePrefix('acme2'))).toEqual(['acme2-x']);
+  });
+});
+
+describe('the control connection', () => {
+  it('is bounded when nothing answers', async () => {
+    const port = await freePort();
+    const dead = createDynsecAdapter({ url: `mqtt://127.0.0.1:${port}`, adminUser: 'a', adminPassword: 'b', timeoutMs: 500 });
+    const t = Date.now();
+    await expect(dead.observe('acme-x')).rejects.toBeInstanceOf(BackendError);
+    expect(Date.now() - t).toBeLessThan(2000);
+    await dead.close();
+  });
+
+  it('reports refused admin credentials as not retryable, without the password', async () => {
+    const bad = createDynsecAdapter({ url: broker.url, adminUser: broker.adminUser, adminPassword: 'wrong-secret', timeoutMs: 800 });
+    const err = await bad.observe('acme-x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect((err as BackendError).retryable).toBe(false);
+    expect((err as BackendError).message).not.toContain('wrong-secret');
+    await bad.close();
+  });
+
+  it('reconnects after the broker restarts', async () => {
+    const dir = broker.dir;
+    const own = await startMosquitto({ dir: `${dir}-restart` });
+    const a = createDynsecAdapter({ url: own.url, adminUser: own.adminUser, adminPassword: own.adminPassword, timeoutMs: 4000 });
+    await a.ensure({ username: 'acme-r', password: 'pw-r', publish: ['acme/r'], subscribe: [] });
+    await own.stop();
+    const again = await startMosquitto({ dir: own.dir, port: own.port });
+    try {
+      expect((await a.observe('acme-r'))?.publish).toEqual(['acme/r']);
+      expect(await canConnect(again.url, { username: 'acme-r', password: 'pw-r' })).toBe(true);
+    } finally {
+      await a.close();
+      await again.stop();
+      const { rm } = await import('node:fs/promises');
+      await rm(own.dir, { recursive: true, force: true });
+    }
+  });
+});
