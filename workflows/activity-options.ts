@@ -7,6 +7,7 @@ import type { ActivityOptions } from '@temporalio/workflow';
  */
 export const STEP_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '5s',
   retry: {
     initialInterval: '200ms',
     backoffCoefficient: 2,

@@ -56,6 +56,7 @@ export const siteSchema = z
     SITE_FABRIC_CONTROLLER: z.string().min(1).default('evpnctl'),
     SITE_ENROLLMENT_LIFETIME: duration('72h'),
     SITE_RECONCILE_INTERVAL: duration('1h'),
+    SITE_BACKEND_TIMEOUT: duration('10s'),
     SITE_TOKEN_KEY: key32,
     SITE_SECRETS_KEY: key32,
     SITE_SECRETS_KEY_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,16}$/).default('k1'),
@@ -96,6 +97,8 @@ export const siteSchema = z
     fabricController: e.SITE_FABRIC_CONTROLLER,
     enrollmentLifetimeMs: e.SITE_ENROLLMENT_LIFETIME,
     reconcileIntervalMs: e.SITE_RECONCILE_INTERVAL,
+    /** Bound on one call to a backend; a slower backend is a failed attempt, never a hang. */
+    backendTimeoutMs: e.SITE_BACKEND_TIMEOUT,
     tokenKey: e.SITE_TOKEN_KEY,
     secretsKey: e.SITE_SECRETS_KEY,
     secretsKeyId: e.SITE_SECRETS_KEY_ID,

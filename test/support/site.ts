@@ -1,5 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
@@ -27,6 +28,8 @@ export interface TestSite {
   logs: string[];
   call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   startWorker(): Promise<void>;
+  /** The worker as its own process (`apps/worker/main.ts`), for crash tests. */
+  spawnWorker(): ChildProcess;
   stopWorker(): Promise<void>;
   registry: Registry;
   temporal: Connection;
@@ -36,7 +39,7 @@ export interface TestSite {
 
 let runtimeInstalled = false;
 
-export async function startTestSite(opts: { env?: Record<string, string>; withoutSite?: boolean; backendTimeoutMs?: number } = {}): Promise<TestSite> {
+export async function startTestSite(opts: { env?: Record<string, string>; withoutSite?: boolean; backendTimeoutMs?: number; worker?: boolean } = {}): Promise<TestSite> {
   if (!runtimeInstalled) {
     // Core SDK logs are noise in test output; errors still surface as failures.
     Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
@@ -78,6 +81,7 @@ export async function startTestSite(opts: { env?: Record<string, string>; withou
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let workerConnection: NativeConnection | undefined;
+  const children: ChildProcess[] = [];
   const site: TestSite = {
     url: api.url,
     operatorToken,
@@ -120,12 +124,22 @@ export async function startTestSite(opts: { env?: Record<string, string>; withou
       });
       running = worker.run();
     },
+    spawnWorker() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+        env: { ...process.env, ...env, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
+      children.push(child);
+      return child;
+    },
     async stopWorker() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       worker = undefined;
     },
     async stop() {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
       await site.stopWorker();
       await workerConnection?.close();
       await api.close();
@@ -134,7 +148,7 @@ export async function startTestSite(opts: { env?: Record<string, string>; withou
       await backends.stop();
     },
   };
-  await site.startWorker();
+  if (opts.worker !== false) await site.startWorker();
   return site;
 }
 
