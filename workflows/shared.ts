@@ -32,7 +32,8 @@ export type Refusal = { kind: 'refused'; error: 'conflict' | 'not_found'; messag
 
 export type CreateResult =
   | { kind: 'ready'; outcome: Outcome; tenant: TenantView }
-  | { kind: 'failed'; step: StepName; tenant: TenantView }
+  /** `tenant` is absent when the failure came before the tenant was registered. */
+  | { kind: 'failed'; step: StepName; tenant?: TenantView }
   | Refusal;
 
 export interface CreateWorkflowInput {

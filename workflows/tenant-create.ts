@@ -39,7 +39,14 @@ export async function tenantCreate(input: CreateWorkflowInput): Promise<CreateRe
 }
 
 async function attempt(req: CreateRequest): Promise<CreateResult> {
-  const reg = await registry.registerTenant(req);
+  let reg;
+  try {
+    reg = await registry.registerTenant(req);
+  } catch (err) {
+    // Choosing a new tenant's index reads the fabric; when it can't, nothing is registered yet.
+    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'network' };
+    throw err;
+  }
   if (reg.kind === 'refused') return reg;
   for (const step of reg.steps) {
     upsertSearchAttributes([{ key: STEP, value: step }]);

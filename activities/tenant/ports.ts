@@ -1,4 +1,9 @@
+import type { BrokerAdapter } from '../broker/dynsec.js';
+import type { CertificateIssuer } from '../ca/issuer.js';
+import type { DeviceAddressAdapter } from '../device-address/adapter.js';
 import type { ObjectOutcome } from '../ensure.js';
+import type { HypervisorAdapter } from '../hypervisor/proxmox.js';
+import type { WifiAdapter } from '../wifi/adapter.js';
 
 /**
  * What the tenant steps need of each backend. The worker binds these to the product adapters
@@ -29,7 +34,7 @@ export interface NetworkPort {
 
 export interface LogStorePort {
   ensure(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
-  remove(spec: { tenant: string; accountId: number }): Promise<void>;
+  remove(spec: { tenant: string }): Promise<void>;
 }
 
 export interface DashboardsPort {
@@ -44,4 +49,11 @@ export interface TenantPorts {
   network: NetworkPort;
   logStore?: LogStorePort;
   dashboards?: DashboardsPort;
+  /** Workloads (VMs) and the records published for them. */
+  hypervisor: HypervisorAdapter;
+  /** Optional backends: absent at a site that has none (their routes refuse with a reason). */
+  wifi?: WifiAdapter;
+  deviceAddress?: DeviceAddressAdapter;
+  broker?: BrokerAdapter;
+  ca?: CertificateIssuer;
 }

@@ -71,8 +71,18 @@ export function registerActivity(deps: TenantActivityDeps) {
     };
   }
 
+  /** The fabric is read before a new tenant gets its index: a failure there is the network step's. */
+  async function fabricIndexes(): Promise<Map<number, string>> {
+    try {
+      return await deps.ports.network.usedIndexes();
+    } catch (err) {
+      deps.log.error({ step: 'network', err: err instanceof Error ? err.message : String(err) }, 'fabric index lookup failed');
+      throw ApplicationFailure.create({ message: 'backend step "network" failed', type: 'BackendFailed' });
+    }
+  }
+
   async function fresh(req: CreateRequest): Promise<Registration | undefined> {
-    const [registry, fabric] = await Promise.all([takenIndexes(db), deps.ports.network.usedIndexes()]);
+    const [registry, fabric] = await Promise.all([takenIndexes(db), fabricIndexes()]);
     const taken = new Set<number>(registry.keys());
     let fabricIndexOfName: number | undefined;
     for (const [index, zone] of fabric) {

@@ -52,7 +52,7 @@ export function lifecycleActivities(deps: TenantActivityDeps) {
             await ports.state.remove({ tenant: input.name, accessKey: t.stateAccessKey });
             break;
           case 'log-store':
-            await ports.logStore?.remove({ tenant: input.name, accountId: t.logAccountId });
+            await ports.logStore?.remove({ tenant: input.name });
             break;
           case 'dashboards':
             await ports.dashboards?.remove({ tenant: input.name, username: dashboardUsername(input.name) });

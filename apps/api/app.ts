@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
+import { cors } from 'hono/cors';
 import { findTenantToken } from '../../db/queries/tenants.js';
 import { liveAdmission } from '../../db/queries/admissions.js';
 import { authenticate } from './auth/authenticate.js';
@@ -36,7 +37,9 @@ export const OPENAPI_INFO = {
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) return respondError(c, badRequest(validationReason(result.error)));
+      // @hono/zod-validator passes the validated input as `data` on failure too; the type omits it.
+      const input = (result as { data?: unknown }).data;
+      if (!result.success) return respondError(c, badRequest(validationReason(result.error, input)));
     },
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
@@ -55,6 +58,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       liveAdmission: (hash) => liveAdmission(deps.registry.db, hash),
     },
   });
+  const uiOrigin = deps.config.env.TEMPORAL_UI_ORIGIN;
+  if (uiOrigin) {
+    // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
+    app.use('/codec/*', cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }));
+  }
   for (const prefix of ['/v1/*', '/codec/*']) {
     app.use(prefix, limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
   }

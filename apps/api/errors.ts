@@ -52,8 +52,12 @@ export function respondError(c: Context, err: ApiError): Response {
   return c.json(errorBody(err), errorStatus[err.kind]);
 }
 
-/** A readable reason for a failed request validation, naming the field (never echoing values). */
-export function validationReason(error: z.ZodError): string {
+/**
+ * A readable reason for a failed request validation, naming the field (never echoing values).
+ * `input` is what was validated: zod 4 leaves `issue.input` unset, so a field given with the
+ * wrong type is told apart from a missing one by looking it up there.
+ */
+export function validationReason(error: z.ZodError, input?: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid request';
   const at = issue.path.length ? issue.path.join('.') : '';
@@ -61,8 +65,17 @@ export function validationReason(error: z.ZodError): string {
     const keys = issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ');
     return `unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${at || 'body'}: required`;
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return `${at || 'body'}: required`;
   return at ? `${at}: ${issue.message}` : issue.message;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 /**
@@ -70,7 +83,10 @@ export function validationReason(error: z.ZodError): string {
  * text says nothing of the cause (the cause is logged with the request id).
  */
 export function toResponse(c: Context, err: unknown): Response {
-  if (err instanceof ApiError) return respondError(c, err);
+  if (err instanceof ApiError) {
+    if (err.cause !== undefined) c.var.log?.error({ err: err.cause }, err.message);
+    return respondError(c, err);
+  }
   if (err instanceof HTTPException) {
     if (err.status === 400) return respondError(c, badRequest('malformed JSON in request body'));
     if (err.status === 413) return c.json({ error: 'request body larger than 64 KB' }, 413);

@@ -4,16 +4,7 @@ import { startApi } from './server.js';
 
 /** The API process: refuses to start on bad configuration, naming the variable. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`api: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfig();
   const log = createLogger(config.env.LOG_LEVEL, 'api');
   const api = await startApi({ config, log });
   log.info({ url: api.url, site: config.site !== undefined }, 'api listening');
@@ -26,6 +17,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  // Bad configuration (found when loading it or when starting on it) names the variable only.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`api: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`api failed: ${(err as Error).message}\n`);
   process.exit(1);
 });

@@ -3,10 +3,11 @@ import { Client, Connection } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
-import type { Config } from '../config/env.js';
+import { ConfigError, type Config } from '../config/env.js';
 import { createApp } from './app.js';
 import type { BuildInfo } from './context.js';
 import type { TenantOperations } from './operations.js';
@@ -27,12 +28,32 @@ export function buildInfo(config: Config): BuildInfo {
   };
 }
 
+/** The certificate and key, checked before anything starts; a bad one names its variable, not its path. */
+function loadTls(files: { certFile: string; keyFile: string }) {
+  const read = (variable: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`${variable}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  const cert = read('TLS_CERT_FILE', files.certFile);
+  const key = read('TLS_KEY_FILE', files.keyFile);
+  try {
+    createSecureContext({ cert, key });
+  } catch {
+    throw new ConfigError('TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key');
+  }
+  return { cert, key, minVersion: 'TLSv1.2' as const };
+}
+
 /**
  * Starts the API: listens at once, migrates the registry in the background (until then /v1
  * answers 503), connects to Temporal lazily so reads never wait for it.
  */
 export async function startApi(opts: { config: Config; log: Logger; operations?: TenantOperations }): Promise<RunningApi> {
   const { config, log } = opts;
+  const tls = config.tls ? loadTls(config.tls) : undefined;
   const registry = new Registry(config.env.DATABASE_URL, log);
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
@@ -44,10 +65,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     operations = temporalOperations({ ...config, site: config.site }, registry, client);
   }
   const app = createApp({ config, registry, log, build: buildInfo(config), operations });
-  const tls = config.tls
-    ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile), minVersion: 'TLSv1.2' as const }
-    : undefined;
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {
         fetch: app.fetch,
@@ -55,8 +73,20 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
         hostname: config.listen.host,
         ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
       },
-      () => resolve(s),
+      () => {
+        s.off('error', refused);
+        resolve(s);
+      },
     );
+    // Unhandled, a listen error would crash the process with a trace naming the address.
+    const refused = (err: NodeJS.ErrnoException) =>
+      reject(new ConfigError(`LISTEN_ADDRESS: cannot listen (${err.code ?? 'error'})`));
+    s.once('error', refused);
+  }).catch(async (err: unknown) => {
+    migrating.abort();
+    await connection?.close();
+    await registry.close();
+    throw err;
   });
   // A slow client may not hold a connection forever (slow-loris bodies included).
   const http = server as unknown as { requestTimeout: number; headersTimeout: number; closeAllConnections(): void };

@@ -10,7 +10,18 @@ import { attemptCreate, workflowIds, type CreateRequest, type CreateResult, type
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../config/site.js';
+import { ApiError } from './errors.js';
 import type { TenantOperations } from './operations.js';
+
+/**
+ * Temporal or the registry failing under a run (not a backend step) is the service being
+ * unavailable for a moment: 503, and the same call can be repeated. The cause is logged.
+ */
+function unavailable(cause: unknown): ApiError {
+  const err = new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call');
+  (err as { cause?: unknown }).cause = cause;
+  return err;
+}
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
 export function temporalOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
@@ -39,15 +50,20 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
         try {
           return (await client.workflow.executeUpdateWithStart(attemptCreate, { args: [req], startWorkflowOperation })) as CreateResult;
         } catch (err) {
-          if (attempt >= 3 || !/completed|not found|closed/i.test(String((err as Error).message))) throw err;
+          if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
+          throw unavailable(err);
         }
       }
     },
     async delete(name: string): Promise<DeleteResult> {
-      return client.workflow.execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...start('delete', name) });
+      return client.workflow
+        .execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...start('delete', name) })
+        .catch((err: unknown) => Promise.reject(unavailable(err)));
     },
     async reconcile(name: string): Promise<ReconcileResult> {
-      return client.workflow.execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...start('reconcile', name) });
+      return client.workflow
+        .execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...start('reconcile', name) })
+        .catch((err: unknown) => Promise.reject(unavailable(err)));
     },
     async get(name: string) {
       const rec = await getTenantRecord(registry.db, keys, name);

@@ -21,9 +21,26 @@ const base64Key = z
 
 const duration = z.string().refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h');
 
+/** Parses the URL as postgres.js does (its parseUrl), so what it would throw on at start is refused here. */
+function parsesAsConnectionString(v: string): boolean {
+  try {
+    const authority = v.slice(v.indexOf('://') + 3).split(/[?/]/)[0]!;
+    const host = decodeURIComponent(authority.slice(authority.indexOf('@') + 1));
+    const u = new URL(v.replace(host, host.split(',')[0]!));
+    decodeURIComponent(u.username);
+    decodeURIComponent(u.password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const serviceSchema = z.object({
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .refine(parsesAsConnectionString, 'must be a valid postgres:// connection string'),
   EGRESS_AGENT_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LISTEN_ADDRESS: listen.default(':8080'),
   TLS_CERT_FILE: z.string().min(1).optional(),
@@ -60,7 +77,9 @@ function describe(issues: z.core.$ZodIssue[]): string {
   return issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; ');
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable is an unset one (`${VAR:-}` in compose files and shells).
+  const source = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
   for (const required of ['OPERATOR_TOKEN', 'DATABASE_URL'] as const) {
     if (!source[required]) throw new ConfigError(`${required} is required`);
   }

@@ -21,7 +21,8 @@ const duration = (def: string) =>
     .transform((v) => parseDuration(v)!);
 const supernet = z
   .string()
-  .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16');
+  .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16')
+  .refine((v) => v.split('.').slice(0, 2).every((o) => Number(o) <= 255), 'must be an IPv4 /16 like 10.128.0.0/16');
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** Trust classes the site serves: JSON `{"<class>": {"ssid": "...", "vlan": "<network>", "range": "a.b.c.d-a.b.c.e"}}`. */
@@ -77,8 +78,26 @@ export const siteSchema = z
     SITE_PROXMOX_TOKEN_SECRET: z.string().min(1),
     SITE_TRUST_CLASSES: trustClasses.optional(),
     SITE_LOG_URL: url.optional(),
-    SITE_LOG_ADMIN_TOKEN: z.string().optional(),
+    SITE_LOG_UPSTREAM: z.string().min(1).optional(),
+    SITE_LOG_SERVER: z.string().min(1).default('logs'),
     SITE_LOG_ENDPOINT: url.optional(),
+    SITE_WIFI_URL: url.optional(),
+    SITE_WIFI_API_KEY: z.string().optional(),
+    SITE_WIFI_SITE: z.string().min(1).default('default'),
+    SITE_WIFI_PLACEHOLDER_NETWORK: z.string().min(1).optional(),
+    SITE_WIFI_DEVELOPER_SSID: z.string().min(1).optional(),
+    SITE_WIFI_DEVELOPER_VLAN: z.string().min(1).optional(),
+    SITE_DHCP_URL: url.optional(),
+    SITE_DHCP_SUBNET_ID: z.coerce.number().int().positive().optional(),
+    SITE_DHCP_USER: z.string().optional(),
+    SITE_DHCP_PASSWORD: z.string().optional(),
+    SITE_DEVICE_SHARE: z.coerce.number().int().positive().default(16),
+    SITE_BROKER_URL: z.string().regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL').optional(),
+    SITE_BROKER_ADMIN_USER: z.string().optional(),
+    SITE_BROKER_ADMIN_PASSWORD: z.string().optional(),
+    SITE_CA_CERT: z.string().includes('BEGIN CERTIFICATE', { message: 'must be a PEM certificate' }).optional(),
+    SITE_CA_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+    SITE_CA_CHAIN: z.string().optional(),
     SITE_GRAFANA_URL: url.optional(),
     SITE_GRAFANA_ADMIN_USER: z.string().optional(),
     SITE_GRAFANA_ADMIN_PASSWORD: z.string().optional(),
@@ -119,8 +138,25 @@ export const siteSchema = z
     },
     proxmox: { apiUrl: e.SITE_PROXMOX_URL, tokenId: e.SITE_PROXMOX_TOKEN_ID, tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET },
     logStore: e.SITE_LOG_URL
-      ? { adminUrl: e.SITE_LOG_URL, adminToken: e.SITE_LOG_ADMIN_TOKEN ?? '', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL }
+      ? { adminUrl: e.SITE_LOG_URL, server: e.SITE_LOG_SERVER, upstream: e.SITE_LOG_UPSTREAM ?? '127.0.0.1:9428', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL }
       : undefined,
+    wifi: e.SITE_WIFI_URL
+      ? {
+          url: e.SITE_WIFI_URL,
+          apiKey: e.SITE_WIFI_API_KEY ?? '',
+          site: e.SITE_WIFI_SITE,
+          placeholderNetwork: e.SITE_WIFI_PLACEHOLDER_NETWORK,
+          /** The tenant developer network: where admission keys go. */
+          developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN ? { ssid: e.SITE_WIFI_DEVELOPER_SSID, vlan: e.SITE_WIFI_DEVELOPER_VLAN } : undefined,
+        }
+      : undefined,
+    dhcp: e.SITE_DHCP_URL
+      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, share: e.SITE_DEVICE_SHARE }
+      : undefined,
+    broker: e.SITE_BROKER_URL
+      ? { url: e.SITE_BROKER_URL, adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin', adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '' }
+      : undefined,
+    ca: e.SITE_CA_CERT && e.SITE_CA_KEY ? { certPem: e.SITE_CA_CERT, keyPem: e.SITE_CA_KEY, chainPem: e.SITE_CA_CHAIN } : undefined,
     grafana: e.SITE_GRAFANA_URL
       ? {
           url: e.SITE_GRAFANA_URL,

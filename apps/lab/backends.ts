@@ -5,6 +5,12 @@ import type { Faults } from './simulators/faults.js';
 import { serveApp, type RunningServer } from './simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from './simulators/minio/index.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from './simulators/proxmox/index.js';
+import { createLogStoreSimulator } from './simulators/logstore/index.js';
+import { createGrafanaSimulator } from './simulators/grafana/index.js';
+import { createUnifiSimulator, type UnifiSimulator } from './simulators/unifi/index.js';
+import { startKea, type RunningKea } from './servers/kea.js';
+import { startMosquitto, type RunningMosquitto } from './servers/mosquitto.js';
+import { createLabCa, type LabCa } from '../../activities/ca/lab-ca.js';
 
 /**
  * The backends of a lab site: real PowerDNS Authoritative and Recursor (Debian's packages), and
@@ -19,12 +25,25 @@ export interface LabBackends {
   recursor: RunningDnsServer & { faults: Faults };
   proxmox: ProxmoxSimulator & { server: RunningServer };
   minio: MinioSimulator & { server: RunningServer };
+  /** The optional backends, present unless `minimal` was asked for. */
+  logStore?: ReturnType<typeof createLogStoreSimulator> & { server: RunningServer };
+  grafana?: ReturnType<typeof createGrafanaSimulator> & { server: RunningServer };
+  unifi?: UnifiSimulator & { server: RunningServer };
+  kea?: RunningKea;
+  mosquitto?: RunningMosquitto;
+  ca?: LabCa;
   stop(): Promise<void>;
 }
 
+/** The lab's trust classes: SSID and VLAN network on the controller, and the tenants' device range. */
+export const LAB_TRUST_CLASSES = {
+  sensor: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.200.0.64-10.200.0.127' },
+  camera: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.200.0.128-10.200.0.191' },
+};
+
 export const LAB_DOMAIN = 'lab.example';
 
-export async function startLabBackends(opts: { domain?: string; dir?: string; taskMs?: [number, number] } = {}): Promise<LabBackends> {
+export async function startLabBackends(opts: { domain?: string; dir?: string; taskMs?: [number, number]; minimal?: boolean } = {}): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
   const pdns = await startPowerDns({ dir: opts.dir ? `${opts.dir}/pdns` : undefined });
   const recursor = await startRecursor({ dir: opts.dir ? `${opts.dir}/recursor` : undefined });
@@ -63,14 +82,80 @@ export async function startLabBackends(opts: { domain?: string; dir?: string; ta
     SITE_NODE: 'pve1',
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
+  const optional = opts.minimal ? undefined : await startOptional(env);
   return {
     env,
+    ...optional?.parts,
     pdns: Object.assign(pdns, { faults: pdnsProxy.faults }),
     recursor: Object.assign(recursor, { faults: recursorProxy.faults }),
     proxmox: { ...proxmox, server: proxmoxServer },
     minio: { ...minio, server: minioServer },
     stop: async () => {
+      await optional?.stop();
       await Promise.all([proxmoxServer.close(), minioServer.close(), pdnsProxyServer.close(), recursorProxyServer.close(), pdns.stop(), recursor.stop()]);
+    },
+  };
+}
+
+/** Log store, dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
+async function startOptional(env: Record<string, string>) {
+  const logStore = createLogStoreSimulator({ upstream: '127.0.0.1:9428' });
+  const grafanaAdmin = { adminUser: 'admin', adminPassword: randomBytes(12).toString('hex') };
+  const grafana = createGrafanaSimulator(grafanaAdmin);
+  const unifiKey = randomBytes(16).toString('hex');
+  const unifi = createUnifiSimulator({
+    apiKey: unifiKey,
+    networks: [
+      { name: 'tenant-devices', vlan: 40 },
+      { name: 'tenant-dev', vlan: 41 },
+      { name: 'blackhole', vlan: 4000 },
+    ],
+    wlans: [
+      { ssid: 'lab-devices', network: 'tenant-devices' },
+      { ssid: 'lab-dev', network: 'tenant-dev' },
+    ],
+  });
+  const [logServer, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
+    serveApp(logStore.app),
+    serveApp(grafana.app),
+    serveApp(unifi.app),
+    startKea({ subnets: [{ id: 1, subnet: '10.200.0.0/24' }] }),
+    startMosquitto(),
+  ]);
+  const ca = createLabCa();
+  Object.assign(env, {
+    SITE_LOG_URL: logServer.url,
+    SITE_LOG_UPSTREAM: '127.0.0.1:9428',
+    SITE_LOG_ENDPOINT: logServer.url,
+    SITE_GRAFANA_URL: grafanaServer.url,
+    SITE_GRAFANA_ADMIN_USER: grafanaAdmin.adminUser,
+    SITE_GRAFANA_ADMIN_PASSWORD: grafanaAdmin.adminPassword,
+    SITE_WIFI_URL: unifiServer.url,
+    SITE_WIFI_API_KEY: unifiKey,
+    SITE_WIFI_PLACEHOLDER_NETWORK: 'blackhole',
+    SITE_WIFI_DEVELOPER_SSID: 'lab-dev',
+    SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev',
+    SITE_TRUST_CLASSES: JSON.stringify(LAB_TRUST_CLASSES),
+    SITE_DHCP_URL: kea.controlUrl,
+    SITE_DHCP_SUBNET_ID: '1',
+    SITE_BROKER_URL: mosquitto.url,
+    SITE_BROKER_ADMIN_USER: mosquitto.adminUser,
+    SITE_BROKER_ADMIN_PASSWORD: mosquitto.adminPassword,
+    SITE_CA_CERT: ca.caCertPem,
+    SITE_CA_KEY: ca.caKeyPem,
+    SITE_CA_CHAIN: ca.chainPem.join('\n'),
+  });
+  return {
+    parts: {
+      logStore: { ...logStore, server: logServer },
+      grafana: { ...grafana, server: grafanaServer },
+      unifi: { ...unifi, server: unifiServer },
+      kea,
+      mosquitto,
+      ca,
+    },
+    stop: async () => {
+      await Promise.all([logServer.close(), grafanaServer.close(), unifiServer.close(), kea.stop(), mosquitto.stop()]);
     },
   };
 }

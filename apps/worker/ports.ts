@@ -4,6 +4,14 @@ import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
 import { createRecursorAdapter } from '../../activities/resolver/recursor.js';
 import { createMinioStateAdapter } from '../../activities/state/minio.js';
 import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
+import { createProxmoxHypervisorAdapter } from '../../activities/hypervisor/proxmox.js';
+import { createLogStoreAdapter } from '../../activities/log-store/caddy.js';
+import { createGrafanaAdapter } from '../../activities/dashboards/grafana.js';
+import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
+import { createKeaAdapter } from '../../activities/device-address/kea.js';
+import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
+import { createIssuer } from '../../activities/ca/issuer.js';
+import { LOG_SELECT_HEADER } from '../../activities/tenant/view.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): TenantPorts {
@@ -33,7 +41,39 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     vnetVniBase: site.vnetVniBase,
     taskTimeoutMs: timeoutMs,
   });
+  const hypervisor = createProxmoxHypervisorAdapter({
+    apiUrl: site.proxmox.apiUrl,
+    tokenId: site.proxmox.tokenId,
+    tokenSecret: site.proxmox.tokenSecret,
+    node: site.node,
+    storage: site.storage,
+    templatePrefix: site.templatePrefix,
+    taskTimeoutMs: timeoutMs * 3,
+    timeoutMs,
+  });
+  const logStore = site.logStore
+    ? createLogStoreAdapter({ adminUrl: site.logStore.adminUrl, server: site.logStore.server, upstream: site.logStore.upstream, endpoint: site.logStore.endpoint, timeoutMs })
+    : undefined;
+  const grafana = site.grafana ? createGrafanaAdapter({ ...site.grafana, timeoutMs }) : undefined;
   return {
+    hypervisor,
+    logStore,
+    dashboards:
+      grafana && site.logStore
+        ? {
+            ensure: (spec) =>
+              grafana.ensure({ ...spec, logEndpoint: site.logStore!.endpoint, selectHeader: LOG_SELECT_HEADER }),
+            remove: (spec) => grafana.remove(spec),
+          }
+        : undefined,
+    wifi: site.wifi
+      ? createUnifiWifiAdapter({ url: site.wifi.url, apiKey: site.wifi.apiKey, site: site.wifi.site, placeholderNetwork: site.wifi.placeholderNetwork, timeoutMs })
+      : undefined,
+    deviceAddress: site.dhcp
+      ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, timeoutMs })
+      : undefined,
+    broker: site.broker ? createDynsecAdapter({ url: site.broker.url, adminUser: site.broker.adminUser, adminPassword: site.broker.adminPassword, timeoutMs }) : undefined,
+    ca: site.ca ? createIssuer({ caCertPem: site.ca.certPem, caKeyPem: site.ca.keyPem, chainPem: splitPem(site.ca.chainPem), siteDomain: site.domain }) : undefined,
     dns,
     resolver: {
       ensure: (spec) => recursor.ensure({ zones: spec.zones, forwardTo: site.resolver.forwardTo }),
@@ -42,4 +82,9 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     state,
     network,
   };
+}
+
+/** A PEM bundle as its certificates, in order. */
+function splitPem(bundle: string | undefined): string[] | undefined {
+  return bundle?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? undefined;
 }

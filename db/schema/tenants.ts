@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One row per registered tenant. Secrets are stored sealed (`<key id>:<base64>`, AES-256-GCM) and
@@ -15,8 +15,6 @@ export const tenants = pgTable('tenants', {
   logReadToken: text('log_read_token'),
   dashboardPassword: text('dashboard_password'),
   dashboardOrgId: integer('dashboard_org_id'),
-  /** True while a create that failed has not been repeated yet (its last outcome was a failure). */
-  lastAttemptFailed: boolean('last_attempt_failed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -4,7 +4,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
 
 let site: TestSite;
 beforeAll(async () => {
-  site = await startTestSite();
+  site = await startTestSite({ minimal: true });
 });
 afterAll(async () => {
   await site?.stop();

@@ -39,13 +39,20 @@ export interface TestSite {
 
 let runtimeInstalled = false;
 
-export async function startTestSite(opts: { env?: Record<string, string>; withoutSite?: boolean; backendTimeoutMs?: number; worker?: boolean } = {}): Promise<TestSite> {
+export async function startTestSite(opts: {
+  env?: Record<string, string>;
+  withoutSite?: boolean;
+  backendTimeoutMs?: number;
+  worker?: boolean;
+  /** Only the core backends: no log store, dashboards, Wi-Fi, DHCP, broker or CA. */
+  minimal?: boolean;
+} = {}): Promise<TestSite> {
   if (!runtimeInstalled) {
     // Core SDK logs are noise in test output; errors still surface as failures.
     Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
     runtimeInstalled = true;
   }
-  const backends = await startLabBackends();
+  const backends = await startLabBackends({ minimal: opts.minimal });
   const databaseUrl = await freshDatabase();
   const namespace = `t-${randomBytes(5).toString('hex')}`;
   const temporalAddress = inject('temporalAddress');

@@ -20,7 +20,8 @@ export interface AuthOptions {
   lookups: TokenLookups;
 }
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+// The auth scheme is case-insensitive (RFC 7235 §2.1); the token itself is not.
+const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;
 
 function sameSecret(a: string, b: string): boolean {
   // Hash first so the comparison is constant-time whatever the lengths.

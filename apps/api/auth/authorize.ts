@@ -10,8 +10,10 @@ import type { Caller } from './caller.js';
  * is recognised but never valid on a route (enrollment, egress agent) is 401 there.
  */
 export function requireOperator(c: Context<AppEnv>): void {
-  const caller = c.var.caller;
-  if (caller.kind !== 'operator') throw operatorOnly();
+  const kind = c.var.caller.kind;
+  if (kind === 'operator') return;
+  // Only a tenant token is told the route is the operator's; the others are never valid here.
+  throw kind === 'tenant' ? operatorOnly() : unauthorized();
 }
 
 export function requireTenantAccess(c: Context<AppEnv>, tenant: string): Caller {

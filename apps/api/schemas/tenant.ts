@@ -107,5 +107,5 @@ export const TenantCreateRequest = z
 export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;
 
 export const TenantCreateFailure = z
-  .object({ error: z.string(), tenant: Tenant })
+  .object({ error: z.string(), tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }) })
   .openapi('TenantCreateFailure');

@@ -49,7 +49,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
           : undefined,
     });
     if (result.kind === 'refused') throw fromRefusal(result);
-    if (result.kind === 'failed') throw stepFailed(result.step, { tenant: result.tenant });
+    if (result.kind === 'failed') throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
     return c.json(result.tenant, createdStatus(result.outcome));
   });
 }

@@ -1,0 +1,50 @@
+# One image for both processes of the service (design §1): the API (default command) and the Temporal
+# worker (`node dist/apps/worker/main.js`). Node 24 LTS, the major the project pins (design §1a).
+ARG NODE_IMAGE=node:24.21.0-trixie-slim
+
+# ---- build: compile TypeScript, copy the SQL migrations, pre-build the workflow bundle ----
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY apps ./apps
+COPY activities ./activities
+COPY workflows ./workflows
+COPY db ./db
+COPY temporal ./temporal
+COPY scripts/build-workflow-bundle.ts ./scripts/
+# The registry resolves its migrations next to the compiled db/registry.js (dist/db/migrations).
+RUN npm run build \
+ && cp -r db/migrations dist/db/migrations \
+ && npx tsx scripts/build-workflow-bundle.ts dist/workflow-bundle.js
+
+# ---- deps: production dependencies only, resolved from the same lock file ----
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# ---- runtime ----
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE_VERSION=0.1.0
+ARG SERVICE_COMMIT=unknown
+ARG SERVICE_BUILT=unknown
+ENV NODE_ENV=production \
+    SERVICE_VERSION=${SERVICE_VERSION} \
+    SERVICE_COMMIT=${SERVICE_COMMIT} \
+    SERVICE_BUILT=${SERVICE_BUILT} \
+    WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
+WORKDIR /app
+# Files stay owned by root: the service user can read its code but not rewrite it.
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8080
+# Liveness of the API on the port LISTEN_ADDRESS names (default :8080), over TLS when it is on. The
+# check runs inside the container, so a self-signed certificate is accepted for this call only.
+# The worker shares the image and serves no HTTP: docker-compose.yml turns this check off for it.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "const a=process.env.LISTEN_ADDRESS||':8080';const i=a.lastIndexOf(':');let h=a.slice(0,i).replace(/^\\[|\\]$/g,'');if(!h||h==='0.0.0.0'||h==='::')h='127.0.0.1';if(h.includes(':'))h='['+h+']';const tls=Boolean(process.env.TLS_CERT_FILE);if(tls)process.env.NODE_TLS_REJECT_UNAUTHORIZED='0';fetch((tls?'https':'http')+'://'+h+':'+a.slice(i+1)+'/healthz',{signal:AbortSignal.timeout(4000)}).then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/apps/api/main.js"]

@@ -1,0 +1,20 @@
+import { jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { tenants } from './tenants.js';
+
+/** The current server certificate of a name; everything in it is public. */
+export const certificates = pgTable(
+  'certificates',
+  {
+    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    names: jsonb('names').$type<string[]>().notNull(),
+    certificatePem: text('certificate_pem').notNull(),
+    chainPem: text('chain_pem').notNull(),
+    publicKeyFingerprint: text('public_key_fingerprint').notNull(),
+    serial: text('serial').notNull(),
+    notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
+);

@@ -1,0 +1,21 @@
+import { pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { tenants } from './tenants.js';
+
+/** A fixed address reserved for a device's MAC on the shared device network. */
+export const deviceAddresses = pgTable(
+  'device_addresses',
+  {
+    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    trustClass: text('trust_class').notNull(),
+    address: text('address').notNull(),
+    mac: text('mac').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.device] }),
+    unique('device_addresses_address').on(t.address),
+    unique('device_addresses_mac').on(t.mac),
+  ],
+);

@@ -1,0 +1,20 @@
+import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** A Wi-Fi key (per-key PSK) of a tenant; the PSK is sealed, its fingerprint finds the controller entry. */
+export const wifiKeys = pgTable(
+  'wifi_keys',
+  {
+    tenant: text('tenant').notNull(),
+    name: text('name').notNull(),
+    trustClass: text('trust_class').notNull(),
+    ssid: text('ssid').notNull(),
+    psk: text('psk').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    mac: text('mac'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  // No foreign key: the admission key exists before its tenant does.
+  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
+);
+

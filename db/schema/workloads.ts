@@ -1,0 +1,24 @@
+import { integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { tenants } from './tenants.js';
+
+/** A tenant's VM. Identity (ordinal, VMID, MAC, address) derives from the tenant index and the ordinal. */
+export const workloads = pgTable(
+  'workloads',
+  {
+    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    vmid: integer('vmid').notNull().unique(),
+    mac: text('mac').notNull(),
+    address: text('address').notNull(),
+    cores: integer('cores').notNull(),
+    memoryMb: integer('memory_mb').notNull(),
+    diskGb: integer('disk_gb'),
+    sshKeys: jsonb('ssh_keys').$type<string[]>().notNull().default([]),
+    loginUser: text('login_user').notNull(),
+    status: text('status').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.name] }), unique('workloads_tenant_ordinal').on(t.tenant, t.ordinal)],
+);
