@@ -20,7 +20,7 @@ const workflowBans = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.lab/**', '.test-run/**', 'db/migrations/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.lab/**', '.test-run/**', '.scratch-*/**', 'db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -23,7 +23,7 @@ export class Registry {
   readonly db: Db;
   private migrated = false;
 
-  constructor(url: string, private readonly log?: Logger, max = 10) {
+  constructor(private readonly url: string, private readonly log?: Logger, max = 10) {
     this.sql = postgres(url, {
       max,
       connect_timeout: 5,
@@ -43,11 +43,19 @@ export class Registry {
   async migrate(signal?: AbortSignal): Promise<void> {
     for (let attempt = 1; !signal?.aborted; attempt++) {
       try {
-        await this.sql`select pg_advisory_lock(7240001)`;
+        // The advisory lock is per session: it is taken and released on a connection of its own
+        // (a reserved one cannot carry drizzle's migrator, and the pool may hold one connection),
+        // so replicas starting together migrate one at a time and the lock never leaks.
+        const lock = postgres(this.url, { max: 1, connect_timeout: 5, onnotice: () => {} });
         try {
-          await migrate(this.db, { migrationsFolder });
+          await lock`select pg_advisory_lock(7240001)`;
+          try {
+            await migrate(this.db, { migrationsFolder });
+          } finally {
+            await lock`select pg_advisory_unlock(7240001)`;
+          }
         } finally {
-          await this.sql`select pg_advisory_unlock(7240001)`;
+          await lock.end({ timeout: 2 });
         }
         this.migrated = true;
         this.log?.info({}, 'registry schema migrated');

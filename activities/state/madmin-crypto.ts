@@ -45,6 +45,11 @@ export function isEncrypted(data: Uint8Array): boolean {
 export interface EncryptOptions {
   /** madmin picks AES-GCM on CPUs with AES instructions, ChaCha20-Poly1305 otherwise. */
   algorithm?: 'aes-256-gcm' | 'chacha20-poly1305';
+  /**
+   * Key derivation: madmin's default Argon2id, or the PBKDF2-SHA256 form (id 0x02) madmin writes in
+   * FIPS mode. Every MinIO server decrypts both; PBKDF2 costs a few milliseconds instead of ~100.
+   */
+  kdf?: 'argon2id' | 'pbkdf2';
   /** Fixed salt / nonce, only so tests can reproduce a ciphertext byte for byte. */
   salt?: Uint8Array;
   nonce?: Uint8Array;
@@ -55,6 +60,11 @@ export async function encryptData(password: string, data: Uint8Array, opts: Encr
   const salt = Buffer.from(opts.salt ?? randomBytes(SALT_LEN));
   const nonce = Buffer.from(opts.nonce ?? randomBytes(NONCE_LEN));
   if (salt.length !== SALT_LEN || nonce.length !== NONCE_LEN) throw new MadminCryptoError('salt must be 32 bytes, nonce 8');
+  if (opts.kdf === 'pbkdf2') {
+    // The FIPS form pairs PBKDF2 with AES-GCM only.
+    const key = await pbkdf2Key(password, salt);
+    return Buffer.concat([salt, Buffer.from([MADMIN_PBKDF2_AES_GCM]), nonce, sioSeal('aes-256-gcm', key, nonce, data)]);
+  }
   const algorithm = opts.algorithm ?? 'aes-256-gcm';
   const id = algorithm === 'aes-256-gcm' ? MADMIN_ARGON2ID_AES_GCM : MADMIN_ARGON2ID_CHACHA20_POLY1305;
   const key = await argon2idKey(password, salt);

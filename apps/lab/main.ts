@@ -1,4 +1,4 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { createWorker } from '../worker/worker.js';
 import { Registry } from '../../db/registry.js';
 import { startDevServer } from '../../temporal/dev-server.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
+import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startLabBackends } from './backends.js';
 import { startCodecProxy } from './codec-proxy.js';
 import { freePort } from './free-port.js';
@@ -60,6 +61,10 @@ async function main(): Promise<void> {
   const log = createLogger(config.env.LOG_LEVEL, 'lab');
   const clientConnection = await Connection.connect({ address: temporal.address });
   await ensureNamespace(clientConnection, config.env.TEMPORAL_NAMESPACE);
+  await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }), {
+    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+    intervalMs: config.site!.reconcileIntervalMs,
+  });
   await clientConnection.close();
 
   const api = await startApi({ config, log });

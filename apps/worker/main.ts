@@ -1,6 +1,7 @@
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { Registry } from '../../db/registry.js';
-import { connectWorker } from '../../temporal/connection.js';
+import { connectClient, connectWorker } from '../../temporal/connection.js';
+import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { createWorker } from './worker.js';
@@ -39,6 +40,14 @@ async function main(): Promise<void> {
     connection,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
   });
+  const client = await connectClient({
+    address: config.env.TEMPORAL_ADDRESS,
+    namespace: config.env.TEMPORAL_NAMESPACE,
+    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+    codecKey: config.codecKey,
+  });
+  await ensureSweepSchedule(client, { taskQueue: config.env.TEMPORAL_TASK_QUEUE, intervalMs: config.site!.reconcileIntervalMs });
+  await client.connection.close();
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();

@@ -18,12 +18,13 @@ export async function liveAdmission(db: Db, tokenHash: string): Promise<{ name: 
   return row;
 }
 
-/** Spends a token atomically; false when it was already spent (a concurrent create won). */
+/** Spends a live token atomically; false when it was already spent (a concurrent create won) or has expired since. */
 export async function spendAdmission(db: Db, tokenHash: string): Promise<boolean> {
+  const now = new Date();
   const rows = await db
     .update(admissions)
-    .set({ spentAt: new Date() })
-    .where(and(eq(admissions.tokenHash, tokenHash), isNull(admissions.spentAt)))
+    .set({ spentAt: now })
+    .where(and(eq(admissions.tokenHash, tokenHash), isNull(admissions.spentAt), gt(admissions.expiresAt, now)))
     .returning({ name: admissions.name });
   return rows.length > 0;
 }

@@ -134,6 +134,13 @@ describe('round trips', () => {
     expect((await decryptData('root-secret', ct)).toString()).toBe('hello');
   });
 
+  it('writes the PBKDF2 (FIPS) form with id 2 when asked, which decrypts like the default', async () => {
+    const ct = await encryptData('root-secret', Buffer.from('hello'), { kdf: 'pbkdf2' });
+    expect(ct[32]).toBe(2);
+    expect((await decryptData('root-secret', ct)).toString()).toBe('hello');
+    await expect(decryptData('wrong-secret', ct)).rejects.toThrow();
+  });
+
   it('uses a fresh salt and nonce each time', async () => {
     const a = await encryptData('p', Buffer.from('x'));
     const b = await encryptData('p', Buffer.from('x'));

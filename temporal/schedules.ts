@@ -1,0 +1,35 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { workflowIds } from '../workflows/shared.js';
+import { OPERATION } from './search-attributes.js';
+
+/**
+ * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping
+ * a tick while the previous sweep still runs. Created or updated idempotently when a worker starts.
+ */
+export async function ensureSweepSchedule(client: Client, opts: { taskQueue: string; intervalMs: number }): Promise<void> {
+  const spec = { intervals: [{ every: opts.intervalMs }] };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: 'reconcileSweep',
+    workflowId: workflowIds.sweep,
+    taskQueue: opts.taskQueue,
+    args: [],
+    typedSearchAttributes: [{ key: OPERATION, value: 'sweep' }],
+  };
+  try {
+    await client.schedule.create({
+      scheduleId: workflowIds.sweepSchedule,
+      spec,
+      action,
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(workflowIds.sweepSchedule).update((prev) => ({
+      ...prev,
+      spec,
+      action,
+      policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP },
+    }));
+  }
+}

@@ -1,0 +1,301 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../support/site.js';
+
+/**
+ * The HTTP rules every route shares (spec: Authentication, Errors, Limits, Versioning): bearer
+ * authentication, the error envelope, request validation, the 64 KB body limit, the service
+ * routes, and the request log.
+ */
+let site: TestSite;
+let created: { api_token: string; dns: { tsig_secret: string }; state: { secret_key: string } };
+
+const UNAUTHORIZED = '{"error":"unauthorized"}';
+const TOO_LARGE = '{"error":"request body larger than 64 KB"}';
+const BUILD = { SERVICE_VERSION: '0.11.2', SERVICE_COMMIT: 'c0ffee1', SERVICE_BUILT: '2026-11-21T10:00:00Z' };
+
+/** Every error answer of this suite, checked against the envelope at the end. */
+const errors: { what: string; status: number; text: string; headers: Headers }[] = [];
+async function call(...args: Parameters<TestSite['call']>) {
+  const r = await site.call(...args);
+  if (r.status >= 400) errors.push({ what: `${args[0]} ${args[1]}`, status: r.status, text: r.text, headers: r.headers });
+  return r;
+}
+
+beforeAll(async () => {
+  site = await startTestSite({ env: BUILD });
+  const r = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
+  expect(r.status, r.text).toBe(201);
+  created = r.body;
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+/** A tenant token with the right shape and a MAC that is not the site's. */
+function forged(token: string): string {
+  const parts = token.split('.');
+  const mac = parts[3]!;
+  const other = mac.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+  return [...parts.slice(0, 3), other].join('.');
+}
+
+describe('authentication (401 with WWW-Authenticate)', () => {
+  it.each([
+    ['no Authorization header', { token: null }],
+    ['a Basic credential', { token: null, headers: { authorization: 'Basic x' } }],
+    ['Bearer with no token', { token: null, headers: { authorization: 'Bearer' } }],
+    ['a token in place of the scheme', { token: null, headers: { authorization: 'op-0123456789abcdef0123' } }],
+    ['an unknown token', { token: 'not-a-token-anyone-issued-0123456789' }],
+    ['the operator token with one character more', { token: 'OPERATOR+x' }],
+    ['a forged tenant token (dvt1.acme.<nonce>.<bad mac>)', { token: 'FORGED' }],
+    ['a tenant token with its MAC cut off', { token: 'TRUNCATED' }],
+  ] as [string, { token: string | null; headers?: Record<string, string> }][])('%s', async (_case, opts) => {
+    const token =
+      opts.token === 'OPERATOR+x' ? `${site.operatorToken}x`
+      : opts.token === 'FORGED' ? forged(created.api_token)
+      : opts.token === 'TRUNCATED' ? created.api_token.split('.').slice(0, 3).join('.')
+      : opts.token;
+    for (const [method, path, body] of [['GET', '/v1/tenants'], ['GET', '/v1/tenants/acme'], ['POST', '/v1/tenants', { name: 'acme' }], ['DELETE', '/v1/tenants/acme']] as const) {
+      const r = await call(method, path, { ...opts, token, body });
+      expect([r.status, r.text], `${method} ${path}`).toEqual([401, UNAUTHORIZED]);
+      expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc-api"');
+    }
+  });
+
+  it('the forged token really differs from the genuine one, which is accepted', async () => {
+    expect(forged(created.api_token)).not.toBe(created.api_token);
+    const r = await call('GET', '/v1/tenants/acme', { token: created.api_token });
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it('a route that does not exist answers 401 before anything else, so routes cannot be probed', async () => {
+    const r = await call('GET', '/v1/no-such-route', { token: null });
+    expect([r.status, r.text]).toEqual([401, UNAUTHORIZED]);
+    const known = await call('GET', '/v1/no-such-route');
+    expect([known.status, known.text]).toEqual([404, '{"error":"not found"}']);
+  });
+});
+
+describe('authorization', () => {
+  it('a tenant token on an operator-only route is 403 operator only (no WWW-Authenticate)', async () => {
+    const r = await call('GET', '/v1/tenants', { token: created.api_token });
+    expect([r.status, r.text]).toEqual([403, '{"error":"operator only"}']);
+    expect(r.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
+describe('request validation (400)', () => {
+  it.each([
+    ['an unknown field, named', { body: { name: 'beta', colour: 'blue' } }, '{"error":"unknown field \\"colour\\""}'],
+    ['two unknown fields, both named', { body: { name: 'beta', colour: 'blue', size: 1 } }, '{"error":"unknown fields \\"colour\\", \\"size\\""}'],
+    ['a missing field', { body: {} }, '{"error":"name: required"}'],
+    ['a field of the wrong type is not called missing', { body: { name: 5 } }, '{"error":"name: Invalid input: expected string, received number"}'],
+    ['a name off the pattern', { body: { name: 'Beta' } }, '{"error":"name: must match ^[a-z][a-z0-9]{0,7}$"}'],
+    ['an index out of range', { body: { name: 'beta', index: 63 } }, '{"error":"index: Too big: expected number to be <=62"}'],
+    ['a body that is not an object', { body: ['beta'] }, '{"error":"Invalid input: expected object, received array"}'],
+    ['malformed JSON', { raw: '{"name": "beta"', headers: { 'content-type': 'application/json' } }, '{"error":"malformed JSON in request body"}'],
+    ['a text/plain body', { raw: '{"name":"beta"}', headers: { 'content-type': 'text/plain' } }, '{"error":"content type must be application/json"}'],
+    ['a body with no content type', { raw: '{"name":"beta"}' }, '{"error":"content type must be application/json"}'],
+  ] as [string, { body?: unknown; raw?: string; headers?: Record<string, string> }, string][])('%s', async (_case, opts, text) => {
+    const r = await call('POST', '/v1/tenants', opts);
+    expect([r.status, r.text]).toEqual([400, text]);
+  });
+
+  it('a refused create registers nothing', async () => {
+    const r = await call('GET', '/v1/tenants/beta');
+    expect([r.status, r.text]).toEqual([404, '{"error":"tenant not found"}']);
+  });
+
+  it('application/json with a charset parameter is JSON', async () => {
+    const r = await call('POST', '/v1/tenants', { raw: '{"name":"beta","colour":1}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect([r.status, r.text]).toEqual([400, '{"error":"unknown field \\"colour\\""}']);
+  });
+});
+
+/** A JSON body of exactly `size` bytes: a create with an unknown `pad` field. */
+function bodyOfSize(size: number): string {
+  const head = '{"name":"beta","pad":"';
+  const tail = '"}';
+  return head + 'x'.repeat(size - head.length - tail.length) + tail;
+}
+
+/**
+ * Streams `total` bytes with Transfer-Encoding: chunked and never ends the request: an answer can
+ * only come from a server that refuses the body while it is still arriving.
+ */
+function chunkedUpload(path: string, total: number, token: string): Promise<{ status: number | undefined; text: string; sent: number }> {
+  const url = new URL(site.url);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(
+      { host: url.hostname, port: url.port, path, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode, text, sent });
+          req.destroy();
+        });
+      },
+    );
+    req.on('error', (err) => (answered ? undefined : reject(err)));
+    const head = '{"name":"beta","pad":"';
+    req.write(head);
+    sent = head.length;
+    const pump = () => {
+      if (answered || sent >= total) return;
+      req.write('x'.repeat(4096));
+      sent += 4096;
+      setTimeout(pump, 1);
+    };
+    pump();
+    setTimeout(() => (answered ? undefined : reject(new Error(`no answer after ${sent} bytes (request never ended)`))), 15_000);
+  });
+}
+
+describe('request body limit (64 KB)', () => {
+  it('a body of exactly 64 KB is read (and refused for its content, not its size)', async () => {
+    const r = await call('POST', '/v1/tenants', { raw: bodyOfSize(64 * 1024), headers: { 'content-type': 'application/json' } });
+    expect([r.status, r.text]).toEqual([400, '{"error":"unknown field \\"pad\\""}']);
+  });
+
+  it('one byte more, with Content-Length, is 413', async () => {
+    const r = await call('POST', '/v1/tenants', { raw: bodyOfSize(64 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+    expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
+  });
+
+  it('a 70 KB body with Content-Length is 413, before authentication', async () => {
+    const r = await call('POST', '/v1/tenants', { token: null, raw: bodyOfSize(70 * 1024), headers: { 'content-type': 'application/json' } });
+    expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
+  });
+
+  it('a chunked body is refused with 413 while it is still arriving', async () => {
+    const r = await chunkedUpload('/v1/tenants', 70 * 1024, site.operatorToken);
+    errors.push({ what: 'POST /v1/tenants (chunked)', status: r.status ?? 0, text: r.text, headers: new Headers() });
+    expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
+    expect(r.sent).toBeGreaterThan(64 * 1024);
+  });
+
+  it('a chunked body under the limit is read whole', async () => {
+    const url = new URL(site.url);
+    const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: '/v1/tenants', method: 'POST', headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        },
+      );
+      req.on('error', reject);
+      const body = bodyOfSize(60 * 1024);
+      for (let i = 0; i < body.length; i += 4096) req.write(body.slice(i, i + 4096));
+      req.end();
+    });
+    expect([r.status, r.text]).toEqual([400, '{"error":"unknown field \\"pad\\""}']);
+  });
+});
+
+describe('service routes need no token', () => {
+  it.each([
+    ['/healthz', '{"status":"ok"}'],
+    ['/readyz', '{"status":"ok","database":"ok"}'],
+    ['/version', JSON.stringify({ version: BUILD.SERVICE_VERSION, commit: BUILD.SERVICE_COMMIT, built: BUILD.SERVICE_BUILT })],
+  ])('%s', async (path, text) => {
+    const r = await call('GET', path, { token: null });
+    expect([r.status, r.text]).toEqual([200, text]);
+    // A junk token does not turn them away either.
+    const junk = await call('GET', path, { token: 'junk' });
+    expect([junk.status, junk.text]).toEqual([200, text]);
+  });
+
+  it('/version carries version, commit and built as strings by default too', async () => {
+    const r = await call('GET', '/version', { token: null });
+    expect(Object.keys(r.body).sort()).toEqual(['built', 'commit', 'version']);
+    for (const v of Object.values(r.body)) expect(typeof v).toBe('string');
+  });
+
+  it('/openapi.json is the OpenAPI 3.1 description, version 1', async () => {
+    const r = await call('GET', '/openapi.json', { token: null });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(r.body.openapi).toBe('3.1.0');
+    expect(r.body.info.version).toBe('1');
+    expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/version', '/v1/tenants', '/v1/tenants/{t}']));
+  });
+
+  it('/docs is an HTML page reading /openapi.json', async () => {
+    const r = await call('GET', '/docs', { token: null });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(r.text).toMatch(/^<!doctype html>/i);
+    expect(r.text).toContain('/openapi.json');
+  });
+});
+
+describe('the error envelope', () => {
+  it('every error answer of this suite is {"error": <string>} and names no host, stack or secret', () => {
+    expect(errors.length).toBeGreaterThan(40);
+    for (const e of errors) {
+      const body = JSON.parse(e.text) as Record<string, unknown>;
+      expect(Object.keys(body), e.what).toEqual(['error']);
+      expect(typeof body.error, e.what).toBe('string');
+      expect(e.text, e.what).not.toMatch(/127\.0\.0\.1|localhost|\bat .*:\d+:\d+|Error:|ECONN/);
+      for (const secret of [site.operatorToken, created.api_token, created.dns.tsig_secret, created.state.secret_key]) {
+        expect(e.text, e.what).not.toContain(secret);
+      }
+    }
+  });
+});
+
+describe('request log', () => {
+  const lines = () => site.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('every line is JSON, and every request line carries a request_id', () => {
+    const parsed = lines();
+    const requests = parsed.filter((l) => l.msg === 'request');
+    expect(requests.length).toBeGreaterThan(40);
+    for (const l of requests) {
+      expect(typeof l.request_id).toBe('string');
+      expect(l.request_id).not.toBe('');
+    }
+  });
+
+  it('the X-Request-Id answer header is the request_id logged for that request', async () => {
+    const r = await call('GET', '/v1/tenants/acme');
+    const id = r.headers.get('x-request-id')!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const line = lines().find((l) => l.msg === 'request' && l.request_id === id);
+    expect(line).toMatchObject({ method: 'GET', path: '/v1/tenants/acme', status: 200 });
+    const refused = await call('GET', '/v1/tenants', { token: null });
+    const refusedId = refused.headers.get('x-request-id')!;
+    expect(refusedId).not.toBe(id);
+    expect(lines().find((l) => l.msg === 'request' && l.request_id === refusedId)).toMatchObject({ status: 401 });
+  });
+
+  it('a sane caller X-Request-Id is kept; an unsafe one is replaced', async () => {
+    const kept = await call('GET', '/healthz', { headers: { 'x-request-id': 'trace-42.a_b' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42.a_b');
+    expect(lines().some((l) => l.msg === 'request' && l.request_id === 'trace-42.a_b')).toBe(true);
+    const unsafe = 'x"}, "level": 60, "y": "' + 'z'.repeat(10);
+    const replaced = await call('GET', '/healthz', { headers: { 'x-request-id': unsafe } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('no secret of the create answer, nor the operator token, is ever logged', () => {
+    const all = site.logs.join('\n');
+    expect(all).toContain('"request"');
+    for (const [what, secret] of Object.entries({
+      api_token: created.api_token,
+      tsig_secret: created.dns.tsig_secret,
+      secret_key: created.state.secret_key,
+      operator: site.operatorToken,
+    })) {
+      expect(secret, what).toBeTruthy();
+      expect(all.includes(secret), `${what} found in the log`).toBe(false);
+    }
+  });
+});

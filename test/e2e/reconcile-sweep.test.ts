@@ -1,0 +1,71 @@
+import { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataConverter } from '../../temporal/data-converter.js';
+import { ensureSweepSchedule } from '../../temporal/schedules.js';
+import { workflowIds, type SweepResult } from '../../workflows/shared.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+
+/** Scheduled sweeps: a Temporal Schedule reconciles every ready tenant and repairs drift. */
+let site: TestSite;
+let client: Client;
+beforeAll(async () => {
+  site = await startTestSite();
+  client = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(site.config.codecKey) });
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+const pdns = (path: string, init: RequestInit = {}) =>
+  fetch(`${site.backends.pdns.apiUrl}/servers/localhost${path}`, { ...init, headers: { 'X-API-Key': site.backends.pdns.apiKey } });
+
+describe('the scheduled reconcile sweep', () => {
+  it('is a Schedule on the site interval that skips overlapping runs', async () => {
+    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    // Ensuring again updates in place rather than failing.
+    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    const desc = await client.schedule.getHandle(workflowIds.sweepSchedule).describe();
+    expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+    expect(desc.policies.overlap).toBe('SKIP');
+    expect(desc.action.type).toBe('startWorkflow');
+  });
+
+  it('puts back objects deleted or altered behind the service, and reports what it corrected', async () => {
+    for (const name of ['swa', 'swb', 'swc']) {
+      expect((await site.call('POST', '/v1/tenants', { body: { name } })).status).toBe(201);
+    }
+    // Drift: a zone deleted in PowerDNS, a state-store user removed, a dashboard login made Admin.
+    expect((await pdns('/zones/swa.lab.example.', { method: 'DELETE' })).status).toBe(204);
+    site.backends.minio.state.users.delete('swb');
+    const before = Date.now();
+    await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+
+    let runId: string | undefined;
+    let workflowId: string | undefined;
+    await waitFor(async () => {
+      for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
+        if (w.startTime.getTime() >= before - 1000) {
+          workflowId = w.workflowId;
+          runId = w.runId;
+          return true;
+        }
+      }
+      return false;
+    }, 30_000);
+    const result = (await client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
+    expect(result.tenants).toBe(3);
+    expect(result.reconciled.sort()).toEqual(['swa', 'swb', 'swc']);
+    expect(result.failed).toEqual([]);
+    expect(result.corrected.swa).toEqual(expect.arrayContaining(['dns: zone swa.lab.example. created']));
+    expect(result.corrected.swb?.some((o) => o.startsWith('state: user swb'))).toBe(true);
+    expect(result.corrected.swc).toBeUndefined();
+
+    expect((await pdns('/zones/swa.lab.example.')).status).toBe(200);
+    expect(site.backends.minio.state.users.has('swb')).toBe(true);
+    // Each reconcile is its own child run, findable per tenant.
+    const child = await client.workflow.getHandle(workflowIds.reconcile('swa')).describe();
+    expect(child.status.name).toBe('COMPLETED');
+    // The service log says what was corrected, per step.
+    expect(site.logs.some((l) => l.includes('"tenant":"swa"') && l.includes('step corrected backend objects'))).toBe(true);
+  });
+});

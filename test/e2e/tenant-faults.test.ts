@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Faults } from '../../apps/lab/simulators/faults.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+
+/**
+ * Backend faults: each step failing answers 502 with the partial tenant and its secrets; the same
+ * call resumes on the same identity; concurrent creates converge; a slow backend is bounded.
+ */
+let site: TestSite;
+beforeAll(async () => {
+  site = await startTestSite();
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+interface StepFault {
+  step: string;
+  faults: () => Faults;
+  match: string;
+  method?: string;
+}
+
+const STEP_FAULTS: StepFault[] = [
+  { step: 'dns', faults: () => site.backends.pdns.faults, match: '/zones' },
+  { step: 'resolver', faults: () => site.backends.recursor.faults, match: '/zones' },
+  { step: 'state', faults: () => site.backends.minio.faults, match: '/minio/admin' },
+  // Only the writes: reading the fabric to choose the index happens before the tenant exists.
+  { step: 'network', faults: () => site.backends.proxmox.faults, match: '/cluster/sdn', method: 'POST' },
+  { step: 'log-store', faults: () => site.backends.logStore!.faults, match: '/config' },
+  { step: 'dashboards', faults: () => site.backends.grafana!.faults, match: '/api/' },
+];
+
+function countObjects(name: string) {
+  const zone = `${name}.lab.example.`;
+  return Promise.all([
+    fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } })
+      .then((r) => r.json() as Promise<{ name: string }[]>)
+      .then((zs) => zs.filter((z) => z.name === zone).length),
+  ]).then(([zones]) => ({
+    zones,
+    fabricZones: [...site.backends.proxmox.state.sdn.config.zones.keys()].filter((z) => z === name).length,
+    vnets: [...site.backends.proxmox.state.sdn.config.vnets.values()].filter((v) => v.zone === name).length,
+    orgs: [...site.backends.grafana!.state.orgs.values()].filter((o: any) => o.name === name).length,
+  }));
+}
+
+describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step step failing', ({ step, faults, match, method, name }) => {
+  it(`answers 502 with the partial tenant and its secrets, and the repeat resumes (${step})`, async () => {
+    faults().add({ failNext: 1000, status: 500, match, method });
+    let failed;
+    try {
+      failed = await site.call('POST', '/v1/tenants', { body: { name } });
+    } finally {
+      faults().clear();
+    }
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error).toBe(`backend step "${step}" failed`);
+    expect(Object.keys(failed.body).sort()).toEqual(['error', 'tenant']);
+    const partial = failed.body.tenant;
+    expect(partial.status).toBe('provisioning');
+    expect(partial.dns.tsig_secret).toBeTruthy();
+    expect(partial.state.secret_key).toBeTruthy();
+    expect(partial.api_token).toBeTruthy();
+    expect(partial.steps.find((s: any) => s.name === step)).toMatchObject({ ok: false });
+    // The error text names only the step: no backend host, no secret.
+    expect(failed.body.error).not.toMatch(/127\.0\.0\.1|localhost|http/);
+
+    const read = await site.call('GET', `/v1/tenants/${name}`);
+    expect(read.body.status).toBe('provisioning');
+
+    const resumed = await site.call('POST', '/v1/tenants', { body: { name } });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.body.outcome).toBe('resumed');
+    expect(resumed.body.status).toBe('ready');
+    expect(resumed.body.index).toBe(partial.index);
+    expect(resumed.body.dns.tsig_secret).toBe(partial.dns.tsig_secret);
+    expect(resumed.body.state.secret_key).toBe(partial.state.secret_key);
+    expect(resumed.body.log.read_token).toBe(partial.log.read_token);
+    expect(resumed.body.dashboard.password).toBe(partial.dashboard.password);
+    // A resume without secrets issues a new API token; the old one is revoked.
+    expect(resumed.body.api_token).not.toBe(partial.api_token);
+    expect((await site.call('GET', `/v1/tenants/${name}`, { token: partial.api_token })).status).toBe(401);
+    expect((await site.call('GET', `/v1/tenants/${name}`, { token: resumed.body.api_token })).status).toBe(200);
+    expect(resumed.body.steps.every((s: any) => s.ok)).toBe(true);
+    expect(await countObjects(name)).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+  });
+});
+
+describe('concurrency', () => {
+  it('five identical concurrent creates of a new name converge on one index and one set of secrets', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => site.call('POST', '/v1/tenants', { body: { name: 'same' } })));
+    for (const a of answers) expect(a.status, a.text).toBe(201);
+    expect(new Set(answers.map((a) => a.body.index)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.dns.tsig_secret)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.state.secret_key)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.api_token)).size).toBe(1);
+    expect(await countObjects('same')).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+  });
+
+  it('concurrent creates of different names never share an index', async () => {
+    const names = ['par1', 'par2', 'par3', 'par4'];
+    const answers = await Promise.all(names.map((name) => site.call('POST', '/v1/tenants', { body: { name } })));
+    for (const a of answers) expect(a.status, a.text).toBe(201);
+    expect(new Set(answers.map((a) => a.body.index)).size).toBe(names.length);
+  });
+});
+
+describe('a slow backend', () => {
+  it('fails the step within a bound (502), never a hang; the repeat resumes once it answers', async () => {
+    site.backends.minio.faults.add({ latencyMs: 6000 });
+    const started = Date.now();
+    let r;
+    try {
+      r = await site.call('POST', '/v1/tenants', { body: { name: 'slow' } });
+    } finally {
+      site.backends.minio.faults.clear();
+    }
+    const elapsed = Date.now() - started;
+    expect(r.status, r.text).toBe(502);
+    expect(r.body.error).toBe('backend step "state" failed');
+    // Three attempts bounded by SITE_BACKEND_TIMEOUT (3 s in tests) and a little backoff.
+    expect(elapsed).toBeLessThan(20_000);
+    const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'slow' } });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.body.outcome).toBe('resumed');
+  });
+
+  it('a create whose fabric cannot be read answers 502 for the network step and registers nothing', async () => {
+    site.backends.proxmox.faults.add({ failNext: 1000, status: 500, match: '/cluster/sdn', method: 'GET' });
+    let r;
+    try {
+      r = await site.call('POST', '/v1/tenants', { body: { name: 'nofab' } });
+    } finally {
+      site.backends.proxmox.faults.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "network" failed' });
+    expect((await site.call('GET', '/v1/tenants/nofab')).status).toBe(404);
+    const again = await site.call('POST', '/v1/tenants', { body: { name: 'nofab' } });
+    expect(again.status, again.text).toBe(201);
+  });
+});
+
+describe('a failed delete', () => {
+  it('leaves the tenant deleting (502); a second delete resumes it (204)', async () => {
+    expect((await site.call('POST', '/v1/tenants', { body: { name: 'delf' } })).status).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('delf');
+    site.backends.minio.faults.add({ failNext: 1000, status: 500, match: '/minio/admin' });
+    let r;
+    try {
+      r = await site.call('DELETE', '/v1/tenants/delf');
+    } finally {
+      site.backends.minio.faults.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "state" failed' });
+    expect((await site.call('GET', '/v1/tenants/delf')).body.status).toBe('deleting');
+    const again = await site.call('DELETE', '/v1/tenants/delf');
+    expect(again.status, again.text).toBe(204);
+    expect((await site.call('GET', '/v1/tenants/delf')).status).toBe(404);
+  });
+});
+
+describe('the worker killed in the middle of a create', () => {
+  it('the create completes after the worker restarts, with no duplicate backend objects', async () => {
+    await site.stopWorker();
+    let child = site.spawnWorker();
+    try {
+      // Slow the fabric so the kill lands while the network step runs.
+      site.backends.proxmox.faults.add({ latencyMs: 1200 });
+      const pending = site.call('POST', '/v1/tenants', { body: { name: 'crash' } });
+      await waitFor(async () => {
+        const rows = await site.registry.sql`select name from steps where tenant = 'crash' and ok`;
+        return rows.some((r) => r.name === 'state');
+      }, 30_000);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      site.backends.proxmox.faults.clear();
+      child = site.spawnWorker();
+      const r = await pending;
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.status).toBe('ready');
+      expect(await countObjects('crash')).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+    } finally {
+      site.backends.proxmox.faults.clear();
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await site.startWorker();
+    }
+  });
+});

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitSdn, removeTenantNetwork } from '../../apps/lab/simulators/proxmox/index.js';
+import { startTestSite, type TestSite } from '../support/site.js';
+import { expectNoSecrets } from '../support/tenant-body.js';
+
+/**
+ * Tenant reads and registry semantics through the HTTP API: the tenant object and its derived
+ * identifiers (design §7), secrets_stored, repeated creates, index allocation against the
+ * registry and the fabric, and the egress list of ready tenants.
+ */
+let site: TestSite;
+const created: Record<string, any> = {};
+
+const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+async function create(name: string, body: Record<string, unknown> = {}) {
+  const r = await site.call('POST', '/v1/tenants', { body: { name, ...body } });
+  if (r.status === 201 || r.status === 200) created[name] = r.body;
+  return r;
+}
+
+/** Puts SDN objects on the fabric as an operator would (edited and applied). */
+function fabric(zones: Record<string, number>, vnets: Record<string, { zone: string; tag?: number }> = {}) {
+  const state = site.backends.proxmox.state;
+  for (const [zone, vrfVni] of Object.entries(zones)) {
+    state.sdn.config.zones.set(zone, { type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': vrfVni });
+  }
+  for (const [vnet, v] of Object.entries(vnets)) state.sdn.config.vnets.set(vnet, { type: 'vnet', ...v });
+  commitSdn(state);
+}
+
+/** The tenant object a read must return for `name` at index `i` (spec: Tenant; design §7). */
+function expectTenant(t: any, name: string, i: number) {
+  const s = site.config.site!;
+  expect(Object.keys(t).sort()).toEqual(
+    ['created_at', 'dashboard', 'dns', 'fabric', 'index', 'log', 'name', 'network', 'secrets_stored', 'state', 'status', 'steps', 'updated_at'],
+  );
+  expect(t.name).toBe(name);
+  expect(t.index).toBe(i);
+  expect(t.status).toBe('ready');
+  expect(t.created_at).toMatch(DATE_TIME);
+  expect(t.updated_at).toMatch(DATE_TIME);
+  expect(Date.parse(t.updated_at)).toBeGreaterThanOrEqual(Date.parse(t.created_at));
+  expect(t.network).toEqual({ vrf_vni: 10000 + i, vnet_vni_base: 100000 + 16 * i, subnet: `10.128.${i}.0/24`, gateway: `10.128.${i}.1` });
+  expect(t.fabric).toEqual({ controller_id: 'evpnctl', node: 'pve1' });
+  expect(t.dns).toEqual({
+    zone: `${name}.lab.example`,
+    reverse_zone: `${i}.128.10.in-addr.arpa`,
+    update_server: s.dns.updateServer,
+    tsig_key_name: `tenant-${name}`,
+    tsig_algorithm: 'hmac-sha256',
+  });
+  expect(t.state).toEqual({ endpoint: s.state.endpoint, bucket: 'tenant-state', key_prefix: `${name}/`, access_key: name });
+  // Log store and dashboards are optional backends: their fields follow what the site has.
+  expect(t.log).toEqual(
+    s.logStore ? { account_id: 1000 + i, endpoint: s.logStore.endpoint, select_header: expect.any(String) } : { account_id: 1000 + i },
+  );
+  expect(t.dashboard).toEqual(
+    s.grafana ? { url: expect.any(String), org_id: expect.any(Number), username: expect.any(String) } : {},
+  );
+  expect(t.secrets_stored).toBe(true);
+  expect(t.steps.map((x: any) => x.name)).toEqual([
+    'dns',
+    'resolver',
+    'state',
+    'network',
+    ...(s.logStore ? ['log-store'] : []),
+    ...(s.grafana ? ['dashboards'] : []),
+  ]);
+  for (const step of t.steps) {
+    expect(Object.keys(step).sort()).toEqual(['name', 'ok', 'updated_at']);
+    expect(step.ok).toBe(true);
+    expect(step.updated_at).toMatch(DATE_TIME);
+  }
+  expectNoSecrets(t);
+}
+
+beforeAll(async () => {
+  site = await startTestSite();
+  for (const name of ['rga', 'rgb', 'rgc']) {
+    const r = await create(name);
+    expect(r.status, r.text).toBe(201);
+  }
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+describe('a tenant read', () => {
+  it('carries every field of the spec, derived as design §7 says', async () => {
+    expect([created.rga.index, created.rgb.index, created.rgc.index]).toEqual([1, 2, 3]);
+    const r = await site.call('GET', '/v1/tenants/rgc');
+    expect(r.status, r.text).toBe(200);
+    expectTenant(r.body, 'rgc', 3);
+  });
+
+  it('names backend objects that exist', async () => {
+    const { apiUrl, apiKey } = site.backends.pdns;
+    for (const zone of ['rgc.lab.example.', '3.128.10.in-addr.arpa.']) {
+      const res = await fetch(`${apiUrl}/servers/localhost/zones/${zone}`, { headers: { 'X-API-Key': apiKey } });
+      expect(res.status, zone).toBe(200);
+    }
+    const sdn = site.backends.proxmox.state.sdn.running!;
+    expect(sdn.zones.get('rgc')).toMatchObject({ type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10003 });
+    expect(sdn.vnets.get('tv03')).toMatchObject({ zone: 'rgc', tag: 100048 });
+    expect(site.backends.minio.state.users.get('rgc')?.secretKey).toBe(created.rgc.state.secret_key);
+  });
+});
+
+describe('a ready tenant created again', () => {
+  it('is refused without secrets', async () => {
+    const r = await create('rga');
+    expect(r.status, r.text).toBe(409);
+    expect(r.body.error).toEqual(expect.any(String));
+    expectNoSecrets(r.body);
+  });
+
+  it('reports secrets_stored false when its stored secret is unreadable, and is repaired by a create with its secrets', async () => {
+    const t = created.rga;
+    await site.registry.sql`update tenants set tsig_secret = 'k9:AAAA' where name = 'rga'`;
+    const read = await site.call('GET', '/v1/tenants/rga');
+    expect(read.status).toBe(200);
+    expect(read.body.secrets_stored).toBe(false);
+    const listed = (await site.call('GET', '/v1/tenants')).body.tenants.find((x: any) => x.name === 'rga');
+    expect(listed.secrets_stored).toBe(false);
+    expect((await create('rga')).status).toBe(409);
+
+    // Supplied secrets replace the stored ones: a new state secret reaches the state store.
+    const newStateSecret = 'Restored-state-secret-0123456789';
+    const r = await create('rga', { tsig_secret: t.dns.tsig_secret, state_secret: newStateSecret, api_token: t.api_token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.outcome).toBe('reconciled');
+    expect(r.body.index).toBe(1);
+    expect(r.body.secrets_stored).toBe(true);
+    expect(r.body.dns.tsig_secret).toBe(t.dns.tsig_secret);
+    expect(r.body.state.secret_key).toBe(newStateSecret);
+    expect(site.backends.minio.state.users.get('rga')?.secretKey).toBe(newStateSecret);
+
+    const after = await site.call('GET', '/v1/tenants/rga', { token: t.api_token });
+    expect(after.status, after.text).toBe(200);
+    expect(after.body.secrets_stored).toBe(true);
+    expectNoSecrets(after.body);
+  });
+});
+
+describe('an operator reconcile', () => {
+  it('answers the tenant with outcome reconciled and none of its create-only secrets', async () => {
+    const r = await site.call('POST', '/v1/tenants/rgc/reconcile');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.outcome).toBe('reconciled');
+    expect(r.body.index).toBe(3);
+    expect(r.body.status).toBe('ready');
+    expect(r.body.dns).not.toHaveProperty('tsig_secret');
+    expect(r.body.state).not.toHaveProperty('secret_key');
+    expect(r.body).not.toHaveProperty('api_token');
+    // The reconcile answer is not a read: the outcome stays off later reads.
+    expect((await site.call('GET', '/v1/tenants/rgc')).body).not.toHaveProperty('outcome');
+  });
+});
+
+describe('index allocation', () => {
+  it('gives a new name the lowest free index, reusing a deleted tenant’s', async () => {
+    removeTenantNetwork(site.backends.proxmox.state, 'rgb');
+    const del = await site.call('DELETE', '/v1/tenants/rgb');
+    expect(del.status, del.text).toBe(204);
+    const r = await create('rgd');
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.outcome).toBe('created');
+    expect(r.body.index).toBe(2);
+  });
+
+  it('honours a requested free index', async () => {
+    const r = await create('rge', { index: 40 });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.outcome).toBe('restored');
+    expect(r.body.index).toBe(40);
+    expect(r.body.network.vrf_vni).toBe(10040);
+  });
+
+  it('skips indexes the fabric carries for zones and VNets of other names', async () => {
+    // Lowest free in the registry is 4; the fabric carries 4 (zone), 5 (VNet id), 6 (VNet tag).
+    fabric({ ghost: 10004 }, { tv05: { zone: 'ghost' }, gnet: { zone: 'ghost', tag: 100000 + 16 * 6 + 3 } });
+    const r = await create('rgf');
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.index).toBe(7);
+    // The other name's objects are left alone.
+    expect(site.backends.proxmox.state.sdn.running!.zones.get('ghost')).toMatchObject({ 'vrf-vxlan': 10004 });
+  });
+
+  it('gives a name the index its existing fabric zone carries', async () => {
+    fabric({ rgh: 10030 });
+    const r = await create('rgh');
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.outcome).toBe('created');
+    expect(r.body.index).toBe(30);
+    const sdn = site.backends.proxmox.state.sdn.running!;
+    expect(sdn.zones.get('rgh')).toMatchObject({ 'vrf-vxlan': 10030 });
+    expect(sdn.vnets.get('tv30')).toMatchObject({ zone: 'rgh', tag: 100000 + 16 * 30 });
+  });
+
+  it('answers 409 when no index is free, and never allocates 63', async () => {
+    const held = new Set((await site.registry.sql`select index from tenants`).map((r) => Number(r.index)));
+    const free = Array.from({ length: 62 }, (_, k) => k + 1).filter((i) => !held.has(i));
+    const rows = free.map((i) => ({ name: `dm${i}`, index: i, status: 'ready', tsig_secret: 'k1:x', state_secret: 'k1:x' }));
+    await site.registry.sql`insert into tenants ${site.registry.sql(rows)}`;
+    try {
+      const r = await create('rgz');
+      expect(r.status, r.text).toBe(409);
+      expect(r.body).toEqual({ error: 'no free tenant index' });
+      const restore = await create('rgz', { index: 5 });
+      expect(restore.status, restore.text).toBe(409);
+      expect(restore.body).toEqual({ error: 'no free tenant index' });
+      expect((await site.registry.sql`select 1 from tenants where name = 'rgz' or index = 63`).length).toBe(0);
+      expect((await site.call('GET', '/v1/tenants/rgz')).status).toBe(404);
+    } finally {
+      await site.registry.sql`delete from tenants where name like 'dm%'`;
+    }
+  });
+});
+
+describe('GET /v1/tenants', () => {
+  it('lists every tenant ordered by index, each a full tenant without outcome or secrets', async () => {
+    const r = await site.call('GET', '/v1/tenants');
+    expect(r.status, r.text).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['tenants']);
+    const expected: [string, number][] = [['rga', 1], ['rgd', 2], ['rgc', 3], ['rgf', 7], ['rgh', 30], ['rge', 40]];
+    expect(r.body.tenants.map((t: any) => [t.name, t.index])).toEqual(expected);
+    r.body.tenants.forEach((t: any, k: number) => expectTenant(t, ...expected[k]!));
+  });
+});
+
+describe('GET /v1/fabric/egress', () => {
+  it('lists every ready tenant and no other', async () => {
+    await site.registry.sql`update tenants set status = 'provisioning' where name = 'rgd'`;
+    await site.registry.sql`update tenants set status = 'deleting' where name = 'rgf'`;
+    try {
+      for (const token of [site.operatorToken, site.egressToken]) {
+        const r = await site.call('GET', '/v1/fabric/egress', { token });
+        expect(r.status, r.text).toBe(200);
+        expect(r.body).toEqual({
+          vrfs: ['rga', 'rgc', 'rgh', 'rge'].map((tenant) => ({ tenant, vrf: `vrf_${tenant}` })),
+        });
+      }
+    } finally {
+      await site.registry.sql`update tenants set status = 'ready' where name in ('rgd', 'rgf')`;
+    }
+  });
+});
