@@ -1,8 +1,13 @@
+import { brokerAccountActivities } from './broker-accounts/activities.js';
+import { deviceActivities } from './devices/activities.js';
+import { recordActivities } from './records/activities.js';
 import type { TenantActivityDeps } from './tenant/deps.js';
 import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
 import { stepActivities } from './tenant/steps.js';
 import { sweepActivities } from './tenant/sweep.js';
+import { wifiKeyActivities } from './wifi-keys/activities.js';
+import { workloadActivities } from './workloads/activities.js';
 
 /** Builds every activity from injected dependencies (adapters, registry, site). */
 export function createActivities(deps: TenantActivityDeps) {
@@ -11,6 +16,11 @@ export function createActivities(deps: TenantActivityDeps) {
     ...stepActivities(deps),
     ...lifecycleActivities(deps),
     ...sweepActivities(deps),
+    ...workloadActivities(deps),
+    ...recordActivities(deps),
+    ...brokerAccountActivities(deps),
+    ...deviceActivities(deps),
+    ...wifiKeyActivities(deps),
   };
 }
 

@@ -3,6 +3,7 @@ import type { CertificateIssuer } from '../ca/issuer.js';
 import type { DeviceAddressAdapter } from '../device-address/adapter.js';
 import type { ObjectOutcome } from '../ensure.js';
 import type { HypervisorAdapter } from '../hypervisor/proxmox.js';
+import type { DnsAdapter } from '../dns/powerdns.js';
 import type { WifiAdapter } from '../wifi/adapter.js';
 
 /**
@@ -10,7 +11,8 @@ import type { WifiAdapter } from '../wifi/adapter.js';
  * (PowerDNS, Recursor, MinIO, Proxmox, the log store, Grafana); tests bind the same adapters to
  * real servers and simulators.
  */
-export interface DnsPort {
+export interface DnsPort extends Pick<DnsAdapter, 'ensureRecord' | 'removeRecord' | 'listRecords'> {
+  // Beside zones and key: single rrsets for the names the service publishes (workloads, records).
   ensure(spec: { tenant: string; zone: string; reverseZone: string; tsigKeyName: string; tsigAlgorithm: string; tsigSecret: string }): Promise<ObjectOutcome[]>;
   remove(spec: { tenant: string; zone: string; reverseZone: string; tsigKeyName: string }): Promise<void>;
 }

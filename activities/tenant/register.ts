@@ -6,6 +6,7 @@ import { mintTenantToken, tokenHash } from './api-token.js';
 import type { TenantActivityDeps } from './deps.js';
 import { chooseIndex } from './derive.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
+import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { stepsFor, type Outcome, type StepName, type TenantSecrets } from './view.js';
 
 export type Registration =
@@ -46,7 +47,7 @@ export function registerActivity(deps: TenantActivityDeps) {
       index: row.index,
       outcome: row.status === 'ready' ? 'reconciled' : 'resumed',
       secrets,
-      steps: stepsFor(site, false),
+      steps: stepsFor(site, await holdsDeviceAddresses(db, row.name)),
     };
   }
 

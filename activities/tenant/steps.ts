@@ -3,6 +3,9 @@ import { getTenantRecord, recordStep, setTenantStatus, updateTenant } from '../.
 import { BackendError, type ObjectOutcome } from '../ensure.js';
 import type { TenantActivityDeps } from './deps.js';
 import { deriveIdentity } from './derive.js';
+import { republishNames, withDnsWrites } from '../records/publish.js';
+import { untagged } from '../devices/backend.js';
+import { ensureTenantReservations } from '../devices/reservations.js';
 import { dashboardUsername, viewTenant, type Outcome, type StepName, type TenantSecrets, type TenantView } from './view.js';
 
 export interface StepInput {
@@ -57,9 +60,14 @@ export function stepActivities(deps: TenantActivityDeps) {
 
   const steps: Record<StepName, (i: StepInput) => Promise<ObjectOutcome[]>> = {
     dns: (i) =>
-      runStep(deps, 'dns', i.name, () => {
+      runStep(deps, 'dns', i.name, async () => {
         const t = id(i);
-        return ports.dns.ensure({ tenant: i.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: i.secrets.tsigSecret! });
+        // One DNS write at a time per worker: PowerDNS on SQLite refuses concurrent writes.
+        const zones = await withDnsWrites(deps, () =>
+          ports.dns.ensure({ tenant: i.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: i.secrets.tsigSecret! }),
+        );
+        // The names the service published for workloads and records come back with a recreated zone.
+        return [...zones, ...(await republishNames(deps, i.name, i.index))];
       }),
     resolver: (i) =>
       runStep(deps, 'resolver', i.name, () => {
@@ -76,8 +84,8 @@ export function stepActivities(deps: TenantActivityDeps) {
         const t = id(i);
         return ports.network.ensure({ tenant: i.name, index: i.index, vrfVni: t.vrfVni, vnetId: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });
       }),
-    // Device address reservations arrive with the device registry; a tenant holds none yet.
-    'device-address': (i) => runStep(deps, 'device-address', i.name, async () => []),
+    // Every reservation the tenant holds: on the router and its name (a lost one comes back).
+    'device-address': (i) => runStep(deps, 'device-address', i.name, () => untagged(() => ensureTenantReservations(deps, i.name, i.index))),
     'log-store': (i) =>
       runStep(deps, 'log-store', i.name, () => {
         const t = id(i);

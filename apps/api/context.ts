@@ -3,6 +3,11 @@ import type { Config } from '../config/env.js';
 import type { Registry } from '../../db/registry.js';
 import type { Caller } from './auth/caller.js';
 import type { TenantOperations } from './operations.js';
+import type { DeviceOperations } from './device-operations.js';
+import type { RecordOperations } from './record-operations.js';
+import type { WorkloadOperations } from './workload-operations.js';
+import type { BrokerAccountOperations } from './broker-operations.js';
+import type { CertificateOperations } from './certificate-operations.js';
 
 export interface BuildInfo {
   version: string;
@@ -18,6 +23,15 @@ export interface AppDeps {
   build: BuildInfo;
   /** Tenant operations (Temporal + registry); absent when no site is configured. */
   operations: TenantOperations | undefined;
+  /** Workloads and records (Temporal + registry); absent when no site is configured. */
+  workloads?: WorkloadOperations | undefined;
+  records?: RecordOperations | undefined;
+  /** Broker accounts; absent at a site with no broker (the routes answer 501). */
+  brokerAccounts?: BrokerAccountOperations | undefined;
+  /** Tenant certificates; absent at a site with no tenant service CA (the routes answer 501). */
+  certificates?: CertificateOperations | undefined;
+  /** Devices, fixed addresses and Wi-Fi keys (Temporal + registry); absent when no site is configured. */
+  devices?: DeviceOperations | undefined;
 }
 
 export interface AppEnv {

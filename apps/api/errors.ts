@@ -42,6 +42,9 @@ export const notConfigured = (reason: string) => new ApiError('not_configured', 
 export const notMigrated = () => new ApiError('unavailable', 'database not migrated yet');
 export const stepFailed = (step: string, partial: Record<string, unknown>) =>
   new ApiError('backend_failed', `backend step "${step}" failed`, partial);
+/** Temporal or the registry failing under a run (not a backend step): 503, repeat the call; the cause is logged. */
+export const runUnavailable = (cause: unknown) =>
+  Object.assign(new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call'), { cause });
 
 export function errorBody(err: ApiError): Record<string, unknown> {
   return { error: err.message, ...err.extra };
@@ -92,6 +95,10 @@ export function toResponse(c: Context, err: unknown): Response {
     if (err.status === 413) return c.json({ error: 'request body larger than 64 KB' }, 413);
     return c.json({ error: err.message || 'request refused' }, err.status);
   }
+  if (isDatabaseUnreachable(err)) {
+    c.var.log?.warn({ err }, 'registry unreachable');
+    return respondError(c, new ApiError('unavailable', 'database unavailable; repeat the call'));
+  }
   c.var.log?.error({ err }, 'unhandled error');
   return c.json({ error: 'internal error' }, 500);
 }
@@ -104,4 +111,18 @@ export function fromRefusal(r: { error: 'conflict' | 'not_found'; message: strin
 /** New tenants answer 201; resumed and reconciled ones 200 (spec: Tenants). */
 export function createdStatus(outcome: string | undefined): 200 | 201 {
   return outcome === 'resumed' || outcome === 'reconciled' ? 200 : 201;
+}
+
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
+]);
+
+/** The registry being away is the service being unavailable for a moment, not an internal error. */
+function isDatabaseUnreachable(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
+    if (code === '57014') return true; // statement_timeout: the database is stalled
+  }
+  return false;
 }

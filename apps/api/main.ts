@@ -1,10 +1,11 @@
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from './logger.js';
-import { startApi } from './server.js';
 
 /** The API process: refuses to start on bad configuration, naming the variable. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Loaded once the configuration passed: a refusal comes at once, not after loading the app.
+  const { startApi } = await import('./server.js');
   const log = createLogger(config.env.LOG_LEVEL, 'api');
   const api = await startApi({ config, log });
   log.info({ url: api.url, site: config.site !== undefined }, 'api listening');

@@ -9,7 +9,8 @@ export interface TenantOperations {
   get(name: string): Promise<TenantView | undefined>;
   list(): Promise<TenantView[]>;
   isRegistered(name: string): Promise<boolean>;
-  admit(input: { name: string; mac?: string }): Promise<{ name: string; enrollment_token: string; expires_at: string }>;
+  /** At a site with a tenant developer network the answer carries the admission's new Wi-Fi key. */
+  admit(input: { name: string; mac?: string }): Promise<{ name: string; enrollment_token: string; expires_at: string; wifi?: { ssid: string; psk: string; mac?: string } }>;
   withdrawAdmission(name: string): Promise<boolean>;
   spendEnrollment(tokenHash: string): Promise<boolean>;
   /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */

@@ -12,6 +12,11 @@ import { createApp } from './app.js';
 import type { BuildInfo } from './context.js';
 import type { TenantOperations } from './operations.js';
 import { temporalOperations } from './temporal-operations.js';
+import { deviceOperations } from './device-operations.js';
+import { recordOperations } from './record-operations.js';
+import { workloadOperations, type PublishingDeps } from './workload-operations.js';
+import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
+import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
 
 export interface RunningApi {
   url: string;
@@ -54,17 +59,25 @@ function loadTls(files: { certFile: string; keyFile: string }) {
 export async function startApi(opts: { config: Config; log: Logger; operations?: TenantOperations }): Promise<RunningApi> {
   const { config, log } = opts;
   const tls = config.tls ? loadTls(config.tls) : undefined;
+  const issuer = config.site ? loadSiteIssuer(config.site) : undefined;
   const registry = new Registry(config.env.DATABASE_URL, log);
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
   let connection: Connection | undefined;
   let operations = opts.operations;
+  let publishing: PublishingDeps | undefined;
+  let brokerAccounts: BrokerAccountOperations | undefined;
   if (!operations && config.site) {
     connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS });
     const client = new Client({ connection, namespace: config.env.TEMPORAL_NAMESPACE, dataConverter: dataConverter(config.codecKey) });
     operations = temporalOperations({ ...config, site: config.site }, registry, client);
+    publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE };
+    if (config.site.broker) {
+      brokerAccounts = brokerOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs });
+    }
   }
-  const app = createApp({ config, registry, log, build: buildInfo(config), operations });
+  const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
+  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing) });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {

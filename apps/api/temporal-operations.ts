@@ -12,6 +12,7 @@ import { sealKeys } from '../config/keys.js';
 import type { Site } from '../config/site.js';
 import { ApiError } from './errors.js';
 import type { TenantOperations } from './operations.js';
+import { admissionKeys } from './device-operations.js';
 
 /**
  * Temporal or the registry failing under a run (not a backend step) is the service being
@@ -28,6 +29,7 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
   const { site } = config;
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
+  const admission = admissionKeys({ site, registry, client, taskQueue });
   const start = (operation: string, name: string) => ({
     taskQueue,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -74,12 +76,15 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
     },
     isRegistered: (name) => tenantExists(registry.db, name),
     async admit(input) {
+      // The Wi-Fi key first: when the controller write fails (502) no token has been issued.
+      const wifi = await admission.issue(input);
       const token = `enr1.${randomBytes(24).toString('base64url')}`;
       const expiresAt = new Date(Date.now() + site.enrollmentLifetimeMs);
       await issueAdmission(registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
-      return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString() };
+      return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
     },
-    withdrawAdmission: async (name) => (await withdrawAdmission(registry.db, name)) !== undefined,
+    // The key is revoked before the admission is withdrawn, so a failed revoke can be repeated.
+    withdrawAdmission: async (name) => (await admission.revokeForWithdrawal(name)) && (await withdrawAdmission(registry.db, name)) !== undefined,
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
   };

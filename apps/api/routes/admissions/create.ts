@@ -5,7 +5,7 @@ import { requireOperator } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
-import { errorResponses } from '../../schemas/common.js';
+import { ErrorBody, errorResponses } from '../../schemas/common.js';
 
 export const route = createRoute({
   method: 'post',
@@ -16,7 +16,9 @@ export const route = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: AdmissionRequest } } } },
   responses: {
     201: { description: 'admitted', content: { 'application/json': { schema: Admission } } },
-    ...errorResponses(400, 401, 403, 409, 413, 501, 503),
+    ...errorResponses(400, 401, 403, 409, 413, 501),
+    502: { description: "the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", content: { 'application/json': { schema: ErrorBody } } },
+    ...errorResponses(503),
   },
 });
 

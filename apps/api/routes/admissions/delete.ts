@@ -13,7 +13,7 @@ export const route = createRoute({
   request: { params: TenantParam },
   responses: {
     204: { description: 'withdrawn' },
-    ...errorResponses(400, 401, 403, 404, 501, 503),
+    ...errorResponses(400, 401, 403, 404, 501, 502, 503),
   },
 });
 

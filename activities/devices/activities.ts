@@ -1,0 +1,154 @@
+import { getDevice } from '../../db/queries/devices.js';
+import {
+  allReservations,
+  getReservation,
+  insertReservation,
+  nameUsedByWorkloadOrRecord,
+  recordPointsAt,
+  type ReservationRow,
+} from '../../db/queries/device-addresses.js';
+import { getTenantRow } from '../../db/queries/tenants.js';
+import type { DeviceRefusal, ReleaseResult, ReserveInput } from '../../workflows/device-contract.js';
+import { chooseAddress, inRange, type AddressChoice } from '../device-address/ranges.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { deriveIdentity } from '../tenant/derive.js';
+import { atStep, backendActivity } from './backend.js';
+import { ensureReservation, removeReservation, type ReservationPart } from './reservations.js';
+import { isServed, rangeOf, unservedReason } from './trust-class.js';
+import { viewReservation, type ReservationView } from './view.js';
+
+export type AllocateResult = { kind: 'proceed'; reservation: ReservationView } | DeviceRefusal;
+
+const refuse = (error: DeviceRefusal['error'], message: string): DeviceRefusal => ({ kind: 'refused', error, message });
+
+const MAC_HOLDS = "the device's mac already holds an address on the device network";
+
+function choiceRefusal(reason: Extract<AddressChoice, { ok: false }>['reason'], cls: string, share: number): DeviceRefusal {
+  switch (reason) {
+    case 'not-an-address':
+      return refuse('bad_request', 'address: must be an IPv4 address');
+    case 'outside-range':
+      return refuse('bad_request', `address is outside the tenant range of trust class "${cls}"`);
+    case 'taken':
+      return refuse('conflict', 'the address is taken');
+    case 'range-full':
+      return refuse('conflict', `the tenant range of trust class "${cls}" is full`);
+    case 'share-full':
+      return refuse('conflict', `the tenant holds its full share of device addresses (${share})`);
+  }
+}
+
+/**
+ * Fixed device addresses: choosing one (registry, reading the router for reservations it holds
+ * that the registry does not), making it on the router and publishing the name, and releasing it.
+ */
+export function deviceActivities(deps: TenantActivityDeps) {
+  const { db, site, log } = deps;
+
+  async function zoneOf(tenant: string): Promise<{ index: number; zone: string } | undefined> {
+    const row = await getTenantRow(db, tenant);
+    return row ? { index: row.index, zone: deriveIdentity(site, tenant, row.index).zone } : undefined;
+  }
+
+  /** Picks the address: the one held (converge), the requested one, or the lowest free one. */
+  async function allocate(input: ReserveInput): Promise<AllocateResult> {
+    const tenant = await zoneOf(input.tenant);
+    if (!tenant) return refuse('not_found', 'tenant not found');
+    const device = await getDevice(db, input.tenant, input.device);
+    if (!device) return refuse('bad_request', 'device is not registered');
+    if (!device.mac) return refuse('bad_request', 'device has no mac; register it with its mac first');
+    const cls = device.trustClass;
+    if (!isServed(site.trustClasses, cls)) return refuse('bad_request', unservedReason(site.trustClasses, cls));
+    const range = rangeOf(site.trustClasses, cls);
+    if (!range) return refuse('bad_request', `trust class "${cls}" has no address range at this site`);
+    if (await nameUsedByWorkloadOrRecord(db, input.tenant, input.device)) {
+      return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
+    }
+    const share = site.dhcp?.share ?? 0;
+    const view = (row: ReservationRow): AllocateResult => ({ kind: 'proceed', reservation: viewReservation(row, tenant.zone) });
+    const converge = (held: ReservationRow): AllocateResult =>
+      input.address !== undefined && input.address !== held.address
+        ? refuse('bad_request', 'the device already holds a different address; release it first')
+        : view(held);
+
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const held = await getReservation(db, input.tenant, input.device);
+      if (held) return converge(held);
+      if (input.address !== undefined && !inRange(range, input.address)) return choiceRefusal('outside-range', cls, share);
+      const registry = await allReservations(db);
+      if (registry.some((r) => r.mac === device.mac)) return refuse('conflict', MAC_HOLDS);
+      // Reservations on the router the registry does not hold (the site's own, or a registry
+      // restored from an older state) are taken too; one for this very MAC in range is adopted.
+      const router = await atStep('device-address', () => deps.ports.deviceAddress!.list());
+      const known = new Set(registry.map((r) => r.address));
+      const foreign = router.filter((r) => !known.has(r.address));
+      let requested = input.address;
+      const ofMac = foreign.find((r) => r.mac === device.mac);
+      if (ofMac) {
+        if (!inRange(range, ofMac.address) || (requested !== undefined && requested !== ofMac.address)) return refuse('conflict', MAC_HOLDS);
+        requested = ofMac.address;
+      }
+      const choice = chooseAddress({
+        range,
+        taken: [...known, ...foreign.filter((r) => r !== ofMac).map((r) => r.address)],
+        heldByTenant: registry.filter((r) => r.tenant === input.tenant).length,
+        share,
+        requested,
+      });
+      if (!choice.ok) return choiceRefusal(choice.reason, cls, share);
+      const inserted = await insertReservation(db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac: device.mac });
+      switch (inserted.kind) {
+        case 'inserted':
+          log.info({ tenant: input.tenant, device: input.device, address: choice.address }, 'device address reserved');
+          return view(inserted.row);
+        case 'mac-taken':
+          return refuse('conflict', MAC_HOLDS);
+        case 'address-taken':
+          if (requested !== undefined) return choiceRefusal('taken', cls, share);
+          continue; // a concurrent reservation took the lowest free address: choose again
+        case 'exists':
+          continue; // a concurrent call for this device won: converge on its address
+      }
+    }
+    return refuse('conflict', 'the address is taken');
+  }
+
+  return {
+    /** Registry step of a reserve: refusals are answers; reading the router can fail (`device-address`). */
+    async allocateDeviceAddress(input: ReserveInput): Promise<AllocateResult> {
+      return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', () => allocate(input));
+    },
+
+    /** Makes the router and DNS match the registry's reservation of one device. */
+    async applyDeviceAddress(input: { tenant: string; device: string; parts: ReservationPart[] }): Promise<void> {
+      await backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
+        const tenant = await zoneOf(input.tenant);
+        if (!tenant) return;
+        const outcomes = await ensureReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device, parts: input.parts });
+        const changed = outcomes.filter((o) => o.result !== 'in-place');
+        if (changed.length) log.info({ tenant: input.tenant, device: input.device, changed }, 'device address backends corrected');
+      });
+    },
+
+    /** Releases a device's address; refused while a published record still points at it. */
+    async releaseDeviceAddress(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+      return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
+        const tenant = await zoneOf(input.tenant);
+        if (!tenant) return refuse('not_found', 'tenant not found');
+        const done = await removeReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) =>
+          (await recordPointsAt(tx, input.tenant, row.address)) ? refuse('bad_request', 'a published record still points at the address') : undefined,
+        );
+        if (done.kind === 'absent') return refuse('not_found', 'the device holds no fixed address');
+        if (done.kind === 'refused') return done.refusal;
+        log.info({ tenant: input.tenant, device: input.device }, 'device address released');
+        return { kind: 'released' as const };
+      });
+    },
+
+    /** The reservation as the registry holds it, for a failed release's answer. */
+    async deviceReservationView(input: { tenant: string; device: string }): Promise<ReservationView | undefined> {
+      const [tenant, row] = await Promise.all([zoneOf(input.tenant), getReservation(db, input.tenant, input.device)]);
+      return tenant && row ? viewReservation(row, tenant.zone) : undefined;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { deleteReservation, getReservation, listReservations, type ReservationRow } from '../../db/queries/device-addresses.js';
+import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
+import type { ObjectOutcome } from '../ensure.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { deriveIdentity } from '../tenant/derive.js';
+import { atStep } from './backend.js';
+
+/**
+ * The backend side of one reservation: the MAC-keyed reservation on the router's DHCP server and
+ * `<device>.<tenant zone>` (an A record, no PTR: the address is not in the tenant's subnet).
+ * Every change runs holding the device's lock, and the router's lock around its
+ * read-modify-write, so workers on several hosts never lose one another's reservation.
+ */
+export type ReservationPart = 'dhcp' | 'dns';
+
+const ROUTER = 'router';
+
+export const deviceLockKey = (tenant: string, device: string) => `${tenant}/${device}`;
+
+export function deviceFqdn(deps: Pick<TenantActivityDeps, 'site'>, tenant: string, index: number, device: string): { zone: string; name: string } {
+  const zone = deriveIdentity(deps.site, tenant, index).zone;
+  return { zone, name: `${device}.${zone}` };
+}
+
+async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: ReservationRow, index: number, parts: readonly ReservationPart[]): Promise<ObjectOutcome[]> {
+  const outcomes: ObjectOutcome[] = [];
+  const dhcp = deps.ports.deviceAddress;
+  if (parts.includes('dhcp')) {
+    outcomes.push(
+      ...(await atStep('device-address', async () => {
+        if (!dhcp) throw new Error('no DHCP server is configured at this site');
+        await lock(LOCK_SPACE.dhcp, ROUTER);
+        return dhcp.ensure({ mac: row.mac, address: row.address, hostname: row.device });
+      })),
+    );
+  }
+  if (parts.includes('dns')) {
+    const { zone, name } = deviceFqdn(deps, row.tenant, index, row.device);
+    outcomes.push(await atStep('dns', () => deps.ports.dns.ensureRecord({ zone, name, type: 'A', content: row.address })));
+  }
+  return outcomes;
+}
+
+/** Brings one device's reservation to what the registry holds; nothing when it holds none. */
+export async function ensureReservation(
+  deps: TenantActivityDeps,
+  input: { tenant: string; index: number; device: string; parts: readonly ReservationPart[] },
+): Promise<ObjectOutcome[]> {
+  return withLocks(deps.db, async (tx, lock) => {
+    await lock(LOCK_SPACE.device, deviceLockKey(input.tenant, input.device));
+    const row = await getReservation(tx, input.tenant, input.device);
+    return row ? ensureOne(deps, lock, row, input.index, input.parts) : [];
+  });
+}
+
+/**
+ * Every reservation of a tenant (reconcile: a reservation lost on the router comes back). A site
+ * that no longer configures a DHCP server keeps only the names.
+ */
+export async function ensureTenantReservations(deps: TenantActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+  const outcomes: ObjectOutcome[] = [];
+  const parts: ReservationPart[] = deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'];
+  for (const row of await listReservations(deps.db, tenant)) {
+    outcomes.push(...(await ensureReservation(deps, { tenant, index, device: row.device, parts })));
+  }
+  return outcomes;
+}
+
+/**
+ * Removes a reservation from the backends and then from the registry, in one locked run. The
+ * name goes first, so no published name points at an address DHCP no longer holds for it.
+ * `check` may refuse (inside the lock) before anything is removed.
+ */
+export async function removeReservation<R>(
+  deps: TenantActivityDeps,
+  input: { tenant: string; index: number; device: string },
+  check: (tx: Tx, row: ReservationRow) => Promise<R | undefined> = async () => undefined,
+): Promise<{ kind: 'removed' } | { kind: 'absent' } | { kind: 'refused'; refusal: R }> {
+  return withLocks(deps.db, async (tx, lock) => {
+    await lock(LOCK_SPACE.device, deviceLockKey(input.tenant, input.device));
+    const row = await getReservation(tx, input.tenant, input.device);
+    if (!row) return { kind: 'absent' as const };
+    const refusal = await check(tx, row);
+    if (refusal !== undefined) return { kind: 'refused' as const, refusal };
+    const { zone, name } = deviceFqdn(deps, input.tenant, input.index, input.device);
+    await atStep('dns', () => deps.ports.dns.removeRecord({ zone, name, type: 'A' }));
+    const dhcp = deps.ports.deviceAddress;
+    if (dhcp) {
+      await atStep('device-address', async () => {
+        await lock(LOCK_SPACE.dhcp, ROUTER);
+        await dhcp.remove({ address: row.address });
+      });
+    }
+    await deleteReservation(tx, input.tenant, input.device);
+    return { kind: 'removed' as const };
+  });
+}
+
+/** Tenant delete: every reservation of the tenant leaves the router, its name and the registry. */
+export async function removeTenantReservations(deps: TenantActivityDeps, tenant: string, index: number): Promise<void> {
+  for (const row of await listReservations(deps.db, tenant)) {
+    await removeReservation(deps, { tenant, index, device: row.device });
+  }
+}

@@ -1,0 +1,86 @@
+import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, type RecordKind } from '../../db/queries/records.js';
+import { getTenantRow } from '../../db/queries/tenants.js';
+import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/record-shared.js';
+import type { PublishRefusal } from '../../workflows/workload-shared.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { tenantForPublishing } from '../workloads/activities.js';
+import { fqdnOf } from '../workloads/names.js';
+import { runPublishStep } from '../workloads/step.js';
+import { deriveIdentity } from '../tenant/derive.js';
+import { classifyRecordAddress } from './address.js';
+import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
+import { viewRecord, type RecordView } from './view.js';
+
+export type RecordPutCheck = { kind: 'proceed'; index: number; recordKind: RecordKind; registered: boolean } | PublishRefusal;
+export type RecordDeleteStart = { kind: 'proceed'; index: number } | PublishRefusal;
+
+const refuse = (error: PublishRefusal['error'], message: string): PublishRefusal => ({ kind: 'refused', error, message });
+
+/**
+ * The activities of record PUT and DELETE (spec: Record). The registry decides what may be
+ * published; the dns activities write one rrset at a time and re-align the PTRs, so a repeated
+ * call resumes and the names the tenant publishes itself stay as they are.
+ */
+export function recordActivities(deps: TenantActivityDeps) {
+  const { db, site, log } = deps;
+
+  return {
+    async checkRecordPut(req: RecordPutRequest): Promise<RecordPutCheck> {
+      const tenant = await tenantForPublishing(deps, req.tenant);
+      if ('kind' in tenant) return tenant;
+      const t = deriveIdentity(site, req.tenant, tenant.index);
+      const fqdn = fqdnOf(req.name, t.zone);
+      const owner = await nameOwner(db, req.tenant, req.name);
+      if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
+      if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
+      const devices = await tenantDeviceAddresses(db, req.tenant);
+      const target = classifyRecordAddress(t.subnet, req.address, devices.map((d) => d.address));
+      if (!target.ok) return refuse('bad_request', target.error);
+      return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
+    },
+
+    /** Whether the tenant already published the name itself (with its update key). */
+    async recordNameFree(input: { tenant: string; index: number; name: string }): Promise<boolean> {
+      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
+    },
+
+    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<void> {
+      await saveRecord(db, { tenant: input.tenant, name: input.name, address: input.address, kind: input.recordKind, actor: input.actor });
+    },
+
+    /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */
+    async publishRecord(input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
+      await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+        withDnsWrites(deps, async () => {
+          await publishName(deps, input.tenant, input.index, input.name, input.address);
+          await syncPtrs(deps, input.tenant, input.index);
+        }),
+      );
+    },
+
+    async recordView(input: { tenant: string; name: string }): Promise<RecordView | undefined> {
+      const row = await getRecord(db, input.tenant, input.name);
+      return row ? viewRecord(site, row) : undefined;
+    },
+
+    async beginRecordDelete(req: RecordDeleteRequest): Promise<RecordDeleteStart> {
+      const tenant = await getTenantRow(db, req.tenant);
+      if (!tenant) return refuse('not_found', 'tenant not found');
+      if (!(await getRecord(db, req.tenant, req.name))) return refuse('not_found', 'record not found');
+      return { kind: 'proceed', index: tenant.index };
+    },
+
+    async unpublishRecord(input: { tenant: string; index: number; name: string }): Promise<void> {
+      await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+        withDnsWrites(deps, async () => {
+          await unpublishName(deps, input.tenant, input.index, input.name);
+          await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name });
+        }),
+      );
+    },
+
+    async forgetRecord(req: RecordDeleteRequest): Promise<void> {
+      await deleteRecord(db, req.tenant, req.name, req.actor);
+    },
+  };
+}

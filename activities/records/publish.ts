@@ -1,0 +1,122 @@
+import { absoluteName, ptrName } from '../dns/names.js';
+import type { ObjectOutcome } from '../ensure.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { deriveIdentity } from '../tenant/derive.js';
+import { listRecords } from '../../db/queries/records.js';
+import { listWorkloads } from '../../db/queries/workloads.js';
+import { ptrAction, ptrOwner } from './ptr.js';
+
+/**
+ * The names the service publishes for a tenant: `<workload>.<zone>` and `<record>.<zone>` (A),
+ * and the PTRs of the subnet addresses they point at. Each write is one rrset through the DNS
+ * API, so the names a tenant publishes itself with its update key are never touched.
+ */
+type Deps = Pick<TenantActivityDeps, 'site' | 'db' | 'ports'>;
+
+/**
+ * One DNS write sequence at a time per DNS adapter (so per worker). A sequence reads the zone,
+ * decides and writes; two interleaved would undo each other's PTR decisions, and PowerDNS on
+ * SQLite (the lab's) answers 500 to concurrent writes. Keyed by the adapter, not global.
+ */
+const writers = new WeakMap<object, Promise<unknown>>();
+
+export function withDnsWrites<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
+  const key = deps.ports.dns as object;
+  const before = writers.get(key) ?? Promise.resolve();
+  const mine = before.then(work, work);
+  writers.set(key, mine.catch(() => undefined));
+  return mine;
+}
+
+const IN_ADDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.in-addr\.arpa\.?$/i;
+
+function zonesOf(deps: Deps, tenant: string, index: number) {
+  const t = deriveIdentity(deps.site, tenant, index);
+  return { zone: t.zone, reverseZone: t.reverseZone };
+}
+
+/** `<label>.<zone>` points at `address` (A). */
+export async function publishName(deps: Deps, tenant: string, index: number, label: string, address: string): Promise<ObjectOutcome> {
+  const { zone } = zonesOf(deps, tenant, index);
+  return deps.ports.dns.ensureRecord({ zone, name: absoluteName(`${label}.${zone}`), type: 'A', content: address });
+}
+
+export async function unpublishName(deps: Deps, tenant: string, index: number, label: string): Promise<void> {
+  const { zone } = zonesOf(deps, tenant, index);
+  await deps.ports.dns.removeRecord({ zone, name: absoluteName(`${label}.${zone}`), type: 'A' });
+}
+
+/** Whether `<label>.<zone>` is free of address records (the tenant may have published it itself). */
+export async function nameIsFree(deps: Deps, tenant: string, index: number, label: string): Promise<boolean> {
+  const { zone } = zonesOf(deps, tenant, index);
+  const fqdn = absoluteName(`${label}.${zone}`);
+  const existing = await deps.ports.dns.listRecords(zone);
+  return !existing.some((r) => ['A', 'AAAA', 'CNAME'].includes(r.type) && sameName(r.name, fqdn));
+}
+
+/**
+ * Brings every PTR of the tenant's reverse zone in line with the registry: each subnet address
+ * a workload or record points at names its owner (ptr.ts); a PTR left naming a service name that
+ * no longer owns its address is moved or removed; PTRs the tenant wrote itself stay. `excluding`
+ * is a name on its way out (its registry row goes after its names).
+ */
+export async function syncPtrs(
+  deps: Deps,
+  tenant: string,
+  index: number,
+  excluding?: { kind: 'workload' | 'record'; name: string },
+): Promise<ObjectOutcome[]> {
+  const { zone, reverseZone } = zonesOf(deps, tenant, index);
+  const [workloads, records, reverse] = await Promise.all([
+    listWorkloads(deps.db, tenant),
+    listRecords(deps.db, tenant),
+    deps.ports.dns.listRecords(reverseZone),
+  ]);
+  const names = {
+    workloads: workloads.map((w) => ({ name: w.name, address: w.address, createdAt: w.createdAt })),
+    records: records.filter((r) => r.kind === 'subnet').map((r) => ({ name: r.name, address: r.address, createdAt: r.createdAt })),
+  };
+  const serviceNames = new Set([...workloads.map((w) => w.name), ...records.map((r) => r.name)]);
+  const current = new Map<string, string>();
+  for (const r of reverse) {
+    const m = r.type === 'PTR' ? IN_ADDR.exec(r.name) : null;
+    if (m) current.set(`${m[4]}.${m[3]}.${m[2]}.${m[1]}`, r.content);
+  }
+  const addresses = new Set([...current.keys(), ...names.workloads.map((w) => w.address), ...names.records.map((r) => r.address)]);
+  const outcomes: ObjectOutcome[] = [];
+  for (const address of [...addresses].sort()) {
+    const action = ptrAction(current.get(address), ptrOwner(address, names, excluding), zone, serviceNames);
+    if (action.kind === 'set') {
+      const content = absoluteName(`${action.owner}.${zone}`);
+      const now = current.get(address);
+      if (now !== undefined && sameName(now, content)) {
+        outcomes.push({ object: `record ${ptrName(address)} PTR`, result: 'in-place' });
+        continue;
+      }
+      outcomes.push(await deps.ports.dns.ensureRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR', content }));
+    } else if (action.kind === 'remove') {
+      await deps.ports.dns.removeRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR' });
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Re-publishes every name the service holds for a tenant (reconcile): the A of each workload and
+ * record, then the PTRs. A zone recreated by the dns step gets its names back.
+ */
+export async function republishNames(deps: Deps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+  const [workloads, records] = await Promise.all([listWorkloads(deps.db, tenant), listRecords(deps.db, tenant)]);
+  if (workloads.length + records.length === 0) return [];
+  return withDnsWrites(deps, async () => {
+    const outcomes: ObjectOutcome[] = [];
+    for (const w of workloads) if (w.status !== 'deleting') outcomes.push(await publishName(deps, tenant, index, w.name, w.address));
+    for (const r of records) outcomes.push(await publishName(deps, tenant, index, r.name, r.address));
+    return [...outcomes, ...(await syncPtrs(deps, tenant, index))];
+  });
+}
+
+function sameName(a: string, b: string): boolean {
+  const n = (x: string) => x.trim().toLowerCase().replace(/\.$/, '');
+  return n(a) === n(b);
+}

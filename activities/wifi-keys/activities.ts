@@ -1,0 +1,134 @@
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import { tenantExists } from '../../db/queries/tenants.js';
+import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
+import { open } from '../../db/seal.js';
+import type { AdmissionKeyInput, DeviceRefusal, IssueKeyInput } from '../../workflows/device-contract.js';
+import { atStep, backendActivity } from '../devices/backend.js';
+import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { generatePsk, pskFingerprint } from '../wifi/psk.js';
+import { ADMISSION_CLASS, ADMISSION_KEY, viewWifiKey, wifiKeyId, type WifiKeyView } from './view.js';
+
+export type RegisterKeyResult = { kind: 'proceed'; key: WifiKeyView; replaces: string[] } | DeviceRefusal;
+
+const refuse = (error: DeviceRefusal['error'], message: string): DeviceRefusal => ({ kind: 'refused', error, message });
+
+const ISSUE_REFUSALS = {
+  'trust-class-changed': "a Wi-Fi key's trust class cannot change; issue a key of another name",
+  'psk-mismatch': 'psk does not match the key the service holds; psk only restores a key whose stored copy was lost',
+  'psk-unreadable': "the stored psk can no longer be read; issue the key again with the tenant's psk",
+} as const;
+
+/**
+ * Wi-Fi keys (per-key PSKs on the wireless controller): the registry holds each key sealed, the
+ * controller holds the entry. Every change to one WLAN's key list runs under that SSID's registry
+ * lock, because the controller's list is rewritten whole and has no conditional update.
+ */
+export function wifiKeyActivities(deps: TenantActivityDeps) {
+  const { db, keys, site, log, ports } = deps;
+
+  /** Where a key places its clients: its trust class's network, or the developer network for an admission key. */
+  function networkOf(row: WifiKeyRow): string | undefined {
+    if (row.name === ADMISSION_KEY && row.trustClass === ADMISSION_CLASS) return site.wifi?.developer?.vlan;
+    return wifiOf(site.trustClasses, row.trustClass)?.vlan;
+  }
+
+  async function ensureOnController(tenant: string, name: string, replaces: string[]): Promise<void> {
+    await withLocks(db, async (tx, lock) => {
+      const row = await getWifiKey(tx, tenant, name);
+      if (!row) return;
+      await lock(LOCK_SPACE.wlan, row.ssid);
+      // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
+      const current = await getWifiKey(tx, tenant, name);
+      if (!current) return;
+      const psk = open(keys, current.psk);
+      await atStep('wifi', async () => {
+        if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+        if (psk === undefined) throw new Error('the stored psk cannot be opened');
+        const vlanNetwork = networkOf(current);
+        if (!vlanNetwork) throw new Error(`trust class ${current.trustClass} has no Wi-Fi network at this site`);
+        const outcomes = await ports.wifi.ensure({
+          ssid: current.ssid,
+          vlanNetwork,
+          keyId: wifiKeyId(tenant, name),
+          psk,
+          ...(current.mac ? { mac: current.mac } : {}),
+          replaces,
+        });
+        const changed = outcomes.filter((o) => o.result !== 'in-place');
+        if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
+      });
+    });
+  }
+
+  return {
+    /** Registry step of an issue: mints the psk of a new key, keeps an existing one, or restores a supplied one. */
+    async registerWifiKey(input: IssueKeyInput): Promise<RegisterKeyResult> {
+      if (!(await tenantExists(db, input.tenant))) return refuse('not_found', 'tenant not found');
+      if (!isServed(site.trustClasses, input.trustClass)) return refuse('bad_request', unservedReason(site.trustClasses, input.trustClass));
+      const wifi = wifiOf(site.trustClasses, input.trustClass);
+      if (!wifi) return refuse('bad_request', `trust class "${input.trustClass}" has no Wi-Fi network at this site`);
+      const keyId = wifiKeyId(input.tenant, input.name);
+      const outcome = await issueWifiKey(
+        db,
+        keys,
+        { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: input.psk },
+        { mint: () => generatePsk(), fingerprint: (psk) => pskFingerprint(keyId, psk) },
+      );
+      if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
+      return { kind: 'proceed', key: viewWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
+    },
+
+    /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
+    async ensureWifiKey(input: { tenant: string; name: string; replaces: string[] }): Promise<void> {
+      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces));
+    },
+
+    async revokeWifiKey(input: { tenant: string; name: string }): Promise<boolean> {
+      return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => revokeKey(deps, input.tenant, input.name));
+    },
+
+    /** A new admission key for a name: a fresh psk, the earlier key's entry dropped in the same write. */
+    async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: WifiKeyView; replaces: string[] }> {
+      const developer = site.wifi?.developer;
+      if (!developer) throw new Error('this site has no tenant developer network');
+      const psk = generatePsk();
+      const { row, replaces } = await replaceAdmissionKey(db, keys, {
+        tenant: input.name,
+        name: ADMISSION_KEY,
+        trustClass: ADMISSION_CLASS,
+        ssid: developer.ssid,
+        mac: input.mac ?? null,
+        psk,
+        fingerprint: pskFingerprint(wifiKeyId(input.name, ADMISSION_KEY), psk),
+      });
+      return { key: viewWifiKey(keys, row, psk), replaces };
+    },
+
+    async wifiKeyView(input: { tenant: string; name: string; psk?: string }): Promise<WifiKeyView | undefined> {
+      const row = await getWifiKey(db, input.tenant, input.name);
+      return row ? viewWifiKey(keys, row, input.psk) : undefined;
+    },
+  };
+}
+
+/** Revokes a key on the controller and forgets it; false when the registry holds no such key. */
+async function revokeKey(deps: TenantActivityDeps, tenant: string, name: string): Promise<boolean> {
+  return withLocks(deps.db, async (tx, lock) => {
+    const row = await getWifiKey(tx, tenant, name);
+    if (!row) return false;
+    await lock(LOCK_SPACE.wlan, row.ssid);
+    const wifi = deps.ports.wifi;
+    if (wifi) await atStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint }));
+    await deleteWifiKey(tx, tenant, name);
+    deps.log.info({ tenant, key: name }, 'wifi key revoked');
+    return true;
+  });
+}
+
+/** Tenant delete: every key of the tenant, `admission` included, leaves the controller and the registry. */
+export async function revokeTenantWifiKeys(deps: TenantActivityDeps, tenant: string): Promise<void> {
+  await backendActivity(deps.log, { tenant }, 'wifi', async () => {
+    for (const row of await listWifiKeys(deps.db, tenant)) await revokeKey(deps, tenant, row.name);
+  });
+}

@@ -1,0 +1,44 @@
+import type { wifiKeys } from '../../db/schema/index.js';
+import { open, type SealKeys } from '../../db/seal.js';
+
+/** The Wi-Fi key object of the wire contract; `psk` only in the answers that issue or restore it. */
+export interface WifiKeyView {
+  name: string;
+  trust_class: string;
+  ssid: string;
+  /** The one client the key is bound to (admission keys issued for a MAC). */
+  mac?: string;
+  /** False when the stored psk cannot be opened: issue the key again with the tenant's psk. */
+  secrets_stored: boolean;
+  created_at: string;
+  updated_at: string;
+  psk?: string;
+}
+
+/** The name of the key an admission issues on the tenant developer network. */
+export const ADMISSION_KEY = 'admission';
+/** What an admission key reports as its class: the developer network is not a site trust class. */
+export const ADMISSION_CLASS = 'developer';
+
+type WifiKeyRow = typeof wifiKeys.$inferSelect;
+
+const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
+
+/** The controller-side id of a key, which salts its fingerprint. */
+export const wifiKeyId = (tenant: string, name: string) => `${tenant}/${name}`;
+
+export function viewWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): WifiKeyView {
+  return {
+    name: row.name,
+    trust_class: row.trustClass,
+    ssid: row.ssid,
+    ...(row.mac ? { mac: row.mac } : {}),
+    secrets_stored: open(keys, row.psk) !== undefined,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    ...(psk !== undefined ? { psk } : {}),
+  };
+}
+
+/** A key's name: 1-32 lowercase alphanumerics or dashes, not starting or ending with a dash. */
+export const WIFI_KEY_NAME = /^(?=.{1,32}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;

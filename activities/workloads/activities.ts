@@ -1,0 +1,192 @@
+import { getTenantRow } from '../../db/queries/tenants.js';
+import { nameOwner } from '../../db/queries/records.js';
+import { deleteWorkload, getWorkload, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
+import type { PublishRefusal, WorkloadRequest } from '../../workflows/workload-shared.js';
+import type { ObjectOutcome } from '../ensure.js';
+import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
+import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
+import type { TenantActivityDeps } from '../tenant/deps.js';
+import { deriveIdentity } from '../tenant/derive.js';
+import { fqdnOf, LOGIN_USER, vmName } from './names.js';
+import { repeatedWorkloadSizing } from './sizing.js';
+import { runPublishStep } from './step.js';
+import { viewWorkload, type WorkloadView } from './view.js';
+
+/** Everything the backend steps of one workload need, so they never read the registry. */
+export interface WorkloadSpec {
+  tenant: string;
+  name: string;
+  index: number;
+  vmid: number;
+  mac: string;
+  address: string;
+  cores: number;
+  memoryMb: number;
+  diskGb: number;
+  sshKeys: string[];
+  loginUser: string;
+}
+
+export type WorkloadPreparation =
+  /** `diskGb`: settled for a registered workload; a new one's waits for the template's size. */
+  | { kind: 'proceed'; index: number; registered: boolean; diskGb?: number }
+  | PublishRefusal;
+
+export type WorkloadRegistered = { kind: 'proceed'; spec: WorkloadSpec } | PublishRefusal;
+
+export type WorkloadDeleteStart = { kind: 'proceed'; spec: WorkloadSpec } | PublishRefusal;
+
+const refuse = (error: PublishRefusal['error'], message: string): PublishRefusal => ({ kind: 'refused', error, message });
+
+/** A tenant workloads may be managed under: registered and ready. */
+export async function tenantForPublishing(deps: TenantActivityDeps, tenant: string): Promise<{ index: number } | PublishRefusal> {
+  const row = await getTenantRow(deps.db, tenant);
+  if (!row) return refuse('not_found', 'tenant not found');
+  if (row.status === 'deleting') return refuse('conflict', 'the tenant is being deleted');
+  if (row.status !== 'ready') return refuse('conflict', 'the tenant is not ready yet; repeat its create first');
+  return { index: row.index };
+}
+
+function specOf(row: WorkloadRow, index: number): WorkloadSpec {
+  return {
+    tenant: row.tenant,
+    name: row.name,
+    index,
+    vmid: row.vmid,
+    mac: row.mac,
+    address: row.address,
+    cores: row.cores,
+    memoryMb: row.memoryMb,
+    diskGb: row.diskGb ?? 0,
+    sshKeys: row.sshKeys,
+    loginUser: row.loginUser,
+  };
+}
+
+/**
+ * The activities of workload create and delete (spec: Workload). Registry activities decide
+ * identity and answer refusals; backend activities (hypervisor, dns) are ensures and removals
+ * that a repeated call runs again, so it resumes where the last one stopped.
+ */
+export function workloadActivities(deps: TenantActivityDeps) {
+  const { db, site, ports, log } = deps;
+  const zoneOf = (tenant: string, index: number) => deriveIdentity(site, tenant, index).zone;
+
+  async function view(tenant: string, name: string): Promise<WorkloadView | undefined> {
+    const row = await getWorkload(db, tenant, name);
+    return row ? viewWorkload(site, row) : undefined;
+  }
+
+  return {
+    async prepareWorkload(req: WorkloadRequest): Promise<WorkloadPreparation> {
+      const tenant = await tenantForPublishing(deps, req.tenant);
+      if ('kind' in tenant) return tenant;
+      const row = await getWorkload(db, req.tenant, req.name);
+      const fqdn = fqdnOf(req.name, zoneOf(req.tenant, tenant.index));
+      if (!row) {
+        const owner = await nameOwner(db, req.tenant, req.name);
+        if (owner === 'record') return refuse('bad_request', `"${fqdn}" is already published as a record; delete the record or choose another name`);
+        if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address; choose another name`);
+        return { kind: 'proceed', index: tenant.index, registered: false };
+      }
+      if (row.status === 'deleting') return refuse('conflict', 'the workload is being deleted; repeat the delete first');
+      const sizing = repeatedWorkloadSizing({ diskGb: row.diskGb ?? 0, sshKeys: row.sshKeys }, req);
+      if (!sizing.ok) return refuse('bad_request', sizing.error);
+      return { kind: 'proceed', index: tenant.index, registered: true, diskGb: sizing.diskGb };
+    },
+
+    /** Whether the tenant already published the name itself (with its update key). */
+    async workloadNameFree(input: { tenant: string; index: number; name: string }): Promise<boolean> {
+      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `workload ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
+    },
+
+    /** The disk size of the template a new workload is cloned from. */
+    async workloadTemplateDisk(input: { tenant: string; name: string }): Promise<number> {
+      return runPublishStep(log, 'hypervisor', { tenant: input.tenant, object: `workload ${input.name}` }, async () => (await ports.hypervisor.newestTemplate()).diskGb);
+    },
+
+    async registerWorkload(input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
+      const t = deriveIdentity(site, input.tenant, input.index);
+      const reg = await registerWorkload(db, {
+        tenant: input.tenant,
+        name: input.name,
+        cores: input.cores,
+        memoryMb: input.memoryMb,
+        diskGb: input.diskGb,
+        sshKeys: input.sshKeys ?? [],
+        loginUser: LOGIN_USER,
+        identity: (ordinal) => workloadIdentity(site.vmidBase, { index: input.index, subnet: t.subnet }, ordinal),
+        chooseOrdinal: lowestFreeOrdinal,
+        actor: input.actor,
+      });
+      if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
+      return { kind: 'proceed', spec: specOf(reg.row, input.index) };
+    },
+
+    /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
+    async ensureWorkloadVm(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+      const t = deriveIdentity(site, spec.tenant, spec.index);
+      return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+        ports.hypervisor.ensure({
+          vmid: spec.vmid,
+          name: vmName(spec.tenant, spec.name),
+          cores: spec.cores,
+          memoryMb: spec.memoryMb,
+          diskGb: spec.diskGb,
+          mac: spec.mac,
+          bridge: t.vnet,
+          address: spec.address,
+          prefixLen: t.prefixLength,
+          gateway: t.gateway,
+          ciuser: spec.loginUser,
+          sshKeys: spec.sshKeys,
+        }),
+      );
+    },
+
+    /** `<name>.<zone>` and its PTR. */
+    async publishWorkloadNames(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+      return runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+        withDnsWrites(deps, async () => [
+          await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
+          ...(await syncPtrs(deps, spec.tenant, spec.index)),
+        ]),
+      );
+    },
+
+    async finishWorkload(input: { tenant: string; name: string }): Promise<WorkloadView | undefined> {
+      await setWorkloadStatus(db, input.tenant, input.name, 'ready', 'provisioning');
+      return view(input.tenant, input.name);
+    },
+
+    async workloadView(input: { tenant: string; name: string }): Promise<WorkloadView | undefined> {
+      return view(input.tenant, input.name);
+    },
+
+    async beginWorkloadDelete(input: { tenant: string; name: string }): Promise<WorkloadDeleteStart> {
+      const tenant = await getTenantRow(db, input.tenant);
+      if (!tenant) return refuse('not_found', 'tenant not found');
+      const row = await setWorkloadStatus(db, input.tenant, input.name, 'deleting');
+      if (!row) return refuse('not_found', 'workload not found');
+      return { kind: 'proceed', spec: specOf(row, tenant.index) };
+    },
+
+    /** Stop, then destroy; a VM already gone is fine. */
+    async removeWorkloadVm(spec: WorkloadSpec): Promise<void> {
+      await runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.remove(spec.vmid));
+    },
+
+    async unpublishWorkloadNames(spec: WorkloadSpec): Promise<void> {
+      await runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+        withDnsWrites(deps, async () => {
+          await unpublishName(deps, spec.tenant, spec.index, spec.name);
+          await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name });
+        }),
+      );
+    },
+
+    async forgetWorkload(input: { tenant: string; name: string; actor: string }): Promise<void> {
+      await deleteWorkload(db, input.tenant, input.name, input.actor);
+    },
+  };
+}

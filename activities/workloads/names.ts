@@ -1,0 +1,23 @@
+/**
+ * Names and defaults of a workload (spec: Workload, Limits). A workload's name is a DNS label
+ * under the tenant zone, 1-20 lowercase alphanumerics or dashes, never starting or ending with a
+ * dash; a record's label is any DNS label (1-63).
+ */
+export const WORKLOAD_NAME = /^(?=.{1,20}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+export const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const DEFAULT_CORES = 2;
+export const DEFAULT_MEMORY_MB = 2048;
+
+/** The site's tenant account on every workload image: cloud-init gives it the tenant's keys. */
+export const LOGIN_USER = 'tenant';
+
+/** The VM's name in the hypervisor: unique across tenants and readable in its UI. */
+export function vmName(tenant: string, workload: string): string {
+  return `${tenant}-${workload}`;
+}
+
+/** `<label>.<zone>`, without the trailing dot (the form answers carry). */
+export function fqdnOf(label: string, zone: string): string {
+  return `${label}.${zone.replace(/\.$/, '')}`;
+}

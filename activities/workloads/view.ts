@@ -1,0 +1,42 @@
+import type { Site } from '../../apps/config/site.js';
+import type { WorkloadRow, WorkloadStatus } from '../../db/queries/workloads.js';
+import { fqdnOf } from './names.js';
+
+/** The workload object of the wire contract (spec: Workload). Nothing in it is secret. */
+export interface WorkloadView {
+  tenant: string;
+  name: string;
+  fqdn: string;
+  status: WorkloadStatus;
+  ordinal: number;
+  vmid: number;
+  cores: number;
+  memory_mb: number;
+  disk_gb: number;
+  mac: string;
+  address: string;
+  login_user: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
+
+export function viewWorkload(site: Pick<Site, 'domain'>, row: WorkloadRow): WorkloadView {
+  return {
+    tenant: row.tenant,
+    name: row.name,
+    fqdn: fqdnOf(row.name, `${row.tenant}.${site.domain}`),
+    status: row.status as WorkloadStatus,
+    ordinal: row.ordinal,
+    vmid: row.vmid,
+    cores: row.cores,
+    memory_mb: row.memoryMb,
+    disk_gb: row.diskGb ?? 0,
+    mac: row.mac,
+    address: row.address,
+    login_user: row.loginUser,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}

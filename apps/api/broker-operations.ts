@@ -1,0 +1,66 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
+import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
+import { tenantExists } from '../../db/queries/tenants.js';
+import type { Registry } from '../../db/registry.js';
+import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import {
+  attemptBrokerAccount, brokerWorkflowIds,
+  type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
+} from '../../workflows/broker-account-shared.js';
+import { runUnavailable } from './errors.js';
+
+/** What the broker account routes ask of the service: issue and delete on Temporal, reads from the registry. */
+export interface BrokerAccountOperations {
+  ensure(req: BrokerAccountRequest): Promise<BrokerAccountResult>;
+  delete(tenant: string, name: string): Promise<BrokerAccountDeleteResult>;
+  get(tenant: string, name: string): Promise<BrokerAccountView | undefined>;
+  list(tenant: string): Promise<BrokerAccountView[]>;
+  tenantRegistered(tenant: string): Promise<boolean>;
+}
+
+export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number }): BrokerAccountOperations {
+  const { registry, client, taskQueue } = opts;
+  const db = registry.db;
+  const start = (operation: string, tenant: string) => ({
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    typedSearchAttributes: [
+      { key: TENANT_NAME, value: tenant },
+      { key: OPERATION, value: operation },
+    ],
+  });
+
+  return {
+    async ensure(req) {
+      // A run that is just completing refuses new updates; the next call starts a fresh run.
+      for (let attempt = 1; ; attempt++) {
+        const startWorkflowOperation = new WithStartWorkflowOperation('brokerAccountEnsure', {
+          workflowId: brokerWorkflowIds.ensure(req.tenant, req.name),
+          args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs }],
+          ...start('broker-account', req.tenant),
+        });
+        try {
+          return (await client.workflow.executeUpdateWithStart(attemptBrokerAccount, { args: [req], startWorkflowOperation })) as BrokerAccountResult;
+        } catch (err) {
+          if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
+          throw runUnavailable(err);
+        }
+      }
+    },
+    async delete(tenant, name) {
+      return client.workflow
+        .execute('brokerAccountDelete', { workflowId: brokerWorkflowIds.delete(tenant, name), args: [{ tenant, name }], ...start('broker-account-delete', tenant) })
+        .catch((err: unknown) => Promise.reject(runUnavailable(err)));
+    },
+    async get(tenant, name) {
+      const row = await getBrokerAccount(db, tenant, name);
+      return row ? viewBrokerAccount(row) : undefined;
+    },
+    async list(tenant) {
+      return (await listBrokerAccounts(db, tenant)).map(viewBrokerAccount);
+    },
+    tenantRegistered: (tenant) => tenantExists(db, tenant),
+  };
+}

@@ -1,0 +1,213 @@
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
+import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
+import { ADMISSION_KEY, viewWifiKey, type WifiKeyView } from '../../activities/wifi-keys/view.js';
+import { audit } from '../../db/queries/audit.js';
+import { getReservation } from '../../db/queries/device-addresses.js';
+import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../db/queries/devices.js';
+import { getTenantRow, tenantExists } from '../../db/queries/tenants.js';
+import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/queries/wifi-keys.js';
+import type { Registry } from '../../db/registry.js';
+import { deriveIdentity } from '../../activities/tenant/derive.js';
+import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import {
+  deviceWorkflowIds as ids,
+  type AdmissionKeyResult,
+  type BackendStep,
+  type DeviceRefusal,
+  type IssueKeyInput,
+  type IssueKeyResult,
+  type ReleaseResult,
+  type ReserveResult,
+  type RevokeKeyResult,
+  type SyncResult,
+} from '../../workflows/device-contract.js';
+import { sealKeys } from '../config/keys.js';
+import type { Site } from '../config/site.js';
+import { runUnavailable, stepFailed } from './errors.js';
+
+export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView } | DeviceRefusal;
+
+/**
+ * What the device, device-address and Wi-Fi key routes ask of the service. The registry entry
+ * of a device is written here (it touches no backend); reservations and keys run on Temporal
+ * (`workflows/device-address.ts`, `workflows/wifi-keys.ts`); reads come from the registry.
+ */
+export interface DeviceOperations {
+  tenantRegistered(tenant: string): Promise<boolean>;
+  registerDevice(req: { tenant: string; name: string; trustClass: string; mac: string | null; actor: string }): Promise<RegisterDeviceResult>;
+  getDevice(tenant: string, name: string): Promise<DeviceView | undefined>;
+  listDevices(tenant: string): Promise<DeviceView[]>;
+  deleteDevice(req: { tenant: string; name: string; actor: string }): Promise<'deleted' | 'not-found' | 'holds-address'>;
+  reserveAddress(req: { tenant: string; device: string; address?: string; actor: string }): Promise<ReserveResult>;
+  getReservation(tenant: string, device: string): Promise<ReservationView | undefined>;
+  releaseAddress(req: { tenant: string; device: string; actor: string }): Promise<ReleaseResult>;
+  issueWifiKey(req: IssueKeyInput & { actor: string }): Promise<IssueKeyResult>;
+  getWifiKey(tenant: string, name: string): Promise<WifiKeyView | undefined>;
+  listWifiKeys(tenant: string): Promise<WifiKeyView[]>;
+  revokeWifiKey(req: { tenant: string; name: string; actor: string }): Promise<RevokeKeyResult>;
+}
+
+export interface DeviceOperationsDeps {
+  site: Site;
+  registry: Registry;
+  client: Client;
+  taskQueue: string;
+}
+
+const REGISTER_REFUSALS: Record<RegisterRefusal, DeviceRefusal> = {
+  'trust-class-changed': { kind: 'refused', error: 'bad_request', message: "a device's trust class cannot change; register a new name instead" },
+  'mac-cleared-with-address': {
+    kind: 'refused',
+    error: 'bad_request',
+    message: 'the device holds a fixed address: its mac cannot be cleared (release the address first)',
+  },
+  'mac-holds-address': { kind: 'refused', error: 'conflict', message: 'the mac already holds an address on the device network' },
+};
+
+function startOptions(taskQueue: string, operation: string, tenant: string) {
+  return {
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    typedSearchAttributes: [
+      { key: TENANT_NAME, value: tenant },
+      { key: OPERATION, value: operation },
+    ],
+  };
+}
+
+/** Runs one device or Wi-Fi workflow to its answer; Temporal being away is a 503 to repeat. */
+function runner(client: Client, taskQueue: string) {
+  return <R>(workflowType: string, workflowId: string, operation: string, tenant: string, arg: unknown): Promise<R> =>
+    client.workflow
+      .execute(workflowType, { workflowId, args: [arg], ...startOptions(taskQueue, operation, tenant) })
+      .catch((err: unknown) => Promise.reject(runUnavailable(err))) as Promise<R>;
+}
+
+export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
+  const { site, registry, client, taskQueue } = deps;
+  const db = registry.db;
+  const keys = sealKeys(site);
+  const run = runner(client, taskQueue);
+
+  async function zoneOf(tenant: string): Promise<string | undefined> {
+    const row = await getTenantRow(db, tenant);
+    return row ? deriveIdentity(site, tenant, row.index).zone : undefined;
+  }
+
+  return {
+    tenantRegistered: (tenant) => tenantExists(db, tenant),
+
+    async registerDevice(req) {
+      if (!isServed(site.trustClasses, req.trustClass)) {
+        return { kind: 'refused', error: 'bad_request', message: unservedReason(site.trustClasses, req.trustClass) };
+      }
+      const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac });
+      if (outcome.kind === 'refused') return REGISTER_REFUSALS[outcome.reason];
+      const device = viewDevice(outcome.row);
+      if (outcome.created) await audit(db, { actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
+      // A fixed address follows the device's MAC: its reservation on the router is brought to the
+      // registry's (the registry row moved with the device), and a repeated call resumes a move.
+      if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
+        const moved = await run<SyncResult>('deviceMacMove', ids.move(req.tenant, req.name, req.mac), 'device-mac', req.tenant, { tenant: req.tenant, device: req.name });
+        if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
+      }
+      return { kind: 'done', device };
+    },
+
+    async getDevice(tenant, name) {
+      const row = await getDevice(db, tenant, name);
+      return row ? viewDevice(row) : undefined;
+    },
+
+    async listDevices(tenant) {
+      return (await listDevices(db, tenant)).map(viewDevice);
+    },
+
+    async deleteDevice(req) {
+      const outcome = await deleteDevice(db, req.tenant, req.name);
+      if (outcome === 'deleted') await audit(db, { actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
+      return outcome;
+    },
+
+    async reserveAddress(req) {
+      const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
+      const result = await run<ReserveResult>('deviceAddressReserve', ids.reserve(req.tenant, req.device, req.address), 'device-address', req.tenant, input);
+      if (result.kind !== 'refused' && result.reservation) {
+        // A published name (and the caller behind it) goes to the audit log.
+        await audit(db, { actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
+      }
+      return result;
+    },
+
+    async getReservation(tenant, device) {
+      const [zone, row] = await Promise.all([zoneOf(tenant), getReservation(db, tenant, device)]);
+      return zone && row ? viewReservation(row, zone) : undefined;
+    },
+
+    async releaseAddress(req) {
+      const result = await run<ReleaseResult>('deviceAddressRelease', ids.release(req.tenant, req.device), 'device-address-release', req.tenant, {
+        tenant: req.tenant,
+        device: req.device,
+      });
+      if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
+      return result;
+    },
+
+    async issueWifiKey(req) {
+      if (req.name === ADMISSION_KEY) {
+        return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
+      }
+      const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: req.psk } : {}) };
+      const result = await run<IssueKeyResult>('wifiKeyIssue', ids.issueKey(req.tenant, req.name, req.psk !== undefined), 'wifi-key', req.tenant, input);
+      if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
+      return result;
+    },
+
+    async getWifiKey(tenant, name) {
+      const row = await getWifiKey(db, tenant, name);
+      return row ? viewWifiKey(keys, row) : undefined;
+    },
+
+    async listWifiKeys(tenant) {
+      return (await listWifiKeys(db, tenant)).map((r) => viewWifiKey(keys, r));
+    },
+
+    async revokeWifiKey(req) {
+      const result = await run<RevokeKeyResult>('wifiKeyRevoke', ids.revokeKey(req.tenant, req.name), 'wifi-key-revoke', req.tenant, { tenant: req.tenant, name: req.name });
+      if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
+      return result;
+    },
+  };
+}
+
+/**
+ * The Wi-Fi key of an admission, at a site with a tenant developer network: every admission
+ * issues a new one (the earlier key of the name stops working); withdrawing an unused admission
+ * revokes it. Used by the tenant operations' admit and withdrawAdmission.
+ */
+export function admissionKeys(deps: DeviceOperationsDeps) {
+  const { site, registry, client, taskQueue } = deps;
+  const run = runner(client, taskQueue);
+  return {
+    /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
+    async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
+      if (!site.wifi?.developer) return undefined;
+      const result = await run<AdmissionKeyResult>('admissionWifiKey', ids.admissionKey(input.name), 'admission-wifi', input.name, input);
+      if (result.kind === 'failed') throw stepFailed(result.step, {});
+      const key = result.key;
+      return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
+    },
+
+    /** Whether an unused admission is there to withdraw; its key is revoked first, so a failed revoke can be repeated. */
+    async revokeForWithdrawal(name: string): Promise<boolean> {
+      if (!(await unusedAdmissionExists(registry.db, name))) return false;
+      if (await getWifiKey(registry.db, name, ADMISSION_KEY)) {
+        const result = await run<RevokeKeyResult>('wifiKeyRevoke', ids.revokeKey(name, ADMISSION_KEY), 'wifi-key-revoke', name, { tenant: name, name: ADMISSION_KEY });
+        if (result.kind === 'failed') throw stepFailed(result.step, {});
+      }
+      return true;
+    },
+  };
+}

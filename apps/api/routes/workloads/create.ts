@@ -1,0 +1,48 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../context.js';
+import { ApiError, stepFailed } from '../../errors.js';
+import { errorResponses, TenantParam } from '../../schemas/common.js';
+import { Workload, WorkloadCreateFailure, WorkloadRequest } from '../../schemas/workload.js';
+import { workloadAccess } from './access.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/tenants/{t}/workloads',
+  tags: ['workloads'],
+  summary: 'Create a workload (a VM) or re-apply its sizing; an ensure',
+  description:
+    "Clones the site's newest template into the workload's derived VMID, sizes it, attaches it to the tenant's network " +
+    'with its derived MAC and address, writes the login user and keys, starts it and publishes `<name>.<zone>` with its PTR. ' +
+    'Repeating it for the same name keeps the identity and takes the new sizing.',
+  security: [{ bearer: [] }],
+  request: {
+    params: TenantParam,
+    body: { required: true, content: { 'application/json': { schema: WorkloadRequest } } },
+  },
+  responses: {
+    201: { description: 'the workload', content: { 'application/json': { schema: Workload } } },
+    ...errorResponses(400, 401, 404, 409, 413, 501),
+    502: { description: 'the hypervisor or DNS step failed; the partial workload', content: { 'application/json': { schema: WorkloadCreateFailure } } },
+    ...errorResponses(503),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const { t } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { ops, actor } = await workloadAccess(c, deps, t);
+    const result = await ops.create({
+      tenant: t,
+      name: body.name,
+      cores: body.cores,
+      memoryMb: body.memory_mb,
+      ...(body.disk_gb !== undefined ? { diskGb: body.disk_gb } : {}),
+      ...(body.ssh_keys !== undefined ? { sshKeys: body.ssh_keys } : {}),
+      actor,
+    });
+    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'failed') throw stepFailed(result.step, result.workload ? { workload: result.workload } : {});
+    return c.json(result.workload, 201);
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
+import { Mac } from './admission.js';
+import { DateTime, TenantName } from './common.js';
+
+/** A device's name is published as `<device>.<zone>` when it holds an address: a label like a workload's. */
+export const DeviceName = z
+  .string()
+  .regex(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
+  .openapi({ example: 'sensor-1' });
+
+export const TrustClass = z.string().min(1).max(64).openapi({ description: 'a class the site serves', example: 'sensor' });
+
+export const DeviceParam = z.object({
+  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
+  device: DeviceName.openapi({ param: { name: 'device', in: 'path' } }),
+});
+
+export const DeviceRequest = z
+  .strictObject({
+    name: DeviceName,
+    trust_class: TrustClass,
+    mac: Mac.nullable()
+      .optional()
+      .openapi({ description: 'absent or null: the device has none (refused while it holds a fixed address)' }),
+  })
+  .openapi('DeviceRequest');
+
+export const Device = z
+  .object({
+    name: DeviceName,
+    trust_class: z.string(),
+    mac: z.string().optional().openapi({ description: 'lowercase colon-separated' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi('Device');
+
+export const DeviceList = z.object({ devices: z.array(Device) }).openapi('DeviceList');
+
+export const DeviceFailure = z
+  .object({ error: z.string(), device: Device.optional().openapi({ description: 'the registered device; its address did not move on the router yet' }) })
+  .openapi('DeviceFailure');

@@ -1,0 +1,49 @@
+import { z } from '@hono/zod-openapi';
+import { pskProblem } from '../../../activities/wifi/psk.js';
+import { WIFI_KEY_NAME } from '../../../activities/wifi-keys/view.js';
+import { DateTime, TenantName } from './common.js';
+import { TrustClass } from './device.js';
+
+export const WifiKeyName = z
+  .string()
+  .regex(WIFI_KEY_NAME, 'must be 1-32 lowercase alphanumerics or dashes, not starting or ending with a dash')
+  .openapi({ example: 'sensors' });
+
+export const WifiKeyParam = z.object({
+  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
+  key: WifiKeyName.openapi({ param: { name: 'key', in: 'path' } }),
+});
+
+export const WifiKeyRequest = z
+  .strictObject({
+    name: WifiKeyName,
+    trust_class: TrustClass,
+    psk: z
+      .string()
+      .superRefine((v, ctx) => {
+        const problem = pskProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.replace(/^psk /, '') });
+      })
+      .optional()
+      .openapi({ description: 'restore only: the key the tenant holds, after the service lost its copy' }),
+  })
+  .openapi('WifiKeyRequest');
+
+export const WifiKey = z
+  .object({
+    name: z.string(),
+    trust_class: z.string().openapi({ description: 'the site trust class; `developer` for the key an admission issued' }),
+    ssid: z.string(),
+    mac: z.string().optional().openapi({ description: 'the one client the key is bound to' }),
+    secrets_stored: z.boolean().openapi({ description: "false: the stored psk is unreadable; issue the key again with the tenant's psk" }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    psk: z.string().optional().openapi({ description: 'create answers only' }),
+  })
+  .openapi('WifiKey');
+
+export const WifiKeyList = z.object({ wifi_keys: z.array(WifiKey) }).openapi('WifiKeyList');
+
+export const WifiKeyFailure = z
+  .object({ error: z.string(), wifi_key: WifiKey.optional().openapi({ description: 'the key with its psk; repeating the call keeps it' }) })
+  .openapi('WifiKeyFailure');

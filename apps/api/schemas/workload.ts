@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi';
+import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../activities/workloads/names.js';
+import { DateTime, TenantName } from './common.js';
+
+export const WorkloadName = z
+  .string()
+  .regex(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
+  .openapi({ example: 'web' });
+
+export const WorkloadParam = z.object({
+  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
+  workload: WorkloadName.openapi({ param: { name: 'workload', in: 'path' } }),
+});
+
+/** An OpenSSH public key on one line: type, base64 key, optional comment. */
+const SSH_KEY = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
+
+export const WorkloadRequest = z
+  .strictObject({
+    name: WorkloadName,
+    cores: z.number().int().min(1).max(64).default(DEFAULT_CORES),
+    memory_mb: z.number().int().min(256).max(1_048_576).default(DEFAULT_MEMORY_MB),
+    disk_gb: z.number().int().min(1).max(65_536).optional().openapi({ description: "grows the template's disk; never shrinks it" }),
+    ssh_keys: z
+      .array(z.string().max(16_384).regex(SSH_KEY, 'must be an OpenSSH public key on one line'))
+      .max(32)
+      .optional()
+      .openapi({ description: "public keys for the site's tenant account; written at first boot only" }),
+  })
+  .openapi('WorkloadRequest');
+
+export const Workload = z
+  .object({
+    tenant: TenantName,
+    name: WorkloadName,
+    fqdn: z.string(),
+    status: z.enum(['provisioning', 'ready', 'deleting']),
+    ordinal: z.number().int(),
+    vmid: z.number().int(),
+    cores: z.number().int(),
+    memory_mb: z.number().int(),
+    disk_gb: z.number().int(),
+    mac: z.string(),
+    address: z.string(),
+    login_user: z.string().openapi({ description: 'the account that received the keys' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi('Workload');
+
+export const WorkloadList = z.object({ workloads: z.array(Workload) }).openapi('WorkloadList');
+
+export const WorkloadCreateFailure = z
+  .object({ error: z.string(), workload: Workload.optional().openapi({ description: 'the partial workload, once it is registered' }) })
+  .openapi('WorkloadCreateFailure');

@@ -1,0 +1,79 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Db } from '../registry.js';
+import type { Executor } from './locks.js';
+import { deviceAddresses, records, workloads } from '../schema/index.js';
+import { isUniqueViolation } from './unique.js';
+
+export type ReservationRow = typeof deviceAddresses.$inferSelect;
+
+export async function getReservation(db: Executor, tenant: string, device: string): Promise<ReservationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(deviceAddresses)
+    .where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, device)));
+  return row;
+}
+
+export async function listReservations(db: Executor, tenant: string): Promise<ReservationRow[]> {
+  return db.select().from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant)).orderBy(asc(deviceAddresses.device));
+}
+
+/** Whether the tenant holds any reservation: its create and reconcile then run the `device-address` step. */
+export async function holdsDeviceAddresses(db: Db, tenant: string): Promise<boolean> {
+  const [row] = await db.select({ device: deviceAddresses.device }).from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant)).limit(1);
+  return row !== undefined;
+}
+
+/** Every reservation of the shared device network (all tenants): what is taken. */
+export async function allReservations(db: Db): Promise<Pick<ReservationRow, 'tenant' | 'device' | 'address' | 'mac'>[]> {
+  return db
+    .select({ tenant: deviceAddresses.tenant, device: deviceAddresses.device, address: deviceAddresses.address, mac: deviceAddresses.mac })
+    .from(deviceAddresses);
+}
+
+export async function countReservations(db: Db, tenant: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant));
+  return row?.n ?? 0;
+}
+
+/** Whether `name` is already one of the tenant's workloads or published records. */
+export async function nameUsedByWorkloadOrRecord(db: Db, tenant: string, name: string): Promise<boolean> {
+  const [w] = await db.select({ name: workloads.name }).from(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
+  if (w) return true;
+  const [r] = await db.select({ name: records.name }).from(records).where(and(eq(records.tenant, tenant), eq(records.name, name)));
+  return r !== undefined;
+}
+
+/** Whether a name the tenant published (a device record) still points at `address`. */
+export async function recordPointsAt(db: Executor, tenant: string, address: string): Promise<boolean> {
+  const [r] = await db
+    .select({ name: records.name })
+    .from(records)
+    .where(and(eq(records.tenant, tenant), eq(records.address, address), eq(records.kind, 'device')));
+  return r !== undefined;
+}
+
+export type InsertOutcome =
+  | { kind: 'inserted'; row: ReservationRow }
+  | { kind: 'exists' }
+  | { kind: 'address-taken' }
+  | { kind: 'mac-taken' };
+
+/** The unique constraints settle races: two replicas can never reserve one address or one MAC twice. */
+export async function insertReservation(
+  db: Db,
+  r: { tenant: string; device: string; trustClass: string; address: string; mac: string },
+): Promise<InsertOutcome> {
+  try {
+    const [row] = await db.insert(deviceAddresses).values(r).onConflictDoNothing({ target: [deviceAddresses.tenant, deviceAddresses.device] }).returning();
+    return row ? { kind: 'inserted', row } : { kind: 'exists' };
+  } catch (err) {
+    if (isUniqueViolation(err, 'device_addresses_address')) return { kind: 'address-taken' };
+    if (isUniqueViolation(err, 'device_addresses_mac')) return { kind: 'mac-taken' };
+    throw err;
+  }
+}
+
+export async function deleteReservation(db: Executor, tenant: string, device: string): Promise<void> {
+  await db.delete(deviceAddresses).where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, device)));
+}

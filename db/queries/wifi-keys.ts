@@ -1,0 +1,105 @@
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../registry.js';
+import type { Executor } from './locks.js';
+import { admissions, wifiKeys } from '../schema/index.js';
+import { open, seal, type SealKeys } from '../seal.js';
+
+export type WifiKeyRow = typeof wifiKeys.$inferSelect;
+
+export async function getWifiKey(db: Executor, tenant: string, name: string): Promise<WifiKeyRow | undefined> {
+  const [row] = await db.select().from(wifiKeys).where(and(eq(wifiKeys.tenant, tenant), eq(wifiKeys.name, name)));
+  return row;
+}
+
+export async function listWifiKeys(db: Db, tenant: string): Promise<WifiKeyRow[]> {
+  return db.select().from(wifiKeys).where(eq(wifiKeys.tenant, tenant)).orderBy(asc(wifiKeys.name));
+}
+
+export type IssueRefusal = 'trust-class-changed' | 'psk-mismatch' | 'psk-unreadable';
+
+export type IssueOutcome =
+  | { kind: 'issued'; row: WifiKeyRow; psk: string; replaces: string[] }
+  | { kind: 'refused'; reason: IssueRefusal };
+
+/**
+ * Issues a key or picks up the one the tenant holds. A new key gets a minted psk (or the
+ * supplied one, a restore after the registry was lost). An existing key keeps its psk; a
+ * supplied psk is taken only when the stored copy cannot be opened, and the fingerprint of the
+ * password it replaces is returned so the controller entry can be swapped in one write.
+ */
+export async function issueWifiKey(
+  db: Db,
+  keys: SealKeys,
+  input: { tenant: string; name: string; trustClass: string; ssid: string; supplied?: string },
+  secret: { mint: () => string; fingerprint: (psk: string) => string },
+): Promise<IssueOutcome> {
+  return db.transaction(async (tx) => {
+    const where = and(eq(wifiKeys.tenant, input.tenant), eq(wifiKeys.name, input.name));
+    const [row] = await tx.select().from(wifiKeys).where(where).for('update');
+    if (!row) {
+      const psk = input.supplied ?? secret.mint();
+      const values = { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: input.ssid, psk: seal(keys, psk), fingerprint: secret.fingerprint(psk) };
+      const [inserted] = await tx.insert(wifiKeys).values(values).onConflictDoNothing().returning();
+      if (inserted) return { kind: 'issued' as const, row: inserted, psk, replaces: [] };
+      // A concurrent first issue won the name: read its key (the lock now waits for its commit).
+      const [winner] = await tx.select().from(wifiKeys).where(where).for('update');
+      const stored = open(keys, winner!.psk);
+      if (winner!.trustClass !== input.trustClass) return { kind: 'refused' as const, reason: 'trust-class-changed' as const };
+      if (stored === undefined || (input.supplied !== undefined && input.supplied !== stored)) {
+        return { kind: 'refused' as const, reason: 'psk-mismatch' as const };
+      }
+      return { kind: 'issued' as const, row: winner!, psk: stored, replaces: [] };
+    }
+    if (row.trustClass !== input.trustClass) return { kind: 'refused' as const, reason: 'trust-class-changed' as const };
+    const stored = open(keys, row.psk);
+    if (stored !== undefined) {
+      if (input.supplied !== undefined && input.supplied !== stored) return { kind: 'refused' as const, reason: 'psk-mismatch' as const };
+      return { kind: 'issued' as const, row, psk: stored, replaces: [] };
+    }
+    if (input.supplied === undefined) return { kind: 'refused' as const, reason: 'psk-unreadable' as const };
+    const fingerprint = secret.fingerprint(input.supplied);
+    const [updated] = await tx
+      .update(wifiKeys)
+      .set({ psk: seal(keys, input.supplied), fingerprint, updatedAt: new Date() })
+      .where(where)
+      .returning();
+    return { kind: 'issued' as const, row: updated!, psk: input.supplied, replaces: row.fingerprint === fingerprint ? [] : [row.fingerprint] };
+  });
+}
+
+/**
+ * The admission key of a name: every admission replaces it with a new psk (and MAC binding);
+ * the fingerprint of the earlier one is returned so its controller entry goes in the same write.
+ */
+export async function replaceAdmissionKey(
+  db: Db,
+  keys: SealKeys,
+  input: { tenant: string; name: string; trustClass: string; ssid: string; mac: string | null; psk: string; fingerprint: string },
+): Promise<{ row: WifiKeyRow; replaces: string[] }> {
+  return db.transaction(async (tx) => {
+    const where = and(eq(wifiKeys.tenant, input.tenant), eq(wifiKeys.name, input.name));
+    const [before] = await tx.select({ fingerprint: wifiKeys.fingerprint, ssid: wifiKeys.ssid }).from(wifiKeys).where(where).for('update');
+    const values = { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: input.ssid, psk: seal(keys, input.psk), fingerprint: input.fingerprint, mac: input.mac };
+    const [row] = await tx
+      .insert(wifiKeys)
+      .values(values)
+      .onConflictDoUpdate({ target: [wifiKeys.tenant, wifiKeys.name], set: { ...values, updatedAt: new Date() } })
+      .returning();
+    const replaces = before && before.ssid === input.ssid && before.fingerprint !== input.fingerprint ? [before.fingerprint] : [];
+    return { row: row!, replaces };
+  });
+}
+
+export async function deleteWifiKey(db: Executor, tenant: string, name: string): Promise<void> {
+  await db.delete(wifiKeys).where(and(eq(wifiKeys.tenant, tenant), eq(wifiKeys.name, name)));
+}
+
+/** Whether the name has an admission that is neither spent nor expired. */
+export async function unusedAdmissionExists(db: Db, name: string): Promise<boolean> {
+  const [row] = await db
+    .select({ name: admissions.name })
+    .from(admissions)
+    .where(and(eq(admissions.name, name), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())))
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,24 @@
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import type { BrokerAccountDeleteResult } from './broker-account-shared.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `broker-account-delete/<tenant>/<name>`: removes the dynsec client and role, then forgets the
+ * account. The broker refuses the account's next connection; a failure leaves the row, so a
+ * repeated delete resumes.
+ */
+export async function brokerAccountDelete(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
+  const start = await registry.beginBrokerAccountDelete(input);
+  if (start.kind === 'refused') return start;
+  try {
+    await steps.removeBrokerAccount(input);
+  } catch (err) {
+    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'broker' };
+    throw err;
+  }
+  return { kind: 'deleted' };
+}

@@ -1,0 +1,71 @@
+import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
+import { STEP } from '../temporal/search-attributes.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import {
+  BROKER_ACCOUNT_LOST, attemptBrokerAccount,
+  type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
+} from './broker-account-shared.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `broker-account/<tenant>/<name>`: each issue call is an attempt delivered by update, so
+ * concurrent calls for one account meet here. A password minted for a new account is kept in the
+ * run (encrypted in history by the codec) until the broker holds it: after a failed broker step
+ * the run parks, and the repeated call resumes with the same password the 502 carried. The
+ * registry row is written only once the broker holds the account.
+ */
+export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
+  let running: Promise<BrokerAccountResult> | undefined;
+  let last: BrokerAccountResult | undefined;
+  /** A password this run minted that the broker has not confirmed yet. */
+  let pending: string | undefined;
+
+  async function attempt(req: BrokerAccountRequest): Promise<BrokerAccountResult> {
+    const start = await registry.prepareBrokerAccount({ request: req, ...(pending !== undefined ? { pending } : {}) });
+    if (start.kind === 'refused') return start;
+    if (start.minted) pending = start.password;
+    const withPassword = (view: BrokerAccountView): BrokerAccountView =>
+      start.password !== undefined ? { ...view, password: start.password } : view;
+
+    upsertSearchAttributes([{ key: STEP, value: 'broker' }]);
+    try {
+      await steps.ensureBrokerAccount({
+        tenant: req.tenant, name: req.name, publish: req.publish, subscribe: req.subscribe,
+        ...(start.password !== undefined ? { password: start.password } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      if (err.cause instanceof ApplicationFailure && err.cause.type === BROKER_ACCOUNT_LOST) {
+        return { kind: 'refused', error: 'conflict', message: `the broker no longer holds account "${req.name}"; send its password to restore it` };
+      }
+      return { kind: 'failed', step: 'broker', account: withPassword(start.view) };
+    }
+    const saved = await registry.saveBrokerAccount({ request: req, ...(start.password !== undefined ? { password: start.password } : {}) });
+    pending = undefined;
+    upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+    if (!saved) return { kind: 'refused', error: 'not_found', message: 'broker account not found' };
+    return { kind: 'done', account: withPassword(saved) };
+  }
+
+  setHandler(attemptBrokerAccount, async (req: BrokerAccountRequest) => {
+    running ??= attempt(req).finally(() => {
+      running = undefined;
+    });
+    const result = await running;
+    last = result;
+    return result;
+  });
+
+  for (;;) {
+    const woke = await condition(() => running !== undefined, input.parkedTimeoutMs);
+    if (!woke) break;
+    await condition(() => running === undefined);
+    if (last && last.kind !== 'failed') break;
+  }
+  await condition(allHandlersFinished);
+  return last;
+}

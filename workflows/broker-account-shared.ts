@@ -1,0 +1,44 @@
+/**
+ * The contract between the API and the worker for broker accounts: workflow ids, the update that
+ * carries each issue call, and the shapes that cross Temporal (through the payload codec, so the
+ * password in them is encrypted in history).
+ */
+import { defineUpdate } from '@temporalio/workflow';
+import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
+import type { DeleteResult, Refusal } from './shared.js';
+
+export const brokerWorkflowIds = {
+  ensure: (tenant: string, account: string) => `broker-account/${tenant}/${account}`,
+  delete: (tenant: string, account: string) => `broker-account-delete/${tenant}/${account}`,
+};
+
+/** One issue call, already validated; patterns are absolute. */
+export interface BrokerAccountRequest {
+  tenant: string;
+  name: string;
+  device?: string;
+  publish: string[];
+  subscribe: string[];
+  /** Restore only: the password the tenant holds. */
+  password?: string;
+}
+
+export type BrokerAccountResult =
+  | { kind: 'done'; account: BrokerAccountView }
+  /** The broker step failed; the account as asked, with the password minted or given (if any). */
+  | { kind: 'failed'; step: 'broker'; account: BrokerAccountView }
+  | Refusal;
+
+export type BrokerAccountDeleteResult = DeleteResult;
+
+export interface BrokerAccountWorkflowInput {
+  tenant: string;
+  name: string;
+  /** How long a run parked on a failed broker step waits for the repeat before it ends. */
+  parkedTimeoutMs: number;
+}
+
+export const attemptBrokerAccount = defineUpdate<BrokerAccountResult, [BrokerAccountRequest]>('attemptBrokerAccount');
+
+/** ApplicationFailure type: the broker lost an account and the call gave no password to restore. */
+export const BROKER_ACCOUNT_LOST = 'BrokerAccountLost';

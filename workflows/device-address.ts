@@ -1,0 +1,50 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { STEP_OPTIONS } from './activity-options.js';
+import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from './device-contract.js';
+import { failedStep } from './device-steps.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+
+/**
+ * `device-address/<tenant>/<device>/<address>`: chooses the address (or converges on the one
+ * held), makes the reservation on the router and publishes `<device>.<zone>`. A failed backend
+ * step answers the reservation as far as it got; repeating the call resumes (every part is an
+ * ensure and the registry keeps the chosen address).
+ */
+export async function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult> {
+  let chosen;
+  try {
+    chosen = await steps.allocateDeviceAddress(input);
+  } catch (err) {
+    return { kind: 'failed', step: failedStep(err, 'device-address') };
+  }
+  if (chosen.kind === 'refused') return chosen;
+  try {
+    await steps.applyDeviceAddress({ tenant: input.tenant, device: input.device, parts: ['dhcp', 'dns'] });
+  } catch (err) {
+    return { kind: 'failed', step: failedStep(err, 'device-address'), reservation: chosen.reservation };
+  }
+  return { kind: 'done', reservation: chosen.reservation };
+}
+
+/** `device-address-release/<tenant>/<device>`: the name, then the router, then the registry row. */
+export async function deviceAddressRelease(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+  try {
+    return await steps.releaseDeviceAddress(input);
+  } catch (err) {
+    const step = failedStep(err, 'device-address');
+    const reservation = await steps.deviceReservationView(input);
+    return { kind: 'failed', step, ...(reservation ? { reservation } : {}) };
+  }
+}
+
+/** `device-mac/<tenant>/<device>/<mac>`: a device's new MAC takes over its reservation on the router. */
+export async function deviceMacMove(input: { tenant: string; device: string }): Promise<SyncResult> {
+  try {
+    await steps.applyDeviceAddress({ tenant: input.tenant, device: input.device, parts: ['dhcp'] });
+  } catch (err) {
+    return { kind: 'failed', step: failedStep(err, 'device-address') };
+  }
+  return { kind: 'done' };
+}

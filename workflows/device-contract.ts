@@ -1,0 +1,65 @@
+/**
+ * The contract between the API and the worker for devices, fixed addresses and Wi-Fi keys:
+ * workflow ids and the shapes that cross Temporal (all pass the payload codec, psk included).
+ */
+import type { BackendStep } from '../activities/devices/backend.js';
+import type { ReservationView } from '../activities/devices/view.js';
+import type { WifiKeyView } from '../activities/wifi-keys/view.js';
+
+export type { BackendStep } from '../activities/devices/backend.js';
+
+/**
+ * Concurrent identical calls meet in one execution; calls that ask for different things (another
+ * address, a restore) run separately and are serialized by the activities' registry locks.
+ */
+export const deviceWorkflowIds = {
+  reserve: (tenant: string, device: string, address?: string) => `device-address/${tenant}/${device}/${address ?? 'lowest'}`,
+  release: (tenant: string, device: string) => `device-address-release/${tenant}/${device}`,
+  move: (tenant: string, device: string, mac: string) => `device-mac/${tenant}/${device}/${mac}`,
+  issueKey: (tenant: string, name: string, restore: boolean) => `wifi-key/${tenant}/${name}${restore ? '/restore' : ''}`,
+  revokeKey: (tenant: string, name: string) => `wifi-key-revoke/${tenant}/${name}`,
+  admissionKey: (name: string) => `admission-wifi/${name}`,
+};
+
+/** A business refusal (the request is wrong or conflicts), not a failure. */
+export type DeviceRefusal = { kind: 'refused'; error: 'bad_request' | 'conflict' | 'not_found'; message: string };
+
+export interface ReserveInput {
+  tenant: string;
+  device: string;
+  address?: string;
+}
+
+export type ReserveResult =
+  | { kind: 'done'; reservation: ReservationView }
+  /** `reservation` is absent when the failure came before an address was chosen. */
+  | { kind: 'failed'; step: BackendStep; reservation?: ReservationView }
+  | DeviceRefusal;
+
+export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: ReservationView } | DeviceRefusal;
+
+/** A device's reservation brought to its current registry state (a MAC moved). */
+export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep };
+
+export interface IssueKeyInput {
+  tenant: string;
+  name: string;
+  trustClass: string;
+  /** Only to restore a key the tenant holds. */
+  psk?: string;
+}
+
+export type IssueKeyResult =
+  | { kind: 'done'; key: WifiKeyView }
+  | { kind: 'failed'; step: BackendStep; key?: WifiKeyView }
+  | DeviceRefusal;
+
+export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | DeviceRefusal;
+
+export interface AdmissionKeyInput {
+  name: string;
+  /** Lowercase colon form: binds the key to one client. */
+  mac?: string;
+}
+
+export type AdmissionKeyResult = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView };

@@ -1,0 +1,14 @@
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { BackendStep } from './device-contract.js';
+
+/**
+ * The step a failed device or Wi-Fi activity names (its ApplicationFailure carries it in its
+ * details), or `fallback` when the failure came from elsewhere (a timeout, a lost worker).
+ * Anything that is not an activity failure is not a backend step failing: it is rethrown.
+ */
+export function failedStep(err: unknown, fallback: BackendStep): BackendStep {
+  if (!(err instanceof ActivityFailure)) throw err;
+  const cause = err.cause;
+  const step = cause instanceof ApplicationFailure ? cause.details?.[0] : undefined;
+  return step === 'device-address' || step === 'dns' || step === 'wifi' ? step : fallback;
+}

@@ -1,0 +1,24 @@
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import type { RecordDeleteRequest, RecordDeleteResult } from './record-shared.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `record-delete/<tenant>/<name>`: removes the name and re-aligns the PTRs, then forgets the
+ * record. A failed DNS write keeps the record; the same delete again resumes.
+ */
+export async function recordDelete(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
+  const start = await registry.beginRecordDelete(input);
+  if (start.kind === 'refused') return start;
+  try {
+    await steps.unpublishRecord({ tenant: input.tenant, index: start.index, name: input.name });
+  } catch (err) {
+    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'dns' };
+    throw err;
+  }
+  await registry.forgetRecord(input);
+  return { kind: 'deleted' };
+}

@@ -1,0 +1,46 @@
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './record-shared.js';
+import { serveAttempts } from './workload-attempts.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `record-put/<tenant>/<name>`: each PUT is an attempt delivered by update. The registry decides
+ * whether the name and address may be published; a new name must also be free in the zone (the
+ * tenant may have published it with its own key). The registry row goes first, then the A and
+ * the PTRs, so a failed DNS write is resumed by the same call.
+ */
+export async function recordPut(_input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
+  return serveAttempts(attemptRecordPut, attempt);
+}
+
+const FAILED = Symbol('failed');
+
+async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
+  const check = await registry.checkRecordPut(req);
+  if (check.kind === 'refused') return check;
+  const at = { tenant: req.tenant, index: check.index, name: req.name };
+  const dns = async <T>(work: () => Promise<T>): Promise<T | typeof FAILED> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof ActivityFailure) return FAILED;
+      throw err;
+    }
+  };
+  if (!check.registered) {
+    const free = await dns(() => steps.recordNameFree(at));
+    if (free === FAILED) return { kind: 'failed', step: 'dns' };
+    if (!free) {
+      return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
+    }
+  }
+  await registry.saveRecord({ ...req, recordKind: check.recordKind });
+  if ((await dns(() => steps.publishRecord({ ...at, address: req.address }))) === FAILED) return { kind: 'failed', step: 'dns' };
+  const record = await registry.recordView(req);
+  if (!record) return { kind: 'refused', error: 'not_found', message: 'record not found' };
+  return { kind: 'done', record };
+}

@@ -1,0 +1,34 @@
+/** The contract between the API and the worker for records (published names). */
+import { defineUpdate } from '@temporalio/workflow';
+import type { RecordView } from '../activities/records/view.js';
+import type { PublishRefusal } from './workload-shared.js';
+
+export const recordIds = {
+  put: (tenant: string, name: string) => `record-put/${tenant}/${name}`,
+  delete: (tenant: string, name: string) => `record-delete/${tenant}/${name}`,
+};
+
+export interface RecordPutRequest {
+  tenant: string;
+  name: string;
+  address: string;
+  actor: string;
+}
+
+export type RecordPutResult = { kind: 'done'; record: RecordView } | { kind: 'failed'; step: 'dns' } | PublishRefusal;
+
+export interface RecordDeleteRequest {
+  tenant: string;
+  name: string;
+  actor: string;
+}
+
+export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns' } | PublishRefusal;
+
+export interface RecordWorkflowInput {
+  tenant: string;
+  name: string;
+}
+
+/** One PUT call: puts of one name run one after another in its workflow, so the last one wins. */
+export const attemptRecordPut = defineUpdate<RecordPutResult, [RecordPutRequest]>('attempt-record-put');

@@ -1,0 +1,33 @@
+import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { STEP } from '../temporal/search-attributes.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import type { WorkloadDeleteResult } from './workload-shared.js';
+
+const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+
+/**
+ * `workload-delete/<tenant>/<name>`: stops and destroys the VM, removes its published names,
+ * then frees its ordinal. A failed step leaves the workload `deleting`; the same delete again
+ * runs every removal once more (each is idempotent), so it resumes.
+ */
+export async function workloadDelete(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
+  const start = await registry.beginWorkloadDelete(input);
+  if (start.kind === 'refused') return start;
+  for (const [name, run] of [
+    ['hypervisor', () => steps.removeWorkloadVm(start.spec)],
+    ['dns', () => steps.unpublishWorkloadNames(start.spec)],
+  ] as const) {
+    upsertSearchAttributes([{ key: STEP, value: name }]);
+    try {
+      await run();
+    } catch (err) {
+      if (err instanceof ActivityFailure) return { kind: 'failed', step: name };
+      throw err;
+    }
+  }
+  await registry.forgetWorkload(input);
+  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+  return { kind: 'deleted' };
+}

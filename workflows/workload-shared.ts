@@ -1,0 +1,44 @@
+/**
+ * The contract between the API and the worker for workloads: workflow ids, the update that
+ * carries each create, and the shapes that cross Temporal (all through the payload codec).
+ */
+import { defineUpdate } from '@temporalio/workflow';
+import type { WorkloadView } from '../activities/workloads/view.js';
+import type { PublishStep } from '../activities/workloads/step.js';
+
+export const workloadIds = {
+  create: (tenant: string, name: string) => `workload-create/${tenant}/${name}`,
+  delete: (tenant: string, name: string) => `workload-delete/${tenant}/${name}`,
+};
+
+/** A business outcome the API answers with its status and text (400, 404 or 409). */
+export type PublishRefusal = { kind: 'refused'; error: 'bad_request' | 'conflict' | 'not_found'; message: string };
+
+export interface WorkloadRequest {
+  tenant: string;
+  name: string;
+  cores: number;
+  memoryMb: number;
+  /** Absent: the template's size (new) or the current size (repeat). */
+  diskGb?: number;
+  /** Absent on a repeat: the keys stay as written at first boot. */
+  sshKeys?: string[];
+  /** Who asked, for the audit log. */
+  actor: string;
+}
+
+export type WorkloadResult =
+  | { kind: 'done'; workload: WorkloadView }
+  /** `workload` is absent when the failure came before the workload was registered. */
+  | { kind: 'failed'; step: PublishStep; workload?: WorkloadView }
+  | PublishRefusal;
+
+export interface WorkloadWorkflowInput {
+  tenant: string;
+  name: string;
+}
+
+/** One create call: attempts of one workload run one after another in its workflow. */
+export const attemptWorkload = defineUpdate<WorkloadResult, [WorkloadRequest]>('attempt-workload');
+
+export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | PublishRefusal;
