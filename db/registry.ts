@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.js';
 
-export type Db = PostgresJsDatabase<typeof schema>;
+export type Db = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type DatabaseState = 'ok' | 'unreachable' | 'migrating';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));

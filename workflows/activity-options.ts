@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /**
  * A few quick attempts for transient faults, then the step is reported failed (the caller gets a
@@ -17,8 +17,12 @@ export const STEP_OPTIONS: ActivityOptions = {
   },
 };
 
-/** Registry-only activities: quick, retried a little longer (the database may blip). */
-export const REGISTRY_OPTIONS: ActivityOptions = {
+/**
+ * Registry-only activities run as local activities: they are short, and skipping the task-queue
+ * round trip of a regular activity is most of Temporal's overhead on a create. Retried a little
+ * longer (the database may blip).
+ */
+export const REGISTRY_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 5 },
 };

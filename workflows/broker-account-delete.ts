@@ -1,10 +1,11 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import type { BrokerAccountDeleteResult } from './broker-account-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account-delete/<tenant>/<name>`: removes the dynsec client and role, then forgets the
@@ -17,7 +18,7 @@ export async function brokerAccountDelete(input: { tenant: string; name: string 
   try {
     await steps.removeBrokerAccount(input);
   } catch (err) {
-    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'broker' };
+    if (isStepFailure(err)) return { kind: 'failed', step: 'broker' };
     throw err;
   }
   return { kind: 'deleted' };

@@ -1,4 +1,5 @@
-import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
 import { STEP } from '../temporal/search-attributes.js';
@@ -9,7 +10,7 @@ import {
 } from './broker-account-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account/<tenant>/<name>`: each issue call is an attempt delivered by update, so
@@ -38,7 +39,7 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
         ...(start.password !== undefined ? { password: start.password } : {}),
       });
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
+      if (!(isStepFailure(err))) throw err;
       if (err.cause instanceof ApplicationFailure && err.cause.type === BROKER_ACCOUNT_LOST) {
         return { kind: 'refused', error: 'conflict', message: `the broker no longer holds account "${req.name}"; send its password to restore it` };
       }

@@ -1,4 +1,5 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { BackendStep } from './device-contract.js';
 
 /**
@@ -7,7 +8,7 @@ import type { BackendStep } from './device-contract.js';
  * Anything that is not an activity failure is not a backend step failing: it is rethrown.
  */
 export function failedStep(err: unknown, fallback: BackendStep): BackendStep {
-  if (!(err instanceof ActivityFailure)) throw err;
+  if (!(isStepFailure(err))) throw err;
   const cause = err.cause;
   const step = cause instanceof ApplicationFailure ? cause.details?.[0] : undefined;
   return step === 'device-address' || step === 'dns' || step === 'wifi' ? step : fallback;

@@ -1,10 +1,10 @@
-import { executeChild, proxyActivities, ParentClosePolicy } from '@temporalio/workflow';
+import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { workflowIds, type ReconcileResult, type SweepResult } from './shared.js';
 import { tenantReconcile } from './tenant-reconcile.js';
 
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /** How many tenants a sweep reconciles at once: enough to finish quickly, few enough to spare the backends. */
 export const SWEEP_CONCURRENCY = 8;

@@ -1,10 +1,11 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import type { RecordDeleteRequest, RecordDeleteResult } from './record-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `record-delete/<tenant>/<name>`: removes the name and re-aligns the PTRs, then forgets the
@@ -16,7 +17,7 @@ export async function recordDelete(input: RecordDeleteRequest): Promise<RecordDe
   try {
     await steps.unpublishRecord({ tenant: input.tenant, index: start.index, name: input.name });
   } catch (err) {
-    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'dns' };
+    if (isStepFailure(err)) return { kind: 'failed', step: 'dns' };
     throw err;
   }
   await registry.forgetRecord(input);

@@ -1,11 +1,12 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './record-shared.js';
 import { serveAttempts } from './workload-attempts.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `record-put/<tenant>/<name>`: each PUT is an attempt delivered by update. The registry decides
@@ -27,7 +28,7 @@ async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof ActivityFailure) return FAILED;
+      if (isStepFailure(err)) return FAILED;
       throw err;
     }
   };

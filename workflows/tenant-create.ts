@@ -1,4 +1,5 @@
-import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, ActivityFailure } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { STEP_ACTIVITY } from './step-activities.js';
@@ -7,7 +8,7 @@ import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { attemptCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `tenant-create/<name>`: each create call is an attempt delivered by update. Attempts that arrive
@@ -44,7 +45,7 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
     reg = await registry.registerTenant(req);
   } catch (err) {
     // Choosing a new tenant's index reads the fabric; when it can't, nothing is registered yet.
-    if (err instanceof ActivityFailure) return { kind: 'failed', step: 'network' };
+    if (isStepFailure(err)) return { kind: 'failed', step: 'network' };
     throw err;
   }
   if (reg.kind === 'refused') return reg;
@@ -53,7 +54,7 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
     try {
       await runStep(step, { name: reg.name, index: reg.index, secrets: reg.secrets });
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
+      if (!(isStepFailure(err))) throw err;
       const tenant = await registry.failAttempt({ name: reg.name, step, secrets: reg.secrets });
       return { kind: 'failed', step, tenant };
     }

@@ -1,11 +1,12 @@
-import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import type { DeleteResult } from './shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `tenant-delete/<name>`: removes the tenant's backend objects in the spec's order, then the
@@ -20,7 +21,7 @@ export async function tenantDelete(input: { name: string }): Promise<DeleteResul
     try {
       await steps.removeFromBackend({ name: input.name, index: start.index, step });
     } catch (err) {
-      if (err instanceof ActivityFailure) return { kind: 'failed', step };
+      if (isStepFailure(err)) return { kind: 'failed', step };
       throw err;
     }
   }

@@ -1,11 +1,12 @@
-import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import type { ReconcileResult, StepReport } from './shared.js';
 import { runStep } from './tenant-create.js';
 
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `tenant-reconcile/<name>`: re-ensures every backend of a tenant and reports, per backend object,
@@ -27,7 +28,7 @@ export async function tenantReconcile(input: { name: string }): Promise<Reconcil
       const objects = await runStep(step, { name: input.name, index: start.index, secrets: start.secrets });
       report.push({ step, ok: true, objects });
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
+      if (!(isStepFailure(err))) throw err;
       report.push({ step, ok: false, objects: [] });
       const tenant = await registry.failAttempt({ name: input.name, step, secrets: shown });
       return { kind: 'failed', step, tenant, report };

@@ -1,4 +1,5 @@
-import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { newWorkloadDisk } from '../activities/workloads/sizing.js';
 import type { PublishStep } from '../activities/workloads/step.js';
@@ -8,7 +9,7 @@ import { serveAttempts } from './workload-attempts.js';
 import { attemptWorkload, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './workload-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `workload-create/<tenant>/<name>`: each create call is an attempt delivered by update. A new
@@ -31,7 +32,7 @@ async function step<T>(name: PublishStep, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ActivityFailure) throw new StepFailed(name);
+    if (isStepFailure(err)) throw new StepFailed(name);
     throw err;
   }
 }

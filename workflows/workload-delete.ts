@@ -1,11 +1,12 @@
-import { ActivityFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import type { WorkloadDeleteResult } from './workload-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `workload-delete/<tenant>/<name>`: stops and destroys the VM, removes its published names,
@@ -23,7 +24,7 @@ export async function workloadDelete(input: { tenant: string; name: string; acto
     try {
       await run();
     } catch (err) {
-      if (err instanceof ActivityFailure) return { kind: 'failed', step: name };
+      if (isStepFailure(err)) return { kind: 'failed', step: name };
       throw err;
     }
   }

@@ -53,5 +53,8 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     activities,
     dataConverter: dataConverter(parts.config.codecKey),
     shutdownGraceTime: '10s',
+    // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
+    // small enough to keep the worker's memory flat (the default scales with the machine's memory).
+    maxCachedWorkflows: 200,
   });
 }

@@ -1,0 +1,11 @@
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TemporalFailure } from '@temporalio/workflow';
+
+/**
+ * A backend step or registry call that failed after its retries. Regular activities surface as
+ * ActivityFailure; local activities may surface their ApplicationFailure directly. Cancellation
+ * is not a step failure: it propagates.
+ */
+export function isStepFailure(err: unknown): err is TemporalFailure {
+  if (err instanceof CancelledFailure) return false;
+  return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TemporalFailure;
+}
