@@ -1,0 +1,16 @@
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import postgres from 'postgres';
+
+/**
+ * The comparison for reads: a bare Hono route answering one registry row by primary key through
+ * postgres.js, in its own process like the API. Started as `node bench/bare-read.ts <port> <db>`.
+ */
+const [port, databaseUrl] = process.argv.slice(2) as [string, string];
+const sql = postgres(databaseUrl, { max: 10 });
+const app = new Hono();
+app.get('/bare/:name', async (c) => {
+  const [row] = await sql`select * from tenants where name = ${c.req.param('name')}`;
+  return row ? c.json(row) : c.json({ error: 'not found' }, 404);
+});
+serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' });

@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** A service process of the bench, built from dist/ as production runs it, with its peak RSS. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export function startService(entry: string, env: Record<string, string>): ServiceProcess {
+  // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
+  // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return {
+    child,
+    // VmHWM is the kernel's own high-water mark of the resident set.
+    peakRssMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}
