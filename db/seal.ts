@@ -35,3 +35,15 @@ export function open(keys: SealKeys, sealed: string | null | undefined): string 
     return undefined;
   }
 }
+
+/**
+ * Whether a sealed value is under a key the service holds: what `secrets_stored` reports on every
+ * read, without decrypting each secret (the key going away is how secrets become unreadable).
+ */
+export function canOpen(keys: SealKeys, sealed: string | null | undefined): boolean {
+  if (!sealed) return false;
+  const sep = sealed.indexOf(':');
+  if (sep < 0 || sealed.length - sep - 1 < 40) return false;
+  const id = sealed.slice(0, sep);
+  return keys.current.id === id || (keys.previous ?? []).some((k) => k.id === id);
+}

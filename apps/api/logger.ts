@@ -1,4 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+
+/** The id of the request being served, for every log line written while serving it. */
+export const requestScope = new AsyncLocalStorage<string>();
 
 /** Field names that carry secrets anywhere in a logged object. */
 export const SECRET_FIELDS = [
@@ -16,6 +20,12 @@ export function createLogger(level: string, name: string, destination?: pino.Des
       redact: { paths, censor: '[redacted]' },
       base: { service: name },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // One logger for the process; the request id joins each line from the request's async scope
+      // (cheaper than a child logger per request, and it reaches code deep in the call chain too).
+      mixin: () => {
+        const id = requestScope.getStore();
+        return id === undefined ? {} : { request_id: id };
+      },
     },
     destination,
   );

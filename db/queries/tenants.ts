@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { steps, tenants, type TenantRow } from '../schema/index.js';
-import { open, type SealKeys } from '../seal.js';
+import { canOpen, open, type SealKeys } from '../seal.js';
 import type { TenantRecord, TenantSecrets, TenantStatus } from '../../activities/tenant/view.js';
 
 const SEALED = ['tsigSecret', 'stateSecret', 'logIngestToken', 'logReadToken', 'dashboardPassword'] as const;
 
 function secretsStored(keys: SealKeys, row: TenantRow): boolean {
-  return SEALED.every((f) => row[f] === null || open(keys, row[f]) !== undefined);
+  return SEALED.every((f) => row[f] === null || canOpen(keys, row[f]));
 }
 
 function toRecord(keys: SealKeys, row: TenantRow, stepRows: (typeof steps.$inferSelect)[]): TenantRecord {
