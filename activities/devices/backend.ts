@@ -1,6 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
-import { BackendError } from '../ensure.js';
+import { asBackendStep, atStep as atAnyStep, StepFailure } from '../step.js';
 
 /**
  * The backend steps of devices, addresses and Wi-Fi keys. A failure is logged here with its
@@ -13,58 +12,14 @@ import { BackendError } from '../ensure.js';
  */
 export type BackendStep = 'device-address' | 'dns' | 'wifi';
 
-export class StepFailure extends Error {
-  constructor(
-    readonly step: BackendStep,
-    readonly reason: unknown,
-  ) {
-    super(`backend step "${step}" failed`);
-  }
-}
+export { StepFailure };
 
 /** Runs one backend call, tagging a failure with its step. */
-export async function atStep<T>(step: BackendStep, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw err instanceof StepFailure ? err : new StepFailure(step, err);
-  }
+export function atStep<T>(step: BackendStep, work: () => Promise<T>): Promise<T> {
+  return atAnyStep(step, work);
 }
 
 /** The activity's body: failures of tagged steps become ApplicationFailures naming the step. */
-export async function backendActivity<T>(log: Logger, context: Record<string, unknown>, defaultStep: BackendStep, work: () => Promise<T>): Promise<T> {
-  const beat = setInterval(heartbeat, 1000);
-  try {
-    return await work();
-  } catch (err) {
-    const failure = err instanceof StepFailure ? err : new StepFailure(defaultStep, err);
-    const cause = failure.reason;
-    log.error({ ...context, step: failure.step, err: cause instanceof BackendError ? cause.detail : String(cause) }, 'backend step failed');
-    const retryable = !(cause instanceof BackendError) || cause.retryable;
-    throw ApplicationFailure.create({
-      message: failure.message,
-      type: retryable ? 'BackendFailed' : 'BackendRefused',
-      nonRetryable: !retryable,
-      details: [failure.step],
-    });
-  } finally {
-    clearInterval(beat);
-  }
-}
-
-function heartbeat(): void {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // Outside an activity (direct calls) there is nothing to beat for.
-  }
-}
-
-/** For callers with their own step runner (the tenant steps): the underlying error, untagged. */
-export async function untagged<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw err instanceof StepFailure ? err.reason : err;
-  }
+export function backendActivity<T>(log: Logger, context: Record<string, unknown>, defaultStep: BackendStep, work: () => Promise<T>): Promise<T> {
+  return asBackendStep(log, defaultStep, context, work);
 }

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { deleteTenantRow, getTenantRow, openSecrets, setTenantStatus } from '../../db/queries/tenants.js';
 import type { Refusal } from '../../workflows/shared.js';
 import { removeTenantBrokerAccounts } from '../broker-accounts/remove-all.js';
-import { untagged } from '../devices/backend.js';
+import { untagged } from '../step.js';
 import { removeTenantReservations } from '../devices/reservations.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { revokeTenantWifiKeys } from '../wifi-keys/activities.js';

@@ -1,10 +1,11 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { asBackendStep } from '../step.js';
 import { getTenantRecord, recordStep, setTenantStatus, updateTenant } from '../../db/queries/tenants.js';
-import { BackendError, type ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome } from '../ensure.js';
 import type { TenantActivityDeps } from './deps.js';
 import { deriveIdentity } from './derive.js';
 import { republishNames, withDnsWrites } from '../records/publish.js';
-import { untagged } from '../devices/backend.js';
+import { untagged } from '../step.js';
 import { ensureTenantReservations } from '../devices/reservations.js';
 import { dashboardUsername, viewTenant, type Outcome, type StepName, type TenantSecrets, type TenantView } from './view.js';
 
@@ -19,39 +20,19 @@ export interface StepInput {
  * may name a backend host) and leaves as an ApplicationFailure whose message names only the step;
  * a backend that refused on purpose is not retried.
  */
-export async function runStep(
+export function runStep(
   deps: TenantActivityDeps,
   step: StepName,
   tenant: string,
   work: () => Promise<ObjectOutcome[]>,
 ): Promise<ObjectOutcome[]> {
-  // Heartbeats let Temporal notice a dead worker within seconds instead of the step's full timeout.
-  const beat = setInterval(() => heartbeat(), 1000);
-  try {
+  return asBackendStep(deps.log, step, { tenant }, async () => {
     const outcomes = await work();
     await recordStep(deps.db, tenant, step, true);
     const changed = outcomes.filter((o) => o.result !== 'in-place');
     deps.log.info({ tenant, step, changed }, changed.length ? 'step corrected backend objects' : 'step in place');
     return outcomes;
-  } catch (err) {
-    deps.log.error({ tenant, step, err: err instanceof BackendError ? err.detail : String(err) }, 'backend step failed');
-    const retryable = !(err instanceof BackendError) || err.retryable;
-    throw ApplicationFailure.create({
-      message: `backend step "${step}" failed`,
-      type: retryable ? 'BackendFailed' : 'BackendRefused',
-      nonRetryable: !retryable,
-    });
-  } finally {
-    clearInterval(beat);
-  }
-}
-
-function heartbeat(): void {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // Outside an activity (direct calls in benchmarks) there is nothing to beat for.
-  }
+  });
 }
 
 export function stepActivities(deps: TenantActivityDeps) {
