@@ -75,7 +75,13 @@ async function main(): Promise<void> {
   const running = worker.run();
   const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, operatorToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
 
-  writeFileSync(join(labDir, 'site.env'), Object.entries({ ...backends.env, API_URL: api.url }).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  // Sourceable by a shell (values single-quoted: the CA's PEM spans lines); it holds lab secrets, so 0600.
+  const shellQuote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(
+    join(labDir, 'site.env'),
+    Object.entries({ ...backends.env, API_URL: api.url }).map(([k, v]) => `${k}=${shellQuote(v)}`).join('\n') + '\n',
+    { mode: 0o600 },
+  );
   const lines = [
     '',
     'Lab site ready.',
