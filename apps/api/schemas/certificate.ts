@@ -11,7 +11,11 @@ export const CertificateParams = z.object({
 
 export const CertificateRequest = z
   .strictObject({
-    csr: z.string().openapi({ description: 'PEM PKCS#10 request, self-signed by an RSA (2048 bits or more) or ECDSA P-256 key; only its key is used' }),
+    // The pattern is what fromPem requires of the one PEM block (either CSR label); the parser keeps the messages.
+    csr: z.string().openapi({
+      pattern: '-----BEGIN (NEW )?CERTIFICATE REQUEST-----[\\s\\S]*-----END (NEW )?CERTIFICATE REQUEST-----',
+      description: 'PEM PKCS#10 request, self-signed by an RSA (2048 bits or more) or ECDSA P-256 key; only its key is used',
+    }),
     names: z
       .array(z.string())
       .optional()

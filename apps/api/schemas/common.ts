@@ -24,10 +24,22 @@ const descriptions: Record<number, string> = {
   503: 'database not migrated yet',
 };
 
+/** Spec: Authentication. Every 401 names the scheme and realm; documented so clients and contract checks see it. */
+const unauthorizedHeaders = {
+  'WWW-Authenticate': { description: 'the scheme and realm to present a token for', required: true, schema: { type: 'string' as const, enum: ['Bearer realm="svc-api"'] } },
+};
+
 /** The error responses of a route, in the common envelope. */
 export function errorResponses(...codes: number[]) {
   return Object.fromEntries(
-    codes.map((code) => [code, { description: descriptions[code] ?? 'error', content: { 'application/json': { schema: ErrorBody } } }]),
+    codes.map((code) => [
+      code,
+      {
+        description: descriptions[code] ?? 'error',
+        ...(code === 401 ? { headers: unauthorizedHeaders } : {}),
+        content: { 'application/json': { schema: ErrorBody } },
+      },
+    ]),
   );
 }
 

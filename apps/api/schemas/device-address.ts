@@ -3,7 +3,7 @@ import { DateTime } from './common.js';
 
 export const DeviceAddressRequest = z
   .strictObject({
-    address: z.ipv4().optional().openapi({ description: "an address in the range of the device's trust class; absent: the lowest free one" }),
+    address: z.ipv4().optional().openapi({ format: 'ipv4', description: "an address in the range of the device's trust class; absent: the lowest free one" }),
   })
   .openapi('DeviceAddressRequest');
 

@@ -11,7 +11,7 @@ export const RecordParam = z.object({
 
 export const RecordPutRequest = z
   .strictObject({
-    address: z.ipv4().openapi({ description: "an IPv4 address of the tenant's subnet, or one it reserved for a device" }),
+    address: z.ipv4().openapi({ format: 'ipv4', description: "an IPv4 address of the tenant's subnet, or one it reserved for a device" }),
   })
   .openapi('RecordPutRequest');
 

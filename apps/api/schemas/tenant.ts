@@ -93,7 +93,8 @@ export const TenantCreateRequest = z
         message: 'must be base64 of at least 16 bytes',
       })
       .optional()
-      .openapi({ description: 'restore only' }),
+      // Exactly the refine above: padded base64 whose 24+ characters decode to 16 bytes or more.
+      .openapi({ minLength: 24, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'restore only; base64 of at least 16 bytes' }),
     state_secret: z.string().min(8).max(40).optional().openapi({ description: 'restore only' }),
     api_token: z.string().min(1).max(512).optional().openapi({ description: 'restore only' }),
   })

@@ -25,7 +25,8 @@ export const WifiKeyRequest = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem.replace(/^psk /, '') });
       })
       .optional()
-      .openapi({ description: 'restore only: the key the tenant holds, after the service lost its copy' }),
+      // Documents pskProblem's length and alphabet (WPA passphrase rules); the refine keeps the message.
+      .openapi({ minLength: 8, maxLength: 63, pattern: '^[\\x20-\\x7e]*$', description: 'restore only: the key the tenant holds, after the service lost its copy' }),
   })
   .openapi('WifiKeyRequest');
 

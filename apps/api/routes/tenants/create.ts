@@ -23,6 +23,9 @@ export const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
+    // The spec's pattern admits one letter, but the fabric zone id is the name and Proxmox VE
+    // needs at least two characters for one (docs/decisions.md): refuse before anything is built.
+    if (body.name.length < 2) throw badRequest('name: a tenant name needs at least two characters at this site (it is the fabric zone id)');
     const ops = deps.operations!;
     const caller = c.var.caller;
     if (caller.kind === 'egress-agent') throw unauthorized();
