@@ -11,12 +11,15 @@ export function servedClasses(classes: Classes): string[] {
   return Object.keys(classes).sort();
 }
 
-/** The 400 text for a class the site does not serve: it names the classes it does serve. */
-export function unservedReason(classes: Classes, cls: string): string {
+/**
+ * The 400 text for a class the site does not serve: it names the classes it does serve, and never
+ * echoes the value sent (a caller's mistake may be a secret pasted into the wrong field).
+ */
+export function unservedReason(classes: Classes, _cls: string): string {
   const served = servedClasses(classes);
   return served.length === 0
-    ? `trust class "${cls}" is not served: this site serves no trust classes`
-    : `trust class "${cls}" is not served at this site; it serves: ${served.join(', ')}`;
+    ? 'trust_class: not served at this site; it serves no trust classes'
+    : `trust_class: not served at this site; it serves: ${served.join(', ')}`;
 }
 
 export function isServed(classes: Classes, cls: string): boolean {

@@ -53,6 +53,13 @@ function loadTls(files: { certFile: string; keyFile: string }) {
 }
 
 /**
+ * A slow client may not hold a connection forever (slow-loris headers and bodies): it gets 408 and
+ * is closed. Node checks these bounds only every `connectionsCheckingInterval` (30 s by default,
+ * which made the bounds 40 s and 60 s), and reads that interval only when the server is created.
+ */
+export const SLOW_CLIENT_BOUNDS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };
+
+/**
  * Starts the API: listens at once, migrates the registry in the background (until then /v1
  * answers 503), connects to Temporal lazily so reads never wait for it.
  */
@@ -84,7 +91,8 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
         fetch: app.fetch,
         port: config.listen.port,
         hostname: config.listen.host,
-        ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
+        serverOptions: { ...SLOW_CLIENT_BOUNDS, ...tls },
+        ...(tls ? { createServer: createHttpsServer } : {}),
       },
       () => {
         s.off('error', refused);
@@ -101,10 +109,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     await registry.close();
     throw err;
   });
-  // A slow client may not hold a connection forever (slow-loris bodies included).
-  const http = server as unknown as { requestTimeout: number; headersTimeout: number; closeAllConnections(): void };
-  http.requestTimeout = 30_000;
-  http.headersTimeout = 10_000;
+  const http = server as unknown as { closeAllConnections(): void };
   const port = (server.address() as AddressInfo).port;
   const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
   return {

@@ -38,7 +38,7 @@ describe('trust classes', () => {
   });
 
   it('names the served classes in the refusal of an unserved one', () => {
-    expect(unservedReason({ sensor: {}, camera: {} }, 'printer')).toBe('trust class "printer" is not served at this site; it serves: camera, sensor');
-    expect(unservedReason({}, 'printer')).toBe('trust class "printer" is not served: this site serves no trust classes');
+    expect(unservedReason({ sensor: {}, camera: {} }, 'printer')).toBe('trust_class: not served at this site; it serves: camera, sensor');
+    expect(unservedReason({}, 'printer')).toBe('trust_class: not served at this site; it serves no trust classes');
   });
 });

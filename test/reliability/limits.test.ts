@@ -1,0 +1,223 @@
+/**
+ * Transport and limits (spec: General rule 6, Limits): the 64 KB body limit holds for chunked bodies
+ * on every kind of JSON route, and slow clients cannot hold the server: a client dribbling its
+ * headers or its body is cut off within the server's bounds (apps/api/server.ts: headersTimeout,
+ * requestTimeout), while other clients keep being answered quickly, even with 50 slow ones open.
+ */
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOW_CLIENT_BOUNDS } from '../../apps/api/server.js';
+import { startTestSite, type TestSite } from '../support/site.js';
+
+let site: TestSite;
+let acme: { api_token: string; network: { subnet: string } };
+let url: URL;
+
+const TOO_LARGE = '{"error":"request body larger than 64 KB"}';
+const { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval } = SLOW_CLIENT_BOUNDS;
+/** How late after its bound the server may cut a slow client: its check runs every interval, plus load. */
+const CUT_SLACK_MS = connectionsCheckingInterval + 2_000;
+
+beforeAll(async () => {
+  site = await startTestSite({ minimal: true });
+  url = new URL(site.url);
+  const r = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
+  expect(r.status, r.text).toBe(201);
+  acme = r.body;
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+/**
+ * Streams a JSON body with Transfer-Encoding: chunked past `total` bytes and never ends it: an
+ * answer can only come from a server that refuses the body while it is still arriving.
+ */
+function chunkedUpload(method: string, path: string, head: string, total: number, token: string): Promise<{ status: number | undefined; text: string; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(
+      { host: url.hostname, port: url.port, path, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode, text, sent });
+          req.destroy();
+        });
+      },
+    );
+    req.on('error', (err) => (answered ? undefined : reject(err)));
+    req.write(head);
+    sent = head.length;
+    const pump = () => {
+      if (answered || sent >= total) return;
+      req.write('x'.repeat(4096));
+      sent += 4096;
+      setTimeout(pump, 1);
+    };
+    pump();
+    setTimeout(() => (answered ? undefined : reject(new Error(`no answer after ${sent} bytes (request never ended)`))), 15_000);
+  });
+}
+
+describe('the 64 KB limit on chunked bodies', () => {
+  const cases = [
+    ['PUT', '/v1/tenants/acme/records/big', '{"address":"'],
+    ['POST', '/v1/tenants/acme/workloads', '{"name":"big","ssh_keys":["'],
+    ['POST', '/v1/tenants/acme/devices', '{"name":"big","trust_class":"'],
+    ['POST', '/v1/tenants', '{"name":"big","pad":"'],
+  ] as const;
+
+  it.each(cases)('%s %s: 413 while the body is still arriving (operator)', async (method, path, head) => {
+    const r = await chunkedUpload(method, path, head, 70 * 1024, site.operatorToken);
+    expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
+    expect(r.sent).toBeGreaterThan(64 * 1024);
+    // Refused long before the 15 s give-up: the server did not wait for the end of the body.
+    expect(r.sent).toBeLessThan(1024 * 1024);
+  });
+
+  it.each(cases.slice(0, 2))('%s %s: 413 for the tenant itself too', async (method, path, head) => {
+    const r = await chunkedUpload(method, path, head, 70 * 1024, acme.api_token);
+    expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
+  });
+
+  it('nothing was created by the refused bodies', async () => {
+    expect((await site.call('GET', '/v1/tenants/acme/workloads/big')).status).toBe(404);
+    expect((await site.call('GET', '/v1/tenants/acme/records')).body.records).toEqual([]);
+    expect((await site.call('GET', '/v1/tenants/big')).status).toBe(404);
+  });
+
+  it('a chunked record body under the limit is read whole and acted on', async () => {
+    const address = `${acme.network.subnet.split('.').slice(0, 3).join('.')}.50`;
+    // Padding whitespace is valid JSON: ~60 KB of it, in 4 KB chunks.
+    const body = `{"address":${' '.repeat(60 * 1024)}"${address}"}`;
+    const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: '/v1/tenants/acme/records/small', method: 'PUT', headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < body.length; i += 4096) req.write(body.slice(i, i + 4096));
+      req.end();
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(JSON.parse(r.text)).toMatchObject({ name: 'small', address });
+  });
+});
+
+/** A raw TCP client; resolves when the server closes it, with what the server sent. */
+interface SlowClient {
+  socket: Socket;
+  closed: Promise<{ afterMs: number; received: string }>;
+  stop(): void;
+}
+
+function slowClient(first: string, drip: () => string, everyMs = 1000): SlowClient {
+  const started = Date.now();
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString()));
+  socket.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  socket.on('connect', () => {
+    if (first) socket.write(first);
+    timer = setInterval(() => {
+      const next = drip();
+      if (next && !socket.destroyed && socket.writable) socket.write(next);
+    }, everyMs);
+  });
+  const closed = new Promise<{ afterMs: number; received: string }>((resolve) => {
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ afterMs: Date.now() - started, received });
+    });
+  });
+  return {
+    socket,
+    closed,
+    stop: () => {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
+}
+
+/** Headers sent one character a second: they never complete. */
+const headerDribbler = () => {
+  const rest = 'X-Slow: ' + 'a'.repeat(1000);
+  let i = 0;
+  return slowClient(`POST /v1/tenants HTTP/1.1\r\nHost: ${url.host}\r\n`, () => rest[i++ % rest.length]!);
+};
+
+/** Complete headers, then a body of one byte a second (Content-Length far ahead). */
+const bodyDribbler = () =>
+  slowClient(
+    `PUT /v1/tenants/acme/records/slow HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${site.operatorToken}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+    () => ' ',
+  );
+
+/** Times normal requests made one after another until `until` settles. */
+async function probe(until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const times: number[] = [];
+  const deadline = Date.now() + 60_000;
+  while (!done && Date.now() < deadline) {
+    const t0 = performance.now();
+    const r = await site.call('GET', '/v1/tenants/acme', { token: acme.api_token });
+    times.push(performance.now() - t0);
+    expect(r.status).toBe(200);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  return times;
+}
+
+describe('slow clients', () => {
+  it(`a client dribbling headers is cut within ${HEADERS_TIMEOUT_MS / 1000} s + ${CUT_SLACK_MS / 1000} s, one dribbling its body within ${REQUEST_TIMEOUT_MS / 1000} s + ${CUT_SLACK_MS / 1000} s, 50 more slow clients change nothing, and others are served throughout`, async () => {
+    const headers = headerDribbler();
+    const body = bodyDribbler();
+    // A connection that never sends a byte counts as headers that never complete.
+    const idle = slowClient('', () => '');
+    const crowd = Array.from({ length: 50 }, (_, i) => (i % 2 ? headerDribbler() : bodyDribbler()));
+    const all = Promise.all([headers.closed, body.closed, idle.closed, ...crowd.map((c) => c.closed)]);
+    try {
+      const times = await probe(all);
+      const [h, b, i, ...rest] = await all;
+      const sorted = [...times].sort((x, y) => x - y);
+      const p50 = sorted[Math.floor(sorted.length / 2)]!;
+      const max = sorted[sorted.length - 1]!;
+      console.log(
+        `slow clients: header dribbler cut after ${h.afterMs} ms (${JSON.stringify(h.received.split('\r\n')[0])}), ` +
+          `body dribbler after ${b.afterMs} ms (${JSON.stringify(b.received.split('\r\n')[0])}); silent connection after ${i.afterMs} ms; crowd of 50 cut between ` +
+          `${Math.min(...rest.map((r) => r.afterMs))} and ${Math.max(...rest.map((r) => r.afterMs))} ms; ` +
+          `${times.length} normal requests meanwhile, median ${p50.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
+      );
+      expect(h.afterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 500);
+      expect(h.afterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CUT_SLACK_MS);
+      expect(b.afterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 500);
+      expect(b.afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_SLACK_MS);
+      expect(i.afterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CUT_SLACK_MS);
+      for (const r of rest) expect(r.afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_SLACK_MS);
+      // The server says why before closing: 408 Request Timeout.
+      expect(h.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(b.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(times.length).toBeGreaterThan(20);
+      expect(max).toBeLessThan(1000);
+      expect(p50).toBeLessThan(100);
+      // The body dribbler's record never came to be.
+      expect((await site.call('GET', '/v1/tenants/acme/records')).body.records.map((r: { name: string }) => r.name)).not.toContain('slow');
+      // A client cut off mid-body is an ordinary refusal in the log, not a server error.
+      expect(site.logs.filter((l) => (JSON.parse(l) as { level: number }).level >= 50)).toEqual([]);
+    } finally {
+      for (const c of [headers, body, idle, ...crowd]) c.stop();
+    }
+  }, 55_000);
+});

@@ -1,0 +1,281 @@
+/**
+ * Secrets appear in create answers (and 502 bodies) only (spec: General rules 3-5, Authentication
+ * rule 5). After a whole lab scenario — tenants created (one failed and resumed, one enrolled from an
+ * admission with a Wi-Fi key), reconciled, every kind of object made, hostile requests carrying
+ * secrets where they do not belong, then everything deleted — every secret the service issued is
+ * looked for, raw and base64, in every read answer, every error text, every service log line and
+ * every event of every Temporal run of the namespace: none is found.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../support/site.js';
+
+const run = promisify(execFile);
+const { temporal } = proto;
+
+let site: TestSite;
+let dir: string;
+/** Every secret issued (or held) by the site, by what it is. */
+const secrets = new Map<string, string>();
+/** Every read answer (GET of a list or object route). */
+const reads: { what: string; text: string }[] = [];
+/**
+ * Every error answer: the text with any partial object a 502 legitimately carries taken out, and
+ * what the request itself sent (a value the caller sent and is shown again is not a disclosure).
+ */
+const errors: { what: string; text: string; sent: string }[] = [];
+/** Fields of a 502 body that carry the partial object, and with it the secrets (spec rule 3). */
+const PARTIAL = ['tenant', 'workload', 'address', 'wifi_key', 'broker_account', 'device'];
+
+/** Create answers and 502 bodies, which legitimately carry the secrets: the scanner's positive control. */
+const createAnswers: unknown[] = [];
+
+function keep(what: string, value: unknown): void {
+  if (typeof value === 'string' && value.length >= 8 && ![...secrets.values()].includes(value)) secrets.set(`${what}#${secrets.size}`, value);
+}
+
+/** Fields that carry a secret in a create answer or a 502 body (spec: Tenant, Admission, Wi-Fi key, Broker account). */
+const SECRET_FIELDS = ['tsig_secret', 'secret_key', 'api_token', 'ingest_token', 'read_token', 'password', 'enrollment_token', 'psk'];
+
+/** Keeps every secret field found anywhere in an answer, named by its path. */
+function harvest(value: unknown, at: string): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => harvest(v, `${at}[${i}]`));
+  if (value === null || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET_FIELDS.includes(k)) keep(`${at}.${k}`, v);
+    else harvest(v, `${at}.${k}`);
+  }
+}
+
+/** Calls the API, keeping every secret answered and every read and error answer for the scan. */
+async function call(method: string, path: string, body?: unknown, token?: string | null) {
+  const r = await site.call(method, path, { body, token });
+  const what = `${method} ${path} → ${r.status}`;
+  if (method !== 'GET') {
+    createAnswers.push(r.body);
+    harvest(r.body, what);
+  }
+  if (r.status >= 400) {
+    const { ...rest } = (r.body ?? {}) as Record<string, unknown>;
+    for (const k of PARTIAL) if (r.status === 502) delete rest[k];
+    errors.push({ what, text: r.body === undefined ? r.text : JSON.stringify(rest), sent: `${token ?? ''} ${JSON.stringify(body ?? null)}` });
+  } else if (method === 'GET') {
+    reads.push({ what, text: r.text });
+  }
+  return r;
+}
+
+/**
+ * A step the scenario needs to succeed. A loaded lab can time a backend out (502) or Temporal
+ * (503); repeating the call resumes the work (spec rule 3), so it is repeated, at most twice.
+ */
+async function step(status: number, method: string, path: string, body?: unknown, token?: string | null) {
+  let r = await call(method, path, body, token);
+  for (let i = 0; i < 2 && (r.status === 502 || r.status === 503); i++) r = await call(method, path, body, token);
+  expect(r.status, `${method} ${path}: ${r.text}`).toBe(status);
+  return r;
+}
+
+const tokens: Record<string, string> = {};
+
+/** GET of every list and object route of tenant `t`, as the operator and as the tenant. */
+async function readEverything(t: string): Promise<void> {
+  for (const token of [site.operatorToken, tokens[t]]) {
+    await call('GET', `/v1/tenants/${t}`, undefined, token);
+    for (const [list, field] of [['workloads', 'workloads'], ['records', 'records'], ['devices', 'devices'], ['wifi-keys', 'wifi_keys'], ['broker-accounts', 'broker_accounts'], ['certificates', 'certificates']] as const) {
+      const r = await call('GET', `/v1/tenants/${t}/${list}`, undefined, token);
+      // Records have no object route (spec: Records).
+      for (const o of list === 'records' ? [] : ((r.body?.[field] ?? []) as { name: string }[])) {
+        await call('GET', `/v1/tenants/${t}/${list}/${o.name}`, undefined, token);
+        if (list === 'devices') await call('GET', `/v1/tenants/${t}/devices/${o.name}/address`, undefined, token);
+      }
+    }
+  }
+  await call('GET', '/v1/tenants');
+  await call('GET', '/v1/fabric/egress');
+  await call('GET', '/v1/fabric/egress', undefined, site.egressToken);
+  for (const path of ['/healthz', '/readyz', '/version']) await call('GET', path, undefined, null);
+}
+
+const historyRuns: { id: string; events: number; bytes: number }[] = [];
+let echoes: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'secrets-scan-'));
+  const [s] = await Promise.all([
+    startTestSite(),
+    run('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'web.key', '-subj', '/CN=web', '-out', 'web.csr'], { cwd: dir }),
+  ]);
+  site = s;
+  const csr = await readFile(join(dir, 'web.csr'), 'utf8');
+
+  // Tenants: one plain create, one failed at the state step and resumed, one enrolled.
+  const sec = await step(201, 'POST', '/v1/tenants', { name: 'sec' });
+  tokens.sec = sec.body.api_token;
+  site.backends.minio.faults.add({ failNext: 1000, match: '/minio/admin' });
+  const failed = await call('POST', '/v1/tenants', { name: 'secf' });
+  site.backends.minio.faults.clear();
+  expect(failed.status, failed.text).toBe(502);
+  expect(failed.body.tenant.api_token).toEqual(expect.any(String));
+  const resumed = await step(200, 'POST', '/v1/tenants', { name: 'secf' });
+  tokens.secf = resumed.body.api_token;
+  await step(200, 'POST', '/v1/tenants/sec/reconcile');
+
+  const admitted = await step(201, 'POST', '/v1/admissions', { name: 'adm', mac: '02:00:00:00:0a:01' });
+  expect(admitted.body.wifi.psk).toEqual(expect.any(String));
+  await step(201, 'POST', '/v1/admissions', { name: 'admw' });
+  const enrolled = await step(201, 'POST', '/v1/tenants', { name: 'adm' }, admitted.body.enrollment_token);
+  tokens.adm = enrolled.body.api_token;
+
+  // Every kind of object, as the tenant.
+  const t = tokens.sec;
+  const subnet = (sec.body.network.subnet as string).split('.').slice(0, 3).join('.');
+  await step(201, 'POST', '/v1/tenants/sec/workloads', { name: 'web' }, t);
+  await step(200, 'PUT', '/v1/tenants/sec/records/www', { address: `${subnet}.50` }, t);
+  await step(201, 'POST', '/v1/tenants/sec/devices', { name: 'cam1', trust_class: 'camera', mac: '02:00:00:00:0b:01' }, t);
+  await step(201, 'POST', '/v1/tenants/sec/devices/cam1/address', {}, t);
+  await step(201, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'things', trust_class: 'sensor' }, t);
+  // A Wi-Fi key whose controller write fails: 502 with its psk, then resumed.
+  site.backends.unifi!.faults.add({ failNext: 1000, status: 500 });
+  const keyFailed = await call('POST', '/v1/tenants/sec/wifi-keys', { name: 'spare', trust_class: 'camera' }, t);
+  site.backends.unifi!.faults.clear();
+  expect(keyFailed.status, keyFailed.text).toBe(502);
+  expect(keyFailed.body.wifi_key.psk).toEqual(expect.any(String));
+  const keyResumed = await step(201, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'spare', trust_class: 'camera' }, t);
+  await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'gw', publish: ['data/#'], subscribe: ['cmd/#'] }, t);
+  const devAccount = await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'cam1', device: 'cam1', publish: ['log/cam1'], subscribe: [] }, t);
+  await step(201, 'PUT', '/v1/tenants/sec/certificates/web', { csr, names: ['www'] }, t);
+
+  // Hostile requests: secrets sent where they do not belong must not come back in the error text.
+  const s1 = [...secrets.values()];
+  await step(400, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'things', trust_class: 'sensor', psk: keyResumed.body.psk }, t);
+  await call('POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.state.secret_key, state_secret: sec.body.dns.tsig_secret, api_token: tokens.secf });
+  await call('POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.dns.tsig_secret, state_secret: 'short', api_token: tokens.sec });
+  await call('POST', '/v1/tenants', { name: 'sec', api_token: tokens.sec });
+  const forgedToken = tokens.sec!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: resumed.body.dns.tsig_secret, state_secret: 'restore-me-1234', api_token: forgedToken });
+  // Given a password, an existing account takes it (restore): the answer carries only that one.
+  await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'gw', publish: ['data/#'], subscribe: [], password: devAccount.body.password }, t);
+  await call('POST', '/v1/tenants/sec/workloads', { name: 'web', ssh_keys: [s1[0]] }, t);
+  await call('PUT', '/v1/tenants/sec/records/bad', { address: s1[1] }, t);
+  await call('POST', '/v1/tenants/sec/devices', { name: 'cam1', trust_class: s1[2] }, t);
+  await call('GET', '/v1/tenants/sec', undefined, tokens.secf);
+  await call('GET', '/v1/tenants/sec', undefined, `${tokens.sec}x`);
+  await step(401, 'POST', '/v1/tenants', { name: 'adm' }, admitted.body.enrollment_token);
+  await call('POST', '/codec/decode', { payloads: [{ data: Buffer.from(s1[3]!).toString('base64') }] });
+
+  // Everything read while it exists.
+  for (const name of ['sec', 'secf', 'adm']) await readEverything(name);
+
+  // Then deleted.
+  for (const path of [
+    '/v1/tenants/sec/records/www',
+    '/v1/tenants/sec/devices/cam1/address',
+    '/v1/tenants/sec/devices/cam1',
+    '/v1/tenants/sec/wifi-keys/things',
+    '/v1/tenants/sec/broker-accounts/gw',
+    '/v1/tenants/sec/certificates/web',
+    '/v1/tenants/sec/workloads/web',
+    '/v1/admissions/admw',
+  ]) {
+    await step(204, 'DELETE', path, undefined, path.startsWith('/v1/admissions') ? site.operatorToken : t);
+  }
+  for (const name of ['sec', 'secf', 'adm']) {
+    site.backends.proxmox.removeTenantNetwork(name);
+    await step(204, 'DELETE', `/v1/tenants/${name}`, undefined, tokens[name]);
+  }
+  for (const name of ['sec', 'secf', 'adm']) await readEverything(name);
+}, 120_000);
+afterAll(async () => {
+  await site?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Every place a secret is, as `what`, for a clear failure message. */
+function found(haystack: Buffer | string, what: string): string[] {
+  const hits: string[] = [];
+  for (const [name, s] of secrets) {
+    const b64 = Buffer.from(s).toString('base64');
+    if (haystack.includes(s)) hits.push(`${name} in ${what}`);
+    else if (haystack.includes(b64)) hits.push(`${name} (base64) in ${what}`);
+  }
+  return hits;
+}
+
+describe('secrets scan', () => {
+  it('has secrets of every kind to look for', () => {
+    const kinds = new Set([...secrets.keys()].map((k) => k.split('#')[0]!.split('.').pop()!));
+    expect([...kinds].sort()).toEqual([...SECRET_FIELDS].sort());
+    // Dashboard passwords (3 tenants) and broker passwords (2 accounts).
+    expect([...secrets.keys()].filter((k) => /\.password#/.test(k)).length).toBeGreaterThanOrEqual(5);
+    // Admission keys (2), Wi-Fi keys (2; the failed one's psk is the one it resumed with).
+    expect([...secrets.keys()].filter((k) => /\.psk#/.test(k)).length).toBeGreaterThanOrEqual(4);
+    // The operator's and egress agent's tokens must not leak either.
+    keep('operator_token', site.operatorToken);
+    keep('egress_token', site.egressToken);
+  });
+
+  it('finds none in any read answer', () => {
+    expect(reads.length).toBeGreaterThan(60);
+    expect(reads.flatMap((r) => found(r.text, r.what))).toEqual([]);
+  });
+
+  it('finds none in any error text, not even a value the request itself carried in the wrong field', () => {
+    expect(errors.length).toBeGreaterThan(20);
+    const hits = errors.flatMap((e) => found(e.text, e.what).map((hit) => ({ hit, echo: [...secrets.values()].some((v) => e.text.includes(v) && e.sent.includes(v)) })));
+    expect(hits.map((h) => h.hit)).toEqual([]);
+    echoes = hits.filter((h) => h.echo).map((h) => h.hit);
+  });
+
+  it('finds none in any service log line', () => {
+    expect(site.logs.length).toBeGreaterThan(100);
+    expect(site.logs.flatMap((l, i) => found(l, `log line ${i}`))).toEqual([]);
+  });
+
+  it('finds none in any event of any Temporal run of the namespace', async () => {
+    const client = new Client({ connection: site.temporal, namespace: site.namespace });
+    const hits: string[] = [];
+    for await (const w of client.workflow.list()) {
+      let events = 0;
+      let bytes = 0;
+      let nextPageToken: Uint8Array | undefined;
+      for (let page = 0; page < 100; page++) {
+        const res = await site.temporal.workflowService.getWorkflowExecutionHistory({
+          namespace: site.namespace,
+          execution: { workflowId: w.workflowId, runId: w.runId },
+          nextPageToken,
+        });
+        const raw = Buffer.from(temporal.api.history.v1.History.encode(res.history!).finish());
+        events += res.history?.events?.length ?? 0;
+        bytes += raw.length;
+        hits.push(...found(raw, `${w.workflowId} (${w.runId})`));
+        if (!res.nextPageToken?.length) break;
+        nextPageToken = res.nextPageToken;
+      }
+      historyRuns.push({ id: w.workflowId, events, bytes });
+    }
+    expect(hits).toEqual([]);
+    // Creates (3, one resumed), reconcile, admission, workload, record, devices, keys, deletes...
+    expect(historyRuns.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('would find them: the create answers, which carry them, are hits', () => {
+    expect(found(JSON.stringify(createAnswers), 'create answers').length).toBeGreaterThanOrEqual(secrets.size - 2);
+  });
+
+  it('the counts scanned', () => {
+    const events = historyRuns.reduce((n, r) => n + r.events, 0);
+    const bytes = historyRuns.reduce((n, r) => n + r.bytes, 0);
+    console.log(
+      `secrets scan: ${secrets.size} secrets (raw and base64) × ${reads.length} read answers, ${errors.length} error answers, ` +
+        `${site.logs.length} log lines, ${historyRuns.length} Temporal runs (${events} events, ${bytes} bytes): 0 found; ` +
+        `${echoes.length} error answer(s) echoing a secret the caller itself sent: ${JSON.stringify(echoes)}`,
+    );
+  });
+});
