@@ -12,6 +12,7 @@ import { createWorker } from '../../apps/worker/worker.js';
 import { Registry } from '../../db/registry.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
+import { freePort } from './ports.js';
 
 /**
  * A whole lab site for an end-to-end suite: real PowerDNS and Recursor, the simulators, its own
@@ -30,6 +31,11 @@ export interface TestSite {
   startWorker(): Promise<void>;
   /** The worker as its own process (`apps/worker/main.ts`), for crash tests. */
   spawnWorker(): ChildProcess;
+  /**
+   * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
+   * tests; on `port` when given (a restart keeps its URL). Resolves once `/readyz` answers 200.
+   */
+  spawnApi(opts?: { port?: number }): Promise<{ child: ChildProcess; url: string; port: number }>;
   stopWorker(): Promise<void>;
   registry: Registry;
   temporal: Connection;
@@ -139,6 +145,23 @@ export async function startTestSite(opts: {
       child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
       children.push(child);
       return child;
+    },
+    async spawnApi(o = {}) {
+      const port = o.port ?? (await freePort());
+      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
+        env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const keep = (d: Buffer) => logs.push(d.toString());
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      let exited = false;
+      child.once('exit', () => (exited = true));
+      await waitFor(async () => exited || (await fetch(`${url}/readyz`)).status === 200, 30_000);
+      if (exited) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
+      return { child, url, port };
     },
     async stopWorker() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
