@@ -1,4 +1,5 @@
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { serveParkedAttempts } from './parked-attempts.js';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
@@ -20,8 +21,6 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * registry row is written only once the broker holds the account.
  */
 export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
-  let running: Promise<BrokerAccountResult> | undefined;
-  let last: BrokerAccountResult | undefined;
   /** A password this run minted that the broker has not confirmed yet. */
   let pending: string | undefined;
 
@@ -52,21 +51,5 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     return { kind: 'done', account: withPassword(saved) };
   }
 
-  setHandler(attemptBrokerAccount, async (req: BrokerAccountRequest) => {
-    running ??= attempt(req).finally(() => {
-      running = undefined;
-    });
-    const result = await running;
-    last = result;
-    return result;
-  });
-
-  for (;;) {
-    const woke = await condition(() => running !== undefined, input.parkedTimeoutMs);
-    if (!woke) break;
-    await condition(() => running === undefined);
-    if (last && last.kind !== 'failed') break;
-  }
-  await condition(allHandlersFinished);
-  return last;
+  return serveParkedAttempts(attemptBrokerAccount, attempt, input.parkedTimeoutMs);
 }

@@ -1,4 +1,5 @@
-import { allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { serveParkedAttempts } from './parked-attempts.js';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
@@ -16,27 +17,8 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * step the run parks and the next attempt resumes; after success, or when parked too long, it ends
  * (a later create starts a fresh run, which re-ensures every step).
  */
-export async function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult | undefined> {
-  let running: Promise<CreateResult> | undefined;
-  let last: CreateResult | undefined;
-
-  setHandler(attemptCreate, async (req: CreateRequest) => {
-    running ??= attempt(req).finally(() => {
-      running = undefined;
-    });
-    const result = await running;
-    last = result;
-    return result;
-  });
-
-  for (;;) {
-    const woke = await condition(() => running !== undefined, input.parkedTimeoutMs);
-    if (!woke) break;
-    await condition(() => running === undefined);
-    if (last && last.kind !== 'failed') break;
-  }
-  await condition(allHandlersFinished);
-  return last;
+export function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult | undefined> {
+  return serveParkedAttempts(attemptCreate, attempt, input.parkedTimeoutMs);
 }
 
 async function attempt(req: CreateRequest): Promise<CreateResult> {
