@@ -37,6 +37,10 @@ export async function startDevServer(opts: {
   if (opts.codecEndpoint) args.push('--ui-codec-endpoint', opts.codecEndpoint);
   for (const ns of opts.namespaces ?? []) args.push('--namespace', ns);
   for (const k of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${k.name}=Keyword`);
+  // Eager activity dispatch: an activity scheduled by a workflow task comes back in that task's
+  // completion response instead of a separate poll (docs/performance.md). A production cluster
+  // sets the same dynamic config.
+  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   const child = spawn(temporalCli(opts.projectRoot), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
