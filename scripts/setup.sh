@@ -35,9 +35,10 @@ if [ ! -x .tools/venv/bin/schemathesis ]; then
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
 fi
 
-# 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea; dig/nsupdate, openssl, docker-compose.
+# 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea; dig/nsupdate, openssl, docker-compose;
+#    jq for the README's lab walkthrough.
 packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
-  kea-dhcp4-server kea-ctrl-agent docker-compose sqlite3 openssl)
+  kea-dhcp4-server kea-ctrl-agent docker-compose sqlite3 openssl jq)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
