@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -44,17 +44,6 @@ export interface RunningKea {
 }
 
 const READY_TIMEOUT_MS = 10_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function dhcp4Config(dir: string, socket: string, subnets: KeaSubnet[]) {
   return {

@@ -13,6 +13,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { trackChild } from './children.js';
 
 const run = promisify(execFile);
 
@@ -96,13 +97,11 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       '',
     ].join('\n'), { mode: 0o600 });
     const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    installExitHook();
     let output = '';
     const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { running.delete(child); r(code); }));
+    const exited = trackChild(child);
     const ready = await waitForListener(port, exited, 10_000);
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
@@ -122,18 +121,6 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
   }
   if (owned) await rm(dir, { recursive: true, force: true });
   throw lastError ?? new Error('mosquitto did not start');
-}
-
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** A crashed test run or lab must not leave brokers behind. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
 }
 
 async function waitForListener(port: number, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {

@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trackChild } from './children.js';
 
 export interface RunningDnsServer {
   /** Base of the HTTP API, e.g. `http://127.0.0.1:8081/api/v1`. */
@@ -127,18 +128,6 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   ]);
 }
 
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** A crashed test run or lab must not leave DNS servers behind. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-}
-
 async function launch(
   product: 'pdns_server' | 'pdns_recursor',
   binary: string,
@@ -155,13 +144,11 @@ async function launch(
     const webPort = await freeTcpPort();
     await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    installExitHook();
     let output = '';
     const keep = (b: Buffer) => { output = (output + b.toString()).slice(-4000); };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { running.delete(child); r(code); }));
+    const exited = trackChild(child);
     const apiUrl = `http://127.0.0.1:${webPort}/api/v1`;
     const ready = await waitForApi(apiUrl, apiKey, exited, 15_000);
     if (ready === 'ready') {
