@@ -48,7 +48,9 @@ export interface TenantView {
 
 export const LOG_SELECT_HEADER = 'X-Log-Project';
 
-const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
+const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// A string already in toISOString()'s form (the registry's reads give that) passes as it is.
+const iso = (d: Date | string) => (typeof d !== 'string' ? d.toISOString() : ISO_Z.test(d) ? d : new Date(d).toISOString());
 
 /** The steps a create runs at this site, in the spec's order. */
 export function stepsFor(site: Site, holdsDeviceAddresses: boolean): StepName[] {
@@ -64,9 +66,11 @@ export function dashboardUsername(tenant: string): string {
   return `tenant-${tenant}`;
 }
 
+const STEP_ORDER = new Map<string, number>(CREATE_STEPS.map((s, i) => [s, i]));
+
 export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets = {}, outcome?: Outcome): TenantView {
   const id = deriveIdentity(site, rec.name, rec.index);
-  const order = new Map<string, number>(CREATE_STEPS.map((s, i) => [s, i]));
+  const order = STEP_ORDER;
   const view: TenantView = {
     name: rec.name,
     index: rec.index,

@@ -23,27 +23,41 @@ export interface AuthOptions {
 // The auth scheme is case-insensitive (RFC 7235 §2.1); the token itself is not.
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;
 
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+// Hash first so the comparison is constant-time whatever the lengths.
 function sameSecret(a: string, b: string): boolean {
-  // Hash first so the comparison is constant-time whatever the lengths.
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** A configured token, hashed once: each request then hashes only what it presents. */
+function secretMatcher(secret: string | undefined): (presented: Buffer) => boolean {
+  if (!secret) return () => false;
+  const expected = digest(secret);
+  return (presented) => timingSafeEqual(presented, expected);
 }
 
 /** Establishes the caller of every /v1 request; a missing, malformed or unknown token is 401. */
 export function authenticate(opts: AuthOptions): MiddlewareHandler<AppEnv> {
+  const isOperator = secretMatcher(opts.operatorToken);
+  const isEgressAgent = secretMatcher(opts.egressAgentToken);
+  const known = (token: string): Caller | undefined => {
+    const presented = digest(token);
+    if (isOperator(presented)) return { kind: 'operator' };
+    if (isEgressAgent(presented)) return { kind: 'egress-agent' };
+    return undefined;
+  };
   return async function bearerAuth(c, next) {
     const m = BEARER.exec(c.req.header('authorization') ?? '');
-    const caller = m ? await identify(opts, m[1]!) : undefined;
+    const caller = m ? (known(m[1]!) ?? (await identify(opts, m[1]!))) : undefined;
     if (!caller) return respondError(c, unauthorized());
     c.set('caller', caller);
     return next();
   };
 }
 
+/** A tenant or enrollment token (the operator's and the egress agent's are matched before). */
 async function identify(opts: AuthOptions, token: string): Promise<Caller | undefined> {
-  if (sameSecret(token, opts.operatorToken)) return { kind: 'operator' };
-  if (opts.egressAgentToken && sameSecret(token, opts.egressAgentToken)) return { kind: 'egress-agent' };
   if (!opts.tokenKey) return undefined;
   if (looksLikeTenantToken(token)) {
     const tenant = verifyTenantToken(opts.tokenKey, token);
