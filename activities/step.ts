@@ -51,11 +51,36 @@ export async function asBackendStep<T>(log: Logger, step: string, context: Recor
   }
 }
 
+// What an activity running several steps has got through: every heartbeat carries it, so an
+// attempt after a dead worker (or a transient fault) resumes where the last one stopped.
+const progressOf = new WeakMap<Context, unknown>();
+
 function heartbeat(): void {
   try {
-    Context.current().heartbeat();
+    const ctx = Context.current();
+    ctx.heartbeat(progressOf.get(ctx));
   } catch {
     // Outside an activity (direct calls in benchmarks) there is nothing to beat for.
+  }
+}
+
+/** Records (and heartbeats at once) how far a multi-step activity has got. */
+export function recordProgress(details: unknown): void {
+  try {
+    const ctx = Context.current();
+    progressOf.set(ctx, details);
+    ctx.heartbeat(details);
+  } catch {
+    // Outside an activity: nothing to resume from.
+  }
+}
+
+/** The progress the previous attempt of this activity recorded, if any. */
+export function previousProgress<T>(): T | undefined {
+  try {
+    return Context.current().info.heartbeatDetails as T | undefined;
+  } catch {
+    return undefined;
   }
 }
 

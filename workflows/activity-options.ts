@@ -18,6 +18,16 @@ export const STEP_OPTIONS: ActivityOptions = {
 };
 
 /**
+ * A tenant's steps run in order in one activity (runSteps): the same retries as a single step, a
+ * bound that covers all of them, and the same heartbeat, so a dead worker is noticed in seconds
+ * and the retry resumes at the step it stopped in.
+ */
+export const STEPS_OPTIONS: ActivityOptions = {
+  ...STEP_OPTIONS,
+  startToCloseTimeout: '120s',
+};
+
+/**
  * Registry-only activities run as local activities: they are short, and skipping the task-queue
  * round trip of a regular activity is most of Temporal's overhead on a create. Retried a little
  * longer (the database may blip).

@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { serveParkedAttempts } from './parked-attempts.js';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
@@ -6,6 +6,7 @@ import { STEP } from '../temporal/search-attributes.js';
 import { STEP_ACTIVITY } from './step-activities.js';
 import type { StepName } from '../activities/tenant/view.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { runTenantSteps, STEPS_IN_ONE_ACTIVITY } from './tenant-steps.js';
 import { attemptCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -31,14 +32,24 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
     throw err;
   }
   if (reg.kind === 'refused') return reg;
-  for (const step of reg.steps) {
-    upsertSearchAttributes([{ key: STEP, value: step }]);
-    try {
-      await runStep(step, { name: reg.name, index: reg.index, secrets: reg.secrets });
-    } catch (err) {
-      if (!(isStepFailure(err))) throw err;
-      const tenant = await registry.failAttempt({ name: reg.name, step, secrets: reg.secrets });
-      return { kind: 'failed', step, tenant };
+  const input = { name: reg.name, index: reg.index, secrets: reg.secrets };
+  if (patched(STEPS_IN_ONE_ACTIVITY)) {
+    const run = await runTenantSteps(input, reg.steps);
+    if (!run.ok) {
+      const tenant = await registry.failAttempt({ name: reg.name, step: run.step, secrets: reg.secrets });
+      return { kind: 'failed', step: run.step, tenant };
+    }
+  } else {
+    // Runs started before STEPS_IN_ONE_ACTIVITY replay as they ran: one activity per step.
+    for (const step of reg.steps) {
+      upsertSearchAttributes([{ key: STEP, value: step }]);
+      try {
+        await runStep(step, input);
+      } catch (err) {
+        if (!isStepFailure(err)) throw err;
+        const tenant = await registry.failAttempt({ name: reg.name, step, secrets: reg.secrets });
+        return { kind: 'failed', step, tenant };
+      }
     }
   }
   upsertSearchAttributes([{ key: STEP, value: 'done' }]);
@@ -46,6 +57,7 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
   return { kind: 'ready', outcome: reg.outcome, tenant };
 }
 
+/** One step as its own activity: runs started before STEPS_IN_ONE_ACTIVITY replay through it. */
 export function runStep(step: StepName, input: Parameters<Activities['stepDns']>[0]) {
   return steps[STEP_ACTIVITY[step]](input);
 }

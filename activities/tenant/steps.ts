@@ -1,13 +1,32 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { asBackendStep } from '../step.js';
-import { getTenantRecord, recordStep, setTenantStatus, updateTenant } from '../../db/queries/tenants.js';
+import { getTenantRecord, getStepOutcomes, recordStep, setTenantStatus, updateTenant } from '../../db/queries/tenants.js';
 import type { ObjectOutcome } from '../ensure.js';
+import type { StepReport } from '../../workflows/shared.js';
 import type { TenantActivityDeps } from './deps.js';
 import { deriveIdentity } from './derive.js';
 import { republishNames, withDnsWrites } from '../records/publish.js';
-import { untagged } from '../step.js';
+import { previousProgress, recordProgress, untagged } from '../step.js';
 import { ensureTenantReservations } from '../devices/reservations.js';
 import { dashboardUsername, viewTenant, type Outcome, type StepName, type TenantSecrets, type TenantView } from './view.js';
+
+/** The heartbeat of runSteps (readable in the Temporal UI through the codec). */
+interface StepsProgress {
+  completed: number;
+  running?: StepName;
+  report: StepReport[];
+}
+
+/** A step's failure with the report of the steps that passed before it as a second detail. */
+function withReport(err: unknown, report: StepReport[]): unknown {
+  if (!(err instanceof ApplicationFailure)) return err;
+  return ApplicationFailure.create({
+    message: err.message,
+    type: err.type ?? undefined,
+    nonRetryable: err.nonRetryable ?? undefined,
+    details: [err.details?.[0], report],
+  });
+}
 
 export interface StepInput {
   name: string;
@@ -102,10 +121,39 @@ export function stepActivities(deps: TenantActivityDeps) {
     stepLogStore: steps['log-store'],
     stepDashboards: steps.dashboards,
 
+    /**
+     * A tenant's steps, in order, in one activity (create and reconcile): one task round trip
+     * through Temporal instead of one per step (docs/decisions.md). Each step still records its
+     * own outcome and reports its objects; progress rides on the heartbeat, so a retry after a
+     * transient fault or a dead worker resumes at the step it stopped in. A failure leaves tagged
+     * with its step, as a single step's does, and carries the report of the steps before it.
+     */
+    async runSteps(input: StepInput & { steps: StepName[] }): Promise<StepReport[]> {
+      const earlier = previousProgress<StepsProgress>();
+      const report: StepReport[] = earlier?.report ?? [];
+      for (let k = earlier?.completed ?? 0; k < input.steps.length; k++) {
+        const step = input.steps[k]!;
+        recordProgress({ completed: k, running: step, report } satisfies StepsProgress);
+        try {
+          report.push({ step, ok: true, objects: await steps[step](input) });
+        } catch (err) {
+          throw withReport(err, report);
+        }
+      }
+      recordProgress({ completed: input.steps.length, report } satisfies StepsProgress);
+      return report;
+    },
+
     /** Records a failed step and answers the partial tenant with the secrets issued so far. */
     async failAttempt(input: { name: string; step: StepName; secrets: TenantSecrets }): Promise<TenantView> {
       await recordStep(deps.db, input.name, input.step, false);
       return view(input.name, input.secrets);
+    },
+
+    /** For a failure that did not say its step (the activity timed out): the first of `steps` not passed. */
+    async firstUnpassedStep(input: { name: string; steps: StepName[] }): Promise<StepName> {
+      const passed = await getStepOutcomes(deps.db, input.name);
+      return input.steps.find((s) => passed.get(s) !== true) ?? input.steps[0]!;
     },
 
     /** Every step passed: the tenant is ready. */

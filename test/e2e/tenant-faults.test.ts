@@ -87,6 +87,25 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
   });
 });
 
+describe('a transient fault', () => {
+  it('is retried within the attempt from the failed step: the steps before it are not run again', async () => {
+    const logStore = site.backends.logStore!.faults;
+    // Baseline: what the log-store step (the one before dashboards) asks of its backend for a new tenant.
+    let before = logStore.seen('/config');
+    expect((await site.call('POST', '/v1/tenants', { body: { name: 'trq1' } })).status).toBe(201);
+    const perCreate = logStore.seen('/config') - before;
+    expect(perCreate).toBeGreaterThan(0);
+
+    site.backends.grafana!.faults.add({ failNext: 1, status: 503, match: '/api/' });
+    before = logStore.seen('/config');
+    const r = await site.call('POST', '/v1/tenants', { body: { name: 'trq2' } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.steps.every((s: any) => s.ok)).toBe(true);
+    expect(logStore.seen('/config') - before).toBe(perCreate);
+    expect(await countObjects('trq2')).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+  });
+});
+
 describe('concurrency', () => {
   it('five identical concurrent creates of a new name converge on one index and one set of secrets', async () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => site.call('POST', '/v1/tenants', { body: { name: 'same' } })));

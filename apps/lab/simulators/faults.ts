@@ -17,7 +17,13 @@ export interface FaultPlan {
 
 export class Faults {
   private plans: FaultPlan[] = [];
+  private readonly requests: string[] = [];
   latencyMs = 0;
+
+  /** How many requests (outside /__lab) this simulator has seen whose path contains `match`. */
+  seen(match = ''): number {
+    return this.requests.filter((path) => path.includes(match)).length;
+  }
 
   add(plan: Partial<FaultPlan>): void {
     if (plan.latencyMs !== undefined) this.latencyMs = plan.latencyMs;
@@ -33,6 +39,7 @@ export class Faults {
 
   /** Consumes one failure for this request if a plan matches; returns its status. */
   take(method: string, path: string): number | undefined {
+    this.requests.push(path);
     const plan = this.plans.find(
       (p) => p.failNext > 0 && (!p.match || path.includes(p.match)) && (!p.method || p.method === method),
     );

@@ -1,0 +1,42 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { StepInput } from '../activities/tenant/steps.js';
+import type { StepName } from '../activities/tenant/view.js';
+import { STEP } from '../temporal/search-attributes.js';
+import { REGISTRY_OPTIONS, STEPS_OPTIONS } from './activity-options.js';
+import { isStepFailure } from './failures.js';
+import type { StepReport } from './shared.js';
+
+const stepsActivity = proxyActivities<Activities>(STEPS_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+
+/** Create and reconcile run their steps in one activity from this change on (docs/decisions.md). */
+export const STEPS_IN_ONE_ACTIVITY = 'tenant-steps-in-one-activity';
+
+export type StepsRun = { ok: true; report: StepReport[] } | { ok: false; step: StepName; report: StepReport[] };
+
+/**
+ * Runs a tenant's steps in order (activity runSteps) and says which failed. The Step search
+ * attribute names the first step while they run and the failed one after a failure, so engineers
+ * find stuck and failed runs per step in the Temporal UI.
+ */
+export async function runTenantSteps(input: StepInput, steps: StepName[]): Promise<StepsRun> {
+  if (steps.length === 0) return { ok: true, report: [] };
+  upsertSearchAttributes([{ key: STEP, value: steps[0]! }]);
+  try {
+    return { ok: true, report: await stepsActivity.runSteps({ ...input, steps }) };
+  } catch (err) {
+    if (!isStepFailure(err)) throw err;
+    const [named, before] = failureDetails(err);
+    // A failure that does not name its step is a timeout (a worker died on every attempt).
+    const step = steps.find((s) => s === named) ?? (await registry.firstUnpassedStep({ name: input.name, steps }));
+    upsertSearchAttributes([{ key: STEP, value: step }]);
+    const passed = Array.isArray(before) ? (before as StepReport[]) : [];
+    return { ok: false, step, report: [...passed, { step, ok: false, objects: [] }] };
+  }
+}
+
+function failureDetails(err: unknown): unknown[] {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure ? (cause.details ?? []) : [];
+}
