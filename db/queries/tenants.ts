@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { steps, tenants, type TenantRow } from '../schema/index.js';
 import { canOpen, open, type SealKeys } from '../seal.js';
@@ -13,19 +13,6 @@ function secretsStored(keys: SealKeys, row: TenantRow): boolean {
   return SEALED.every((f) => row[f] === null || canOpen(keys, row[f]));
 }
 
-function toRecord(keys: SealKeys, row: TenantRow, stepRows: (typeof steps.$inferSelect)[]): TenantRecord {
-  return {
-    name: row.name,
-    index: row.index,
-    status: row.status as TenantStatus,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    dashboardOrgId: row.dashboardOrgId,
-    secretsStored: secretsStored(keys, row),
-    steps: stepRows.map((s) => ({ name: s.name, ok: s.ok, updatedAt: s.updatedAt })),
-  };
-}
-
 export async function findTenantToken(db: Db, name: string): Promise<{ hash: string | null } | undefined> {
   const [row] = await db.select({ hash: tenants.apiTokenHash }).from(tenants).where(eq(tenants.name, name));
   return row;
@@ -37,50 +24,53 @@ export async function getTenantRow(db: Db, name: string): Promise<TenantRow | un
 }
 
 /**
- * A tenant with its steps in one round trip: the read every GET of a tenant makes. Written for
- * postgres.js directly so the statement is prepared once per connection (the hot path of reads).
+ * Tenants with their steps, in one round trip: what every GET of a tenant or of the list reads.
+ * Written for postgres.js directly so the statement is prepared once per connection, and with
+ * timestamps already in the wire's ISO form: parsing and re-formatting dates was a visible share
+ * of a read's CPU.
  */
-export async function getTenantRecord(db: Db, keys: SealKeys, name: string): Promise<TenantRecord | undefined> {
-  // Timestamps leave PostgreSQL already in the wire's ISO form: parsing and re-formatting dates
-  // was a visible share of a read's CPU.
-  const [raw] = await db.$client<Record<string, unknown>[]>`
-    select t.*,
+function selectTenantRecords(db: Db, name: string | undefined) {
+  return db.$client<Record<string, unknown>[]>`
+    select t.name, t.index, t.status, t.dashboard_org_id,
+      t.tsig_secret, t.state_secret, t.log_ingest_token, t.log_read_token, t.dashboard_password,
       to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as created_iso,
       to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as updated_iso,
       coalesce(
         (select json_agg(json_build_object('name', s.name, 'ok', s.ok, 'updatedAt', to_char(s.updated_at at time zone 'UTC', ${ISO_UTC}))) from steps s where s.tenant = t.name),
-        '[]'::json) as "stepRows"
-    from tenants t where t.name = ${name}`;
-  if (!raw) return undefined;
-  const row = {
-    name: raw.name,
-    index: raw.index,
-    status: raw.status,
-    apiTokenHash: raw.api_token_hash,
+        '[]'::json) as step_rows
+    from tenants t
+    where ${name === undefined ? db.$client`true` : db.$client`t.name = ${name}`}
+    order by t.index`;
+}
+
+function toTenantRecord(keys: SealKeys, raw: Record<string, unknown>): TenantRecord {
+  const sealed = {
     tsigSecret: raw.tsig_secret,
     stateSecret: raw.state_secret,
     logIngestToken: raw.log_ingest_token,
     logReadToken: raw.log_read_token,
     dashboardPassword: raw.dashboard_password,
-    dashboardOrgId: raw.dashboard_org_id,
   } as TenantRow;
   return {
-    name: row.name,
-    index: row.index,
-    status: row.status as TenantStatus,
+    name: raw.name as string,
+    index: raw.index as number,
+    status: raw.status as TenantStatus,
     createdAt: raw.created_iso as string,
     updatedAt: raw.updated_iso as string,
-    dashboardOrgId: row.dashboardOrgId,
-    secretsStored: secretsStored(keys, row),
-    steps: raw.stepRows as { name: string; ok: boolean; updatedAt: string }[],
+    dashboardOrgId: raw.dashboard_org_id as number | null,
+    secretsStored: secretsStored(keys, sealed),
+    steps: raw.step_rows as { name: string; ok: boolean; updatedAt: string }[],
   };
 }
 
+export async function getTenantRecord(db: Db, keys: SealKeys, name: string): Promise<TenantRecord | undefined> {
+  const [raw] = await selectTenantRecords(db, name);
+  return raw ? toTenantRecord(keys, raw) : undefined;
+}
+
+/** Every tenant, ordered by index. */
 export async function listTenantRecords(db: Db, keys: SealKeys): Promise<TenantRecord[]> {
-  const rows = await db.select().from(tenants).orderBy(asc(tenants.index));
-  if (rows.length === 0) return [];
-  const stepRows = await db.select().from(steps).where(inArray(steps.tenant, rows.map((r) => r.name)));
-  return rows.map((r) => toRecord(keys, r, stepRows.filter((s) => s.tenant === r.name)));
+  return (await selectTenantRecords(db, undefined)).map((raw) => toTenantRecord(keys, raw));
 }
 
 export async function listReadyTenants(db: Db): Promise<{ name: string; index: number }[]> {

@@ -188,7 +188,10 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
         expect(s.image).toBe(`tenant-provisioning:${version}`);
       }
       expect(dockerfile).toMatch(new RegExp(`^ARG SERVICE_VERSION=${version.replaceAll('.', '\\.')}$`, 'm'));
-      expect(example.services.api!.command).toEqual(['node', 'dist/apps/api/main.js']);
+      // The API runs with a bounded old generation (docs/performance.md), the same in both.
+      expect(example.services.api!.command).toEqual(['node', '--max-old-space-size=128', 'dist/apps/api/main.js']);
+      const lastCmd = [...dockerfile.matchAll(/^CMD (\[.*\])$/gm)].at(-1)?.[1];
+      expect(JSON.parse(lastCmd ?? 'null')).toEqual(example.services.api!.command);
       expect(example.services.worker!.command).toEqual(['node', 'dist/apps/worker/main.js']);
     });
 
