@@ -20,6 +20,7 @@ import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { workflowIds, type SweepResult } from '../workflows/shared.js';
 import { startService } from './processes.js';
+import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { median, percentile, round } from './stats.js';
 
 /**
@@ -32,8 +33,9 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const CREATES = Number(process.env.BENCH_CREATES ?? 20);
 /** `BENCH_ONLY=reads` (comma-separated: creates, fill, reads, sweep) runs a part, to iterate on it. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep').split(','));
-/** Extra node flags for the API process, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile it. */
+/** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
 const API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
+const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Figure {
   name: string;
@@ -91,8 +93,9 @@ async function startSite(temporalAddress: string, admin: postgres.Sql, run: numb
     WORKFLOW_BUNDLE: join(root, 'dist/workflow-bundle.js'),
   };
   if (process.env.BENCH_DUMP_ENV) writeFileSync(process.env.BENCH_DUMP_ENV, JSON.stringify(env));
-  const api = startService(join(root, 'dist/apps/api/main.js'), env, API_FLAGS);
-  const worker = startService(join(root, 'dist/apps/worker/main.js'), env);
+  // The API's command line as the Dockerfile's CMD has it.
+  const api = startService(join(root, 'dist/apps/api/main.js'), env, ['--max-old-space-size=128', ...API_FLAGS]);
+  const worker = startService(join(root, 'dist/apps/worker/main.js'), env, WORKER_FLAGS);
   const url = `http://127.0.0.1:${apiPort}`;
   await waitReady(url);
   const client = new Client({ connection, namespace, dataConverter: dataConverter(loadConfig(env).codecKey) });
@@ -161,6 +164,8 @@ async function benchCreates(site: Site, run: number) {
 }
 
 async function benchFill(site: Site) {
+  const known = { [site.api.child.pid!]: 'api', [site.worker.child.pid!]: 'worker', [process.pid]: 'lab simulators (bench process)' };
+  const before = cpuSnapshot(known);
   const names = Array.from({ length: 62 }, (_, i) => `f${String(i).padStart(3, '0')}`);
   let next = 0;
   let errors = 0;
@@ -173,7 +178,10 @@ async function benchFill(site: Site) {
       }
     }),
   );
-  return { seconds: (performance.now() - t0) / 1000, errors };
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(before, cpuSnapshot(known));
+  process.stderr.write(`fill CPU seconds (${seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(cpu)}\n`);
+  return { seconds, errors, cpu };
 }
 
 async function benchSweep(site: Site) {
@@ -249,6 +257,7 @@ async function main(): Promise<void> {
   const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
   const temporal = await startDevServer({ projectRoot: root, port: await freePort() });
   const runs: Record<string, number>[] = [];
+  const fillCpu: Record<string, number>[] = [];
   try {
     for (let run = 0; run < REPEATS; run++) {
       const site = await startSite(temporal.address, admin, run);
@@ -262,6 +271,7 @@ async function main(): Promise<void> {
         try {
           // Reads and the sweep need the filled site.
           const fill = await benchFill(site2);
+          fillCpu.push(fill.cpu);
           const reads = ONLY.has('reads') ? await benchReads(site2, site2.env.DATABASE_URL!) : { rps: NaN, bareRps: NaN, p99At1000: NaN, pacedRate: NaN, bareP99At1000: NaN };
           const sweep = ONLY.has('sweep') ? await benchSweep(site2) : { seconds: NaN, failed: NaN };
           runs.push({
@@ -317,10 +327,11 @@ async function main(): Promise<void> {
   const lines = [
     `machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${round(totalmem() / 2 ** 30)} GiB; node ${process.version}; medians of ${REPEATS} runs`,
     ...figures.map((f) => `${f.met ? ' ' : '!'} ${f.name.padEnd(width)}  ${String(f.value).padStart(9)} ${f.unit.padEnd(6)} target ${f.target}`),
+    `fill CPU seconds per component (last run): ${Object.entries(fillCpu.at(-1) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench'), { recursive: true });
-  writeFileSync(join(root, 'bench/results.json'), JSON.stringify({ at: new Date().toISOString(), repeats: REPEATS, figures, runs }, null, 2) + '\n');
+  writeFileSync(join(root, 'bench/results.json'), JSON.stringify({ at: new Date().toISOString(), repeats: REPEATS, figures, runs, fillCpuSeconds: fillCpu }, null, 2) + '\n');
 }
 
 main().catch((err: unknown) => {
