@@ -18,13 +18,16 @@ export const STEP_OPTIONS: ActivityOptions = {
 };
 
 /**
- * A tenant's steps run in order in one activity (runSteps): the same retries as a single step, a
- * bound that covers all of them, and the same heartbeat, so a dead worker is noticed in seconds
- * and the retry resumes at the step it stopped in.
+ * A tenant's steps run in order in one activity (runSteps). Each step still gets three attempts
+ * for backend faults (counted by the activity itself, STEP_FAULT_ATTEMPTS); the policy here allows
+ * more, because an attempt also ends when a worker dies, which is no fault of the step. The bound
+ * covers all the steps; the heartbeat notices a dead worker in seconds and the retry resumes at
+ * the step it stopped in.
  */
 export const STEPS_OPTIONS: ActivityOptions = {
   ...STEP_OPTIONS,
   startToCloseTimeout: '120s',
+  retry: { ...STEP_OPTIONS.retry, maximumAttempts: 10 },
 };
 
 /**

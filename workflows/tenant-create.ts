@@ -34,11 +34,13 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
   if (reg.kind === 'refused') return reg;
   const input = { name: reg.name, index: reg.index, secrets: reg.secrets };
   if (patched(STEPS_IN_ONE_ACTIVITY)) {
-    const run = await runTenantSteps(input, reg.steps);
+    const run = await runTenantSteps(input, reg.steps, { outcome: reg.outcome });
     if (!run.ok) {
       const tenant = await registry.failAttempt({ name: reg.name, step: run.step, secrets: reg.secrets });
       return { kind: 'failed', step: run.step, tenant };
     }
+    upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+    return { kind: 'ready', outcome: reg.outcome, tenant: run.tenant! };
   } else {
     // Runs started before STEPS_IN_ONE_ACTIVITY replay as they ran: one activity per step.
     for (const step of reg.steps) {

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { StepInput } from '../activities/tenant/steps.js';
-import type { StepName } from '../activities/tenant/view.js';
+import type { Outcome, StepName, TenantView } from '../activities/tenant/view.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEPS_OPTIONS } from './activity-options.js';
 import { isStepFailure } from './failures.js';
@@ -13,23 +13,27 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 /** Create and reconcile run their steps in one activity from this change on (docs/decisions.md). */
 export const STEPS_IN_ONE_ACTIVITY = 'tenant-steps-in-one-activity';
 
-export type StepsRun = { ok: true; report: StepReport[] } | { ok: false; step: StepName; report: StepReport[] };
+export type StepsRun = { ok: true; report: StepReport[]; tenant?: TenantView } | { ok: false; step: StepName; report: StepReport[] };
 
 /**
- * Runs a tenant's steps in order (activity runSteps) and says which failed. The Step search
- * attribute names the first step while they run and the failed one after a failure, so engineers
- * find stuck and failed runs per step in the Temporal UI.
+ * Runs a tenant's steps in order (activity runSteps) and says which failed. With `finish` (a
+ * create) the same activity then makes the tenant ready and answers it (runStepsAndFinish). The
+ * Step search attribute names the first step while they run and the failed one after a failure,
+ * so engineers find stuck and failed runs per step in the Temporal UI.
  */
-export async function runTenantSteps(input: StepInput, steps: StepName[]): Promise<StepsRun> {
-  if (steps.length === 0) return { ok: true, report: [] };
-  upsertSearchAttributes([{ key: STEP, value: steps[0]! }]);
+export async function runTenantSteps(input: StepInput, steps: StepName[], finish?: { outcome: Outcome }): Promise<StepsRun> {
+  if (steps.length === 0 && !finish) return { ok: true, report: [] };
+  if (steps.length > 0) upsertSearchAttributes([{ key: STEP, value: steps[0]! }]);
   try {
+    if (finish) return { ok: true, report: [], tenant: await stepsActivity.runStepsAndFinish({ ...input, steps, outcome: finish.outcome }) };
     return { ok: true, report: await stepsActivity.runSteps({ ...input, steps }) };
   } catch (err) {
     if (!isStepFailure(err)) throw err;
     const [named, before] = failureDetails(err);
-    // A failure that does not name its step is a timeout (a worker died on every attempt).
+    // A failure that does not name its step is a timeout (a worker died on every attempt), or the
+    // registry failing after every step passed: that is no step's failure, and leaves as it came.
     const step = steps.find((s) => s === named) ?? (await registry.firstUnpassedStep({ name: input.name, steps }));
+    if (!step) throw err;
     upsertSearchAttributes([{ key: STEP, value: step }]);
     const passed = Array.isArray(before) ? (before as StepReport[]) : [];
     return { ok: false, step, report: [...passed, { step, ok: false, objects: [] }] };

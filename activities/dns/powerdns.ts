@@ -184,7 +184,8 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
       found = existed ? await getZone(name) : res.json<ApiZone>();
       if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
     }
-    const metadata = await getMetadata(name);
+    // A zone this call created has no metadata yet: asking would be a round trip to learn that.
+    const metadata = existed ? await getMetadata(name) : [];
     const drift = zoneDrift(found, metadata, spec);
     if (drift.includes('kind')) {
       await http.call({ method: 'PUT', path: zonePath(name), json: { kind: 'Native', masters: [] } });

@@ -15,15 +15,27 @@ interface StepsProgress {
   completed: number;
   running?: StepName;
   report: StepReport[];
+  /** Attempts of the running step that a backend fault ended (a dead worker is not counted). */
+  faults?: number;
 }
 
-/** A step's failure with the report of the steps that passed before it as a second detail. */
-function withReport(err: unknown, report: StepReport[]): unknown {
+/**
+ * Attempts a step gets for transient backend faults before it is reported failed, as when each
+ * step was its own activity. The activity's own retry policy allows more attempts than this, for
+ * attempts that end because a worker died: those are no fault of the step.
+ */
+export const STEP_FAULT_ATTEMPTS = 3;
+
+/**
+ * A step's failure with the report of the steps that passed before it as a second detail; no
+ * longer retryable once the step has spent its attempts.
+ */
+function withReport(err: unknown, report: StepReport[], spent: boolean): unknown {
   if (!(err instanceof ApplicationFailure)) return err;
   return ApplicationFailure.create({
     message: err.message,
     type: err.type ?? undefined,
-    nonRetryable: err.nonRetryable ?? undefined,
+    nonRetryable: (err.nonRetryable ?? false) || spent,
     details: [err.details?.[0], report],
   });
 }
@@ -112,6 +124,31 @@ export function stepActivities(deps: TenantActivityDeps) {
     return viewTenant(site, rec, secrets, outcome);
   }
 
+  async function finish(name: string, secrets: TenantSecrets, outcome: Outcome): Promise<TenantView> {
+    await setTenantStatus(deps.db, name, 'ready');
+    return view(name, secrets, outcome);
+  }
+
+  /** Runs `steps` in order, resuming after the last step an earlier attempt of this activity passed. */
+  async function runInOrder(input: StepInput & { steps: StepName[] }): Promise<StepReport[]> {
+    const earlier = previousProgress<StepsProgress>();
+    const report: StepReport[] = earlier?.report ?? [];
+    for (let k = earlier?.completed ?? 0; k < input.steps.length; k++) {
+      const step = input.steps[k]!;
+      const faults = earlier?.running === step ? (earlier.faults ?? 0) : 0;
+      recordProgress({ completed: k, running: step, report, faults } satisfies StepsProgress);
+      try {
+        report.push({ step, ok: true, objects: await steps[step](input) });
+      } catch (err) {
+        // Counted before the failure leaves, so the next attempt knows what this step has spent.
+        recordProgress({ completed: k, running: step, report, faults: faults + 1 } satisfies StepsProgress);
+        throw withReport(err, report, faults + 1 >= STEP_FAULT_ATTEMPTS);
+      }
+    }
+    recordProgress({ completed: input.steps.length, report } satisfies StepsProgress);
+    return report;
+  }
+
   return {
     stepDns: steps.dns,
     stepResolver: steps.resolver,
@@ -128,20 +165,15 @@ export function stepActivities(deps: TenantActivityDeps) {
      * transient fault or a dead worker resumes at the step it stopped in. A failure leaves tagged
      * with its step, as a single step's does, and carries the report of the steps before it.
      */
-    async runSteps(input: StepInput & { steps: StepName[] }): Promise<StepReport[]> {
-      const earlier = previousProgress<StepsProgress>();
-      const report: StepReport[] = earlier?.report ?? [];
-      for (let k = earlier?.completed ?? 0; k < input.steps.length; k++) {
-        const step = input.steps[k]!;
-        recordProgress({ completed: k, running: step, report } satisfies StepsProgress);
-        try {
-          report.push({ step, ok: true, objects: await steps[step](input) });
-        } catch (err) {
-          throw withReport(err, report);
-        }
-      }
-      recordProgress({ completed: input.steps.length, report } satisfies StepsProgress);
-      return report;
+    runSteps: (input: StepInput & { steps: StepName[] }) => runInOrder(input),
+
+    /**
+     * A create's steps and then the tenant made ready, in one activity: the registry write that
+     * ends a create needs no workflow task of its own (docs/performance.md).
+     */
+    async runStepsAndFinish(input: StepInput & { steps: StepName[]; outcome: Outcome }): Promise<TenantView> {
+      await runInOrder(input);
+      return finish(input.name, input.secrets, input.outcome);
     },
 
     /** Records a failed step and answers the partial tenant with the secrets issued so far. */
@@ -150,17 +182,17 @@ export function stepActivities(deps: TenantActivityDeps) {
       return view(input.name, input.secrets);
     },
 
-    /** For a failure that did not say its step (the activity timed out): the first of `steps` not passed. */
-    async firstUnpassedStep(input: { name: string; steps: StepName[] }): Promise<StepName> {
+    /**
+     * For a failure that did not say its step (the activity timed out): the first of `steps` not
+     * passed; null when all passed (what failed came after them: the registry write ending a create).
+     */
+    async firstUnpassedStep(input: { name: string; steps: StepName[] }): Promise<StepName | null> {
       const passed = await getStepOutcomes(deps.db, input.name);
-      return input.steps.find((s) => passed.get(s) !== true) ?? input.steps[0]!;
+      return input.steps.find((s) => passed.get(s) !== true) ?? null;
     },
 
     /** Every step passed: the tenant is ready. */
-    async finishAttempt(input: { name: string; secrets: TenantSecrets; outcome: Outcome }): Promise<TenantView> {
-      await setTenantStatus(deps.db, input.name, 'ready');
-      return view(input.name, input.secrets, input.outcome);
-    },
+    finishAttempt: (input: { name: string; secrets: TenantSecrets; outcome: Outcome }) => finish(input.name, input.secrets, input.outcome),
 
     async tenantView(input: { name: string; secrets: TenantSecrets; outcome?: Outcome }): Promise<TenantView> {
       return view(input.name, input.secrets, input.outcome);

@@ -96,13 +96,30 @@ describe('a transient fault', () => {
     const perCreate = logStore.seen('/config') - before;
     expect(perCreate).toBeGreaterThan(0);
 
-    site.backends.grafana!.faults.add({ failNext: 1, status: 503, match: '/api/' });
+    // Twice: a step has three attempts for transient faults.
+    site.backends.grafana!.faults.add({ failNext: 2, status: 503, match: '/api/' });
     before = logStore.seen('/config');
     const r = await site.call('POST', '/v1/tenants', { body: { name: 'trq2' } });
     expect(r.status, r.text).toBe(201);
     expect(r.body.steps.every((s: any) => s.ok)).toBe(true);
     expect(logStore.seen('/config') - before).toBe(perCreate);
     expect(await countObjects('trq2')).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+  });
+
+  it('that persists is tried three times, then the step is reported failed (502)', async () => {
+    const grafana = site.backends.grafana!.faults;
+    grafana.add({ failNext: 1000, status: 503, match: '/api/orgs/name/' });
+    const before = grafana.seen('/api/orgs/name/');
+    let r;
+    try {
+      r = await site.call('POST', '/v1/tenants', { body: { name: 'trq3' } });
+    } finally {
+      grafana.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body.error).toBe('backend step "dashboards" failed');
+    // The step's first call, once per attempt.
+    expect(grafana.seen('/api/orgs/name/') - before).toBe(3);
   });
 });
 
