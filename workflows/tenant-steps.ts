@@ -18,12 +18,12 @@ export type StepsRun = { ok: true; report: StepReport[]; tenant?: TenantView } |
 /**
  * Runs a tenant's steps in order (activity runSteps) and says which failed. With `finish` (a
  * create) the same activity then makes the tenant ready and answers it (runStepsAndFinish). The
- * Step search attribute names the first step while they run and the failed one after a failure,
- * so engineers find stuck and failed runs per step in the Temporal UI.
+ * Step search attribute names the failed step after a failure, so engineers find failed runs per
+ * step in the Temporal UI; while the steps run, the step running is in the pending activity's
+ * heartbeat details (a search attribute set before the activity could only name the first).
  */
 export async function runTenantSteps(input: StepInput, steps: StepName[], finish?: { outcome: Outcome }): Promise<StepsRun> {
   if (steps.length === 0 && !finish) return { ok: true, report: [] };
-  if (steps.length > 0) upsertSearchAttributes([{ key: STEP, value: steps[0]! }]);
   try {
     if (finish) return { ok: true, report: [], tenant: await stepsActivity.runStepsAndFinish({ ...input, steps, outcome: finish.outcome }) };
     return { ok: true, report: await stepsActivity.runSteps({ ...input, steps }) };
