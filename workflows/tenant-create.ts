@@ -40,7 +40,8 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
       return { kind: 'failed', step: run.step, tenant };
     }
     upsertSearchAttributes([{ key: STEP, value: 'done' }]);
-    return { kind: 'ready', outcome: reg.outcome, tenant: run.tenant! };
+    const tenant = run.tenant ?? (await registry.finishAttempt({ name: reg.name, secrets: reg.secrets, outcome: reg.outcome }));
+    return { kind: 'ready', outcome: reg.outcome, tenant };
   } else {
     // Runs started before STEPS_IN_ONE_ACTIVITY replay as they ran: one activity per step.
     for (const step of reg.steps) {

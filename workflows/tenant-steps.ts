@@ -30,10 +30,12 @@ export async function runTenantSteps(input: StepInput, steps: StepName[], finish
   } catch (err) {
     if (!isStepFailure(err)) throw err;
     const [named, before] = failureDetails(err);
-    // A failure that does not name its step is a timeout (a worker died on every attempt), or the
-    // registry failing after every step passed: that is no step's failure, and leaves as it came.
-    const step = steps.find((s) => s === named) ?? (await registry.firstUnpassedStep({ name: input.name, steps }));
-    if (!step) throw err;
+    // A failure that does not name its step is a timeout (workers died on every attempt) or the
+    // closing registry write failing. When every step had passed, no step failed: a create then
+    // finishes without the activity (tenant absent), a reconcile reports its first step.
+    let step = steps.find((s) => s === named) ?? (await registry.firstUnpassedStep({ name: input.name, steps }));
+    if (!step && finish) return { ok: true, report: [] };
+    step ??= steps[0]!;
     upsertSearchAttributes([{ key: STEP, value: step }]);
     const passed = Array.isArray(before) ? (before as StepReport[]) : [];
     return { ok: false, step, report: [...passed, { step, ok: false, objects: [] }] };
