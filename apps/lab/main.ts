@@ -110,8 +110,10 @@ async function main(): Promise<void> {
     await temporal.stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  // `on`, not `once`: tsx relays the signal the terminal already sent, and a second one without a
+  // handler would end the process mid-stop, orphaning the lab's servers.
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((err: unknown) => {
