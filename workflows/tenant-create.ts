@@ -39,9 +39,11 @@ async function attempt(req: CreateRequest): Promise<CreateResult> {
       const tenant = await registry.failAttempt({ name: reg.name, step: run.step, secrets: reg.secrets });
       return { kind: 'failed', step: run.step, tenant };
     }
-    upsertSearchAttributes([{ key: STEP, value: 'done' }]);
-    const tenant = run.tenant ?? (await registry.finishAttempt({ name: reg.name, secrets: reg.secrets, outcome: reg.outcome }));
-    return { kind: 'ready', outcome: reg.outcome, tenant };
+    if (run.tenant) {
+      upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+      return { kind: 'ready', outcome: reg.outcome, tenant: run.tenant };
+    }
+    // Every step passed but the activity did not get to finish (it died): finish here.
   } else {
     // Runs started before STEPS_IN_ONE_ACTIVITY replay as they ran: one activity per step.
     for (const step of reg.steps) {

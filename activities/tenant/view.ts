@@ -70,7 +70,6 @@ const STEP_ORDER = new Map<string, number>(CREATE_STEPS.map((s, i) => [s, i]));
 
 export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets = {}, outcome?: Outcome): TenantView {
   const id = deriveIdentity(site, rec.name, rec.index);
-  const order = STEP_ORDER;
   const view: TenantView = {
     name: rec.name,
     index: rec.index,
@@ -112,8 +111,8 @@ export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets
     ...(secrets.apiToken ? { api_token: secrets.apiToken } : {}),
     secrets_stored: rec.secretsStored,
     steps: rec.steps
-      .filter((s): s is typeof s & { name: StepName } => order.has(s.name))
-      .sort((a, b) => order.get(a.name)! - order.get(b.name)!)
+      .filter((s): s is typeof s & { name: StepName } => STEP_ORDER.has(s.name))
+      .sort((a, b) => STEP_ORDER.get(a.name)! - STEP_ORDER.get(b.name)!)
       .map((s) => ({ name: s.name, ok: s.ok, updated_at: iso(s.updatedAt) })),
   };
   return view;

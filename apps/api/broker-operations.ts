@@ -1,9 +1,9 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import { startOptions } from '../../temporal/start-options.js';
 import {
   attemptBrokerAccount, brokerWorkflowIds,
   type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
@@ -22,15 +22,7 @@ export interface BrokerAccountOperations {
 export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number }): BrokerAccountOperations {
   const { registry, client, taskQueue } = opts;
   const db = registry.db;
-  const start = (operation: string, tenant: string) => ({
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    typedSearchAttributes: [
-      { key: TENANT_NAME, value: tenant },
-      { key: OPERATION, value: operation },
-    ],
-  });
+  const start = (operation: string, tenant: string) => startOptions(taskQueue, operation, tenant);
 
   return {
     async ensure(req) {

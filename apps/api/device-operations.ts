@@ -1,4 +1,4 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
 import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
 import { ADMISSION_KEY, viewWifiKey, type WifiKeyView } from '../../activities/wifi-keys/view.js';
@@ -9,7 +9,7 @@ import { getTenantRow, tenantExists } from '../../db/queries/tenants.js';
 import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/queries/wifi-keys.js';
 import type { Registry } from '../../db/registry.js';
 import { deriveIdentity } from '../../activities/tenant/derive.js';
-import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import { startOptions } from '../../temporal/start-options.js';
 import {
   deviceWorkflowIds as ids,
   type AdmissionKeyResult,
@@ -64,18 +64,6 @@ const REGISTER_REFUSALS: Record<RegisterRefusal, DeviceRefusal> = {
   },
   'mac-holds-address': { kind: 'refused', error: 'conflict', message: 'the mac already holds an address on the device network' },
 };
-
-function startOptions(taskQueue: string, operation: string, tenant: string) {
-  return {
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    typedSearchAttributes: [
-      { key: TENANT_NAME, value: tenant },
-      { key: OPERATION, value: operation },
-    ],
-  };
-}
 
 /** Runs one device or Wi-Fi workflow to its answer; Temporal being away is a 503 to repeat. */
 function runner(client: Client, taskQueue: string) {

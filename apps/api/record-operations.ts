@@ -10,7 +10,8 @@ import {
   type RecordPutResult,
 } from '../../workflows/record-shared.js';
 import { runUnavailable } from './errors.js';
-import { startOptions, updateWithStart, type PublishingDeps } from './workload-operations.js';
+import { startOptions } from '../../temporal/start-options.js';
+import { updateWithStart, type PublishingDeps } from './workload-operations.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
 export interface RecordOperations {

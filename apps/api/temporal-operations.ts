@@ -1,11 +1,11 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
 import { viewTenant } from '../../activities/tenant/view.js';
 import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
 import { getTenantRecord, listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import { startOptions } from '../../temporal/start-options.js';
 import { attemptCreate, workflowIds, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
@@ -30,15 +30,7 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue });
-  const start = (operation: string, name: string) => ({
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    typedSearchAttributes: [
-      { key: TENANT_NAME, value: name },
-      { key: OPERATION, value: operation },
-    ],
-  });
+  const start = (operation: string, name: string) => startOptions(taskQueue, operation, name);
 
   return {
     async create(req: CreateRequest): Promise<CreateResult> {

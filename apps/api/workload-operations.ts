@@ -1,9 +1,9 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { viewWorkload, type WorkloadView } from '../../activities/workloads/view.js';
 import { getWorkload, listWorkloads } from '../../db/queries/workloads.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { OPERATION, TENANT_NAME } from '../../temporal/search-attributes.js';
+import { startOptions } from '../../temporal/start-options.js';
 import {
   attemptWorkload,
   workloadIds,
@@ -28,19 +28,6 @@ export interface PublishingDeps {
   registry: Registry;
   client: Client;
   taskQueue: string;
-}
-
-/** Start options of a workload or record run: reused ids (create, delete, create again), filterable by tenant. */
-export function startOptions(taskQueue: string, operation: string, tenant: string) {
-  return {
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    typedSearchAttributes: [
-      { key: TENANT_NAME, value: tenant },
-      { key: OPERATION, value: operation },
-    ],
-  };
 }
 
 /**

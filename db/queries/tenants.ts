@@ -9,7 +9,7 @@ const ISO_UTC = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
 
 const SEALED = ['tsigSecret', 'stateSecret', 'logIngestToken', 'logReadToken', 'dashboardPassword'] as const;
 
-function secretsStored(keys: SealKeys, row: TenantRow): boolean {
+function secretsStored(keys: SealKeys, row: Pick<TenantRow, (typeof SEALED)[number]>): boolean {
   return SEALED.every((f) => row[f] === null || canOpen(keys, row[f]));
 }
 
@@ -45,12 +45,12 @@ function selectTenantRecords(db: Db, name: string | undefined) {
 
 function toTenantRecord(keys: SealKeys, raw: Record<string, unknown>): TenantRecord {
   const sealed = {
-    tsigSecret: raw.tsig_secret,
-    stateSecret: raw.state_secret,
-    logIngestToken: raw.log_ingest_token,
-    logReadToken: raw.log_read_token,
-    dashboardPassword: raw.dashboard_password,
-  } as TenantRow;
+    tsigSecret: raw.tsig_secret as string,
+    stateSecret: raw.state_secret as string,
+    logIngestToken: raw.log_ingest_token as string | null,
+    logReadToken: raw.log_read_token as string | null,
+    dashboardPassword: raw.dashboard_password as string | null,
+  };
   return {
     name: raw.name as string,
     index: raw.index as number,
