@@ -5,7 +5,7 @@ import { canOpen, open, type SealKeys } from '../seal.js';
 import type { TenantRecord, TenantSecrets, TenantStatus } from '../../activities/tenant/view.js';
 
 /** to_char's pattern for Date.prototype.toISOString()'s form. */
-const ISO_UTC = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 const SEALED = ['tsigSecret', 'stateSecret', 'logIngestToken', 'logReadToken', 'dashboardPassword'] as const;
 
@@ -13,34 +13,43 @@ function secretsStored(keys: SealKeys, row: Pick<TenantRow, (typeof SEALED)[numb
   return SEALED.every((f) => row[f] === null || canOpen(keys, row[f]));
 }
 
+/**
+ * The statements on every authenticated or read request, each one fixed text run prepared.
+ * postgres.js rebuilds a query whose template nests another (`${sql`...`}`) on every call, and
+ * drizzle's builder renders its SQL on every call; measured on the read bench, that rebuilding
+ * cost about a quarter of the API's CPU per tenant read (docs/performance.md).
+ */
+const TENANT_TOKEN_BY_NAME = 'select api_token_hash as hash from tenants where name = $1';
+
+/**
+ * Tenants with their steps, in one round trip: what every GET of a tenant or of the list reads.
+ * Timestamps come already in the wire's ISO form: parsing and re-formatting dates was a visible
+ * share of a read's CPU.
+ */
+const SELECT_TENANT_RECORDS = `
+  select t.name, t.index, t.status, t.dashboard_org_id,
+    t.tsig_secret, t.state_secret, t.log_ingest_token, t.log_read_token, t.dashboard_password,
+    to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as created_iso,
+    to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as updated_iso,
+    coalesce(
+      (select json_agg(json_build_object('name', s.name, 'ok', s.ok, 'updatedAt', to_char(s.updated_at at time zone 'UTC', ${ISO_UTC}))) from steps s where s.tenant = t.name),
+      '[]'::json) as step_rows
+  from tenants t`;
+const TENANT_RECORD_BY_NAME = `${SELECT_TENANT_RECORDS} where t.name = $1`;
+const ALL_TENANT_RECORDS = `${SELECT_TENANT_RECORDS} order by t.index`;
+
+function prepared<T extends object>(db: Db, text: string, params: string[] = []): Promise<T[]> {
+  return db.$client.unsafe<T[]>(text, params, { prepare: true });
+}
+
 export async function findTenantToken(db: Db, name: string): Promise<{ hash: string | null } | undefined> {
-  const [row] = await db.select({ hash: tenants.apiTokenHash }).from(tenants).where(eq(tenants.name, name));
+  const [row] = await prepared<{ hash: string | null }>(db, TENANT_TOKEN_BY_NAME, [name]);
   return row;
 }
 
 export async function getTenantRow(db: Db, name: string): Promise<TenantRow | undefined> {
   const [row] = await db.select().from(tenants).where(eq(tenants.name, name));
   return row;
-}
-
-/**
- * Tenants with their steps, in one round trip: what every GET of a tenant or of the list reads.
- * Written for postgres.js directly so the statement is prepared once per connection, and with
- * timestamps already in the wire's ISO form: parsing and re-formatting dates was a visible share
- * of a read's CPU.
- */
-function selectTenantRecords(db: Db, name: string | undefined) {
-  return db.$client<Record<string, unknown>[]>`
-    select t.name, t.index, t.status, t.dashboard_org_id,
-      t.tsig_secret, t.state_secret, t.log_ingest_token, t.log_read_token, t.dashboard_password,
-      to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as created_iso,
-      to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as updated_iso,
-      coalesce(
-        (select json_agg(json_build_object('name', s.name, 'ok', s.ok, 'updatedAt', to_char(s.updated_at at time zone 'UTC', ${ISO_UTC}))) from steps s where s.tenant = t.name),
-        '[]'::json) as step_rows
-    from tenants t
-    where ${name === undefined ? db.$client`true` : db.$client`t.name = ${name}`}
-    order by t.index`;
 }
 
 function toTenantRecord(keys: SealKeys, raw: Record<string, unknown>): TenantRecord {
@@ -64,13 +73,13 @@ function toTenantRecord(keys: SealKeys, raw: Record<string, unknown>): TenantRec
 }
 
 export async function getTenantRecord(db: Db, keys: SealKeys, name: string): Promise<TenantRecord | undefined> {
-  const [raw] = await selectTenantRecords(db, name);
+  const [raw] = await prepared<Record<string, unknown>>(db, TENANT_RECORD_BY_NAME, [name]);
   return raw ? toTenantRecord(keys, raw) : undefined;
 }
 
 /** Every tenant, ordered by index. */
 export async function listTenantRecords(db: Db, keys: SealKeys): Promise<TenantRecord[]> {
-  return (await selectTenantRecords(db, undefined)).map((raw) => toTenantRecord(keys, raw));
+  return (await prepared<Record<string, unknown>>(db, ALL_TENANT_RECORDS)).map((raw) => toTenantRecord(keys, raw));
 }
 
 export async function listReadyTenants(db: Db): Promise<{ name: string; index: number }[]> {
