@@ -4,9 +4,12 @@ import postgres from 'postgres';
 
 /**
  * The comparison for reads: a bare Hono route answering one registry row by primary key through
- * postgres.js, in its own process like the API. Started as `node bench/bare-read.ts <port> <db>`.
+ * postgres.js, in its own process like the API, with the API's pool size. Started by the bench with
+ * BARE_PORT and DATABASE_URL set.
  */
-const [port, databaseUrl] = process.argv.slice(2) as [string, string];
+const port = process.env.BARE_PORT;
+const databaseUrl = process.env.DATABASE_URL;
+if (!port || !databaseUrl) throw new Error('bare-read: BARE_PORT and DATABASE_URL must be set');
 const sql = postgres(databaseUrl, { max: 10 });
 const app = new Hono();
 app.get('/bare/:name', async (c) => {

@@ -8,6 +8,12 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The API's heap bound, as the Dockerfile's CMD has it. The bare route of the read comparison runs
+ * with it too, so the two differ only in the code that answers.
+ */
+export const API_FLAGS = ['--max-old-space-size=128'];
+
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
   // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
   // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).

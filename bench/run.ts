@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import autocannon from 'autocannon';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { workflowIds, type SweepResult } from '../workflows/shared.js';
-import { startService } from './processes.js';
+import { API_FLAGS, startService } from './processes.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { median, percentile, round } from './stats.js';
 
@@ -34,7 +34,7 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 20);
 /** `BENCH_ONLY=reads` (comma-separated: creates, fill, reads, sweep) runs a part, to iterate on it. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep').split(','));
 /** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
-const API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
+const EXTRA_API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
 const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 
 interface Figure {
@@ -93,8 +93,7 @@ async function startSite(temporalAddress: string, admin: postgres.Sql, run: numb
     WORKFLOW_BUNDLE: join(root, 'dist/workflow-bundle.js'),
   };
   if (process.env.BENCH_DUMP_ENV) writeFileSync(process.env.BENCH_DUMP_ENV, JSON.stringify(env));
-  // The API's command line as the Dockerfile's CMD has it.
-  const api = startService(join(root, 'dist/apps/api/main.js'), env, ['--max-old-space-size=128', ...API_FLAGS]);
+  const api = startService(join(root, 'dist/apps/api/main.js'), env, [...API_FLAGS, ...EXTRA_API_FLAGS]);
   const worker = startService(join(root, 'dist/apps/worker/main.js'), env, WORKER_FLAGS);
   const url = `http://127.0.0.1:${apiPort}`;
   await waitReady(url);
@@ -228,7 +227,8 @@ function pacedRead(url: string, token: string): PacedRun {
 
 async function benchReads(site: Site, databaseUrl: string) {
   const barePort = await freePort();
-  const bare = spawn(process.execPath, [join(root, 'bench/bare-read.ts'), String(barePort), databaseUrl], { stdio: 'ignore' });
+  // Started as the API is: the same node flags, its own process.
+  const bare = startService(join(root, 'bench/bare-read.ts'), { BARE_PORT: String(barePort), DATABASE_URL: databaseUrl }, API_FLAGS);
   await new Promise((r) => setTimeout(r, 1500));
   const run = (url: string, extra: Partial<autocannon.Options> = {}) =>
     autocannon({ url, connections: 16, duration: 5, headers: { authorization: `Bearer ${site.token}` }, ...extra });
@@ -250,7 +250,7 @@ async function benchReads(site: Site, databaseUrl: string) {
   }
   const paced = pacedRead(apiUrl, site.token);
   const pacedBare = pacedRead(bareUrl, site.token);
-  bare.kill();
+  await bare.stop();
   if (non2xx || paced.non2xx || paced.errors) throw new Error('reads answered errors');
   return {
     rps: median(apiRps),
