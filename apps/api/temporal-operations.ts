@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
 import { viewTenant } from '../../activities/tenant/view.js';
 import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
-import { getTenantRecord, listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
+import { listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { startOptions } from '../../temporal/start-options.js';
 import { attemptCreate, workflowIds, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
@@ -13,6 +13,7 @@ import type { Site } from '../config/site.js';
 import { ApiError } from './errors.js';
 import type { TenantOperations } from './operations.js';
 import { admissionKeys } from './device-operations.js';
+import { tenantViews } from './tenant-views.js';
 
 /**
  * Temporal or the registry failing under a run (not a backend step) is the service being
@@ -59,10 +60,7 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
         .execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...start('reconcile', name) })
         .catch((err: unknown) => Promise.reject(unavailable(err)));
     },
-    async get(name: string) {
-      const rec = await getTenantRecord(registry.db, keys, name);
-      return rec ? viewTenant(site, rec) : undefined;
-    },
+    get: tenantViews(site, registry.db, keys),
     async list() {
       return (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r));
     },

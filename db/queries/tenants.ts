@@ -20,6 +20,7 @@ function secretsStored(keys: SealKeys, row: Pick<TenantRow, (typeof SEALED)[numb
  * cost about a quarter of the API's CPU per tenant read (docs/performance.md).
  */
 const TENANT_TOKEN_BY_NAME = 'select api_token_hash as hash from tenants where name = $1';
+const TENANT_VERSION_BY_NAME = 'select version::text as version from tenants where name = $1';
 
 /**
  * Tenants with their steps, in one round trip: what every GET of a tenant or of the list reads.
@@ -27,7 +28,7 @@ const TENANT_TOKEN_BY_NAME = 'select api_token_hash as hash from tenants where n
  * share of a read's CPU.
  */
 const SELECT_TENANT_RECORDS = `
-  select t.name, t.index, t.status, t.dashboard_org_id,
+  select t.name, t.index, t.status, t.dashboard_org_id, t.version::text as version,
     t.tsig_secret, t.state_secret, t.log_ingest_token, t.log_read_token, t.dashboard_password,
     to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as created_iso,
     to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as updated_iso,
@@ -73,8 +74,19 @@ function toTenantRecord(keys: SealKeys, raw: Record<string, unknown>): TenantRec
 }
 
 export async function getTenantRecord(db: Db, keys: SealKeys, name: string): Promise<TenantRecord | undefined> {
+  return (await getVersionedTenantRecord(db, keys, name))?.record;
+}
+
+/** A tenant with the version (schema: tenants.version) of the registry state it was read from. */
+export async function getVersionedTenantRecord(db: Db, keys: SealKeys, name: string): Promise<{ record: TenantRecord; version: string } | undefined> {
   const [raw] = await prepared<Record<string, unknown>>(db, TENANT_RECORD_BY_NAME, [name]);
-  return raw ? toTenantRecord(keys, raw) : undefined;
+  return raw ? { record: toTenantRecord(keys, raw), version: raw.version as string } : undefined;
+}
+
+/** The current version of a tenant's row and steps; undefined when the registry holds no such tenant. */
+export async function tenantVersion(db: Db, name: string): Promise<string | undefined> {
+  const [row] = await prepared<{ version: string }>(db, TENANT_VERSION_BY_NAME, [name]);
+  return row?.version;
 }
 
 /** Every tenant, ordered by index. */

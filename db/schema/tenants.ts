@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One row per registered tenant. Secrets are stored sealed (`<key id>:<base64>`, AES-256-GCM) and
@@ -17,6 +17,12 @@ export const tenants = pgTable('tenants', {
   dashboardOrgId: integer('dashboard_org_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  /**
+   * Bumped by the database itself (triggers in migration 0001) on every change to the row or to
+   * its steps, whichever code path writes them: an API may answer a read from the view it built
+   * for the version it reads now (apps/api/tenant-views.ts).
+   */
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
 });
 
 export type TenantRow = typeof tenants.$inferSelect;

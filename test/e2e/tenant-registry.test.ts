@@ -246,3 +246,49 @@ describe('GET /v1/fabric/egress', () => {
     }
   });
 });
+
+describe('GET /v1/tenants/{t} after changes made behind this API', () => {
+  // What a worker or another API replica writes reaches the registry only: every read must show it
+  // at once, although the API keeps the views it built (apps/api/tenant-views.ts).
+  const read = () => site.call('GET', '/v1/tenants/rgv');
+  const steps = (t: any) => Object.fromEntries(t.steps.map((s: any) => [s.name, s.ok]));
+
+  it('shows each change to the tenant or its steps on the next read, and 404 once the row is gone', async () => {
+    expect((await create('rgv')).status).toBe(201);
+    const first = await read();
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.status).toBe('ready');
+    expect(steps(first.body).dns).toBe(true);
+    expect((await read()).body).toEqual(first.body);
+
+    await site.registry.sql`update steps set ok = false, updated_at = now() where tenant = 'rgv' and name = 'dns'`;
+    expect(steps((await read()).body).dns).toBe(false);
+
+    await site.registry.sql`insert into steps (tenant, name, ok) values ('rgv', 'device-address', true)`;
+    expect((await read()).body.steps.map((s: any) => s.name)).toContain('device-address');
+
+    await site.registry.sql`update tenants set status = 'provisioning' where name = 'rgv'`;
+    const after = await read();
+    expect(after.body.status).toBe('provisioning');
+    expectNoSecrets(after.body);
+
+    // The registry row goes with its steps (cascade) although a trigger on steps touches the tenant.
+    await site.registry.sql`delete from tenants where name = 'rgv'`;
+    const gone = await read();
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ error: 'tenant not found' });
+  });
+
+  it('bumps the version in the database on every write to a tenant or its steps, whoever writes', async () => {
+    expect((await create('rgw')).status).toBe(201);
+    const version = async () => Number((await site.registry.sql`select version from tenants where name = 'rgw'`)[0]!.version);
+    const v0 = await version();
+    await site.registry.sql`update steps set ok = ok where tenant = 'rgw' and name = 'state'`;
+    const v1 = await version();
+    expect(v1).toBe(v0 + 1);
+    await site.registry.sql`update tenants set dashboard_org_id = dashboard_org_id where name = 'rgw'`;
+    expect(await version()).toBe(v1 + 1);
+    await site.registry.sql`delete from steps where tenant = 'rgw' and name = 'state'`;
+    expect(await version()).toBe(v1 + 2);
+  });
+});
