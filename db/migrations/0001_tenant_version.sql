@@ -9,7 +9,7 @@ END $$;
 CREATE TRIGGER tenants_version BEFORE UPDATE ON tenants FOR EACH ROW EXECUTE FUNCTION tenants_bump_version();
 --> statement-breakpoint
 -- A step outcome is part of the tenant a read returns: writing one bumps the tenant's version too.
--- Steps are deleted only with their tenant (the cascade), when the row this would touch is gone.
+-- When the steps go with their tenant (the cascade), the row is already gone and nothing is touched.
 CREATE FUNCTION steps_bump_tenant_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE tenants SET version = version WHERE name = COALESCE(NEW.tenant, OLD.tenant);
