@@ -2,6 +2,7 @@ import { brokerAccountActivities } from './broker-accounts/activities.js';
 import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
 import type { TenantActivityDeps } from './tenant/deps.js';
+import { attemptActivities } from './tenant/attempts.js';
 import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
 import { stepActivities } from './tenant/steps.js';
@@ -14,6 +15,7 @@ export function createActivities(deps: TenantActivityDeps) {
   return {
     ...registerActivity(deps),
     ...stepActivities(deps),
+    ...attemptActivities(deps),
     ...lifecycleActivities(deps),
     ...sweepActivities(deps),
     ...workloadActivities(deps),

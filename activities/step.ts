@@ -3,12 +3,25 @@ import type { Logger } from 'pino';
 import { BackendError } from './ensure.js';
 
 /**
- * How every backend step leaves an activity, whatever its area (tenant, workload, record,
+ * How every backend step leaves its activity, whatever its area (tenant, workload, record,
  * device, address, Wi-Fi key, broker account): it heartbeats while it runs, so Temporal notices a
- * dead worker in seconds; a failure is logged here with its detail (which may name a backend
- * host) and leaves as an ApplicationFailure whose message names only the step, with the step in
- * its details; a backend that refused on purpose is not retried.
+ * dead worker in seconds; a failure is logged here and leaves as an ApplicationFailure whose
+ * message names only the step, and whose details and cause say what the backend answered
+ * (`StepFailureDetails`), for the engineer reading the run in the Temporal UI. Those are encoded by
+ * the payload codec like every failure, and never reach an HTTP answer (the workflow answers only
+ * the step). A backend that refused on purpose is not retried.
  */
+
+/** What a failed step's ApplicationFailure carries as its first detail. */
+export interface StepFailureDetails {
+  step: string;
+  /** The product that answered (`powerdns`, `proxmox`, ...), when a backend answered at all. */
+  backend?: string;
+  /** The backend's HTTP status, when it gave one. */
+  status?: number;
+  /** The call and the backend's answer, e.g. `PATCH /api/v1/servers/localhost/zones/x -> 500 ...`. */
+  answer: string;
+}
 
 /** A failure tagged with the step it happened in, for activities that run several steps. */
 export class StepFailure extends Error {
@@ -29,7 +42,35 @@ export async function atStep<T>(step: string, work: () => Promise<T>): Promise<T
   }
 }
 
-export async function asBackendStep<T>(log: Logger, step: string, context: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+/** For a step that runs another area's tagged work as its own (the tenant's device-address step). */
+export async function untagged<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw err instanceof StepFailure ? err.reason : err;
+  }
+}
+
+/**
+ * Replaces every secret the step knows of in a backend's answer: a backend may echo what it was
+ * sent, and the answer goes to the log and to the run's history.
+ */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (!s || s.length < 6) continue;
+    for (const form of new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])) out = out.split(form).join('[secret]');
+  }
+  return out;
+}
+
+export async function asBackendStep<T>(
+  log: Logger,
+  step: string,
+  context: Record<string, unknown>,
+  work: () => Promise<T>,
+  secrets: readonly (string | undefined)[] = [],
+): Promise<T> {
   const beat = setInterval(heartbeat, 1000);
   try {
     return await work();
@@ -38,57 +79,32 @@ export async function asBackendStep<T>(log: Logger, step: string, context: Recor
     if (err instanceof ApplicationFailure) throw err;
     const failure = err instanceof StepFailure ? err : new StepFailure(step, err);
     const cause = failure.reason;
-    log.error({ ...context, step: failure.step, err: cause instanceof BackendError ? cause.detail : String(cause) }, 'backend step failed');
+    const details: StepFailureDetails =
+      cause instanceof BackendError
+        ? { step: failure.step, backend: cause.product, ...(cause.status ? { status: cause.status } : {}), answer: redact(cause.detail, secrets) }
+        : { step: failure.step, answer: redact(cause instanceof Error ? cause.message : String(cause), secrets) };
+    log.error({ ...context, step: failure.step, backend: details.backend, status: details.status, err: details.answer }, 'backend step failed');
     const retryable = !(cause instanceof BackendError) || cause.retryable;
     throw ApplicationFailure.create({
       message: failure.message,
       type: retryable ? 'BackendFailed' : 'BackendRefused',
       nonRetryable: !retryable,
-      details: [failure.step],
+      details: [details],
+      cause: ApplicationFailure.create({
+        message: details.backend ? `${details.backend}: ${details.answer}` : details.answer,
+        type: details.backend ?? 'Error',
+        nonRetryable: !retryable,
+      }),
     });
   } finally {
     clearInterval(beat);
   }
 }
 
-// What an activity running several steps has got through: every heartbeat carries it, so an
-// attempt after a dead worker (or a transient fault) resumes where the last one stopped.
-const progressOf = new WeakMap<Context, unknown>();
-
 function heartbeat(): void {
   try {
-    const ctx = Context.current();
-    ctx.heartbeat(progressOf.get(ctx));
+    Context.current().heartbeat();
   } catch {
     // Outside an activity (direct calls in benchmarks) there is nothing to beat for.
-  }
-}
-
-/** Records (and heartbeats at once) how far a multi-step activity has got. */
-export function recordProgress(details: unknown): void {
-  try {
-    const ctx = Context.current();
-    progressOf.set(ctx, details);
-    ctx.heartbeat(details);
-  } catch {
-    // Outside an activity: nothing to resume from.
-  }
-}
-
-/** The progress the previous attempt of this activity recorded, if any. */
-export function previousProgress<T>(): T | undefined {
-  try {
-    return Context.current().info.heartbeatDetails as T | undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** For a step that runs another area's tagged work as its own (the tenant's device-address step). */
-export async function untagged<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw err instanceof StepFailure ? err.reason : err;
   }
 }

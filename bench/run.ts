@@ -1,3 +1,4 @@
+import { ensureActivity } from '../core/steps.js';
 import { Client, Connection } from '@temporalio/client';
 import autocannon from 'autocannon';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -121,21 +122,21 @@ async function directCreates(site: Site, names: string[]): Promise<number[]> {
   const config = loadConfig({ ...site.env, DATABASE_URL: site.env.DATABASE_URL! });
   const registry = new Registry(config.env.DATABASE_URL, undefined, 4);
   const acts = createActivities({ site: config.site!, db: registry.db, keys: sealKeys(config.site!), log: pino({ level: 'silent' }), ports: bindPorts(config.site!) });
-  const names2step = { dns: acts.stepDns, resolver: acts.stepResolver, state: acts.stepState, network: acts.stepNetwork, 'device-address': acts.stepDeviceAddress, 'log-store': acts.stepLogStore, dashboards: acts.stepDashboards } as const;
   const times: number[] = [];
   for (const name of names) {
     const t0 = performance.now();
-    const reg = await acts.registerTenant({ name });
+    let reg = await acts.registerTenant({ request: { name } });
+    if (reg.kind === 'needs-fabric') reg = await acts.registerTenant({ request: { name }, fabric: await acts['network.observe-indexes']() });
     if (process.env.BENCH_STEP_TIMES) process.stderr.write(`register ${(performance.now() - t0).toFixed(1)} `);
-    if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.message}`);
+    if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.kind === 'refused' ? reg.message : reg.kind}`);
     for (const step of reg.steps) {
       const s0 = performance.now();
-      await names2step[step]({ name, index: reg.index, secrets: reg.secrets });
+      await acts[ensureActivity(step)]({ name, index: reg.index });
       if (process.env.BENCH_STEP_TIMES) process.stderr.write(`${step} ${(performance.now() - s0).toFixed(1)} `);
     }
     if (process.env.BENCH_STEP_TIMES) process.stderr.write(`total ${(performance.now() - t0).toFixed(1)}\n`);
     const f0 = performance.now();
-    await acts.finishAttempt({ name, secrets: reg.secrets, outcome: reg.outcome });
+    await acts.finishAttempt({ name, outcome: reg.outcome });
     if (process.env.BENCH_STEP_TIMES) process.stderr.write(`finish ${(performance.now() - f0).toFixed(1)} `);
     times.push(performance.now() - t0);
   }

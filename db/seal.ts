@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Sealed } from '../core/sealed.js';
 
 /**
  * Stored secrets are sealed with AES-256-GCM under a key id: `<key id>:<base64 iv|tag|ciphertext>`.
@@ -46,4 +47,15 @@ export function canOpen(keys: SealKeys, sealed: string | null | undefined): bool
   if (sep < 0 || sealed.length - sep - 1 < 40) return false;
   const id = sealed.slice(0, sep);
   return keys.current.id === id || (keys.previous ?? []).some((k) => k.id === id);
+}
+
+/** A JSON value sealed for a trip through Temporal (core/sealed.ts). */
+export function sealValue<T>(keys: SealKeys, value: T): Sealed<T> {
+  return seal(keys, JSON.stringify(value)) as Sealed<T>;
+}
+
+/** Opens what sealValue sealed; undefined when absent or not openable with these keys. */
+export function openValue<T>(keys: SealKeys, sealed: Sealed<T> | undefined): T | undefined {
+  const text = open(keys, sealed);
+  return text === undefined ? undefined : (JSON.parse(text) as T);
 }

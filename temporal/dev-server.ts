@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { SearchAttributeType } from '@temporalio/common';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 /**
@@ -36,11 +37,16 @@ export async function startDevServer(opts: {
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   if (opts.codecEndpoint) args.push('--ui-codec-endpoint', opts.codecEndpoint);
   for (const ns of opts.namespaces ?? []) args.push('--namespace', ns);
-  for (const k of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${k.name}=Keyword`);
-  // Eager activity dispatch: an activity scheduled by a workflow task comes back in that task's
-  // completion response instead of a separate poll (docs/performance.md). A production cluster
-  // sets the same dynamic config.
+  for (const k of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${k.name}=${k.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : 'Keyword'}`);
+  // The production dynamic config (temporal/dynamicconfig/production.yaml): a transfer-queue poll
+  // rate that does not hold each workflow task ~40 ms after its activity completes, and eager
+  // activity dispatch (an activity scheduled by a workflow task comes back in that task's
+  // completion response). docs/performance.md has the figures.
+  args.push('--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000');
   args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  // A SQLite file in WAL mode without a sync on every commit: the dev server's history writes
+  // otherwise cost more than the rest of a create (a lab's or a test's file, never production's).
+  if (opts.dbFile) args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   const child = spawn(temporalCli(opts.projectRoot), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {

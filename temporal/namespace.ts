@@ -1,10 +1,11 @@
 import type { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { SearchAttributeType } from '@temporalio/common';
 import { SEARCH_ATTRIBUTES } from './search-attributes.js';
 
 const { temporal } = proto;
 
-const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const { INDEXED_VALUE_TYPE_KEYWORD: KEYWORD, INDEXED_VALUE_TYPE_KEYWORD_LIST: KEYWORD_LIST } = temporal.api.enums.v1.IndexedValueType;
 
 /**
  * Makes sure the namespace exists and carries the service's search attributes. Idempotent: the
@@ -27,7 +28,7 @@ export async function ensureNamespace(connection: Connection, namespace: string)
       if (missing.length === 0) return;
       await connection.operatorService.addSearchAttributes({
         namespace,
-        searchAttributes: Object.fromEntries(missing.map((k) => [k.name, KEYWORD])),
+        searchAttributes: Object.fromEntries(missing.map((k) => [k.name, k.type === SearchAttributeType.KEYWORD_LIST ? KEYWORD_LIST : KEYWORD])),
       });
       return;
     } catch (err) {

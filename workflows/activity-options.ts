@@ -1,9 +1,11 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /**
- * A few quick attempts for transient faults, then the step is reported failed (the caller gets a
- * 502 and repeats). A backend refusing on purpose (BackendRefused) is not retried. Every attempt
- * is bounded, so a slow backend never holds a create past a bound.
+ * Every backend step is its own activity under this policy: three quick attempts for transient
+ * faults (a worker that dies mid-step costs one of them too), then the step is reported failed
+ * (the caller gets a 502 and repeats). A backend refusing on purpose (BackendRefused) is not
+ * retried. Every attempt is bounded, so a slow backend never holds a create past a bound; the
+ * heartbeat notices a dead worker in seconds.
  */
 export const STEP_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30s',
@@ -15,19 +17,6 @@ export const STEP_OPTIONS: ActivityOptions = {
     maximumAttempts: 3,
     nonRetryableErrorTypes: ['BackendRefused', 'TenantGone'],
   },
-};
-
-/**
- * A tenant's steps run in order in one activity (runSteps). Each step still gets three attempts
- * for backend faults (counted by the activity itself, STEP_FAULT_ATTEMPTS); the policy here allows
- * more, because an attempt also ends when a worker dies, which is no fault of the step. The bound
- * covers all the steps; the heartbeat notices a dead worker in seconds and the retry resumes at
- * the step it stopped in.
- */
-export const STEPS_OPTIONS: ActivityOptions = {
-  ...STEP_OPTIONS,
-  startToCloseTimeout: '120s',
-  retry: { ...STEP_OPTIONS.retry, maximumAttempts: 10 },
 };
 
 /**

@@ -51,5 +51,8 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     return { kind: 'done', account: withPassword(saved) };
   }
 
-  return serveParkedAttempts(attemptBrokerAccount, attempt, input.parkedTimeoutMs);
+  return serveParkedAttempts(attemptBrokerAccount, attempt, input.parkedTimeoutMs, {
+    call: 'broker account issue',
+    failedStep: (r) => (r.kind === 'failed' ? r.step : undefined),
+  });
 }

@@ -1,5 +1,4 @@
-import { ApplicationFailure } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { failedStepOf, isStepFailure } from './failures.js';
 import type { BackendStep } from './device-contract.js';
 
 /**
@@ -8,8 +7,7 @@ import type { BackendStep } from './device-contract.js';
  * Anything that is not an activity failure is not a backend step failing: it is rethrown.
  */
 export function failedStep(err: unknown, fallback: BackendStep): BackendStep {
-  if (!(isStepFailure(err))) throw err;
-  const cause = err.cause;
-  const step = cause instanceof ApplicationFailure ? cause.details?.[0] : undefined;
+  if (!isStepFailure(err)) throw err;
+  const step = failedStepOf(err);
   return step === 'device-address' || step === 'dns' || step === 'wifi' ? step : fallback;
 }

@@ -1,5 +1,6 @@
 import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { OPERATION, TENANT_NAME } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { workflowIds, type ReconcileResult, type SweepResult } from './shared.js';
 import { tenantReconcile } from './tenant-reconcile.js';
@@ -11,21 +12,28 @@ export const SWEEP_CONCURRENCY = 8;
 
 /**
  * Started by the reconcile Schedule: reconciles every ready tenant as a child
- * `tenant-reconcile/<name>` and reports what each corrected.
+ * `tenant-reconcile/<name>` (found by `TenantName` and `Operation` like an operator's) and reports
+ * what each corrected.
  */
 export async function reconcileSweep(): Promise<SweepResult> {
-  const names = await registry.listReadyTenants();
-  const result: SweepResult = { tenants: names.length, reconciled: [], failed: [], corrected: {} };
+  const tenants = await registry.listReadyTenants();
+  const result: SweepResult = { tenants: tenants.length, reconciled: [], failed: [], corrected: {} };
   let next = 0;
   async function lane(): Promise<void> {
-    while (next < names.length) {
-      const name = names[next++]!;
+    while (next < tenants.length) {
+      const { name, index } = tenants[next++]!;
       let r: ReconcileResult;
       try {
         r = await executeChild(tenantReconcile, {
           workflowId: workflowIds.reconcile(name),
           args: [{ name }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
+          typedSearchAttributes: [
+            { key: TENANT_NAME, value: name },
+            { key: OPERATION, value: 'reconcile' },
+          ],
+          staticSummary: `reconcile tenant ${name} (index ${index}), from the reconcile sweep`,
+          memo: { index },
         });
       } catch {
         // Already running (an operator's reconcile) or failed to start: reported, retried next sweep.
@@ -40,6 +48,6 @@ export async function reconcileSweep(): Promise<SweepResult> {
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, names.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, tenants.length) }, lane));
   return result;
 }

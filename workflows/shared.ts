@@ -1,10 +1,13 @@
 /**
  * The contract between the API and the worker: workflow ids, update definitions and the shapes
- * that cross Temporal. Everything here passes the payload codec, so secrets in it are encrypted.
+ * that cross Temporal. Everything here passes the payload codec; secrets in it are, besides,
+ * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
 import { defineUpdate } from '@temporalio/workflow';
 import type { ObjectOutcome } from '../activities/ensure.js';
-import type { Outcome, StepName, TenantView } from '../activities/tenant/view.js';
+import type { Outcome, TenantSecrets, TenantView } from '../activities/tenant/view.js';
+import type { Sealed } from '../core/sealed.js';
+import type { StepName } from '../core/steps.js';
 
 export const DEFAULT_TASK_QUEUE = 'provisioning';
 
@@ -25,15 +28,16 @@ export interface RestoreSecrets {
 export interface CreateRequest {
   name: string;
   requestedIndex?: number;
-  restore?: RestoreSecrets;
+  restore?: Sealed<RestoreSecrets>;
 }
 
 export type Refusal = { kind: 'refused'; error: 'conflict' | 'not_found'; message: string };
 
+/** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
 export type CreateResult =
-  | { kind: 'ready'; outcome: Outcome; tenant: TenantView }
+  | { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets> }
   /** `tenant` is absent when the failure came before the tenant was registered. */
-  | { kind: 'failed'; step: StepName; tenant?: TenantView }
+  | { kind: 'failed'; step: StepName; tenant?: TenantView; secrets?: Sealed<TenantSecrets> }
   | Refusal;
 
 export interface CreateWorkflowInput {
@@ -53,9 +57,10 @@ export interface StepReport {
   objects: ObjectOutcome[];
 }
 
+/** `secrets`: the log tokens and the dashboard password a reconcile answers. */
 export type ReconcileResult =
-  | { kind: 'reconciled'; tenant: TenantView; report: StepReport[] }
-  | { kind: 'failed'; step: StepName; tenant: TenantView; report: StepReport[] }
+  | { kind: 'reconciled'; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
+  | { kind: 'failed'; step: StepName; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
   | Refusal;
 
 export interface SweepResult {

@@ -1,31 +1,35 @@
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { STEP } from '../temporal/search-attributes.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { answered } from './run-attributes.js';
 import type { DeleteResult } from './shared.js';
+import { fabric, removeSteps } from './tenant-steps.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
- * `tenant-delete/<name>`: removes the tenant's backend objects in the spec's order, then the
- * registry row. A failed step leaves the tenant `deleting`; a second delete runs again and every
- * removal is idempotent, so it resumes where the first stopped.
+ * `tenant-delete/<name>`: refused while the tenant has workloads or the fabric carries its zone;
+ * otherwise removes the tenant's backend objects in the spec's order, one activity per step, then
+ * the registry row. A failed step leaves the tenant `deleting`; a second delete runs again and
+ * every removal is idempotent, so it resumes where the first stopped.
  */
 export async function tenantDelete(input: { name: string }): Promise<DeleteResult> {
+  const result = await remove(input);
+  answered(result.kind);
+  return result;
+}
+
+async function remove(input: { name: string }): Promise<DeleteResult> {
   const start = await registry.beginDelete(input);
   if (start.kind === 'refused') return start;
-  for (const step of start.steps) {
-    upsertSearchAttributes([{ key: STEP, value: step }]);
-    try {
-      await steps.removeFromBackend({ name: input.name, index: start.index, step });
-    } catch (err) {
-      if (isStepFailure(err)) return { kind: 'failed', step };
-      throw err;
-    }
-  }
+  upsertMemo({ index: start.index });
+  const zone = await fabric.hasZone(input.name);
+  if (!zone.ok) return { kind: 'failed', step: 'network' };
+  if (zone.value) return { kind: 'refused', error: 'conflict', message: 'the fabric still carries the tenant zone; remove it in the fabric first' };
+  const plan = await registry.markDeleting(input);
+  if (plan.kind === 'refused') return plan;
+  const failed = await removeSteps({ name: input.name, index: start.index }, plan.steps);
+  if (failed) return { kind: 'failed', step: failed };
   await registry.forgetTenant(input);
-  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
   return { kind: 'deleted' };
 }

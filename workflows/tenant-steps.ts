@@ -1,48 +1,71 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { StepInput } from '../activities/tenant/steps.js';
-import type { Outcome, StepName, TenantView } from '../activities/tenant/view.js';
-import { STEP } from '../temporal/search-attributes.js';
-import { REGISTRY_OPTIONS, STEPS_OPTIONS } from './activity-options.js';
+import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/steps.js';
+import { STEP_OPTIONS } from './activity-options.js';
 import { isStepFailure } from './failures.js';
+import { atStep, stepFailed } from './run-attributes.js';
 import type { StepReport } from './shared.js';
 
-const stepsActivity = proxyActivities<Activities>(STEPS_OPTIONS);
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+const acts = proxyActivities<Activities>(STEP_OPTIONS);
 
-/** Create and reconcile run their steps in one activity from this change on (docs/decisions.md). */
-export const STEPS_IN_ONE_ACTIVITY = 'tenant-steps-in-one-activity';
-
-export type StepsRun = { ok: true; report: StepReport[]; tenant?: TenantView } | { ok: false; step: StepName; report: StepReport[] };
+export type StepsRun = { ok: true; report: StepReport[] } | { ok: false; step: StepName; report: StepReport[] };
 
 /**
- * Runs a tenant's steps in order (activity runSteps) and says which failed. With `finish` (a
- * create) the same activity then makes the tenant ready and answers it (runStepsAndFinish). The
- * Step search attribute names the failed step after a failure, so engineers find failed runs per
- * step in the Temporal UI; while the steps run, the step running is in the pending activity's
- * heartbeat details (a search attribute set before the activity could only name the first).
+ * Runs a tenant's steps in order, each its own activity (`<step>.ensure`) with a summary naming
+ * step and tenant, and says which failed. `Step` names the step running, then the one that failed;
+ * `FailedSteps` keeps every step that failed in the run.
  */
-export async function runTenantSteps(input: StepInput, steps: StepName[], finish?: { outcome: Outcome }): Promise<StepsRun> {
-  if (steps.length === 0 && !finish) return { ok: true, report: [] };
+export async function ensureSteps(tenant: StepInput, steps: StepName[]): Promise<StepsRun> {
+  const report: StepReport[] = [];
+  for (const step of steps) {
+    atStep(step);
+    try {
+      const objects = await acts[ensureActivity(step)].executeWithOptions({ ...STEP_OPTIONS, summary: `${step}: ensure for tenant ${tenant.name}` }, [tenant]);
+      report.push({ step, ok: true, objects });
+    } catch (err) {
+      if (!isStepFailure(err)) throw err;
+      stepFailed(step);
+      report.push({ step, ok: false, objects: [] });
+      return { ok: false, step, report };
+    }
+  }
+  return { ok: true, report };
+}
+
+/** A delete's removals in order, each its own activity (`<step>.remove`); the failed step, if any. */
+export async function removeSteps(tenant: StepInput, steps: RemovalStep[]): Promise<RemovalStep | undefined> {
+  for (const step of steps) {
+    atStep(step);
+    try {
+      await acts[removeActivity(step)].executeWithOptions({ ...STEP_OPTIONS, summary: `${step}: remove for tenant ${tenant.name}` }, [tenant]);
+    } catch (err) {
+      if (!isStepFailure(err)) throw err;
+      stepFailed(step);
+      return step;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A fabric read of the network step (the indexes it carries, or whether it carries a zone): its
+ * own activity, so a fabric that does not answer is the network step failing, in history too.
+ */
+async function observeFabric<R>(read: () => Promise<R>): Promise<{ ok: true; value: R } | { ok: false }> {
+  atStep('network');
   try {
-    if (finish) return { ok: true, report: [], tenant: await stepsActivity.runStepsAndFinish({ ...input, steps, outcome: finish.outcome }) };
-    return { ok: true, report: await stepsActivity.runSteps({ ...input, steps }) };
+    return { ok: true, value: await read() };
   } catch (err) {
     if (!isStepFailure(err)) throw err;
-    const [named, before] = failureDetails(err);
-    // A failure that does not name its step is a timeout (workers died on every attempt) or the
-    // closing registry write failing. When every step had passed, no step failed: a create then
-    // finishes without the activity (tenant absent), a reconcile reports its first step.
-    let step = steps.find((s) => s === named) ?? (await registry.firstUnpassedStep({ name: input.name, steps }));
-    if (!step && finish) return { ok: true, report: [] };
-    step ??= steps[0]!;
-    upsertSearchAttributes([{ key: STEP, value: step }]);
-    const passed = Array.isArray(before) ? (before as StepReport[]) : [];
-    return { ok: false, step, report: [...passed, { step, ok: false, objects: [] }] };
+    stepFailed('network');
+    return { ok: false };
   }
 }
 
-function failureDetails(err: unknown): unknown[] {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? (cause.details ?? []) : [];
-}
+export const fabric = {
+  indexes: (tenant: string) =>
+    observeFabric(() => acts['network.observe-indexes'].executeWithOptions({ ...STEP_OPTIONS, summary: `network: the indexes the fabric carries (for tenant ${tenant})` }, [])),
+  hasZone: (tenant: string) =>
+    observeFabric(() => acts['network.observe-zone'].executeWithOptions({ ...STEP_OPTIONS, summary: `network: does the fabric carry the zone of tenant ${tenant}` }, [{ name: tenant }])),
+};

@@ -1,17 +1,34 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { getTenantRow, insertTenant, openSecrets, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
-import { seal } from '../../db/seal.js';
-import type { CreateRequest, Refusal } from '../../workflows/shared.js';
+import { openValue, seal, sealValue } from '../../db/seal.js';
+import type { Sealed } from '../../core/sealed.js';
+import type { StepName } from '../../core/steps.js';
+import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/shared.js';
+import { createStepsFor } from '../steps.js';
 import { mintTenantToken, tokenHash } from './api-token.js';
 import type { TenantActivityDeps } from './deps.js';
 import { chooseIndex } from './derive.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
-import { stepsFor, type Outcome, type StepName, type TenantSecrets } from './view.js';
+import type { Outcome, TenantSecrets } from './view.js';
 
+/**
+ * `secrets` are the ones this attempt issued or was given, sealed: the workflow hands them to the
+ * API for its answer and cannot read them. `fabric` is asked for when the name is new: its index is
+ * chosen from the indexes the fabric carries, which the workflow reads in an activity of its own.
+ */
 export type Registration =
-  | { kind: 'proceed'; name: string; index: number; outcome: Outcome; secrets: TenantSecrets; steps: StepName[] }
+  | { kind: 'proceed'; name: string; index: number; outcome: Outcome; secrets: Sealed<TenantSecrets>; steps: StepName[] }
+  | { kind: 'needs-fabric' }
   | Refusal;
+
+/** A registration attempt; `fabric` is the fabric's indexes with their zones, once read. */
+export interface RegisterInput {
+  request: CreateRequest;
+  fabric?: [number, string][];
+}
+
+type Request = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
@@ -23,7 +40,7 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
 export function registerActivity(deps: TenantActivityDeps) {
   const { db, keys, site } = deps;
 
-  async function existing(req: CreateRequest, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {
+  async function existing(req: Request, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {
     if (row.status === 'deleting') return refuse('conflict', 'tenant is being deleted; repeat the delete first');
     if (row.status === 'ready' && !req.restore) {
       return refuse('conflict', 'tenant already exists; to reconcile it send tsig_secret, state_secret and api_token');
@@ -46,8 +63,8 @@ export function registerActivity(deps: TenantActivityDeps) {
       name: row.name,
       index: row.index,
       outcome: row.status === 'ready' ? 'reconciled' : 'resumed',
-      secrets,
-      steps: stepsFor(site, await holdsDeviceAddresses(db, row.name)),
+      secrets: sealValue(keys, secrets),
+      steps: createStepsFor(site, { holdsDeviceAddresses: await holdsDeviceAddresses(db, row.name) }),
     };
   }
 
@@ -72,18 +89,9 @@ export function registerActivity(deps: TenantActivityDeps) {
     };
   }
 
-  /** The fabric is read before a new tenant gets its index: a failure there is the network step's. */
-  async function fabricIndexes(): Promise<Map<number, string>> {
-    try {
-      return await deps.ports.network.usedIndexes();
-    } catch (err) {
-      deps.log.error({ step: 'network', err: err instanceof Error ? err.message : String(err) }, 'fabric index lookup failed');
-      throw ApplicationFailure.create({ message: 'backend step "network" failed', type: 'BackendFailed' });
-    }
-  }
-
-  async function fresh(req: CreateRequest): Promise<Registration | undefined> {
-    const [registry, fabric] = await Promise.all([takenIndexes(db), fabricIndexes()]);
+  async function fresh(req: Request, fabric: [number, string][] | undefined): Promise<Registration | undefined> {
+    if (!fabric) return { kind: 'needs-fabric' };
+    const registry = await takenIndexes(db);
     const taken = new Set<number>(registry.keys());
     let fabricIndexOfName: number | undefined;
     for (const [index, zone] of fabric) {
@@ -106,14 +114,18 @@ export function registerActivity(deps: TenantActivityDeps) {
     };
     const row = await insertTenant(db, { name: req.name, index, status: 'provisioning', ...sealedColumns(secrets) });
     if (!row) return undefined; // a concurrent create took the name or the index: look again
-    return { kind: 'proceed', name: req.name, index, outcome, secrets, steps: stepsFor(site, false) };
+    return { kind: 'proceed', name: req.name, index, outcome, secrets: sealValue(keys, secrets), steps: createStepsFor(site, { holdsDeviceAddresses: false }) };
   }
 
   return {
-    async registerTenant(req: CreateRequest): Promise<Registration> {
+    async registerTenant(input: RegisterInput): Promise<Registration> {
+      const { restore, ...rest } = input.request;
+      const opened = openValue(keys, restore);
+      if (restore !== undefined && !opened) return refuse('conflict', 'the supplied secrets could not be read; send them again');
+      const req: Request = { ...rest, ...(opened ? { restore: opened } : {}) };
       for (let attempt = 0; attempt < 8; attempt++) {
         const row = await getTenantRow(db, req.name);
-        const result = row ? await existing(req, row) : await fresh(req);
+        const result = row ? await existing(req, row) : await fresh(req, input.fabric);
         if (result) return result;
       }
       throw ApplicationFailure.retryable('registry contention while choosing an index', 'RegistryContention');

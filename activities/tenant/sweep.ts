@@ -3,8 +3,7 @@ import type { TenantActivityDeps } from './deps.js';
 
 export function sweepActivities(deps: TenantActivityDeps) {
   return {
-    async listReadyTenants(): Promise<string[]> {
-      return (await listReadyTenants(deps.db)).map((t) => t.name);
-    },
+    /** The ready tenants a sweep reconciles, with their indexes (for each child run's summary). */
+    listReadyTenants: (): Promise<{ name: string; index: number }[]> => listReadyTenants(deps.db),
   };
 }

@@ -1,8 +1,8 @@
 import type { Site } from '../../apps/config/site.js';
+import { CREATE_STEPS, type StepName } from '../../core/steps.js';
 import { deriveIdentity } from './derive.js';
 
-export const CREATE_STEPS = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'] as const;
-export type StepName = (typeof CREATE_STEPS)[number];
+export type { StepName } from '../../core/steps.js';
 export type Outcome = 'created' | 'restored' | 'reissued' | 'resumed' | 'reconciled';
 export type TenantStatus = 'provisioning' | 'ready' | 'deleting';
 
@@ -51,16 +51,6 @@ export const LOG_SELECT_HEADER = 'X-Log-Project';
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // A string already in toISOString()'s form (the registry's reads give that) passes as it is.
 const iso = (d: Date | string) => (typeof d !== 'string' ? d.toISOString() : ISO_Z.test(d) ? d : new Date(d).toISOString());
-
-/** The steps a create runs at this site, in the spec's order. */
-export function stepsFor(site: Site, holdsDeviceAddresses: boolean): StepName[] {
-  return CREATE_STEPS.filter(
-    (s) =>
-      (s !== 'device-address' || holdsDeviceAddresses) &&
-      (s !== 'log-store' || site.logStore !== undefined) &&
-      (s !== 'dashboards' || site.grafana !== undefined),
-  );
-}
 
 export function dashboardUsername(tenant: string): string {
   return `tenant-${tenant}`;
@@ -116,4 +106,23 @@ export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets
       .map((s) => ({ name: s.name, ok: s.ok, updated_at: iso(s.updatedAt) })),
   };
   return view;
+}
+
+/**
+ * The tenant view with the secrets of this answer added (a create's, or a reconcile's log tokens
+ * and dashboard password): the workflow hands them over sealed, the API opens and adds them.
+ */
+export function withSecrets(view: TenantView, secrets: TenantSecrets): TenantView {
+  return {
+    ...view,
+    dns: { ...view.dns, ...(secrets.tsigSecret ? { tsig_secret: secrets.tsigSecret } : {}) },
+    state: { ...view.state, ...(secrets.stateSecret ? { secret_key: secrets.stateSecret } : {}) },
+    log: {
+      ...view.log,
+      ...(secrets.logIngestToken ? { ingest_token: secrets.logIngestToken } : {}),
+      ...(secrets.logReadToken ? { read_token: secrets.logReadToken } : {}),
+    },
+    dashboard: view.dashboard.username && secrets.dashboardPassword ? { ...view.dashboard, password: secrets.dashboardPassword } : view.dashboard,
+    ...(secrets.apiToken ? { api_token: secrets.apiToken } : {}),
+  };
 }

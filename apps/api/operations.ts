@@ -1,9 +1,13 @@
 import type { TenantView } from '../../activities/tenant/view.js';
-import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult } from '../../workflows/shared.js';
+import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult, RestoreSecrets } from '../../workflows/shared.js';
+
+/** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
+export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };
 
 /** What the tenant routes ask of the service: runs on Temporal, reads from the registry. */
 export interface TenantOperations {
-  create(req: CreateRequest): Promise<CreateResult>;
+  /** Results carry their secrets in the tenant view, ready to answer. */
+  create(req: CreateCall): Promise<CreateResult>;
   delete(name: string): Promise<DeleteResult>;
   reconcile(name: string): Promise<ReconcileResult>;
   get(name: string): Promise<TenantView | undefined>;

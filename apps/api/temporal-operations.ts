@@ -1,17 +1,19 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
-import { viewTenant } from '../../activities/tenant/view.js';
+import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../activities/tenant/view.js';
+import type { Sealed } from '../../core/sealed.js';
+import { openValue, sealValue } from '../../db/seal.js';
 import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
-import { listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
+import { listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { startOptions } from '../../temporal/start-options.js';
-import { attemptCreate, workflowIds, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
+import { attemptCreate, workflowIds, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../config/site.js';
 import { ApiError } from './errors.js';
-import type { TenantOperations } from './operations.js';
+import type { CreateCall, TenantOperations } from './operations.js';
 import { admissionKeys } from './device-operations.js';
 import { tenantViews } from './tenant-views.js';
 
@@ -31,19 +33,37 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue });
-  const start = (operation: string, name: string) => startOptions(taskQueue, operation, name);
+  /** The run's options; its static summary names operation, tenant and (when registered) index. */
+  const start = async (operation: string, name: string) => {
+    const index = await tenantIndex(registry.db, name);
+    return {
+      ...startOptions(taskQueue, operation, name),
+      staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`,
+      ...(index !== undefined ? { memo: { index } } : {}),
+    };
+  };
+  /** The secrets a run handed back sealed, put into the tenant it answers. */
+  const reveal = <T extends { tenant?: TenantView; secrets?: Sealed<TenantSecrets> }>(r: T): T => {
+    if (!r.tenant) return r;
+    const { secrets, ...rest } = r;
+    return { ...rest, tenant: withSecrets(r.tenant, openValue(keys, secrets) ?? {}) } as T;
+  };
 
   return {
-    async create(req: CreateRequest): Promise<CreateResult> {
+    async create(call: CreateCall): Promise<CreateResult> {
+      const { restore, ...rest } = call;
+      const req = { ...rest, ...(restore ? { restore: sealValue(keys, restore) } : {}) };
+      const options = await start('create', req.name);
       // A run that is just completing refuses new updates; the next call starts a fresh run.
       for (let attempt = 1; ; attempt++) {
         const startWorkflowOperation = new WithStartWorkflowOperation('tenantCreate', {
           workflowId: workflowIds.create(req.name),
           args: [{ name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs }],
-          ...start('create', req.name),
+          ...options,
         });
         try {
-          return (await client.workflow.executeUpdateWithStart(attemptCreate, { args: [req], startWorkflowOperation })) as CreateResult;
+          const result = (await client.workflow.executeUpdateWithStart(attemptCreate, { args: [req], startWorkflowOperation })) as CreateResult;
+          return result.kind === 'refused' ? result : reveal(result);
         } catch (err) {
           if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
           throw unavailable(err);
@@ -52,13 +72,14 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
     },
     async delete(name: string): Promise<DeleteResult> {
       return client.workflow
-        .execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...start('delete', name) })
+        .execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...(await start('delete', name)) })
         .catch((err: unknown) => Promise.reject(unavailable(err)));
     },
     async reconcile(name: string): Promise<ReconcileResult> {
-      return client.workflow
-        .execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...start('reconcile', name) })
+      const result: ReconcileResult = await client.workflow
+        .execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...(await start('reconcile', name)) })
         .catch((err: unknown) => Promise.reject(unavailable(err)));
+      return result.kind === 'refused' ? result : reveal(result);
     },
     get: tenantViews(site, registry.db, keys),
     async list() {

@@ -149,3 +149,9 @@ export async function tenantExists(db: Db, name: string): Promise<boolean> {
   const [row] = await db.select({ one: sql<number>`1` }).from(tenants).where(and(eq(tenants.name, name)));
   return row !== undefined;
 }
+
+/** The index of a registered tenant (for a run's summary), undefined when the name is not registered. */
+export async function tenantIndex(db: Db, name: string): Promise<number | undefined> {
+  const rows = await db.select({ index: tenants.index }).from(tenants).where(eq(tenants.name, name)).limit(1);
+  return rows[0]?.index;
+}

@@ -69,8 +69,7 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
     const read = await site.call('GET', `/v1/tenants/${name}`);
     expect(read.body.status).toBe('provisioning');
     // Engineers find the parked run by its failed step in the Temporal UI.
-    const { Client } = await import('@temporalio/client');
-    const run = await new Client({ connection: site.temporal, namespace: site.namespace }).workflow.getHandle(`tenant-create/${name}`).describe();
+    const run = await site.client.workflow.getHandle(`tenant-create/${name}`).describe();
     expect(run.searchAttributes.Step).toEqual([step]);
 
     const resumed = await site.call('POST', '/v1/tenants', { body: { name } });

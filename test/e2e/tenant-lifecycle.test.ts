@@ -127,8 +127,7 @@ describe('creating a tenant', () => {
   });
 
   it('records the run in Temporal under its workflow id with the tenant search attribute', async () => {
-    const { Client } = await import('@temporalio/client');
-    const client = new Client({ connection: site.temporal, namespace: site.namespace });
+    const client = site.client;
     const desc = await client.workflow.getHandle('tenant-create/acme').describe();
     expect(desc.type).toBe('tenantCreate');
     expect(desc.searchAttributes.TenantName).toEqual(['acme']);

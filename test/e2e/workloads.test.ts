@@ -124,8 +124,7 @@ describe('creating a workload', () => {
   });
 
   it('records the run under workload-create/<tenant>/<name> with the tenant search attribute', async () => {
-    const { Client } = await import('@temporalio/client');
-    const client = new Client({ connection: site.temporal, namespace: site.namespace });
+    const client = site.client;
     const desc = await client.workflow.getHandle('workload-create/acme/web').describe();
     expect(desc.type).toBe('workloadCreate');
     expect(desc.searchAttributes.TenantName).toEqual(['acme']);

@@ -1,4 +1,4 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
 import { Registry } from '../../db/registry.js';
+import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
 import { freePort } from './ports.js';
@@ -40,6 +41,8 @@ export interface TestSite {
   registry: Registry;
   temporal: Connection;
   namespace: string;
+  /** A Temporal client with the site's payload codec, as an engineer's tools decode runs. */
+  client: Client;
   stop(): Promise<void>;
 }
 
@@ -105,6 +108,7 @@ export async function startTestSite(opts: {
     registry,
     temporal,
     namespace,
+    client: new Client({ connection: temporal, namespace, dataConverter: dataConverter(config.codecKey) }),
     async call(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       const token = o.token === undefined ? operatorToken : o.token;

@@ -1,0 +1,9 @@
+import { removeTenantBrokerAccounts } from '../broker-accounts/remove-all.js';
+import type { TenantStep } from '../tenant-step.js';
+
+/** `broker` (delete only): every broker account of the tenant; accounts are made by their own route. */
+export const brokerStep: TenantStep<'broker'> = {
+  name: 'broker',
+  appliesTo: (site) => site.broker !== undefined,
+  remove: ({ deps, tenant: t }) => removeTenantBrokerAccounts(deps, t.name),
+};

@@ -1,0 +1,15 @@
+import { ensureTenantReservations, removeTenantReservations } from '../devices/reservations.js';
+import { untagged } from '../step.js';
+import type { TenantStep } from '../tenant-step.js';
+
+/**
+ * `device-address`: every fixed address the tenant holds, on the router and as its name (a
+ * reservation lost on the router comes back); only for a tenant that holds any.
+ */
+export const deviceAddressStep: TenantStep<'device-address'> = {
+  name: 'device-address',
+  appliesTo: (_site, facts) => facts.holdsDeviceAddresses,
+  // The reservation code tags its parts (dhcp, dns) for the address routes; here they are this step's.
+  ensure: ({ deps, tenant: t }) => untagged(() => ensureTenantReservations(deps, t.name, t.index)),
+  remove: ({ deps, tenant: t }) => untagged(() => removeTenantReservations(deps, t.name, t.index)),
+};

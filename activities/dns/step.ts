@@ -1,0 +1,19 @@
+import { republishNames, withDnsWrites } from '../records/publish.js';
+import type { TenantStep } from '../tenant-step.js';
+
+/** `dns`: the tenant's forward and reverse zones and its update key; delete removes them. */
+export const dnsStep: TenantStep<'dns'> = {
+  name: 'dns',
+  appliesTo: () => true,
+  async ensure({ deps, tenant: t, secrets }) {
+    // One DNS write at a time per worker: PowerDNS on SQLite refuses concurrent writes.
+    const zones = await withDnsWrites(deps, () =>
+      deps.ports.dns.ensure({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: secrets.tsigSecret! }),
+    );
+    // The names the service published for workloads and records come back with a recreated zone.
+    return [...zones, ...(await republishNames(deps, t.name, t.index))];
+  },
+  async remove({ deps, tenant: t }) {
+    await withDnsWrites(deps, () => deps.ports.dns.remove({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName }));
+  },
+};

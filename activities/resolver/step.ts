@@ -1,0 +1,9 @@
+import type { TenantStep } from '../tenant-step.js';
+
+/** `resolver`: the site resolver forwards both tenant zones to the tenant DNS server. */
+export const resolverStep: TenantStep<'resolver'> = {
+  name: 'resolver',
+  appliesTo: () => true,
+  ensure: ({ deps, tenant: t }) => deps.ports.resolver.ensure({ zones: [t.zone, t.reverseZone] }),
+  remove: ({ deps, tenant: t }) => deps.ports.resolver.remove({ zones: [t.zone, t.reverseZone] }),
+};

@@ -1,0 +1,32 @@
+import type { Site } from '../apps/config/site.js';
+import type { TenantStepName } from '../core/steps.js';
+import type { ObjectOutcome } from './ensure.js';
+import type { TenantActivityDeps } from './tenant/deps.js';
+import type { TenantIdentity } from './tenant/derive.js';
+import type { TenantSecrets } from './tenant/view.js';
+
+/** What a tenant step is given: the tenant's derived identifiers and its secrets, read from the registry. */
+export interface TenantStepContext {
+  deps: TenantActivityDeps;
+  tenant: TenantIdentity;
+  secrets: TenantSecrets;
+}
+
+/** What a step's applicability may depend on besides the site. */
+export interface TenantFacts {
+  holdsDeviceAddresses: boolean;
+}
+
+/**
+ * One backend step of a tenant, beside the adapter of its product (`activities/<area>/step.ts`).
+ * `ensure` adopts and corrects what exists and reports per object what it found; `remove` is
+ * idempotent. A step of `core/steps.ts` marked `create` has an ensure, one with a removal place a
+ * remove. Each runs as its own Temporal activity (`<name>.ensure`, `<name>.remove`).
+ */
+export interface TenantStep<N extends TenantStepName = TenantStepName> {
+  name: N;
+  /** Whether this site runs the step for this tenant (its backend configured, something to do). */
+  appliesTo(site: Site, facts: TenantFacts): boolean;
+  ensure?(ctx: TenantStepContext): Promise<ObjectOutcome[]>;
+  remove?(ctx: TenantStepContext): Promise<void>;
+}

@@ -1,0 +1,9 @@
+import type { TenantStep } from '../tenant-step.js';
+import { revokeTenantWifiKeys } from '../wifi-keys/activities.js';
+
+/** `wifi` (delete only): every Wi-Fi key of the tenant, `admission` included, is revoked. */
+export const wifiStep: TenantStep<'wifi'> = {
+  name: 'wifi',
+  appliesTo: () => true,
+  remove: ({ deps, tenant: t }) => revokeTenantWifiKeys(deps, t.name),
+};

@@ -1,0 +1,46 @@
+/**
+ * Every backend step of a tenant, in the order a create runs them. This one list is where the step
+ * names, the create order, the removal order, the API's step enum and the workflows' activity
+ * types all come from: a new backend step is one module in `activities/<area>/step.ts` and one
+ * row here. Pure data (workflows import it).
+ *
+ * `removal` is the step's place in a delete (spec: Delete removes ...), or null when a delete
+ * leaves it alone: the fabric network is the operator's to remove, and delete is refused while the
+ * fabric still carries the zone. `create` false: a step a delete runs that no create does (the
+ * tenant's broker accounts and Wi-Fi keys are made by their own routes).
+ */
+export const TENANT_STEPS = [
+  { name: 'dns', create: true, removal: 5 },
+  { name: 'resolver', create: true, removal: 4 },
+  { name: 'state', create: true, removal: 6 },
+  { name: 'network', create: true, removal: null },
+  { name: 'device-address', create: true, removal: 2 },
+  { name: 'log-store', create: true, removal: 7 },
+  { name: 'dashboards', create: true, removal: 8 },
+  { name: 'broker', create: false, removal: 1 },
+  { name: 'wifi', create: false, removal: 3 },
+] as const satisfies readonly { name: string; create: boolean; removal: number | null }[];
+
+type Row = (typeof TENANT_STEPS)[number];
+
+/** A step a tenant create runs (the spec's `step.name` enum). */
+export type StepName = Extract<Row, { create: true }>['name'];
+/** A step a tenant delete runs. */
+export type RemovalStep = Extract<Row, { removal: number }>['name'];
+/** Any tenant step. */
+export type TenantStepName = Row['name'];
+
+export const CREATE_STEPS = TENANT_STEPS.filter((s) => s.create).map((s) => s.name) as StepName[];
+
+export const REMOVAL_STEPS = TENANT_STEPS.filter((s) => s.removal !== null)
+  .sort((a, b) => a.removal! - b.removal!)
+  .map((s) => s.name) as RemovalStep[];
+
+/** The Temporal activity type of a step's ensure and of its removal, e.g. `dns.ensure`, `broker.remove`. */
+export const ensureActivity = <S extends StepName>(step: S) => `${step}.ensure` as const;
+export const removeActivity = <S extends RemovalStep>(step: S) => `${step}.remove` as const;
+
+export type EnsureActivityType = `${StepName}.ensure`;
+export type RemoveActivityType = `${RemovalStep}.remove`;
+
+export const isStepName = (s: string): s is StepName => (CREATE_STEPS as string[]).includes(s);

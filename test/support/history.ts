@@ -1,0 +1,48 @@
+import proto from '@temporalio/proto';
+import { AesGcmCodec } from '../../temporal/codec.js';
+import type { TestSite } from './site.js';
+
+const { temporal } = proto;
+
+/**
+ * A run's whole history as the server holds it (`raw`) and every payload in it decoded through
+ * the site's payload codec (`decoded`: inputs, results, markers, updates, failures, memo, details),
+ * which is what anyone with codec access (the UI, the CLI with the operator token) reads.
+ */
+export async function runHistory(site: TestSite, execution: { workflowId: string; runId?: string }): Promise<{ raw: Buffer; decoded: Buffer; events: number; payloads: number }> {
+  const codec = new AesGcmCodec(site.config.codecKey!);
+  const raws: Buffer[] = [];
+  const decoded: Buffer[] = [];
+  let events = 0;
+  let payloads = 0;
+  let nextPageToken: Uint8Array | undefined;
+  for (let page = 0; page < 100; page++) {
+    const res = await site.temporal.workflowService.getWorkflowExecutionHistory({ namespace: site.namespace, execution, nextPageToken });
+    raws.push(Buffer.from(temporal.api.history.v1.History.encode(res.history!).finish()));
+    events += res.history?.events?.length ?? 0;
+    for (const p of payloadsIn(res.history)) {
+      payloads++;
+      for (const d of await codec.decode([p])) decoded.push(Buffer.from(d.data ?? []), Buffer.from(JSON.stringify(d.metadata ?? {})));
+    }
+    if (!res.nextPageToken?.length) break;
+    nextPageToken = res.nextPageToken;
+  }
+  return { raw: Buffer.concat(raws), decoded: Buffer.concat(decoded), events, payloads };
+}
+
+type Payload = { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null };
+
+/** Every Temporal Payload anywhere in a decoded protobuf object. */
+function* payloadsIn(node: unknown, seen = new Set<unknown>()): Generator<Payload> {
+  if (node === null || typeof node !== 'object' || seen.has(node) || node instanceof Uint8Array) return;
+  seen.add(node);
+  const o = node as Record<string, unknown>;
+  if (o.data instanceof Uint8Array && o.metadata && typeof o.metadata === 'object') {
+    yield o as Payload;
+    return;
+  }
+  for (const v of Object.values(o)) {
+    if (Array.isArray(v)) for (const x of v) yield* payloadsIn(x, seen);
+    else yield* payloadsIn(v, seen);
+  }
+}
