@@ -2,7 +2,8 @@ import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearch
 import { serveParkedAttempts } from './parked-attempts.js';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
-import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
+import type { SealedBrokerAccount } from '../activities/broker-accounts/view.js';
+import type { Sealed } from '../core/sealed.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import {
@@ -18,17 +19,18 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * concurrent calls for one account meet here. A password minted for a new account is kept in the
  * run (encrypted in history by the codec) until the broker holds it: after a failed broker step
  * the run parks, and the repeated call resumes with the same password the 502 carried. The
- * registry row is written only once the broker holds the account.
+ * registry row is written only once the broker holds the account. The password is sealed with the
+ * site's secrets key everywhere in the run (core/sealed.ts).
  */
 export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
   /** A password this run minted that the broker has not confirmed yet. */
-  let pending: string | undefined;
+  let pending: Sealed<string> | undefined;
 
   async function attempt(req: BrokerAccountRequest): Promise<BrokerAccountResult> {
     const start = await registry.prepareBrokerAccount({ request: req, ...(pending !== undefined ? { pending } : {}) });
     if (start.kind === 'refused') return start;
     if (start.minted) pending = start.password;
-    const withPassword = (view: BrokerAccountView): BrokerAccountView =>
+    const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount =>
       start.password !== undefined ? { ...view, password: start.password } : view;
 
     upsertSearchAttributes([{ key: STEP, value: 'broker' }]);

@@ -1,10 +1,11 @@
 /**
  * The contract between the API and the worker for broker accounts: workflow ids, the update that
- * carries each issue call, and the shapes that cross Temporal (through the payload codec, so the
- * password in them is encrypted in history).
+ * carries each issue call, and the shapes that cross Temporal (through the payload codec; the
+ * password in them is sealed besides, so the codec does not reveal it).
  */
 import { defineUpdate } from '@temporalio/workflow';
-import type { BrokerAccountView } from '../activities/broker-accounts/view.js';
+import type { SealedBrokerAccount } from '../activities/broker-accounts/view.js';
+import type { Sealed } from '../core/sealed.js';
 import type { DeleteResult, Refusal } from './shared.js';
 
 export const brokerWorkflowIds = {
@@ -19,14 +20,14 @@ export interface BrokerAccountRequest {
   device?: string;
   publish: string[];
   subscribe: string[];
-  /** Restore only: the password the tenant holds. */
-  password?: string;
+  /** Restore only: the password the tenant holds, sealed on its way through Temporal. */
+  password?: Sealed<string>;
 }
 
 export type BrokerAccountResult =
-  | { kind: 'done'; account: BrokerAccountView }
+  | { kind: 'done'; account: SealedBrokerAccount }
   /** The broker step failed; the account as asked, with the password minted or given (if any). */
-  | { kind: 'failed'; step: 'broker'; account: BrokerAccountView }
+  | { kind: 'failed'; step: 'broker'; account: SealedBrokerAccount }
   | Refusal;
 
 export type BrokerAccountDeleteResult = DeleteResult;

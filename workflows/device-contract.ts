@@ -1,10 +1,11 @@
 /**
  * The contract between the API and the worker for devices, fixed addresses and Wi-Fi keys:
- * workflow ids and the shapes that cross Temporal (all pass the payload codec, psk included).
+ * workflow ids and the shapes that cross Temporal (all pass the payload codec; a psk is sealed too).
  */
 import type { BackendStep } from '../activities/devices/backend.js';
 import type { ReservationView } from '../activities/devices/view.js';
-import type { WifiKeyView } from '../activities/wifi-keys/view.js';
+import type { SealedWifiKey } from '../activities/wifi-keys/view.js';
+import type { Sealed } from '../core/sealed.js';
 
 export type { BackendStep } from '../activities/devices/backend.js';
 
@@ -45,13 +46,13 @@ export interface IssueKeyInput {
   tenant: string;
   name: string;
   trustClass: string;
-  /** Only to restore a key the tenant holds. */
-  psk?: string;
+  /** Only to restore a key the tenant holds; sealed on its way through Temporal. */
+  psk?: Sealed<string>;
 }
 
 export type IssueKeyResult =
-  | { kind: 'done'; key: WifiKeyView }
-  | { kind: 'failed'; step: BackendStep; key?: WifiKeyView }
+  | { kind: 'done'; key: SealedWifiKey }
+  | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey }
   | DeviceRefusal;
 
 export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | DeviceRefusal;
@@ -62,4 +63,4 @@ export interface AdmissionKeyInput {
   mac?: string;
 }
 
-export type AdmissionKeyResult = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView };
+export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey };

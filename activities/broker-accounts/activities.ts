@@ -7,23 +7,25 @@ import { brokerUsername } from '../broker/username.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { hashBrokerPassword, mintBrokerPassword } from './password.js';
 import { brokerOf, runBrokerStep } from './step.js';
-import { viewBrokerAccount, type BrokerAccountView } from './view.js';
+import type { Sealed } from '../../core/sealed.js';
+import { openValue, sealValue } from '../../db/seal.js';
+import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './view.js';
 
 export type BrokerAccountStart =
   | {
       kind: 'proceed';
       /** Minted by this call, given by the caller, or minted earlier in this run and not yet confirmed. */
-      password?: string;
+      password?: Sealed<string>;
       minted: boolean;
       /** The account as asked, without password: the partial object of a 502. */
-      view: BrokerAccountView;
+      view: SealedBrokerAccount;
     }
   | Refusal;
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 export function brokerAccountActivities(deps: TenantActivityDeps) {
-  const { db } = deps;
+  const { db, keys } = deps;
 
   return {
     /**
@@ -31,14 +33,14 @@ export function brokerAccountActivities(deps: TenantActivityDeps) {
      * account gets a fresh one, minted here (never in workflow code) so that a failed broker step
      * can still hand it to the caller; a repeated issue keeps the stored one and answers none.
      */
-    async prepareBrokerAccount(input: { request: BrokerAccountRequest; pending?: string }): Promise<BrokerAccountStart> {
+    async prepareBrokerAccount(input: { request: BrokerAccountRequest; pending?: Sealed<string> }): Promise<BrokerAccountStart> {
       const { request: req } = input;
       const tenant = await getTenantRow(db, req.tenant);
       if (!tenant) return refuse('not_found', 'tenant not found');
       if (tenant.status === 'deleting') return refuse('conflict', 'tenant is being deleted');
       const row = await getBrokerAccount(db, req.tenant, req.name);
       const minted = req.password === undefined && input.pending === undefined && !row;
-      const password = req.password ?? input.pending ?? (row ? undefined : mintBrokerPassword());
+      const password = req.password ?? input.pending ?? (row ? undefined : sealValue(keys, mintBrokerPassword()));
       const now = new Date();
       return {
         kind: 'proceed',
@@ -61,11 +63,12 @@ export function brokerAccountActivities(deps: TenantActivityDeps) {
      * broker's one is left alone; if the broker no longer holds the client at all, that would make
      * a client nobody can log in as, so the call is refused and the tenant restores its password.
      */
-    async ensureBrokerAccount(input: { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: string }): Promise<void> {
+    async ensureBrokerAccount(input: { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: Sealed<string> }): Promise<void> {
       const username = brokerUsername(input.tenant, input.name);
+      const password = openValue(keys, input.password);
       await runBrokerStep(deps, input.tenant, input.name, async () => {
         const broker = brokerOf(deps);
-        if (input.password === undefined) {
+        if (password === undefined) {
           const seen = await broker.observe(username);
           if (!seen?.client) {
             throw ApplicationFailure.create({
@@ -75,19 +78,20 @@ export function brokerAccountActivities(deps: TenantActivityDeps) {
             });
           }
         }
-        const outcomes = await broker.ensure({ username, password: input.password, publish: input.publish, subscribe: input.subscribe });
+        const outcomes = await broker.ensure({ username, password, publish: input.publish, subscribe: input.subscribe });
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         deps.log.info({ tenant: input.tenant, account: input.name, changed }, changed.length ? 'broker account corrected' : 'broker account in place');
       });
     },
 
     /** Records the account once the broker holds it; only a hash of a new password is kept. */
-    async saveBrokerAccount(input: { request: BrokerAccountRequest; password?: string }): Promise<BrokerAccountView | undefined> {
+    async saveBrokerAccount(input: { request: BrokerAccountRequest; password?: Sealed<string> }): Promise<BrokerAccountView | undefined> {
       const req = input.request;
+      const password = openValue(keys, input.password);
       const row = await saveBrokerAccount(
         db,
         { tenant: req.tenant, name: req.name, device: req.device ?? null, publish: req.publish, subscribe: req.subscribe },
-        input.password !== undefined ? hashBrokerPassword(input.password) : undefined,
+        password !== undefined ? hashBrokerPassword(password) : undefined,
       );
       return row ? viewBrokerAccount(row) : undefined;
     },

@@ -1,4 +1,6 @@
 import type { BrokerAccountRow } from '../../db/queries/broker-accounts.js';
+import type { Sealed } from '../../core/sealed.js';
+import { openValue, type SealKeys } from '../../db/seal.js';
 import { brokerUsername } from '../broker/username.js';
 
 /**
@@ -14,6 +16,16 @@ export interface BrokerAccountView {
   password?: string;
   created_at: string;
   updated_at: string;
+}
+
+/** An account as it crosses Temporal: its password, when the answer carries one, sealed (core/sealed.ts). */
+export type SealedBrokerAccount = Omit<BrokerAccountView, 'password'> & { password?: Sealed<string> };
+
+/** The account as the API answers it: the password opened. */
+export function revealBrokerAccount(keys: SealKeys, account: SealedBrokerAccount): BrokerAccountView {
+  const { password, ...view } = account;
+  const clear = openValue(keys, password);
+  return { ...view, ...(clear !== undefined ? { password: clear } : {}) };
 }
 
 export function viewBrokerAccount(row: Pick<BrokerAccountRow, 'tenant' | 'name' | 'device' | 'publish' | 'subscribe' | 'createdAt' | 'updatedAt'>): BrokerAccountView {

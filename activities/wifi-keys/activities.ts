@@ -1,15 +1,15 @@
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
-import { open } from '../../db/seal.js';
+import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, DeviceRefusal, IssueKeyInput } from '../../workflows/device-contract.js';
 import { atStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { generatePsk, pskFingerprint } from '../wifi/psk.js';
-import { ADMISSION_CLASS, ADMISSION_KEY, viewWifiKey, wifiKeyId, type WifiKeyView } from './view.js';
+import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './view.js';
 
-export type RegisterKeyResult = { kind: 'proceed'; key: WifiKeyView; replaces: string[] } | DeviceRefusal;
+export type RegisterKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | DeviceRefusal;
 
 const refuse = (error: DeviceRefusal['error'], message: string): DeviceRefusal => ({ kind: 'refused', error, message });
 
@@ -72,11 +72,11 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
       const outcome = await issueWifiKey(
         db,
         keys,
-        { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: input.psk },
+        { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: openValue(keys, input.psk) },
         { mint: () => generatePsk(), fingerprint: (psk) => pskFingerprint(keyId, psk) },
       );
       if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
-      return { kind: 'proceed', key: viewWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
+      return { kind: 'proceed', key: sealedWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
     },
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
@@ -89,7 +89,7 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
     },
 
     /** A new admission key for a name: a fresh psk, the earlier key's entry dropped in the same write. */
-    async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: WifiKeyView; replaces: string[] }> {
+    async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: SealedWifiKey; replaces: string[] }> {
       const developer = site.wifi?.developer;
       if (!developer) throw new Error('this site has no tenant developer network');
       const psk = generatePsk();
@@ -102,12 +102,7 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
         psk,
         fingerprint: pskFingerprint(wifiKeyId(input.name, ADMISSION_KEY), psk),
       });
-      return { key: viewWifiKey(keys, row, psk), replaces };
-    },
-
-    async wifiKeyView(input: { tenant: string; name: string; psk?: string }): Promise<WifiKeyView | undefined> {
-      const row = await getWifiKey(db, input.tenant, input.name);
-      return row ? viewWifiKey(keys, row, input.psk) : undefined;
+      return { key: sealedWifiKey(keys, row, psk), replaces };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { wifiKeys } from '../../db/schema/index.js';
-import { open, type SealKeys } from '../../db/seal.js';
+import type { Sealed } from '../../core/sealed.js';
+import { open, openValue, sealValue, type SealKeys } from '../../db/seal.js';
 
 /** The Wi-Fi key object of the wire contract; `psk` only in the answers that issue or restore it. */
 export interface WifiKeyView {
@@ -26,6 +27,22 @@ const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toIS
 
 /** The controller-side id of a key, which salts its fingerprint. */
 export const wifiKeyId = (tenant: string, name: string) => `${tenant}/${name}`;
+
+/** A key as it crosses Temporal: its psk, when the answer carries one, sealed (core/sealed.ts). */
+export type SealedWifiKey = Omit<WifiKeyView, 'psk'> & { psk?: Sealed<string> };
+
+/** A key for Temporal: the psk sealed with the site's secrets key. */
+export function sealedWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): SealedWifiKey {
+  const { psk: _clear, ...view } = viewWifiKey(keys, row);
+  return { ...view, ...(psk !== undefined ? { psk: sealValue(keys, psk) } : {}) };
+}
+
+/** The key as the API answers it: the psk opened. */
+export function revealWifiKey(keys: SealKeys, key: SealedWifiKey): WifiKeyView {
+  const { psk, ...view } = key;
+  const clear = openValue(keys, psk);
+  return { ...view, ...(clear !== undefined ? { psk: clear } : {}) };
+}
 
 export function viewWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): WifiKeyView {
   return {

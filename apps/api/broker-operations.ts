@@ -1,5 +1,6 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
+import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
+import { sealValue, type SealKeys } from '../../db/seal.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
@@ -10,22 +11,30 @@ import {
 } from '../../workflows/broker-account-shared.js';
 import { runUnavailable } from './errors.js';
 
+/** An issue's answer with its password in clear (the workflow hands it over sealed). */
+export type BrokerAccountIssue =
+  | { kind: 'done'; account: BrokerAccountView }
+  | { kind: 'failed'; step: 'broker'; account: BrokerAccountView }
+  | Extract<BrokerAccountResult, { kind: 'refused' }>;
+
 /** What the broker account routes ask of the service: issue and delete on Temporal, reads from the registry. */
 export interface BrokerAccountOperations {
-  ensure(req: BrokerAccountRequest): Promise<BrokerAccountResult>;
+  ensure(req: Omit<BrokerAccountRequest, 'password'> & { password?: string }): Promise<BrokerAccountIssue>;
   delete(tenant: string, name: string): Promise<BrokerAccountDeleteResult>;
   get(tenant: string, name: string): Promise<BrokerAccountView | undefined>;
   list(tenant: string): Promise<BrokerAccountView[]>;
   tenantRegistered(tenant: string): Promise<boolean>;
 }
 
-export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number }): BrokerAccountOperations {
-  const { registry, client, taskQueue } = opts;
+export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
+  const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
   const start = (operation: string, tenant: string) => startOptions(taskQueue, operation, tenant);
 
   return {
-    async ensure(req) {
+    async ensure(call) {
+      const { password, ...rest } = call;
+      const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
       // A run that is just completing refuses new updates; the next call starts a fresh run.
       for (let attempt = 1; ; attempt++) {
         const startWorkflowOperation = new WithStartWorkflowOperation('brokerAccountEnsure', {
@@ -34,7 +43,8 @@ export function brokerOperations(opts: { registry: Registry; client: Client; tas
           ...start('broker-account', req.tenant),
         });
         try {
-          return (await client.workflow.executeUpdateWithStart(attemptBrokerAccount, { args: [req], startWorkflowOperation })) as BrokerAccountResult;
+          const result = (await client.workflow.executeUpdateWithStart(attemptBrokerAccount, { args: [req], startWorkflowOperation })) as BrokerAccountResult;
+          return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
         } catch (err) {
           if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
           throw runUnavailable(err);

@@ -1,7 +1,7 @@
 import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
 import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
-import { ADMISSION_KEY, viewWifiKey, type WifiKeyView } from '../../activities/wifi-keys/view.js';
+import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../activities/wifi-keys/view.js';
 import { audit } from '../../db/queries/audit.js';
 import { getReservation } from '../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../db/queries/devices.js';
@@ -22,9 +22,13 @@ import {
   type RevokeKeyResult,
   type SyncResult,
 } from '../../workflows/device-contract.js';
+import { sealValue } from '../../db/seal.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../config/site.js';
 import { runUnavailable, stepFailed } from './errors.js';
+
+/** An issue's answer with its psk in clear (the workflow hands it over sealed). */
+export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | DeviceRefusal;
 
 export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView } | DeviceRefusal;
 
@@ -42,7 +46,7 @@ export interface DeviceOperations {
   reserveAddress(req: { tenant: string; device: string; address?: string; actor: string }): Promise<ReserveResult>;
   getReservation(tenant: string, device: string): Promise<ReservationView | undefined>;
   releaseAddress(req: { tenant: string; device: string; actor: string }): Promise<ReleaseResult>;
-  issueWifiKey(req: IssueKeyInput & { actor: string }): Promise<IssueKeyResult>;
+  issueWifiKey(req: Omit<IssueKeyInput, 'psk'> & { psk?: string; actor: string }): Promise<IssuedWifiKey>;
   getWifiKey(tenant: string, name: string): Promise<WifiKeyView | undefined>;
   listWifiKeys(tenant: string): Promise<WifiKeyView[]>;
   revokeWifiKey(req: { tenant: string; name: string; actor: string }): Promise<RevokeKeyResult>;
@@ -147,10 +151,12 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       if (req.name === ADMISSION_KEY) {
         return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
       }
-      const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: req.psk } : {}) };
+      const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
       const result = await run<IssueKeyResult>('wifiKeyIssue', ids.issueKey(req.tenant, req.name, req.psk !== undefined), 'wifi-key', req.tenant, input);
       if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
-      return result;
+      if (result.kind === 'refused') return result;
+      if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
+      return { kind: 'done', key: revealWifiKey(keys, result.key) };
     },
 
     async getWifiKey(tenant, name) {
@@ -184,7 +190,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       if (!site.wifi?.developer) return undefined;
       const result = await run<AdmissionKeyResult>('admissionWifiKey', ids.admissionKey(input.name), 'admission-wifi', input.name, input);
       if (result.kind === 'failed') throw stepFailed(result.step, {});
-      const key = result.key;
+      const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
     },
 

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ConfigError, type Config } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
 import { createApp } from './app.js';
 import type { BuildInfo } from './context.js';
 import type { TenantOperations } from './operations.js';
@@ -80,7 +81,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     operations = temporalOperations({ ...config, site: config.site }, registry, client);
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE };
     if (config.site.broker) {
-      brokerAccounts = brokerOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs });
+      brokerAccounts = brokerOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, keys: sealKeys(config.site) });
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;

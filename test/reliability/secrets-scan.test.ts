@@ -11,13 +11,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@temporalio/client';
-import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHistory } from '../support/history.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 const run = promisify(execFile);
-const { temporal } = proto;
 
 let site: TestSite;
 let dir: string;
@@ -103,7 +101,7 @@ async function readEverything(t: string): Promise<void> {
   for (const path of ['/healthz', '/readyz', '/version']) await call('GET', path, undefined, null);
 }
 
-const historyRuns: { id: string; events: number; bytes: number }[] = [];
+const historyRuns: { id: string; events: number; bytes: number; payloads: number }[] = [];
 let echoes: string[] = [];
 
 beforeAll(async () => {
@@ -238,31 +236,18 @@ describe('secrets scan', () => {
     expect(site.logs.flatMap((l, i) => found(l, `log line ${i}`))).toEqual([]);
   });
 
-  it('finds none in any event of any Temporal run of the namespace', async () => {
-    const client = new Client({ connection: site.temporal, namespace: site.namespace });
+  it('finds none in any event of any Temporal run of the namespace, raw or decoded through the codec', async () => {
     const hits: string[] = [];
-    for await (const w of client.workflow.list()) {
-      let events = 0;
-      let bytes = 0;
-      let nextPageToken: Uint8Array | undefined;
-      for (let page = 0; page < 100; page++) {
-        const res = await site.temporal.workflowService.getWorkflowExecutionHistory({
-          namespace: site.namespace,
-          execution: { workflowId: w.workflowId, runId: w.runId },
-          nextPageToken,
-        });
-        const raw = Buffer.from(temporal.api.history.v1.History.encode(res.history!).finish());
-        events += res.history?.events?.length ?? 0;
-        bytes += raw.length;
-        hits.push(...found(raw, `${w.workflowId} (${w.runId})`));
-        if (!res.nextPageToken?.length) break;
-        nextPageToken = res.nextPageToken;
-      }
-      historyRuns.push({ id: w.workflowId, events, bytes });
+    for await (const w of site.client.workflow.list()) {
+      const h = await runHistory(site, { workflowId: w.workflowId, runId: w.runId });
+      hits.push(...found(h.raw, `${w.workflowId} (${w.runId})`), ...found(h.decoded, `${w.workflowId} (${w.runId}), decoded`));
+      historyRuns.push({ id: w.workflowId, events: h.events, bytes: h.raw.length, payloads: h.payloads });
     }
     expect(hits).toEqual([]);
     // Creates (3, one resumed), reconcile, admission, workload, record, devices, keys, deletes...
     expect(historyRuns.length).toBeGreaterThanOrEqual(10);
+    // Decoding worked: every run has payloads the codec opened.
+    expect(historyRuns.every((r) => r.payloads > 0)).toBe(true);
   });
 
   it('would find them: the create answers, which carry them, are hits', () => {
@@ -274,7 +259,7 @@ describe('secrets scan', () => {
     const bytes = historyRuns.reduce((n, r) => n + r.bytes, 0);
     console.log(
       `secrets scan: ${secrets.size} secrets (raw and base64) × ${reads.length} read answers, ${errors.length} error answers, ` +
-        `${site.logs.length} log lines, ${historyRuns.length} Temporal runs (${events} events, ${bytes} bytes): 0 found; ` +
+        `${site.logs.length} log lines, ${historyRuns.length} Temporal runs (${events} events, ${bytes} bytes, ${historyRuns.reduce((n, r) => n + r.payloads, 0)} payloads decoded): 0 found; ` +
         `${echoes.length} error answer(s) echoing a secret the caller itself sent: ${JSON.stringify(echoes)}`,
     );
   });
