@@ -15,6 +15,7 @@ export async function ensureSweepSchedule(client: Client, opts: { taskQueue: str
     taskQueue: opts.taskQueue,
     args: [],
     typedSearchAttributes: [{ key: OPERATION, value: 'sweep' }],
+    staticSummary: 'reconcile sweep: every ready tenant re-ensured, what drifted reported',
   };
   try {
     await client.schedule.create({
