@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const shellQuote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
   writeFileSync(
     join(labDir, 'site.env'),
-    Object.entries({ ...backends.env, API_URL: api.url }).map(([k, v]) => `${k}=${shellQuote(v)}`).join('\n') + '\n',
+    Object.entries({ ...backends.env, API_URL: api.url, TEMPORAL_ADDRESS: temporal.address }).map(([k, v]) => `${k}=${shellQuote(v)}`).join('\n') + '\n',
     { mode: 0o600 },
   );
   const lines = [
@@ -88,12 +88,15 @@ async function main(): Promise<void> {
     `  API             ${api.url}   (reference: ${api.url}/docs)`,
     `  operator token  ${operatorToken}`,
     `  Temporal UI     ${temporal.uiUrl}   (payloads decoded through the API's codec endpoint)`,
+    `  Temporal        ${temporal.address}   (frontend gRPC, namespace ${config.env.TEMPORAL_NAMESPACE}, for the temporal CLI)`,
     `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
     `  Proxmox (sim)   ${backends.proxmox.server.url}/api2/json`,
     `  MinIO (sim)     ${backends.minio.server.url}`,
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
-    '  then follow the README ("Use the lab"). Ctrl-C stops everything.',
+    `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${config.env.TEMPORAL_NAMESPACE} \\`,
+    `         TEMPORAL_CODEC_ENDPOINT=${api.url}/codec TEMPORAL_CODEC_AUTH='Bearer ${operatorToken}'`,
+    '  then follow the README ("Use the lab"; "Read a run with the temporal CLI"). Ctrl-C stops everything.',
     '',
   ];
   process.stdout.write(lines.join('\n'));

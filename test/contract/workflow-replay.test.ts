@@ -1,0 +1,37 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
+import { workflowsPath } from '../../apps/worker/worker.js';
+import { dataConverter } from '../../temporal/data-converter.js';
+import * as workflows from '../../workflows/index.js';
+import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
+
+/**
+ * The current workflow code replays every recorded history (test/replay/histories, written by
+ * `npm run histories:record`): a change that would break running workflows (a command added,
+ * removed or reordered without `patched()`) fails here. docs/decisions.md has the policy.
+ */
+const DIR = join(import.meta.dirname, '..', 'replay', 'histories');
+const recorded = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as { workflowId: string; type: string; history: unknown });
+
+describe('recorded workflow histories', () => {
+  it('cover every workflow type the worker registers', () => {
+    expect(new Set(recorded.map((r) => r.type))).toEqual(new Set(Object.keys(workflows)));
+  });
+
+  it('replay against the current workflow code without a nondeterminism error', { timeout: 120_000 }, async () => {
+    const results = [];
+    const histories = recorded.map((r) => ({ workflowId: r.workflowId, history: r.history }));
+    for await (const result of Worker.runReplayHistories(
+      { workflowsPath: workflowsPath(), dataConverter: dataConverter(Buffer.from(RECORDING_CODEC_KEY, 'base64')) },
+      histories,
+    )) {
+      results.push({ workflowId: result.workflowId, error: result.error ? String(result.error) : undefined });
+    }
+    expect(results).toHaveLength(recorded.length);
+    expect(results.filter((r) => r.error)).toEqual([]);
+  });
+});

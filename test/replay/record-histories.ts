@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporalCli } from '../../temporal/dev-server.js';
+import { describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../support/site.js';
+import { RECORDING_CODEC_KEY } from './codec-key.js';
+
+/**
+ * Records one history of every workflow type, in the shapes that matter (a create failed then
+ * resumed, a delete failed then resumed, ...), into test/replay/histories/, for the replay test
+ * (test/contract/workflow-replay.test.ts). Run it after a deliberate change of workflow code, with
+ * `npm run histories:record`, and commit what it writes: the replay test then holds the new code
+ * to these histories, as a deployment's running workflows would.
+ *
+ * Payloads are encrypted with a fixed test codec key (saved beside the histories), so the replay
+ * decodes them through the codec exactly as a worker does.
+ */
+const DIR = join(import.meta.dirname, 'histories');
+
+describe('recording workflow histories', () => {
+  it('runs every workflow type through the HTTP API and saves its history', { timeout: 300_000 }, async () => {
+    const site = await startTestSite({ env: { TEMPORAL_CODEC_KEY: RECORDING_CODEC_KEY } });
+    try {
+      await scenarios(site);
+      for (const f of readdirSync(DIR)) if (f.endsWith('.json')) rmSync(join(DIR, f));
+      let n = 0;
+      for await (const w of site.client.workflow.list()) {
+        // As an engineer exports a history for replay: `temporal workflow show -o json` (payloads as stored).
+        const history = execFileSync(temporalCli(process.cwd()), ['workflow', 'show', '-w', w.workflowId, '-r', w.runId, '-o', 'json'], {
+          env: { ...process.env, TEMPORAL_ADDRESS: site.config.env.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: site.namespace },
+          maxBuffer: 64 * 1024 * 1024,
+        }).toString();
+        const file = `${w.type}--${w.workflowId.replace(/[^a-z0-9-]+/gi, '_')}--${w.runId}.json`;
+        writeFileSync(join(DIR, file), JSON.stringify({ workflowId: w.workflowId, type: w.type, history: JSON.parse(history) }) + '\n');
+        n++;
+      }
+      expect(n).toBeGreaterThan(15);
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
+async function scenarios(site: TestSite): Promise<void> {
+  const ok = async (method: string, path: string, body: unknown, status: number[]) => {
+    const r = await site.call(method, path, body === undefined ? {} : { body });
+    if (!status.includes(r.status)) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+    return r;
+  };
+  const failing = async <T>(faults: { add(p: object): void; clear(): void }, plan: object, work: () => Promise<T>) => {
+    faults.add(plan);
+    try {
+      return await work();
+    } finally {
+      faults.clear();
+    }
+  };
+  const b = site.backends;
+  // Tenant create; create failed at state, then resumed; reconcile.
+  await ok('POST', '/v1/tenants', { name: 'acme' }, [201]);
+  await failing(b.minio.faults, { failNext: 1000, match: '/minio/admin' }, () => ok('POST', '/v1/tenants', { name: 'fail' }, [502]));
+  await ok('POST', '/v1/tenants', { name: 'fail' }, [200]);
+  await ok('POST', '/v1/tenants/acme/reconcile', undefined, [200]);
+  // Workloads, records, devices with a fixed address, Wi-Fi keys, broker accounts, an admission.
+  await ok('POST', '/v1/tenants/acme/workloads', { name: 'web' }, [201]);
+  await ok('PUT', '/v1/tenants/acme/records/www', { address: '10.128.1.50' }, [200]);
+  await ok('DELETE', '/v1/tenants/acme/records/www', undefined, [204]);
+  await ok('DELETE', '/v1/tenants/acme/workloads/web', undefined, [204]);
+  await ok('POST', '/v1/tenants/acme/devices', { name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:dd:ee:01' }, [201]);
+  await ok('POST', '/v1/tenants/acme/devices/probe1/address', {}, [201]);
+  await ok('POST', '/v1/tenants/acme/devices', { name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:dd:ee:02' }, [200, 201]);
+  await ok('DELETE', '/v1/tenants/acme/devices/probe1/address', undefined, [204]);
+  await ok('POST', '/v1/tenants/acme/wifi-keys', { name: 'sensors', trust_class: 'sensor' }, [201]);
+  await ok('DELETE', '/v1/tenants/acme/wifi-keys/sensors', undefined, [204]);
+  await ok('POST', '/v1/tenants/acme/broker-accounts', { name: 'probe1', publish: ['data/#'], subscribe: [] }, [201]);
+  await ok('DELETE', '/v1/tenants/acme/broker-accounts/probe1', undefined, [204]);
+  await ok('POST', '/v1/admissions', { name: 'newbie' }, [201]);
+  // The sweep and its children.
+  await site.client.workflow.execute('reconcileSweep', { workflowId: 'reconcile-sweep', taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
+  // Delete refused while the fabric carries the zone; then failed at dns and resumed.
+  await ok('DELETE', '/v1/tenants/fail', undefined, [409]);
+  b.proxmox.removeTenantNetwork('fail');
+  await failing(b.pdns.faults, { failNext: 1000, match: '/zones' }, () => ok('DELETE', '/v1/tenants/fail', undefined, [502]));
+  await ok('DELETE', '/v1/tenants/fail', undefined, [204]);
+}
