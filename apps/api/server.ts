@@ -11,7 +11,7 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { createApp } from './app.js';
 import { answerClientErrorsAsJson, jsonRequestListener } from './node-errors.js';
-import type { BuildInfo } from './context.js';
+import { buildInfo } from './build-info.js';
 import type { TenantOperations } from './operations.js';
 import { temporalOperations } from './temporal-operations.js';
 import { deviceOperations } from './device-operations.js';
@@ -25,14 +25,6 @@ export interface RunningApi {
   port: number;
   registry: Registry;
   close(): Promise<void>;
-}
-
-export function buildInfo(config: Config): BuildInfo {
-  return {
-    version: config.env.SERVICE_VERSION ?? process.env.npm_package_version ?? '0.1.0',
-    commit: config.env.SERVICE_COMMIT ?? 'unknown',
-    built: config.env.SERVICE_BUILT ?? 'unknown',
-  };
 }
 
 /** The certificate and key, checked before anything starts; a bad one names its variable, not its path. */
