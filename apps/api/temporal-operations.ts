@@ -2,7 +2,7 @@ import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
 import { viewTenant } from '../../activities/tenant/view.js';
-import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
+import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
 import { listTenantRecords, tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { startOptions } from '../../temporal/start-options.js';
@@ -73,8 +73,7 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
       await issueAdmission(registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
       return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
     },
-    // The key is revoked before the admission is withdrawn, so a failed revoke can be repeated.
-    withdrawAdmission: async (name) => (await admission.revokeForWithdrawal(name)) && (await withdrawAdmission(registry.db, name)) !== undefined,
+    withdrawAdmission: (name) => admission.withdraw(name),
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
   };
