@@ -1,4 +1,5 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { verifyBrokerPassword } from '../../activities/broker-accounts/password.js';
 import { viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../db/queries/tenants.js';
@@ -8,7 +9,7 @@ import {
   attemptBrokerAccount, brokerWorkflowIds,
   type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
 } from '../../workflows/broker-account-shared.js';
-import { runUnavailable } from './errors.js';
+import { badRequest, runUnavailable } from './errors.js';
 
 /** What the broker account routes ask of the service: issue and delete on Temporal, reads from the registry. */
 export interface BrokerAccountOperations {
@@ -26,6 +27,14 @@ export function brokerOperations(opts: { registry: Registry; client: Client; tas
 
   return {
     async ensure(req) {
+      // `password` only restores (spec: Broker accounts): on an account the registry holds it must
+      // be the account's own password (the broker lost the client), never one the tenant chooses.
+      if (req.password !== undefined) {
+        const row = await getBrokerAccount(db, req.tenant, req.name);
+        if (row && !verifyBrokerPassword(req.password, row.passwordHash)) {
+          throw badRequest("password: not this account's; password only restores an account whose password the service or the broker lost");
+        }
+      }
       // A run that is just completing refuses new updates; the next call starts a fresh run.
       for (let attempt = 1; ; attempt++) {
         const startWorkflowOperation = new WithStartWorkflowOperation('brokerAccountEnsure', {
