@@ -1,3 +1,4 @@
+import { uncarriableReason } from '../text/carriable.js';
 /**
  * Topic patterns of a broker account: validated, then made absolute under the tenant, which is
  * the form the broker enforces and the responses return. Pure; every refusal is a reason fit for
@@ -109,7 +110,8 @@ function levelReason(level: string): string | null {
   if (level.includes('+')) return '"+" must be a whole level';
   if (level.includes('/')) return 'contains "/"';
   if (level.includes('%')) return '"%" is not allowed';
-  // MQTT forbids U+0000 and discourages control characters; neither has a use in a tenant topic.
-  if ([...level].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return 'control characters are not allowed';
+  // MQTT forbids U+0000 and discourages control characters; the broker refuses them, C1 included.
+  const uncarriable = uncarriableReason(level);
+  if (uncarriable) return uncarriable.startsWith('contains a control') ? 'control characters are not allowed' : uncarriable;
   return null;
 }

@@ -88,19 +88,20 @@ export function indexFromVnetId(id: string): number | undefined {
   return m ? inRange(Number(m[1])) : undefined;
 }
 
-/** What is wrong with a site's address plan, so configuration can refuse it at start. */
-export function siteNetworkProblems(site: SiteNetwork): string[] {
-  const problems: string[] = [];
+/** What is wrong with a site's address plan, so configuration can refuse it at start (naming the setting, never its value). */
+export function siteNetworkProblems(site: SiteNetwork): { setting: keyof SiteNetwork; reason: string }[] {
+  const problems: { setting: keyof SiteNetwork; reason: string }[] = [];
   try {
     supernetOctets(site.tenantSupernet);
-  } catch (e) {
-    problems.push((e as Error).message);
+  } catch {
+    problems.push({ setting: 'tenantSupernet', reason: 'must be an IPv4 /16 like 10.128.0.0/16' });
   }
   const vrf: [number, number] = [site.vrfVniBase + INDEX_MIN, site.vrfVniBase + RESERVED_INDEX];
   const vnet: [number, number] = [site.vnetVniBase + VNIS_PER_TENANT * INDEX_MIN, site.vnetVniBase + VNIS_PER_TENANT * (RESERVED_INDEX + 1) - 1];
-  for (const [what, [lo, hi]] of [['VRF VNI', vrf], ['VNet VNI', vnet]] as const) {
-    if (!Number.isInteger(lo) || lo < 1 || hi > VNI_MAX) problems.push(`${what} range ${lo}..${hi} is outside 1..${VNI_MAX}`);
+  for (const [setting, what, [lo, hi]] of [['vrfVniBase', 'VRF VNIs', vrf], ['vnetVniBase', 'VNet VNIs', vnet]] as const) {
+    if (!Number.isInteger(lo) || lo < 1 || hi > VNI_MAX) problems.push({ setting, reason: `the tenants' ${what} it gives must stay within 1..${VNI_MAX}` });
   }
-  if (vrf[0] <= vnet[1] && vnet[0] <= vrf[1]) problems.push(`VRF VNI range ${vrf[0]}..${vrf[1]} overlaps VNet VNI range ${vnet[0]}..${vnet[1]}`);
+  // Overlapping ranges would hand one VXLAN id to two tenants (one's VRF, another's VNet).
+  if (vrf[0] <= vnet[1] && vnet[0] <= vrf[1]) problems.push({ setting: 'vnetVniBase', reason: "the tenants' VNet VNIs it gives overlap their VRF VNIs (SITE_VRF_VNI_BASE)" });
   return problems;
 }

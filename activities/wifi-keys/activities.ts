@@ -17,6 +17,7 @@ const ISSUE_REFUSALS = {
   'trust-class-changed': "a Wi-Fi key's trust class cannot change; issue a key of another name",
   'psk-mismatch': 'psk does not match the key the service holds; psk only restores a key whose stored copy was lost',
   'psk-unreadable': "the stored psk can no longer be read; issue the key again with the tenant's psk",
+  'psk-elsewhere': 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost',
 } as const;
 
 /**
@@ -73,7 +74,13 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
         db,
         keys,
         { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: openValue(keys, input.psk) },
-        { mint: () => generatePsk(), fingerprint: (psk) => pskFingerprint(keyId, psk) },
+        {
+          mint: () => generatePsk(),
+          fingerprint: (psk) => pskFingerprint(keyId, psk),
+          // The fingerprint is salted with the key id, so it answers for one key at a time; it
+          // works also for a key whose sealed copy can no longer be opened.
+          holds: (row, psk) => pskFingerprint(wifiKeyId(row.tenant, row.name), psk) === row.fingerprint,
+        },
       );
       if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
       return { kind: 'proceed', key: sealedWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };

@@ -1,4 +1,5 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { verifyBrokerPassword } from '../../activities/broker-accounts/password.js';
 import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
 import { sealValue, type SealKeys } from '../../db/seal.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
@@ -9,7 +10,7 @@ import {
   attemptBrokerAccount, brokerWorkflowIds,
   type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
 } from '../../workflows/broker-account-shared.js';
-import { runUnavailable } from './errors.js';
+import { badRequest, runUnavailable } from './errors.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =
@@ -34,6 +35,14 @@ export function brokerOperations(opts: { registry: Registry; client: Client; tas
   return {
     async ensure(call) {
       const { password, ...rest } = call;
+      // `password` only restores (spec: Broker accounts): on an account the registry holds it must
+      // be the account's own password (the broker lost the client), never one the tenant chooses.
+      if (password !== undefined) {
+        const row = await getBrokerAccount(db, call.tenant, call.name);
+        if (row && !verifyBrokerPassword(password, row.passwordHash)) {
+          throw badRequest("password: not this account's; password only restores an account whose password the service or the broker lost");
+        }
+      }
       const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
       // A run that is just completing refuses new updates; the next call starts a fresh run.
       for (let attempt = 1; ; attempt++) {

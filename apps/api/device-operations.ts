@@ -6,6 +6,7 @@ import { audit } from '../../db/queries/audit.js';
 import { getReservation } from '../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../db/queries/devices.js';
 import { getTenantRow, tenantExists } from '../../db/queries/tenants.js';
+import { withdrawAdmission } from '../../db/queries/admissions.js';
 import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/queries/wifi-keys.js';
 import type { Registry } from '../../db/registry.js';
 import { deriveIdentity } from '../../activities/tenant/derive.js';
@@ -194,13 +195,26 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
     },
 
-    /** Whether an unused admission is there to withdraw; its key is revoked first, so a failed revoke can be repeated. */
-    async revokeForWithdrawal(name: string): Promise<boolean> {
-      if (!(await unusedAdmissionExists(registry.db, name))) return false;
-      if (await getWifiKey(registry.db, name, ADMISSION_KEY)) {
+    /**
+     * Withdraws the admission of a name: false (404) when there is nothing to withdraw. An unused
+     * admission is withdrawn; so is the Wi-Fi key of one that expired or whose token was spent for
+     * another name, because the key outlives its token on the developer network and only a
+     * registered tenant owns (and revokes) it. The key is revoked before the admission is marked
+     * withdrawn, so a failed revoke can be repeated.
+     */
+    async withdraw(name: string): Promise<boolean> {
+      const [unused, key, registered] = await Promise.all([
+        unusedAdmissionExists(registry.db, name),
+        getWifiKey(registry.db, name, ADMISSION_KEY),
+        tenantExists(registry.db, name),
+      ]);
+      const orphanKey = key !== undefined && !registered;
+      if (!unused && !orphanKey) return false;
+      if (key) {
         const result = await run<RevokeKeyResult>('wifiKeyRevoke', ids.revokeKey(name, ADMISSION_KEY), 'wifi-key-revoke', name, { tenant: name, name: ADMISSION_KEY });
         if (result.kind === 'failed') throw stepFailed(result.step, {});
       }
+      await withdrawAdmission(registry.db, name);
       return true;
     },
   };

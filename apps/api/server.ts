@@ -1,6 +1,7 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { Client, Connection } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -10,7 +11,8 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import { createApp } from './app.js';
-import type { BuildInfo } from './context.js';
+import { answerClientErrorsAsJson, jsonRequestListener } from './node-errors.js';
+import { buildInfo } from './build-info.js';
 import type { TenantOperations } from './operations.js';
 import { temporalOperations } from './temporal-operations.js';
 import { deviceOperations } from './device-operations.js';
@@ -24,14 +26,6 @@ export interface RunningApi {
   port: number;
   registry: Registry;
   close(): Promise<void>;
-}
-
-export function buildInfo(config: Config): BuildInfo {
-  return {
-    version: config.env.SERVICE_VERSION ?? process.env.npm_package_version ?? '0.1.0',
-    commit: config.env.SERVICE_COMMIT ?? 'unknown',
-    built: config.env.SERVICE_BUILT ?? 'unknown',
-  };
 }
 
 /** The certificate and key, checked before anything starts; a bad one names its variable, not its path. */
@@ -87,19 +81,16 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
   const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing) });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: config.listen.port,
-        hostname: config.listen.host,
-        serverOptions: { ...SLOW_CLIENT_BOUNDS, ...tls },
-        ...(tls ? { createServer: createHttpsServer } : {}),
-      },
-      () => {
-        s.off('error', refused);
-        resolve(s);
-      },
-    );
+    // Built here rather than by @hono/node-server's serve(): its `hostname` would be both where to
+    // listen and the Host assumed for HTTP/1.0 requests without one, and its errors have no body.
+    const listener = jsonRequestListener(app.fetch);
+    const serverOptions = { ...SLOW_CLIENT_BOUNDS, requireHostHeader: false };
+    const s = tls ? createHttpsServer({ ...serverOptions, ...tls }, listener) : createHttpServer(serverOptions, listener);
+    answerClientErrorsAsJson(s);
+    s.listen(config.listen.port, config.listen.host, () => {
+      s.off('error', refused);
+      resolve(s);
+    });
     // Unhandled, a listen error would crash the process with a trace naming the address.
     const refused = (err: NodeJS.ErrnoException) =>
       reject(new ConfigError(`LISTEN_ADDRESS: cannot listen (${err.code ?? 'error'})`));

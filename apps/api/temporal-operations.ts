@@ -4,7 +4,7 @@ import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../activities/tenant/view.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
-import { issueAdmission, spendAdmission, withdrawAdmission } from '../../db/queries/admissions.js';
+import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
 import { listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { startOptions } from '../../temporal/start-options.js';
@@ -94,8 +94,7 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
       await issueAdmission(registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
       return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
     },
-    // The key is revoked before the admission is withdrawn, so a failed revoke can be repeated.
-    withdrawAdmission: async (name) => (await admission.revokeForWithdrawal(name)) && (await withdrawAdmission(registry.db, name)) !== undefined,
+    withdrawAdmission: (name) => admission.withdraw(name),
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import { siteProblems } from './site-problems.js';
 
 /**
  * The site: address plan, identifier bases, and each backend's URL and credential (design §3, §7).
@@ -13,11 +14,13 @@ const key32 = z
   .transform((v) => Buffer.from(v, 'base64'));
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const url = z.string().url('must be a URL');
+// Zero is refused: a zero lifetime admits nobody, a zero interval or timeout spins or fails every call.
 const duration = (def: string) =>
   z
     .string()
     .default(def)
     .refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h')
+    .refine((v) => (parseDuration(v) ?? 1) > 0, 'must be longer than zero')
     .transform((v) => parseDuration(v)!);
 const supernet = z
   .string()
@@ -65,6 +68,9 @@ export const siteSchema = z
     SITE_PDNS_API_KEY: z.string().min(1),
     SITE_DNS_UPDATE_SERVER: z.string().min(1),
     SITE_DNS_NAMESERVERS: list.optional(),
+    SITE_RESERVED_NAMES: list
+      .refine((names) => names.every((n) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(n)), 'must be a comma-separated list of DNS labels')
+      .optional(),
     SITE_RECURSOR_URL: url,
     SITE_RECURSOR_API_KEY: z.string().min(1),
     SITE_RECURSOR_FORWARD_TO: list,
@@ -103,6 +109,10 @@ export const siteSchema = z
     SITE_GRAFANA_ADMIN_PASSWORD: z.string().optional(),
     SITE_GRAFANA_PUBLIC_URL: url.optional(),
   })
+  .superRefine((e, ctx) => {
+    // Values that parse one by one but cannot work together: refused here, naming the variable.
+    for (const p of siteProblems(e)) ctx.addIssue({ code: 'custom', path: [p.variable], message: p.message });
+  })
   .transform((e) => ({
     domain: e.SITE_DOMAIN,
     supernet: e.SITE_TENANT_SUPERNET,
@@ -122,6 +132,8 @@ export const siteSchema = z
     secretsKey: e.SITE_SECRETS_KEY,
     secretsKeyId: e.SITE_SECRETS_KEY_ID,
     trustClasses: e.SITE_TRUST_CLASSES ?? {},
+    /** Labels under the site domain no tenant may take: its zone would shadow the site's own name. */
+    reservedNames: reservedNames(e),
     dns: {
       apiUrl: e.SITE_PDNS_URL,
       apiKey: e.SITE_PDNS_API_KEY,
@@ -168,3 +180,27 @@ export const siteSchema = z
   }));
 
 export type Site = z.output<typeof siteSchema>;
+
+/**
+ * The labels right under the site domain that the site itself uses: its nameservers (every
+ * tenant zone's NS records point there), the DNS update server, the hosts of its backends'
+ * URLs, and whatever SITE_RESERVED_NAMES lists. A tenant zone `<name>.<domain>` would hide them.
+ */
+function reservedNames(e: Record<string, unknown>): ReadonlySet<string> {
+  const domain = String(e.SITE_DOMAIN);
+  const hosts: string[] = [...((e.SITE_DNS_NAMESERVERS as string[] | undefined) ?? [`ns1.${domain}.`])];
+  hosts.push(String(e.SITE_DNS_UPDATE_SERVER).replace(/:\d+$/, ''));
+  for (const [k, v] of Object.entries(e)) {
+    if (!/_(URL|ENDPOINT)$/.test(k) || typeof v !== 'string') continue;
+    try {
+      hosts.push(new URL(v).hostname);
+    } catch {}
+  }
+  const names = new Set<string>((e.SITE_RESERVED_NAMES as string[] | undefined) ?? []);
+  for (const host of hosts) {
+    const h = host.toLowerCase().replace(/\.$/, '');
+    if (!h.endsWith(`.${domain}`)) continue;
+    names.add(h.slice(0, -domain.length - 1).split('.').pop()!);
+  }
+  return names;
+}

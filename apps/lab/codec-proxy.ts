@@ -5,7 +5,19 @@ import { createServer, type Server } from 'node:http';
  * lab (loopback only) this proxy adds the token and forwards to the API's `/codec/*`, answering the
  * browser's CORS preflight for the UI's origin. Production points the UI at the API directly,
  * behind the site's own authentication.
+ *
+ * The proxy holds the operator token, so it forwards exactly the two codec routes and nothing
+ * else: the upstream URL is chosen from a fixed table, never built from the request's path (a
+ * path like `/../v1/tenants/<t>/reconcile` once reached the API with the operator's token).
  */
+const CODEC_PATHS: Record<string, string> = { '/encode': '/codec/encode', '/decode': '/codec/decode' };
+
+/** The API path a request to the proxy may reach, or undefined: exact paths only, no query, no dot segments. */
+export function codecTarget(method: string | undefined, rawUrl: string | undefined): string | undefined {
+  if (method !== 'POST') return undefined;
+  return Object.hasOwn(CODEC_PATHS, rawUrl ?? '') ? CODEC_PATHS[rawUrl!] : undefined;
+}
+
 export async function startCodecProxy(opts: { port: number; apiUrl: string; operatorToken: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', opts.uiOrigin);
@@ -16,10 +28,17 @@ export async function startCodecProxy(opts: { port: number; apiUrl: string; oper
       res.writeHead(204).end();
       return;
     }
+    const target = codecTarget(req.method, req.url);
+    if (!target) {
+      req.resume();
+      const body = '{"error":"only POST /encode and POST /decode are forwarded"}';
+      res.writeHead(404, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      fetch(`${opts.apiUrl}/codec${req.url ?? ''}`, {
+      fetch(`${opts.apiUrl}${target}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.operatorToken}` },
         body: Buffer.concat(chunks),

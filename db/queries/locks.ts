@@ -18,6 +18,8 @@ export const LOCK_SPACE = {
   wlan: 7240102,
   /** One device's address: reserve, move and release never interleave. */
   device: 7240103,
+  /** Wi-Fi keys restored with a supplied psk: the check that no other key holds it, and the write. */
+  wifiRestore: 7240104,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, not, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
-import type { Executor } from './locks.js';
+import { LOCK_SPACE, type Executor } from './locks.js';
 import { admissions, wifiKeys } from '../schema/index.js';
 import { open, seal, type SealKeys } from '../seal.js';
 
@@ -15,7 +15,7 @@ export async function listWifiKeys(db: Db, tenant: string): Promise<WifiKeyRow[]
   return db.select().from(wifiKeys).where(eq(wifiKeys.tenant, tenant)).orderBy(asc(wifiKeys.name));
 }
 
-export type IssueRefusal = 'trust-class-changed' | 'psk-mismatch' | 'psk-unreadable';
+export type IssueRefusal = 'trust-class-changed' | 'psk-mismatch' | 'psk-unreadable' | 'psk-elsewhere';
 
 export type IssueOutcome =
   | { kind: 'issued'; row: WifiKeyRow; psk: string; replaces: string[] }
@@ -31,10 +31,19 @@ export async function issueWifiKey(
   db: Db,
   keys: SealKeys,
   input: { tenant: string; name: string; trustClass: string; ssid: string; supplied?: string },
-  secret: { mint: () => string; fingerprint: (psk: string) => string },
+  secret: { mint: () => string; fingerprint: (psk: string) => string; holds: (row: WifiKeyRow, psk: string) => boolean },
 ): Promise<IssueOutcome> {
   return db.transaction(async (tx) => {
     const where = and(eq(wifiKeys.tenant, input.tenant), eq(wifiKeys.name, input.name));
+    if (input.supplied !== undefined) {
+      // One password, one key: the controller keeps one entry per password, so a psk another key
+      // holds (another tenant's, or another of this tenant's) would tie the two keys together and
+      // revoking one would cut the other's devices off. A supplied psk only restores this key.
+      // Restores are rare and serialised by this lock, so two cannot take one password at once.
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE.wifiRestore}::int, 0)`);
+      const others = await tx.select().from(wifiKeys).where(not(where!));
+      if (others.some((other) => secret.holds(other, input.supplied!))) return { kind: 'refused' as const, reason: 'psk-elsewhere' as const };
+    }
     const [row] = await tx.select().from(wifiKeys).where(where).for('update');
     if (!row) {
       const psk = input.supplied ?? secret.mint();

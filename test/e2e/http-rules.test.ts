@@ -1,4 +1,7 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { pino } from 'pino';
+import { startApi } from '../../apps/api/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
 
@@ -233,6 +236,54 @@ describe('service routes need no token', () => {
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);
     expect(r.text).toMatch(/^<!doctype html>/i);
     expect(r.text).toContain('/openapi.json');
+  });
+});
+
+/** Sends `raw` on a fresh connection and returns everything the server sent before closing. */
+function rawExchange(raw: string, port = Number(new URL(site.url).port)): Promise<{ status: number; head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.end(raw));
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const at = received.indexOf('\r\n\r\n');
+      resolve({ status: Number(received.split(' ')[1]), head: received.slice(0, at), body: received.slice(at + 4) });
+    });
+  });
+}
+
+// Issue 16 item 7: answers Node and the adapter make on their own had empty bodies, and a load
+// balancer's HTTP/1.0 health check (no Host header) was refused.
+describe("the HTTP server's own answers", () => {
+  it.each([
+    ['a malformed request line', 'GET /healthz HTTP/1.1 junk\r\n\r\n', 400, '{"error":"malformed HTTP request"}'],
+    ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nno-colon\r\n\r\n', 400, '{"error":"malformed HTTP request"}'],
+    ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '{"error":"request headers too large"}'],
+    ['HTTP/1.1 without a Host header', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400, '{"error":"missing Host header"}'],
+  ])('%s: %s with the {error} body', async (_case, raw, status, body) => {
+    const r = await rawExchange(raw);
+    expect([r.status, r.body]).toEqual([status, body]);
+    expect(r.head).toMatch(/\r\ncontent-type: application\/json/i);
+  });
+
+  it.each([
+    ['/healthz', '{"status":"ok"}'],
+    ['/version', JSON.stringify({ version: BUILD.SERVICE_VERSION, commit: BUILD.SERVICE_COMMIT, built: BUILD.SERVICE_BUILT })],
+  ])('HTTP/1.0 without a Host header (a load balancer health check): GET %s answers 200 on every interface', async (path, text) => {
+    // Listening on every interface (LISTEN_ADDRESS=:8080, the default) is where it used to fail:
+    // with no listen host there was no Host to assume either.
+    const api = await startApi({ config: { ...site.config, listen: { host: undefined, port: 0 } }, log: pino({ level: 'silent' }) });
+    try {
+      const r = await rawExchange(`GET ${path} HTTP/1.0\r\n\r\n`, api.port);
+      expect([r.status, r.body]).toEqual([200, text]);
+      // /v1 still refuses it (401 once migrated here, 503 before), with the {error} body.
+      const v1 = await rawExchange('GET /v1/tenants HTTP/1.0\r\n\r\n', api.port);
+      expect([401, 503]).toContain(v1.status);
+      expect(Object.keys(JSON.parse(v1.body))).toEqual(['error']);
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -78,8 +78,16 @@ const makeWorkload = async () => void (await made([201], 'POST', `/v1/tenants/${
 const makeRecord = async () => void (await made([200], 'PUT', `/v1/tenants/${OWN}/records/www`, record(), 'record'));
 const makeDevice = async () => void (await made([201], 'POST', `/v1/tenants/${OWN}/devices`, DEVICE, 'device'));
 const makeAddress = async () => void (await made([201], 'POST', `/v1/tenants/${OWN}/devices/dev1/address`, {}, 'address'));
-const makeWifiKey = async () => void (await made([201], 'POST', `/v1/tenants/${OWN}/wifi-keys`, WIFI_KEY, 'wifi key'));
-const makeAccount = async () => void (await made([201], 'POST', `/v1/tenants/${OWN}/broker-accounts`, ACCOUNT, 'broker account'));
+/** Secrets of `own`'s objects, kept for the attacks below (the first issue answers them). */
+const ownSecrets: { psk?: string; password?: string } = {};
+const makeWifiKey = async () => {
+  const r = await made([201], 'POST', `/v1/tenants/${OWN}/wifi-keys`, WIFI_KEY, 'wifi key');
+  ownSecrets.psk ??= r.body.psk;
+};
+const makeAccount = async () => {
+  const r = await made([201], 'POST', `/v1/tenants/${OWN}/broker-accounts`, ACCOUNT, 'broker account');
+  ownSecrets.password ??= r.body.password;
+};
 const makeCertificate = async () => void (await made([200, 201], 'PUT', `/v1/tenants/${OWN}/certificates/srv`, { csr }, 'certificate'));
 const onlyAfterFirst = (make: () => Promise<void>) => async (caller: Caller) => (caller === 'operator' ? undefined : make());
 
@@ -328,6 +336,33 @@ describe('every route × every caller, except deletes', () => {
     expect((await ops('GET', `/v1/tenants/${NEWBIE}`)).status).toBe(200);
     const again = await ops('POST', '/v1/tenants', { name: NEWBIE }, tokens.enrollment);
     expect([again.status, again.text]).toEqual([401, UNAUTHORIZED]);
+  });
+});
+
+/**
+ * What an authorized caller still may not do with a valid body (issue 16, docs/reliability.md
+ * "Tried by an attacker"): each refused with 400 and leaving `own` as it was.
+ */
+describe('attacks by callers the matrix allows on the route', () => {
+  const attacks: [string, Caller, string, string, () => unknown, string][] = [
+    ["another tenant issues a Wi-Fi key with own's psk", 'other', 'POST', `/v1/tenants/${OTHER}/wifi-keys`, () => ({ name: 'stolen', trust_class: 'sensor', psk: ownSecrets.psk }), 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost'],
+    ["another tenant does so under another trust class", 'other', 'POST', `/v1/tenants/${OTHER}/wifi-keys`, () => ({ name: 'stolen', trust_class: 'camera', psk: ownSecrets.psk }), 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost'],
+    ['the tenant chooses the password of its existing broker account', 'own', 'POST', `/v1/tenants/${OWN}/broker-accounts`, () => ({ ...ACCOUNT, password: 'chosen-by-the-tenant-01' }), "password: not this account's; password only restores an account whose password the service or the broker lost"],
+    ['the operator sends an index without the secrets', 'operator', 'POST', '/v1/tenants', () => ({ name: 'fresh', index: 40 }), 'index: is for restore only: send it with tsig_secret, state_secret and api_token'],
+    ["the operator creates a tenant named like the site's nameserver", 'operator', 'POST', '/v1/tenants', () => ({ name: 'ns1' }), 'name: "ns1" is a name the site itself uses under its domain'],
+    ["the operator admits the nameserver's name", 'operator', 'POST', '/v1/admissions', () => ({ name: 'ns1' }), 'name: "ns1" is a name the site itself uses under its domain'],
+    ['the tenant sends an SSH key with U+2028 in its comment', 'own', 'POST', `/v1/tenants/${OWN}/workloads`, () => ({ name: 'lsep', ssh_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me\u2028x'] }), 'ssh_keys.0: contains a Unicode line or paragraph separator (U+2028, U+2029)'],
+  ];
+  it.each(attacks)('%s (as %s): 400', async (_what, caller, method, path, body, error) => {
+    expect(ownSecrets.psk && ownSecrets.password).toBeTruthy();
+    const r = await ops(method, path, body(), tokens[caller]);
+    expect([r.status, r.body]).toEqual([400, { error }]);
+  });
+
+  it('left every object of the tenant as it was, and made nothing', async () => {
+    expect(await holdings()).toEqual(before);
+    expect((await ops('GET', `/v1/tenants/${OTHER}/wifi-keys`)).body.wifi_keys).toEqual([]);
+    for (const name of ['fresh', 'ns1']) expect((await ops('GET', `/v1/tenants/${name}`)).status).toBe(404);
   });
 });
 

@@ -209,6 +209,9 @@ describe('slow clients', () => {
       // The server says why before closing: 408 Request Timeout.
       expect(h.received).toMatch(/^HTTP\/1\.1 408 /);
       expect(b.received).toMatch(/^HTTP\/1\.1 408 /);
+      // With the same {error} body as every other refusal (issue 16 item 7: Node's was empty).
+      expect(h.received).toMatch(/\r\ncontent-type: application\/json\r\n[\s\S]*\r\n\r\n\{"error":"request timeout"\}$/i);
+      expect(b.received).toMatch(/\r\n\r\n\{"error":"request timeout"\}$/);
       expect(times.length).toBeGreaterThan(20);
       expect(max).toBeLessThan(1000);
       expect(p50).toBeLessThan(100);

@@ -158,8 +158,14 @@ beforeAll(async () => {
   await call('POST', '/v1/tenants', { name: 'sec', api_token: tokens.sec });
   const forgedToken = tokens.sec!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: resumed.body.dns.tsig_secret, state_secret: 'restore-me-1234', api_token: forgedToken });
-  // Given a password, an existing account takes it (restore): the answer carries only that one.
-  await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'gw', publish: ['data/#'], subscribe: [], password: devAccount.body.password }, t);
+  // Another account's password on an existing account: refused, password only restores (issue 16).
+  await step(400, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'gw', publish: ['data/#'], subscribe: [], password: devAccount.body.password }, t);
+  // Another tenant's Wi-Fi psk, and an admission's: refused, and not echoed (issue 16).
+  await step(400, 'POST', '/v1/tenants/secf/wifi-keys', { name: 'stolen', trust_class: 'sensor', psk: keyResumed.body.psk }, tokens.secf);
+  await step(400, 'POST', '/v1/tenants/secf/wifi-keys', { name: 'stolen', trust_class: 'camera', psk: admitted.body.wifi.psk }, tokens.secf);
+  // A secret inside a value no backend can carry, and an index without the secrets.
+  await step(400, 'POST', '/v1/tenants/sec/workloads', { name: 'lsep', ssh_keys: [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${s1[0]}\u2028x`] }, t);
+  await step(400, 'POST', '/v1/tenants', { name: 'secn', index: 9 });
   await call('POST', '/v1/tenants/sec/workloads', { name: 'web', ssh_keys: [s1[0]] }, t);
   await call('PUT', '/v1/tenants/sec/records/bad', { address: s1[1] }, t);
   await call('POST', '/v1/tenants/sec/devices', { name: 'cam1', trust_class: s1[2] }, t);
@@ -229,6 +235,12 @@ describe('secrets scan', () => {
     const hits = errors.flatMap((e) => found(e.text, e.what).map((hit) => ({ hit, echo: [...secrets.values()].some((v) => e.text.includes(v) && e.sent.includes(v)) })));
     expect(hits.map((h) => h.hit)).toEqual([]);
     echoes = hits.filter((h) => h.echo).map((h) => h.hit);
+  });
+
+  it('finds none in the audit log (issue 16: tenant, admission and key entries)', async () => {
+    const rows = await site.registry.sql`select actor, action, tenant, object, detail from audit_log`;
+    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['tenant.create', 'tenant.delete', 'admission.issue', 'admission.withdraw', 'wifi-key.issue']));
+    expect(found(JSON.stringify(rows), 'audit log')).toEqual([]);
   });
 
   it('finds none in any service log line', () => {

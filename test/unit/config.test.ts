@@ -149,6 +149,58 @@ describe('site configuration', () => {
     expect(text).not.toContain('MARK');
   });
 
+  // Issue 16 item 6: values that each parse but cannot work, and backends configured by halves,
+  // used to start the service (tenants sharing VXLAN ids, a backend silently off).
+  const ca = '-----BEGIN CERTIFICATE-----MARK', caKey = '-----BEGIN PRIVATE KEY-----MARK';
+  it.each([
+    ['VRF and VNet VNI ranges overlap', { SITE_VRF_VNI_BASE: '100000', SITE_VNET_VNI_BASE: '99990' }, /^invalid site configuration: SITE_VNET_VNI_BASE: .*overlap/],
+    ['VNet VNI base near 2^24', { SITE_VNET_VNI_BASE: '16777000' }, /^invalid site configuration: SITE_VNET_VNI_BASE: .*within 1\.\.16777215/],
+    ['VRF VNI base near 2^24', { SITE_VRF_VNI_BASE: '16777200' }, /^invalid site configuration: SITE_VRF_VNI_BASE: .*within 1\.\.16777215/],
+    ['a reversed trust-class range', { SITE_TRUST_CLASSES: JSON.stringify({ iot: { ssid: 'MARK', vlan: 'iot', range: '10.20.0.250-10.20.0.10' } }) }, /^invalid site configuration: SITE_TRUST_CLASSES: class iot: range must be/],
+    ['SITE_RECONCILE_INTERVAL=0', { SITE_RECONCILE_INTERVAL: '0' }, /^invalid site configuration: SITE_RECONCILE_INTERVAL: must be longer than zero$/],
+    ['SITE_ENROLLMENT_LIFETIME=0s', { SITE_ENROLLMENT_LIFETIME: '0s' }, /^invalid site configuration: SITE_ENROLLMENT_LIFETIME: must be longer than zero$/],
+    ['SITE_BACKEND_TIMEOUT=0ms', { SITE_BACKEND_TIMEOUT: '0ms' }, /^invalid site configuration: SITE_BACKEND_TIMEOUT: must be longer than zero$/],
+    ['SITE_CA_CERT without SITE_CA_KEY', { SITE_CA_CERT: ca }, /^invalid site configuration: SITE_CA_KEY: required when SITE_CA_CERT is set$/],
+    ['SITE_CA_KEY without SITE_CA_CERT', { SITE_CA_KEY: caKey }, /^invalid site configuration: SITE_CA_CERT: required when SITE_CA_KEY is set$/],
+    ['a developer SSID without a VLAN', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_API_KEY: 'MARK', SITE_WIFI_DEVELOPER_SSID: 'dev' }, /^invalid site configuration: SITE_WIFI_DEVELOPER_VLAN: required when SITE_WIFI_DEVELOPER_SSID is set$/],
+    ['a developer VLAN without an SSID', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_API_KEY: 'MARK', SITE_WIFI_DEVELOPER_VLAN: 'dev' }, /^invalid site configuration: SITE_WIFI_DEVELOPER_SSID: required when SITE_WIFI_DEVELOPER_VLAN is set$/],
+    ['a Wi-Fi URL without its API key', { SITE_WIFI_URL: 'http://unifi.internal/MARK' }, /^invalid site configuration: SITE_WIFI_API_KEY: required when SITE_WIFI_URL is set$/],
+    ['a broker URL without its admin password', { SITE_BROKER_URL: 'mqtt://broker.internal:1883/MARK' }, /^invalid site configuration: SITE_BROKER_ADMIN_PASSWORD: required when SITE_BROKER_URL is set$/],
+    ['a Grafana URL without its admin password', { SITE_GRAFANA_URL: 'http://grafana.internal/MARK' }, /^invalid site configuration: SITE_GRAFANA_ADMIN_PASSWORD: required when SITE_GRAFANA_URL is set$/],
+    ['a DHCP user without its password', { SITE_DHCP_URL: 'http://kea.internal', SITE_DHCP_USER: 'MARK' }, /^invalid site configuration: SITE_DHCP_PASSWORD: required when SITE_DHCP_USER is set$/],
+    ['a reserved name that is no tenant name', { SITE_RESERVED_NAMES: 'www,MARK.x' }, /^invalid site configuration: SITE_RESERVED_NAMES: /],
+  ])('%s stops the service, naming the variable', (_reason, env, message) => {
+    const text = refusal({ ...required, ...coreSite, ...env });
+    expect(text).toMatch(message);
+    expect(text).not.toContain('MARK');
+  });
+
+  it('accepts a complete backend and a well-formed trust-class range', () => {
+    const site = loadConfig({
+      ...required,
+      ...coreSite,
+      SITE_WIFI_URL: 'http://unifi.internal',
+      SITE_WIFI_API_KEY: 'k',
+      SITE_WIFI_DEVELOPER_SSID: 'dev',
+      SITE_WIFI_DEVELOPER_VLAN: 'dev',
+      SITE_TRUST_CLASSES: JSON.stringify({ iot: { ssid: 's', vlan: 'iot', range: '10.20.0.10-10.20.0.250' } }),
+    }).site!;
+    expect(site.wifi?.developer).toEqual({ ssid: 'dev', vlan: 'dev' });
+  });
+
+  // Issue 16 item 4: names the site itself uses under its domain are no tenant's.
+  it('reserves the nameservers, the site hosts under the domain and SITE_RESERVED_NAMES', () => {
+    const site = loadConfig({
+      ...required,
+      ...coreSite,
+      SITE_DNS_NAMESERVERS: 'ns1.lab.example.net.,ns2.lab.example.net,ns.other.org.',
+      SITE_DNS_UPDATE_SERVER: 'dnsupd.lab.example.net:53',
+      SITE_RESERVED_NAMES: 'www, api',
+    }).site!;
+    expect([...site.reservedNames].sort()).toEqual(['api', 'dnsupd', 'ns1', 'ns2', 'www']);
+    expect([...loadConfig({ ...required, ...coreSite }).site!.reservedNames]).toEqual(['ns1']);
+  });
+
   it('an empty optional setting takes its default instead of becoming 0', () => {
     const site = loadConfig({ ...required, ...coreSite, SITE_VMID_BASE: '', SITE_VRF_VNI_BASE: '' }).site!;
     expect([site.vmidBase, site.vrfVniBase]).toEqual([10000, 10000]);

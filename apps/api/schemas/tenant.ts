@@ -103,6 +103,12 @@ export const TenantCreateRequest = z
       [r.tsig_secret, r.state_secret, r.api_token].every((v) => v !== undefined),
     { message: 'tsig_secret, state_secret and api_token are sent all together or not at all' },
   )
+  // An index alone would make a brand-new tenant that calls itself restored or reissued; it only
+  // says where a tenant that already existed goes back to.
+  .refine((r) => r.index === undefined || r.tsig_secret !== undefined, {
+    path: ['index'],
+    message: 'is for restore only: send it with tsig_secret, state_secret and api_token',
+  })
   .openapi('TenantCreateRequest');
 
 export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../activities/workloads/names.js';
+import { uncarriableReason } from '../../../activities/text/carriable.js';
 import { DateTime, TenantName } from './common.js';
 
 export const WorkloadName = z
@@ -22,7 +23,18 @@ export const WorkloadRequest = z
     memory_mb: z.number().int().min(256).max(1_048_576).default(DEFAULT_MEMORY_MB),
     disk_gb: z.number().int().min(1).max(65_536).optional().openapi({ description: "grows the template's disk; never shrinks it" }),
     ssh_keys: z
-      .array(z.string().max(16_384).regex(SSH_KEY, 'must be an OpenSSH public key on one line'))
+      .array(
+        z
+          .string()
+          .max(16_384)
+          // First what no backend can carry (a separator in a comment would pass the pattern but
+          // split the key in cloud-init and fail the hypervisor step on every repeat).
+          .superRefine((v, ctx) => {
+            const reason = uncarriableReason(v);
+            if (reason) ctx.addIssue({ code: 'custom', message: reason });
+          })
+          .regex(SSH_KEY, 'must be an OpenSSH public key on one line'),
+      )
       .max(32)
       .optional()
       .openapi({ description: "public keys for the site's tenant account; written at first boot only" }),

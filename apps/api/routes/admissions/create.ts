@@ -1,10 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
+import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { requireOperator } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
+import { refuseReservedName } from '../../reserved-names.js';
 import { ErrorBody, errorResponses } from '../../schemas/common.js';
 
 export const route = createRoute({
@@ -26,10 +28,14 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     requireOperator(c);
     const body = c.req.valid('json');
+    refuseReservedName(deps.config.site, body.name);
     const ops = deps.operations!;
     if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
-    const admission = await ops.admit({ name: body.name, mac: body.mac ? normalizeMac(body.mac) : undefined });
-    c.var.log.info({ actor: actorOf(c.var.caller), tenant: body.name }, 'admission issued');
+    const mac = body.mac ? normalizeMac(body.mac) : undefined;
+    const admission = await ops.admit({ name: body.name, mac });
+    const actor = actorOf(c.var.caller);
+    await auditAdmissionIssue(deps.registry.db, { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined });
+    c.var.log.info({ actor, tenant: body.name }, 'admission issued');
     return c.json(admission, 201);
   });
 }

@@ -1,5 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { auditAdmissionWithdraw } from '../../../../db/queries/audit.js';
 import { requireOperator } from '../../auth/authorize.js';
+import { actorOf } from '../../auth/caller.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
@@ -22,6 +24,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     requireOperator(c);
     const { t } = c.req.valid('param');
     if (!(await deps.operations!.withdrawAdmission(t))) throw notFound('no unused admission');
+    await auditAdmissionWithdraw(deps.registry.db, { actor: actorOf(c.var.caller), name: t });
     return c.body(null, 204);
   });
 }

@@ -1,6 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { auditTenantCreate } from '../../../../db/queries/audit.js';
+import { actorOf } from '../../auth/caller.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
+import { refuseReservedName } from '../../reserved-names.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
 
@@ -26,6 +29,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     // The spec's pattern admits one letter, but the fabric zone id is the name and Proxmox VE
     // needs at least two characters for one (docs/decisions.md): refuse before anything is built.
     if (body.name.length < 2) throw badRequest('name: a tenant name needs at least two characters at this site (it is the fabric zone id)');
+    refuseReservedName(deps.config.site, body.name);
     const ops = deps.operations!;
     const caller = c.var.caller;
     if (caller.kind === 'egress-agent') throw unauthorized();
@@ -52,7 +56,13 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
           : undefined,
     });
     if (result.kind === 'refused') throw fromRefusal(result);
-    if (result.kind === 'failed') throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
+    const actor = actorOf(caller);
+    if (result.kind === 'failed') {
+      // The token is issued and the tenant registered even when a step failed: on the record too.
+      if (result.tenant) await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step });
+      throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
+    }
+    await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns });
     return c.json(result.tenant, createdStatus(result.outcome));
   });
 }

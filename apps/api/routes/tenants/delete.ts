@@ -1,5 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { requireTenantAccess } from '../../auth/authorize.js';
+import { auditTenantDelete } from '../../../../db/queries/audit.js';
+import { actorOf } from '../../auth/caller.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { ApiError, fromRefusal } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
@@ -21,9 +23,12 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { t } = c.req.valid('param');
     requireTenantAccess(c, t);
+    // Read first: the audit entry names the zones the delete removes, and the row goes with them.
+    const before = await deps.operations!.get(t);
     const result = await deps.operations!.delete(t);
     if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw new ApiError('backend_failed', `backend step "${result.step}" failed`);
+    if (before) await auditTenantDelete(deps.registry.db, { actor: actorOf(c.var.caller), tenant: t, zones: before.dns });
     return c.body(null, 204);
   });
 }

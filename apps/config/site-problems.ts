@@ -1,0 +1,56 @@
+import { parseRange } from '../../activities/device-address/ranges.js';
+import { siteNetworkProblems } from '../../activities/network/identifiers.js';
+
+/**
+ * What is wrong with a site configuration whose variables each parse on their own: identifier
+ * ranges that collide or overflow, and backends configured by halves. A half-configured backend
+ * used to be switched off in silence (or to log in with an empty password); the operator meant to
+ * turn it on, so the service refuses to start instead. Messages name the variable, never a value.
+ */
+export interface SiteProblem {
+  variable: string;
+  message: string;
+}
+
+type Env = Record<string, unknown>;
+
+const NETWORK_VARIABLE = { tenantSupernet: 'SITE_TENANT_SUPERNET', vrfVniBase: 'SITE_VRF_VNI_BASE', vnetVniBase: 'SITE_VNET_VNI_BASE' } as const;
+
+/** Settings that only work together: when the first is set, each of the others must be too. */
+const TOGETHER: [string, string[]][] = [
+  ['SITE_CA_CERT', ['SITE_CA_KEY']],
+  ['SITE_CA_KEY', ['SITE_CA_CERT']],
+  ['SITE_WIFI_URL', ['SITE_WIFI_API_KEY']],
+  ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN']],
+  ['SITE_WIFI_DEVELOPER_VLAN', ['SITE_WIFI_DEVELOPER_SSID']],
+  ['SITE_BROKER_URL', ['SITE_BROKER_ADMIN_PASSWORD']],
+  ['SITE_GRAFANA_URL', ['SITE_GRAFANA_ADMIN_PASSWORD']],
+  ['SITE_DHCP_USER', ['SITE_DHCP_PASSWORD']],
+  ['SITE_DHCP_PASSWORD', ['SITE_DHCP_USER']],
+];
+
+const set = (v: unknown) => v !== undefined && v !== '';
+
+export function siteProblems(e: Env): SiteProblem[] {
+  const problems: SiteProblem[] = [];
+  if (typeof e.SITE_TENANT_SUPERNET === 'string' && typeof e.SITE_VRF_VNI_BASE === 'number' && typeof e.SITE_VNET_VNI_BASE === 'number') {
+    const network = { tenantSupernet: e.SITE_TENANT_SUPERNET, vrfVniBase: e.SITE_VRF_VNI_BASE, vnetVniBase: e.SITE_VNET_VNI_BASE };
+    // The supernet's own shape is the schema's to report; here only how the bases fit together.
+    for (const p of siteNetworkProblems(network)) if (p.setting !== 'tenantSupernet') problems.push({ variable: NETWORK_VARIABLE[p.setting], message: p.reason });
+  }
+  for (const [cls, c] of Object.entries((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { range?: string }>)) {
+    if (c.range !== undefined && !parseRange(c.range)) {
+      problems.push({ variable: 'SITE_TRUST_CLASSES', message: `class ${cls}: range must be first-last IPv4 addresses with first <= last` });
+    }
+  }
+  for (const [variable, needs] of TOGETHER) {
+    if (!set(e[variable])) continue;
+    for (const other of needs) if (!set(e[other])) problems.push({ variable: other, message: `required when ${variable} is set` });
+  }
+  return dedupe(problems);
+}
+
+function dedupe(problems: SiteProblem[]): SiteProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => !seen.has(p.variable) && seen.add(p.variable));
+}

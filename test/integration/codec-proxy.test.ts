@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
+import { freePort } from '../../apps/lab/free-port.js';
+
+/**
+ * The lab's codec proxy adds the operator token to what the Temporal UI sends, so it must forward
+ * exactly POST /encode and POST /decode to the API's /codec/* and nothing else (issue 16 item 5:
+ * `POST /../v1/tenants/<t>/reconcile` sent with curl --path-as-is reached the API as the operator
+ * and answered the tenant's log tokens and dashboard password). The upstream here records every
+ * request that reaches it, with the token it carried.
+ */
+let upstream: Server;
+let proxy: { close(): Promise<void> };
+let proxyPort: number;
+const reached: { method: string; url: string; auth: string | undefined }[] = [];
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    reached.push({ method: req.method!, url: req.url!, auth: req.headers.authorization });
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"payloads":[]}'));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+  const apiUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  proxyPort = await freePort();
+  proxy = await startCodecProxy({ port: proxyPort, apiUrl, operatorToken: 'operator-token-0123456789', uiOrigin: 'http://127.0.0.1:8233' });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await new Promise<void>((r) => upstream?.close(() => r()));
+});
+
+/** A request sent byte for byte (like curl --path-as-is): no client normalises the path. */
+function raw(method: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = '{"payloads":[]}';
+    const socket = connect({ host: '127.0.0.1', port: proxyPort }, () =>
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`),
+    );
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(received.split(' ')[1]), body: received.slice(received.indexOf('\r\n\r\n') + 4) }));
+  });
+}
+
+describe('the codec proxy forwards the codec routes and nothing else', () => {
+  it.each([
+    ['POST', '/encode', '/codec/encode'],
+    ['POST', '/decode', '/codec/decode'],
+  ])('%s %s reaches %s with the operator token', async (method, path, want) => {
+    reached.length = 0;
+    const r = await raw(method, path);
+    expect(r.status).toBe(200);
+    expect(reached).toEqual([{ method: 'POST', url: want, auth: 'Bearer operator-token-0123456789' }]);
+  });
+
+  it.each([
+    ['a dot segment to a tenant reconcile', 'POST', '/../v1/tenants/acme/reconcile'],
+    ['a dot segment after encode', 'POST', '/encode/../../v1/tenants/acme/reconcile'],
+    ['an encoded dot segment', 'POST', '/%2e%2e/v1/admissions'],
+    ['a Wi-Fi key path', 'POST', '/../v1/tenants/acme/wifi-keys'],
+    ['an admission', 'POST', '/../v1/admissions'],
+    ['a longer path under encode', 'POST', '/encode/x'],
+    ['a query string', 'POST', '/decode?x=1'],
+    ['a double slash', 'POST', '//decode'],
+    ['an absolute-form target', 'POST', 'http://127.0.0.1/../v1/tenants'],
+    ['another method', 'GET', '/decode'],
+    ['the API root', 'POST', '/'],
+  ])('%s (%s %s) is refused with 404 and reaches nothing', async (_case, method, path) => {
+    reached.length = 0;
+    const r = await raw(method, path);
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.body)).toHaveProperty('error');
+    expect(reached).toEqual([]);
+  });
+});
