@@ -85,9 +85,13 @@ export interface ProxmoxHypervisorOptions {
   node: string;
   storage: string;
   templatePrefix: string;
-  /** Bound on each task (clone, config, resize, start, stop, destroy). */
+  /**
+   * Bound on each task (clone, config, resize, start, stop, destroy) and on waiting for a VM's
+   * lock to clear: the site's SITE_HYPERVISOR_TASK_TIMEOUT, sized for a full clone (minutes).
+   */
   taskTimeoutMs: number;
-  timeoutMs?: number;
+  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  ca?: string;
 }
 
 interface ListedVm {
@@ -96,6 +100,9 @@ interface ListedVm {
   status: string;
   template?: number | string;
 }
+
+/** Locks that record a state rather than a running task (qemu-server's `lock` enum). */
+const STATE_LOCKS = new Set(['suspended']);
 
 export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): HypervisorAdapter {
   const pve = new PveApi({ ...opts, product: 'proxmox' });
@@ -142,9 +149,30 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     return { vmid: Number(newest.vmid), name: newest.name ?? '', diskGb };
   }
 
+  /**
+   * The VM once no task holds its config lock. A clone started by an earlier attempt (a worker
+   * that died, a call that timed out after PVE had forked the task) is still copying: the
+   * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
+   * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
+   */
+  async function unlocked(vmid: number, what: string): Promise<VmObservation | undefined> {
+    const deadline = Date.now() + opts.taskTimeoutMs;
+    let delay = 250;
+    for (;;) {
+      const vm = await observe(vmid);
+      if (!vm?.lock) return vm;
+      // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
+      if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new BackendError('proxmox', `${what} still locked (${vm.lock}) after ${opts.taskTimeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+      delay = Math.min(delay * 2, 2000);
+    }
+  }
+
   async function ensure(spec: VmSpec): Promise<ObjectOutcome[]> {
     const what = `VM ${spec.vmid} (${spec.name})`;
-    let vm = await observe(spec.vmid);
+    let vm = await unlocked(spec.vmid, what);
     const existed = !!vm;
     let changed = false;
 
@@ -194,7 +222,7 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   }
 
   async function remove(vmid: number): Promise<void> {
-    const vm = await observe(vmid);
+    const vm = await unlocked(vmid, `VM ${vmid}`);
     if (!vm) return;
     if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
     try {

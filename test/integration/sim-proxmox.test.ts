@@ -118,7 +118,7 @@ describe('envelopes and error shapes', () => {
 
 describe('tasks', () => {
   it('returns a UPID whose task runs, then stops with exitstatus OK', async () => {
-    sim.state.taskTiming.minMs = sim.state.taskTiming.maxMs = 300;
+    sim.state.taskTiming.stall.add('qmclone');
     try {
       const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 301, name: 'clone-a', full: 1 });
       const upid = a.body.data as string;
@@ -127,14 +127,47 @@ describe('tasks', () => {
       const running = await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`);
       expect(running.body.data).toMatchObject({ upid, status: 'running', type: 'qmclone', id: '9000', user: 'svc@pve', tokenid: 'provision', node: 'pve1' });
       expect(running.body.data).not.toHaveProperty('exitstatus');
-      // While the copy runs the new VM exists, locked.
-      expect(sim.state.vms.get(301)?.config.lock).toBe('clone');
+      // While the copy runs the target's config is qemu-server's temporary file (API2/Qemu.pm
+      // clone_vm: "# qmclone temporary file\nlock: clone\n"): locked, nothing else.
+      expect(sim.state.vms.get(301)?.config).toEqual({ lock: 'clone', digest: expect.any(String) });
+      const locked = await pve('POST', '/nodes/pve1/qemu/301/status/start');
+      expect(await waitTask(locked.body.data as string)).toMatchObject({ exitstatus: 'VM is locked (clone)' });
+      const destroy = await pve('DELETE', '/nodes/pve1/qemu/301');
+      expect([destroy.status, destroy.body.message]).toEqual([500, 'VM is locked (clone)\n']);
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
       expect(await waitTask(upid)).toMatchObject({ status: 'stopped', exitstatus: 'OK' });
       expect(sim.state.vms.get(301)?.config.lock).toBeUndefined();
+      expect(sim.state.vms.get(301)?.config.name).toBe('clone-a');
     } finally {
-      sim.state.taskTiming.minMs = 0;
-      sim.state.taskTiming.maxMs = 20;
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
     }
+  });
+
+  it('a failed clone unlinks its target and dies "clone failed: ..." (qemu-server clone_vm)', async () => {
+    sim.state.taskTiming.failures.set('qmclone', "storage 'local-lvm' is full");
+    try {
+      const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 302, name: 'clone-b', full: 1 });
+      expect(await waitTask(a.body.data as string)).toMatchObject({ exitstatus: "clone failed: storage 'local-lvm' is full" });
+      expect(sim.state.vms.has(302)).toBe(false);
+    } finally {
+      sim.state.taskTiming.failures.clear();
+    }
+  });
+
+  it('a task type given a duration runs that long (set over HTTP for the lab)', async () => {
+    const set = await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ durations: { qmclone: 400 } }) });
+    expect(((await set.json()) as { durations: unknown }).durations).toEqual({ qmclone: 400 });
+    try {
+      const upid = (await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 303, name: 'clone-c', full: 1 })).body.data as string;
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`)).body.data).toMatchObject({ status: 'running' });
+      expect(await waitTask(upid)).toMatchObject({ exitstatus: 'OK' });
+    } finally {
+      await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'DELETE' });
+    }
+    expect(sim.state.taskTiming.durations.size).toBe(0);
   });
 
   it('an unknown UPID is a parameter error', async () => {

@@ -162,18 +162,29 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
     if (p.description !== undefined) config.description = String(p.description);
     config.smbios1 = `uuid=${randomUUID()}`;
     config.vmgenid = randomUUID();
-    config.lock = 'clone';
-    const vm: SimVm = { vmid: newid, config, status: 'stopped' };
+    // Until the worker has copied the disks the target's config file is qemu-server's temporary
+    // one, `lock: clone` and nothing else: every change and start is refused with "VM is locked
+    // (clone)". A failed clone unlinks it and dies "clone failed: ...".
+    const vm: SimVm = { vmid: newid, config: { lock: 'clone' }, status: 'stopped' };
     touch(vm);
     state.vms.set(newid, vm);
     return ok(
       c,
-      tasks.start('qmclone', String(src.vmid), user, () => {
-        const target = state.vms.get(newid);
-        if (!target) throw new Error(`clone failed: VM ${newid} vanished`);
-        delete target.config.lock;
-        touch(target);
-      }),
+      tasks.start(
+        'qmclone',
+        String(src.vmid),
+        user,
+        () => {
+          const target = state.vms.get(newid);
+          if (!target) throw new Error(`clone failed: VM ${newid} vanished`);
+          target.config = config;
+          touch(target);
+        },
+        (error) => {
+          state.vms.delete(newid);
+          return `clone failed: ${error}`;
+        },
+      ),
     );
   });
 

@@ -45,6 +45,13 @@ export interface TaskTiming {
   maxMs: number;
   /** Task types (e.g. `qmstart`, `reloadnetworkall`) that never finish; `*` stalls every type. */
   stall: Set<string>;
+  /**
+   * How long tasks of a type run, in ms, overriding [minMs, maxMs]: a full clone of a real
+   * multi-gigabyte template runs for minutes (e.g. `qmclone: 180_000`).
+   */
+  durations: Map<string, number>;
+  /** Task types whose worker dies with this text (e.g. a clone whose storage is full). */
+  failures: Map<string, string>;
 }
 
 export interface ProxmoxSimState {
@@ -161,6 +168,7 @@ export function createState(opts: {
   controllers: string[];
   bridges: string[];
   taskMs: [number, number];
+  taskDurations?: Record<string, number>;
 }): ProxmoxSimState {
   const vms = new Map<number, SimVm>();
   for (const t of opts.templates) vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, opts.storage), status: 'stopped' });
@@ -174,7 +182,13 @@ export function createState(opts: {
     sdn: { controllers, config: emptySdnSet() },
     vms,
     tasks: new Map(),
-    taskTiming: { minMs: opts.taskMs[0], maxMs: opts.taskMs[1], stall: new Set() },
+    taskTiming: {
+      minMs: opts.taskMs[0],
+      maxMs: opts.taskMs[1],
+      stall: new Set(),
+      durations: new Map(Object.entries(opts.taskDurations ?? {})),
+      failures: new Map(),
+    },
   };
 }
 
