@@ -17,6 +17,8 @@ export interface PveApiOptions {
   taskTimeoutMs: number;
   /** Bound on one HTTP call. */
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
   product?: string;
 }
 
@@ -78,7 +80,7 @@ export class PveApi {
     this.product = opts.product ?? 'proxmox';
     const base = opts.apiUrl.replace(/\/+$/, '');
     const root = /\/api2\/json$/.test(base) ? base : `${base}/api2/json`;
-    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000);
+    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, { ca: opts.ca });
   }
 
   /** One call; a non-2xx answer becomes a BackendError (4xx: the product refused, not retryable). */
@@ -100,7 +102,9 @@ export class PveApi {
       body = undefined;
     }
     if (res.status >= 200 && res.status < 300) return (body?.data ?? null) as T;
-    const reason = body?.message?.trim() || (res.status === 401 ? 'authentication refused' : res.text.slice(0, 200));
+    // PVE puts the die text in `message` and the first line of it in the reason phrase; older
+    // releases (and every 401) send it in the reason phrase only.
+    const reason = body?.message?.trim() || res.reason.trim() || (res.status === 401 ? 'authentication refused' : res.text.slice(0, 200));
     const errors = body?.errors ? ` ${JSON.stringify(body.errors)}` : '';
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
     throw new BackendError(this.product, `${method} ${path} -> ${res.status} ${reason}${errors}`, retryable, res.status);

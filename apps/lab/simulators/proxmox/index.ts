@@ -7,7 +7,8 @@
  * - pve-http-server (PVE/APIServer/AnyEvent.pm, Formatter/Standard.pm): JSON bodies
  *   `{"data": ...}`; on failure `{"data": null, "message": "...\n"}` plus `"errors": {param:
  *   reason}` for parameter exceptions (400 "Parameter verification failed."), the message's
- *   first line as the HTTP reason phrase; a 401 carries only the reason phrase. Bodies are
+ *   first line as the HTTP reason phrase; a 401 carries only the reason phrase. With
+ *   `legacyErrors`, bodies carry no `message` (older releases): the reason phrase is all. Bodies are
  *   form-encoded or JSON (`application/json`), query parameters merged over them.
  * - pve-access-control (AccessControl.pm verify_token): `Authorization:
  *   PVEAPIToken=USER@REALM!TOKENID=SECRET`; refusals "No ticket", "no such token ...",
@@ -19,7 +20,8 @@
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
  *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
  * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,
- *   `storage` only for full clones, target config locked `clone` while copying), POST config
+ *   `storage` only for full clones; the target's config is the temporary file `lock: clone`
+ *   until the disks are copied, and a failed clone unlinks it and dies "clone failed: ..."), POST config
  *   (`qmconfig` task) vs PUT config (synchronous), `sshkeys` in `urlencoded` format, resize
  *   (`resize` task; "shrinking disks is not supported" fails it), start/stop/shutdown
  *   (`qmstart`/`qmstop`/`qmshutdown`), destroy (`qmdestroy`, refused while running: "VM <id>
@@ -62,7 +64,11 @@ export interface ProxmoxSimulatorOptions {
   bridges?: string[];
   /** How long a task stays running, [min, max] ms; default [0, 20]. */
   taskMs?: [number, number];
+  /** Fixed durations per task type in ms, e.g. `{ qmclone: 180_000 }` for a real full clone. */
+  taskDurations?: Record<string, number>;
   authFailureDelayMs?: number;
+  /** Answer failures as older PVE releases did: the error text in the reason phrase only. */
+  legacyErrors?: boolean;
 }
 
 export interface ProxmoxSimulator {
@@ -90,19 +96,37 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     controllers: opts.controllers ?? ['evpnctl'],
     bridges: opts.bridges ?? ['vmbr0'],
     taskMs: opts.taskMs ?? [0, 20],
+    taskDurations: opts.taskDurations,
   });
   const tasks = new TaskRunner(state);
 
   app.post('/__lab/proxmox/tasks', async (c) => {
-    const b = (await c.req.json().catch(() => ({}))) as { stall?: string[] | string; min_ms?: number; max_ms?: number };
+    const b = (await c.req.json().catch(() => ({}))) as {
+      stall?: string[] | string;
+      min_ms?: number;
+      max_ms?: number;
+      durations?: Record<string, number>;
+      failures?: Record<string, string>;
+    };
+    const t = state.taskTiming;
     const stall = b.stall === undefined ? [] : Array.isArray(b.stall) ? b.stall : [b.stall];
-    for (const t of stall) state.taskTiming.stall.add(t);
-    if (typeof b.min_ms === 'number') state.taskTiming.minMs = b.min_ms;
-    if (typeof b.max_ms === 'number') state.taskTiming.maxMs = b.max_ms;
-    return c.json({ stall: [...state.taskTiming.stall], min_ms: state.taskTiming.minMs, max_ms: state.taskTiming.maxMs });
+    for (const type of stall) t.stall.add(type);
+    if (typeof b.min_ms === 'number') t.minMs = b.min_ms;
+    if (typeof b.max_ms === 'number') t.maxMs = b.max_ms;
+    for (const [type, ms] of Object.entries(b.durations ?? {})) if (typeof ms === 'number') t.durations.set(type, ms);
+    for (const [type, text] of Object.entries(b.failures ?? {})) if (typeof text === 'string') t.failures.set(type, text);
+    return c.json({
+      stall: [...t.stall],
+      min_ms: t.minMs,
+      max_ms: t.maxMs,
+      durations: Object.fromEntries(t.durations),
+      failures: Object.fromEntries(t.failures),
+    });
   });
   app.delete('/__lab/proxmox/tasks', (c) => {
     state.taskTiming.stall.clear();
+    state.taskTiming.durations.clear();
+    state.taskTiming.failures.clear();
     tasks.release();
     return c.json({ ok: true });
   });
@@ -123,8 +147,9 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
   mountTaskRoutes(api, state, checkNode);
   app.route('/api2/json', api);
 
-  app.notFound((c) => failure(c, new PveError(501, `Method '${c.req.method} ${c.req.path.replace(/^\/api2\/json/, '')}' not implemented`)));
-  app.onError((e, c) => (e instanceof PveError ? failure(c, e) : failure(c, died(e.message))));
+  const legacy = opts.legacyErrors ?? false;
+  app.notFound((c) => failure(c, new PveError(501, `Method '${c.req.method} ${c.req.path.replace(/^\/api2\/json/, '')}' not implemented`), legacy));
+  app.onError((e, c) => failure(c, e instanceof PveError ? e : died(e.message), legacy));
 
   return {
     app,
