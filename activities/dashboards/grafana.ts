@@ -19,6 +19,8 @@ export interface GrafanaAdapterOptions {
   /** Grafana as tenants reach it. */
   publicUrl: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface DashboardsSpec {
@@ -66,7 +68,7 @@ function basic(user: string, password: string): string {
 }
 
 export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAdapter {
-  const api = new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs);
+  const api = new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs, { ca: opts.ca });
   const inOrg = (orgId: number) => ({ 'X-Grafana-Org-Id': String(orgId) });
 
   async function findOrg(tenant: string): Promise<{ id: number; name: string } | null> {
@@ -84,7 +86,7 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
   }
 
   async function passwordMatches(username: string, password: string): Promise<boolean> {
-    const asTenant = new BackendHttp('grafana', opts.url, { authorization: basic(username, password) }, opts.timeoutMs);
+    const asTenant = new BackendHttp('grafana', opts.url, { authorization: basic(username, password) }, opts.timeoutMs, { ca: opts.ca });
     return (await asTenant.call({ path: '/api/user', accept: [401] })).status === 200;
   }
 

@@ -27,6 +27,8 @@ export interface KeaAdapterOptions {
   authUser?: string;
   authPassword?: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 interface KeaAnswer {
@@ -70,7 +72,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
   if (opts.authUser !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword ?? ''}`).toString('base64')}`;
   }
-  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs);
+  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca });
   const object = (address: string) => `dhcp reservation ${address} in subnet ${opts.subnetId}`;
 
   async function command(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {

@@ -60,7 +60,8 @@ export interface ProxmoxNetworkOptions {
   /** The site's VNI bases, to read the index a zone or VNet found on the fabric carries. */
   vrfVniBase: number;
   vnetVniBase: number;
-  timeoutMs?: number;
+  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  ca?: string;
 }
 
 const ID_RE = /^[a-z][a-z0-9]*[a-z0-9]$/;
