@@ -56,6 +56,7 @@ beforeAll(async () => {
   sim = createProxmoxSimulator({
     tokenId: TOKEN_ID,
     tokenSecret: SECRET,
+    otherNodes: ['pve2'],
     templates: [
       { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
       { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
@@ -73,7 +74,7 @@ afterAll(async () => server?.close());
 
 describe('templates', () => {
   it('newestTemplate is the highest name in version order among those with the prefix', async () => {
-    expect(await hv.newestTemplate()).toEqual({ vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 });
+    expect(await hv.newestTemplate()).toEqual({ vmid: 9001, node: 'pve1', name: 'tmpl-debian-12.10', diskGb: 10 });
   });
 });
 
@@ -284,6 +285,36 @@ describe('long clones (a real full clone runs for minutes)', () => {
       expect(err.detail).toMatch(/locked \(suspended\); an operator must clear it/);
     } finally {
       delete vm.config.lock;
+    }
+  });
+});
+
+describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
+  it('a VM migrated to another node is found there: reported running, corrected on its node, removed there', async () => {
+    const spec = specFor(10);
+    await hv.ensure(spec);
+    sim.migrate(spec.vmid, 'pve2');
+    expect(await hv.observe(spec.vmid)).toMatchObject({ vmid: spec.vmid, node: 'pve2', status: 'running', name: spec.name });
+    // Drift on the migrated VM is corrected where it is, not reported missing and cloned again.
+    sim.state.vms.get(spec.vmid)!.config.cores = '7';
+    expect(await hv.ensure(spec)).toEqual([{ object: `vm ${spec.vmid}`, result: 'corrected' }]);
+    expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve2', config: expect.objectContaining({ cores: '2' }) });
+    const cfgTasks = [...sim.state.tasks.values()].filter((t) => t.type === 'qmconfig' && t.id === String(spec.vmid));
+    expect(cfgTasks.at(-1)?.node).toBe('pve2');
+    await hv.remove(spec.vmid);
+    expect(sim.state.vms.has(spec.vmid)).toBe(false);
+  });
+
+  it('a template on another node is cloned onto the site node (clone target)', async () => {
+    sim.state.vms.set(9100, { vmid: 9100, node: 'pve2', status: 'stopped', config: { ...sim.state.vms.get(9001)!.config, name: 'tmpl-debian-13.0' } });
+    try {
+      expect(await hv.newestTemplate()).toMatchObject({ vmid: 9100, node: 'pve2' });
+      const spec = specFor(11);
+      expect((await hv.ensure(spec))[0]?.result).toBe('created');
+      expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve1', status: 'running' });
+      await hv.remove(spec.vmid);
+    } finally {
+      sim.state.vms.delete(9100);
     }
   });
 });

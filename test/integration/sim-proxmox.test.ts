@@ -46,7 +46,7 @@ async function waitTask(upid: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, templates: [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }] });
+  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, otherNodes: ['pve2'], templates: [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }] });
   server = await serveApp(sim.app);
 });
 afterAll(async () => server?.close());
@@ -341,5 +341,26 @@ describe('fault injection', () => {
     await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 503, match: '/cluster/sdn' }) });
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(503);
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(200);
+  });
+});
+
+describe('the cluster (pve-manager API2/Cluster.pm resources; a node reads its own qemu-server/)', () => {
+  it('GET /cluster/resources?type=vm lists guests of every node; a node knows only its own', async () => {
+    const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 310, name: 'roamer', full: 1, target: 'pve2' });
+    await waitTask(a.body.data as string);
+    const all = (await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>;
+    expect(all.find((r) => r.vmid === 310)).toMatchObject({ id: 'qemu/310', type: 'qemu', node: 'pve2', name: 'roamer', template: 0 });
+    expect(all.find((r) => r.vmid === 9000)).toMatchObject({ node: 'pve1', template: 1 });
+    expect(((await pve('GET', '/nodes/pve1/qemu')).body.data as Array<{ vmid: number }>).map((v) => v.vmid)).not.toContain(310);
+    expect(((await pve('GET', '/nodes/pve2/qemu')).body.data as Array<{ vmid: number }>).map((v) => v.vmid)).toEqual([310]);
+    const wrongNode = await pve('GET', '/nodes/pve1/qemu/310/config');
+    expect([wrongNode.status, wrongNode.body.message]).toEqual([500, "Configuration file 'nodes/pve1/qemu-server/310.conf' does not exist\n"]);
+    const start = await pve('POST', '/nodes/pve2/qemu/310/status/start');
+    expect((start.body.data as string).split(':')[1]).toBe('pve2');
+  });
+
+  it('a migrated VM keeps its VMID: nextid never hands it out', async () => {
+    sim.migrate(310, 'pve1');
+    expect((await pve('GET', '/cluster/nextid', { vmid: 310 })).body.errors).toEqual({ vmid: 'VM 310 already exists' });
   });
 });

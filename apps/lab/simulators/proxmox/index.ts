@@ -29,7 +29,11 @@
  *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
  * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
  *   fields 8 upper-case digits; API2/Tasks.pm status `{status: running|stopped, exitstatus}`.
- * Lab assumptions: one node; storage is the one named in the options; no QEMU pending
+ * - pve-manager (API2/Cluster.pm resources): `GET /cluster/resources?type=vm` lists every guest
+ *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`;
+ *   a node's own `/nodes/{node}/qemu/...` knows only the guests whose config is on that node.
+ * Lab assumptions: the site's node plus `otherNodes` (VMs get there by clone `target` or the
+ *   lab's migrate); storage is the one named in the options; no QEMU pending
  * section (GET config shows pending values applied, PVE's default view); tasks end after a
  * short random delay; 401s are not delayed unless `authFailureDelayMs` is set; a VM starts
  * only on `vmbr0` (or the `bridges` option) or an applied VNet.
@@ -37,15 +41,17 @@
  * Lab-only routes (no real PVE serves `/__lab`): the shared fault routes, plus
  * `POST /__lab/proxmox/tasks {stall: [types] | "*", min_ms, max_ms}` and
  * `DELETE /__lab/proxmox/tasks` (release stalled tasks), and
- * `POST /__lab/proxmox/remove-tenant-network {name}` (see removeTenantNetwork).
+ * `POST /__lab/proxmox/remove-tenant-network {name}` (see removeTenantNetwork), and
+ *   `POST /__lab/proxmox/migrate {vmid, node}` (an operator's migration).
  */
 import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
 import { tokenAuth } from './auth.js';
 import { died, failure, PveError } from './envelope.js';
+import { mountClusterRoutes } from './cluster.js';
 import { mountQemuRoutes } from './qemu.js';
 import { mountSdnRoutes } from './sdn.js';
-import { createState, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
+import { createState, migrateVm, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
 import { mountTaskRoutes, TaskRunner } from './tasks.js';
 
 export * from './state.js';
@@ -64,6 +70,8 @@ export interface ProxmoxSimulatorOptions {
   bridges?: string[];
   /** How long a task stays running, [min, max] ms; default [0, 20]. */
   taskMs?: [number, number];
+  /** Other nodes of the cluster (VMs can be cloned or migrated there). */
+  otherNodes?: string[];
   /** Fixed durations per task type in ms, e.g. `{ qmclone: 180_000 }` for a real full clone. */
   taskDurations?: Record<string, number>;
   authFailureDelayMs?: number;
@@ -82,6 +90,8 @@ export interface ProxmoxSimulator {
   removeTenantNetwork(name: string): RemovedNetwork;
   /** Run tasks whose types are no longer in `state.taskTiming.stall`. */
   releaseTasks(): void;
+  /** An operator's migration of a VM to another node of the cluster (its VMID stays). */
+  migrate(vmid: number, node: string): void;
 }
 
 export const DEFAULT_TEMPLATES: TemplateSeed[] = [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }];
@@ -97,6 +107,7 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     bridges: opts.bridges ?? ['vmbr0'],
     taskMs: opts.taskMs ?? [0, 20],
     taskDurations: opts.taskDurations,
+    otherNodes: opts.otherNodes,
   });
   const tasks = new TaskRunner(state);
 
@@ -130,6 +141,12 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     tasks.release();
     return c.json({ ok: true });
   });
+  app.post('/__lab/proxmox/migrate', async (c) => {
+    const b = (await c.req.json().catch(() => ({}))) as { vmid?: number; node?: string };
+    if (typeof b.vmid !== 'number' || typeof b.node !== 'string') return c.json({ error: 'vmid and node required' }, 400);
+    migrateVm(state, b.vmid, b.node);
+    return c.json({ ok: true });
+  });
   app.post('/__lab/proxmox/remove-tenant-network', async (c) => {
     const b = (await c.req.json().catch(() => ({}))) as { name?: string };
     if (typeof b.name !== 'string') return c.json({ error: 'name required' }, 400);
@@ -139,9 +156,10 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
   const api = new Hono();
   api.use('*', tokenAuth({ tokenId: opts.tokenId, tokenSecret: opts.tokenSecret, delayMs: opts.authFailureDelayMs }));
   const checkNode = (node: string) => {
-    if (node !== state.node) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
+    if (!state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
   };
   api.get('/version', (c) => c.json({ data: { version: '8.4.1', release: '8.4', repoid: 'sim00000' } }));
+  mountClusterRoutes(api, state);
   mountSdnRoutes(api, state, tasks, opts.tokenId);
   mountQemuRoutes(api, state, tasks, opts.tokenId, checkNode);
   mountTaskRoutes(api, state, checkNode);
@@ -157,5 +175,6 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     faults,
     removeTenantNetwork: (name) => removeTenantNetwork(state, name),
     releaseTasks: () => tasks.release(),
+    migrate: (vmid, node) => migrateVm(state, vmid, node),
   };
 }

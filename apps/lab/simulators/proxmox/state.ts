@@ -19,6 +19,8 @@ export interface SdnSet {
 
 export interface SimVm {
   vmid: number;
+  /** The cluster node the VM lives on; absent: the simulator's main node. */
+  node?: string;
   /** The config file's keys, values as written there (strings). `template: '1'` marks a template. */
   config: Record<string, string>;
   status: 'running' | 'stopped';
@@ -55,7 +57,9 @@ export interface TaskTiming {
 }
 
 export interface ProxmoxSimState {
+  /** The node the site's workloads land on; `nodes` is the whole cluster (it included). */
   node: string;
+  nodes: Set<string>;
   storage: string;
   /** Bridges that exist on the node besides applied SDN VNets (a VM can only start on one). */
   bridges: Set<string>;
@@ -98,6 +102,10 @@ export function sdnDigest(m: Map<string, SdnSection>): string {
 export function configDigest(config: Record<string, string>): string {
   const { digest: _ignored, ...rest } = config;
   return createHash('sha1').update(JSON.stringify(Object.entries(rest).sort())).digest('hex');
+}
+
+export function nodeOf(state: ProxmoxSimState, vm: SimVm): string {
+  return vm.node ?? state.node;
 }
 
 /** PVE 8's default MAC prefix for generated guest NICs. */
@@ -169,6 +177,7 @@ export function createState(opts: {
   bridges: string[];
   taskMs: [number, number];
   taskDurations?: Record<string, number>;
+  otherNodes?: string[];
 }): ProxmoxSimState {
   const vms = new Map<number, SimVm>();
   for (const t of opts.templates) vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, opts.storage), status: 'stopped' });
@@ -177,6 +186,7 @@ export function createState(opts: {
   );
   return {
     node: opts.node,
+    nodes: new Set([opts.node, ...(opts.otherNodes ?? [])]),
     storage: opts.storage,
     bridges: new Set(opts.bridges),
     sdn: { controllers, config: emptySdnSet() },
@@ -212,4 +222,12 @@ export function removeTenantNetwork(state: ProxmoxSimState, name: string): Remov
   const zone = cfg.zones.delete(name);
   commitSdn(state);
   return { zone, vnets, subnets };
+}
+
+/** An operator migrating a VM: its config moves to the other node's directory, its VMID stays. */
+export function migrateVm(state: ProxmoxSimState, vmid: number, node: string): void {
+  const vm = state.vms.get(vmid);
+  if (!vm) throw new Error(`no VM ${vmid}`);
+  if (!state.nodes.has(node)) throw new Error(`no node ${node}`);
+  vm.node = node;
 }

@@ -31,12 +31,21 @@ export class TaskRunner {
   constructor(private readonly state: ProxmoxSimState) {}
 
   start(type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup): string {
+    return this.startOn(this.state.node, type, id, user, work, cleanup);
+  }
+
+  /** Tasks forked on `node` (the node the request named): their UPIDs name it. */
+  on(node: string): { start: (type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup) => string } {
+    return { start: (type, id, user, work, cleanup) => this.startOn(node, type, id, user, work, cleanup) };
+  }
+
+  private startOn(node: string, type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup): string {
     const pid = nextPid++;
     const pstart = Math.floor(process.uptime() * 100) + 1_000_000;
     const starttime = Math.floor(Date.now() / 1000);
     const hex = (n: number) => n.toString(16).toUpperCase().padStart(8, '0');
-    const upid = `UPID:${this.state.node}:${hex(pid)}:${hex(pstart)}:${hex(starttime)}:${type}:${id}:${user}:`;
-    const task: SimTask = { upid, node: this.state.node, pid, pstart, starttime, type, id, user, status: 'running', log: [] };
+    const upid = `UPID:${node}:${hex(pid)}:${hex(pstart)}:${hex(starttime)}:${type}:${id}:${user}:`;
+    const task: SimTask = { upid, node, pid, pstart, starttime, type, id, user, status: 'running', log: [] };
     this.state.tasks.set(upid, task);
     const t = this.state.taskTiming;
     if (t.stall.has('*') || t.stall.has(type)) this.stalled.push({ task, work, cleanup });
