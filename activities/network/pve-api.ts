@@ -116,9 +116,10 @@ export class PveApi {
 
   /**
    * Wait for a worker task to stop, polling `GET /nodes/{node}/tasks/{upid}/status` with a
-   * growing interval; its exit status must be OK (or WARNINGS).
+   * growing interval; its exit status must be OK (or WARNINGS, unless `warningsFail`: a task that
+   * only warns when part of its work failed, as `reloadnetworkall` does for a node).
    */
-  async waitTask(upid: unknown, what: string): Promise<void> {
+  async waitTask(upid: unknown, what: string, opts: { warningsFail?: boolean } = {}): Promise<void> {
     if (typeof upid !== 'string') return; // a synchronous answer (older PVE): nothing to wait for
     const u = parseUpid(upid);
     if (!u) throw new BackendError(this.product, `${what}: unexpected task id ${upid}`);
@@ -128,7 +129,7 @@ export class PveApi {
       const s = await this.get<{ status: string; exitstatus?: string }>(`/nodes/${encodeURIComponent(u.node)}/tasks/${encodeURIComponent(upid)}/status`);
       if (s.status === 'stopped') {
         const exit = s.exitstatus ?? '';
-        if (exit === 'OK' || /^WARNINGS: \d+$/.test(exit)) return;
+        if (exit === 'OK' || (!opts.warningsFail && /^WARNINGS: \d+$/.test(exit))) return;
         throw new PveTaskError(this.product, `${what}: task ${u.type} ${u.id} on ${u.node} failed: ${exit}`);
       }
       const left = deadline - Date.now();

@@ -364,3 +364,50 @@ describe('the cluster (pve-manager API2/Cluster.pm resources; a node reads its o
     expect((await pve('GET', '/cluster/nextid', { vmid: 310 })).body.errors).toEqual({ vmid: 'VM 310 already exists' });
   });
 });
+
+describe('SDN apply and lock (pve-network API2/Network/SDN.pm, Network/SDN.pm lock_sdn_config, Zones.pm status)', () => {
+  it('the apply only starts a network reload per node; a VNet is pending on a node until its reload ran', async () => {
+    sim.state.taskTiming.stall.add('srvreload');
+    try {
+      await pve('POST', '/cluster/sdn/zones', { zone: 'rlz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4242 });
+      await pve('POST', '/cluster/sdn/vnets', { vnet: 'rlv', zone: 'rlz', tag: 4243 });
+      const apply = await pve('PUT', '/cluster/sdn');
+      expect(await waitTask(apply.body.data as string)).toMatchObject({ type: 'reloadnetworkall', exitstatus: 'OK' });
+      const reloads = [...sim.state.tasks.values()].filter((t) => t.type === 'srvreload' && t.status === 'running');
+      expect(reloads.map((t) => t.node).sort()).toEqual(['pve1', 'pve2']);
+      const content = await pve('GET', '/nodes/pve1/sdn/zones/rlz/content');
+      expect(content.body.data).toEqual([{ vnet: 'rlv', status: 'pending', statusmsg: expect.stringMatching(/^local sdn network configuration is (not yet generated|too old), please reload$/) }]);
+    } finally {
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
+    }
+    for (let i = 0; i < 100; i++) {
+      const d = (await pve('GET', '/nodes/pve1/sdn/zones/rlz/content')).body.data as Array<{ status: string }>;
+      if (d[0]?.status === 'available') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect((await pve('GET', '/nodes/pve1/sdn/zones/rlz/content')).body.data).toEqual([{ vnet: 'rlv', status: 'available' }]);
+  });
+
+  it('the global lock: writes without its token are refused; the apply with it releases it', async () => {
+    const lock = await pve('POST', '/cluster/sdn/lock');
+    const token = lock.body.data as string;
+    expect(token).toMatch(/\S+/);
+    const refused = await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300 });
+    expect([refused.status, refused.body.message]).toEqual([500, 'create sdn zone object failed: invalid lock token provided!\n']);
+    expect((await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300, 'lock-token': token })).status).toBe(200);
+    const again = await pve('POST', '/cluster/sdn/lock');
+    expect(again.body.message).toBe('could not acquire lock for SDN config: invalid lock token provided!\n');
+    expect((await pve('PUT', '/cluster/sdn', { 'lock-token': token })).status).toBe(200);
+    expect(sim.state.sdn.lockToken).toBeUndefined();
+  });
+
+  it('taking the lock with pending changes needs allow-pending', async () => {
+    await pve('POST', '/cluster/sdn/zones', { zone: 'pdz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4400 });
+    const refused = await pve('POST', '/cluster/sdn/lock');
+    expect(refused.body.message).toBe('could not acquire lock for SDN config: configuration has pending changes\n');
+    const token = (await pve('POST', '/cluster/sdn/lock', { 'allow-pending': 1 })).body.data as string;
+    expect((await pve('DELETE', '/cluster/sdn/lock', { 'lock-token': token })).status).toBe(200);
+    await pve('DELETE', '/cluster/sdn/zones/pdz');
+  });
+});

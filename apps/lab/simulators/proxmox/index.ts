@@ -16,7 +16,11 @@
  * - pve-network (API2/Network/SDN.pm, SDN/{Zones,Vnets,Subnets}.pm, Network/SDN.pm
  *   pending_config/commit_config, Zones/EvpnPlugin.pm, VnetPlugin.pm, SubnetPlugin.pm):
  *   writes go to the edited config; `?running=1` / `?pending=1` views; `PUT /cluster/sdn`
- *   commits and returns a `reloadnetworkall` UPID; subnet ids `<zone>-<network>-<mask>`; id
+ *   commits and returns a `reloadnetworkall` UPID, whose task only starts one
+ *   `srvreload` task per node (a node's VNet bridges exist once its own reload ran; until then
+ *   `/nodes/{node}/sdn/zones/{zone}/content` says `pending`, Zones.pm status); the global lock
+ *   (`POST/DELETE /cluster/sdn/lock`, `lock-token` on writes and on the apply, "invalid lock
+ *   token provided!", "configuration has pending changes" without `allow-pending`); subnet ids `<zone>-<network>-<mask>`; id
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
  *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
  * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,

@@ -248,9 +248,11 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
 
   const bridgeExists = (bridge: string, node: string): boolean => {
     if (state.bridges.has(bridge)) return true;
-    const vnet = state.sdn.running?.vnets.get(bridge);
+    // An SDN VNet is a bridge on a node once that node's network reload has run (sdn.ts).
+    const local = state.sdn.applied.get(node);
+    const vnet = local?.vnets.get(bridge);
     if (!vnet) return false;
-    const zone = state.sdn.running?.zones.get(String(vnet.zone));
+    const zone = local?.zones.get(String(vnet.zone));
     return !!zone && (zone.nodes === undefined || String(zone.nodes).split(',').includes(node));
   };
 

@@ -67,6 +67,10 @@ export interface ProxmoxSimState {
     controllers: Map<string, SdnSection>;
     config: SdnSet;
     running?: SdnSet & { version: number };
+    /** What each node's network runs: the running set as of its last successful reload. */
+    applied: Map<string, SdnSet & { version: number }>;
+    /** The global SDN lock's token while one is held (pve-network create_global_lock). */
+    lockToken?: string;
   };
   vms: Map<number, SimVm>;
   tasks: Map<string, SimTask>;
@@ -92,6 +96,13 @@ export function cloneSdnSet(s: SdnSet): SdnSet {
 export function commitSdn(state: ProxmoxSimState): void {
   const version = (state.sdn.running?.version ?? 0) + 1;
   state.sdn.running = { ...cloneSdnSet(state.sdn.config), version };
+}
+
+/** `has_pending_changes`: the edited configuration differs from the running one. */
+export function hasPendingChanges(state: ProxmoxSimState): boolean {
+  const running = state.sdn.running ?? emptySdnSet();
+  const key = (m: Map<string, SdnSection>) => JSON.stringify([...m].map(([k, v]) => [k, Object.entries(v).map(([a, b]) => [a, String(b)]).sort()]).sort());
+  return (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind]));
 }
 
 /** Digest of a section config file, as the API returns it beside each object. */
@@ -189,7 +200,7 @@ export function createState(opts: {
     nodes: new Set([opts.node, ...(opts.otherNodes ?? [])]),
     storage: opts.storage,
     bridges: new Set(opts.bridges),
-    sdn: { controllers, config: emptySdnSet() },
+    sdn: { controllers, config: emptySdnSet(), applied: new Map() },
     vms,
     tasks: new Map(),
     taskTiming: {
@@ -221,6 +232,8 @@ export function removeTenantNetwork(state: ProxmoxSimState, name: string): Remov
   for (const id of vnets) cfg.vnets.delete(id);
   const zone = cfg.zones.delete(name);
   commitSdn(state);
+  // The operator's apply reloads every node.
+  for (const node of state.nodes) state.sdn.applied.set(node, { ...cloneSdnSet(state.sdn.running!), version: state.sdn.running!.version });
   return { zone, vnets, subnets };
 }
 
