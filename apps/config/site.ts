@@ -115,6 +115,8 @@ export const siteSchema = z
     SITE_DHCP_SUBNET_ID: z.coerce.number().int().positive().optional(),
     SITE_DHCP_USER: z.string().optional(),
     SITE_DHCP_PASSWORD: z.string().optional(),
+    // Kea 2.x: the control agent; Kea 3.x: kea-dhcp4's own HTTP control socket.
+    SITE_DHCP_CONTROL: z.enum(['agent', 'server'], { message: 'must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)' }).default('agent'),
     SITE_DEVICE_SHARE: z.coerce.number().int().positive().default(16),
     SITE_BROKER_URL: z.string().regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL').optional(),
     SITE_BROKER_ADMIN_USER: z.string().optional(),
@@ -193,7 +195,7 @@ export const siteSchema = z
         }
       : undefined,
     dhcp: e.SITE_DHCP_URL
-      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, share: e.SITE_DEVICE_SHARE, ca: e.SITE_DHCP_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
+      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, control: e.SITE_DHCP_CONTROL, share: e.SITE_DEVICE_SHARE, ca: e.SITE_DHCP_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
       : undefined,
     broker: e.SITE_BROKER_URL
       ? { url: e.SITE_BROKER_URL, adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin', adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '', ca: e.SITE_BROKER_CA_FILE ?? e.SITE_BACKEND_CA_FILE }

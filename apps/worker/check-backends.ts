@@ -108,7 +108,7 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       run: async () => {
         const headers: Record<string, string> = {};
         if (d.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${d.user}:${d.password ?? ''}`).toString('base64')}`;
-        const res = await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'version-get', service: ['dhcp4'] } });
+        const res = await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'version-get', ...(d.control === 'agent' ? { service: ['dhcp4'] } : {}) } });
         const body = res.json<unknown>();
         const first = (Array.isArray(body) ? body[0] : body) as { result?: number; text?: string } | undefined;
         if (first?.result !== 0) throw new BackendError('kea', `version-get -> result ${first?.result ?? '?'}: ${first?.text ?? 'no answer'}`);

@@ -75,7 +75,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
       ? createUnifiWifiAdapter({ url: site.wifi.url, apiKey: site.wifi.apiKey, site: site.wifi.site, placeholderNetwork: site.wifi.placeholderNetwork, timeoutMs, ca: site.wifi.ca })
       : undefined,
     deviceAddress: site.dhcp
-      ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, timeoutMs, ca: site.dhcp.ca })
+      ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, control: site.dhcp.control, timeoutMs, ca: site.dhcp.ca })
       : undefined,
     broker: site.broker ? createDynsecAdapter({ url: site.broker.url, adminUser: site.broker.adminUser, adminPassword: site.broker.adminPassword, timeoutMs, ca: site.broker.ca }) : undefined,
     ca: site.ca ? createIssuer({ caCertPem: site.ca.certPem, caKeyPem: site.ca.keyPem, chainPem: splitPem(site.ca.chainPem), siteDomain: site.domain }) : undefined,

@@ -181,6 +181,7 @@ describe('site configuration', () => {
     ['SITE_HYPERVISOR_TASK_TIMEOUT not a duration', { SITE_HYPERVISOR_TASK_TIMEOUT: 'MARK' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be a duration like 30s, 10m, 72h'],
     ['SITE_HYPERVISOR_TASK_TIMEOUT too short for a clone', { SITE_HYPERVISOR_TASK_TIMEOUT: '5s' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
     ['SITE_HYPERVISOR_TASK_TIMEOUT over the activity backstop', { SITE_HYPERVISOR_TASK_TIMEOUT: '3h' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
+    ['SITE_DHCP_CONTROL neither agent nor server', { SITE_DHCP_CONTROL: 'MARK' }, 'invalid site configuration: SITE_DHCP_CONTROL: must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)'],
     ['SITE_MINIO_REGION not a region', { SITE_MINIO_REGION: 'MARK region' }, 'invalid site configuration: SITE_MINIO_REGION: must be a region name like us-east-1'],
     ['SITE_PROXMOX_CA_FILE unreadable', { SITE_PROXMOX_CA_FILE: '/MARK/none.pem' }, 'invalid site configuration: SITE_PROXMOX_CA_FILE: cannot read the file'],
     ['SITE_BACKEND_CA_FILE without a certificate', { SITE_BACKEND_CA_FILE: '/etc/hostname' }, 'invalid site configuration: SITE_BACKEND_CA_FILE: must be a file of PEM certificates'],
