@@ -70,7 +70,7 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       backend: 'log-store',
       url: ls.adminUrl,
       run: async () => {
-        await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}`, accept: [] });
+        await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}` });
         return `Caddy admin API answers; server ${ls.server} is configured`;
       },
     });
