@@ -16,6 +16,8 @@ export interface HttpCall {
 
 export interface HttpAnswer {
   status: number;
+  /** The status line's reason phrase: where some products (older Proxmox VE) put their error text. */
+  reason: string;
   headers: IncomingHttpHeaders;
   text: string;
   json<T = unknown>(): T;
@@ -24,24 +26,46 @@ export interface HttpAnswer {
 // Connections to a backend are kept and reused. node:http rather than fetch: in the bench profile
 // of a site fill, fetch's per-call machinery (streams, wasm parser, Request objects) was the
 // worker's largest single cost, more than the steps' own work.
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, maxFreeSockets: 16 }),
-  'https:': new HttpsAgent({ keepAlive: true, maxFreeSockets: 16 }),
-};
+const httpAgent = new HttpAgent({ keepAlive: true, maxFreeSockets: 16 });
+const publicTrust = new HttpsAgent({ keepAlive: true, maxFreeSockets: 16 });
+const privateTrust = new Map<string, HttpsAgent>();
+
+/**
+ * How a backend's certificate is checked. Always verified: with `ca`, against those certificates
+ * only (a site's private CA: Proxmox's cluster CA, a UniFi console's own certificate), otherwise
+ * against Node's public roots. There is deliberately no way to skip verification.
+ */
+export interface BackendTls {
+  /** PEM certificates to trust for this backend, instead of the public roots. */
+  ca?: string;
+}
+
+function agentFor(https: boolean, tls: BackendTls): HttpAgent | HttpsAgent {
+  if (!https) return httpAgent;
+  if (!tls.ca) return publicTrust;
+  // One kept-connection pool per trust: adapters of one backend share it.
+  let agent = privateTrust.get(tls.ca);
+  if (!agent) {
+    agent = new HttpsAgent({ keepAlive: true, maxFreeSockets: 16, ca: tls.ca, rejectUnauthorized: true });
+    privateTrust.set(tls.ca, agent);
+  }
+  return agent;
+}
 
 interface RawAnswer {
   status: number;
+  reason: string;
   headers: IncomingHttpHeaders;
   text: string;
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number, retried = false): Promise<RawAnswer> {
+function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number, tls: BackendTls, retried = false): Promise<RawAnswer> {
   const https = url.protocol === 'https:';
   if (!https && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
   const options: RequestOptions = {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    agent: agents[https ? 'https:' : 'http:'],
+    agent: agentFor(https, tls),
   };
   return new Promise<RawAnswer>((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(url, options, (res: IncomingMessage) => {
@@ -49,7 +73,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', fail);
     });
@@ -57,12 +81,29 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
     function fail(err: NodeJS.ErrnoException): void {
       clearTimeout(timer);
       // A kept connection the backend closed while idle fails at once: one fresh try, as Node advises.
-      if (req.reusedSocket && err.code === 'ECONNRESET' && !retried) resolve(send(url, method, headers, body, timeoutMs, true));
+      if (req.reusedSocket && err.code === 'ECONNRESET' && !retried) resolve(send(url, method, headers, body, timeoutMs, tls, true));
       else reject(err);
     }
     req.on('error', fail);
     req.end(body);
   });
+}
+
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+export function isCertificateRefusal(err: NodeJS.ErrnoException): boolean {
+  return err.code !== undefined && CERTIFICATE_CODES.has(err.code);
 }
 
 /**
@@ -75,6 +116,7 @@ export class BackendHttp {
     private readonly baseUrl: string,
     private readonly defaultHeaders: Record<string, string> = {},
     private readonly timeoutMs = 10_000,
+    private readonly tls: BackendTls = {},
   ) {}
 
   async call(c: HttpCall): Promise<HttpAnswer> {
@@ -89,13 +131,19 @@ export class BackendHttp {
     const method = c.method ?? 'GET';
     let res: RawAnswer;
     try {
-      res = await send(url, method, headers, body, this.timeoutMs);
+      res = await send(url, method, headers, body, this.timeoutMs, this.tls);
     } catch (e) {
-      throw new BackendError(this.product, `${method} ${url.pathname}: ${(e as Error).message}`);
+      const err = e as NodeJS.ErrnoException;
+      // A certificate the configured trust does not accept is a setting to fix, not a fault to retry.
+      if (isCertificateRefusal(err)) {
+        throw new BackendError(this.product, `${method} ${url.pathname}: certificate not trusted (${err.code}: ${err.message}); set the backend's CA bundle`, false);
+      }
+      throw new BackendError(this.product, `${method} ${url.pathname}: ${err.message}`);
     }
     const { text } = res;
     const answer: HttpAnswer = {
       status: res.status,
+      reason: res.reason,
       headers: res.headers,
       text,
       json: <T>() => (text ? JSON.parse(text) : undefined) as T,
@@ -104,6 +152,8 @@ export class BackendHttp {
     if (ok || c.accept?.includes(res.status)) return answer;
     // 4xx other than 408/429 is the backend refusing on purpose: retrying the same call won't help.
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-    throw new BackendError(this.product, `${method} ${url.pathname} -> ${res.status} ${text.slice(0, 300)}`, retryable, res.status);
+    // An empty body leaves the reason phrase as the only account of the refusal: keep it for the log.
+    const why = text.trim() ? text.slice(0, 300) : res.reason;
+    throw new BackendError(this.product, `${method} ${url.pathname} -> ${res.status} ${why}`, retryable, res.status);
   }
 }

@@ -6,9 +6,11 @@ import type { PublishStep } from '../activities/workloads/step.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './workload-attempts.js';
+import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 import { attemptWorkload, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './workload-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
@@ -60,7 +62,7 @@ async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
   const reg = await registry.registerWorkload({ ...req, index: prep.index, diskGb: diskGb! });
   if (reg.kind === 'refused') return reg;
   try {
-    await step('hypervisor', () => steps.ensureWorkloadVm(reg.spec));
+    await step('hypervisor', () => vmSteps.ensureWorkloadVm(reg.spec));
     await step('dns', () => steps.publishWorkloadNames(reg.spec));
   } catch (err) {
     if (!(err instanceof StepFailed)) throw err;

@@ -3,9 +3,11 @@ import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 import type { WorkloadDeleteResult } from './workload-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
+const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
@@ -17,7 +19,7 @@ export async function workloadDelete(input: { tenant: string; name: string; acto
   const start = await registry.beginWorkloadDelete(input);
   if (start.kind === 'refused') return start;
   for (const [name, run] of [
-    ['hypervisor', () => steps.removeWorkloadVm(start.spec)],
+    ['hypervisor', () => vmSteps.removeWorkloadVm(start.spec)],
     ['dns', () => steps.unpublishWorkloadNames(start.spec)],
   ] as const) {
     upsertSearchAttributes([{ key: STEP, value: name }]);

@@ -32,6 +32,8 @@ export interface DynsecControlOptions {
   adminUser: string;
   adminPassword: string;
   timeoutMs: number;
+  /** PEM certificates to trust for `mqtts://` (the broker's private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface DynsecControl {
@@ -58,6 +60,8 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
   let closed = false;
   const waiters = new Set<() => void>();
   const pending = new Map<string, Pending>();
+  // Always verified; a private CA replaces the public roots for this broker.
+  const tlsOptions = opts.ca ? { ca: opts.ca, rejectUnauthorized: true } : {};
 
   function open(): MqttClient {
     if (client) return client;
@@ -65,6 +69,7 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
       username: opts.adminUser,
       password: opts.adminPassword,
       clientId: `provisioning-${randomUUID()}`,
+      ...tlsOptions,
       clean: true,
       connectTimeout: opts.timeoutMs,
       reconnectPeriod: 1000,
@@ -165,6 +170,7 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
       const probe = connect(opts.url, {
         username, password,
         clientId: `provisioning-probe-${randomUUID()}`,
+        ...tlsOptions,
         clean: true,
         connectTimeout: opts.timeoutMs,
         reconnectPeriod: 0,

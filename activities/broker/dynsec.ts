@@ -35,6 +35,8 @@ export interface DynsecAdapterOptions {
   adminPassword: string;
   /** Bound of each command (and of connecting). Default 5000. */
   timeoutMs?: number;
+  /** PEM certificates to trust for `mqtts://` (the broker's private CA). */
+  ca?: string;
 }
 
 export interface BrokerAccountSpec {

@@ -8,7 +8,8 @@ export type { DeviceAddressAdapter, Reservation, ReservationRef } from './adapte
 /**
  * Fixed device addresses as host reservations in one subnet of Kea DHCPv4, through the Kea
  * Control Agent's command API (`POST {command, service: ["dhcp4"], arguments}` answering
- * `[{result, text, arguments}]`, result 0 = success).
+ * `[{result, text, arguments}]`, result 0 = success), or on Kea 3.x, which removed the agent,
+ * through kea-dhcp4's own HTTP control socket (the same, without `service`).
  *
  * The host_cmds hook (reservation-add/-del) is not open source in Kea 2.2, so every change is
  * config-get, edit the subnet's `reservations`, config-set, then config-write so the router keeps
@@ -27,7 +28,18 @@ export interface KeaAdapterOptions {
   authUser?: string;
   authPassword?: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
+  /**
+   * `agent`: the URL is kea-ctrl-agent (Kea 2.x), which forwards to the server named by
+   * `service`. `server`: the URL is kea-dhcp4's own HTTP control socket (Kea 3.x, which removed
+   * the agent), which takes the command itself: no `service`.
+   */
+  control?: 'agent' | 'server';
 }
+
+/** kea-dhcp4 refuses config-set while its lease-file cleanup runs (memfile LFC): worth waiting. */
+const LFC_RUNNING = /Can not update configuration while lease file cleanup process is running/i;
 
 interface KeaAnswer {
   result: number;
@@ -70,19 +82,36 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
   if (opts.authUser !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword ?? ''}`).toString('base64')}`;
   }
-  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs);
+  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca });
   const object = (address: string) => `dhcp reservation ${address} in subnet ${opts.subnetId}`;
 
+  const service = (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {};
+
   async function command(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
-    const res = await http.call({ method: 'POST', path: '', json: { command: name, service: ['dhcp4'], ...(args ? { arguments: args } : {}) } });
+    // The lease-file cleanup that blocks config-set ends on its own: wait a little for it here,
+    // then leave it to the step's retries.
+    for (let attempt = 1, delay = 200; ; attempt++, delay *= 2) {
+      try {
+        return await commandOnce(name, args);
+      } catch (e) {
+        if (!(e instanceof BackendError && LFC_RUNNING.test(e.detail)) || attempt >= 4) throw e;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  async function commandOnce(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+    const res = await http.call({ method: 'POST', path: '', json: { command: name, ...service, ...(args ? { arguments: args } : {}) } });
+    // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
     const answer = res.json<KeaAnswer[] | KeaAnswer>();
     const first = Array.isArray(answer) ? answer[0] : answer;
     if (first?.result === 0) return first;
     const text = first?.text ?? 'no answer';
-    // The agent could not reach kea-dhcp4 (restarting, socket gone): worth another try. A
-    // refused config-set is Kea saying no to the content; repeating it changes nothing.
-    const unreachable = /unable to forward command|server is likely to be offline/i.test(text);
-    const retryable = unreachable || name !== 'config-set';
+    // The agent could not reach kea-dhcp4 (restarting, socket gone), or a lease-file cleanup is
+    // running: worth another try. Any other refused config-set is Kea saying no to the content;
+    // repeating it changes nothing.
+    const transient = /unable to forward command|server is likely to be offline/i.test(text) || LFC_RUNNING.test(text);
+    const retryable = transient || name !== 'config-set';
     throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
   }
 

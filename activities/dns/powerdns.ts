@@ -28,6 +28,8 @@ export interface PowerDnsAdapterOptions {
   /** Where tenants send RFC 2136 updates (reported to them, e.g. `192.0.2.53:53`). */
   updateServer: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface TenantZoneSpec {
@@ -100,7 +102,7 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
   if (opts.nameservers.length === 0) throw new Error('powerdns adapter: at least one nameserver is needed');
   const nameservers = opts.nameservers.map(absoluteName);
   const primary = nameservers[0] as string;
-  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
+  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
   const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
   // Zone and key ids are the absolute name; '/' would be escaped as =2F, but our names never hold one.
   const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absoluteName(zone))}`;

@@ -46,6 +46,8 @@ export interface VmSpec {
 
 export interface VmObservation {
   vmid: number;
+  /** The cluster node the VM is on now (an operator may have migrated it). */
+  node: string;
   name?: string;
   status: string;
   template: boolean;
@@ -66,6 +68,7 @@ export interface VmObservation {
 
 export interface TemplateInfo {
   vmid: number;
+  node: string;
   name: string;
   diskGb: number;
 }
@@ -85,36 +88,51 @@ export interface ProxmoxHypervisorOptions {
   node: string;
   storage: string;
   templatePrefix: string;
-  /** Bound on each task (clone, config, resize, start, stop, destroy). */
+  /**
+   * Bound on each task (clone, config, resize, start, stop, destroy) and on waiting for a VM's
+   * lock to clear: the site's SITE_HYPERVISOR_TASK_TIMEOUT, sized for a full clone (minutes).
+   */
   taskTimeoutMs: number;
-  timeoutMs?: number;
+  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  ca?: string;
 }
 
+/** An entry of `GET /cluster/resources?type=vm` (pve-manager API2/Cluster.pm). */
 interface ListedVm {
+  type: string;
   vmid: number;
+  node: string;
   name?: string;
   status: string;
-  template?: number | string;
+  template?: number | string | boolean;
 }
+
+/** Locks that record a state rather than a running task (qemu-server's `lock` enum). */
+const STATE_LOCKS = new Set(['suspended']);
 
 export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): HypervisorAdapter {
   const pve = new PveApi({ ...opts, product: 'proxmox' });
-  const qemu = `/nodes/${encodeURIComponent(opts.node)}/qemu`;
+  const qemuOn = (node: string) => `/nodes/${encodeURIComponent(node)}/qemu`;
   const refuse = (detail: string) => new BackendError('proxmox', detail, false);
+  const isTemplate = (t: ListedVm['template']) => t === true || Number(t ?? 0) === 1;
 
-  const listVms = () => pve.get<ListedVm[]>(qemu);
+  // VMIDs are cluster-wide and an operator may migrate a VM: look guests up in the cluster's
+  // list, then talk to the node each one is on. A node's own list knows only its guests.
+  const listVms = async () => (await pve.get<ListedVm[]>('/cluster/resources', { type: 'vm' })).filter((v) => v.type === 'qemu');
 
   async function observe(vmid: number): Promise<VmObservation | undefined> {
     const listed = (await listVms()).find((v) => Number(v.vmid) === vmid);
     if (!listed) return undefined;
+    const qemu = qemuOn(listed.node);
     const config = await pve.get<VmConfig>(`${qemu}/${vmid}/config`);
     const net = parseNet(config.net0);
     const ipc = parseIpconfig(config.ipconfig0);
     return {
       vmid,
+      node: listed.node,
       name: config.name === undefined ? undefined : String(config.name),
       status: listed.status,
-      template: Number(listed.template ?? config.template ?? 0) === 1,
+      template: isTemplate(listed.template) || Number(config.template ?? 0) === 1,
       lock: config.lock === undefined ? undefined : String(config.lock),
       cores: config.cores === undefined ? undefined : Number(config.cores),
       memoryMb: memoryMb(config.memory),
@@ -132,19 +150,40 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
 
   async function newestTemplate(): Promise<TemplateInfo> {
     const templates = (await listVms())
-      .filter((v) => Number(v.template ?? 0) === 1 && (v.name ?? '').startsWith(opts.templatePrefix))
+      .filter((v) => isTemplate(v.template) && (v.name ?? '').startsWith(opts.templatePrefix))
       .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? ''));
     const newest = templates[0];
-    if (!newest) throw refuse(`no template named ${opts.templatePrefix}* on node ${opts.node}`);
-    const config = await pve.get<VmConfig>(`${qemu}/${newest.vmid}/config`);
+    if (!newest) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
+    const config = await pve.get<VmConfig>(`${qemuOn(newest.node)}/${newest.vmid}/config`);
     const diskGb = bootDiskGb(config);
     if (diskGb === undefined) throw refuse(`template ${newest.name} (VM ${newest.vmid}) has no disk`);
-    return { vmid: Number(newest.vmid), name: newest.name ?? '', diskGb };
+    return { vmid: Number(newest.vmid), node: newest.node, name: newest.name ?? '', diskGb };
+  }
+
+  /**
+   * The VM once no task holds its config lock. A clone started by an earlier attempt (a worker
+   * that died, a call that timed out after PVE had forked the task) is still copying: the
+   * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
+   * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
+   */
+  async function unlocked(vmid: number, what: string): Promise<VmObservation | undefined> {
+    const deadline = Date.now() + opts.taskTimeoutMs;
+    let delay = 250;
+    for (;;) {
+      const vm = await observe(vmid);
+      if (!vm?.lock) return vm;
+      // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
+      if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new BackendError('proxmox', `${what} still locked (${vm.lock}) after ${opts.taskTimeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+      delay = Math.min(delay * 2, 2000);
+    }
   }
 
   async function ensure(spec: VmSpec): Promise<ObjectOutcome[]> {
     const what = `VM ${spec.vmid} (${spec.name})`;
-    let vm = await observe(spec.vmid);
+    let vm = await unlocked(spec.vmid, what);
     const existed = !!vm;
     let changed = false;
 
@@ -152,7 +191,9 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
       const tpl = await newestTemplate();
       const disk = checkDisk(spec.diskGb, tpl.diskGb);
       if (!disk.ok) throw new BackendError('proxmox', `${what}: ${disk.error} (template ${tpl.name})`, false, 400);
-      const upid = await pve.call('POST', `${qemu}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage });
+      // The clone runs on the template's node; a template elsewhere clones onto the site's node.
+      const target = tpl.node === opts.node ? undefined : opts.node;
+      const upid = await pve.call('POST', `${qemuOn(tpl.node)}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage, target });
       await pve.waitTask(upid, `clone ${tpl.name} to ${what}`);
       vm = await observe(spec.vmid);
       if (!vm) throw new BackendError('proxmox', `${what}: absent after its clone task ended`);
@@ -160,6 +201,7 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
       throw refuse(`${what}: VMID ${spec.vmid} is a template`);
     }
 
+    const qemu = qemuOn(vm.node);
     const set: Record<string, string | number> = {};
     if (vm.name !== spec.name) set.name = spec.name;
     if (vm.cores !== spec.cores) set.cores = spec.cores;
@@ -194,9 +236,10 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   }
 
   async function remove(vmid: number): Promise<void> {
-    const vm = await observe(vmid);
+    const vm = await unlocked(vmid, `VM ${vmid}`);
     if (!vm) return;
     if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
+    const qemu = qemuOn(vm.node);
     try {
       if (vm.status !== 'stopped') {
         const upid = await pve.call('POST', `${qemu}/${vmid}/status/stop`);

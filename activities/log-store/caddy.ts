@@ -22,6 +22,8 @@ export interface LogStoreAdapterOptions {
   /** The URL tenants ship to (/insert/...) and read from (/select/...). */
   endpoint: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface LogStoreSpec {
@@ -79,7 +81,7 @@ function stateOf(p: Placed, desired: Json, catchAll: number): RouteState {
 }
 
 export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAdapter {
-  const http = new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs);
+  const http = new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs, { ca: opts.ca });
   const server = opts.server ?? 'logs';
   const routesPath = `/config/apps/http/servers/${encodeURIComponent(server)}/routes`;
 

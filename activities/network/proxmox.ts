@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from './identifiers.js';
-import { PveApi } from './pve-api.js';
+import { PveApi, type PveParams } from './pve-api.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
@@ -60,7 +60,8 @@ export interface ProxmoxNetworkOptions {
   /** The site's VNI bases, to read the index a zone or VNet found on the fabric carries. */
   vrfVniBase: number;
   vnetVniBase: number;
-  timeoutMs?: number;
+  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  ca?: string;
 }
 
 const ID_RE = /^[a-z][a-z0-9]*[a-z0-9]$/;
@@ -88,6 +89,51 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
   }
 
+  /** The global SDN lock's token; none on PVE releases without the lock (501). */
+  async function acquireLock(): Promise<string | undefined> {
+    try {
+      return await pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
+    } catch (e) {
+      if (e instanceof BackendError && e.status === 501) return undefined;
+      throw e;
+    }
+  }
+
+  /** Pending SDN edits other than this tenant's zone, VNet and subnet: an operator's, staged. */
+  async function refuseForeignPending(s: NetworkSpec): Promise<void> {
+    const [zones, vnets] = await Promise.all([pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }), pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 })]);
+    const foreign: string[] = [];
+    for (const z of zones) if (z.state && z.zone !== s.tenant) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
+    for (const v of vnets) if (v.state && v.vnet !== s.vnetId) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+    const own = subnetIdOf(s.tenant, s.subnet);
+    const subnets = await Promise.all(vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnetId).map((v) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(v.vnet)}/subnets`, { pending: 1 }).catch(() => [])));
+    for (const sub of subnets.flat()) if (sub.state && sub.subnet !== own) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
+    if (foreign.length > 0) {
+      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
+    }
+  }
+
+  /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
+  async function onNode(s: NetworkSpec): Promise<{ vnet: string; status?: string; statusmsg?: string } | undefined> {
+    const content = await pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(`/nodes/${encodeURIComponent(opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`);
+    return content.find((v) => v.vnet === s.vnetId);
+  }
+
+  async function waitForBridge(s: NetworkSpec): Promise<void> {
+    const deadline = Date.now() + opts.taskTimeoutMs;
+    let delay = 50;
+    for (;;) {
+      const mine = await onNode(s);
+      if (mine?.status === 'available') return;
+      const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
+      if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnetId} on node ${opts.node}: ${last}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnetId} not running on node ${opts.node} after ${opts.taskTimeoutMs} ms (${last}); did its network reload fail?`);
+      await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+      delay = Math.min(delay * 2, 1000);
+    }
+  }
+
   async function observe(s: NetworkSpec): Promise<NetworkObservation> {
     const [zc, zr, vc, vr] = await Promise.all([
       list('/cluster/sdn/zones', false),
@@ -113,50 +159,71 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     const o = await observe(s);
     const wrote = { zone: false, vnet: false, subnet: false };
 
-    const z = o.zone.config;
-    if (!z) {
-      await pve.call('POST', '/cluster/sdn/zones', { zone: s.tenant, type: 'evpn', controller: opts.controller, 'vrf-vxlan': s.vrfVni });
-      wrote.zone = true;
-    } else if (z.type !== 'evpn') {
-      throw new BackendError('proxmox', `zone ${s.tenant} exists with type ${String(z.type)}, not evpn`, false);
-    } else if (!zoneOk(z, s)) {
-      const nodes = nodesOk(z.nodes) ? undefined : `${String(z.nodes)},${opts.node}`;
-      await pve.call('PUT', `/cluster/sdn/zones/${s.tenant}`, { controller: opts.controller, 'vrf-vxlan': s.vrfVni, nodes });
-      wrote.zone = true;
-    }
-
-    const v = o.vnet.config;
-    if (!v) {
-      await pve.call('POST', '/cluster/sdn/vnets', { vnet: s.vnetId, zone: s.tenant, tag: s.vnetTag });
-      wrote.vnet = true;
-    } else if (!vnetOk(v, s)) {
-      await pve.call('PUT', `/cluster/sdn/vnets/${s.vnetId}`, { zone: s.tenant, tag: s.vnetTag });
-      wrote.vnet = true;
-    }
-
-    const sub = o.subnet.config;
-    if (!sub) {
-      await pve.call('POST', `/cluster/sdn/vnets/${s.vnetId}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
-      wrote.subnet = true;
-    } else if (!subnetOk(sub, s)) {
-      await pve.call('PUT', `/cluster/sdn/vnets/${s.vnetId}/subnets/${o.subnet.id}`, { gateway: s.gateway });
-      wrote.subnet = true;
-    }
-
     const runningOk = {
       zone: zoneOk(o.zone.running, s),
       vnet: vnetOk(o.vnet.running, s),
       subnet: subnetOk(o.subnet.running, s),
     };
-    if (wrote.zone || wrote.vnet || wrote.subnet || !runningOk.zone || !runningOk.vnet || !runningOk.subnet) {
-      const upid = await pve.call<string>('PUT', '/cluster/sdn');
-      await pve.waitTask(upid, `apply SDN for ${s.tenant}`);
+    const z = o.zone.config;
+    // Applied but not a bridge on the node (its reload failed or never ran): apply again, which
+    // reloads every node.
+    const reload = runningOk.zone && runningOk.vnet && (await onNode(s))?.status !== 'available';
+    const needsWrite =
+      reload || !z || !zoneOk(z, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s) || !runningOk.zone || !runningOk.vnet || !runningOk.subnet;
+    // PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take
+    // it (keeping others' writes out until the apply), refuse to apply edits that are not ours,
+    // write with its token and let the apply release it.
+    const token = needsWrite ? await acquireLock() : undefined;
+    let released = !token;
+    const write = <T>(method: 'POST' | 'PUT', path: string, params: PveParams = {}) => pve.call<T>(method, path, { ...params, 'lock-token': token });
+    try {
+      if (needsWrite) await refuseForeignPending(s);
+      if (!z) {
+        await write('POST', '/cluster/sdn/zones', { zone: s.tenant, type: 'evpn', controller: opts.controller, 'vrf-vxlan': s.vrfVni });
+        wrote.zone = true;
+      } else if (z.type !== 'evpn') {
+        throw new BackendError('proxmox', `zone ${s.tenant} exists with type ${String(z.type)}, not evpn`, false);
+      } else if (!zoneOk(z, s)) {
+        const nodes = nodesOk(z.nodes) ? undefined : `${String(z.nodes)},${opts.node}`;
+        await write('PUT', `/cluster/sdn/zones/${s.tenant}`, { controller: opts.controller, 'vrf-vxlan': s.vrfVni, nodes });
+        wrote.zone = true;
+      }
+
+      const v = o.vnet.config;
+      if (!v) {
+        await write('POST', '/cluster/sdn/vnets', { vnet: s.vnetId, zone: s.tenant, tag: s.vnetTag });
+        wrote.vnet = true;
+      } else if (!vnetOk(v, s)) {
+        await write('PUT', `/cluster/sdn/vnets/${s.vnetId}`, { zone: s.tenant, tag: s.vnetTag });
+        wrote.vnet = true;
+      }
+
+      const sub = o.subnet.config;
+      if (!sub) {
+        await write('POST', `/cluster/sdn/vnets/${s.vnetId}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
+        wrote.subnet = true;
+      } else if (!subnetOk(sub, s)) {
+        await write('PUT', `/cluster/sdn/vnets/${s.vnetId}/subnets/${o.subnet.id}`, { gateway: s.gateway });
+        wrote.subnet = true;
+      }
+
+      if (reload || wrote.zone || wrote.vnet || wrote.subnet || !runningOk.zone || !runningOk.vnet || !runningOk.subnet) {
+        const upid = await pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
+        released = true;
+        // A node whose reload could not be started is only a warning of the task: a failed step here.
+        await pve.waitTask(upid, `apply SDN for ${s.tenant}`, { warningsFail: true });
+      }
+    } finally {
+      if (!released) await pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
     }
+    // The apply only starts each node's network reload: wait until the site's node runs the VNet
+    // as a bridge, so no VM is started on a bridge that does not exist yet.
+    await waitForBridge(s);
 
     // What the running fabric had before this call decides created / corrected / in-place.
     return [
       outcomeOf(`sdn zone ${s.tenant}`, !!o.zone.running, wrote.zone || !runningOk.zone),
-      outcomeOf(`sdn vnet ${s.vnetId}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet),
+      outcomeOf(`sdn vnet ${s.vnetId}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet || reload),
       outcomeOf(`sdn subnet ${o.subnet.id}`, !!o.subnet.running, wrote.subnet || !runningOk.subnet),
     ];
   }

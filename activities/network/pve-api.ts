@@ -17,6 +17,8 @@ export interface PveApiOptions {
   taskTimeoutMs: number;
   /** Bound on one HTTP call. */
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
   product?: string;
 }
 
@@ -78,7 +80,7 @@ export class PveApi {
     this.product = opts.product ?? 'proxmox';
     const base = opts.apiUrl.replace(/\/+$/, '');
     const root = /\/api2\/json$/.test(base) ? base : `${base}/api2/json`;
-    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000);
+    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, { ca: opts.ca });
   }
 
   /** One call; a non-2xx answer becomes a BackendError (4xx: the product refused, not retryable). */
@@ -100,7 +102,9 @@ export class PveApi {
       body = undefined;
     }
     if (res.status >= 200 && res.status < 300) return (body?.data ?? null) as T;
-    const reason = body?.message?.trim() || (res.status === 401 ? 'authentication refused' : res.text.slice(0, 200));
+    // PVE puts the die text in `message` and the first line of it in the reason phrase; older
+    // releases (and every 401) send it in the reason phrase only.
+    const reason = body?.message?.trim() || res.reason.trim() || (res.status === 401 ? 'authentication refused' : res.text.slice(0, 200));
     const errors = body?.errors ? ` ${JSON.stringify(body.errors)}` : '';
     const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
     throw new BackendError(this.product, `${method} ${path} -> ${res.status} ${reason}${errors}`, retryable, res.status);
@@ -112,9 +116,10 @@ export class PveApi {
 
   /**
    * Wait for a worker task to stop, polling `GET /nodes/{node}/tasks/{upid}/status` with a
-   * growing interval; its exit status must be OK (or WARNINGS).
+   * growing interval; its exit status must be OK (or WARNINGS, unless `warningsFail`: a task that
+   * only warns when part of its work failed, as `reloadnetworkall` does for a node).
    */
-  async waitTask(upid: unknown, what: string): Promise<void> {
+  async waitTask(upid: unknown, what: string, opts: { warningsFail?: boolean } = {}): Promise<void> {
     if (typeof upid !== 'string') return; // a synchronous answer (older PVE): nothing to wait for
     const u = parseUpid(upid);
     if (!u) throw new BackendError(this.product, `${what}: unexpected task id ${upid}`);
@@ -124,7 +129,7 @@ export class PveApi {
       const s = await this.get<{ status: string; exitstatus?: string }>(`/nodes/${encodeURIComponent(u.node)}/tasks/${encodeURIComponent(upid)}/status`);
       if (s.status === 'stopped') {
         const exit = s.exitstatus ?? '';
-        if (exit === 'OK' || /^WARNINGS: \d+$/.test(exit)) return;
+        if (exit === 'OK' || (!opts.warningsFail && /^WARNINGS: \d+$/.test(exit))) return;
         throw new PveTaskError(this.product, `${what}: task ${u.type} ${u.id} on ${u.node} failed: ${exit}`);
       }
       const left = deadline - Date.now();

@@ -20,6 +20,8 @@ export interface RecursorAdapterOptions {
   apiKey: string;
   serverId?: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface ForwardSpec {
@@ -49,7 +51,7 @@ export interface ResolverAdapter {
 interface ApiZone { id: string; name: string; kind: string; servers?: string[]; recursion_desired?: boolean }
 
 export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAdapter {
-  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
+  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
   const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
   const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absolute(zone))}`;
 

@@ -32,6 +32,8 @@ export interface MinioStateOptions {
   bucket: string;
   region?: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 export interface StateSpec {
@@ -71,7 +73,7 @@ interface UserInfo {
 
 export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   const region = opts.region ?? 'us-east-1';
-  const http = new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs);
+  const http = new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca });
   const root: SigV4Credentials = { accessKey: opts.accessKey, secretKey: opts.secretKey };
   const base = opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/';
 

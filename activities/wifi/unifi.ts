@@ -32,6 +32,8 @@ export interface UnifiWifiOptions {
    */
   placeholderNetwork?: string;
   timeoutMs?: number;
+  /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
+  ca?: string;
 }
 
 interface PpskEntry {
@@ -60,9 +62,14 @@ interface Answer<T> {
 
 const PRODUCT = 'unifi';
 
+/** Where the Network application's site API is, relative to the configured URL. */
+export function unifiApiBase(opts: { site?: string }): string {
+  return `proxy/network/api/s/${encodeURIComponent(opts.site ?? 'default')}`;
+}
+
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
-  const http = new BackendHttp(PRODUCT, opts.url, { 'x-api-key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs);
-  const base = `proxy/network/api/s/${encodeURIComponent(opts.site ?? 'default')}`;
+  const http = new BackendHttp(PRODUCT, opts.url, { 'x-api-key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
+  const base = unifiApiBase(opts);
 
   async function call<T>(method: 'GET' | 'PUT', path: string, json?: unknown): Promise<T[]> {
     const res = await http.call({ method, path: `${base}/${path}`, json, accept: [400, 401, 403, 404] });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { siteProblems } from './site-problems.js';
@@ -26,6 +27,24 @@ const supernet = z
   .string()
   .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16')
   .refine((v) => v.split('.').slice(0, 2).every((o) => Number(o) <= 255), 'must be an IPv4 /16 like 10.128.0.0/16');
+/**
+ * A file of PEM certificates a backend's TLS certificate is checked against (its private CA), read
+ * when the service starts: an unreadable file or one without a certificate stops it.
+ */
+const caFile = z.string().transform((path, ctx) => {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'cannot read the file' });
+    return z.NEVER;
+  }
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a file of PEM certificates' });
+    return z.NEVER;
+  }
+  return pem;
+});
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** Trust classes the site serves: JSON `{"<class>": {"ssid": "...", "vlan": "<network>", "range": "a.b.c.d-a.b.c.e"}}`. */
@@ -61,6 +80,9 @@ export const siteSchema = z
     SITE_ENROLLMENT_LIFETIME: duration('72h'),
     SITE_RECONCILE_INTERVAL: duration('1h'),
     SITE_BACKEND_TIMEOUT: duration('10s'),
+    // A full clone of a multi-gigabyte template runs for minutes; the workload's VM activity is
+    // bounded by Temporal at 12 h (WORKLOAD_VM_OPTIONS), which five such tasks must fit in.
+    SITE_HYPERVISOR_TASK_TIMEOUT: duration('30m').refine((ms) => ms >= 10_000 && ms <= 2 * 3600_000, 'must be between 10s and 2h'),
     SITE_TOKEN_KEY: key32,
     SITE_SECRETS_KEY: key32,
     SITE_SECRETS_KEY_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,16}$/).default('k1'),
@@ -77,6 +99,8 @@ export const siteSchema = z
     SITE_MINIO_URL: url,
     SITE_MINIO_ACCESS_KEY: z.string().min(1),
     SITE_MINIO_SECRET_KEY: z.string().min(1),
+    // The server's configured region (MINIO_SITE_REGION): requests signed for another are refused.
+    SITE_MINIO_REGION: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a region name like us-east-1').default('us-east-1'),
     SITE_STATE_BUCKET: z.string().min(3).default('tenant-state'),
     SITE_STATE_ENDPOINT: url.optional(),
     SITE_PROXMOX_URL: url,
@@ -97,6 +121,8 @@ export const siteSchema = z
     SITE_DHCP_SUBNET_ID: z.coerce.number().int().positive().optional(),
     SITE_DHCP_USER: z.string().optional(),
     SITE_DHCP_PASSWORD: z.string().optional(),
+    // Kea 2.x: the control agent; Kea 3.x: kea-dhcp4's own HTTP control socket.
+    SITE_DHCP_CONTROL: z.enum(['agent', 'server'], { message: 'must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)' }).default('agent'),
     SITE_DEVICE_SHARE: z.coerce.number().int().positive().default(16),
     SITE_BROKER_URL: z.string().regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL').optional(),
     SITE_BROKER_ADMIN_USER: z.string().optional(),
@@ -108,6 +134,18 @@ export const siteSchema = z
     SITE_GRAFANA_ADMIN_USER: z.string().optional(),
     SITE_GRAFANA_ADMIN_PASSWORD: z.string().optional(),
     SITE_GRAFANA_PUBLIC_URL: url.optional(),
+    // The CA bundle every HTTPS/MQTTS backend is checked against, and one per backend that
+    // overrides it. Absent: the public roots. Verification is never skipped.
+    SITE_BACKEND_CA_FILE: caFile.optional(),
+    SITE_PDNS_CA_FILE: caFile.optional(),
+    SITE_RECURSOR_CA_FILE: caFile.optional(),
+    SITE_MINIO_CA_FILE: caFile.optional(),
+    SITE_PROXMOX_CA_FILE: caFile.optional(),
+    SITE_LOG_CA_FILE: caFile.optional(),
+    SITE_GRAFANA_CA_FILE: caFile.optional(),
+    SITE_WIFI_CA_FILE: caFile.optional(),
+    SITE_DHCP_CA_FILE: caFile.optional(),
+    SITE_BROKER_CA_FILE: caFile.optional(),
   })
   .superRefine((e, ctx) => {
     // Values that parse one by one but cannot work together: refused here, naming the variable.
@@ -128,6 +166,8 @@ export const siteSchema = z
     reconcileIntervalMs: e.SITE_RECONCILE_INTERVAL,
     /** Bound on one call to a backend; a slower backend is a failed attempt, never a hang. */
     backendTimeoutMs: e.SITE_BACKEND_TIMEOUT,
+    /** Bound on one Proxmox QEMU task (clone, resize, start...) and on waiting for a VM's lock. */
+    hypervisorTaskTimeoutMs: e.SITE_HYPERVISOR_TASK_TIMEOUT,
     tokenKey: e.SITE_TOKEN_KEY,
     secretsKey: e.SITE_SECRETS_KEY,
     secretsKeyId: e.SITE_SECRETS_KEY_ID,
@@ -138,19 +178,22 @@ export const siteSchema = z
       apiUrl: e.SITE_PDNS_URL,
       apiKey: e.SITE_PDNS_API_KEY,
       updateServer: e.SITE_DNS_UPDATE_SERVER,
+      ca: e.SITE_PDNS_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
       nameservers: e.SITE_DNS_NAMESERVERS ?? [`ns1.${e.SITE_DOMAIN}.`],
     },
-    resolver: { apiUrl: e.SITE_RECURSOR_URL, apiKey: e.SITE_RECURSOR_API_KEY, forwardTo: e.SITE_RECURSOR_FORWARD_TO },
+    resolver: { apiUrl: e.SITE_RECURSOR_URL, apiKey: e.SITE_RECURSOR_API_KEY, forwardTo: e.SITE_RECURSOR_FORWARD_TO, ca: e.SITE_RECURSOR_CA_FILE ?? e.SITE_BACKEND_CA_FILE },
     state: {
       adminUrl: e.SITE_MINIO_URL,
       accessKey: e.SITE_MINIO_ACCESS_KEY,
       secretKey: e.SITE_MINIO_SECRET_KEY,
       bucket: e.SITE_STATE_BUCKET,
+      region: e.SITE_MINIO_REGION,
       endpoint: e.SITE_STATE_ENDPOINT ?? e.SITE_MINIO_URL,
+      ca: e.SITE_MINIO_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
     },
-    proxmox: { apiUrl: e.SITE_PROXMOX_URL, tokenId: e.SITE_PROXMOX_TOKEN_ID, tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET },
+    proxmox: { apiUrl: e.SITE_PROXMOX_URL, tokenId: e.SITE_PROXMOX_TOKEN_ID, tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET, ca: e.SITE_PROXMOX_CA_FILE ?? e.SITE_BACKEND_CA_FILE },
     logStore: e.SITE_LOG_URL
-      ? { adminUrl: e.SITE_LOG_URL, server: e.SITE_LOG_SERVER, upstream: e.SITE_LOG_UPSTREAM ?? '127.0.0.1:9428', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL }
+      ? { adminUrl: e.SITE_LOG_URL, server: e.SITE_LOG_SERVER, upstream: e.SITE_LOG_UPSTREAM ?? '127.0.0.1:9428', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL, ca: e.SITE_LOG_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
       : undefined,
     wifi: e.SITE_WIFI_URL
       ? {
@@ -158,15 +201,16 @@ export const siteSchema = z
           apiKey: e.SITE_WIFI_API_KEY ?? '',
           site: e.SITE_WIFI_SITE,
           placeholderNetwork: e.SITE_WIFI_PLACEHOLDER_NETWORK,
+          ca: e.SITE_WIFI_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
           /** The tenant developer network: where admission keys go. */
           developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN ? { ssid: e.SITE_WIFI_DEVELOPER_SSID, vlan: e.SITE_WIFI_DEVELOPER_VLAN } : undefined,
         }
       : undefined,
     dhcp: e.SITE_DHCP_URL
-      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, share: e.SITE_DEVICE_SHARE }
+      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, control: e.SITE_DHCP_CONTROL, share: e.SITE_DEVICE_SHARE, ca: e.SITE_DHCP_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
       : undefined,
     broker: e.SITE_BROKER_URL
-      ? { url: e.SITE_BROKER_URL, adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin', adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '' }
+      ? { url: e.SITE_BROKER_URL, adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin', adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '', ca: e.SITE_BROKER_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
       : undefined,
     ca: e.SITE_CA_CERT && e.SITE_CA_KEY ? { certPem: e.SITE_CA_CERT, keyPem: e.SITE_CA_KEY, chainPem: e.SITE_CA_CHAIN } : undefined,
     grafana: e.SITE_GRAFANA_URL
@@ -175,6 +219,7 @@ export const siteSchema = z
           adminUser: e.SITE_GRAFANA_ADMIN_USER ?? 'admin',
           adminPassword: e.SITE_GRAFANA_ADMIN_PASSWORD ?? '',
           publicUrl: e.SITE_GRAFANA_PUBLIC_URL ?? e.SITE_GRAFANA_URL,
+          ca: e.SITE_GRAFANA_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
         }
       : undefined,
   }));

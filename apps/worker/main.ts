@@ -4,6 +4,7 @@ import { connectClient, connectWorker } from '../../temporal/connection.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
+import { checkBackends, formatChecks } from './check-backends.js';
 import { createWorker } from './worker.js';
 
 /** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
@@ -17,6 +18,16 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  if (process.argv.includes('--check-backends')) {
+    // Read-only calls to each configured backend; no database, no Temporal.
+    if (!config.site) {
+      process.stderr.write('worker: --check-backends needs a configured site (SITE_DOMAIN and the core SITE_* settings)\n');
+      process.exit(2);
+    }
+    const checks = await checkBackends(config.site);
+    process.stdout.write(`${formatChecks(checks)}\n`);
+    process.exit(checks.every((c) => c.ok) ? 0 : 1);
   }
   const log = createLogger(config.env.LOG_LEVEL, 'worker');
   Runtime.install({

@@ -22,14 +22,17 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     nameservers: site.dns.nameservers,
     updateServer: site.dns.updateServer,
     timeoutMs,
+    ca: site.dns.ca,
   });
-  const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs });
+  const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
   const state = createMinioStateAdapter({
     endpoint: site.state.adminUrl,
     accessKey: site.state.accessKey,
     secretKey: site.state.secretKey,
     bucket: site.state.bucket,
+    region: site.state.region,
     timeoutMs,
+    ca: site.state.ca,
   });
   const network = createProxmoxNetworkAdapter({
     apiUrl: site.proxmox.apiUrl,
@@ -40,6 +43,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     vrfVniBase: site.vrfVniBase,
     vnetVniBase: site.vnetVniBase,
     taskTimeoutMs: timeoutMs,
+    ca: site.proxmox.ca,
   });
   const hypervisor = createProxmoxHypervisorAdapter({
     apiUrl: site.proxmox.apiUrl,
@@ -48,11 +52,12 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
     node: site.node,
     storage: site.storage,
     templatePrefix: site.templatePrefix,
-    taskTimeoutMs: timeoutMs * 3,
+    taskTimeoutMs: site.hypervisorTaskTimeoutMs,
     timeoutMs,
+    ca: site.proxmox.ca,
   });
   const logStore = site.logStore
-    ? createLogStoreAdapter({ adminUrl: site.logStore.adminUrl, server: site.logStore.server, upstream: site.logStore.upstream, endpoint: site.logStore.endpoint, timeoutMs })
+    ? createLogStoreAdapter({ adminUrl: site.logStore.adminUrl, server: site.logStore.server, upstream: site.logStore.upstream, endpoint: site.logStore.endpoint, timeoutMs, ca: site.logStore.ca })
     : undefined;
   const grafana = site.grafana ? createGrafanaAdapter({ ...site.grafana, timeoutMs }) : undefined;
   return {
@@ -67,12 +72,12 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
           }
         : undefined,
     wifi: site.wifi
-      ? createUnifiWifiAdapter({ url: site.wifi.url, apiKey: site.wifi.apiKey, site: site.wifi.site, placeholderNetwork: site.wifi.placeholderNetwork, timeoutMs })
+      ? createUnifiWifiAdapter({ url: site.wifi.url, apiKey: site.wifi.apiKey, site: site.wifi.site, placeholderNetwork: site.wifi.placeholderNetwork, timeoutMs, ca: site.wifi.ca })
       : undefined,
     deviceAddress: site.dhcp
-      ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, timeoutMs })
+      ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, control: site.dhcp.control, timeoutMs, ca: site.dhcp.ca })
       : undefined,
-    broker: site.broker ? createDynsecAdapter({ url: site.broker.url, adminUser: site.broker.adminUser, adminPassword: site.broker.adminPassword, timeoutMs }) : undefined,
+    broker: site.broker ? createDynsecAdapter({ url: site.broker.url, adminUser: site.broker.adminUser, adminPassword: site.broker.adminPassword, timeoutMs, ca: site.broker.ca }) : undefined,
     ca: site.ca ? createIssuer({ caCertPem: site.ca.certPem, caKeyPem: site.ca.keyPem, chainPem: splitPem(site.ca.chainPem), siteDomain: site.domain }) : undefined,
     dns,
     resolver: {

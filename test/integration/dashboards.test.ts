@@ -4,6 +4,7 @@ import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js
 import { createGrafanaSimulator, type GrafanaState } from '../../apps/lab/simulators/grafana/index.js';
 import { createGrafanaAdapter, type DashboardsAdapter, type DashboardsSpec } from '../../activities/dashboards/grafana.js';
 import { BackendError } from '../../activities/ensure.js';
+import { newDashboardPassword } from '../../activities/dashboards/password.js';
 
 // The dashboards adapter against the Grafana simulator: one org per tenant, a login that is an
 // Editor there and nowhere else, three log data sources the tenant cannot change.
@@ -97,7 +98,7 @@ describe('ensure a tenant', () => {
     expect(state.datasourcesOf(orgId).map((d) => d.version)).toEqual(versions);
     expect(await dash.observe(acme)).toEqual({
       org: { id: orgId, name: 'acme' },
-      login: { id: userId('acme-dash'), orgs: [{ orgId, role: 'Editor' }], passwordMatches: true },
+      login: { id: userId('acme-dash'), orgs: [{ orgId, role: 'Editor' }] },
       dataSources: Object.fromEntries(uids.map((u) => [u, 'matches'])),
     });
   });
@@ -170,10 +171,23 @@ describe('ensure a tenant', () => {
       expect(state.roleOf(orgId, userId('acme-dash'))).toBe('Editor');
     });
 
-    it('a changed password is set back to the given one', async () => {
-      await asAdmin('PUT', `/api/admin/users/${userId('acme-dash')}/password`, { password: 'changed-by-someone' });
+    it('ensure and observe never sign in as the tenant (Grafana counts that toward its lockout)', async () => {
+      const attempts = () => ({ ...(state.loginAttempts.get('acme-dash') ?? { ok: 0, failed: 0 }), failedAt: undefined });
+      const before = attempts();
+      await dash.ensure(acme);
+      await dash.observe(acme);
+      await dash.ensure(acme);
+      expect(attempts()).toEqual(before);
+    });
+
+    it('a new password from the service (a restored tenant) is set; the same one is not set again', async () => {
+      const restored = { ...acme, password: secret() };
+      expect(results((await dash.ensure(restored)).outcomes)['dashboard login acme-dash']).toBe('corrected');
+      expect((await fetch(`${srv.url}/api/user`, { headers: { authorization: basic('acme-dash', restored.password) } })).status).toBe(200);
+      expect(results((await dash.ensure(restored)).outcomes)['dashboard login acme-dash']).toBe('in-place');
       expect(results((await dash.ensure(acme)).outcomes)['dashboard login acme-dash']).toBe('corrected');
-      expect((await fetch(`${srv.url}/api/user`, { headers: { authorization: basic('acme-dash', acme.password) } })).status).toBe(200);
+      // The org keeps a digest of login and password, never the password.
+      expect(JSON.stringify(state.orgs.get(orgId))).not.toContain(acme.password);
     });
 
     it('a login made server admin loses it', async () => {
@@ -271,5 +285,28 @@ describe('backend failures', () => {
     const err = await wrong.ensure(spec('nocreds', 1042)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).status).toBe(401);
+  });
+});
+
+describe("Grafana's strong password policy ([auth.basic] password_policy = true)", () => {
+  let strict: RunningServer;
+  let strictDash: DashboardsAdapter;
+  beforeAll(async () => {
+    const sim = createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'admin-pw', passwordPolicy: true });
+    strict = await serveApp(sim.app);
+    strictDash = createGrafanaAdapter({ url: strict.url, adminUser: 'admin', adminPassword: 'admin-pw', publicUrl: 'https://grafana.site.example' });
+  });
+  afterAll(async () => strict?.close());
+
+  it('accepts the passwords the service generates', async () => {
+    const r = await strictDash.ensure({ ...spec('strict', 1900), password: newDashboardPassword() });
+    expect(results(r.outcomes)['dashboard login strict-dash']).toBe('created');
+  });
+
+  it('refuses one without a symbol, as Grafana does (400, not retried)', async () => {
+    const err = (await strictDash.ensure({ ...spec('weak', 1901), password: 'Abcdefghijkl12345678' }).catch((e: unknown) => e)) as BackendError;
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err.status).toBe(400);
+    expect(err.detail).toMatch(/doesn't comply with the password policy/);
   });
 });

@@ -56,6 +56,7 @@ beforeAll(async () => {
   sim = createProxmoxSimulator({
     tokenId: TOKEN_ID,
     tokenSecret: SECRET,
+    otherNodes: ['pve2'],
     templates: [
       { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
       { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
@@ -73,7 +74,7 @@ afterAll(async () => server?.close());
 
 describe('templates', () => {
   it('newestTemplate is the highest name in version order among those with the prefix', async () => {
-    expect(await hv.newestTemplate()).toEqual({ vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 });
+    expect(await hv.newestTemplate()).toEqual({ vmid: 9001, node: 'pve1', name: 'tmpl-debian-12.10', diskGb: 10 });
   });
 });
 
@@ -212,6 +213,108 @@ describe('failures', () => {
     } finally {
       sim.state.taskTiming.stall.clear();
       sim.releaseTasks();
+    }
+  });
+});
+
+describe('long clones (a real full clone runs for minutes)', () => {
+  const waitUntil = async (check: () => boolean) => {
+    while (!check()) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('a repeat while the first clone is still copying waits for its lock, then converges; one clone in all', async () => {
+    const spec = specFor(7);
+    sim.state.taskTiming.stall.add('qmclone');
+    const clonesBefore = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').length;
+    // The first attempt's worker "dies" while the clone runs: its promise is simply not awaited.
+    const first = adapter(60_000).ensure(spec).catch((e: unknown) => e);
+    await waitUntil(() => sim.state.vms.get(spec.vmid)?.config.lock === 'clone');
+    const retry = adapter(60_000).ensure(spec);
+    try {
+      // The retry observes the locked target and waits; nothing else is started meanwhile.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sim.state.vms.get(spec.vmid)?.config).toEqual({ lock: 'clone', digest: expect.any(String) });
+    } finally {
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
+    }
+    // Both attempts succeed, whichever of them configures the VM once the copy is done.
+    expect(['corrected', 'in-place']).toContain((await retry)[0]?.result);
+    expect(await first).toEqual([{ object: `vm ${spec.vmid}`, result: expect.stringMatching(/created|in-place/) }]);
+    const vm = sim.state.vms.get(spec.vmid)!;
+    expect(vm.status).toBe('running');
+    expect(vm.config).toMatchObject({ name: spec.name, net0: `virtio=${spec.mac.toUpperCase()},bridge=tv05`, ipconfig0: 'ip=10.128.5.17/24,gw=10.128.5.1' });
+    expect([...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').length).toBe(clonesBefore + 1);
+  });
+
+  it('a clone that fails unlinks its target; the repeat clones again', async () => {
+    const spec = specFor(8);
+    sim.state.taskTiming.failures.set('qmclone', "storage 'local-lvm' is full");
+    try {
+      const err = (await adapter(60_000).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      expect(err.detail).toMatch(/qmclone .* failed: clone failed: storage 'local-lvm' is full/);
+      expect(sim.state.vms.has(spec.vmid)).toBe(false);
+    } finally {
+      sim.state.taskTiming.failures.clear();
+    }
+    expect((await adapter(60_000).ensure(spec))[0]?.result).toBe('created');
+  });
+
+  it('remove waits for a running clone, then destroys the VM', async () => {
+    const spec = specFor(9);
+    sim.state.taskTiming.stall.add('qmclone');
+    const creating = adapter(60_000).ensure(spec).catch((e: unknown) => e);
+    await waitUntil(() => sim.state.vms.get(spec.vmid)?.config.lock === 'clone');
+    const removing = adapter(60_000).remove(spec.vmid);
+    await new Promise((r) => setTimeout(r, 100));
+    sim.state.taskTiming.stall.clear();
+    sim.releaseTasks();
+    await removing;
+    await creating;
+    // Either the create finished first and remove destroyed it, or remove won: never left locked.
+    expect(sim.state.vms.get(spec.vmid)?.config.lock).toBeUndefined();
+  });
+
+  it('a VM suspended by an operator is refused at once, not waited on', async () => {
+    const spec = specFor(0);
+    const vm = sim.state.vms.get(spec.vmid)!;
+    vm.config.lock = 'suspended';
+    try {
+      const err = (await adapter(60_000).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/locked \(suspended\); an operator must clear it/);
+    } finally {
+      delete vm.config.lock;
+    }
+  });
+});
+
+describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
+  it('a VM migrated to another node is found there: reported running, corrected on its node, removed there', async () => {
+    const spec = specFor(10);
+    await hv.ensure(spec);
+    sim.migrate(spec.vmid, 'pve2');
+    expect(await hv.observe(spec.vmid)).toMatchObject({ vmid: spec.vmid, node: 'pve2', status: 'running', name: spec.name });
+    // Drift on the migrated VM is corrected where it is, not reported missing and cloned again.
+    sim.state.vms.get(spec.vmid)!.config.cores = '7';
+    expect(await hv.ensure(spec)).toEqual([{ object: `vm ${spec.vmid}`, result: 'corrected' }]);
+    expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve2', config: expect.objectContaining({ cores: '2' }) });
+    const cfgTasks = [...sim.state.tasks.values()].filter((t) => t.type === 'qmconfig' && t.id === String(spec.vmid));
+    expect(cfgTasks.at(-1)?.node).toBe('pve2');
+    await hv.remove(spec.vmid);
+    expect(sim.state.vms.has(spec.vmid)).toBe(false);
+  });
+
+  it('a template on another node is cloned onto the site node (clone target)', async () => {
+    sim.state.vms.set(9100, { vmid: 9100, node: 'pve2', status: 'stopped', config: { ...sim.state.vms.get(9001)!.config, name: 'tmpl-debian-13.0' } });
+    try {
+      expect(await hv.newestTemplate()).toMatchObject({ vmid: 9100, node: 'pve2' });
+      const spec = specFor(11);
+      expect((await hv.ensure(spec))[0]?.result).toBe('created');
+      expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve1', status: 'running' });
+      await hv.remove(spec.vmid);
+    } finally {
+      sim.state.vms.delete(9100);
     }
   });
 });

@@ -202,3 +202,65 @@ describe('failures', () => {
     expect(sim.state.sdn.config.zones.get('simpl')?.type).toBe('simple');
   });
 });
+
+describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lock; Zones.pm status)', () => {
+  beforeAll(async () => {
+    // An earlier test leaves a zone staged on purpose; nothing else may be pending here.
+    await operator('DELETE', '/cluster/sdn/zones/simpl');
+  });
+
+  it('returns only once the node runs the VNet as a bridge (the apply only starts node reloads)', async () => {
+    sim.state.taskTiming.durations.set('srvreload', 300);
+    try {
+      const s = specFor('slowrl', 40);
+      await net.ensure(s);
+      expect(sim.state.sdn.applied.get('pve1')?.vnets.has(s.vnetId)).toBe(true);
+    } finally {
+      sim.state.taskTiming.durations.clear();
+    }
+  });
+
+  it("a node whose network reload fails fails the step, naming the VNet's state there", async () => {
+    sim.state.taskTiming.failures.set('srvreload', 'ifreload -a failed');
+    try {
+      const err = (await adapter({ taskTimeoutMs: 400 }).ensure(specFor('badrl', 41)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.detail).toMatch(/vnet tv41 not running on node pve1 .*pending: local sdn network configuration is too old, please reload/);
+    } finally {
+      sim.state.taskTiming.failures.clear();
+    }
+    // Once the node reloads, the same ensure completes.
+    await adapter().ensure(specFor('badrl', 41));
+  });
+
+  it("refuses to apply an operator's staged change, applies nothing, and leaves the lock free", async () => {
+    await operator('POST', '/cluster/sdn/zones', { zone: 'opstage', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 777 });
+    const before = applies();
+    try {
+      const err = (await net.ensure(specFor('stagd', 42)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/pending changes the service did not make: zone opstage \(new\)/);
+      expect(applies()).toBe(before);
+      expect(sim.state.sdn.running?.zones.has('opstage')).toBe(false);
+      expect(sim.state.sdn.lockToken).toBeUndefined();
+    } finally {
+      await operator('DELETE', '/cluster/sdn/zones/opstage');
+    }
+  });
+
+  it('holds the global SDN lock for its writes and apply; a lock held by someone else fails the step (retryable)', async () => {
+    sim.state.sdn.lockToken = 'held-by-an-operator';
+    try {
+      const err = (await net.ensure(specFor('lockd', 43)).catch((e: unknown) => e)) as BackendError;
+      expect(err.retryable).toBe(true);
+      expect(err.detail).toMatch(/invalid lock token provided!/);
+      expect(sim.state.sdn.config.zones.has('lockd')).toBe(false);
+    } finally {
+      delete sim.state.sdn.lockToken;
+    }
+    await net.ensure(specFor('lockd', 43));
+    expect(sim.state.sdn.running?.zones.has('lockd')).toBe(true);
+    expect(sim.state.sdn.lockToken).toBeUndefined();
+  });
+});

@@ -46,7 +46,7 @@ async function waitTask(upid: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, templates: [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }] });
+  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, otherNodes: ['pve2'], templates: [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }] });
   server = await serveApp(sim.app);
 });
 afterAll(async () => server?.close());
@@ -118,7 +118,7 @@ describe('envelopes and error shapes', () => {
 
 describe('tasks', () => {
   it('returns a UPID whose task runs, then stops with exitstatus OK', async () => {
-    sim.state.taskTiming.minMs = sim.state.taskTiming.maxMs = 300;
+    sim.state.taskTiming.stall.add('qmclone');
     try {
       const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 301, name: 'clone-a', full: 1 });
       const upid = a.body.data as string;
@@ -127,14 +127,47 @@ describe('tasks', () => {
       const running = await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`);
       expect(running.body.data).toMatchObject({ upid, status: 'running', type: 'qmclone', id: '9000', user: 'svc@pve', tokenid: 'provision', node: 'pve1' });
       expect(running.body.data).not.toHaveProperty('exitstatus');
-      // While the copy runs the new VM exists, locked.
-      expect(sim.state.vms.get(301)?.config.lock).toBe('clone');
+      // While the copy runs the target's config is qemu-server's temporary file (API2/Qemu.pm
+      // clone_vm: "# qmclone temporary file\nlock: clone\n"): locked, nothing else.
+      expect(sim.state.vms.get(301)?.config).toEqual({ lock: 'clone', digest: expect.any(String) });
+      const locked = await pve('POST', '/nodes/pve1/qemu/301/status/start');
+      expect(await waitTask(locked.body.data as string)).toMatchObject({ exitstatus: 'VM is locked (clone)' });
+      const destroy = await pve('DELETE', '/nodes/pve1/qemu/301');
+      expect([destroy.status, destroy.body.message]).toEqual([500, 'VM is locked (clone)\n']);
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
       expect(await waitTask(upid)).toMatchObject({ status: 'stopped', exitstatus: 'OK' });
       expect(sim.state.vms.get(301)?.config.lock).toBeUndefined();
+      expect(sim.state.vms.get(301)?.config.name).toBe('clone-a');
     } finally {
-      sim.state.taskTiming.minMs = 0;
-      sim.state.taskTiming.maxMs = 20;
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
     }
+  });
+
+  it('a failed clone unlinks its target and dies "clone failed: ..." (qemu-server clone_vm)', async () => {
+    sim.state.taskTiming.failures.set('qmclone', "storage 'local-lvm' is full");
+    try {
+      const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 302, name: 'clone-b', full: 1 });
+      expect(await waitTask(a.body.data as string)).toMatchObject({ exitstatus: "clone failed: storage 'local-lvm' is full" });
+      expect(sim.state.vms.has(302)).toBe(false);
+    } finally {
+      sim.state.taskTiming.failures.clear();
+    }
+  });
+
+  it('a task type given a duration runs that long (set over HTTP for the lab)', async () => {
+    const set = await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ durations: { qmclone: 400 } }) });
+    expect(((await set.json()) as { durations: unknown }).durations).toEqual({ qmclone: 400 });
+    try {
+      const upid = (await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 303, name: 'clone-c', full: 1 })).body.data as string;
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`)).body.data).toMatchObject({ status: 'running' });
+      expect(await waitTask(upid)).toMatchObject({ exitstatus: 'OK' });
+    } finally {
+      await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'DELETE' });
+    }
+    expect(sim.state.taskTiming.durations.size).toBe(0);
   });
 
   it('an unknown UPID is a parameter error', async () => {
@@ -308,5 +341,73 @@ describe('fault injection', () => {
     await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 503, match: '/cluster/sdn' }) });
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(503);
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(200);
+  });
+});
+
+describe('the cluster (pve-manager API2/Cluster.pm resources; a node reads its own qemu-server/)', () => {
+  it('GET /cluster/resources?type=vm lists guests of every node; a node knows only its own', async () => {
+    const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 310, name: 'roamer', full: 1, target: 'pve2' });
+    await waitTask(a.body.data as string);
+    const all = (await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>;
+    expect(all.find((r) => r.vmid === 310)).toMatchObject({ id: 'qemu/310', type: 'qemu', node: 'pve2', name: 'roamer', template: 0 });
+    expect(all.find((r) => r.vmid === 9000)).toMatchObject({ node: 'pve1', template: 1 });
+    expect(((await pve('GET', '/nodes/pve1/qemu')).body.data as Array<{ vmid: number }>).map((v) => v.vmid)).not.toContain(310);
+    expect(((await pve('GET', '/nodes/pve2/qemu')).body.data as Array<{ vmid: number }>).map((v) => v.vmid)).toEqual([310]);
+    const wrongNode = await pve('GET', '/nodes/pve1/qemu/310/config');
+    expect([wrongNode.status, wrongNode.body.message]).toEqual([500, "Configuration file 'nodes/pve1/qemu-server/310.conf' does not exist\n"]);
+    const start = await pve('POST', '/nodes/pve2/qemu/310/status/start');
+    expect((start.body.data as string).split(':')[1]).toBe('pve2');
+  });
+
+  it('a migrated VM keeps its VMID: nextid never hands it out', async () => {
+    sim.migrate(310, 'pve1');
+    expect((await pve('GET', '/cluster/nextid', { vmid: 310 })).body.errors).toEqual({ vmid: 'VM 310 already exists' });
+  });
+});
+
+describe('SDN apply and lock (pve-network API2/Network/SDN.pm, Network/SDN.pm lock_sdn_config, Zones.pm status)', () => {
+  it('the apply only starts a network reload per node; a VNet is pending on a node until its reload ran', async () => {
+    sim.state.taskTiming.stall.add('srvreload');
+    try {
+      await pve('POST', '/cluster/sdn/zones', { zone: 'rlz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4242 });
+      await pve('POST', '/cluster/sdn/vnets', { vnet: 'rlv', zone: 'rlz', tag: 4243 });
+      const apply = await pve('PUT', '/cluster/sdn');
+      expect(await waitTask(apply.body.data as string)).toMatchObject({ type: 'reloadnetworkall', exitstatus: 'OK' });
+      const reloads = [...sim.state.tasks.values()].filter((t) => t.type === 'srvreload' && t.status === 'running');
+      expect(reloads.map((t) => t.node).sort()).toEqual(['pve1', 'pve2']);
+      const content = await pve('GET', '/nodes/pve1/sdn/zones/rlz/content');
+      expect(content.body.data).toEqual([{ vnet: 'rlv', status: 'pending', statusmsg: expect.stringMatching(/^local sdn network configuration is (not yet generated|too old), please reload$/) }]);
+    } finally {
+      sim.state.taskTiming.stall.clear();
+      sim.releaseTasks();
+    }
+    for (let i = 0; i < 100; i++) {
+      const d = (await pve('GET', '/nodes/pve1/sdn/zones/rlz/content')).body.data as Array<{ status: string }>;
+      if (d[0]?.status === 'available') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect((await pve('GET', '/nodes/pve1/sdn/zones/rlz/content')).body.data).toEqual([{ vnet: 'rlv', status: 'available' }]);
+  });
+
+  it('the global lock: writes without its token are refused; the apply with it releases it', async () => {
+    const lock = await pve('POST', '/cluster/sdn/lock');
+    const token = lock.body.data as string;
+    expect(token).toMatch(/\S+/);
+    const refused = await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300 });
+    expect([refused.status, refused.body.message]).toEqual([500, 'create sdn zone object failed: invalid lock token provided!\n']);
+    expect((await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300, 'lock-token': token })).status).toBe(200);
+    const again = await pve('POST', '/cluster/sdn/lock');
+    expect(again.body.message).toBe('could not acquire lock for SDN config: invalid lock token provided!\n');
+    expect((await pve('PUT', '/cluster/sdn', { 'lock-token': token })).status).toBe(200);
+    expect(sim.state.sdn.lockToken).toBeUndefined();
+  });
+
+  it('taking the lock with pending changes needs allow-pending', async () => {
+    await pve('POST', '/cluster/sdn/zones', { zone: 'pdz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4400 });
+    const refused = await pve('POST', '/cluster/sdn/lock');
+    expect(refused.body.message).toBe('could not acquire lock for SDN config: configuration has pending changes\n');
+    const token = (await pve('POST', '/cluster/sdn/lock', { 'allow-pending': 1 })).body.data as string;
+    expect((await pve('DELETE', '/cluster/sdn/lock', { 'lock-token': token })).status).toBe(200);
+    await pve('DELETE', '/cluster/sdn/zones/pdz');
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../apps/config/env.js';
 
 /**
@@ -6,6 +9,7 @@ import { ConfigError, loadConfig } from '../../apps/config/env.js';
  * SITE_DOMAIN, and refusals that name the variable but never echo its value.
  */
 const required = { OPERATOR_TOKEN: 'op-token-0123456789abcdef', DATABASE_URL: 'postgres://svc:db-password-77@db.internal:5432/registry' };
+const PEM = (label: string) => `-----BEGIN CERTIFICATE-----\nMIIB${label}\n-----END CERTIFICATE-----\n`;
 const key = (bytes: number, fill = 7) => Buffer.alloc(bytes, fill).toString('base64');
 
 /** Every core site setting (required once SITE_DOMAIN is set). */
@@ -199,6 +203,44 @@ describe('site configuration', () => {
     }).site!;
     expect([...site.reservedNames].sort()).toEqual(['api', 'dnsupd', 'ns1', 'ns2', 'www']);
     expect([...loadConfig({ ...required, ...coreSite }).site!.reservedNames]).toEqual(['ns1']);
+  });
+
+  it('hypervisor tasks are bounded for minutes (a full clone), MinIO signs for us-east-1, no private CA', () => {
+    const site = loadConfig({ ...required, ...coreSite }).site!;
+    expect(site.hypervisorTaskTimeoutMs).toBe(30 * 60_000);
+    expect(site.state.region).toBe('us-east-1');
+    expect([site.proxmox.ca, site.dns.ca, site.state.ca, site.resolver.ca]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('a site-wide CA bundle applies to every backend; a per-backend one overrides it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-ca-'));
+    const site1 = join(dir, 'site.pem');
+    const pve = join(dir, 'pve.pem');
+    writeFileSync(site1, PEM('site'));
+    writeFileSync(pve, PEM('pve'));
+    try {
+      const site = loadConfig({ ...required, ...coreSite, SITE_BACKEND_CA_FILE: site1, SITE_PROXMOX_CA_FILE: pve, SITE_MINIO_REGION: 'eu-central-1', SITE_HYPERVISOR_TASK_TIMEOUT: '45m' }).site!;
+      expect([site.dns.ca, site.resolver.ca, site.state.ca]).toEqual([PEM('site'), PEM('site'), PEM('site')]);
+      expect(site.proxmox.ca).toBe(PEM('pve'));
+      expect(site.state.region).toBe('eu-central-1');
+      expect(site.hypervisorTaskTimeoutMs).toBe(45 * 60_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['SITE_HYPERVISOR_TASK_TIMEOUT not a duration', { SITE_HYPERVISOR_TASK_TIMEOUT: 'MARK' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be a duration like 30s, 10m, 72h'],
+    ['SITE_HYPERVISOR_TASK_TIMEOUT too short for a clone', { SITE_HYPERVISOR_TASK_TIMEOUT: '5s' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
+    ['SITE_HYPERVISOR_TASK_TIMEOUT over the activity backstop', { SITE_HYPERVISOR_TASK_TIMEOUT: '3h' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
+    ['SITE_DHCP_CONTROL neither agent nor server', { SITE_DHCP_CONTROL: 'MARK' }, 'invalid site configuration: SITE_DHCP_CONTROL: must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)'],
+    ['SITE_MINIO_REGION not a region', { SITE_MINIO_REGION: 'MARK region' }, 'invalid site configuration: SITE_MINIO_REGION: must be a region name like us-east-1'],
+    ['SITE_PROXMOX_CA_FILE unreadable', { SITE_PROXMOX_CA_FILE: '/MARK/none.pem' }, 'invalid site configuration: SITE_PROXMOX_CA_FILE: cannot read the file'],
+    ['SITE_BACKEND_CA_FILE without a certificate', { SITE_BACKEND_CA_FILE: '/etc/hostname' }, 'invalid site configuration: SITE_BACKEND_CA_FILE: must be a file of PEM certificates'],
+  ])('%s', (_reason, env, message) => {
+    const text = refusal({ ...required, ...coreSite, ...env });
+    expect(text).toBe(message);
+    expect(text).not.toContain('MARK');
   });
 
   it('an empty optional setting takes its default instead of becoming 0', () => {

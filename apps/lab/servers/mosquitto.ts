@@ -46,6 +46,8 @@ export interface MosquittoOptions {
   dynsecPlugin?: string;
   /** Listen on this port (e.g. to restart a broker where its clients expect it); default: a free one. */
   port?: number;
+  /** Serve MQTT over TLS (`mqtts://`) with this certificate and key (PEM), as a real site may. */
+  tls?: { cert: string; key: string };
 }
 
 const PLUGIN_CANDIDATES = [
@@ -79,8 +81,15 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
   for (let attempt = 0; attempt < (opts.port ? 1 : 3); attempt++) {
     const port = opts.port ?? (await freeTcpPort());
     const configFile = join(dir, 'mosquitto.conf');
+    const tlsLines: string[] = [];
+    if (opts.tls) {
+      await writeFile(join(dir, 'server.pem'), opts.tls.cert);
+      await writeFile(join(dir, 'server.key'), opts.tls.key, { mode: 0o600 });
+      tlsLines.push(`certfile ${join(dir, 'server.pem')}`, `keyfile ${join(dir, 'server.key')}`);
+    }
     await writeFile(configFile, [
       `listener ${port} 127.0.0.1`,
+      ...tlsLines,
       // One security model for the whole broker: the dynsec plugin decides for every listener.
       'per_listener_settings false',
       'allow_anonymous false',
@@ -106,7 +115,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
-        host: '127.0.0.1', port, url: `mqtt://127.0.0.1:${port}`,
+        host: '127.0.0.1', port, url: `${opts.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
         adminUser: ADMIN_USER, adminPassword, dir,
         logTail: () => output,
         alive: () => child.exitCode === null && child.signalCode === null,

@@ -1,6 +1,8 @@
 /**
  * Who is calling and in which organization, as Grafana resolves it for basic auth:
- *   - credentials are login-or-email + password; a miss is 401 `password-auth.failed`;
+ *   - credentials are login-or-email + password; a miss is 401 `password-auth.failed`; every
+ *     attempt is counted per login and 5 misses within 5 minutes lock the login (brute-force
+ *     protection, on by default), which is why the service never signs in as a tenant;
  *   - the org is `X-Grafana-Org-Id` when sent, else the user's current org; a user who is not a
  *     member of that org gets no role there (Grafana signs them into org -1), so every org-scoped
  *     permission check fails;
@@ -46,8 +48,20 @@ export function authenticate(state: GrafanaState, c: Context): Caller | Response
   const colon = decoded.indexOf(':');
   const login = colon < 0 ? decoded : decoded.slice(0, colon);
   const password = colon < 0 ? '' : decoded.slice(colon + 1);
+  // Brute-force protection (pkg/services/loginattempt): 5 failed attempts for a login within
+  // 5 minutes lock it, whatever the password of the next attempt.
+  const attempts = state.loginAttempts.get(login.toLowerCase()) ?? { ok: 0, failed: 0, failedAt: [] };
+  state.loginAttempts.set(login.toLowerCase(), attempts);
+  const now = Date.now();
+  attempts.failedAt = attempts.failedAt.filter((t) => now - t < 5 * 60_000);
+  if (attempts.failedAt.length >= 5) return unauthorized(c, 'login-attempt.blocked', 'Invalid username or password');
   const user = state.userByLoginOrEmail(login);
-  if (!user || user.password !== password) return unauthorized(c, 'password-auth.failed', 'Invalid username or password');
+  if (!user || user.password !== password) {
+    attempts.failed++;
+    attempts.failedAt.push(now);
+    return unauthorized(c, 'password-auth.failed', 'Invalid username or password');
+  }
+  attempts.ok++;
   const orgHeader = c.req.header('x-grafana-org-id');
   const parsed = orgHeader !== undefined && /^\d+$/.test(orgHeader) ? Number(orgHeader) : undefined;
   const orgId = parsed ?? user.orgId;

@@ -21,6 +21,8 @@ export interface GrafanaSimulatorOptions {
   adminPassword?: string;
   /** grafana.ini [users]; defaults are Grafana's: auto-assign new users to org 1 as Viewer. */
   users?: Partial<UsersConfig>;
+  /** `[auth.basic] password_policy = true`: the strong password rules (see password.ts). */
+  passwordPolicy?: boolean;
 }
 
 export function createGrafanaSimulator(opts: GrafanaSimulatorOptions = {}): { app: Hono; state: GrafanaState; faults: Faults } {
@@ -30,6 +32,7 @@ export function createGrafanaSimulator(opts: GrafanaSimulatorOptions = {}): { ap
     { autoAssignOrg: true, autoAssignOrgId: 1, autoAssignOrgRole: 'Viewer', ...opts.users },
     { login: opts.adminUser ?? 'admin', password: opts.adminPassword ?? 'admin' },
   );
+  state.passwordPolicy = opts.passwordPolicy ?? false;
   registerOrgRoutes(app, state);
   registerUserRoutes(app, state);
   registerDataSourceRoutes(app, state);

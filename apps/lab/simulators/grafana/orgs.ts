@@ -7,11 +7,13 @@
  */
 import type { Hono } from 'hono';
 import { apiError, bindJson, intParam, serverAdmin } from './auth.js';
-import { isOrgRole, type GrafanaState } from './state.js';
+import { isOrgRole, type GrafanaState, type Org } from './state.js';
 
-function orgDetails(org: { id: number; name: string }) {
-  return { id: org.id, name: org.name, address: { address1: '', address2: '', city: '', zipCode: '', state: '', country: '' } };
+function orgDetails(org: Org) {
+  return { id: org.id, name: org.name, address: { ...org.address } };
 }
+
+const ADDRESS_FIELDS = ['address1', 'address2', 'city', 'zipCode', 'state', 'country'] as const;
 
 export function registerOrgRoutes(app: Hono, state: GrafanaState): void {
   app.post(
@@ -60,6 +62,22 @@ export function registerOrgRoutes(app: Hono, state: GrafanaState): void {
       if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
       org.name = name;
       return c.json({ message: 'Organization updated' }, 200);
+    }),
+  );
+
+  // UpdateOrgAddress (pkg/api/org.go, docs http_api/org.md "Update Org address"): every field is
+  // replaced by the form's (absent: empty), as updateOrgAddressHelper does.
+  app.put(
+    '/api/orgs/:orgId/address',
+    serverAdmin(state, 'orgs:write', async (c) => {
+      const id = intParam(c.req.param('orgId'));
+      if (id === undefined) return apiError(c, 400, 'orgId is invalid');
+      const body = await bindJson(c);
+      if (body instanceof Response) return body;
+      const org = state.orgs.get(id);
+      if (!org) return apiError(c, 500, 'Failed to update org address');
+      for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
+      return c.json({ message: 'Address updated' }, 200);
     }),
   );
 

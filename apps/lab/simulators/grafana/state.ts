@@ -12,6 +12,16 @@ export function isOrgRole(v: unknown): v is OrgRole {
 export interface Org {
   id: number;
   name: string;
+  address: OrgAddress;
+}
+
+export interface OrgAddress {
+  address1: string;
+  address2: string;
+  city: string;
+  zipCode: string;
+  state: string;
+  country: string;
 }
 
 export interface User {
@@ -63,6 +73,10 @@ export class GrafanaState {
   /** orgId -> userId -> role */
   members = new Map<number, Map<number, OrgRole>>();
   datasources = new Map<number, DataSource>();
+  /** `[auth.basic] password_policy`: the strong rules for new and updated passwords. */
+  passwordPolicy = false;
+  /** Every basic-auth sign-in attempt by login, as Grafana's login attempt store counts them. */
+  loginAttempts = new Map<string, { ok: number; failed: number; failedAt: number[] }>();
   private nextOrg = 1;
   private nextUser = 1;
   private nextDs = 1;
@@ -77,7 +91,7 @@ export class GrafanaState {
   }
 
   createOrg(name: string): Org {
-    const org = { id: this.nextOrg++, name };
+    const org: Org = { id: this.nextOrg++, name, address: { address1: '', address2: '', city: '', zipCode: '', state: '', country: '' } };
     this.orgs.set(org.id, org);
     this.members.set(org.id, new Map());
     return org;

@@ -11,6 +11,7 @@
  */
 import type { Hono } from 'hono';
 import { apiError, bindJson, intParam, serverAdmin, withCaller } from './auth.js';
+import { passwordRefusal } from './password.js';
 import type { GrafanaState, User } from './state.js';
 
 function userDto(u: User) {
@@ -52,7 +53,8 @@ export function registerUserRoutes(app: Hono, state: GrafanaState): void {
       const password = typeof form.password === 'string' ? form.password : '';
       if (login === '') login = email;
       if (login === '') return apiError(c, 400, 'Validation error, need specify either username or email');
-      if (password.length < 4) return apiError(c, 400, 'Password is missing or too short');
+      const refused = passwordRefusal(password, state.passwordPolicy);
+      if (refused) return apiError(c, 400, password.length < 4 ? 'Password is missing or too short' : refused);
       if (state.userByLoginOrEmail(login) || (email !== '' && state.userByLoginOrEmail(email))) {
         return apiError(c, 412, `User with email '${email}' or username '${typeof form.login === 'string' ? form.login : ''}' already exists`);
       }
@@ -98,11 +100,15 @@ export function registerUserRoutes(app: Hono, state: GrafanaState): void {
       const form = await bindJson(c);
       if (form instanceof Response) return form;
       const password = typeof form.password === 'string' ? form.password : '';
-      if (password.length < 4) return apiError(c, 400, 'New password too short');
+      const refused = passwordRefusal(password, state.passwordPolicy);
+      if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
       const u = state.users.get(id);
       if (!u) return apiError(c, 404, 'user not found');
       u.password = password;
       u.updatedAt = new Date().toISOString();
+      // As AdminUpdateUserPassword does: the login's failed attempts are reset (and its sessions,
+      // which the simulator does not keep, revoked).
+      state.loginAttempts.delete(u.login.toLowerCase());
       return c.json({ message: 'User password updated' }, 200);
     }),
   );

@@ -55,9 +55,13 @@ export function ok(c: Context, data: unknown): Response {
   return reply(c, 200, JSON.stringify({ data: data ?? null }));
 }
 
-export function failure(c: Context, e: PveError): Response {
+/**
+ * `legacy`: the body of an older PVE, `{"data": null}` (plus `errors`) without `message`; the
+ * text is then in the reason phrase only.
+ */
+export function failure(c: Context, e: PveError, legacy = false): Response {
   const message = e.message.endsWith('\n') ? e.message : `${e.message}\n`;
-  const body: Record<string, unknown> = { data: null, message };
+  const body: Record<string, unknown> = legacy ? { data: null } : { data: null, message };
   if (e.errors) body.errors = e.errors;
   return reply(c, e.status, JSON.stringify(body), e.message);
 }

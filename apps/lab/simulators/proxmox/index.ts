@@ -7,7 +7,8 @@
  * - pve-http-server (PVE/APIServer/AnyEvent.pm, Formatter/Standard.pm): JSON bodies
  *   `{"data": ...}`; on failure `{"data": null, "message": "...\n"}` plus `"errors": {param:
  *   reason}` for parameter exceptions (400 "Parameter verification failed."), the message's
- *   first line as the HTTP reason phrase; a 401 carries only the reason phrase. Bodies are
+ *   first line as the HTTP reason phrase; a 401 carries only the reason phrase. With
+ *   `legacyErrors`, bodies carry no `message` (older releases): the reason phrase is all. Bodies are
  *   form-encoded or JSON (`application/json`), query parameters merged over them.
  * - pve-access-control (AccessControl.pm verify_token): `Authorization:
  *   PVEAPIToken=USER@REALM!TOKENID=SECRET`; refusals "No ticket", "no such token ...",
@@ -15,11 +16,16 @@
  * - pve-network (API2/Network/SDN.pm, SDN/{Zones,Vnets,Subnets}.pm, Network/SDN.pm
  *   pending_config/commit_config, Zones/EvpnPlugin.pm, VnetPlugin.pm, SubnetPlugin.pm):
  *   writes go to the edited config; `?running=1` / `?pending=1` views; `PUT /cluster/sdn`
- *   commits and returns a `reloadnetworkall` UPID; subnet ids `<zone>-<network>-<mask>`; id
+ *   commits and returns a `reloadnetworkall` UPID, whose task only starts one
+ *   `srvreload` task per node (a node's VNet bridges exist once its own reload ran; until then
+ *   `/nodes/{node}/sdn/zones/{zone}/content` says `pending`, Zones.pm status); the global lock
+ *   (`POST/DELETE /cluster/sdn/lock`, `lock-token` on writes and on the apply, "invalid lock
+ *   token provided!", "configuration has pending changes" without `allow-pending`); subnet ids `<zone>-<network>-<mask>`; id
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
  *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
  * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,
- *   `storage` only for full clones, target config locked `clone` while copying), POST config
+ *   `storage` only for full clones; the target's config is the temporary file `lock: clone`
+ *   until the disks are copied, and a failed clone unlinks it and dies "clone failed: ..."), POST config
  *   (`qmconfig` task) vs PUT config (synchronous), `sshkeys` in `urlencoded` format, resize
  *   (`resize` task; "shrinking disks is not supported" fails it), start/stop/shutdown
  *   (`qmstart`/`qmstop`/`qmshutdown`), destroy (`qmdestroy`, refused while running: "VM <id>
@@ -27,7 +33,11 @@
  *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
  * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
  *   fields 8 upper-case digits; API2/Tasks.pm status `{status: running|stopped, exitstatus}`.
- * Lab assumptions: one node; storage is the one named in the options; no QEMU pending
+ * - pve-manager (API2/Cluster.pm resources): `GET /cluster/resources?type=vm` lists every guest
+ *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`;
+ *   a node's own `/nodes/{node}/qemu/...` knows only the guests whose config is on that node.
+ * Lab assumptions: the site's node plus `otherNodes` (VMs get there by clone `target` or the
+ *   lab's migrate); storage is the one named in the options; no QEMU pending
  * section (GET config shows pending values applied, PVE's default view); tasks end after a
  * short random delay; 401s are not delayed unless `authFailureDelayMs` is set; a VM starts
  * only on `vmbr0` (or the `bridges` option) or an applied VNet.
@@ -35,15 +45,17 @@
  * Lab-only routes (no real PVE serves `/__lab`): the shared fault routes, plus
  * `POST /__lab/proxmox/tasks {stall: [types] | "*", min_ms, max_ms}` and
  * `DELETE /__lab/proxmox/tasks` (release stalled tasks), and
- * `POST /__lab/proxmox/remove-tenant-network {name}` (see removeTenantNetwork).
+ * `POST /__lab/proxmox/remove-tenant-network {name}` (see removeTenantNetwork), and
+ *   `POST /__lab/proxmox/migrate {vmid, node}` (an operator's migration).
  */
 import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
 import { tokenAuth } from './auth.js';
 import { died, failure, PveError } from './envelope.js';
+import { mountClusterRoutes } from './cluster.js';
 import { mountQemuRoutes } from './qemu.js';
 import { mountSdnRoutes } from './sdn.js';
-import { createState, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
+import { createState, migrateVm, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
 import { mountTaskRoutes, TaskRunner } from './tasks.js';
 
 export * from './state.js';
@@ -62,7 +74,13 @@ export interface ProxmoxSimulatorOptions {
   bridges?: string[];
   /** How long a task stays running, [min, max] ms; default [0, 20]. */
   taskMs?: [number, number];
+  /** Other nodes of the cluster (VMs can be cloned or migrated there). */
+  otherNodes?: string[];
+  /** Fixed durations per task type in ms, e.g. `{ qmclone: 180_000 }` for a real full clone. */
+  taskDurations?: Record<string, number>;
   authFailureDelayMs?: number;
+  /** Answer failures as older PVE releases did: the error text in the reason phrase only. */
+  legacyErrors?: boolean;
 }
 
 export interface ProxmoxSimulator {
@@ -76,6 +94,8 @@ export interface ProxmoxSimulator {
   removeTenantNetwork(name: string): RemovedNetwork;
   /** Run tasks whose types are no longer in `state.taskTiming.stall`. */
   releaseTasks(): void;
+  /** An operator's migration of a VM to another node of the cluster (its VMID stays). */
+  migrate(vmid: number, node: string): void;
 }
 
 export const DEFAULT_TEMPLATES: TemplateSeed[] = [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }];
@@ -90,20 +110,45 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     controllers: opts.controllers ?? ['evpnctl'],
     bridges: opts.bridges ?? ['vmbr0'],
     taskMs: opts.taskMs ?? [0, 20],
+    taskDurations: opts.taskDurations,
+    otherNodes: opts.otherNodes,
   });
   const tasks = new TaskRunner(state);
 
   app.post('/__lab/proxmox/tasks', async (c) => {
-    const b = (await c.req.json().catch(() => ({}))) as { stall?: string[] | string; min_ms?: number; max_ms?: number };
+    const b = (await c.req.json().catch(() => ({}))) as {
+      stall?: string[] | string;
+      min_ms?: number;
+      max_ms?: number;
+      durations?: Record<string, number>;
+      failures?: Record<string, string>;
+    };
+    const t = state.taskTiming;
     const stall = b.stall === undefined ? [] : Array.isArray(b.stall) ? b.stall : [b.stall];
-    for (const t of stall) state.taskTiming.stall.add(t);
-    if (typeof b.min_ms === 'number') state.taskTiming.minMs = b.min_ms;
-    if (typeof b.max_ms === 'number') state.taskTiming.maxMs = b.max_ms;
-    return c.json({ stall: [...state.taskTiming.stall], min_ms: state.taskTiming.minMs, max_ms: state.taskTiming.maxMs });
+    for (const type of stall) t.stall.add(type);
+    if (typeof b.min_ms === 'number') t.minMs = b.min_ms;
+    if (typeof b.max_ms === 'number') t.maxMs = b.max_ms;
+    for (const [type, ms] of Object.entries(b.durations ?? {})) if (typeof ms === 'number') t.durations.set(type, ms);
+    for (const [type, text] of Object.entries(b.failures ?? {})) if (typeof text === 'string') t.failures.set(type, text);
+    return c.json({
+      stall: [...t.stall],
+      min_ms: t.minMs,
+      max_ms: t.maxMs,
+      durations: Object.fromEntries(t.durations),
+      failures: Object.fromEntries(t.failures),
+    });
   });
   app.delete('/__lab/proxmox/tasks', (c) => {
     state.taskTiming.stall.clear();
+    state.taskTiming.durations.clear();
+    state.taskTiming.failures.clear();
     tasks.release();
+    return c.json({ ok: true });
+  });
+  app.post('/__lab/proxmox/migrate', async (c) => {
+    const b = (await c.req.json().catch(() => ({}))) as { vmid?: number; node?: string };
+    if (typeof b.vmid !== 'number' || typeof b.node !== 'string') return c.json({ error: 'vmid and node required' }, 400);
+    migrateVm(state, b.vmid, b.node);
     return c.json({ ok: true });
   });
   app.post('/__lab/proxmox/remove-tenant-network', async (c) => {
@@ -115,16 +160,18 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
   const api = new Hono();
   api.use('*', tokenAuth({ tokenId: opts.tokenId, tokenSecret: opts.tokenSecret, delayMs: opts.authFailureDelayMs }));
   const checkNode = (node: string) => {
-    if (node !== state.node) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
+    if (!state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
   };
   api.get('/version', (c) => c.json({ data: { version: '8.4.1', release: '8.4', repoid: 'sim00000' } }));
+  mountClusterRoutes(api, state);
   mountSdnRoutes(api, state, tasks, opts.tokenId);
   mountQemuRoutes(api, state, tasks, opts.tokenId, checkNode);
   mountTaskRoutes(api, state, checkNode);
   app.route('/api2/json', api);
 
-  app.notFound((c) => failure(c, new PveError(501, `Method '${c.req.method} ${c.req.path.replace(/^\/api2\/json/, '')}' not implemented`)));
-  app.onError((e, c) => (e instanceof PveError ? failure(c, e) : failure(c, died(e.message))));
+  const legacy = opts.legacyErrors ?? false;
+  app.notFound((c) => failure(c, new PveError(501, `Method '${c.req.method} ${c.req.path.replace(/^\/api2\/json/, '')}' not implemented`), legacy));
+  app.onError((e, c) => failure(c, e instanceof PveError ? e : died(e.message), legacy));
 
   return {
     app,
@@ -132,5 +179,6 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     faults,
     removeTenantNetwork: (name) => removeTenantNetwork(state, name),
     releaseTasks: () => tasks.release(),
+    migrate: (vmid, node) => migrateVm(state, vmid, node),
   };
 }

@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { died, ok, paramError } from './envelope.js';
 import { CONFIG_CONTROL, CONFIG_SCHEMA, checkSshKeys, configView, parseNet, printNet } from './qemu-config.js';
 import { dnsNameFormat, readParams, splitList, validate, VMID, type Raw, type Schema, type Value } from './params.js';
-import { bootDisk, configDigest, DISK_KEY, driveSizeBytes, formatSize, randomMac, vmDiskGb, type ProxmoxSimState, type SimVm } from './state.js';
+import { bootDisk, configDigest, DISK_KEY, driveSizeBytes, formatSize, nodeOf, randomMac, vmDiskGb, type ProxmoxSimState, type SimVm } from './state.js';
 import type { TaskRunner } from './tasks.js';
 
 /**
@@ -25,10 +25,10 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
     checkNode(String(p.node));
     return p;
   };
-  const confPath = (vmid: number) => `nodes/${state.node}/qemu-server/${vmid}.conf`;
-  const load = (vmid: number): SimVm => {
+  // A node reads its own qemu-server directory: a VM on another node of the cluster is not there.
+  const load = (vmid: number, node: string): SimVm => {
     const vm = state.vms.get(vmid);
-    if (!vm) throw died(`Configuration file '${confPath(vmid)}' does not exist`);
+    if (!vm || nodeOf(state, vm) !== node) throw died(`Configuration file 'nodes/${node}/qemu-server/${vmid}.conf' does not exist`);
     return vm;
   };
   const checkLock = (vm: SimVm, skiplock?: Value) => {
@@ -51,8 +51,8 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
   });
 
   api.get('/nodes/:node/qemu', async (c) => {
-    await params(c, { node: NODE, full: { type: 'boolean', ...opt } });
-    const list = [...state.vms.values()].sort((a, b) => a.vmid - b.vmid).map((vm) => {
+    const p = await params(c, { node: NODE, full: { type: 'boolean', ...opt } });
+    const list = [...state.vms.values()].filter((vm) => nodeOf(state, vm) === p.node).sort((a, b) => a.vmid - b.vmid).map((vm) => {
       const bytes = (vmDiskGb(vm) ?? 0) * 2 ** 30;
       const item: Record<string, unknown> = {
         vmid: vm.vmid,
@@ -72,7 +72,7 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
 
   api.get('/nodes/:node/qemu/:vmid/config', async (c) => {
     const p = await params(c, { node: NODE, vmid: VMID, current: { type: 'boolean', ...opt }, snapshot: { type: 'string', ...opt } });
-    const vm = load(Number(p.vmid));
+    const vm = load(Number(p.vmid), String(p.node));
     return ok(c, configView(vm.config));
   });
 
@@ -81,9 +81,10 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
     const schema = background ? { ...CONFIG_SCHEMA, background_delay: { type: 'integer', min: 1, max: 30, ...opt } as const } : CONFIG_SCHEMA;
     const p = await params(c, schema);
     const vmid = Number(p.vmid);
+    const node = String(p.node);
     if (p.sshkeys !== undefined) checkSshKeys(String(p.sshkeys));
     const change = () => {
-      const vm = load(vmid);
+      const vm = load(vmid, node);
       checkLock(vm, p.skiplock);
       if (p.digest !== undefined && p.digest !== vm.config.digest) {
         throw died('detected modified configuration - file changed by other user? Try again.');
@@ -107,7 +108,7 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
       change();
       return ok(c, null);
     }
-    return ok(c, tasks.start('qmconfig', String(vmid), user, change));
+    return ok(c, tasks.on(String(p.node)).start('qmconfig', String(vmid), user, change));
   };
 
   api.put('/nodes/:node/qemu/:vmid/config', (c) => configUpdate(c, false));
@@ -128,8 +129,8 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
       snapname: { type: 'string', ...opt },
       bwlimit: { type: 'integer', min: 0, ...opt },
     });
-    const src = load(Number(p.vmid));
-    if (p.target !== undefined && p.target !== state.node) throw died(`no such cluster node '${p.target}'`);
+    const src = load(Number(p.vmid), String(p.node));
+    if (p.target !== undefined && !state.nodes.has(String(p.target))) throw died(`no such cluster node '${p.target}'`);
     const newid = Number(p.newid);
     if (state.vms.has(newid)) throw died(`unable to create VM ${newid}: config file already exists`);
     checkLock(src);
@@ -162,18 +163,29 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
     if (p.description !== undefined) config.description = String(p.description);
     config.smbios1 = `uuid=${randomUUID()}`;
     config.vmgenid = randomUUID();
-    config.lock = 'clone';
-    const vm: SimVm = { vmid: newid, config, status: 'stopped' };
+    // Until the worker has copied the disks the target's config file is qemu-server's temporary
+    // one, `lock: clone` and nothing else: every change and start is refused with "VM is locked
+    // (clone)". A failed clone unlinks it and dies "clone failed: ...".
+    const vm: SimVm = { vmid: newid, node: String(p.target ?? p.node), config: { lock: 'clone' }, status: 'stopped' };
     touch(vm);
     state.vms.set(newid, vm);
     return ok(
       c,
-      tasks.start('qmclone', String(src.vmid), user, () => {
-        const target = state.vms.get(newid);
-        if (!target) throw new Error(`clone failed: VM ${newid} vanished`);
-        delete target.config.lock;
-        touch(target);
-      }),
+      tasks.on(String(p.node)).start(
+        'qmclone',
+        String(src.vmid),
+        user,
+        () => {
+          const target = state.vms.get(newid);
+          if (!target) throw new Error(`clone failed: VM ${newid} vanished`);
+          target.config = config;
+          touch(target);
+        },
+        (error) => {
+          state.vms.delete(newid);
+          return `clone failed: ${error}`;
+        },
+      ),
     );
   });
 
@@ -187,11 +199,12 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
       skiplock: { type: 'boolean', ...opt },
     });
     const vmid = Number(p.vmid);
+    const node = String(p.node);
     const disk = String(p.disk);
     return ok(
       c,
-      tasks.start('resize', String(vmid), user, () => {
-        const vm = load(vmid);
+      tasks.on(String(p.node)).start('resize', String(vmid), user, () => {
+        const vm = load(vmid, node);
         if (p.digest !== undefined && p.digest !== vm.config.digest) throw died('checksum mismatch (file change by other user?)');
         checkLock(vm, p.skiplock);
         const drive = vm.config[disk];
@@ -215,7 +228,7 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
 
   api.get('/nodes/:node/qemu/:vmid/status/current', async (c) => {
     const p = await params(c, { node: NODE, vmid: VMID });
-    const vm = load(Number(p.vmid));
+    const vm = load(Number(p.vmid), String(p.node));
     const view: Record<string, unknown> = {
       vmid: vm.vmid,
       name: vm.config.name,
@@ -233,24 +246,27 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
     return ok(c, view);
   });
 
-  const bridgeExists = (bridge: string): boolean => {
+  const bridgeExists = (bridge: string, node: string): boolean => {
     if (state.bridges.has(bridge)) return true;
-    const vnet = state.sdn.running?.vnets.get(bridge);
+    // An SDN VNet is a bridge on a node once that node's network reload has run (sdn.ts).
+    const local = state.sdn.applied.get(node);
+    const vnet = local?.vnets.get(bridge);
     if (!vnet) return false;
-    const zone = state.sdn.running?.zones.get(String(vnet.zone));
-    return !!zone && (zone.nodes === undefined || String(zone.nodes).split(',').includes(state.node));
+    const zone = local?.zones.get(String(vnet.zone));
+    return !!zone && (zone.nodes === undefined || String(zone.nodes).split(',').includes(node));
   };
 
   const power = (action: 'start' | 'stop' | 'shutdown', schema: Schema) =>
     api.post(`/nodes/:node/qemu/:vmid/status/${action}`, async (c) => {
       const p = await params(c, { node: NODE, vmid: VMID, ...schema });
       const vmid = Number(p.vmid);
-      load(vmid);
+      const node = String(p.node);
+      load(vmid, node);
       const type = { start: 'qmstart', stop: 'qmstop', shutdown: 'qmshutdown' }[action];
       return ok(
         c,
-        tasks.start(type, String(vmid), user, () => {
-          const vm = load(vmid);
+        tasks.on(String(p.node)).start(type, String(vmid), user, () => {
+          const vm = load(vmid, node);
           checkLock(vm, p.skiplock);
           if (action === 'start') {
             if (isTemplate(vm)) throw died("you can't start a vm if it's a template");
@@ -258,7 +274,7 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
             for (const [k, v] of Object.entries(vm.config)) {
               if (!/^net\d+$/.test(k)) continue;
               const bridge = /(?:^|,)bridge=([^,]+)/.exec(v)?.[1];
-              if (bridge && !bridgeExists(bridge)) throw died(`bridge '${bridge}' does not exist`);
+              if (bridge && !bridgeExists(bridge, node)) throw died(`bridge '${bridge}' does not exist`);
             }
             vm.status = 'running';
             vm.startedAt = Date.now();
@@ -294,13 +310,14 @@ export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRu
       skiplock: { type: 'boolean', ...opt },
     });
     const vmid = Number(p.vmid);
-    const vm = load(vmid);
+    const node = String(p.node);
+    const vm = load(vmid, node);
     checkLock(vm, p.skiplock);
     if (vm.status === 'running') throw died(`VM ${vmid} is running - destroy failed`);
     return ok(
       c,
-      tasks.start('qmdestroy', String(vmid), user, () => {
-        const now = load(vmid);
+      tasks.on(String(p.node)).start('qmdestroy', String(vmid), user, () => {
+        const now = load(vmid, node);
         if (now.status === 'running') throw died(`VM ${vmid} is running - destroy failed`);
         state.vms.delete(vmid);
       }),

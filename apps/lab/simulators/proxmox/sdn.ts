@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { died, ok, paramError, sdnLockError } from './envelope.js';
 import { cidrFormat, ipFormat, pveIdFormat, readParams, splitList, validate, type Raw, type Schema } from './params.js';
@@ -12,7 +13,7 @@ import {
   zoneUpdateHook,
   type View,
 } from './sdn-model.js';
-import { cloneSdnSet, commitSdn, sdnDigest, type ProxmoxSimState, type SdnSection } from './state.js';
+import { cloneSdnSet, commitSdn, hasPendingChanges, sdnDigest, type ProxmoxSimState, type SdnSection } from './state.js';
 import type { TaskRunner } from './tasks.js';
 
 /**
@@ -93,10 +94,15 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
   const digestOf = (kind: Kind, q: Record<string, unknown>) =>
     sdnDigest((q.running ? state.sdn.running?.[kind] : cfg()[kind]) ?? new Map());
 
-  /** `lock_sdn_config`: run a write, keep nothing of it if it dies, and prefix the reason. */
-  const locked = (context: string, fn: () => void) => {
+  /**
+   * `lock_sdn_config`: while a global lock is held (POST /cluster/sdn/lock), only a call carrying
+   * its token may write ("invalid lock token provided!"); run the write, keep nothing of it if it
+   * dies, and prefix the reason.
+   */
+  const locked = (context: string, token: unknown, fn: () => void) => {
     const before = cloneSdnSet(cfg());
     try {
+      if (state.sdn.lockToken !== undefined && token !== state.sdn.lockToken) throw died('invalid lock token provided!');
       fn();
     } catch (e) {
       state.sdn.config = before;
@@ -112,10 +118,64 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
 
   api.get('/cluster/sdn', (c) => ok(c, ['vnets', 'zones', 'controllers', 'ipams', 'dns'].map((id) => ({ id }))));
 
+  // PUT /cluster/sdn (API2/Network/SDN.pm reload): commits under the lock (releasing a global
+  // lock whose token came with it unless release-lock=0), then forks `reloadnetworkall`, which
+  // only starts one network reload task per node (`srvreload`, id `networking`) and does not wait
+  // for them: a node's bridges exist once its own reload has run.
   api.put('/cluster/sdn', async (c) => {
-    validate(await params(c), { 'lock-token': { type: 'string', ...opt }, 'release-lock': { type: 'boolean', ...opt }, 'regenerate-frr': { type: 'boolean', ...opt } });
-    commitSdn(state);
-    return ok(c, tasks.start('reloadnetworkall', '', user, () => undefined));
+    const p = validate(await params(c), { 'lock-token': { type: 'string', ...opt }, 'release-lock': { type: 'boolean', ...opt }, 'regenerate-frr': { type: 'boolean', ...opt } });
+    locked('could not commit SDN config', p['lock-token'], () => {
+      commitSdn(state);
+      if (p['lock-token'] !== undefined && p['release-lock'] !== false) delete state.sdn.lockToken;
+    });
+    const version = state.sdn.running!.version;
+    return ok(
+      c,
+      tasks.start('reloadnetworkall', '', user, () => {
+        for (const node of state.nodes) {
+          tasks.on(node).start('srvreload', 'networking', 'root@pam', () => {
+            const running = state.sdn.running;
+            if (running && running.version === version) state.sdn.applied.set(node, { ...cloneSdnSet(running), version });
+          });
+        }
+      }),
+    );
+  });
+
+  api.post('/cluster/sdn/lock', async (c) => {
+    const p = validate(await params(c), { 'allow-pending': { type: 'boolean', ...opt } });
+    let token = '';
+    locked('could not acquire lock for SDN config', undefined, () => {
+      if (!p['allow-pending'] && hasPendingChanges(state)) throw died('configuration has pending changes');
+      token = randomUUID();
+      state.sdn.lockToken = token;
+    });
+    return ok(c, token);
+  });
+
+  api.delete('/cluster/sdn/lock', async (c) => {
+    const p = validate(await params(c), { 'lock-token': { type: 'string', ...opt }, force: { type: 'boolean', ...opt } });
+    if (p.force) delete state.sdn.lockToken;
+    else locked('could not release lock', p['lock-token'], () => void delete state.sdn.lockToken);
+    return ok(c, null);
+  });
+
+  // Nodes/Zone.pm content: each VNet of the zone as this node runs it (Zones.pm status): pending
+  // until the node's network reload has generated the running version, then available.
+  api.get('/nodes/:node/sdn/zones/:zone/content', (c) => {
+    const node = c.req.param('node');
+    const zone = c.req.param('zone');
+    if (!state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
+    const running = state.sdn.running;
+    if (!running) return ok(c, []);
+    const local = state.sdn.applied.get(node);
+    const stale = !local ? 'local sdn network configuration is not yet generated, please reload' : local.version < running.version ? 'local sdn network configuration is too old, please reload' : undefined;
+    const z = running.zones.get(zone);
+    if (z?.nodes !== undefined && !String(z.nodes).split(',').includes(node)) return ok(c, []);
+    const items = [...running.vnets]
+      .filter(([, v]) => v.zone === zone)
+      .map(([id]) => (stale ? { vnet: id, status: 'pending', statusmsg: stale } : { vnet: id, status: 'available' }));
+    return ok(c, items);
   });
 
   api.get('/cluster/sdn/controllers', async (c) => {
@@ -144,7 +204,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     const id = String(p.zone);
     const zone = sectionValues(p, ['zone', 'lock-token']);
     checkZoneRequired(zone);
-    locked('create sdn zone object failed', () => {
+    locked('create sdn zone object failed', p['lock-token'], () => {
       if (cfg().zones.has(id)) throw died(`sdn zone object ID '${id}' already defined`);
       cfg().zones.set(id, zone);
       zoneUpdateHook(state, id);
@@ -155,7 +215,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
   api.put('/cluster/sdn/zones/:zone', async (c) => {
     const p = validate(await params(c, { zone: c.req.param('zone') }), ZONE_UPDATE);
     const id = String(p.zone);
-    locked('update sdn zone object failed', () => {
+    locked('update sdn zone object failed', p['lock-token'], () => {
       const zone = cfg().zones.get(id);
       if (!zone) throw died(`sdn '${id}' does not exist`);
       if (p.digest !== undefined && p.digest !== sdnDigest(cfg().zones)) throw died('detected modified configuration - file changed by other user? Try again.');
@@ -170,7 +230,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
   api.delete('/cluster/sdn/zones/:zone', async (c) => {
     const p = validate(await params(c, { zone: c.req.param('zone') }), { zone: ZONE_ID, 'lock-token': { type: 'string', ...opt } });
     const id = String(p.zone);
-    locked('delete sdn zone object failed', () => {
+    locked('delete sdn zone object failed', p['lock-token'], () => {
       if (!cfg().zones.has(id)) throw died(`sdn '${id}' does not exist`);
       for (const [vnetId, v] of cfg().vnets) if (v.zone === id) throw died(`zone ${id} is used by vnet ${vnetId}`);
       cfg().zones.delete(id);
@@ -197,7 +257,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
   api.post('/cluster/sdn/vnets', async (c) => {
     const p = validate(await params(c), VNET_CREATE);
     const id = String(p.vnet);
-    locked('create sdn vnet object failed', () => {
+    locked('create sdn vnet object failed', p['lock-token'], () => {
       if (cfg().vnets.has(id)) throw died(`sdn vnet object ID '${id}' already defined`);
       cfg().vnets.set(id, { type: 'vnet', ...sectionValues(p, ['vnet', 'type', 'lock-token']) });
       vnetUpdateHook(state, id);
@@ -209,7 +269,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     const p = validate(await params(c, { vnet: c.req.param('vnet') }), VNET_UPDATE);
     const id = String(p.vnet);
     vnetMustExist(id);
-    locked('update sdn vnet object failed', () => {
+    locked('update sdn vnet object failed', p['lock-token'], () => {
       const vnet = cfg().vnets.get(id)!;
       if (p.digest !== undefined && p.digest !== sdnDigest(cfg().vnets)) throw died('detected modified configuration - file changed by other user? Try again.');
       const oldZone = vnet.zone;
@@ -227,7 +287,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     const p = validate(await params(c, { vnet: c.req.param('vnet') }), { vnet: VNET_ID, 'lock-token': { type: 'string', ...opt } });
     const id = String(p.vnet);
     vnetMustExist(id);
-    locked('delete sdn vnet object failed', () => {
+    locked('delete sdn vnet object failed', p['lock-token'], () => {
       if ([...cfg().subnets.values()].some((s) => s.vnet === id)) throw died("vnet: Can't delete vnet if subnets exists");
       cfg().vnets.delete(id);
     });
@@ -267,7 +327,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     vnetMustExist(vnet);
     const zone = String(cfg().vnets.get(vnet)!.zone);
     const id = `${zone}-${String(p.subnet).replace('/', '-')}`;
-    locked('create sdn subnet object failed', () => {
+    locked('create sdn subnet object failed', p['lock-token'], () => {
       if (cfg().subnets.has(id)) throw died(`sdn subnet object ID '${id}' already defined`);
       cfg().subnets.set(id, { type: 'subnet', ...sectionValues(p, ['subnet', 'type', 'lock-token']) });
       subnetUpdateHook(state, id);
@@ -280,7 +340,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     const vnet = String(p.vnet);
     vnetMustExist(vnet);
     const id = String(p.subnet);
-    locked('update sdn subnet object failed', () => {
+    locked('update sdn subnet object failed', p['lock-token'], () => {
       const s: SdnSection | undefined = cfg().subnets.get(id);
       if (!s) throw died(`sdn subnet '${id}' does not exist`);
       if (s.vnet !== vnet) throw paramError({ vnet: 'wrong vnet' });
@@ -300,7 +360,7 @@ export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRun
     });
     vnetMustExist(String(p.vnet));
     // pve-network looks the subnet up with noerr here: deleting an absent subnet succeeds.
-    locked('delete sdn subnet object failed', () => void cfg().subnets.delete(String(p.subnet)));
+    locked('delete sdn subnet object failed', p['lock-token'], () => void cfg().subnets.delete(String(p.subnet)));
     return ok(c, null);
   });
 }

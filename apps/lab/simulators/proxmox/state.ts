@@ -19,6 +19,8 @@ export interface SdnSet {
 
 export interface SimVm {
   vmid: number;
+  /** The cluster node the VM lives on; absent: the simulator's main node. */
+  node?: string;
   /** The config file's keys, values as written there (strings). `template: '1'` marks a template. */
   config: Record<string, string>;
   status: 'running' | 'stopped';
@@ -45,10 +47,19 @@ export interface TaskTiming {
   maxMs: number;
   /** Task types (e.g. `qmstart`, `reloadnetworkall`) that never finish; `*` stalls every type. */
   stall: Set<string>;
+  /**
+   * How long tasks of a type run, in ms, overriding [minMs, maxMs]: a full clone of a real
+   * multi-gigabyte template runs for minutes (e.g. `qmclone: 180_000`).
+   */
+  durations: Map<string, number>;
+  /** Task types whose worker dies with this text (e.g. a clone whose storage is full). */
+  failures: Map<string, string>;
 }
 
 export interface ProxmoxSimState {
+  /** The node the site's workloads land on; `nodes` is the whole cluster (it included). */
   node: string;
+  nodes: Set<string>;
   storage: string;
   /** Bridges that exist on the node besides applied SDN VNets (a VM can only start on one). */
   bridges: Set<string>;
@@ -56,6 +67,10 @@ export interface ProxmoxSimState {
     controllers: Map<string, SdnSection>;
     config: SdnSet;
     running?: SdnSet & { version: number };
+    /** What each node's network runs: the running set as of its last successful reload. */
+    applied: Map<string, SdnSet & { version: number }>;
+    /** The global SDN lock's token while one is held (pve-network create_global_lock). */
+    lockToken?: string;
   };
   vms: Map<number, SimVm>;
   tasks: Map<string, SimTask>;
@@ -83,6 +98,13 @@ export function commitSdn(state: ProxmoxSimState): void {
   state.sdn.running = { ...cloneSdnSet(state.sdn.config), version };
 }
 
+/** `has_pending_changes`: the edited configuration differs from the running one. */
+export function hasPendingChanges(state: ProxmoxSimState): boolean {
+  const running = state.sdn.running ?? emptySdnSet();
+  const key = (m: Map<string, SdnSection>) => JSON.stringify([...m].map(([k, v]) => [k, Object.entries(v).map(([a, b]) => [a, String(b)]).sort()]).sort());
+  return (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind]));
+}
+
 /** Digest of a section config file, as the API returns it beside each object. */
 export function sdnDigest(m: Map<string, SdnSection>): string {
   return createHash('sha1').update(JSON.stringify([...m].sort())).digest('hex');
@@ -91,6 +113,10 @@ export function sdnDigest(m: Map<string, SdnSection>): string {
 export function configDigest(config: Record<string, string>): string {
   const { digest: _ignored, ...rest } = config;
   return createHash('sha1').update(JSON.stringify(Object.entries(rest).sort())).digest('hex');
+}
+
+export function nodeOf(state: ProxmoxSimState, vm: SimVm): string {
+  return vm.node ?? state.node;
 }
 
 /** PVE 8's default MAC prefix for generated guest NICs. */
@@ -161,6 +187,8 @@ export function createState(opts: {
   controllers: string[];
   bridges: string[];
   taskMs: [number, number];
+  taskDurations?: Record<string, number>;
+  otherNodes?: string[];
 }): ProxmoxSimState {
   const vms = new Map<number, SimVm>();
   for (const t of opts.templates) vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, opts.storage), status: 'stopped' });
@@ -169,12 +197,19 @@ export function createState(opts: {
   );
   return {
     node: opts.node,
+    nodes: new Set([opts.node, ...(opts.otherNodes ?? [])]),
     storage: opts.storage,
     bridges: new Set(opts.bridges),
-    sdn: { controllers, config: emptySdnSet() },
+    sdn: { controllers, config: emptySdnSet(), applied: new Map() },
     vms,
     tasks: new Map(),
-    taskTiming: { minMs: opts.taskMs[0], maxMs: opts.taskMs[1], stall: new Set() },
+    taskTiming: {
+      minMs: opts.taskMs[0],
+      maxMs: opts.taskMs[1],
+      stall: new Set(),
+      durations: new Map(Object.entries(opts.taskDurations ?? {})),
+      failures: new Map(),
+    },
   };
 }
 
@@ -197,5 +232,15 @@ export function removeTenantNetwork(state: ProxmoxSimState, name: string): Remov
   for (const id of vnets) cfg.vnets.delete(id);
   const zone = cfg.zones.delete(name);
   commitSdn(state);
+  // The operator's apply reloads every node.
+  for (const node of state.nodes) state.sdn.applied.set(node, { ...cloneSdnSet(state.sdn.running!), version: state.sdn.running!.version });
   return { zone, vnets, subnets };
+}
+
+/** An operator migrating a VM: its config moves to the other node's directory, its VMID stays. */
+export function migrateVm(state: ProxmoxSimState, vmid: number, node: string): void {
+  const vm = state.vms.get(vmid);
+  if (!vm) throw new Error(`no VM ${vmid}`);
+  if (!state.nodes.has(node)) throw new Error(`no node ${node}`);
+  vm.node = node;
 }

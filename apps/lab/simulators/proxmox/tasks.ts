@@ -11,6 +11,8 @@ import type { ProxmoxSimState, SimTask } from './state.js';
  * token (`user@realm!tokenid`) in the UPID and reports it split into `user` and `tokenid`.
  */
 export type TaskWork = () => void;
+/** What a worker does when it dies (e.g. a clone unlinks its target); returns the text it dies with. */
+export type TaskCleanup = (error: string) => string;
 
 const UPID_RE = /^UPID:([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?):([0-9A-F]{8}):([0-9A-F]{8,9}):([0-9A-F]{8}):([^:\s]+):([^:\s]*):([^:\s]+):$/;
 
@@ -19,6 +21,7 @@ let nextPid = 0x1000 + Math.floor(Math.random() * 0x8000);
 interface Pending {
   task: SimTask;
   work: TaskWork;
+  cleanup?: TaskCleanup;
 }
 
 /** Runs tasks after a short delay; stalled types wait until released. */
@@ -27,17 +30,26 @@ export class TaskRunner {
 
   constructor(private readonly state: ProxmoxSimState) {}
 
-  start(type: string, id: string, user: string, work: TaskWork): string {
+  start(type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup): string {
+    return this.startOn(this.state.node, type, id, user, work, cleanup);
+  }
+
+  /** Tasks forked on `node` (the node the request named): their UPIDs name it. */
+  on(node: string): { start: (type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup) => string } {
+    return { start: (type, id, user, work, cleanup) => this.startOn(node, type, id, user, work, cleanup) };
+  }
+
+  private startOn(node: string, type: string, id: string, user: string, work: TaskWork, cleanup?: TaskCleanup): string {
     const pid = nextPid++;
     const pstart = Math.floor(process.uptime() * 100) + 1_000_000;
     const starttime = Math.floor(Date.now() / 1000);
     const hex = (n: number) => n.toString(16).toUpperCase().padStart(8, '0');
-    const upid = `UPID:${this.state.node}:${hex(pid)}:${hex(pstart)}:${hex(starttime)}:${type}:${id}:${user}:`;
-    const task: SimTask = { upid, node: this.state.node, pid, pstart, starttime, type, id, user, status: 'running', log: [] };
+    const upid = `UPID:${node}:${hex(pid)}:${hex(pstart)}:${hex(starttime)}:${type}:${id}:${user}:`;
+    const task: SimTask = { upid, node, pid, pstart, starttime, type, id, user, status: 'running', log: [] };
     this.state.tasks.set(upid, task);
     const t = this.state.taskTiming;
-    if (t.stall.has('*') || t.stall.has(type)) this.stalled.push({ task, work });
-    else this.schedule({ task, work });
+    if (t.stall.has('*') || t.stall.has(type)) this.stalled.push({ task, work, cleanup });
+    else this.schedule({ task, work, cleanup });
     return upid;
   }
 
@@ -54,18 +66,21 @@ export class TaskRunner {
 
   private schedule(p: Pending): void {
     const t = this.state.taskTiming;
-    const delay = t.minMs + Math.random() * Math.max(0, t.maxMs - t.minMs);
+    const delay = t.durations.get(p.task.type) ?? t.minMs + Math.random() * Math.max(0, t.maxMs - t.minMs);
     setTimeout(() => this.finish(p), delay).unref?.();
   }
 
-  private finish({ task, work }: Pending): void {
+  private finish({ task, work, cleanup }: Pending): void {
     try {
+      const dies = this.state.taskTiming.failures.get(task.type);
+      if (dies !== undefined) throw new Error(dies);
       work();
       task.exitstatus = 'OK';
       task.log.push('TASK OK');
     } catch (e) {
       // The last line of the task log, as the worker died with it.
-      const msg = (e instanceof PveError || e instanceof Error ? e.message : String(e)).trim();
+      let msg = (e instanceof PveError || e instanceof Error ? e.message : String(e)).trim();
+      if (cleanup) msg = cleanup(msg).trim();
       task.exitstatus = msg;
       task.log.push(msg, `TASK ERROR: ${msg}`);
     }
