@@ -10,6 +10,9 @@ import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
+import { idempotency } from './idempotency/middleware.js';
+import { deriveKey } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
 import { requireSite } from './middleware/site-gate.js';
 import * as admissionCreate from './routes/admissions/create.js';
 import * as admissionDelete from './routes/admissions/delete.js';
@@ -89,9 +92,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
     app.use('/codec/*', cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }));
   }
-  for (const prefix of ['/v1/*', '/codec/*']) {
-    app.use(prefix, limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
-  }
+  // Every route that creates or issues something honours Idempotency-Key (its contract says so).
+  const idem = site
+    ? idempotency({
+        routes: [admissionCreate.route, tenantCreate.route, workloadCreate.route, recordPut.route, deviceCreate.route,
+          deviceAddressCreate.route, wifiKeyCreate.route, brokerAccountCreate.route, certificatePut.route],
+        db: deps.registry.db,
+        keys: sealKeys(site),
+        callerKey: deriveKey(site.secretsKey, 'idempotency-caller'),
+        windowMs: site.idempotencyWindowMs,
+      })
+    : undefined;
+  app.use('/v1/*', limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/codec/*', limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);
   app.use('/v1/tenants/*', siteGate);

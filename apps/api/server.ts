@@ -17,6 +17,7 @@ import { recordOperations } from './record-operations.js';
 import { workloadOperations, type PublishingDeps } from './workload-operations.js';
 import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
 import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
+import { schedulePurge } from './idempotency/purge.js';
 
 export interface RunningApi {
   url: string;
@@ -109,6 +110,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     await registry.close();
     throw err;
   });
+  const stopPurge = config.site ? schedulePurge(registry, config.site.idempotencyWindowMs, log) : () => {};
   const http = server as unknown as { closeAllConnections(): void };
   const port = (server.address() as AddressInfo).port;
   const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
@@ -118,6 +120,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     registry,
     close: async () => {
       migrating.abort();
+      stopPurge();
       await new Promise<void>((r) => {
         server.close(() => r());
         http.closeAllConnections();

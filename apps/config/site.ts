@@ -57,6 +57,8 @@ export const siteSchema = z
     SITE_FABRIC_CONTROLLER: z.string().min(1).default('evpnctl'),
     SITE_ENROLLMENT_LIFETIME: duration('72h'),
     SITE_RECONCILE_INTERVAL: duration('1h'),
+    /** How long the first answer to an Idempotency-Key is kept for its repeats. */
+    SITE_IDEMPOTENCY_WINDOW: duration('24h'),
     SITE_BACKEND_TIMEOUT: duration('10s'),
     SITE_TOKEN_KEY: key32,
     SITE_SECRETS_KEY: key32,
@@ -116,6 +118,7 @@ export const siteSchema = z
     fabricController: e.SITE_FABRIC_CONTROLLER,
     enrollmentLifetimeMs: e.SITE_ENROLLMENT_LIFETIME,
     reconcileIntervalMs: e.SITE_RECONCILE_INTERVAL,
+    idempotencyWindowMs: e.SITE_IDEMPOTENCY_WINDOW,
     /** Bound on one call to a backend; a slower backend is a failed attempt, never a hang. */
     backendTimeoutMs: e.SITE_BACKEND_TIMEOUT,
     tokenKey: e.SITE_TOKEN_KEY,

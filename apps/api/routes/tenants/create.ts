@@ -3,8 +3,9 @@ import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants',
   tags: ['tenants'],
@@ -18,7 +19,7 @@ export const route = createRoute({
     502: { description: 'a backend step failed; the partial tenant with its secrets', content: { 'application/json': { schema: TenantCreateFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {
