@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { cors } from 'hono/cors';
 import { findTenantToken } from '../../db/queries/tenants.js';
 import { liveAdmission } from '../../db/queries/admissions.js';
@@ -36,6 +35,7 @@ import * as certificateDelete from './routes/certificates/delete.js';
 import * as certificateGet from './routes/certificates/get.js';
 import * as certificateList from './routes/certificates/list.js';
 import * as certificatePut from './routes/certificates/put.js';
+import * as docs from './routes/docs/reference.js';
 import * as healthz from './routes/service/healthz.js';
 import * as recordDelete from './routes/records/delete.js';
 import * as recordList from './routes/records/list.js';
@@ -151,7 +151,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   codec.register(app, deps);
 
   app.doc31('/openapi.json', OPENAPI_INFO);
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Tenant provisioning API' }));
+  docs.register(app);
   return app;
 }
 
