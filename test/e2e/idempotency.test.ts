@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredIdempotencyKeys } from '../../db/queries/idempotency.js';
+import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -13,43 +13,6 @@ import { expectUnauthorized } from '../support/tenant-body.js';
  */
 let site: TestSite;
 let proxy: CuttingProxy;
-
-interface CuttingProxy {
-  url: string;
-  /** Everything the API answered on connections the proxy cut. */
-  cut: string[];
-  close(): Promise<void>;
-}
-
-async function cuttingProxy(target: URL): Promise<CuttingProxy> {
-  const cut: string[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    const upstream = connect(Number(target.port), target.hostname);
-    sockets.add(upstream);
-    const got: Buffer[] = [];
-    client.pipe(upstream);
-    upstream.on('data', (d: Buffer) => {
-      got.push(d);
-      // The answer exists; the caller never sees a byte of it.
-      client.destroy();
-    });
-    upstream.on('end', () => cut.push(Buffer.concat(got).toString()));
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.end());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    cut,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
-}
 
 const create = (name: string, o: { key?: string; token?: string; body?: Record<string, unknown> } = {}) =>
   site.call('POST', '/v1/tenants', { token: o.token, body: o.body ?? { name }, headers: o.key ? { 'idempotency-key': o.key } : {} });
