@@ -9,6 +9,7 @@ import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
+import { isIdempotent } from './idempotency/contract.js';
 import { idempotency } from './idempotency/middleware.js';
 import { deriveKey } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
@@ -95,8 +96,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Every route that creates or issues something honours Idempotency-Key (its contract says so).
   const idem = site
     ? idempotency({
-        routes: [admissionCreate.route, tenantCreate.route, workloadCreate.route, recordPut.route, deviceCreate.route,
-          deviceAddressCreate.route, wifiKeyCreate.route, brokerAccountCreate.route, certificatePut.route],
+        routes: () => app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' && isIdempotent(d.route) ? [d.route] : [])),
         db: deps.registry.db,
         keys: sealKeys(site),
         callerKey: deriveKey(site.secretsKey, 'idempotency-caller'),

@@ -79,6 +79,10 @@ describe('Idempotency-Key rules', () => {
     const other = await create('idbody', { key, body: { name: 'idbody', index: 40 } });
     expect(other.status, other.text).toBe(422);
     expect(other.body).toEqual({ error: 'this Idempotency-Key was used with another request; use a new key' });
+    // A body the route refuses is not a use of the key: its 400 says why, as without one.
+    const invalid = await create('idbody', { key, body: { name: 'idbody', colour: 'red' } });
+    expect(invalid.status, invalid.text).toBe(400);
+    expect(invalid.body).toEqual({ error: 'unknown field "colour"' });
     const same = await create('idbody', { key });
     expect(same.status).toBe(201);
     expect(same.body.api_token).toBe(first.body.api_token);

@@ -1,3 +1,4 @@
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import {
   beatIdempotencyKey,
@@ -15,9 +16,20 @@ import type { AppEnv } from '../context.js';
 import { ApiError, badRequest, respondError } from '../errors.js';
 import { callerId, keepsAnswer, pathMatcher, readIdempotencyKey, requestHash } from './request.js';
 
+type BodySchema = { safeParse(v: unknown): { success: boolean } };
+
+/** The zod schema of a route's JSON body, when it has one. */
+function bodySchema(route: RouteConfig): BodySchema | undefined {
+  const media = route.request?.body?.content?.['application/json'];
+  return media && 'schema' in media ? (media.schema as BodySchema) : undefined;
+}
+
 export interface IdempotencyOptions {
-  /** The routes that honour the header (their contracts went through `idempotent()`). */
-  routes: { method: string; path: string }[];
+  /**
+   * The routes that honour the header (their contracts went through `idempotent()`). Read at the
+   * first request, once every route is registered: the contracts are the one list.
+   */
+  routes: () => RouteConfig[];
   db: Db;
   /** The site's secrets key: kept answers carry secrets. */
   keys: SealKeys;
@@ -55,12 +67,30 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * answer is what the caller was told, whatever produced it.
  */
 export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandler<AppEnv>; claim: MiddlewareHandler<AppEnv> } {
-  const routes = opts.routes.map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path) }));
+  let compiled: { method: string; path: RegExp; body: BodySchema | undefined }[] | undefined;
+  const routes = () =>
+    (compiled ??= opts.routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path), body: bodySchema(r) })));
   const beatMs = opts.beatMs ?? 2_000;
   const staleMs = opts.staleMs ?? 5 * beatMs;
   const waitMs = opts.waitMs ?? 10 * 60_000;
   const pollMs = opts.pollMs ?? 100;
-  const honours = (c: Context) => routes.some((r) => r.method === c.req.method && r.path.test(c.req.path));
+  const routeOf = (c: Context) => routes().find((r) => r.method === c.req.method && r.path.test(c.req.path));
+  /**
+   * Only a request the route will act on is bound to its key (Stripe's rule): a body its schema
+   * refuses gets the validator's 400, whatever key it carries, and leaves the key unused.
+   */
+  const honours = async (c: Context): Promise<boolean> => {
+    const route = routeOf(c);
+    if (!route) return false;
+    if (!route.body) return true;
+    let json: unknown;
+    try {
+      json = JSON.parse(await c.req.text());
+    } catch {
+      return false;
+    }
+    return route.body.safeParse(json).success;
+  };
 
   const target = (c: Context, key: string): Target | undefined => {
     const credential = bearerToken(c.req.header('authorization'));
@@ -124,7 +154,7 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
 
   return {
     replay: async function idempotentReplay(c, next) {
-      if (!honours(c)) return next();
+      if (!c.req.header('idempotency-key') || !(await honours(c))) return next();
       const reading = readIdempotencyKey(c.req.header('idempotency-key'));
       const t = reading.kind === 'key' ? target(c, reading.key) : undefined;
       if (!t) return next();
@@ -134,10 +164,10 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
       return settled instanceof Response ? settled : next();
     },
     claim: async function idempotentClaim(c, next) {
-      if (!honours(c)) return next();
       const reading = readIdempotencyKey(c.req.header('idempotency-key'));
-      if (reading.kind === 'absent') return next();
+      if (reading.kind === 'absent' || !routeOf(c)) return next();
       if (reading.kind === 'invalid') return respondError(c, badRequest(reading.reason));
+      if (!(await honours(c))) return next();
       const t = target(c, reading.key)!;
       const hash = await hashOf(c);
       for (;;) {
