@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerId, requestHash } from '../../apps/api/idempotency/request.js';
+import { deriveKey } from '../../apps/config/env.js';
 import { purgeExpiredIdempotencyKeys } from '../../db/queries/idempotency.js';
 import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
@@ -150,6 +152,21 @@ describe('Idempotency-Key rules', () => {
     const again = await create('idfail', { key });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.api_token).toBe(resumed.body.api_token);
+  });
+
+  it('takes over a first request whose API instance died (its heartbeat stopped), and runs it', async () => {
+    const key = randomUUID();
+    const body = JSON.stringify({ name: 'idorphan' });
+    // What an instance killed mid-request leaves: the key claimed, no answer, a heartbeat long stopped.
+    const caller = callerId(deriveKey(site.config.site!.secretsKey, 'idempotency-caller'), site.operatorToken);
+    await site.registry.sql`insert into idempotency_keys (caller, key, request_hash, heartbeat_at, expires_at)
+      values (${caller}, ${key}, ${requestHash('POST', '/v1/tenants', body)}, now() - interval '1 minute', now() + interval '1 hour')`;
+    const r = await create('idorphan', { key });
+    expect(r.status, r.text).toBe(201);
+    expect(r.headers.get('idempotent-replayed')).toBeNull();
+    const again = await create('idorphan', { key });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.api_token).toBe(r.body.api_token);
   });
 
   it('an invalid key is a 400 that says why', async () => {
