@@ -47,6 +47,8 @@ describe('keepsAnswer', () => {
   it.each([
     [200, true, 'a resume or reconcile'],
     [201, true, 'a create'],
+    [401, false, 'authentication answers it again, with its WWW-Authenticate'],
+    [404, true, 'a refusal is the answer'],
     [409, true, 'a refusal is the answer'],
     [422, true, 'a refusal is the answer'],
     [500, false, 'not an answer: the repeat runs again'],

@@ -154,12 +154,11 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
 
   return {
     replay: async function idempotentReplay(c, next) {
-      if (!c.req.header('idempotency-key') || !(await honours(c))) return next();
       const reading = readIdempotencyKey(c.req.header('idempotency-key'));
-      const t = reading.kind === 'key' ? target(c, reading.key) : undefined;
+      const t = reading.kind === 'key' && routeOf(c) ? target(c, reading.key) : undefined;
       if (!t) return next();
       const entry = await findIdempotencyEntry(opts.db, t.caller, t.key, staleMs);
-      if (!entry) return next();
+      if (!entry || !(await honours(c))) return next();
       const settled = await settle(t, await hashOf(c), entry, false);
       return settled instanceof Response ? settled : next();
     },

@@ -49,10 +49,12 @@ export function callerId(callerKey: Buffer, credential: string): string {
 
 /**
  * Answers kept for repeats: successes and refusals. A 5xx is not: a 502 is resumed and a 503 is
- * retried by repeating the call, so the repeat must run again, not be told the failure again.
+ * retried by repeating the call, so the repeat must run again, not be told the failure again. Nor
+ * is a 401 (a route refusing a token it spent): the repeat gets it again from authentication, with
+ * the `WWW-Authenticate` header every 401 carries.
  */
 export function keepsAnswer(status: number): boolean {
-  return status >= 200 && status < 500;
+  return status >= 200 && status < 500 && status !== 401;
 }
 
 /** `/v1/tenants/{t}/records/{record}` → a matcher for concrete paths. */
