@@ -134,7 +134,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -427,7 +427,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -926,7 +926,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1312,7 +1312,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1599,7 +1599,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1970,7 +1970,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2333,7 +2333,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2696,7 +2696,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2982,7 +2982,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {

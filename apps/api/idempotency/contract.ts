@@ -10,7 +10,7 @@ export const IDEMPOTENCY_DESCRIPTION =
   'Optional. The first answer to a key (status and body, secrets included) is kept for the site\'s window (24 hours by ' +
   'default), bound to the caller\'s token and to this request. A repeat with the same key, token and body gets that ' +
   'answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while ' +
-  'the first still runs waits for it; the same key with another body answers 422. 5xx answers are not kept: the repeat ' +
+  'the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat ' +
   'runs again (a 502 resumes). Without the header the call behaves as without idempotency.';
 
 // Documentation only: Hono hands the validator lower-cased header names, so this optional field is
