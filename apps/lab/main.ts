@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     `  MinIO (sim)     ${backends.minio.server.url}`,
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
+    `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for npx tenantctl`,
     '  then follow the README ("Use the lab"). Ctrl-C stops everything.',
     '',
   ];
