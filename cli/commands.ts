@@ -81,8 +81,7 @@ export const COMMANDS: Command[] = [
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/workloads', {
         params: { path: t(args), header },
-        // The spec's defaults, as the API applies them when the fields are absent.
-        body: { name: args[1]!, cores: intFlag(flags, 'cores') ?? 2, memory_mb: intFlag(flags, 'memory-mb') ?? 2048, disk_gb: intFlag(flags, 'disk-gb'), ssh_keys: flags['ssh-key'] },
+        body: { name: args[1]!, cores: intFlag(flags, 'cores'), memory_mb: intFlag(flags, 'memory-mb'), disk_gb: intFlag(flags, 'disk-gb'), ssh_keys: flags['ssh-key'] },
       }),
   },
   { words: ['workload', 'list'], args: ['tenant'], summary: "the tenant's workloads", call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads', { params: { path: t(args) } }) },

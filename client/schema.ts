@@ -3655,9 +3655,9 @@ export interface components {
             /** @example web */
             name: string;
             /** @default 2 */
-            cores: number;
+            cores?: number;
             /** @default 2048 */
-            memory_mb: number;
+            memory_mb?: number;
             /** @description grows the template's disk; never shrinks it */
             disk_gb?: number;
             /** @description public keys for the site's tenant account; written at first boot only */

@@ -16,6 +16,8 @@ const HEADER = `/**
 `;
 
 export async function clientSchema(): Promise<string> {
-  const ast = await openapiTS(readFileSync(OPENAPI, 'utf8'));
+  // A field with a default is optional in a request (the API applies it); openapi-typescript's own
+  // default would make callers send every such field.
+  const ast = await openapiTS(readFileSync(OPENAPI, 'utf8'), { defaultNonNullable: false });
   return HEADER + astToString(ast);
 }

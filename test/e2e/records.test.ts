@@ -25,7 +25,7 @@ beforeAll(async () => {
   other = o.body;
   // A device address reservation as the device-address routes leave it in the registry.
   await site.registry.db.insert(deviceAddresses).values({ tenant: 'acme', device: 'cam1', trustClass: 'camera', address: DEVICE_ADDRESS, mac: 'aa:bb:cc:00:00:01' });
-  const w = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'web', cores: 2, memory_mb: 2048 } }));
+  const w = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'web' } }));
   expect(w.status, w.text).toBe(201);
 });
 afterAll(async () => {
@@ -155,7 +155,7 @@ describe('requests that are refused', () => {
   }
 
   it("a workload may not take a record's name (400)", async () => {
-    const r = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'www', cores: 2, memory_mb: 2048 } }));
+    const r = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'www' } }));
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: '"www.acme.lab.example" is already published as a record; delete the record or choose another name' });
   });
