@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { cors } from 'hono/cors';
 import { findTenantToken } from '../../db/queries/tenants.js';
 import { liveAdmission } from '../../db/queries/admissions.js';
@@ -10,6 +9,10 @@ import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
+import { isIdempotent } from './idempotency/contract.js';
+import { idempotency } from './idempotency/middleware.js';
+import { deriveKey } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
 import { requireSite } from './middleware/site-gate.js';
 import * as admissionCreate from './routes/admissions/create.js';
 import * as admissionDelete from './routes/admissions/delete.js';
@@ -33,6 +36,7 @@ import * as certificateDelete from './routes/certificates/delete.js';
 import * as certificateGet from './routes/certificates/get.js';
 import * as certificateList from './routes/certificates/list.js';
 import * as certificatePut from './routes/certificates/put.js';
+import * as docs from './routes/docs/reference.js';
 import * as healthz from './routes/service/healthz.js';
 import * as recordDelete from './routes/records/delete.js';
 import * as recordList from './routes/records/list.js';
@@ -89,9 +93,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
     app.use('/codec/*', cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }));
   }
-  for (const prefix of ['/v1/*', '/codec/*']) {
-    app.use(prefix, limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
-  }
+  // Every route that creates or issues something honours Idempotency-Key (its contract says so).
+  const idem = site
+    ? idempotency({
+        routes: () => app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' && isIdempotent(d.route) ? [d.route] : [])),
+        db: deps.registry.db,
+        keys: sealKeys(site),
+        callerKey: deriveKey(site.secretsKey, 'idempotency-caller'),
+        windowMs: site.idempotencyWindowMs,
+      })
+    : undefined;
+  app.use('/v1/*', limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/codec/*', limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);
   app.use('/v1/tenants/*', siteGate);
@@ -138,7 +151,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   codec.register(app, deps);
 
   app.doc31('/openapi.json', OPENAPI_INFO);
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'Tenant provisioning API' }));
+  docs.register(app);
   return app;
 }
 

@@ -13,6 +13,7 @@ export const errorStatus = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unprocessable: 422,
   not_configured: 501,
   backend_failed: 502,
   unavailable: 503,

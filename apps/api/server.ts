@@ -20,6 +20,7 @@ import { recordOperations } from './record-operations.js';
 import { workloadOperations, type PublishingDeps } from './workload-operations.js';
 import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
 import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
+import { schedulePurge } from './idempotency/purge.js';
 
 export interface RunningApi {
   url: string;
@@ -101,6 +102,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     await registry.close();
     throw err;
   });
+  const stopPurge = config.site ? schedulePurge(registry, config.site.idempotencyWindowMs, log) : () => {};
   const http = server as unknown as { closeAllConnections(): void };
   const port = (server.address() as AddressInfo).port;
   const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
@@ -110,6 +112,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     registry,
     close: async () => {
       migrating.abort();
+      stopPurge();
       await new Promise<void>((r) => {
         server.close(() => r());
         http.closeAllConnections();

@@ -79,6 +79,8 @@ export const siteSchema = z
     SITE_FABRIC_CONTROLLER: z.string().min(1).default('evpnctl'),
     SITE_ENROLLMENT_LIFETIME: duration('72h'),
     SITE_RECONCILE_INTERVAL: duration('1h'),
+    /** How long the first answer to an Idempotency-Key is kept for its repeats. */
+    SITE_IDEMPOTENCY_WINDOW: duration('24h'),
     SITE_BACKEND_TIMEOUT: duration('10s'),
     // A full clone of a multi-gigabyte template runs for minutes; the workload's VM activity is
     // bounded by Temporal at 12 h (WORKLOAD_VM_OPTIONS), which five such tasks must fit in.
@@ -164,6 +166,7 @@ export const siteSchema = z
     fabricController: e.SITE_FABRIC_CONTROLLER,
     enrollmentLifetimeMs: e.SITE_ENROLLMENT_LIFETIME,
     reconcileIntervalMs: e.SITE_RECONCILE_INTERVAL,
+    idempotencyWindowMs: e.SITE_IDEMPOTENCY_WINDOW,
     /** Bound on one call to a backend; a slower backend is a failed attempt, never a hang. */
     backendTimeoutMs: e.SITE_BACKEND_TIMEOUT,
     /** Bound on one Proxmox QEMU task (clone, resize, start...) and on waiting for a VM's lock. */

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     `  MinIO (sim)     ${backends.minio.server.url}`,
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
+    `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for npx tenantctl`,
     `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${config.env.TEMPORAL_NAMESPACE} \\`,
     `         TEMPORAL_CODEC_ENDPOINT=${api.url}/codec TEMPORAL_CODEC_AUTH='Bearer ${operatorToken}'`,
     '  then follow the README ("Use the lab"; "Read a run with the temporal CLI"). Ctrl-C stops everything.',

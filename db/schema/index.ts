@@ -9,3 +9,4 @@ export * from './device-addresses.js';
 export * from './wifi-keys.js';
 export * from './broker-accounts.js';
 export * from './certificates.js';
+export * from './idempotency-keys.js';

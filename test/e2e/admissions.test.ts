@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, clientFor } from '../support/client.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -9,9 +10,14 @@ import { expectUnauthorized } from '../support/tenant-body.js';
  */
 let site: TestSite;
 
-async function admit(body: Record<string, unknown>, token?: string | null) {
-  return site.call('POST', '/v1/admissions', { token, body });
+/** Through the typed client, as a caller's code would (malformed bodies go through `site.call`). */
+async function admit(body: { name: string; mac?: string }, token?: string | null) {
+  return answered(clientFor(site, token).POST('/v1/admissions', { body }));
 }
+
+const get = (path: '/v1/tenants' | '/v1/fabric/egress', token?: string) => answered(clientFor(site, token).GET(path));
+const getTenant = (t: string, token?: string) => answered(clientFor(site, token).GET('/v1/tenants/{t}', { params: { path: { t } } }));
+const withdraw = (t: string, token?: string | null) => answered(clientFor(site, token).DELETE('/v1/admissions/{t}', { params: { path: { t } } }));
 
 async function enroll(name: string): Promise<string> {
   const r = await admit({ name });
@@ -19,12 +25,12 @@ async function enroll(name: string): Promise<string> {
   return r.body.enrollment_token;
 }
 
-const createWith = (token: string, name: string) => site.call('POST', '/v1/tenants', { token, body: { name } });
+const createWith = (token: string, name: string) => answered(clientFor(site, token).POST('/v1/tenants', { body: { name } }));
 
 beforeAll(async () => {
   // Without a tenant developer network, an admission carries no Wi-Fi key (spec: Admission).
   site = await startTestSite({ env: { SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '' } });
-  const r = await site.call('POST', '/v1/tenants', { body: { name: 'adreg' } });
+  const r = await createWith(site.operatorToken, 'adreg');
   expect(r.status, r.text).toBe(201);
 });
 afterAll(async () => {
@@ -74,7 +80,7 @@ describe('POST /v1/admissions', () => {
       [{ name: 'adx', mac: 12 }, /mac/],
     ];
     for (const [body, reason] of cases) {
-      const r = await admit(body);
+      const r = await site.call('POST', '/v1/admissions', { body });
       expect(r.status, `${JSON.stringify(body)}: ${r.text}`).toBe(400);
       expect(r.body.error).toMatch(reason);
     }
@@ -82,7 +88,7 @@ describe('POST /v1/admissions', () => {
 
   it('needs a token', async () => {
     expectUnauthorized(await admit({ name: 'adx' }, null));
-    expectUnauthorized(await site.call('DELETE', '/v1/admissions/adx', { token: null }));
+    expectUnauthorized(await withdraw('adx', null));
   });
 });
 
@@ -90,10 +96,10 @@ describe('the enrollment token', () => {
   it('creates its own tenant once, and is spent by it', async () => {
     const token = await enroll('adb');
     // Reads are not what it is for; they do not spend it either.
-    expectUnauthorized(await site.call('GET', '/v1/tenants/adb', { token }));
-    expectUnauthorized(await site.call('GET', '/v1/tenants/adreg', { token }));
-    expectUnauthorized(await site.call('GET', '/v1/tenants', { token }));
-    expectUnauthorized(await site.call('GET', '/v1/fabric/egress', { token }));
+    expectUnauthorized(await getTenant('adb', token));
+    expectUnauthorized(await getTenant('adreg', token));
+    expectUnauthorized(await get('/v1/tenants', token));
+    expectUnauthorized(await get('/v1/fabric/egress', token));
 
     const r = await createWith(token, 'adb');
     expect(r.status, r.text).toBe(201);
@@ -102,16 +108,16 @@ describe('the enrollment token', () => {
 
     expectUnauthorized(await createWith(token, 'adb'));
     // The tenant now holds its own token instead (rule 1).
-    expect((await site.call('GET', '/v1/tenants/adb', { token: r.body.api_token })).status).toBe(200);
+    expect((await getTenant('adb', r.body.api_token)).status).toBe(200);
     expect((await admit({ name: 'adb' })).status).toBe(409);
   });
 
   it('presented for another name answers 401 and is spent', async () => {
     const token = await enroll('adc');
     expectUnauthorized(await createWith(token, 'adother'));
-    expect((await site.call('GET', '/v1/tenants/adother')).status).toBe(404);
+    expect((await getTenant('adother')).status).toBe(404);
     expectUnauthorized(await createWith(token, 'adc'));
-    expect((await site.call('GET', '/v1/tenants/adc')).status).toBe(404);
+    expect((await getTenant('adc')).status).toBe(404);
   });
 
   it('presented for a registered tenant of another name answers 401', async () => {
@@ -131,18 +137,18 @@ describe('the enrollment token', () => {
 
   it('stops working when the admission is withdrawn', async () => {
     const token = await enroll('ade');
-    const del = await site.call('DELETE', '/v1/admissions/ade');
+    const del = await withdraw('ade');
     expect(del.status, del.text).toBe(204);
-    expect(del.text).toBe('');
+    expect(del.body).toBeUndefined();
     expectUnauthorized(await createWith(token, 'ade'));
-    const again = await site.call('DELETE', '/v1/admissions/ade');
+    const again = await withdraw('ade');
     expect(again.status, again.text).toBe(404);
     expect(again.body).toEqual({ error: 'no unused admission' });
   });
 
   it('has no unused admission to withdraw for a name never admitted or already enrolled', async () => {
     for (const name of ['adnever', 'adb']) {
-      const r = await site.call('DELETE', `/v1/admissions/${name}`);
+      const r = await withdraw(name);
       expect(r.status, r.text).toBe(404);
       expect(r.body).toEqual({ error: 'no unused admission' });
     }
@@ -152,8 +158,8 @@ describe('the enrollment token', () => {
     const token = await enroll('adg');
     await site.registry.sql`update admissions set expires_at = now() - interval '1 minute' where name = 'adg'`;
     expectUnauthorized(await createWith(token, 'adg'));
-    expect((await site.call('GET', '/v1/tenants/adg')).status).toBe(404);
+    expect((await getTenant('adg')).status).toBe(404);
     // An expired admission is not an unused one.
-    expect((await site.call('DELETE', '/v1/admissions/adg')).status).toBe(404);
+    expect((await withdraw('adg')).status).toBe(404);
   });
 });

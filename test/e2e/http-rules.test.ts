@@ -236,6 +236,11 @@ describe('service routes need no token', () => {
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);
     expect(r.text).toMatch(/^<!doctype html>/i);
     expect(r.text).toContain('/openapi.json');
+    // The viewer comes from this service, not a CDN (test/e2e/docs-page.test.ts renders it offline).
+    expect(r.text).not.toMatch(/<script[^>]+src="https?:/);
+    const viewer = await call('GET', '/docs/viewer.js', { token: null });
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get('content-type')).toMatch(/^text\/javascript/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deviceAddresses } from '../../db/schema/index.js';
 import { dig, nsupdate } from '../support/pdns.js';
+import { answered, clientFor } from '../support/client.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -16,15 +17,15 @@ const DEVICE_ADDRESS = '10.200.0.130';
 
 beforeAll(async () => {
   site = await startTestSite({ minimal: true });
-  const a = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
+  const a = await answered(clientFor(site).POST('/v1/tenants', { body: { name: 'acme' } }));
   expect(a.status, a.text).toBe(201);
   acme = a.body;
-  const o = await site.call('POST', '/v1/tenants', { body: { name: 'other' } });
+  const o = await answered(clientFor(site).POST('/v1/tenants', { body: { name: 'other' } }));
   expect(o.status, o.text).toBe(201);
   other = o.body;
   // A device address reservation as the device-address routes leave it in the registry.
   await site.registry.db.insert(deviceAddresses).values({ tenant: 'acme', device: 'cam1', trustClass: 'camera', address: DEVICE_ADDRESS, mac: 'aa:bb:cc:00:00:01' });
-  const w = await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'web' } });
+  const w = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'web' } }));
   expect(w.status, w.text).toBe(201);
 });
 afterAll(async () => {
@@ -37,8 +38,12 @@ afterEach(() => {
 const port = () => site.backends.pdns.dnsPort;
 const zone = () => acme.dns.zone as string;
 const reverseName = (address: string) => `${address.split('.').reverse().join('.')}.in-addr.arpa`;
-const put = (name: string, body: unknown, token?: string | null) => site.call('PUT', `/v1/tenants/acme/records/${name}`, { body, token: token as string });
-const del = (name: string, token?: string) => site.call('DELETE', `/v1/tenants/acme/records/${name}`, { token });
+// Through the typed client, as a caller's code would; malformed requests go through `site.call`.
+const put = (record: string, body: { address: string }, token?: string | null) =>
+  answered(clientFor(site, token).PUT('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record } }, body }));
+const putRaw = (name: string, body: unknown) => site.call('PUT', `/v1/tenants/acme/records/${name}`, { body });
+const del = (record: string, token?: string) => answered(clientFor(site, token).DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record } } }));
+const list = (token?: string) => answered(clientFor(site, token).GET('/v1/tenants/{t}/records', { params: { path: { t: 'acme' } } }));
 const a = async (name: string) => (await dig(port(), `${name}.${zone()}`)).answers;
 const ptr = async (address: string) => (await dig(port(), reverseName(address), 'PTR')).answers;
 
@@ -100,7 +105,7 @@ describe('publishing a record for a subnet address', () => {
   });
 
   it('GET lists the names the tenant added (not its workloads), by name', async () => {
-    const r = await site.call('GET', '/v1/tenants/acme/records', { token: acme.api_token });
+    const r = await list(acme.api_token);
     expect(r.status).toBe(200);
     expect(r.body.records.map((x: any) => [x.name, x.address, x.kind])).toEqual([
       ['site', '10.128.1.10', 'subnet'],
@@ -142,7 +147,7 @@ describe('requests that are refused', () => {
   ];
   for (const row of rows) {
     it(`400: ${row.reason}`, async () => {
-      const r = await put(row.name, row.body);
+      const r = await putRaw(row.name, row.body);
       expect(r.status, r.text).toBe(400);
       if (typeof row.error === 'string') expect(r.body).toEqual({ error: row.error });
       else expect(r.body.error).toMatch(row.error);
@@ -150,15 +155,15 @@ describe('requests that are refused', () => {
   }
 
   it("a workload may not take a record's name (400)", async () => {
-    const r = await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'www' } });
+    const r = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'www' } }));
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: '"www.acme.lab.example" is already published as a record; delete the record or choose another name' });
   });
 
   it('401 without a token or with an unknown one', async () => {
     expectUnauthorized(await put('x', { address: '10.128.1.40' }, null));
-    expectUnauthorized(await site.call('GET', '/v1/tenants/acme/records', { token: 'nope' }));
-    expectUnauthorized(await site.call('DELETE', '/v1/tenants/acme/records/www', { token: null as unknown as string }));
+    expectUnauthorized(await list('nope'));
+    expectUnauthorized(await answered(clientFor(site, null).DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record: 'www' } } })));
   });
 
   it("404 for another tenant's token and for an unknown tenant; the records are untouched", async () => {
@@ -208,7 +213,7 @@ describe('names the tenant publishes itself with its update key', () => {
     expect((await del('alias')).status).toBe(204);
     expect((await put('tmp', { address: '10.128.1.90' })).status).toBe(200);
     expect((await del('tmp')).status).toBe(204);
-    const rec = await site.call('POST', '/v1/tenants/acme/reconcile');
+    const rec = await answered(clientFor(site).POST('/v1/tenants/{t}/reconcile', { params: { path: { t: 'acme' } } }));
     expect(rec.status, rec.text).toBe(200);
     expect(await a('mine')).toEqual(['10.128.1.77']);
     expect(await ptr('10.128.1.77')).toEqual([`mine.${zone()}.`]);
@@ -221,7 +226,7 @@ describe('reconcile', () => {
       await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones/${z}.`, { method: 'DELETE', headers: { 'X-API-Key': site.backends.pdns.apiKey } });
     }
     expect((await dig(port(), `www.${zone()}`)).answers).toEqual([]);
-    const r = await site.call('POST', '/v1/tenants/acme/reconcile');
+    const r = await answered(clientFor(site).POST('/v1/tenants/{t}/reconcile', { params: { path: { t: 'acme' } } }));
     expect(r.status, r.text).toBe(200);
     expect(await a('www')).toEqual(['10.128.1.21']);
     expect(await a('web')).toEqual(['10.128.1.10']);
@@ -248,7 +253,7 @@ describe('backend failures', () => {
     const r = await del('late');
     expect(r.status, r.text).toBe(502);
     expect(r.body).toEqual({ error: 'backend step "dns" failed' });
-    expect((await site.call('GET', '/v1/tenants/acme/records')).body.records.map((x: any) => x.name)).toContain('late');
+    expect((await list()).body.records.map((x: any) => x.name)).toContain('late');
     const again = await del('late');
     expect(again.status, again.text).toBe(204);
     expect((await dig(port(), `late.${zone()}`)).status).toBe('NXDOMAIN');

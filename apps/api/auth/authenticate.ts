@@ -23,6 +23,11 @@ export interface AuthOptions {
 // The auth scheme is case-insensitive (RFC 7235 §2.1); the token itself is not.
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i;
 
+/** The bearer token of an Authorization header, if it carries one in the accepted form. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return BEARER.exec(header ?? '')?.[1];
+}
+
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 // Hash first so the comparison is constant-time whatever the lengths.
@@ -48,8 +53,8 @@ export function authenticate(opts: AuthOptions): MiddlewareHandler<AppEnv> {
     return undefined;
   };
   return async function bearerAuth(c, next) {
-    const m = BEARER.exec(c.req.header('authorization') ?? '');
-    const caller = m ? (known(m[1]!) ?? (await identify(opts, m[1]!))) : undefined;
+    const token = bearerToken(c.req.header('authorization'));
+    const caller = token ? (known(token) ?? (await identify(opts, token))) : undefined;
     if (!caller) return respondError(c, unauthorized());
     c.set('caller', caller);
     return next();

@@ -19,6 +19,7 @@ const descriptions: Record<number, string> = {
   404: 'not found',
   409: 'conflict',
   413: 'request body larger than 64 KB',
+  422: 'the Idempotency-Key was used with another request',
   501: 'not configured at this site',
   502: 'a backend step failed',
   503: 'database not migrated yet',

@@ -8,8 +8,9 @@ import { conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
 import { refuseReservedName } from '../../reserved-names.js';
 import { ErrorBody, errorResponses } from '../../schemas/common.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/admissions',
   tags: ['admissions'],
@@ -22,7 +23,7 @@ export const route = createRoute({
     502: { description: "the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", content: { 'application/json': { schema: ErrorBody } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

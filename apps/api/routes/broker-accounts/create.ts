@@ -5,8 +5,9 @@ import { badRequest, fromRefusal, stepFailed } from '../../errors.js';
 import { BrokerAccount, BrokerAccountFailure, BrokerAccountRequest } from '../../schemas/broker-account.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { brokerAccess } from './access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants/{t}/broker-accounts',
   tags: ['broker accounts'],
@@ -27,7 +28,7 @@ export const route = createRoute({
     502: { description: 'the broker step failed; the account with its password', content: { 'application/json': { schema: BrokerAccountFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -4,8 +4,9 @@ import { badRequest, stepFailed } from '../../errors.js';
 import { Certificate, CertificateParams, CertificateRequest } from '../../schemas/certificate.js';
 import { errorResponses } from '../../schemas/common.js';
 import { certificateAccess } from './access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'put',
   path: '/v1/tenants/{t}/certificates/{certificate}',
   tags: ['certificates'],
@@ -23,7 +24,7 @@ export const route = createRoute({
     201: { description: 'a certificate issued by this call', content: { 'application/json': { schema: Certificate } } },
     ...errorResponses(400, 401, 404, 413, 501, 502, 503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

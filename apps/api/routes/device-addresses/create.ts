@@ -5,8 +5,9 @@ import { errorResponses } from '../../schemas/common.js';
 import { DeviceAddress, DeviceAddressFailure, DeviceAddressRequest } from '../../schemas/device-address.js';
 import { DeviceParam } from '../../schemas/device.js';
 import { deviceAccess } from '../devices/access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants/{t}/devices/{device}/address',
   tags: ['devices'],
@@ -28,7 +29,7 @@ export const route = createRoute({
     502: { description: 'the router or DNS write did not land; the same call resumes', content: { 'application/json': { schema: DeviceAddressFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -5,8 +5,9 @@ import { ApiError, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { Device, DeviceFailure, DeviceRequest } from '../../schemas/device.js';
 import { deviceAccess } from './access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants/{t}/devices',
   tags: ['devices'],
@@ -26,7 +27,7 @@ export const route = createRoute({
     502: { description: "the device's fixed address did not move to its new MAC on the router; repeat the call", content: { 'application/json': { schema: DeviceFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -4,8 +4,9 @@ import { ApiError, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Record, RecordParam, RecordPutRequest } from '../../schemas/record.js';
 import { recordAccess } from './access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'put',
   path: '/v1/tenants/{t}/records/{record}',
   tags: ['records'],
@@ -23,7 +24,7 @@ export const route = createRoute({
     200: { description: 'the record', content: { 'application/json': { schema: Record } } },
     ...errorResponses(400, 401, 404, 409, 413, 501, 502, 503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

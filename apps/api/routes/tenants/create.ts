@@ -6,8 +6,9 @@ import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, una
 import { refuseReservedName } from '../../reserved-names.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants',
   tags: ['tenants'],
@@ -21,7 +22,7 @@ export const route = createRoute({
     502: { description: 'a backend step failed; the partial tenant with its secrets', content: { 'application/json': { schema: TenantCreateFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

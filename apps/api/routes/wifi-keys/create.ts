@@ -4,8 +4,9 @@ import { ApiError, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { WifiKey, WifiKeyFailure, WifiKeyRequest } from '../../schemas/wifi-key.js';
 import { deviceAccess } from '../devices/access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants/{t}/wifi-keys',
   tags: ['wifi-keys'],
@@ -24,7 +25,7 @@ export const route = createRoute({
     502: { description: 'the controller write did not land; the key with the same psk, repeating the call resumes', content: { 'application/json': { schema: WifiKeyFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -4,8 +4,9 @@ import { ApiError, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { Workload, WorkloadCreateFailure, WorkloadRequest } from '../../schemas/workload.js';
 import { workloadAccess } from './access.js';
+import { idempotent } from '../../idempotency/contract.js';
 
-export const route = createRoute({
+export const route = createRoute(idempotent({
   method: 'post',
   path: '/v1/tenants/{t}/workloads',
   tags: ['workloads'],
@@ -25,7 +26,7 @@ export const route = createRoute({
     502: { description: 'the hypervisor or DNS step failed; the partial workload', content: { 'application/json': { schema: WorkloadCreateFailure } } },
     ...errorResponses(503),
   },
-});
+}));
 
 export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -1,0 +1,182 @@
+import type { RouteConfig } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import {
+  beatIdempotencyKey,
+  claimIdempotencyKey,
+  findIdempotencyEntry,
+  keepIdempotentAnswer,
+  releaseIdempotencyKey,
+  takeOverIdempotencyKey,
+  type IdempotencyEntry,
+} from '../../../db/queries/idempotency.js';
+import type { Db } from '../../../db/registry.js';
+import { open, seal, type SealKeys } from '../../../db/seal.js';
+import { bearerToken } from '../auth/authenticate.js';
+import type { AppEnv } from '../context.js';
+import { ApiError, badRequest, respondError } from '../errors.js';
+import { callerId, keepsAnswer, pathMatcher, readIdempotencyKey, requestHash } from './request.js';
+
+type BodySchema = { safeParse(v: unknown): { success: boolean } };
+
+/** The zod schema of a route's JSON body, when it has one. */
+function bodySchema(route: RouteConfig): BodySchema | undefined {
+  const media = route.request?.body?.content?.['application/json'];
+  return media && 'schema' in media ? (media.schema as BodySchema) : undefined;
+}
+
+export interface IdempotencyOptions {
+  /**
+   * The routes that honour the header (their contracts went through `idempotent()`). Read at the
+   * first request, once every route is registered: the contracts are the one list.
+   */
+  routes: () => RouteConfig[];
+  db: Db;
+  /** The site's secrets key: kept answers carry secrets. */
+  keys: SealKeys;
+  /** Keys the caller id (a hash of the credential presented). */
+  callerKey: Buffer;
+  windowMs: number;
+  /** How often the instance running a first request says it is alive, and when it counts as dead. */
+  beatMs?: number;
+  staleMs?: number;
+  /** How long a repeat waits for a first request still running before answering 503. */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+interface Target {
+  caller: string;
+  key: string;
+}
+
+/** What a kept answer holds, sealed: enough to answer the repeat byte for byte. */
+interface KeptAnswer {
+  status: number;
+  type: string | null;
+  body: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `Idempotency-Key` for the routes that create or issue something, as two middlewares of the /v1
+ * chain. `replay` runs before authentication: a kept answer goes back to the credential that got
+ * it even when that request spent it (an enrollment token) or replaced it (a resume issues a new
+ * tenant token); that is the answer the caller lost. `claim` runs after authentication: it binds
+ * the key to the request, runs the route, and keeps the answer. Workflows never see the key: the
+ * answer is what the caller was told, whatever produced it.
+ */
+export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandler<AppEnv>; claim: MiddlewareHandler<AppEnv> } {
+  let compiled: { method: string; path: RegExp; body: BodySchema | undefined }[] | undefined;
+  const routes = () =>
+    (compiled ??= opts.routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path), body: bodySchema(r) })));
+  const beatMs = opts.beatMs ?? 2_000;
+  const staleMs = opts.staleMs ?? 5 * beatMs;
+  const waitMs = opts.waitMs ?? 10 * 60_000;
+  const pollMs = opts.pollMs ?? 100;
+  const routeOf = (c: Context) => routes().find((r) => r.method === c.req.method && r.path.test(c.req.path));
+  /**
+   * Only a request the route will act on is bound to its key (Stripe's rule): a body its schema
+   * refuses gets the validator's 400, whatever key it carries, and leaves the key unused.
+   */
+  const honours = async (c: Context): Promise<boolean> => {
+    const route = routeOf(c);
+    if (!route) return false;
+    if (!route.body) return true;
+    let json: unknown;
+    try {
+      json = JSON.parse(await c.req.text());
+    } catch {
+      return false;
+    }
+    return route.body.safeParse(json).success;
+  };
+
+  const target = (c: Context, key: string): Target | undefined => {
+    const credential = bearerToken(c.req.header('authorization'));
+    return credential ? { caller: callerId(opts.callerKey, credential), key } : undefined;
+  };
+  const hashOf = async (c: Context) => requestHash(c.req.method, c.req.path, await c.req.text());
+
+  const replayOf = (entry: IdempotencyEntry): Response => {
+    const raw = open(opts.keys, entry.answer);
+    // Sealed under a key the site no longer holds: the kept answer is gone; say so, never guess.
+    if (raw === undefined) throw new ApiError('unprocessable', 'the answer kept for this Idempotency-Key can no longer be read; use a new key');
+    const kept = JSON.parse(raw) as KeptAnswer;
+    const headers = new Headers({ 'Idempotent-Replayed': 'true' });
+    if (kept.type) headers.set('Content-Type', kept.type);
+    return new Response(kept.body, { status: kept.status, headers });
+  };
+
+  /**
+   * Answers a request whose key is already held: the kept answer, a 422 for another request, or
+   * (once the first ends) its answer. `run` when this request took the key over from a dead
+   * instance (only when `mayRun`, i.e. after authentication); `again` when the first ended with
+   * nothing kept (a 5xx) or died before authentication: the key is to be claimed again.
+   */
+  const settle = async (t: Target, hash: string, entry: IdempotencyEntry, mayRun: boolean): Promise<Response | 'run' | 'again'> => {
+    if (entry.requestHash !== hash) throw new ApiError('unprocessable', 'this Idempotency-Key was used with another request; use a new key');
+    const deadline = Date.now() + waitMs;
+    let current: IdempotencyEntry | undefined = entry;
+    while (current && current.answer === null) {
+      if (current.stale) {
+        if (!mayRun) return 'again';
+        if (await takeOverIdempotencyKey(opts.db, t.caller, t.key, hash, staleMs)) return 'run';
+      }
+      if (Date.now() > deadline) {
+        throw new ApiError('unavailable', 'the first request with this Idempotency-Key is still running; repeat the call');
+      }
+      await sleep(pollMs);
+      current = await findIdempotencyEntry(opts.db, t.caller, t.key, staleMs);
+    }
+    return current ? replayOf(current) : 'again';
+  };
+
+  /** Runs the route for the key's first request, says it is alive meanwhile, keeps its answer. */
+  const runFirst = async (c: Context<AppEnv>, next: Next, t: Target): Promise<void> => {
+    const beating = setInterval(() => {
+      beatIdempotencyKey(opts.db, t.caller, t.key).catch((err: unknown) => c.var.log?.warn({ err }, 'idempotency heartbeat failed'));
+    }, beatMs);
+    try {
+      await next();
+    } catch (err) {
+      await releaseIdempotencyKey(opts.db, t.caller, t.key);
+      throw err;
+    } finally {
+      clearInterval(beating);
+    }
+    const status = c.res.status;
+    if (!keepsAnswer(status)) return releaseIdempotencyKey(opts.db, t.caller, t.key);
+    const kept: KeptAnswer = { status, type: c.res.headers.get('content-type'), body: await c.res.clone().text() };
+    // Kept before the answer leaves: a connection cut while it is sent loses nothing.
+    await keepIdempotentAnswer(opts.db, t.caller, t.key, status, seal(opts.keys, JSON.stringify(kept)));
+  };
+
+  return {
+    replay: async function idempotentReplay(c, next) {
+      const reading = readIdempotencyKey(c.req.header('idempotency-key'));
+      const t = reading.kind === 'key' && routeOf(c) ? target(c, reading.key) : undefined;
+      if (!t) return next();
+      const entry = await findIdempotencyEntry(opts.db, t.caller, t.key, staleMs);
+      if (!entry || !(await honours(c))) return next();
+      const settled = await settle(t, await hashOf(c), entry, false);
+      return settled instanceof Response ? settled : next();
+    },
+    claim: async function idempotentClaim(c, next) {
+      const reading = readIdempotencyKey(c.req.header('idempotency-key'));
+      if (reading.kind === 'absent' || !routeOf(c)) return next();
+      if (reading.kind === 'invalid') return respondError(c, badRequest(reading.reason));
+      if (!(await honours(c))) return next();
+      const t = target(c, reading.key)!;
+      const hash = await hashOf(c);
+      for (;;) {
+        if (await claimIdempotencyKey(opts.db, { ...t, requestHash: hash, windowMs: opts.windowMs })) return runFirst(c, next, t);
+        const entry = await findIdempotencyEntry(opts.db, t.caller, t.key, staleMs);
+        if (!entry) continue; // released or expired meanwhile: claim again
+        const settled = await settle(t, hash, entry, true);
+        if (settled === 'run') return runFirst(c, next, t);
+        if (settled instanceof Response) return settled;
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { createHash, createHmac } from 'node:crypto';
+
+/**
+ * The pure parts of `Idempotency-Key` handling (IETF draft "The Idempotency-Key HTTP Header
+ * Field"): reading the key, hashing the request it came with, naming the caller, and which
+ * answers are kept.
+ */
+
+/** Visible ASCII, 1..255 characters; the draft's quoted form (an sf-string) is accepted too. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+export type KeyReading = { kind: 'absent' } | { kind: 'key'; key: string } | { kind: 'invalid'; reason: string };
+
+export function readIdempotencyKey(header: string | undefined): KeyReading {
+  if (header === undefined) return { kind: 'absent' };
+  const raw = header.trim();
+  const key = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  if (!KEY.test(key)) return { kind: 'invalid', reason: 'Idempotency-Key: must be 1 to 255 visible ASCII characters' };
+  return { kind: 'key', key };
+}
+
+/** JSON with object keys sorted, so the same body sent with other spacing or key order hashes the same. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** What a repeat must match: method, path and body (as JSON when it parses, as bytes otherwise). */
+export function requestHash(method: string, path: string, body: string): string {
+  let normal = body;
+  try {
+    normal = JSON.stringify(canonical(JSON.parse(body)));
+  } catch {
+    // Not JSON: the validator refuses it; hashed as sent.
+  }
+  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n${normal}`).digest('hex');
+}
+
+/**
+ * The caller a key belongs to: a keyed hash of the bearer credential it presented. The credential
+ * itself is never stored, and without the key a guessed token cannot be checked against the table.
+ */
+export function callerId(callerKey: Buffer, credential: string): string {
+  return createHmac('sha256', callerKey).update(credential).digest('base64url');
+}
+
+/**
+ * Answers kept for repeats: successes and refusals. A 5xx is not: a 502 is resumed and a 503 is
+ * retried by repeating the call, so the repeat must run again, not be told the failure again. Nor
+ * is a 401 (a route refusing a token it spent): the repeat gets it again from authentication, with
+ * the `WWW-Authenticate` header every 401 carries.
+ */
+export function keepsAnswer(status: number): boolean {
+  return status >= 200 && status < 500 && status !== 401;
+}
+
+/** `/v1/tenants/{t}/records/{record}` → a matcher for concrete paths. */
+export function pathMatcher(template: string): RegExp {
+  const parts = template.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}$`);
+}

@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import type { ApiClient } from '../client/index.js';
+import { intFlag, UsageError, type Flags } from './args.js';
+
+/** What a command's call gives back: openapi-fetch's answer, as far as tenantctl reads it. */
+export interface Answer {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+export interface CallContext {
+  api: ApiClient;
+  args: string[];
+  flags: Flags;
+  /** Idempotency-Key of this invocation (one per run, kept across its repeat). */
+  header: { 'Idempotency-Key': string };
+}
+
+export interface Command {
+  words: [string, string];
+  args: string[];
+  /** Flags of the request, for the usage text. */
+  options?: string;
+  summary: string;
+  /** Creates or issues something: sent with an Idempotency-Key, repeated once on a dropped connection. */
+  idempotent?: boolean;
+  /** Its answer may carry secrets: they go to --secrets-file, or to the screen with --show-secrets. */
+  issuesSecrets?: boolean;
+  /** A tenant create: progress per step while it runs. */
+  progress?: (args: string[]) => string;
+  call(c: CallContext): Promise<Answer>;
+}
+
+const need = (v: string | undefined, flag: string): string => {
+  if (v === undefined) throw new UsageError(`--${flag} is required`);
+  return v;
+};
+
+const t = (args: string[]) => ({ t: args[0]! });
+
+/** Every route of the spec, as `tenantctl <resource> <action> <args>`. */
+export const COMMANDS: Command[] = [
+  { words: ['service', 'health'], args: [], summary: 'liveness', call: ({ api }) => api.GET('/healthz') },
+  { words: ['service', 'ready'], args: [], summary: 'readiness', call: ({ api }) => api.GET('/readyz') },
+  { words: ['service', 'version'], args: [], summary: 'the serving build', call: ({ api }) => api.GET('/version') },
+
+  {
+    words: ['admission', 'create'], args: ['name'], options: '[--mac MAC]', summary: 'admit a name: a single-use enrollment token',
+    idempotent: true, issuesSecrets: true,
+    call: ({ api, args, flags, header }) => api.POST('/v1/admissions', { params: { header }, body: { name: args[0]!, mac: flags.mac } }),
+  },
+  { words: ['admission', 'delete'], args: ['name'], summary: 'withdraw an unused admission', call: ({ api, args }) => api.DELETE('/v1/admissions/{t}', { params: { path: t(args) } }) },
+
+  {
+    words: ['tenant', 'create'], args: ['name'], options: '[--index N] [--tsig-secret S --state-secret S --api-token T]',
+    summary: 'create, resume, restore or reconcile a tenant', idempotent: true, issuesSecrets: true, progress: (args) => args[0]!,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants', {
+        params: { header },
+        body: {
+          name: args[0]!,
+          index: intFlag(flags, 'index'),
+          tsig_secret: flags['tsig-secret'],
+          state_secret: flags['state-secret'],
+          api_token: flags['api-token'],
+        },
+      }),
+  },
+  { words: ['tenant', 'list'], args: [], summary: 'every tenant', call: ({ api }) => api.GET('/v1/tenants') },
+  { words: ['tenant', 'get'], args: ['name'], summary: 'one tenant, without secrets', call: ({ api, args }) => api.GET('/v1/tenants/{t}', { params: { path: t(args) } }) },
+  { words: ['tenant', 'delete'], args: ['name'], summary: 'delete a tenant', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }) },
+  {
+    words: ['tenant', 'reconcile'], args: ['name'], summary: 're-ensure every backend of a tenant', issuesSecrets: true,
+    call: ({ api, args }) => api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args) } }),
+  },
+
+  {
+    words: ['workload', 'create'], args: ['tenant', 'name'], options: '[--cores N] [--memory-mb N] [--disk-gb N] [--ssh-key K]...',
+    summary: 'create a workload or re-apply its sizing', idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/workloads', {
+        params: { path: t(args), header },
+        body: { name: args[1]!, cores: intFlag(flags, 'cores'), memory_mb: intFlag(flags, 'memory-mb'), disk_gb: intFlag(flags, 'disk-gb'), ssh_keys: flags['ssh-key'] },
+      }),
+  },
+  { words: ['workload', 'list'], args: ['tenant'], summary: "the tenant's workloads", call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads', { params: { path: t(args) } }) },
+  { words: ['workload', 'get'], args: ['tenant', 'name'], summary: 'one workload', call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }) },
+  { words: ['workload', 'delete'], args: ['tenant', 'name'], summary: 'delete a workload', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }) },
+
+  {
+    words: ['record', 'put'], args: ['tenant', 'name'], options: '--address A', summary: 'publish <name>.<zone> for an address', idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.PUT('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! }, header }, body: { address: need(flags.address, 'address') } }),
+  },
+  { words: ['record', 'list'], args: ['tenant'], summary: 'the names the tenant added', call: ({ api, args }) => api.GET('/v1/tenants/{t}/records', { params: { path: t(args) } }) },
+  { words: ['record', 'delete'], args: ['tenant', 'name'], summary: 'remove a name', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! } } }) },
+
+  {
+    words: ['device', 'create'], args: ['tenant', 'name'], options: '--trust-class C [--mac MAC]', summary: 'register a device', idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/devices', { params: { path: t(args), header }, body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), mac: flags.mac } }),
+  },
+  { words: ['device', 'list'], args: ['tenant'], summary: "the tenant's devices", call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices', { params: { path: t(args) } }) },
+  { words: ['device', 'get'], args: ['tenant', 'name'], summary: 'one device', call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }) },
+  { words: ['device', 'delete'], args: ['tenant', 'name'], summary: 'remove a device', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }) },
+
+  {
+    words: ['device-address', 'create'], args: ['tenant', 'device'], options: '[--address A]', summary: 'reserve a fixed address for a device', idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! }, header }, body: { address: flags.address } }),
+  },
+  { words: ['device-address', 'get'], args: ['tenant', 'device'], summary: "a device's fixed address", call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }) },
+  { words: ['device-address', 'delete'], args: ['tenant', 'device'], summary: "release a device's fixed address", call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }) },
+
+  {
+    words: ['wifi-key', 'create'], args: ['tenant', 'name'], options: '--trust-class C [--psk P]', summary: 'issue a Wi-Fi key', idempotent: true, issuesSecrets: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/wifi-keys', { params: { path: t(args), header }, body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), psk: flags.psk } }),
+  },
+  { words: ['wifi-key', 'list'], args: ['tenant'], summary: "the tenant's Wi-Fi keys", call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys', { params: { path: t(args) } }) },
+  { words: ['wifi-key', 'get'], args: ['tenant', 'name'], summary: 'one Wi-Fi key', call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }) },
+  { words: ['wifi-key', 'delete'], args: ['tenant', 'name'], summary: 'revoke a Wi-Fi key', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }) },
+
+  {
+    words: ['broker-account', 'create'], args: ['tenant', 'name'], options: '[--device D] [--publish P]... [--subscribe S]... [--password P]',
+    summary: 'issue an MQTT broker account', idempotent: true, issuesSecrets: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/broker-accounts', {
+        params: { path: t(args), header },
+        body: { name: args[1]!, device: flags.device, publish: flags.publish ?? [], subscribe: flags.subscribe ?? [], password: flags.password },
+      }),
+  },
+  { words: ['broker-account', 'list'], args: ['tenant'], summary: "the tenant's broker accounts", call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts', { params: { path: t(args) } }) },
+  { words: ['broker-account', 'get'], args: ['tenant', 'name'], summary: 'one broker account', call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }) },
+  { words: ['broker-account', 'delete'], args: ['tenant', 'name'], summary: 'delete a broker account', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }) },
+
+  {
+    words: ['certificate', 'put'], args: ['tenant', 'name'], options: '--csr-file FILE [--extra-name LABEL]...', summary: 'get a server certificate for a CSR', idempotent: true,
+    call: ({ api, args, flags, header }) => {
+      const file = need(flags['csr-file'], 'csr-file');
+      let csr: string;
+      try {
+        csr = readFileSync(file, 'utf8');
+      } catch {
+        throw new UsageError(`--csr-file: cannot read ${file}`);
+      }
+      return api.PUT('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! }, header }, body: { csr, names: flags['extra-name'] } });
+    },
+  },
+  { words: ['certificate', 'list'], args: ['tenant'], summary: "the tenant's certificates", call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates', { params: { path: t(args) } }) },
+  { words: ['certificate', 'get'], args: ['tenant', 'name'], summary: 'the current certificate of a name', call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }) },
+  { words: ['certificate', 'delete'], args: ['tenant', 'name'], summary: 'forget a certificate', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }) },
+
+  { words: ['fabric', 'egress'], args: [], summary: "every ready tenant's VRF", call: ({ api }) => api.GET('/v1/fabric/egress') },
+];
+
+export function usage(): string {
+  const lines = COMMANDS.map((c) => `  tenantctl ${c.words.join(' ')}${c.args.map((a) => ` <${a}>`).join('')}${c.options ? ` ${c.options}` : ''}`);
+  return [
+    'usage: tenantctl [--api URL] [--token TOKEN] [--output json|table] <resource> <action> [args] [flags]',
+    '',
+    'The API address and token come from --api/--token or TENANT_API_URL/TENANT_API_TOKEN.',
+    'Calls that issue secrets need --secrets-file FILE (written with mode 0600) or --show-secrets.',
+    'Exit codes: 0 done, 1 service unavailable or unreachable, 2 usage, 3 refused (4xx), 4 a backend step failed (502).',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { createTenantClient } from '../client/index.js';
+import { parseCommandLine, UsageError, type Flags } from './args.js';
+import { COMMANDS, usage, type Answer, type Command } from './commands.js';
+import { redact, table, writeSecrets } from './output.js';
+import { watchSteps } from './progress.js';
+
+/**
+ * tenantctl: the tenant provisioning API from a terminal, on the typed client (`client/`).
+ * Exit codes say what happened: 0 done, 1 unavailable/unreachable, 2 usage, 3 refused (4xx),
+ * 4 a backend step failed (502: the same command resumes).
+ */
+export const EXIT = { done: 0, unavailable: 1, usage: 2, refused: 3, stepFailed: 4 } as const;
+
+const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
+const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+
+function pick(words: string[]): { command: Command; args: string[] } {
+  const command = COMMANDS.find((c) => c.words[0] === words[0] && c.words[1] === words[1]);
+  if (!command) throw new UsageError(words.length ? `unknown command: ${words.slice(0, 2).join(' ')}` : 'no command given');
+  const args = words.slice(2);
+  if (args.length !== command.args.length) {
+    throw new UsageError(`tenantctl ${command.words.join(' ')} takes ${command.args.map((a) => `<${a}>`).join(' ') || 'no arguments'}`);
+  }
+  return { command, args };
+}
+
+/** A dropped connection (the answer never arrived), as fetch reports it. */
+const dropped = (e: unknown) => e instanceof TypeError;
+
+async function callWithRepeat(command: Command, call: () => Promise<Answer>): Promise<Answer> {
+  try {
+    return await call();
+  } catch (e) {
+    if (!command.idempotent || !dropped(e)) throw e;
+    err('the connection dropped before the answer arrived; repeating once with the same Idempotency-Key');
+    return call();
+  }
+}
+
+const quote = (a: string) => (/^[\w./:=@,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  let words: string[];
+  let flags: Flags;
+  let picked: { command: Command; args: string[] };
+  try {
+    ({ words, flags } = parseCommandLine(argv));
+    if (flags.help) {
+      out(usage());
+      return EXIT.done;
+    }
+    picked = pick(words);
+    if (flags.output !== undefined && flags.output !== 'json' && flags.output !== 'table') throw new UsageError('--output must be json or table');
+    if (picked.command.issuesSecrets && !flags['secrets-file'] && !flags['show-secrets']) {
+      throw new UsageError(`${picked.command.words.join(' ')} can issue secrets: name a file for them with --secrets-file FILE (mode 0600), or pass --show-secrets`);
+    }
+    if (!(flags.api ?? env.TENANT_API_URL)) throw new UsageError('the API address: --api URL or TENANT_API_URL');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`tenantctl: ${e.message}\n(tenantctl --help lists every command)`);
+    return EXIT.usage;
+  }
+  const { command, args } = picked;
+  const output = flags.output ?? (process.stdout.isTTY ? 'table' : 'json');
+  const api = createTenantClient({ baseUrl: (flags.api ?? env.TENANT_API_URL)!, token: flags.token ?? env.TENANT_API_TOKEN });
+  const header = { 'Idempotency-Key': randomUUID() };
+
+  const progress = command.progress ? watchSteps(api, command.progress(args), err) : undefined;
+  if (progress) err(`${command.words.join(' ')} ${args.join(' ')}: running (Idempotency-Key ${header['Idempotency-Key']})`);
+  let answer: Answer;
+  try {
+    answer = await callWithRepeat(command, () => command.call({ api, args, flags, header }));
+  } catch (e) {
+    await progress?.finish(undefined);
+    if (e instanceof UsageError) {
+      err(`tenantctl: ${e.message}`);
+      return EXIT.usage;
+    }
+    err(`tenantctl: cannot reach the API (${(e as Error).message})`);
+    return EXIT.unavailable;
+  }
+  const status = answer.response.status;
+  const body = answer.data ?? answer.error;
+  await progress?.finish(body);
+  if (answer.response.headers.get('idempotent-replayed') === 'true') err('(the answer kept for this Idempotency-Key, replayed)');
+
+  const file = flags['secrets-file'];
+  const shown = flags['show-secrets'] ? { value: body, found: false } : redact(body, file ? `<in ${file}>` : '<hidden: --show-secrets>');
+  if (shown.found && file) {
+    writeSecrets(file, body);
+    err(`secrets written to ${file} (mode 0600)`);
+  }
+  const print = (v: unknown) => (v === undefined ? undefined : out(output === 'table' ? table(v) : JSON.stringify(v, null, 2)));
+
+  if (status >= 200 && status < 300) {
+    print(shown.value);
+    if (status === 204) err('done');
+    return EXIT.done;
+  }
+  const message = (body as { error?: string } | undefined)?.error ?? answer.response.statusText;
+  if (status === 502) {
+    err(`tenantctl: ${message} (502)`);
+    const { error: _e, ...partial } = (shown.value ?? {}) as Record<string, unknown>;
+    if (Object.keys(partial).length) print(partial);
+    err(`The work is kept where it stopped. Resume it by repeating the same command:\n  tenantctl ${argv.map(quote).join(' ')}`);
+    return EXIT.stepFailed;
+  }
+  if (status >= 400 && status < 500) {
+    err(`tenantctl: refused (${status}): ${message}`);
+    return EXIT.refused;
+  }
+  err(`tenantctl: the service answered ${status}: ${message}`);
+  return EXIT.unavailable;
+}

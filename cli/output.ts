@@ -1,0 +1,66 @@
+import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
+
+/** Fields that carry a secret in some answer of the spec. */
+export const SECRET_FIELDS = new Set(['tsig_secret', 'secret_key', 'api_token', 'ingest_token', 'read_token', 'password', 'psk', 'enrollment_token']);
+
+/** The answer with every secret replaced by a pointer to where it went; `found` says whether there were any. */
+export function redact(value: unknown, placeholder: string): { value: unknown; found: boolean } {
+  let found = false;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => {
+        if (SECRET_FIELDS.has(k) && typeof x === 'string') {
+          found = true;
+          return [k, placeholder];
+        }
+        return [k, walk(x)];
+      }),
+    );
+  };
+  return { value: walk(value), found };
+}
+
+/** Writes the answer to a file only its owner can read (0600, also when it existed before). */
+export function writeSecrets(path: string, answer: unknown): void {
+  const fd = openSync(path, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, `${JSON.stringify(answer, null, 2)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Nested objects as dotted keys: one table row per leaf. */
+function flatten(value: unknown, at = ''): [string, string][] {
+  if (value === null || typeof value !== 'object') return [[at, value === undefined ? '' : String(value)]];
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== 'object')) return [[at, value.join(',')]];
+    return value.flatMap((v, i) => flatten(v, `${at}[${i}]`));
+  }
+  return Object.entries(value).flatMap(([k, v]) => flatten(v, at ? `${at}.${k}` : k));
+}
+
+function grid(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/**
+ * An answer as a table: a list (`{tenants: [...]}` and the like) one row per item, columns the
+ * items' top-level scalar fields; anything else as field/value rows.
+ */
+export function table(value: unknown): string {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 1 && Array.isArray(entries[0]![1])) {
+      const items = entries[0]![1] as Record<string, unknown>[];
+      if (items.length === 0) return `(no ${entries[0]![0]})`;
+      const columns = Object.keys(items[0]!).filter((k) => items.some((i) => i[k] === null || typeof i[k] !== 'object'));
+      return grid([columns.map((c) => c.toUpperCase()), ...items.map((i) => columns.map((c) => (i[c] === undefined ? '' : String(i[c]))))]);
+    }
+  }
+  return grid([['FIELD', 'VALUE'], ...flatten(value)]);
+}

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
+import { startTestSite, type TestSite } from '../support/site.js';
+
+/**
+ * tenantctl through its real process (`bin/tenantctl.mjs`, the package's bin), spawned against a
+ * lab site: exit codes, progress per step, secrets only in a 0600 file, the Idempotency-Key it
+ * sends on its own and its one repeat when the connection drops.
+ */
+let site: TestSite;
+let dir: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function tenantctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/tenantctl.mjs', ...args], {
+      env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const SECRETS = (body: { api_token: string; dns: { tsig_secret: string }; state: { secret_key: string } }) => [body.api_token, body.dns.tsig_secret, body.state.secret_key];
+
+beforeAll(async () => {
+  site = await startTestSite({ minimal: true });
+  dir = mkdtempSync(join(tmpdir(), 'tenantctl-'));
+});
+afterAll(async () => {
+  await site?.stop();
+});
+
+describe('tenantctl tenant create', () => {
+  it('shows each step as it passes, writes the secrets to a 0600 file only, and exits 0', async () => {
+    const file = join(dir, 'ctla.json');
+    const r = await tenantctl(['tenant', 'create', 'ctla', '--secrets-file', file, '--output', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const step of ['dns', 'resolver', 'state', 'network']) expect(r.stderr).toContain(`✓ ${step}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(kept.name).toBe('ctla');
+    for (const secret of SECRETS(kept)) {
+      expect(secret).toEqual(expect.any(String));
+      expect(r.stdout + r.stderr).not.toContain(secret);
+    }
+    const shown = JSON.parse(r.stdout);
+    expect(shown.api_token).toBe(`<in ${file}>`);
+    expect(shown.index).toBe(kept.index);
+
+    // The token in the file is the tenant's: it reads its own tenant.
+    const own = await tenantctl(['tenant', 'get', 'ctla', '--output', 'json'], { TENANT_API_TOKEN: kept.api_token });
+    expect(own.code, own.stderr).toBe(0);
+    expect(JSON.parse(own.stdout).name).toBe('ctla');
+  });
+
+  it('refuses to run a call that issues secrets with nowhere to put them: exit 2, nothing sent', async () => {
+    const r = await tenantctl(['tenant', 'create', 'ctlnone']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--secrets-file');
+    expect((await site.call('GET', '/v1/tenants/ctlnone')).status).toBe(404);
+  });
+
+  it('prints the secrets when asked with --show-secrets', async () => {
+    const r = await tenantctl(['tenant', 'create', 'ctlshow', '--show-secrets', '--output', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).api_token).toMatch(/^dvt1\.ctlshow\./);
+  });
+
+  it('repeats once with its own Idempotency-Key when the connection drops, and gets the secrets', async () => {
+    const proxy: CuttingProxy = await cuttingProxy(new URL(site.url), 1);
+    try {
+      const file = join(dir, 'ctldrop.json');
+      const r = await tenantctl(['tenant', 'create', 'ctldrop', '--secrets-file', file, '--output', 'json'], { TENANT_API_URL: proxy.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('repeating once with the same Idempotency-Key');
+      expect(r.stderr).toContain('replayed');
+      const kept = JSON.parse(readFileSync(file, 'utf8'));
+      const read = await site.call('GET', '/v1/tenants/ctldrop', { token: kept.api_token });
+      expect(read.status, read.text).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a failed backend step exits 4, keeps the partial secrets, says how to resume; the same command resumes', async () => {
+    const file = join(dir, 'ctlfail.json');
+    const args = ['tenant', 'create', 'ctlfail', '--secrets-file', file, '--output', 'json'];
+    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
+    let failed: Run;
+    try {
+      failed = await tenantctl(args);
+    } finally {
+      site.backends.pdns.faults.clear();
+    }
+    expect(failed.code, failed.stderr).toBe(4);
+    expect(failed.stderr).toContain('backend step "dns" failed');
+    expect(failed.stderr).toContain('✗ dns failed');
+    expect(failed.stderr).toContain(`tenantctl ${args.join(' ')}`);
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const resumed = await tenantctl(args);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('✓ dns');
+    expect(JSON.parse(resumed.stdout).outcome).toBe('resumed');
+  });
+});
+
+describe('tenantctl exit codes and output', () => {
+  it('a refusal (4xx) exits 3 with the service’s reason', async () => {
+    const r = await tenantctl(['tenant', 'get', 'nosuch']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('refused (404): tenant not found');
+  });
+
+  it('usage errors exit 2: unknown command, missing argument, unknown flag, bad output', async () => {
+    for (const args of [['bogus', 'thing'], ['tenant', 'get'], ['tenant', 'list', '--nope'], ['tenant', 'list', '--output', 'xml']]) {
+      const r = await tenantctl(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect((await tenantctl(['tenant', 'list'], { TENANT_API_URL: '' })).code).toBe(2);
+  });
+
+  it('an unreachable API exits 1', async () => {
+    const r = await tenantctl(['tenant', 'list'], { TENANT_API_URL: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('cannot reach the API');
+  });
+
+  it('lists tenants as a table or as JSON', async () => {
+    const t = await tenantctl(['tenant', 'list', '--output', 'table']);
+    expect(t.code, t.stderr).toBe(0);
+    const [head, ...rows] = t.stdout.trim().split('\n');
+    expect(head).toMatch(/^NAME\s+INDEX\s+STATUS/);
+    expect(rows.some((row) => /^ctla\s+\d+\s+ready/.test(row))).toBe(true);
+    const j = await tenantctl(['tenant', 'list', '--output', 'json', '--api', site.url]);
+    expect(JSON.parse(j.stdout).tenants.map((x: { name: string }) => x.name)).toContain('ctla');
+  });
+
+  it('in a terminal, answers as a table by default; piped, as JSON', async () => {
+    // util-linux `script` gives the process a pseudo-terminal, as an operator's shell would.
+    const tty = await new Promise<Run>((resolve) => {
+      const child = spawn('script', ['-qec', `${process.execPath} bin/tenantctl.mjs tenant list`, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+    });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/NAME\s+INDEX\s+STATUS/);
+    const piped = await tenantctl(['tenant', 'list']);
+    expect(JSON.parse(piped.stdout)).toHaveProperty('tenants');
+  });
+});
