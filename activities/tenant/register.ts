@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { getTenantRow, insertTenant, openSecrets, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
+import { getTenantRow, insertTenant, openSecrets, revokeTenantToken, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
 import { openValue, seal, sealValue } from '../../db/seal.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
@@ -57,7 +57,10 @@ export function registerActivity(deps: TenantActivityDeps) {
       apiToken,
       ...logAndDashboardSecrets(stored),
     };
-    await updateTenant(db, row.name, sealedColumns(secrets));
+    const columns = sealedColumns(secrets);
+    // One token at a time: the one replaced is revoked for good, even should the registry row go.
+    if (row.apiTokenHash !== columns.apiTokenHash) await revokeTenantToken(db, row.name, row.apiTokenHash);
+    await updateTenant(db, row.name, columns);
     return {
       kind: 'proceed',
       name: row.name,

@@ -1,7 +1,7 @@
 import type { Sealed } from '../../core/sealed.js';
 import type { RemovalStep, StepName } from '../../core/steps.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
-import { deleteTenantRow, getTenantRow, openSecrets, setTenantStatus } from '../../db/queries/tenants.js';
+import { deleteTenantRow, getTenantRow, openSecrets, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
 import { sealValue } from '../../db/seal.js';
 import type { Refusal } from '../../workflows/shared.js';
@@ -41,6 +41,9 @@ export function lifecycleActivities(deps: TenantActivityDeps) {
     },
 
     async forgetTenant(input: { name: string }): Promise<void> {
+      // A deleted tenant's token must not restore it: only a lost registry lets a token do that.
+      const row = await getTenantRow(db, input.name);
+      if (row) await revokeTenantToken(db, input.name, row.apiTokenHash);
       await deleteTenantRow(db, input.name);
     },
 

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
-import { findTenantToken } from '../../db/queries/tenants.js';
+import { findTenantToken, isTenantTokenRevoked } from '../../db/queries/tenants.js';
 import { liveAdmission } from '../../db/queries/admissions.js';
 import { authenticate } from './auth/authenticate.js';
 import type { AppDeps, AppEnv } from './context.js';
@@ -85,6 +85,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     tokenKey: site?.tokenKey,
     lookups: {
       tenantToken: (name) => findTenantToken(deps.registry.db, name),
+      tokenRevoked: (hash) => isTenantTokenRevoked(deps.registry.db, hash),
       liveAdmission: (hash) => liveAdmission(deps.registry.db, hash),
     },
   });

@@ -19,4 +19,6 @@ export interface TenantOperations {
   spendEnrollment(tokenHash: string): Promise<boolean>;
   /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */
   tokenTenant(token: string): string | undefined;
+  /** Whether a tenant token was revoked for good (replaced, or its tenant deleted). */
+  tokenRevoked(token: string): Promise<boolean>;
 }

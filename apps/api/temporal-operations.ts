@@ -5,7 +5,7 @@ import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '..
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
-import { listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
+import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { startOptions } from '../../temporal/start-options.js';
 import { attemptCreate, workflowIds, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
@@ -97,5 +97,6 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
     withdrawAdmission: (name) => admission.withdraw(name),
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
+    tokenRevoked: (token) => isTenantTokenRevoked(registry.db, tokenHash(token)),
   };
 }

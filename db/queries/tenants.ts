@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
-import { steps, tenants, type TenantRow } from '../schema/index.js';
+import { revokedTenantTokens, steps, tenants, type TenantRow } from '../schema/index.js';
 import { canOpen, open, type SealKeys } from '../seal.js';
 import type { TenantRecord, TenantSecrets, TenantStatus } from '../../activities/tenant/view.js';
 
@@ -154,4 +154,15 @@ export async function tenantExists(db: Db, name: string): Promise<boolean> {
 export async function tenantIndex(db: Db, name: string): Promise<number | undefined> {
   const rows = await db.select({ index: tenants.index }).from(tenants).where(eq(tenants.name, name)).limit(1);
   return rows[0]?.index;
+}
+
+/** A tenant token that must never work again (replaced, or its tenant deleted): only its hash is kept. */
+export async function revokeTenantToken(db: Db, tenant: string, hash: string | null): Promise<void> {
+  if (!hash) return;
+  await db.insert(revokedTenantTokens).values({ tokenHash: hash, tenant }).onConflictDoNothing();
+}
+
+export async function isTenantTokenRevoked(db: Db, hash: string): Promise<boolean> {
+  const rows = await db.select({ one: sql<number>`1` }).from(revokedTenantTokens).where(eq(revokedTenantTokens.tokenHash, hash)).limit(1);
+  return rows.length > 0;
 }

@@ -211,3 +211,39 @@ describe('item 11: tenant create, restore and delete are in the audit log', () =
     for (const secret of [a.api_token, a.dns.tsig_secret, a.state.secret_key, b.api_token, b.dns.tsig_secret, b.state.secret_key]) expect(text).not.toContain(secret);
   });
 });
+
+describe('item 1: a revoked tenant token stays revoked', () => {
+  it('a token replaced by a resume, or held when the tenant was deleted, never restores it; the tenant stays gone', async () => {
+    site.backends.minio.faults.add({ failNext: 1000, match: '/minio/admin' });
+    let failed;
+    try {
+      failed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });
+    } finally {
+      site.backends.minio.faults.clear();
+    }
+    expect(failed.status).toBe(502);
+    const t1: string = failed.body.tenant.api_token;
+    const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });
+    expect(resumed.status, resumed.text).toBe(200);
+    const t2: string = resumed.body.api_token;
+    expect((await site.call('GET', '/v1/tenants/hrv', { token: t1 })).status).toBe(401);
+    site.backends.proxmox.removeTenantNetwork('hrv');
+    expect((await site.call('DELETE', '/v1/tenants/hrv', { token: t2 })).status).toBe(204);
+
+    // The attack: the replaced token restores the deleted tenant with the attacker's state secret.
+    const attacker = { name: 'hrv', tsig_secret: Buffer.alloc(32, 7).toString('base64'), state_secret: 'attackers-own-secret' };
+    for (const token of [t1, t2]) {
+      const r = await site.call('POST', '/v1/tenants', { token, body: { ...attacker, api_token: token } });
+      expect([r.status, r.body]).toEqual([401, { error: 'unauthorized' }]);
+      // Nor may an operator bring a revoked token back through a restore body.
+      const o = await site.call('POST', '/v1/tenants', { body: { ...attacker, api_token: token } });
+      expect(o.status).toBe(400);
+      expect(o.body.error).toMatch(/revoked/);
+    }
+    expect((await site.call('GET', '/v1/tenants/hrv')).status).toBe(404);
+    // The revocation is kept by hash only.
+    const rows = await site.registry.sql`select token_hash, tenant from revoked_tenant_tokens where tenant = 'hrv'`;
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain(t1);
+  });
+});

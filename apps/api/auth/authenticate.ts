@@ -8,6 +8,8 @@ import type { Caller } from './caller.js';
 export interface TokenLookups {
   /** A registered tenant's stored token hash; undefined when the registry holds no such tenant. */
   tenantToken(tenant: string): Promise<{ hash: string | null } | undefined>;
+  /** Whether a tenant token was revoked for good (replaced, or its tenant deleted). */
+  tokenRevoked(hash: string): Promise<boolean>;
   /** A live (unspent, unexpired) admission by token hash. */
   liveAdmission(hash: string): Promise<{ name: string } | undefined>;
 }
@@ -68,7 +70,12 @@ async function identify(opts: AuthOptions, token: string): Promise<Caller | unde
     const tenant = verifyTenantToken(opts.tokenKey, token);
     if (!tenant) return undefined;
     const stored = await opts.lookups.tenantToken(tenant);
-    if (!stored) return { kind: 'tenant', tenant, token, registered: false };
+    if (!stored) {
+      // Unregistered: a genuine token may restore its tenant after the registry is lost, never
+      // one that was replaced or whose tenant was deleted.
+      if (await opts.lookups.tokenRevoked(tokenHash(token))) return undefined;
+      return { kind: 'tenant', tenant, token, registered: false };
+    }
     // A registered tenant holds one token at a time: a replaced one is revoked.
     if (!stored.hash || !sameSecret(stored.hash, tokenHash(token))) return undefined;
     return { kind: 'tenant', tenant, token, registered: true };

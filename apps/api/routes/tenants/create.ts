@@ -48,6 +48,9 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     if (body.api_token !== undefined && ops.tokenTenant(body.api_token) !== body.name) {
       throw badRequest('api_token is not a token issued for this tenant');
     }
+    if (body.api_token !== undefined && (await ops.tokenRevoked(body.api_token))) {
+      throw badRequest('api_token was revoked (replaced, or its tenant deleted); it cannot restore the tenant');
+    }
     const result = await ops.create({
       name: body.name,
       requestedIndex: body.index,
