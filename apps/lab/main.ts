@@ -19,7 +19,7 @@ import { freePort } from './free-port.js';
 
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
- * PowerDNS and Recursor, the simulated Proxmox VE and MinIO, a fresh registry database, and the
+ * PowerDNS and Recursor, Kea, Mosquitto and Caddy, the simulated Proxmox VE and MinIO, a fresh registry database, and the
  * worker and API. Honours OPERATOR_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
     `  Proxmox (sim)   ${backends.proxmox.server.url}/api2/json`,
     `  MinIO (sim)     ${backends.minio.server.url}`,
+    ...(backends.logStore ? [`  Log gateway     ${backends.logStore.endpoint}   (real Caddy; admin API ${backends.logStore.caddy.adminUrl})`] : []),
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
     '  then follow the README ("Use the lab"). Ctrl-C stops everything.',
