@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { instrumentBackendCall } from './backend-telemetry.js';
 import { BackendError } from './ensure.js';
 
 export interface HttpCall {
@@ -89,7 +90,8 @@ export class BackendHttp {
     const method = c.method ?? 'GET';
     let res: RawAnswer;
     try {
-      res = await send(url, method, headers, body, this.timeoutMs);
+      const accepted = (status: number) => c.accept?.includes(status) ?? false;
+      res = await instrumentBackendCall({ backend: this.product, method, url, headers, accepted }, (h) => send(url, method, h, body, this.timeoutMs));
     } catch (e) {
       throw new BackendError(this.product, `${method} ${url.pathname}: ${(e as Error).message}`);
     }

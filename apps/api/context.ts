@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env.js';
 import type { Registry } from '../../db/registry.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   certificates?: CertificateOperations | undefined;
   /** Devices, fixed addresses and Wi-Fi keys (Temporal + registry); absent when no site is configured. */
   devices?: DeviceOperations | undefined;
+  /** Telemetry middleware, outermost first: request metrics, request spans; each off when absent. */
+  telemetry?: { metrics?: MiddlewareHandler; tracing?: MiddlewareHandler };
 }
 
 export interface AppEnv {

@@ -1,5 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { prometheus } from '@hono/prometheus';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -17,11 +19,18 @@ import { recordOperations } from './record-operations.js';
 import { workloadOperations, type PublishingDeps } from './workload-operations.js';
 import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
 import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
+import { traceRequests } from './middleware/trace.js';
+import { tenantCensus } from '../../db/queries/census.js';
+import { createApiMetrics } from '../telemetry/metrics.js';
+import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
+import { startTracing } from '../telemetry/tracing.js';
 
 export interface RunningApi {
   url: string;
   port: number;
   registry: Registry;
+  /** Where Prometheus scrapes this API (`<url>/metrics`); absent when METRICS_ADDRESS is unset. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -70,13 +79,27 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   const registry = new Registry(config.env.DATABASE_URL, log);
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
+  const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-api' });
+  let metrics: { middleware: ReturnType<typeof prometheus>['registerMetrics']; registry: ReturnType<typeof createApiMetrics>['registry'] } | undefined;
+  if (config.metrics.api) {
+    const { registry: metricsRegistry } = createApiMetrics(() => tenantCensus(registry.db));
+    // Counted by route template (c.req.routePath), never the raw path that names a tenant.
+    const { registerMetrics } = prometheus({ registry: metricsRegistry, collectDefaultMetrics: false });
+    metrics = { middleware: registerMetrics, registry: metricsRegistry };
+  }
   let connection: Connection | undefined;
   let operations = opts.operations;
   let publishing: PublishingDeps | undefined;
   let brokerAccounts: BrokerAccountOperations | undefined;
   if (!operations && config.site) {
     connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS });
-    const client = new Client({ connection, namespace: config.env.TEMPORAL_NAMESPACE, dataConverter: dataConverter(config.codecKey) });
+    const client = new Client({
+      connection,
+      namespace: config.env.TEMPORAL_NAMESPACE,
+      dataConverter: dataConverter(config.codecKey),
+      // Carries the request's trace into the workflow (Temporal headers), when tracing is on.
+      ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
+    });
     operations = temporalOperations({ ...config, site: config.site }, registry, client);
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE };
     if (config.site.broker) {
@@ -84,7 +107,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
-  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing) });
+  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing), telemetry: { metrics: metrics?.middleware, tracing: tracing ? traceRequests() : undefined } });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {
@@ -109,6 +132,16 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     await registry.close();
     throw err;
   });
+  let metricsServer: RunningMetrics | undefined;
+  if (metrics && config.metrics.api) {
+    metricsServer = await serveMetrics(metrics.registry, config.metrics.api).catch(async (err: NodeJS.ErrnoException) => {
+      await new Promise<void>((r) => server.close(() => r()));
+      migrating.abort();
+      await connection?.close();
+      await registry.close();
+      throw new ConfigError(`METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
+    });
+  }
   const http = server as unknown as { closeAllConnections(): void };
   const port = (server.address() as AddressInfo).port;
   const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
@@ -116,8 +149,11 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     registry,
+    metricsUrl: metricsServer?.url,
     close: async () => {
       migrating.abort();
+      await metricsServer?.close();
+      await tracing?.flush();
       await new Promise<void>((r) => {
         server.close(() => r());
         http.closeAllConnections();
