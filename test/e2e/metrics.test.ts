@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_RULES, startPrometheus, type RunningPrometheus } from '../../apps/lab/servers/prometheus.js';
@@ -159,6 +160,28 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     const rules = (await (await fetch(`${prom.url}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: Array<{ name: string; health: string }> }> } };
     const loaded = rules.data.groups.flatMap((g) => g.rules);
     expect(loaded.map((r) => r.name)).toContain('ProvisioningCreateParkedOverAnHour');
+  });
+});
+
+describe('the Grafana dashboard', () => {
+  const dashboard = JSON.parse(readFileSync(new URL('../../docs/observability/grafana-dashboard.json', import.meta.url), 'utf8')) as {
+    panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
+  };
+  const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
+
+  it("queries only metrics the service exports, in PromQL this Prometheus accepts", async () => {
+    expect(exprs.length).toBeGreaterThan(15);
+    const exported = (await scrape(site.apiMetricsUrl)) + (await scrape(site.workerMetricsUrl));
+    for (const { title, expr } of exprs) {
+      // Grafana's own variables, as it would fill them in.
+      await expect(prom.query(expr.replaceAll('$__rate_interval', '1m').replaceAll('$__range', '10m')), title).resolves.toBeDefined();
+      for (const name of expr.match(/\b(provisioning|http)_[a-z_]+/g) ?? []) {
+        // Declared families (a histogram with no observation yet has no series). Temporal's own
+        // series come from the Core runtime of a worker process (tested below).
+        const family = name.replace(/_(bucket|count|sum)$/, '');
+        expect(exported, `${title}: ${name}`).toMatch(new RegExp(`^# TYPE ${family} `, 'm'));
+      }
+    }
   });
 });
 
