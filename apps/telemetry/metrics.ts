@@ -6,9 +6,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TenantCensus } from '../../db/queries/census.js';
 
-/** What one run of a step did: the worst of its objects, or its failure. */
+/** What one run of an ensure did: the most it did to any of its objects, or its failure. */
 export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as const;
-export type StepOutcome = (typeof STEP_OUTCOMES)[number];
+/** A remove that succeeded is `removed`. */
+export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed';
 
 /** What one backend call came to. */
 export const BACKEND_RESULTS = ['ok', 'refused', 'error', 'timeout', 'unreachable'] as const;
@@ -31,7 +32,7 @@ export function createWorkerMetrics(steps: readonly string[] = [], registry = ne
     registry,
     stepRuns: new Counter({
       name: `${PREFIX}step_runs_total`,
-      help: 'Runs of each tenant backend step, by step, operation (ensure|remove) and outcome (in_place|created|corrected|failed).',
+      help: 'Runs of each tenant backend step, by step, operation (ensure|remove) and outcome (in_place|created|corrected|removed|failed).',
       labelNames: ['step', 'operation', 'outcome'] as const,
       registers: [registry],
     }),

@@ -5,7 +5,7 @@
  *
  * Which activities are steps: each step is its own activity whose type is `<step>.ensure` or
  * `<step>.remove`, an ensure answering its objects as `{object, result}` with result
- * `in-place|created|corrected` (design §4). Also read, so the counts hold before that layout
+ * `in-place|created|corrected` (design §4); a remove that succeeds is `removed`. Also read, so the counts hold before that layout
  * lands: `step<Name>` activities (same answer), and an answer that is a report of several steps
  * (`[{step, objects}]`, runSteps). A failed step of those is the one a backend step's failure
  * (`BackendFailed`/`BackendRefused`) names as its first detail. Any other activity is left alone.
@@ -85,7 +85,7 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
     try {
       const answer = await next(input);
       if (run) {
-        const outcome = outcomeOfObjects(answer);
+        const outcome = run.operation === 'remove' ? 'removed' : outcomeOfObjects(answer);
         if (outcome) this.count(run.step, run.operation, outcome, seconds());
       } else {
         // A report of several steps has no duration per step: counted, not timed.

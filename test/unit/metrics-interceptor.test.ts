@@ -1,6 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
-import { failedStepOf, outcomeOfObjects, stepOfActivity, stepsOfReport } from '../../apps/worker/metrics-interceptor.js';
+import type { Context } from '@temporalio/activity';
+import type { ActivityExecuteInput } from '@temporalio/worker';
+import { failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport } from '../../apps/worker/metrics-interceptor.js';
+import { createWorkerMetrics } from '../../apps/telemetry/metrics.js';
 import { summarizeSweep } from '../../apps/worker/sweep-metrics-workflow-interceptor.js';
 import { resultOfError, resultOfStatus } from '../../activities/backend-telemetry.js';
 
@@ -83,5 +86,24 @@ describe('the result label of a backend call', () => {
     ['connect ECONNREFUSED 127.0.0.1:1', 'unreachable'],
   ])('%s is %s', (message, want) => {
     expect(resultOfError(new Error(message))).toBe(want);
+  });
+});
+
+describe('the interceptor counts what a step activity did', () => {
+  const failure = ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendFailed', details: ['dns'] });
+  it.each([
+    ['an ensure that created an object', 'dns.ensure', async () => [{ object: 'zone a.', result: 'created' }], { step: 'dns', operation: 'ensure', outcome: 'created' }],
+    ['an ensure with everything in place', 'network.ensure', async () => [{ object: 'vnet v1', result: 'in-place' }], { step: 'network', operation: 'ensure', outcome: 'in_place' }],
+    ['a remove', 'broker.remove', async () => undefined, { step: 'broker', operation: 'remove', outcome: 'removed' }],
+    ['a failed ensure', 'dns.ensure', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
+    ['a report of several steps', 'runSteps', async () => [{ step: 'state', ok: true, objects: [{ object: 'user a', result: 'corrected' }] }], { step: 'state', operation: 'ensure', outcome: 'corrected' }],
+    ['the failure of several steps names its step', 'runStepsAndFinish', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
+    ['an activity that is no step', 'registerTenant', async () => ({ kind: 'proceed' }), undefined],
+  ])('%s', async (_reason, activityType, work, want) => {
+    const metrics = createWorkerMetrics();
+    const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);
+    await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, work).catch(() => {});
+    const runs = (await metrics.stepRuns.get()).values.filter((v) => v.value > 0);
+    expect(runs.map((v) => v.labels)).toEqual(want ? [want] : []);
   });
 });
