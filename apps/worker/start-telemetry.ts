@@ -10,7 +10,7 @@
 import type { RuntimeOptions } from '@temporalio/worker';
 import { observeBackendCalls } from '../../activities/backend-telemetry.js';
 import { CREATE_STEPS } from '../../activities/tenant/view.js';
-import type { Config } from '../config/env.js';
+import { ConfigError, type Config } from '../config/env.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
 import { startTracing } from '../telemetry/tracing.js';
@@ -45,7 +45,10 @@ export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAd
     metrics.registry,
     at,
     core ? () => fetch(`http://${core}/metrics`, { signal: AbortSignal.timeout(2000) }).then((r) => r.text()) : undefined,
-  );
+  ).catch((err: NodeJS.ErrnoException) => {
+    observeBackendCalls(undefined);
+    throw new ConfigError(`WORKER_METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
+  });
   return {
     telemetry: { metrics, tracing },
     metricsUrl: server.url,
