@@ -1,5 +1,4 @@
 import { serve, type ServerType } from '@hono/node-server';
-import { prometheus } from '@hono/prometheus';
 import { Client, Connection } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { readFileSync } from 'node:fs';
@@ -22,6 +21,7 @@ import { certificateOperations, loadSiteIssuer } from './certificate-operations.
 import { traceRequests } from './middleware/trace.js';
 import { tenantCensus } from '../../db/queries/census.js';
 import { createApiMetrics } from '../telemetry/metrics.js';
+import { httpRequestMetrics, type RequestObserver } from '../telemetry/http-metrics.js';
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
 import { startTracing } from '../telemetry/tracing.js';
 
@@ -80,12 +80,10 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
   const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-api' });
-  let metrics: { middleware: ReturnType<typeof prometheus>['registerMetrics']; registry: ReturnType<typeof createApiMetrics>['registry'] } | undefined;
+  let metrics: { observe: RequestObserver; registry: ReturnType<typeof createApiMetrics>['registry'] } | undefined;
   if (config.metrics.api) {
     const { registry: metricsRegistry } = createApiMetrics(() => tenantCensus(registry.db));
-    // Counted by route template (c.req.routePath), never the raw path that names a tenant.
-    const { registerMetrics } = prometheus({ registry: metricsRegistry, collectDefaultMetrics: false });
-    metrics = { middleware: registerMetrics, registry: metricsRegistry };
+    metrics = { observe: httpRequestMetrics(metricsRegistry), registry: metricsRegistry };
   }
   let connection: Connection | undefined;
   let operations = opts.operations;
@@ -107,7 +105,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
-  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing), telemetry: { metrics: metrics?.middleware, tracing: tracing ? traceRequests() : undefined } });
+  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing), telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined } });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {
