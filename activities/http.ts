@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { instrumentBackendCall } from './backend-telemetry.js';
 import { BackendError } from './ensure.js';
 
 export interface HttpCall {
@@ -131,7 +132,8 @@ export class BackendHttp {
     const method = c.method ?? 'GET';
     let res: RawAnswer;
     try {
-      res = await send(url, method, headers, body, this.timeoutMs, this.tls);
+      const accepted = (status: number) => c.accept?.includes(status) ?? false;
+      res = await instrumentBackendCall({ backend: this.product, method, url, headers, accepted }, (h) => send(url, method, h, body, this.timeoutMs, this.tls));
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       // A certificate the configured trust does not accept is a setting to fix, not a fault to retry.

@@ -35,12 +35,13 @@ if [ ! -x .tools/venv/bin/schemathesis ]; then
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
 fi
 
-# 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea; dig/nsupdate, openssl, docker-compose;
-#    jq for the README's lab walkthrough; wrk for the paced read latency of `npm run bench`;
-#    chromium for the browser test of the offline API reference (test/e2e/docs-page.test.ts, driven by
-#    playwright-core with this binary: no browser download).
+# 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea, the Caddy log gateway and Prometheus
+#    (with promtool); dig/nsupdate, openssl, docker-compose; jq for the README's lab walkthrough;
+#    wrk for the paced read latency of `npm run bench`; chromium for the browser test of the offline
+#    API reference (test/e2e/docs-page.test.ts, driven by playwright-core with this binary: no
+#    browser download).
 packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
-  kea-dhcp4-server kea-ctrl-agent docker-compose sqlite3 openssl jq wrk chromium)
+  kea-dhcp4-server kea-ctrl-agent caddy prometheus docker-compose sqlite3 openssl jq wrk chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

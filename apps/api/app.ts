@@ -74,7 +74,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
 
-  app.use('*', requestContext(deps.log));
+  // The span first, so every log line of the request joins it; the request context times and counts.
+  if (deps.telemetry?.tracing) app.use('*', deps.telemetry.tracing);
+  app.use('*', requestContext(deps.log, deps.telemetry?.metrics));
   app.onError((err, c) => toResponse(c, err));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 

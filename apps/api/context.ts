@@ -1,4 +1,6 @@
+import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+import type { RequestObserver } from '../telemetry/http-metrics.js';
 import type { Config } from '../config/env.js';
 import type { Registry } from '../../db/registry.js';
 import type { Caller } from './auth/caller.js';
@@ -32,6 +34,8 @@ export interface AppDeps {
   certificates?: CertificateOperations | undefined;
   /** Devices, fixed addresses and Wi-Fi keys (Temporal + registry); absent when no site is configured. */
   devices?: DeviceOperations | undefined;
+  /** Request metrics and request spans; each off when absent. */
+  telemetry?: { metrics?: RequestObserver; tracing?: MiddlewareHandler };
 }
 
 export interface AppEnv {

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
 
@@ -22,9 +23,12 @@ export function createLogger(level: string, name: string, destination?: pino.Des
       timestamp: pino.stdTimeFunctions.isoTime,
       // One logger for the process; the request id joins each line from the request's async scope
       // (cheaper than a child logger per request, and it reaches code deep in the call chain too).
+      // A line written inside a traced request or activity names its trace (no span without tracing).
       mixin: () => {
         const id = requestScope.getStore();
-        return id === undefined ? {} : { request_id: id };
+        const span = trace.getActiveSpan()?.spanContext();
+        const traced = span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
+        return id === undefined ? traced : { request_id: id, ...traced };
       },
     },
     destination,

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const { startApi } = await import('./server.js');
   const log = createLogger(config.env.LOG_LEVEL, 'api');
   const api = await startApi({ config, log });
-  log.info({ url: api.url, site: config.site !== undefined }, 'api listening');
+  log.info({ url: api.url, site: config.site !== undefined, metrics: api.metricsUrl && `${api.metricsUrl}/metrics` }, 'api listening');
   const stop = () => {
     log.info({}, 'api stopping');
     void api.close().then(() => process.exit(0));

@@ -1,5 +1,6 @@
 import type { ServerType } from '@hono/node-server';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -21,11 +22,19 @@ import { workloadOperations, type PublishingDeps } from './workload-operations.j
 import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
 import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
 import { schedulePurge } from './idempotency/purge.js';
+import { traceRequests } from './middleware/trace.js';
+import { tenantCensus } from '../../db/queries/census.js';
+import { createApiMetrics } from '../telemetry/metrics.js';
+import { httpRequestMetrics, type RequestObserver } from '../telemetry/http-metrics.js';
+import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
+import { startTracing } from '../telemetry/tracing.js';
 
 export interface RunningApi {
   url: string;
   port: number;
   registry: Registry;
+  /** Where Prometheus scrapes this API (`<url>/metrics`); absent when METRICS_ADDRESS is unset. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -66,13 +75,25 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   const registry = new Registry(config.env.DATABASE_URL, log);
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
+  const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-api' });
+  let metrics: { observe: RequestObserver; registry: ReturnType<typeof createApiMetrics>['registry'] } | undefined;
+  if (config.metrics.api) {
+    const { registry: metricsRegistry } = createApiMetrics(() => tenantCensus(registry.db));
+    metrics = { observe: httpRequestMetrics(metricsRegistry), registry: metricsRegistry };
+  }
   let connection: Connection | undefined;
   let operations = opts.operations;
   let publishing: PublishingDeps | undefined;
   let brokerAccounts: BrokerAccountOperations | undefined;
   if (!operations && config.site) {
     connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS });
-    const client = new Client({ connection, namespace: config.env.TEMPORAL_NAMESPACE, dataConverter: dataConverter(config.codecKey) });
+    const client = new Client({
+      connection,
+      namespace: config.env.TEMPORAL_NAMESPACE,
+      dataConverter: dataConverter(config.codecKey),
+      // Carries the request's trace into the workflow (Temporal headers), when tracing is on.
+      ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
+    });
     operations = temporalOperations({ ...config, site: config.site }, registry, client);
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE };
     if (config.site.broker) {
@@ -80,7 +101,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
-  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing) });
+  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing), telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined } });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     // Built here rather than by @hono/node-server's serve(): its `hostname` would be both where to
     // listen and the Host assumed for HTTP/1.0 requests without one, and its errors have no body.
@@ -103,6 +124,16 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     throw err;
   });
   const stopPurge = config.site ? schedulePurge(registry, config.site.idempotencyWindowMs, log) : () => {};
+  let metricsServer: RunningMetrics | undefined;
+  if (metrics && config.metrics.api) {
+    metricsServer = await serveMetrics(metrics.registry, config.metrics.api).catch(async (err: NodeJS.ErrnoException) => {
+      await new Promise<void>((r) => server.close(() => r()));
+      migrating.abort();
+      await connection?.close();
+      await registry.close();
+      throw new ConfigError(`METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
+    });
+  }
   const http = server as unknown as { closeAllConnections(): void };
   const port = (server.address() as AddressInfo).port;
   const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
@@ -110,9 +141,12 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     registry,
+    metricsUrl: metricsServer?.url,
     close: async () => {
       migrating.abort();
       stopPurge();
+      await metricsServer?.close();
+      await tracing?.flush();
       await new Promise<void>((r) => {
         server.close(() => r());
         http.closeAllConnections();

@@ -58,6 +58,12 @@ export const serviceSchema = z.object({
   SERVICE_BUILT: z.string().optional(),
   /** How long a create parked on a failed step waits for its repeat before the run ends. */
   PARKED_RUN_TIMEOUT: duration.default('24h'),
+  /** Where the API serves Prometheus metrics (`/metrics`); off when unset. Never the API's own port. */
+  METRICS_ADDRESS: listen.optional(),
+  /** Where the worker serves Prometheus metrics (`/metrics`, Temporal's included); off when unset. */
+  WORKER_METRICS_ADDRESS: listen.optional(),
+  /** OTLP/HTTP collector (the OpenTelemetry standard variable); traces are exported when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
 
 export type ServiceEnv = z.infer<typeof serviceSchema>;
@@ -70,6 +76,13 @@ export interface Config {
   listen: { host: string | undefined; port: number };
   codecKey: Buffer | undefined;
   parkedRunTimeoutMs: number;
+  /** Metrics listeners of the API and the worker; undefined is off. */
+  metrics: { api: ListenAddress | undefined; worker: ListenAddress | undefined };
+}
+
+export interface ListenAddress {
+  host: string | undefined;
+  port: number;
 }
 
 function describe(issues: z.core.$ZodIssue[]): string {
@@ -90,9 +103,14 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
   }
   const site = loadSite(source);
-  const [hostPart, portPart] = splitListen(env.LISTEN_ADDRESS);
-  const port = Number(portPart);
-  if (port > 65535) throw new ConfigError('LISTEN_ADDRESS: port must be at most 65535');
+  const listenAt = parseListen('LISTEN_ADDRESS', env.LISTEN_ADDRESS)!;
+  const metrics = {
+    api: parseListen('METRICS_ADDRESS', env.METRICS_ADDRESS),
+    worker: parseListen('WORKER_METRICS_ADDRESS', env.WORKER_METRICS_ADDRESS),
+  };
+  if (metrics.api && metrics.api.port !== 0 && metrics.api.port === listenAt.port) {
+    throw new ConfigError('METRICS_ADDRESS: must not be the API port (LISTEN_ADDRESS); metrics are served on a listener of their own');
+  }
   const codecKey = env.TEMPORAL_CODEC_KEY
     ? Buffer.from(env.TEMPORAL_CODEC_KEY, 'base64')
     : site
@@ -102,15 +120,19 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     env,
     site,
     tls: env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : undefined,
-    listen: { host: hostPart || undefined, port },
+    listen: listenAt,
     codecKey,
     parkedRunTimeoutMs: parseDuration(env.PARKED_RUN_TIMEOUT)!,
+    metrics,
   };
 }
 
-function splitListen(addr: string): [string, string] {
+function parseListen(variable: string, addr: string | undefined): ListenAddress | undefined {
+  if (addr === undefined) return undefined;
   const i = addr.lastIndexOf(':');
-  return [addr.slice(0, i).replace(/^\[|\]$/g, ''), addr.slice(i + 1)];
+  const port = Number(addr.slice(i + 1));
+  if (port > 65535) throw new ConfigError(`${variable}: port must be at most 65535`);
+  return { host: addr.slice(0, i).replace(/^\[|\]$/g, '') || undefined, port };
 }
 
 function loadSite(source: NodeJS.ProcessEnv): Site | undefined {

@@ -5,16 +5,16 @@ import type { Faults } from './simulators/faults.js';
 import { serveApp, type RunningServer } from './simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from './simulators/minio/index.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from './simulators/proxmox/index.js';
-import { createLogStoreSimulator } from './simulators/logstore/index.js';
 import { createGrafanaSimulator } from './simulators/grafana/index.js';
 import { createUnifiSimulator, type UnifiSimulator } from './simulators/unifi/index.js';
 import { startKea, type RunningKea } from './servers/kea.js';
 import { startMosquitto, type RunningMosquitto } from './servers/mosquitto.js';
+import { startLogGateway, type RunningLogGateway } from './servers/log-gateway.js';
 import { createLabCa, type LabCa } from '../../activities/ca/lab-ca.js';
 
 /**
- * The backends of a lab site: real PowerDNS Authoritative and Recursor (Debian's packages), and
- * simulators of the products that cannot run here (Proxmox VE, MinIO). Used by `npm start` and by
+ * The backends of a lab site: real PowerDNS Authoritative and Recursor, Mosquitto, Kea and the
+ * Caddy log gateway (Debian's packages), and simulators of the products that cannot run here (Proxmox VE, MinIO). Used by `npm start` and by
  * every end-to-end test, so both drive the same adapters against the same backends.
  */
 export interface LabBackends {
@@ -26,7 +26,8 @@ export interface LabBackends {
   proxmox: ProxmoxSimulator & { server: RunningServer };
   minio: MinioSimulator & { server: RunningServer };
   /** The optional backends, present unless `minimal` was asked for. */
-  logStore?: ReturnType<typeof createLogStoreSimulator> & { server: RunningServer };
+  /** The real Caddy gateway in front of the VictoriaLogs stand-in. */
+  logStore?: RunningLogGateway;
   grafana?: ReturnType<typeof createGrafanaSimulator> & { server: RunningServer };
   unifi?: UnifiSimulator & { server: RunningServer };
   kea?: RunningKea;
@@ -97,9 +98,8 @@ export async function startLabBackends(opts: { domain?: string; dir?: string; ta
   };
 }
 
-/** Log store, dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
+/** Log store (real Caddy), dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
 async function startOptional(env: Record<string, string>) {
-  const logStore = createLogStoreSimulator({ upstream: '127.0.0.1:9428' });
   const grafanaAdmin = { adminUser: 'admin', adminPassword: randomBytes(12).toString('hex') };
   const grafana = createGrafanaSimulator(grafanaAdmin);
   const unifiKey = randomBytes(16).toString('hex');
@@ -115,8 +115,8 @@ async function startOptional(env: Record<string, string>) {
       { ssid: 'lab-dev', network: 'tenant-dev' },
     ],
   });
-  const [logServer, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
-    serveApp(logStore.app),
+  const [logStore, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
+    startLogGateway(),
     serveApp(grafana.app),
     serveApp(unifi.app),
     startKea({ subnets: [{ id: 1, subnet: '10.200.0.0/24' }] }),
@@ -124,9 +124,10 @@ async function startOptional(env: Record<string, string>) {
   ]);
   const ca = createLabCa();
   Object.assign(env, {
-    SITE_LOG_URL: logServer.url,
-    SITE_LOG_UPSTREAM: '127.0.0.1:9428',
-    SITE_LOG_ENDPOINT: logServer.url,
+    SITE_LOG_URL: logStore.adminUrl,
+    SITE_LOG_SERVER: logStore.server,
+    SITE_LOG_UPSTREAM: logStore.upstream,
+    SITE_LOG_ENDPOINT: logStore.endpoint,
     SITE_GRAFANA_URL: grafanaServer.url,
     SITE_GRAFANA_ADMIN_USER: grafanaAdmin.adminUser,
     SITE_GRAFANA_ADMIN_PASSWORD: grafanaAdmin.adminPassword,
@@ -147,7 +148,7 @@ async function startOptional(env: Record<string, string>) {
   });
   return {
     parts: {
-      logStore: { ...logStore, server: logServer },
+      logStore,
       grafana: { ...grafana, server: grafanaServer },
       unifi: { ...unifi, server: unifiServer },
       kea,
@@ -155,7 +156,7 @@ async function startOptional(env: Record<string, string>) {
       ca,
     },
     stop: async () => {
-      await Promise.all([logServer.close(), grafanaServer.close(), unifiServer.close(), kea.stop(), mosquitto.stop()]);
+      await Promise.all([logStore.stop(), grafanaServer.close(), unifiServer.close(), kea.stop(), mosquitto.stop()]);
     },
   };
 }

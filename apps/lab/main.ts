@@ -16,10 +16,12 @@ import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startLabBackends } from './backends.js';
 import { startCodecProxy } from './codec-proxy.js';
 import { freePort } from './free-port.js';
+import { startPrometheus } from './servers/prometheus.js';
+import { coreMetricsOptions, startWorkerTelemetry } from '../worker/start-telemetry.js';
 
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
- * PowerDNS and Recursor, the simulated Proxmox VE and MinIO, a fresh registry database, and the
+ * PowerDNS and Recursor, Kea, Mosquitto and Caddy, the simulated Proxmox VE and MinIO, a fresh registry database, and the
  * worker and API. Honours OPERATOR_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,7 +39,12 @@ async function labDatabase(): Promise<string> {
 
 async function main(): Promise<void> {
   mkdirSync(labDir, { recursive: true });
-  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) } });
+  // Metrics are on in the lab: each part on a loopback port of its own, Temporal's Core runtime too.
+  const coreMetricsAddress = `127.0.0.1:${await freePort()}`;
+  Runtime.install({
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) },
+    telemetryOptions: { metrics: coreMetricsOptions(coreMetricsAddress) },
+  });
   const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
   const codecPort = await freePort();
   const temporal = await startDevServer({
@@ -56,6 +63,8 @@ async function main(): Promise<void> {
     DATABASE_URL: await labDatabase(),
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_UI_ORIGIN: `http://127.0.0.1:${uiPort}`,
+    METRICS_ADDRESS: process.env.METRICS_ADDRESS ?? '127.0.0.1:0',
+    WORKER_METRICS_ADDRESS: process.env.WORKER_METRICS_ADDRESS ?? '127.0.0.1:0',
   };
   const config = loadConfig(env);
   const log = createLogger(config.env.LOG_LEVEL, 'lab');
@@ -71,7 +80,13 @@ async function main(): Promise<void> {
   const registry = new Registry(config.env.DATABASE_URL, log, 5);
   await registry.migrate();
   const connection = await NativeConnection.connect({ address: temporal.address });
-  const worker = await createWorker({ config, registry, log, connection });
+  const telemetry = await startWorkerTelemetry(config, { coreMetricsAddress });
+  const worker = await createWorker({ config, registry, log, connection, telemetry: telemetry.telemetry });
+  const hostPort = (url: string | undefined) => (url ? [new URL(url).host] : []);
+  const prometheus = await startPrometheus({
+    dir: join(labDir, 'prometheus'),
+    targets: { api: hostPort(api.metricsUrl), worker: hostPort(telemetry.metricsUrl) },
+  });
   const running = worker.run();
   const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, operatorToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
 
@@ -92,6 +107,8 @@ async function main(): Promise<void> {
     `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
     `  Proxmox (sim)   ${backends.proxmox.server.url}/api2/json`,
     `  MinIO (sim)     ${backends.minio.server.url}`,
+    `  Prometheus      ${prometheus.url}   (scrapes ${api.metricsUrl}/metrics and ${telemetry.metricsUrl}/metrics; README "Metrics")`,
+    ...(backends.logStore ? [`  Log gateway     ${backends.logStore.endpoint}   (real Caddy; admin API ${backends.logStore.caddy.adminUrl})`] : []),
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
     `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for npx tenantctl`,
@@ -109,7 +126,7 @@ async function main(): Promise<void> {
     process.stdout.write('\nstopping the lab...\n');
     worker.shutdown();
     await running.catch(() => {});
-    await Promise.allSettled([api.close(), codec.close(), registry.close(), connection.close()]);
+    await Promise.allSettled([api.close(), codec.close(), registry.close(), connection.close(), telemetry.close(), prometheus.stop()]);
     await backends.stop();
     await temporal.stop();
     process.exit(0);

@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
 import { createWorker } from './worker.js';
+import { freePort } from '../lab/free-port.js';
+import { coreMetricsOptions, startWorkerTelemetry } from './start-telemetry.js';
 
 /** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
 async function main(): Promise<void> {
@@ -30,6 +32,8 @@ async function main(): Promise<void> {
     process.exit(checks.every((c) => c.ok) ? 0 : 1);
   }
   const log = createLogger(config.env.LOG_LEVEL, 'worker');
+  // Temporal's own metrics: the Core runtime exports them on a loopback port the worker's /metrics relays.
+  const coreMetricsAddress = config.metrics.worker ? `127.0.0.1:${await freePort()}` : undefined;
   Runtime.install({
     logger: {
       log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](meta ?? {}, message),
@@ -39,8 +43,13 @@ async function main(): Promise<void> {
       warn: (m, meta) => log.warn(meta ?? {}, m),
       error: (m, meta) => log.error(meta ?? {}, m),
     },
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+      ...(coreMetricsAddress ? { metrics: coreMetricsOptions(coreMetricsAddress) } : {}),
+    },
   });
+  const telemetry = await startWorkerTelemetry(config, { coreMetricsAddress });
+  if (telemetry.metricsUrl) log.info({ url: `${telemetry.metricsUrl}/metrics` }, 'worker metrics listening');
   const registry = new Registry(config.env.DATABASE_URL, log);
   await registry.migrate();
   const connection = await connectWorker({ address: config.env.TEMPORAL_ADDRESS });
@@ -50,6 +59,7 @@ async function main(): Promise<void> {
     log,
     connection,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
+    telemetry: telemetry.telemetry,
   });
   const client = await connectClient({
     address: config.env.TEMPORAL_ADDRESS,
@@ -64,6 +74,7 @@ async function main(): Promise<void> {
   await worker.run();
   await connection.close();
   await registry.close();
+  await telemetry.close();
   log.info({}, 'worker stopped');
 }
 

@@ -8,6 +8,7 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import { bindPorts } from './ports.js';
+import { workerTelemetryOptions, type WorkerTelemetry } from './telemetry.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,6 +22,8 @@ export interface WorkerParts {
   /** A pre-built workflow bundle (production, tests); bundled from source when absent. */
   workflowBundlePath?: string;
   backendTimeoutMs?: number;
+  /** Metrics and traces (apps/worker/telemetry.ts); off when absent. */
+  telemetry?: WorkerTelemetry;
 }
 
 export function workflowsPath(): string {
@@ -52,6 +55,7 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     ...bundle,
     activities,
     dataConverter: dataConverter(parts.config.codecKey),
+    ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
     shutdownGraceTime: '10s',
     // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).

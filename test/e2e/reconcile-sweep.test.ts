@@ -31,12 +31,21 @@ describe('the scheduled reconcile sweep', () => {
   });
 
   it('puts back objects deleted or altered behind the service, and reports what it corrected', async () => {
+    const readTokens: Record<string, string> = {};
     for (const name of ['swa', 'swb', 'swc']) {
-      expect((await site.call('POST', '/v1/tenants', { body: { name } })).status).toBe(201);
+      const created = await site.call('POST', '/v1/tenants', { body: { name } });
+      expect(created.status).toBe(201);
+      readTokens[name] = created.body.log.read_token as string;
     }
-    // Drift: a zone deleted in PowerDNS, a state-store user removed, a dashboard login made Admin.
+    // Drift: a zone deleted in PowerDNS, a state-store user removed, a log read route deleted on
+    // the real Caddy gateway through its admin API.
     expect((await pdns('/zones/swa.lab.example.', { method: 'DELETE' })).status).toBe(204);
     site.backends.minio.state.users.delete('swb');
+    const gateway = site.backends.logStore!;
+    expect((await fetch(`${gateway.caddy.adminUrl}/id/svc-logs-swb-read`, { method: 'DELETE' })).status).toBe(200);
+    const readLogs = (name: string) =>
+      fetch(`${gateway.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${readTokens[name]}` } }).then((r) => r.status);
+    expect(await readLogs('swb')).toBe(401);
     const before = Date.now();
     await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
 
@@ -58,10 +67,13 @@ describe('the scheduled reconcile sweep', () => {
     expect(result.failed).toEqual([]);
     expect(result.corrected.swa).toEqual(expect.arrayContaining(['dns: zone swa.lab.example. created']));
     expect(result.corrected.swb?.some((o) => o.startsWith('state: user swb'))).toBe(true);
+    expect(result.corrected.swb).toEqual(expect.arrayContaining(['log-store: log read token swb created']));
     expect(result.corrected.swc).toBeUndefined();
 
     expect((await pdns('/zones/swa.lab.example.')).status).toBe(200);
     expect(site.backends.minio.state.users.has('swb')).toBe(true);
+    // Through real HTTP to Caddy: the read token reads again.
+    expect(await readLogs('swb')).toBe(200);
     // Each reconcile is its own child run, findable per tenant.
     const child = await client.workflow.getHandle(workflowIds.reconcile('swa')).describe();
     expect(child.status.name).toBe('COMPLETED');

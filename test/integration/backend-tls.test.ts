@@ -54,7 +54,7 @@ beforeAll(async () => {
     SITE_DHCP_URL: await frontOf(lab.env.SITE_DHCP_URL!),
     SITE_MINIO_URL: await overTls(lab.minio.app),
     SITE_PROXMOX_URL: `${await overTls(lab.proxmox.app)}/api2/json`,
-    SITE_LOG_URL: await overTls(lab.logStore!.app),
+    SITE_LOG_URL: await frontOf(lab.env.SITE_LOG_URL!),
     SITE_GRAFANA_URL: await overTls(lab.grafana!.app),
     SITE_WIFI_URL: await overTls(lab.unifi!.app),
     SITE_BROKER_URL: mqtts.url,

@@ -1,15 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
-import { createLogStoreSimulator, type LogStoreState } from '../../apps/lab/simulators/logstore/index.js';
+import { startLogGateway, type RunningLogGateway } from '../../apps/lab/servers/log-gateway.js';
 import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../activities/log-store/caddy.js';
+import { selectHeaderName } from '../../activities/log-store/routes.js';
 import { BackendError } from '../../activities/ensure.js';
 
-// The log-store adapter against the gateway simulator: the entries it writes must give each tenant
-// exactly its own account, ingest write-only to project 0, read-only to projects 0-2.
+// The log-store adapter against the real Caddy gateway (Debian's caddy, driven through its admin
+// API) in front of a VictoriaLogs stand-in that records the tenant headers it receives. Every
+// request below is real HTTP to Caddy: the entries the adapter writes must give each tenant exactly
+// its own account, ingest write-only to project 0, read-only to projects 0-2.
 
-let srv: RunningServer;
-let state: LogStoreState;
+let gw: RunningLogGateway;
 let logs: LogStoreAdapter;
 
 const token = () => randomBytes(24).toString('base64url');
@@ -33,19 +34,22 @@ async function read(t: string, headers: Record<string, string> = {}) {
 }
 
 const routesPath = '/config/apps/http/servers/logs/routes';
+/** Straight to Caddy's admin API: what an operator's edit behind the service does. */
 async function adminCall(method: string, path: string, body?: unknown) {
-  return fetch(srv.url + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  return fetch(gw.caddy.adminUrl + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
 }
 
+const adapterFor = (timeoutMs?: number) => createLogStoreAdapter({ adminUrl: gw.adminUrl, upstream: gw.upstream, endpoint: gw.endpoint, timeoutMs });
+const faults = (plan: object | null) =>
+  fetch(`${gw.adminUrl}/__lab/faults`, plan ? { method: 'POST', body: JSON.stringify(plan) } : { method: 'DELETE' });
+
 beforeAll(async () => {
-  const sim = createLogStoreSimulator({ upstream: 'victorialogs:9428' });
-  state = sim.state;
-  srv = await serveApp(sim.app);
-  logs = createLogStoreAdapter({ adminUrl: srv.url, upstream: 'victorialogs:9428', endpoint: srv.url });
+  gw = await startLogGateway();
+  logs = adapterFor();
 });
 
 afterAll(async () => {
-  await srv.close();
+  await gw?.stop();
 });
 
 describe('ensure', () => {
@@ -63,7 +67,7 @@ describe('ensure', () => {
   });
 
   it('exposes the endpoint and the select header name', () => {
-    expect(logs.endpoint).toBe(srv.url);
+    expect(logs.endpoint).toBe(gw.endpoint);
     expect(logs.selectHeader).toBe('X-Log-Project');
   });
 
@@ -79,8 +83,8 @@ describe('token isolation', () => {
     expect((await ship(acme.ingestToken, [{ _msg: 'acme workload' }])).status).toBe(200);
     expect((await ship(bravo.ingestToken, [{ _msg: 'bravo workload' }])).status).toBe(200);
     // What the substrate and the devices' bridge publish, written straight to the store.
-    state.logs.set('1001:1', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme platform', _stream: '{}', fields: {} }]);
-    state.logs.set('1001:2', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme device', _stream: '{}', fields: {} }]);
+    gw.logs.set('1001:1', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme platform', _stream: '{}', fields: {} }]);
+    gw.logs.set('1001:2', [{ _time: '2026-01-01T00:00:00.000Z', _msg: 'acme device', _stream: '{}', fields: {} }]);
   });
 
   it('a reader without the select header gets project 0 of its own account', async () => {
@@ -103,19 +107,61 @@ describe('token isolation', () => {
   it('the ingest token cannot read and the read token cannot write', async () => {
     expect((await read(acme.ingestToken)).status).toBe(401);
     expect((await ship(acme.readToken, [{ _msg: 'sneaky' }])).status).toBe(401);
-    expect(JSON.stringify([...state.logs.values()])).not.toContain('sneaky');
+    expect(JSON.stringify([...gw.logs.values()])).not.toContain('sneaky');
   });
 
   it('an ingest token writes only project 0 of its own account, whatever tenant headers it sends', async () => {
     expect((await ship(acme.ingestToken, [{ _msg: 'forged' }], { AccountID: '1002', ProjectID: '2' })).status).toBe(200);
-    expect(state.logs.get('1002:2')).toBeUndefined();
-    expect(state.logs.get('1001:0')?.map((r) => r._msg)).toContain('forged');
+    expect(gw.logs.get('1002:2')).toBeUndefined();
+    expect(gw.logs.get('1001:0')?.map((r) => r._msg)).toContain('forged');
     expect((await read(bravo.readToken)).msgs).not.toContain('forged');
   });
 
   it('made-up tokens are refused for reading and writing', async () => {
     expect((await read(token())).status).toBe(401);
     expect((await ship(token(), [{ _msg: 'x' }])).status).toBe(401);
+  });
+});
+
+describe('what a request reaches through the tenant routes (real Caddy, the stand-in records the headers)', () => {
+  const delta = spec('delta', 1009);
+  beforeAll(async () => {
+    await logs.ensure(delta);
+  });
+
+  type Row = [string, string, string, () => Record<string, string>, number, string | null, string | null];
+  const ing = () => ({ Authorization: `Bearer ${delta.ingestToken}` });
+  const rd = () => ({ Authorization: `Bearer ${delta.readToken}` });
+  const rows: Row[] = [
+    // reason, method, path, headers, status, AccountID at VictoriaLogs, ProjectID at VictoriaLogs
+    ['ingest token writes project 0 of its account', 'POST', '/insert/jsonline', ing, 200, '1009', '0'],
+    ['ingest token cannot pick another account', 'POST', '/insert/jsonline', () => ({ ...ing(), AccountID: '7', ProjectID: '2' }), 200, '1009', '0'],
+    ['ingest token cannot read', 'GET', '/select/logsql/query?query=*', ing, 401, null, null],
+    ['read token cannot write', 'POST', '/insert/jsonline', rd, 401, null, null],
+    ['read without the select header is project 0', 'GET', '/select/logsql/query?query=*', rd, 200, '1009', '0'],
+    ['read of project 1 by header', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1009-1' }), 200, '1009', '1'],
+    ['read of project 2 by header', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1009-2' }), 200, '1009', '2'],
+    ['header naming another account is refused', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1001-0' }), 403, null, null],
+    ['header naming an unknown project is refused', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1009-3' }), 403, null, null],
+    ['tenant headers sent by a reader are overridden', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), AccountID: '1001' }), 200, '1009', '0'],
+    ["another tenant's read token reads its own account, not this one", 'GET', '/select/logsql/query?query=*', () => ({ Authorization: `Bearer ${bravo.readToken}` }), 200, '1002', '0'],
+    ['unknown token is refused', 'GET', '/select/logsql/query?query=*', () => ({ Authorization: 'Bearer nope' }), 401, null, null],
+    ['no token is refused', 'POST', '/insert/jsonline', () => ({}), 401, null, null],
+  ];
+
+  it.each(rows)('%s', async (_reason, method, path, headers, status, account, project) => {
+    const before = gw.received.length;
+    const res = await fetch(gw.endpoint + path, { method, headers: headers(), body: method === 'POST' ? '{"_msg":"row"}' : undefined });
+    await res.arrayBuffer();
+    expect(res.status).toBe(status);
+    const reached = gw.received.slice(before);
+    expect(reached.length).toBe(account === null ? 0 : 1);
+    if (reached[0]) {
+      expect({ account: reached[0].account, project: reached[0].project }).toEqual({ account, project });
+      // The gateway's credential and the select header never reach the store.
+      expect(reached[0].authorization).toBeNull();
+      expect(reached[0].select).toBeNull();
+    }
   });
 });
 
@@ -136,7 +182,7 @@ describe('drift and rotation', () => {
     const loose = {
       '@id': 'svc-logs-acme-read',
       match: [{ path: ['/select/*'], header: { Authorization: [`Bearer ${acme.readToken}`] } }],
-      handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: 'victorialogs:9428' }] }],
+      handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: gw.upstream }] }],
       terminal: true,
     };
     expect((await adminCall('PATCH', '/id/svc-logs-acme-read', loose)).status).toBe(200);
@@ -182,7 +228,7 @@ describe('remove', () => {
 describe('backend failures', () => {
   it('a failing admin API makes ensure throw a retryable BackendError; repeating resumes', async () => {
     const charlie = spec('charlie', 1004);
-    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ fail_next: 1, status: 503, match: '/config/', method: 'PUT' }) });
+    await faults({ fail_next: 1, status: 503, match: '/config/', method: 'PUT' });
     const err = await logs.ensure(charlie).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).retryable).toBe(true);
@@ -191,19 +237,44 @@ describe('backend failures', () => {
   });
 
   it('a refusal (4xx) is not retryable', async () => {
-    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ fail_next: 1, status: 400, match: '/config/' }) });
+    await faults({ fail_next: 1, status: 400, match: '/config/' });
     const err = await logs.ensure(acme).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackendError);
     expect((err as BackendError).retryable).toBe(false);
   });
 
   it('a slow admin API is a failed step, not a hang', async () => {
-    const quick = createLogStoreAdapter({ adminUrl: srv.url, upstream: 'victorialogs:9428', endpoint: srv.url, timeoutMs: 200 });
-    await fetch(`${srv.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ latency_ms: 1000 }) });
+    const quick = adapterFor(200);
+    await faults({ latency_ms: 1000 });
     try {
       await expect(quick.ensure(acme)).rejects.toBeInstanceOf(BackendError);
     } finally {
-      await fetch(`${srv.url}/__lab/faults`, { method: 'DELETE' });
+      await faults(null);
     }
+  });
+});
+
+describe('real Caddy behaviour the adapter relies on', () => {
+  it('accepts a second route with the same @id (Caddy 2.6); ensure collapses the duplicates to one', async () => {
+    const entry = await (await adminCall('GET', '/id/svc-logs-bravo-read')).json();
+    expect((await adminCall('PUT', `${routesPath}/0`, entry)).status).toBe(200);
+    expect(await logs.observe(bravo)).toEqual({ ingest: 'matches', read: 'drifted' });
+    expect((await logs.ensure(bravo))[1]).toEqual({ object: 'log read token bravo', result: 'corrected' });
+    const routes = (await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>;
+    expect(routes.filter((r) => r['@id'] === 'svc-logs-bravo-read')).toHaveLength(1);
+    expect((await read(bravo.readToken)).status).toBe(200);
+  });
+
+  it('routes written through the admin API survive a restart only with --resume', async () => {
+    await gw.caddy.restart({ resume: true });
+    expect(await logs.observe(bravo)).toEqual({ ingest: 'matches', read: 'matches' });
+    expect((await read(bravo.readToken)).status).toBe(200);
+
+    await gw.caddy.restart({ resume: false });
+    expect(await logs.observe(bravo)).toEqual({ ingest: 'absent', read: 'absent' });
+    expect((await read(bravo.readToken)).status).toBe(401);
+    // The service's next ensure (a reconcile or the sweep) writes them again.
+    expect((await logs.ensure(bravo)).map((o) => o.result)).toEqual(['created', 'created']);
+    expect((await read(bravo.readToken)).status).toBe(200);
   });
 });

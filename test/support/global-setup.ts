@@ -1,4 +1,5 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +53,7 @@ export default async function setup(project: TestProject) {
     bundleWorkflowCode({
       workflowsPath: join(root, 'workflows/index.ts'),
       failureConverterPath: join(root, 'temporal/failure-converter.ts'),
+      workflowInterceptorModules: workflowInterceptorModules(),
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m), log() {} },
     }),
   ]);

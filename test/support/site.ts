@@ -9,6 +9,7 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
+import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
@@ -30,8 +31,12 @@ export interface TestSite {
   logs: string[];
   call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   startWorker(): Promise<void>;
-  /** The worker as its own process (`apps/worker/main.ts`), for crash tests. */
-  spawnWorker(): ChildProcess;
+  /** The in-process worker's metrics listener, when WORKER_METRICS_ADDRESS was given. */
+  workerMetricsUrl?: string;
+  /** The API's metrics listener, when METRICS_ADDRESS was given. */
+  apiMetricsUrl?: string;
+  /** The worker as its own process (`apps/worker/main.ts`), for crash tests; `env` adds to the site's. */
+  spawnWorker(env?: Record<string, string>): ChildProcess;
   /**
    * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
    * tests; on `port` when given (a restart keeps its URL). Resolves once `/readyz` answers 200.
@@ -97,6 +102,7 @@ export async function startTestSite(opts: {
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   let workerConnection: NativeConnection | undefined;
+  let workerTelemetry: RunningWorkerTelemetry | undefined;
   const children: ChildProcess[] = [];
   const site: TestSite = {
     url: api.url,
@@ -109,6 +115,7 @@ export async function startTestSite(opts: {
     temporal,
     namespace,
     client: new Client({ connection: temporal, namespace, dataConverter: dataConverter(config.codecKey) }),
+    apiMetricsUrl: api.metricsUrl,
     async call(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       const token = o.token === undefined ? operatorToken : o.token;
@@ -131,7 +138,10 @@ export async function startTestSite(opts: {
     async startWorker() {
       if (opts.withoutSite) return;
       workerConnection ??= await NativeConnection.connect({ address: temporalAddress });
+      workerTelemetry ??= await startWorkerTelemetry(config);
+      site.workerMetricsUrl = workerTelemetry.metricsUrl;
       worker = await createWorker({
+        telemetry: workerTelemetry.telemetry,
         config,
         registry,
         log,
@@ -141,9 +151,9 @@ export async function startTestSite(opts: {
       });
       running = worker.run();
     },
-    spawnWorker() {
+    spawnWorker(extra = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
-        env: { ...process.env, ...env, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s' },
+        env: { ...process.env, ...env, ...extra, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
@@ -176,6 +186,7 @@ export async function startTestSite(opts: {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
       await site.stopWorker();
       await workerConnection?.close();
+      await workerTelemetry?.close();
       await api.close();
       await registry.close();
       await temporal.close();

@@ -70,6 +70,8 @@ describe('loadConfig accepted values', () => {
     ['a host and port', { LISTEN_ADDRESS: '127.0.0.1:9000' }, (c) => c.listen, { host: '127.0.0.1', port: 9000 }],
     ['an IPv6 host in brackets', { LISTEN_ADDRESS: '[::1]:8443' }, (c) => c.listen, { host: '::1', port: 8443 }],
     ['port 0 (any free port)', { LISTEN_ADDRESS: ':0' }, (c) => c.listen, { host: undefined, port: 0 }],
+    ['metrics off unless asked for', {}, (c) => c.metrics, { api: undefined, worker: undefined }],
+    ['metrics of the API and the worker on their own listeners', { METRICS_ADDRESS: ':9464', WORKER_METRICS_ADDRESS: '127.0.0.1:9465' }, (c) => c.metrics, { api: { host: undefined, port: 9464 }, worker: { host: '127.0.0.1', port: 9465 } }],
     ['an empty variable is an unset one', { LISTEN_ADDRESS: '', TEMPORAL_NAMESPACE: '' }, (c) => [c.listen.port, c.env.TEMPORAL_NAMESPACE], [8080, 'default']],
     ['Temporal settings override the defaults', { TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_NAMESPACE: 'prod', TEMPORAL_TASK_QUEUE: 'q1' }, (c) => [c.env.TEMPORAL_ADDRESS, c.env.TEMPORAL_NAMESPACE, c.env.TEMPORAL_TASK_QUEUE], ['temporal:7233', 'prod', 'q1']],
     ['both TLS files', { TLS_CERT_FILE: '/etc/svc/cert.pem', TLS_KEY_FILE: '/etc/svc/key.pem' }, (c) => c.tls, { certFile: '/etc/svc/cert.pem', keyFile: '/etc/svc/key.pem' }],
@@ -95,6 +97,9 @@ describe('loadConfig refusals name the variable, never the value', () => {
   it.each([
     ['LISTEN_ADDRESS not host:port', { LISTEN_ADDRESS: 'nonsense-MARK' }, 'invalid configuration: LISTEN_ADDRESS: must look like host:port or :port'],
     ['LISTEN_ADDRESS port out of range', { LISTEN_ADDRESS: '127.0.0.1:65536' }, 'LISTEN_ADDRESS: port must be at most 65535'],
+    ['metrics on the public API port', { LISTEN_ADDRESS: ':8080', METRICS_ADDRESS: '127.0.0.1:8080' }, 'METRICS_ADDRESS: must not be the API port (LISTEN_ADDRESS); metrics are served on a listener of their own'],
+    ['WORKER_METRICS_ADDRESS not host:port', { WORKER_METRICS_ADDRESS: 'nonsense-MARK' }, 'invalid configuration: WORKER_METRICS_ADDRESS: must look like host:port or :port'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT not a URL', { OTEL_EXPORTER_OTLP_ENDPOINT: 'nonsense-MARK' }, 'invalid configuration: OTEL_EXPORTER_OTLP_ENDPOINT: Invalid URL'],
     ['OPERATOR_TOKEN too short', { OPERATOR_TOKEN: 'MARK-short' }, 'invalid configuration: OPERATOR_TOKEN: must be at least 16 characters'],
     ['EGRESS_AGENT_TOKEN too short', { EGRESS_AGENT_TOKEN: 'MARK-short' }, 'invalid configuration: EGRESS_AGENT_TOKEN: must be at least 16 characters'],
     ['DATABASE_URL not postgres', { DATABASE_URL: 'mysql://root:MARK@db/x' }, 'invalid configuration: DATABASE_URL: must be a postgres:// connection string'],

@@ -20,6 +20,8 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     out.delete('content-encoding');
     out.delete('content-length');
     out.delete('transfer-encoding');
+    // Caddy's admin API sends its ETag as a trailer; the whole body is re-sent here, without one.
+    out.delete('trailer');
     const noBody = res.status === 204 || res.status === 304 || c.req.method === 'HEAD';
     return new Response(noBody ? null : await res.arrayBuffer(), { status: res.status, headers: out });
   });

@@ -1,5 +1,6 @@
 /**
- * VictoriaLogs (single node, multitenant) behind the gateway: the subset tenants use.
+ * VictoriaLogs (single node, multitenant) behind the gateway: the subset tenants use. The lab's
+ * real Caddy proxies to it (index.ts serves it over HTTP).
  *   POST /insert/jsonline            one JSON object per line; `_msg_field`, `_time_field`,
  *                                    `_stream_fields` as query args or VL-* headers; 200 empty JSON
  *   GET|POST /select/logsql/query    `query` (LogsQL subset: `*`, words, "phrases", field:value),
@@ -11,7 +12,14 @@
  * (ProcessQueryRequest), docs/victorialogs/data-ingestion (HTTP parameters), querying/README.md,
  * and the multitenancy section of docs/victorialogs/README.md.
  */
-import type { GatewayRequest } from './caddy-routes.js';
+/** A request as it reached VictoriaLogs (after the gateway). */
+export interface GatewayRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Headers;
+  body: Uint8Array;
+}
 
 export interface LogRow {
   _time: string;

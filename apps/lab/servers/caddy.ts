@@ -1,0 +1,149 @@
+/**
+ * Launcher for the real Caddy (Debian's `caddy` package) as the log store's token gateway: the
+ * admin API on one loopback port, the `logs` server on another, plain HTTP (no certificates in the
+ * lab). It starts with the site's bootstrap config, whose only route refuses everything with 401;
+ * the service then writes each tenant's routes through the admin API. Config, autosave and data
+ * live under one directory (XDG_CONFIG_HOME / XDG_DATA_HOME), so the machine's own Caddy state is
+ * never read nor touched. No vitest here: `npm start` uses this too.
+ *
+ * `restart({ resume })` stops and starts the same Caddy on the same ports: without `resume` it
+ * loads the bootstrap config again and every route written through the admin API is gone; with
+ * it (`caddy run --resume`) it loads the autosaved config (docs/production.md says why it matters).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JsonObject } from '../../../activities/log-store/routes.js';
+import { freePort } from '../free-port.js';
+import { trackChild } from './children.js';
+
+export interface RunningCaddy {
+  /** The admin API, e.g. `http://127.0.0.1:2019`. */
+  adminUrl: string;
+  /** The `logs` server tenants ship to and read from. */
+  url: string;
+  /** The server name under apps.http.servers. */
+  server: string;
+  dir: string;
+  /** The last few KB Caddy logged, for diagnosing a failed test. */
+  logTail(): string;
+  restart(opts: { resume: boolean }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface CaddyOptions {
+  caddy?: string;
+  /** Keep config and autosave here (kept on stop). Default: a fresh temp dir, removed on stop. */
+  dir?: string;
+  server?: string;
+}
+
+/** The site's starting gateway config: one server whose only route refuses everything with 401. */
+export function bootstrapConfig(server: string, adminPort: number, port: number): JsonObject {
+  return {
+    admin: { listen: `127.0.0.1:${adminPort}` },
+    logging: { logs: { default: { level: 'WARN' } } },
+    apps: {
+      http: {
+        servers: {
+          [server]: {
+            listen: [`127.0.0.1:${port}`],
+            automatic_https: { disable: true },
+            routes: [
+              {
+                '@id': 'svc-logs-unauthorized',
+                handle: [
+                  {
+                    handler: 'static_response',
+                    status_code: 401,
+                    headers: { 'WWW-Authenticate': ['Bearer realm="logs"'], 'Content-Type': ['text/plain; charset=utf-8'] },
+                    body: 'unauthorized\n',
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    },
+  };
+}
+
+export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy> {
+  const owned = !opts.dir;
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'caddy-')));
+  await mkdir(dir, { recursive: true });
+  const server = opts.server ?? 'logs';
+  const configFile = join(dir, 'bootstrap.json');
+  let output = '';
+  let child: { process: ChildProcess; exited: Promise<number | null> } | undefined;
+  let ports = { admin: 0, logs: 0 };
+
+  async function launch(resume: boolean): Promise<'ready' | string> {
+    const args = ['run', '--config', configFile, ...(resume ? ['--resume'] : [])];
+    const proc = spawn(opts.caddy ?? 'caddy', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), HOME: dir },
+    });
+    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
+    proc.stdout?.on('data', keep);
+    proc.stderr?.on('data', keep);
+    const exited = trackChild(proc);
+    child = { process: proc, exited };
+    let gone = false;
+    void exited.then(() => { gone = true; });
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (gone) return 'exited';
+      // Ready when the admin API answers and the logs server serves its routes.
+      const admin = await fetch(`http://127.0.0.1:${ports.admin}/config/`).then((r) => r.ok, () => false);
+      const logs = admin && (await fetch(`http://127.0.0.1:${ports.logs}/`).then(() => true, () => false));
+      if (logs) return 'ready';
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return 'timeout';
+  }
+
+  async function terminate(): Promise<void> {
+    if (!child) return;
+    const { process: proc, exited } = child;
+    child = undefined;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  let started: string = 'not started';
+  // A port found free can be taken by a parallel suite before Caddy binds it: retry on new ports.
+  for (let attempt = 0; attempt < 3 && started !== 'ready'; attempt++) {
+    ports = { admin: await freePort(), logs: await freePort() };
+    await writeFile(configFile, JSON.stringify(bootstrapConfig(server, ports.admin, ports.logs), null, 2), { mode: 0o600 });
+    started = await launch(false);
+    if (started !== 'ready') await terminate();
+  }
+  if (started !== 'ready') {
+    if (owned) await rm(dir, { recursive: true, force: true });
+    throw new Error(`caddy did not start (${started}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    adminUrl: `http://127.0.0.1:${ports.admin}`,
+    url: `http://127.0.0.1:${ports.logs}`,
+    server,
+    dir,
+    logTail: () => output,
+    async restart({ resume }) {
+      await terminate();
+      const again = await launch(resume);
+      if (again !== 'ready') throw new Error(`caddy did not restart (${again}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    },
+    stop: () => (stopping ??= (async () => {
+      await terminate();
+      if (owned) await rm(dir, { recursive: true, force: true });
+    })()),
+  };
+}

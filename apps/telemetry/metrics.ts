@@ -1,0 +1,137 @@
+/**
+ * The service's own Prometheus metrics (prom-client), one registry per process part. Label values
+ * are bounded by construction: step names, operations, outcomes, backend products, statuses and
+ * route templates; never a tenant name, token or address.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TenantCensus } from '../../db/queries/census.js';
+
+/** What one run of an ensure did: the most it did to any of its objects, or its failure. */
+export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as const;
+/** A remove that succeeded is `removed`. */
+export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed';
+
+/** What one backend call came to. */
+export const BACKEND_RESULTS = ['ok', 'refused', 'error', 'timeout', 'unreachable'] as const;
+export type BackendResult = (typeof BACKEND_RESULTS)[number];
+
+// Backend calls take milliseconds to seconds; steps up to a minute (a VM clone longer).
+const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const STEP_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+export const PREFIX = 'provisioning_';
+
+/**
+ * The worker's metrics: steps, backend calls, sweeps. The `steps` given start at zero for every
+ * outcome of their ensure: Prometheus' increase() and rate() see a counter's first increment only
+ * when a sample before it exists, so the first failure of a step would otherwise go unseen.
+ */
+export function createWorkerMetrics(steps: readonly string[] = [], registry = new Registry()) {
+  collectDefaultMetrics({ register: registry });
+  const metrics = {
+    registry,
+    stepRuns: new Counter({
+      name: `${PREFIX}step_runs_total`,
+      help: 'Runs of each tenant backend step, by step, operation (ensure|remove) and outcome (in_place|created|corrected|removed|failed).',
+      labelNames: ['step', 'operation', 'outcome'] as const,
+      registers: [registry],
+    }),
+    stepDuration: new Histogram({
+      name: `${PREFIX}step_duration_seconds`,
+      help: 'Duration of each tenant backend step run, by step, operation and outcome.',
+      labelNames: ['step', 'operation', 'outcome'] as const,
+      buckets: STEP_BUCKETS,
+      registers: [registry],
+    }),
+    backendCalls: new Counter({
+      name: `${PREFIX}backend_calls_total`,
+      help: 'HTTP calls to the site backends, by backend and result (ok|refused|error|timeout|unreachable).',
+      labelNames: ['backend', 'result'] as const,
+      registers: [registry],
+    }),
+    backendDuration: new Histogram({
+      name: `${PREFIX}backend_call_duration_seconds`,
+      help: 'Latency of HTTP calls to the site backends, by backend and result.',
+      labelNames: ['backend', 'result'] as const,
+      buckets: CALL_BUCKETS,
+      registers: [registry],
+    }),
+    sweepRuns: new Counter({
+      name: `${PREFIX}sweep_runs_total`,
+      help: 'Scheduled reconcile sweeps finished, by outcome (completed|failed).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    sweepTenants: new Counter({
+      name: `${PREFIX}sweep_tenants_total`,
+      help: 'Tenants the sweeps reconciled, by result (reconciled|failed).',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    sweepCorrected: new Counter({
+      name: `${PREFIX}sweep_objects_corrected_total`,
+      help: 'Backend objects the sweeps created or corrected (drift put back).',
+      registers: [registry],
+    }),
+    lastSweepCorrected: new Gauge({
+      name: `${PREFIX}sweep_last_objects_corrected`,
+      help: 'Backend objects the last sweep finished by this worker created or corrected.',
+      registers: [registry],
+    }),
+    lastSweepTime: new Gauge({
+      name: `${PREFIX}sweep_last_finished_timestamp_seconds`,
+      help: 'When the last sweep finished by this worker ended (Unix time).',
+      registers: [registry],
+    }),
+  };
+  for (const step of steps) for (const outcome of STEP_OUTCOMES) metrics.stepRuns.inc({ step, operation: 'ensure', outcome }, 0);
+  metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
+  metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
+  metrics.sweepCorrected.inc(0);
+  return metrics;
+}
+
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+export const TENANT_STATUSES = ['provisioning', 'ready', 'deleting'] as const;
+
+/** The API's metrics besides HTTP's: tenants by status and parked creates, from the registry. */
+export function createApiMetrics(census: () => Promise<TenantCensus>, registry = new Registry()) {
+  collectDefaultMetrics({ register: registry });
+  // One registry read per scrape, shared by the three gauges (each runs its collect() per scrape).
+  // A registry that does not answer leaves the gauges at their last values rather than failing
+  // the whole scrape: the HTTP and process metrics still matter most when the database is away.
+  let last: TenantCensus = { byStatus: {}, parked: 0, oldestParkedSeconds: 0 };
+  let pending: Promise<TenantCensus> | undefined;
+  const read = () =>
+    (pending ??= census()
+      .then((c) => (last = c), () => last)
+      .finally(() => (pending = undefined)));
+  new Gauge({
+    name: `${PREFIX}tenants`,
+    help: 'Registered tenants by status.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const c = await read();
+      for (const status of TENANT_STATUSES) this.set({ status }, c.byStatus[status] ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}parked_creates`,
+    help: 'Tenant creates parked on a failed step, waiting for the repeat that resumes them.',
+    registers: [registry],
+    async collect() {
+      this.set((await read()).parked);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}parked_create_oldest_age_seconds`,
+    help: 'Age of the oldest parked create (since its failed step), 0 when none.',
+    registers: [registry],
+    async collect() {
+      this.set((await read()).oldestParkedSeconds);
+    },
+  });
+  return { registry };
+}

@@ -1,0 +1,106 @@
+/**
+ * Step metrics from the worker's activity inbound interceptor: every activity that runs a tenant
+ * backend step is counted by step, operation and outcome, with its duration, without the steps
+ * themselves knowing about metrics.
+ *
+ * Which activities are steps: each step is its own activity whose type is `<step>.ensure` or
+ * `<step>.remove`, an ensure answering its objects as `{object, result}` with result
+ * `in-place|created|corrected` (design §4); a remove that succeeds is `removed`. Also read, so the counts hold before that layout
+ * lands: `step<Name>` activities (same answer), and an answer that is a report of several steps
+ * (`[{step, objects}]`, runSteps). A failed step of those is the one a backend step's failure
+ * (`BackendFailed`/`BackendRefused`) names as its first detail. Any other activity is left alone.
+ */
+import { ApplicationFailure, type Context as ActivityContext } from '@temporalio/activity';
+import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import type { StepOutcome, WorkerMetrics } from '../telemetry/metrics.js';
+
+export interface StepRun {
+  step: string;
+  operation: 'ensure' | 'remove';
+}
+
+const STEP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** The step and operation an activity type runs, or undefined for an activity that is no step. */
+export function stepOfActivity(activityType: string): StepRun | undefined {
+  const dotted = /^([a-z][a-z0-9-]{0,31})\.(ensure|remove)$/.exec(activityType);
+  if (dotted) return { step: dotted[1]!, operation: dotted[2] as StepRun['operation'] };
+  const legacy = /^step([A-Z][A-Za-z]*)$/.exec(activityType);
+  if (legacy) return { step: legacy[1]!.replace(/[A-Z]/g, (c, at: number) => (at ? '-' : '') + c.toLowerCase()), operation: 'ensure' };
+  return undefined;
+}
+
+function isObjectOutcomes(v: unknown): v is Array<{ object: unknown; result: unknown }> {
+  return Array.isArray(v) && v.every((o) => o !== null && typeof o === 'object' && 'result' in o);
+}
+
+/** The outcome of a run from its objects: the most a run did to any of them. */
+export function outcomeOfObjects(objects: unknown): StepOutcome | undefined {
+  if (!isObjectOutcomes(objects)) return undefined;
+  const results = new Set(objects.map((o) => o.result));
+  if (results.has('corrected')) return 'corrected';
+  if (results.has('created')) return 'created';
+  return 'in_place';
+}
+
+/** The steps of a report answer (`[{step, objects}]`), each with its outcome; empty otherwise. */
+export function stepsOfReport(answer: unknown): Array<{ step: string; outcome: StepOutcome }> {
+  if (!Array.isArray(answer)) return [];
+  const out: Array<{ step: string; outcome: StepOutcome }> = [];
+  for (const entry of answer) {
+    if (entry === null || typeof entry !== 'object') return [];
+    const { step, objects } = entry as { step?: unknown; objects?: unknown };
+    const outcome = outcomeOfObjects(objects);
+    if (typeof step !== 'string' || !STEP_NAME.test(step) || !outcome) return [];
+    out.push({ step, outcome });
+  }
+  return out;
+}
+
+/** The failure types a backend step leaves with (activities/step.ts asBackendStep). */
+const STEP_FAILURES = new Set(['BackendFailed', 'BackendRefused']);
+
+/** The step a backend step's failure names (its first detail), when it names one. */
+export function failedStepOf(err: unknown): string | undefined {
+  if (!(err instanceof ApplicationFailure) || !STEP_FAILURES.has(err.type ?? '')) return undefined;
+  const first: unknown = err.details?.[0];
+  return typeof first === 'string' && STEP_NAME.test(first) ? first : undefined;
+}
+
+class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
+  constructor(
+    private readonly ctx: ActivityContext,
+    private readonly metrics: WorkerMetrics,
+  ) {}
+
+  private count(step: string, operation: string, outcome: StepOutcome, seconds?: number): void {
+    this.metrics.stepRuns.inc({ step, operation, outcome });
+    if (seconds !== undefined) this.metrics.stepDuration.observe({ step, operation, outcome }, seconds);
+  }
+
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const run = stepOfActivity(this.ctx.info.activityType);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const answer = await next(input);
+      if (run) {
+        const outcome = run.operation === 'remove' ? 'removed' : outcomeOfObjects(answer);
+        if (outcome) this.count(run.step, run.operation, outcome, seconds());
+      } else {
+        // A report of several steps has no duration per step: counted, not timed.
+        for (const s of stepsOfReport(answer)) this.count(s.step, 'ensure', s.outcome);
+      }
+      return answer;
+    } catch (err) {
+      const step = run?.step ?? failedStepOf(err);
+      if (step) this.count(step, run?.operation ?? 'ensure', 'failed', run ? seconds() : undefined);
+      throw err;
+    }
+  }
+}
+
+/** The interceptor factory the worker registers when its metrics are on. */
+export function stepMetricsInterceptor(metrics: WorkerMetrics): ActivityInterceptorsFactory {
+  return (ctx) => ({ inbound: new StepMetricsInterceptor(ctx, metrics) });
+}

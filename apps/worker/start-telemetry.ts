@@ -1,0 +1,61 @@
+/**
+ * The worker process's metrics and traces: the step and backend-call metrics (prom-client), the
+ * Temporal Core runtime's own Prometheus exporter, both served on WORKER_METRICS_ADDRESS, and the
+ * OTLP tracer when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ *
+ * The Core runtime's exporter listens on a loopback port of its own (it is configured when the
+ * runtime is installed, before anything connects); the worker's `/metrics` appends what it
+ * answers, so Prometheus scrapes one address per worker.
+ */
+import type { RuntimeOptions } from '@temporalio/worker';
+import { observeBackendCalls } from '../../activities/backend-telemetry.js';
+import { CREATE_STEPS } from '../../core/steps.js';
+import { ConfigError, type Config } from '../config/env.js';
+import { createWorkerMetrics } from '../telemetry/metrics.js';
+import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
+import { startTracing } from '../telemetry/tracing.js';
+import type { WorkerTelemetry } from './telemetry.js';
+
+export interface RunningWorkerTelemetry {
+  telemetry: WorkerTelemetry;
+  /** Where Prometheus scrapes this worker; absent when WORKER_METRICS_ADDRESS is unset. */
+  metricsUrl?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Core runtime's metrics options (Runtime.install's `telemetryOptions.metrics`) for a worker
+ * whose metrics are on: Prometheus names and units (`_total`, seconds) on `bindAddress`.
+ */
+export function coreMetricsOptions(bindAddress: string): NonNullable<RuntimeOptions['telemetryOptions']>['metrics'] {
+  return { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } };
+}
+
+export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAddress?: string } = {}): Promise<RunningWorkerTelemetry> {
+  const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-worker' });
+  const at = config.metrics.worker;
+  if (!at) return { telemetry: { tracing }, close: async () => { await tracing?.flush(); } };
+  const metrics = createWorkerMetrics(CREATE_STEPS);
+  observeBackendCalls((backend, result, seconds) => {
+    metrics.backendCalls.inc({ backend, result });
+    metrics.backendDuration.observe({ backend, result }, seconds);
+  });
+  const core = opts.coreMetricsAddress;
+  const server: RunningMetrics = await serveMetrics(
+    metrics.registry,
+    at,
+    core ? () => fetch(`http://${core}/metrics`, { signal: AbortSignal.timeout(2000) }).then((r) => r.text()) : undefined,
+  ).catch((err: NodeJS.ErrnoException) => {
+    observeBackendCalls(undefined);
+    throw new ConfigError(`WORKER_METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
+  });
+  return {
+    telemetry: { metrics, tracing },
+    metricsUrl: server.url,
+    close: async () => {
+      observeBackendCalls(undefined);
+      await server.close();
+      await tracing?.flush();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+
+/**
+ * OpenTelemetry traces: with OTEL_EXPORTER_OTLP_ENDPOINT set, the API and the worker export spans
+ * over OTLP/HTTP; this test is the collector. One trace follows a create from the HTTP request
+ * through the Temporal client, the workflow and its activities to each backend call, its trace_id
+ * is in the request's log lines, and no secret is in any span.
+ */
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: Array<{ key: string; value: Record<string, unknown> }>;
+}
+
+let site: TestSite;
+let receiver: Server;
+const bodies: string[] = [];
+const spans: OtlpSpan[] = [];
+
+/** OTLP/JSON ids are hex; some encoders send base64. */
+const hex = (id: string | undefined) => (id === undefined || id === '' ? undefined : /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
+
+function startReceiver(): Promise<string> {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/v1/traces' && req.method === 'POST') {
+        bodies.push(text);
+        const body = JSON.parse(text) as { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> };
+        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) {
+          spans.push({ ...s, traceId: hex(s.traceId)!, spanId: hex(s.spanId)!, parentSpanId: hex(s.parentSpanId) });
+        }
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  return new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`)));
+}
+
+const attr = (s: OtlpSpan, key: string) => s.attributes?.find((a) => a.key === key)?.value;
+
+beforeAll(async () => {
+  const endpoint = await startReceiver();
+  site = await startTestSite({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
+});
+
+afterAll(async () => {
+  await site?.stop();
+  await new Promise<void>((r) => receiver?.close(() => r()));
+});
+
+describe('a traced create', () => {
+  let created: Awaited<ReturnType<TestSite['call']>>;
+  let traceId: string;
+  let trace: OtlpSpan[];
+
+  beforeAll(async () => {
+    created = await site.call('POST', '/v1/tenants', { body: { name: 'trc' } });
+    expect(created.status).toBe(201);
+    // Spans leave in batches (every 500 ms): wait for the HTTP span and the backend calls under it.
+    await waitFor(() => spans.some((s) => s.name === 'POST /v1/tenants' && s.kind === 2), 30_000);
+    traceId = spans.find((s) => s.name === 'POST /v1/tenants')!.traceId;
+    await waitFor(() => {
+      trace = spans.filter((s) => s.traceId === traceId);
+      return ['caddy', 'grafana', 'powerdns', 'pdns-recursor', 'minio', 'proxmox'].every((b) => trace.some((s) => attr(s, 'backend')?.stringValue === b));
+    }, 30_000);
+  });
+
+  it('is one trace from the HTTP request through the client and the workflow to the activities', () => {
+    const names = trace.map((s) => s.name);
+    const http = trace.find((s) => s.name === 'POST /v1/tenants')!;
+    expect(http.parentSpanId).toBeUndefined();
+    expect(attr(http, 'http.route')?.stringValue).toBe('/v1/tenants');
+    expect(names.some((n) => /^(UpdateWithStartWorkflow|StartWorkflow):/.test(n)), names.join(', ')).toBe(true);
+    expect(names).toContain('RunWorkflow:tenantCreate');
+    expect(names.filter((n) => n.startsWith('RunActivity:')).length).toBeGreaterThan(0);
+  });
+
+  it('has the steps as activity spans with each backend call as a child', () => {
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    const activityOf = (s: OtlpSpan): OtlpSpan | undefined => {
+      for (let p = s.parentSpanId && byId.get(s.parentSpanId); p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) {
+        if (p.name.startsWith('RunActivity:')) return p;
+      }
+      return undefined;
+    };
+    const calls = trace.filter((s) => attr(s, 'backend') !== undefined);
+    expect(calls.length).toBeGreaterThan(6);
+    for (const call of calls) {
+      expect(call.kind, call.name).toBe(3); // client
+      expect(activityOf(call), `${call.name} runs inside an activity of the trace`).toBeDefined();
+    }
+    // With one activity per step (`<step>.ensure`, design §4) every step is its own span; the older
+    // layout ran the steps in one activity (runStepsAndFinish), whose span holds them all.
+    const stepSpans = trace.map((s) => /^RunActivity:([a-z-]+)\.ensure$/.exec(s.name)?.[1]).filter(Boolean);
+    if (stepSpans.length > 0) {
+      expect(stepSpans).toEqual(expect.arrayContaining(['dns', 'resolver', 'state', 'network', 'log-store', 'dashboards']));
+      for (const call of calls) expect(activityOf(call)!.name).toMatch(/\.ensure$/);
+    } else {
+      expect(trace.map((s) => s.name)).toContain('RunActivity:runStepsAndFinish');
+    }
+  });
+
+  it('puts the trace_id into the log lines of the request', () => {
+    const lines = site.logs.filter((l) => l.includes(`"trace_id":"${traceId}"`));
+    expect(lines.some((l) => l.includes('"path":"/v1/tenants"') && l.includes('"status":201'))).toBe(true);
+  });
+
+  it('carries no secret in any span', () => {
+    const b = created.body;
+    const secrets = [b.api_token, b.dns.tsig_secret, b.state.secret_key, b.log.ingest_token, b.log.read_token, b.dashboard.password].filter(Boolean) as string[];
+    expect(secrets.length).toBe(6);
+    const exported = bodies.join('\n');
+    for (const s of secrets) {
+      expect(exported).not.toContain(s);
+      expect(exported).not.toContain(Buffer.from(s).toString('base64'));
+    }
+    expect(exported).not.toContain(site.operatorToken);
+    expect(exported).not.toMatch(/Bearer |authorization/i);
+  });
+});

@@ -1,0 +1,109 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { describe, expect, it } from 'vitest';
+import type { Context } from '@temporalio/activity';
+import type { ActivityExecuteInput } from '@temporalio/worker';
+import { failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport } from '../../apps/worker/metrics-interceptor.js';
+import { createWorkerMetrics } from '../../apps/telemetry/metrics.js';
+import { summarizeSweep } from '../../apps/worker/sweep-metrics-workflow-interceptor.js';
+import { resultOfError, resultOfStatus } from '../../activities/backend-telemetry.js';
+
+describe('which activity runs which step', () => {
+  it.each([
+    ['one activity per step, ensure', 'dns.ensure', { step: 'dns', operation: 'ensure' }],
+    ['one activity per step, remove', 'broker.remove', { step: 'broker', operation: 'remove' }],
+    ['a hyphenated step', 'log-store.ensure', { step: 'log-store', operation: 'ensure' }],
+    ['the older step<Name> activities', 'stepDeviceAddress', { step: 'device-address', operation: 'ensure' }],
+    ['a one-word older one', 'stepDns', { step: 'dns', operation: 'ensure' }],
+    ['an activity that runs several steps is no single step', 'runSteps', undefined],
+    ['a registry activity', 'registerTenant', undefined],
+    ['another verb', 'dns.observe', undefined],
+    ['an unbounded name is no step', `${'x'.repeat(40)}.ensure`, undefined],
+  ])('%s: %s', (_reason, type, want) => {
+    expect(stepOfActivity(type)).toEqual(want);
+  });
+});
+
+describe('the outcome of a step run from its objects', () => {
+  it.each([
+    ['nothing to do', [{ object: 'zone a.', result: 'in-place' }], 'in_place'],
+    ['an object made', [{ object: 'zone a.', result: 'in-place' }, { object: 'key a', result: 'created' }], 'created'],
+    ['a corrected object wins over a created one', [{ object: 'a', result: 'created' }, { object: 'b', result: 'corrected' }], 'corrected'],
+    ['no objects', [], 'in_place'],
+    ['not a list of objects', { tenant: 'a' }, undefined],
+    ['a list of something else', ['a'], undefined],
+  ])('%s', (_reason, answer, want) => {
+    expect(outcomeOfObjects(answer)).toBe(want);
+  });
+});
+
+describe('the steps of a report answer', () => {
+  it.each([
+    ['each step with its outcome', [{ step: 'dns', ok: true, objects: [{ object: 'z', result: 'created' }] }, { step: 'state', ok: true, objects: [] }], [{ step: 'dns', outcome: 'created' }, { step: 'state', outcome: 'in_place' }]],
+    ['a tenant view is no report', { name: 'a', steps: [{ name: 'dns', ok: true }] }, []],
+    ['entries without objects are no report', [{ name: 'dns', ok: true }], []],
+    ['a step name that is no label value', [{ step: 'Acme Corp', objects: [] }], []],
+  ])('%s', (_reason, answer, want) => {
+    expect(stepsOfReport(answer)).toEqual(want);
+  });
+});
+
+describe('the step a failure names', () => {
+  it.each([
+    ['a backend step failure names its step', ApplicationFailure.create({ message: 'x', type: 'BackendFailed', details: ['dns'] }), 'dns'],
+    ['a refusal too', ApplicationFailure.create({ message: 'x', type: 'BackendRefused', details: ['log-store', []] }), 'log-store'],
+    ['another failure type is not a step', ApplicationFailure.create({ message: 'x', type: 'Other', details: ['dns'] }), undefined],
+    ['a plain error', new Error('dns'), undefined],
+  ])('%s', (_reason, err, want) => {
+    expect(failedStepOf(err)).toBe(want);
+  });
+});
+
+describe('what a sweep did, in counts', () => {
+  it.each([
+    ['reconciled, failed and corrected', { tenants: 3, reconciled: ['a', 'b'], failed: ['c'], corrected: { a: ['dns: zone a. created', 'state: user a corrected'], b: ['x'] } }, { ok: true, tenants: 3, reconciled: 2, failed: 1, corrected: 3 }],
+    ['nothing to do', { tenants: 0, reconciled: [], failed: [], corrected: {} }, { ok: true, tenants: 0, reconciled: 0, failed: 0, corrected: 0 }],
+    ['an answer of another shape', undefined, { ok: true, tenants: 0, reconciled: 0, failed: 0, corrected: 0 }],
+  ])('%s', (_reason, result, want) => {
+    expect(summarizeSweep(result)).toEqual(want);
+  });
+});
+
+describe('the result label of a backend call', () => {
+  it.each([
+    [200, false, 'ok'],
+    [404, true, 'ok'],
+    [404, false, 'refused'],
+    [409, false, 'refused'],
+    [429, false, 'error'],
+    [408, false, 'error'],
+    [502, false, 'error'],
+  ])('status %i (accepted %s) is %s', (status, accepted, want) => {
+    expect(resultOfStatus(status, accepted)).toBe(want);
+  });
+
+  it.each([
+    ['no answer within 3000 ms', 'timeout'],
+    ['connect ECONNREFUSED 127.0.0.1:1', 'unreachable'],
+  ])('%s is %s', (message, want) => {
+    expect(resultOfError(new Error(message))).toBe(want);
+  });
+});
+
+describe('the interceptor counts what a step activity did', () => {
+  const failure = ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendFailed', details: ['dns'] });
+  it.each([
+    ['an ensure that created an object', 'dns.ensure', async () => [{ object: 'zone a.', result: 'created' }], { step: 'dns', operation: 'ensure', outcome: 'created' }],
+    ['an ensure with everything in place', 'network.ensure', async () => [{ object: 'vnet v1', result: 'in-place' }], { step: 'network', operation: 'ensure', outcome: 'in_place' }],
+    ['a remove', 'broker.remove', async () => undefined, { step: 'broker', operation: 'remove', outcome: 'removed' }],
+    ['a failed ensure', 'dns.ensure', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
+    ['a report of several steps', 'runSteps', async () => [{ step: 'state', ok: true, objects: [{ object: 'user a', result: 'corrected' }] }], { step: 'state', operation: 'ensure', outcome: 'corrected' }],
+    ['the failure of several steps names its step', 'runStepsAndFinish', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
+    ['an activity that is no step', 'registerTenant', async () => ({ kind: 'proceed' }), undefined],
+  ])('%s', async (_reason, activityType, work, want) => {
+    const metrics = createWorkerMetrics();
+    const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);
+    await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, work).catch(() => {});
+    const runs = (await metrics.stepRuns.get()).values.filter((v) => v.value > 0);
+    expect(runs.map((v) => v.labels)).toEqual(want ? [want] : []);
+  });
+});
