@@ -89,27 +89,67 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
   }
 
-  /** The global SDN lock's token; none on PVE releases without the lock (501). */
-  async function acquireLock(): Promise<string | undefined> {
-    try {
-      return await pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
-    } catch (e) {
-      if (e instanceof BackendError && e.status === 501) return undefined;
-      throw e;
+  /**
+   * Whether a pending SDN object is one the service itself writes: a tenant zone (EVPN on the
+   * site's controller, its VRF VNI in the site's tenant range), a tenant VNet (`tvNN`, its tag in the
+   * tenant VNet range) or a subnet of one. Another tenant's create that died between its writes and
+   * its apply leaves such edits pending; applying them is what that create wanted.
+   */
+  const vrfRange = (v: unknown) => Number(v) > opts.vrfVniBase && Number(v) < opts.vrfVniBase + 64;
+  const vnetRange = (v: unknown) => Number(v) >= opts.vnetVniBase + 16 && Number(v) < opts.vnetVniBase + 16 * 64;
+  // With `pending=1`, PVE nests a new or changed object's values under `pending`.
+  const values = (o: SdnObject): SdnObject => ({ ...o, ...((o.pending as SdnObject | undefined) ?? {}) });
+  const serviceZone = (z: SdnObject) => {
+    const v = values(z);
+    return v.type === 'evpn' && same(v.controller, opts.controller) && vrfRange(v['vrf-vxlan']);
+  };
+  const serviceVnet = (v: SdnObject) => /^tv\d{2}$/.test(String(v.vnet)) && vnetRange(values(v).tag);
+
+  /** Pending SDN edits the service did not make (an operator's, staged), described. */
+  async function foreignPending(s: NetworkSpec): Promise<string[]> {
+    const [zones, vnets] = await Promise.all([pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }), pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 })]);
+    const foreign: string[] = [];
+    for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
+    for (const v of vnets) if (v.state && v.vnet !== s.vnetId && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+    // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
+    const own = subnetIdOf(s.tenant, s.subnet);
+    const withSubnets = vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnetId || serviceVnet(v));
+    const subnets = await Promise.all(
+      withSubnets.map((vnet) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
+    );
+    for (const { sub, vnet } of subnets.flat()) {
+      const ours = vnet.vnet === s.vnetId ? sub.subnet === own : serviceVnet(vnet);
+      if (sub.state && !ours) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
+    }
+    return foreign;
+  }
+
+  /** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
+  async function refuseForeignPending(s: NetworkSpec): Promise<void> {
+    const foreign = await foreignPending(s);
+    if (foreign.length > 0) {
+      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
     }
   }
 
-  /** Pending SDN edits other than this tenant's zone, VNet and subnet: an operator's, staged. */
-  async function refuseForeignPending(s: NetworkSpec): Promise<void> {
-    const [zones, vnets] = await Promise.all([pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }), pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 })]);
-    const foreign: string[] = [];
-    for (const z of zones) if (z.state && z.zone !== s.tenant) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
-    for (const v of vnets) if (v.state && v.vnet !== s.vnetId) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
-    const own = subnetIdOf(s.tenant, s.subnet);
-    const subnets = await Promise.all(vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnetId).map((v) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(v.vnet)}/subnets`, { pending: 1 }).catch(() => [])));
-    for (const sub of subnets.flat()) if (sub.state && sub.subnet !== own) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
-    if (foreign.length > 0) {
-      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
+  /**
+   * The global SDN lock's token; none on PVE releases without the lock (501). The step holds the
+   * service's own fabric lock around this (activities/network/step.ts), so no live worker of the
+   * service holds the PVE lock now: one that is held while nothing but the service's edits is
+   * pending was left by a worker that died between taking it and its apply, and is released
+   * (`force`). One held with an operator's edits pending is theirs: the step fails, to be retried.
+   */
+  async function acquireLock(s: NetworkSpec): Promise<string | undefined> {
+    const take = () => pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
+    try {
+      return await take();
+    } catch (e) {
+      if (e instanceof BackendError && e.status === 501) return undefined;
+      if (!(e instanceof BackendError) || !/lock/i.test(e.detail)) throw e;
+      const foreign = await foreignPending(s);
+      if (foreign.length > 0) throw new BackendError('proxmox', `the SDN configuration is locked by someone else (${foreign.join(', ')} pending): ${e.detail}`);
+      await pve.call('DELETE', '/cluster/sdn/lock', { force: true });
+      return take();
     }
   }
 
@@ -173,7 +213,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     // PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take
     // it (keeping others' writes out until the apply), refuse to apply edits that are not ours,
     // write with its token and let the apply release it.
-    const token = needsWrite ? await acquireLock() : undefined;
+    const token = needsWrite ? await acquireLock(s) : undefined;
     let released = !token;
     const write = <T>(method: 'POST' | 'PUT', path: string, params: PveParams = {}) => pve.call<T>(method, path, { ...params, 'lock-token': token });
     try {

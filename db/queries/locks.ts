@@ -20,6 +20,8 @@ export const LOCK_SPACE = {
   device: 7240103,
   /** Wi-Fi keys restored with a supplied psk: the check that no other key holds it, and the write. */
   wifiRestore: 7240104,
+  /** The fabric's SDN configuration: one tenant's network written and applied at a time. */
+  fabric: 7240105,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

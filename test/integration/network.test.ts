@@ -249,18 +249,33 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     }
   });
 
-  it('holds the global SDN lock for its writes and apply; a lock held by someone else fails the step (retryable)', async () => {
+  it("holds the global SDN lock for its writes and apply; one held by an operator with staged edits fails the step (retryable)", async () => {
     sim.state.sdn.lockToken = 'held-by-an-operator';
+    await operator('POST', '/cluster/sdn/zones', { zone: 'oplock', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 778, 'lock-token': 'held-by-an-operator' });
     try {
       const err = (await net.ensure(specFor('lockd', 43)).catch((e: unknown) => e)) as BackendError;
       expect(err.retryable).toBe(true);
-      expect(err.detail).toMatch(/invalid lock token provided!/);
+      expect(err.detail).toMatch(/locked by someone else/);
       expect(sim.state.sdn.config.zones.has('lockd')).toBe(false);
+      expect(sim.state.sdn.lockToken).toBe('held-by-an-operator');
     } finally {
       delete sim.state.sdn.lockToken;
+      await operator('DELETE', '/cluster/sdn/zones/oplock');
     }
     await net.ensure(specFor('lockd', 43));
     expect(sim.state.sdn.running?.zones.has('lockd')).toBe(true);
+    expect(sim.state.sdn.lockToken).toBeUndefined();
+  });
+
+  it("a lock left by a worker that died before its apply (nothing but the service's edits pending) is released, and the step goes on", async () => {
+    // A dead create's writes: another tenant's zone and VNet, pending, and the lock it took.
+    await operator('POST', '/cluster/sdn/zones', { zone: 'deadc', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10044 });
+    await operator('POST', '/cluster/sdn/vnets', { vnet: 'tv44', zone: 'deadc', tag: 100000 + 16 * 44 });
+    sim.state.sdn.lockToken = 'left-by-a-dead-worker';
+    await net.ensure(specFor('alive', 45));
+    expect(sim.state.sdn.running?.zones.has('alive')).toBe(true);
+    // Applying them is what the dead create wanted; its resume then finds them in place.
+    expect(sim.state.sdn.running?.zones.has('deadc')).toBe(true);
     expect(sim.state.sdn.lockToken).toBeUndefined();
   });
 });

@@ -51,6 +51,8 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     app.openapi(route, async (c) => {
       requireOperator(c);
       if (!codec) throw notConfigured('no payload codec key configured');
+      // `{}` is an empty list (the Go CLI's form); no body at all is not a codec request.
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw badRequest('a JSON body {"payloads": [...]} is required');
       const { payloads } = c.req.valid('json');
       try {
         const out = await codec[action](payloads.map(fromWire));
