@@ -140,7 +140,7 @@ async function directCreator(site: Site) {
         await acts[ensureActivity(step)]({ name, index: reg.index });
         if (process.env.BENCH_STEP_TIMES) process.stderr.write(`${step} ${(performance.now() - s0).toFixed(1)} `);
       }
-      await acts.finishAttempt({ name, outcome: reg.outcome });
+      await acts.finishAttempt({ name, outcome: reg.outcome, carried: reg.secrets });
       const ms = performance.now() - t0;
       if (process.env.BENCH_STEP_TIMES) process.stderr.write(`total ${ms.toFixed(1)}\n`);
       return { ms, steps: reg.steps.length };

@@ -40,9 +40,9 @@ async function tryCreate(req: CreateRequest): Promise<CreateResult> {
   upsertMemo({ index: reg.index });
   const run = await ensureSteps({ name: reg.name, index: reg.index }, reg.steps);
   if (!run.ok) {
-    const tenant = await registry.failAttempt({ name: reg.name, step: run.step });
-    return { kind: 'failed', step: run.step, tenant, secrets: reg.secrets };
+    const { tenant, secrets } = await registry.failAttempt({ name: reg.name, step: run.step, answer: { kind: 'create', carried: reg.secrets } });
+    return { kind: 'failed', step: run.step, tenant, secrets };
   }
-  const tenant = await registry.finishAttempt({ name: reg.name, outcome: reg.outcome });
-  return { kind: 'ready', outcome: reg.outcome, tenant, secrets: reg.secrets };
+  const { tenant, secrets } = await registry.finishAttempt({ name: reg.name, outcome: reg.outcome, carried: reg.secrets });
+  return { kind: 'ready', outcome: reg.outcome, tenant, secrets };
 }

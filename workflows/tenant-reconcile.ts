@@ -24,10 +24,9 @@ async function reconcile(input: { name: string }): Promise<ReconcileResult> {
   upsertMemo({ index: start.index });
   const run = await ensureSteps({ name: input.name, index: start.index }, start.steps);
   if (!run.ok) {
-    const tenant = await registry.failAttempt({ name: input.name, step: run.step });
-    return { kind: 'failed', step: run.step, tenant, report: run.report, secrets: start.shown };
+    const { tenant, secrets } = await registry.failAttempt({ name: input.name, step: run.step, answer: { kind: 'reconcile' } });
+    return { kind: 'failed', step: run.step, tenant, report: run.report, secrets };
   }
-  await registry.finishReconcile(input);
-  const tenant = await registry.tenantView({ name: input.name, outcome: 'reconciled' });
-  return { kind: 'reconciled', tenant, report: run.report, secrets: start.shown };
+  const { tenant, secrets } = await registry.finishReconcile(input);
+  return { kind: 'reconciled', tenant, report: run.report, secrets };
 }

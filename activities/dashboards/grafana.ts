@@ -27,7 +27,11 @@ export interface GrafanaAdapterOptions {
 export interface DashboardsSpec {
   tenant: string;
   username: string;
-  password: string;
+  /**
+   * Absent: the login is adopted as it is (a restore: the tenant holds its password, the service
+   * does not). A login that does not exist yet needs one.
+   */
+  password?: string;
   logEndpoint: string;
   readToken: string;
   selectHeader: string;
@@ -48,6 +52,8 @@ export interface DashboardsAdapter {
   urlFor(orgId: number): string;
   observe(spec: DashboardsSpec): Promise<DashboardsObservation>;
   ensure(spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  /** Whether the tenant's login exists (a restore adopts it rather than setting a new password). */
+  loginExists(username: string): Promise<boolean>;
   /** Deletes the login, empties the organization and renames it `deleted-<tenant>-<id>`. */
   remove(spec: Pick<DashboardsSpec, 'tenant' | 'username'>): Promise<void>;
 }
@@ -133,6 +139,7 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
     const label = `dashboard login ${spec.username}`;
     let user = await lookupUser(spec.username);
     if (!user) {
+      if (spec.password === undefined) throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
       const res = await api.call({
         method: 'POST',
         path: '/api/admin/users',
@@ -156,7 +163,7 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
     // brute-force lockout of the tenant's login and fails where basic auth is off; and setting it
     // signs the tenant out everywhere. So the password is compared with the mark the service left
     // in the tenant org when it last set one, and set only when they differ (docs/decisions.md).
-    if ((await readPasswordMark(orgId)) !== passwordMark(spec.username, spec.password)) {
+    if (spec.password !== undefined && (await readPasswordMark(orgId)) !== passwordMark(spec.username, spec.password)) {
       await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
       await writePasswordMark(orgId, spec.username, spec.password);
       changed = true;
@@ -205,6 +212,8 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
   return {
     publicUrl: opts.publicUrl,
     urlFor: (orgId) => dashboardUrl(opts.publicUrl, orgId),
+
+    loginExists: async (username) => (await lookupUser(username)) !== null,
 
     async observe(spec) {
       const org = await findOrg(spec.tenant);

@@ -1,16 +1,33 @@
 import { updateTenant } from '../../db/queries/tenants.js';
-import type { TenantStep } from '../tenant-step.js';
+import { seal } from '../../db/seal.js';
+import type { TenantStep, TenantStepContext } from '../tenant-step.js';
+import { newDashboardPassword } from '../tenant/secrets.js';
 import { dashboardUsername } from '../tenant/view.js';
+
+/**
+ * The login's password: the registry's; or, when it holds none (a restore after the registry was
+ * lost), none at all if the login still exists: it is adopted as it is, and the tenant keeps the
+ * password it holds; else a new one, kept sealed.
+ */
+async function passwordOf({ deps, tenant: t, secrets }: TenantStepContext): Promise<string | undefined> {
+  if (secrets.dashboardPassword) return secrets.dashboardPassword;
+  if (await deps.ports.dashboards!.loginExists(dashboardUsername(t.name))) return undefined;
+  const password = newDashboardPassword();
+  await updateTenant(deps.db, t.name, { dashboardPassword: seal(deps.keys, password) });
+  return password;
+}
 
 /** `dashboards`: the tenant's organization, its Editor login and the three log data sources. */
 export const dashboardsStep: TenantStep<'dashboards'> = {
   name: 'dashboards',
   appliesTo: (site) => site.grafana !== undefined,
-  async ensure({ deps, tenant: t, secrets }) {
+  async ensure(ctx) {
+    const { deps, tenant: t, secrets } = ctx;
+    const password = await passwordOf(ctx);
     const { orgId, outcomes } = await deps.ports.dashboards!.ensure({
       tenant: t.name,
       username: dashboardUsername(t.name),
-      password: secrets.dashboardPassword!,
+      ...(password !== undefined ? { password } : {}),
       accountId: t.logAccountId,
       readToken: secrets.logReadToken!,
     });

@@ -8,7 +8,7 @@
  */
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
-import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json } from './routes.js';
+import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
 
 export { selectHeaderName } from './routes.js';
 
@@ -46,6 +46,8 @@ export interface LogStoreAdapter {
   /** The header a reader sets to `<account_id>-<project>`. */
   readonly selectHeader: string;
   observe(spec: LogStoreSpec): Promise<LogStoreObservation>;
+  /** The tokens the gateway admits for a tenant, when it holds both of its routes. */
+  heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   ensure(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
   remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
@@ -150,6 +152,8 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
         read: stateOf(place(routes, ids.read), want.read, catchAll),
       };
     },
+
+    heldTokens: async (tenant) => heldTokens(await readRoutes(), tenant),
 
     async ensure(spec) {
       const ids = routeIds(spec.tenant);

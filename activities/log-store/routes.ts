@@ -106,3 +106,21 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The tokens the gateway's routes of a tenant admit, read back from its config: what a restore
+ * adopts, so workloads shipping logs with them keep working after the registry was lost.
+ */
+export function heldTokens(routes: readonly Json[], tenant: string): { ingestToken: string; readToken: string } | undefined {
+  const ids = routeIds(tenant);
+  const tokenOf = (id: string): string | undefined => {
+    const route = routes.find((r): r is JsonObject => !!r && typeof r === 'object' && !Array.isArray(r) && r['@id'] === id);
+    const match = Array.isArray(route?.match) ? (route.match[0] as JsonObject | undefined) : undefined;
+    const header = match?.header as JsonObject | undefined;
+    const value = Array.isArray(header?.Authorization) ? header.Authorization[0] : undefined;
+    return typeof value === 'string' && value.startsWith('Bearer ') ? value.slice('Bearer '.length) : undefined;
+  };
+  const ingestToken = tokenOf(ids.ingest);
+  const readToken = tokenOf(ids.read);
+  return ingestToken && readToken ? { ingestToken, readToken } : undefined;
+}

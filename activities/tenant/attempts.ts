@@ -1,13 +1,27 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
-import { getTenantRecord, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
+import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
+import { openValue, sealValue } from '../../db/seal.js';
 import type { TenantActivityDeps } from './deps.js';
-import { viewTenant, type Outcome, type TenantView } from './view.js';
+import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from './view.js';
 
 /**
- * The registry writes that end an attempt of a create or reconcile. They answer the tenant as the
- * registry holds it, without secrets: the workflow hands the API the secrets sealed, and the API
- * puts them into its answer.
+ * What an answer carries of the tenant's secrets. A create's: every secret the registry holds for
+ * the tenant after its steps (a restore's steps may have adopted log tokens the gateway held), and
+ * the API token the attempt issued or was given (the registry keeps only its hash). A reconcile's:
+ * the log tokens and the dashboard password only.
+ */
+export type AnswerOf = { kind: 'create'; carried: Sealed<TenantSecrets> } | { kind: 'reconcile' };
+
+export interface Answer {
+  tenant: TenantView;
+  secrets: Sealed<TenantSecrets>;
+}
+
+/**
+ * The registry writes that end an attempt of a create or reconcile, and the answer: the tenant as
+ * the registry holds it, without secrets, and its secrets sealed, which the API opens and puts in.
  */
 export function attemptActivities(deps: TenantActivityDeps) {
   async function view(name: string, outcome?: Outcome): Promise<TenantView> {
@@ -16,19 +30,34 @@ export function attemptActivities(deps: TenantActivityDeps) {
     return viewTenant(deps.site, rec, {}, outcome);
   }
 
+  async function answer(name: string, of: AnswerOf, outcome?: Outcome): Promise<Answer> {
+    const tenant = await view(name, outcome);
+    const row = await getTenantRow(deps.db, name);
+    const held = row ? openSecrets(deps.keys, row) : {};
+    const shown: TenantSecrets =
+      of.kind === 'create'
+        ? { ...held, apiToken: openValue(deps.keys, of.carried)?.apiToken }
+        : { logIngestToken: held.logIngestToken, logReadToken: held.logReadToken, dashboardPassword: held.dashboardPassword };
+    return { tenant, secrets: sealValue(deps.keys, shown) };
+  }
+
   return {
     /** Records a failed step and answers the partial tenant. */
-    async failAttempt(input: { name: string; step: StepName }): Promise<TenantView> {
+    async failAttempt(input: { name: string; step: StepName; answer: AnswerOf }): Promise<Answer> {
       await recordStep(deps.db, input.name, input.step, false);
-      return view(input.name);
+      return answer(input.name, input.answer);
     },
 
-    /** Every step passed: the tenant is ready. */
-    async finishAttempt(input: { name: string; outcome: Outcome }): Promise<TenantView> {
+    /** Every step of a create passed: the tenant is ready. */
+    async finishAttempt(input: { name: string; outcome: Outcome; carried: Sealed<TenantSecrets> }): Promise<Answer> {
       await setTenantStatus(deps.db, input.name, 'ready');
-      return view(input.name, input.outcome);
+      return answer(input.name, { kind: 'create', carried: input.carried }, input.outcome);
     },
 
-    tenantView: (input: { name: string; outcome?: Outcome }) => view(input.name, input.outcome),
+    /** Every step of a reconcile passed. */
+    async finishReconcile(input: { name: string }): Promise<Answer> {
+      await setTenantStatus(deps.db, input.name, 'ready');
+      return answer(input.name, { kind: 'reconcile' }, 'reconciled');
+    },
   };
 }

@@ -36,11 +36,15 @@ export interface NetworkPort {
 
 export interface LogStorePort {
   ensure(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
+  /** The tokens the gateway admits for a tenant (what a restore adopts), if it holds them. */
+  heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   remove(spec: { tenant: string }): Promise<void>;
 }
 
 export interface DashboardsPort {
-  ensure(spec: { tenant: string; username: string; password: string; accountId: number; readToken: string }): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  /** Without a password the existing login is adopted as it is. */
+  ensure(spec: { tenant: string; username: string; password?: string; accountId: number; readToken: string }): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  loginExists(username: string): Promise<boolean>;
   remove(spec: { tenant: string; username: string }): Promise<void>;
 }
 

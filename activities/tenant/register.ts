@@ -55,7 +55,11 @@ export function registerActivity(deps: TenantActivityDeps) {
       tsigSecret: req.restore?.tsigSecret ?? stored.tsigSecret,
       stateSecret: req.restore?.stateSecret ?? stored.stateSecret,
       apiToken,
-      ...logAndDashboardSecrets(stored),
+      // Never minted here: a restore's log-store and dashboards steps adopt what those backends
+      // hold, and mint only what they lack (activities/log-store/step.ts, dashboards/step.ts).
+      logIngestToken: stored.logIngestToken,
+      logReadToken: stored.logReadToken,
+      dashboardPassword: stored.dashboardPassword,
     };
     const columns = sealedColumns(secrets);
     // One token at a time: the one replaced is revoked for good, even should the registry row go.
@@ -71,12 +75,10 @@ export function registerActivity(deps: TenantActivityDeps) {
     };
   }
 
-  function logAndDashboardSecrets(stored: TenantSecrets): TenantSecrets {
+  function logAndDashboardSecrets(): TenantSecrets {
     return {
-      ...(site.logStore
-        ? { logIngestToken: stored.logIngestToken ?? newLogToken(), logReadToken: stored.logReadToken ?? newLogToken() }
-        : {}),
-      ...(site.grafana ? { dashboardPassword: stored.dashboardPassword ?? newDashboardPassword() } : {}),
+      ...(site.logStore ? { logIngestToken: newLogToken(), logReadToken: newLogToken() } : {}),
+      ...(site.grafana ? { dashboardPassword: newDashboardPassword() } : {}),
     };
   }
 
@@ -113,7 +115,9 @@ export function registerActivity(deps: TenantActivityDeps) {
       tsigSecret: req.restore?.tsigSecret ?? newTsigSecret(),
       stateSecret: req.restore?.stateSecret ?? newStateSecret(),
       apiToken: req.restore?.apiToken ?? mintTenantToken(site.tokenKey, req.name),
-      ...logAndDashboardSecrets({}),
+      // A restore after registry loss adopts the log tokens and the dashboard login the backends
+      // still hold, so workloads shipping logs keep working: its steps find them (or mint them).
+      ...(req.restore ? {} : logAndDashboardSecrets()),
     };
     const row = await insertTenant(db, { name: req.name, index, status: 'provisioning', ...sealedColumns(secrets) });
     if (!row) return undefined; // a concurrent create took the name or the index: look again

@@ -1,18 +1,14 @@
-import type { Sealed } from '../../core/sealed.js';
 import type { RemovalStep, StepName } from '../../core/steps.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
-import { deleteTenantRow, getTenantRow, openSecrets, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
+import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
-import { sealValue } from '../../db/seal.js';
 import type { Refusal } from '../../workflows/shared.js';
 import { createStepsFor, removalStepsFor } from '../steps.js';
 import type { TenantActivityDeps } from './deps.js';
-import type { TenantSecrets } from './view.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
 export type DeletePlan = { kind: 'proceed'; steps: RemovalStep[] } | Refusal;
-/** `shown`: what a reconcile answers of the tenant's secrets (log tokens, dashboard password), sealed. */
-export type ReconcileStart = { kind: 'proceed'; index: number; shown: Sealed<TenantSecrets>; steps: StepName[] } | Refusal;
+export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[] } | Refusal;
 
 const notFound: Refusal = { kind: 'refused', error: 'not_found', message: 'tenant not found' };
 
@@ -51,17 +47,11 @@ export function lifecycleActivities(deps: TenantActivityDeps) {
       const row = await getTenantRow(db, input.name);
       if (!row) return notFound;
       if (row.status === 'deleting') return { kind: 'refused', error: 'conflict', message: 'tenant is being deleted' };
-      const s = openSecrets(deps.keys, row);
       return {
         kind: 'proceed',
         index: row.index,
-        shown: sealValue(deps.keys, { logIngestToken: s.logIngestToken, logReadToken: s.logReadToken, dashboardPassword: s.dashboardPassword }),
         steps: createStepsFor(site, { holdsDeviceAddresses: await holdsDeviceAddresses(db, input.name) }),
       };
-    },
-
-    async finishReconcile(input: { name: string }): Promise<void> {
-      await setTenantStatus(db, input.name, 'ready');
     },
   };
 }

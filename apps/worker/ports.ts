@@ -68,6 +68,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
         ? {
             ensure: (spec) =>
               grafana.ensure({ ...spec, logEndpoint: site.logStore!.endpoint, selectHeader: LOG_SELECT_HEADER }),
+            loginExists: (username) => grafana.loginExists(username),
             remove: (spec) => grafana.remove(spec),
           }
         : undefined,

@@ -15,7 +15,7 @@ let dash: DashboardsAdapter;
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 const secret = () => randomBytes(18).toString('base64url');
-const spec = (tenant: string, accountId: number): DashboardsSpec => ({
+const spec = (tenant: string, accountId: number): DashboardsSpec & { password: string } => ({
   tenant,
   username: `${tenant}-dash`,
   password: secret(),
