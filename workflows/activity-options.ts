@@ -1,4 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import type { StepName } from '../core/steps.js';
 
 /**
  * Every backend step is its own activity under this policy: three quick attempts for transient
@@ -17,6 +18,15 @@ export const STEP_OPTIONS: ActivityOptions = {
     maximumAttempts: 3,
     nonRetryableErrorTypes: ['BackendRefused', 'TenantGone'],
   },
+};
+
+/**
+ * Steps that wait as part of their work get a longer bound per attempt: the network step waits its
+ * turn at the fabric (one tenant's SDN write and apply at a time, activities/network/step.ts) and
+ * for the node to run the VNet. Heartbeats still notice a dead worker in seconds.
+ */
+export const STEP_OPTIONS_OF: Partial<Record<StepName, ActivityOptions>> = {
+  network: { ...STEP_OPTIONS, startToCloseTimeout: '5m' },
 };
 
 /**

@@ -2,7 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { StepInput } from '../activities/tenant/steps.js';
 import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/steps.js';
-import { STEP_OPTIONS } from './activity-options.js';
+import { STEP_OPTIONS, STEP_OPTIONS_OF } from './activity-options.js';
 import { isStepFailure } from './failures.js';
 import { atStep, stepFailed } from './run-attributes.js';
 import type { StepReport } from './shared.js';
@@ -21,7 +21,7 @@ export async function ensureSteps(tenant: StepInput, steps: StepName[]): Promise
   for (const step of steps) {
     atStep(step);
     try {
-      const objects = await acts[ensureActivity(step)].executeWithOptions({ ...STEP_OPTIONS, summary: `${step}: ensure for tenant ${tenant.name}` }, [tenant]);
+      const objects = await acts[ensureActivity(step)].executeWithOptions({ ...(STEP_OPTIONS_OF[step] ?? STEP_OPTIONS), summary: `${step}: ensure for tenant ${tenant.name}` }, [tenant]);
       report.push({ step, ok: true, objects });
     } catch (err) {
       if (!isStepFailure(err)) throw err;

@@ -40,3 +40,19 @@ export async function withLocks<T>(db: Db, work: (tx: Tx, lock: Lock) => Promise
     return work(tx, lock);
   });
 }
+
+/**
+ * Takes a transaction-scoped advisory lock, waiting up to `withinMs` for another holder to finish:
+ * polled with pg_try_advisory_xact_lock, so a long wait is not cut short by the registry's
+ * statement timeout (the holder may be a slow backend write of several seconds). False when the
+ * bound passed.
+ */
+export async function lockWithin(tx: Tx, space: number, key: string, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+    const [row] = (await tx.execute(sql`select pg_try_advisory_xact_lock(${space}::int, hashtext(${key})) as locked`)) as unknown as { locked: boolean }[];
+    if (row?.locked) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
