@@ -236,21 +236,28 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   }
 
   async function remove(vmid: number): Promise<void> {
-    const vm = await unlocked(vmid, `VM ${vmid}`);
-    if (!vm) return;
-    if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
-    const qemu = qemuOn(vm.node);
-    try {
-      if (vm.status !== 'stopped') {
-        const upid = await pve.call('POST', `${qemu}/${vmid}/status/stop`);
-        await pve.waitTask(upid, `stop VM ${vmid}`);
+    // A create of the same VM may start it between our stop and our destroy (PVE refuses to destroy
+    // a running VM): stop it again and destroy again, a bounded number of times.
+    for (let round = 1; ; round++) {
+      const vm = await unlocked(vmid, `VM ${vmid}`);
+      if (!vm) return;
+      if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
+      const qemu = qemuOn(vm.node);
+      try {
+        if (vm.status !== 'stopped') {
+          const upid = await pve.call('POST', `${qemu}/${vmid}/status/stop`);
+          await pve.waitTask(upid, `stop VM ${vmid}`);
+        }
+        const upid = await pve.call('DELETE', `${qemu}/${vmid}`, { purge: true, 'destroy-unreferenced-disks': true });
+        await pve.waitTask(upid, `destroy VM ${vmid}`);
+        return;
+      } catch (e) {
+        // Gone meanwhile (another remove won the race): that is the outcome wanted.
+        const now = await observe(vmid);
+        if (!now) return;
+        if (round < 3 && now.status === 'running') continue;
+        throw e;
       }
-      const upid = await pve.call('DELETE', `${qemu}/${vmid}`, { purge: true, 'destroy-unreferenced-disks': true });
-      await pve.waitTask(upid, `destroy VM ${vmid}`);
-    } catch (e) {
-      // Gone meanwhile (another remove won the race): that is the outcome wanted.
-      if (!(await observe(vmid))) return;
-      throw e;
     }
   }
 
