@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { startTestSite, type TestSite } from '../support/site.js';
-import { canConnect, canPublish, canSubscribe, collect, connectAs, sleep } from '../support/mosquitto.js';
+import { canConnect, canPublish, canSubscribe, collect, connectAs, receivedUntilControl, sleep } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
 
 const run = promisify(execFile);
@@ -144,13 +144,14 @@ describe('issuing a workload account', () => {
     expect(await canSubscribe(mine, '+/data/#')).toBe(false);
     expect(await canPublish(theirs, 'acme/data/x')).toBe(false);
     expect(await canSubscribe(theirs, 'acme/#')).toBe(false);
-    // A message in one tenant's tree never reaches the other's subscriber.
-    const seen = collect(theirs);
+    // The foreign account aims at the victim's own tree: its publish into acme/ never reaches
+    // acme's subscriber, and its (refused) subscription to acme/# never gets acme's messages. Each
+    // is fenced by a message the same receiver must get (the positive control).
+    await mine.subscribeAsync('acme/#', { qos: 1 });
+    await theirs.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
     await theirs.subscribeAsync('other/#', { qos: 1 });
-    await mine.publishAsync('acme/data/secret', 'x', { qos: 1 });
-    await sleep(200);
-    seen.stop();
-    expect(seen.messages).toEqual([]);
+    expect(await receivedUntilControl(mine, () => canPublish(theirs, 'acme/data/intrusion'), { client: mine, topic: 'acme/data/control' })).toEqual(['acme/data/control']);
+    expect(await receivedUntilControl(theirs, () => mine.publishAsync('acme/data/secret', 'x', { qos: 1 }), { client: theirs, topic: 'other/data/control' })).toEqual(['other/data/control']);
   });
 
   it('mosquitto_sub and mosquitto_pub with the issued account: allowed topics pass, a wrong password is refused', async () => {

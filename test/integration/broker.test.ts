@@ -11,7 +11,7 @@ import { brokerUsername, tenantUsernamePrefix } from '../../activities/broker/us
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
 import {
-  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, sleep, type RunningMosquitto,
+  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, receivedUntilControl, sleep, type RunningMosquitto,
 } from '../support/mosquitto.js';
 import { freePort } from '../support/ports.js';
 
@@ -101,13 +101,14 @@ describe('a workload account', () => {
     await account('beta', 'app', { publish: ['data/#'], subscribe: ['#'] }, 'pw-beta');
     const acme = await as('acme-app', 'pw-app-1');
     const beta = await as('beta-app', 'pw-beta');
+    // beta aims at acme's own tree, and asks for it: acme's subscriber never gets beta's
+    // publish, beta never gets acme's message; each fenced by a message its receiver must get.
     await acme.subscribeAsync('acme/#', { qos: 1 });
-    const got = collect(acme);
-    await beta.publishAsync('beta/data/secret', 'b', { qos: 1 });
-    await (await as('acme-app', 'pw-app-1')).publishAsync('acme/data/mine', 'a', { qos: 1 });
-    await sleep(200);
-    got.stop();
-    expect(got.messages.map((m) => m.topic)).toEqual(['acme/data/mine']);
+    await beta.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
+    await beta.subscribeAsync('beta/#', { qos: 1 });
+    const acme2 = await as('acme-app', 'pw-app-1');
+    expect(await receivedUntilControl(acme, () => canPublish(beta, 'acme/data/intrusion'), { client: acme2, topic: 'acme/data/mine' })).toEqual(['acme/data/mine']);
+    expect(await receivedUntilControl(beta, () => acme2.publishAsync('acme/data/secret', 'a', { qos: 1 }), { client: beta, topic: 'beta/data/control' })).toEqual(['beta/data/control']);
   });
 });
 
@@ -195,6 +196,14 @@ describe('drift', () => {
     expect(outcomes.map((o) => o.result)).toEqual(['created', 'corrected']);
     const again = await as('acme-d1', 'pw-d1');
     expect(await canPublish(again, 'acme/log/d1')).toBe(true);
+  });
+});
+
+describe('the test probe canConnect', () => {
+  it('answers false for a refusal and throws when no broker is there, so a refusal assertion cannot pass on a dead broker', async () => {
+    expect(await canConnect(broker.url, { username: 'nobody', password: 'wrong' })).toBe(false);
+    const nothing = `mqtt://127.0.0.1:${await freePort()}`;
+    await expect(canConnect(nothing, { username: 'acme-app', password: 'pw-app-1' })).rejects.toThrow(/cannot tell whether acme-app may connect/);
   });
 });
 
