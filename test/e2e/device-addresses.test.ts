@@ -4,6 +4,7 @@ import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { dig } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 /**
@@ -337,10 +338,9 @@ describe('reconcile and delete of the tenant', () => {
 
 describe('two workers', () => {
   it("concurrent reservations on two workers all land on the router (its read-modify-write is serialized)", async () => {
-    const child = site.spawnWorker();
+    const two = await twoWorkers(site);
     try {
-      // Give the second worker time to start polling, then slow Kea so the changes overlap.
-      await new Promise((r) => setTimeout(r, 4000));
+      // Both workers poll; slow Kea so the changes overlap.
       const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
       for (const [i, name] of names.entries()) expect((await register('many', name, 'sensor', `ef:00:00:00:00:0${i}`)).status).toBe(201);
       keaProxy.latency(100);
@@ -351,10 +351,11 @@ describe('two workers', () => {
       expect(new Set(addresses).size).toBe(names.length);
       const router = await kea.list();
       for (const r of results) expect(router).toContainEqual({ mac: r.body.mac, address: r.body.address, hostname: r.body.device });
+      // Both processes did part of the work, so the serialization held across processes.
+      expect([...(await two.workers())].sort()).toEqual([...two.identities].sort());
     } finally {
       keaProxy.latency(0);
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await two.stop();
     }
   });
 });

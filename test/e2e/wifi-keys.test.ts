@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PREFIX } from '../../activities/wifi/psk.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 /**
@@ -278,10 +279,9 @@ describe('DELETE /v1/tenants/{t}/wifi-keys/{key}', () => {
 
 describe('two workers', () => {
   it("concurrent issues on two workers all land in one WLAN's key list (its rewrite is serialized)", async () => {
-    const child = site.spawnWorker();
+    const two = await twoWorkers(site);
     try {
-      // Give the second worker time to start polling, then slow the controller so the writes overlap.
-      await new Promise((r) => setTimeout(r, 4000));
+      // Both workers poll; slow the controller so the writes overlap.
       unifi().faults.add({ latencyMs: 100 });
       const results = await Promise.all(['c-1', 'c-2', 'c-3', 'c-4', 'c-5', 'c-6'].map((name) => issue('keys', { name, trust_class: 'camera' })));
       unifi().faults.clear();
@@ -289,10 +289,11 @@ describe('two workers', () => {
         expect(r.status, r.text).toBe(201);
         expect(entryOf('lab-dev', r.body.psk)).toEqual({ password: r.body.psk, networkconf_id: networkId('tenant-dev') });
       }
+      // Both processes did part of the work, so the serialization held across processes.
+      expect([...(await two.workers())].sort()).toEqual([...two.identities].sort());
     } finally {
       unifi().faults.clear();
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await two.stop();
     }
   });
 });
