@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { startTestSite, type TestSite } from '../support/site.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { canConnect, canPublish, canSubscribe, collect, connectAs, receivedUntilControl, sleep } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
 
@@ -128,7 +128,7 @@ describe('issuing a workload account', () => {
     const got = collect(c);
     await c.subscribeAsync('acme/data/#', { qos: 1 });
     await c.publishAsync('acme/data/roundtrip', 'hello', { qos: 1 });
-    await sleep(200);
+    await waitFor(() => got.messages.length > 0, 5000);
     got.stop();
     expect(got.messages).toContainEqual({ topic: 'acme/data/roundtrip', payload: 'hello' });
   });
@@ -185,7 +185,8 @@ describe('issuing a workload account', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.subscribe).toEqual(['acme/status/#']);
     expect(Date.parse(r.body.updated_at)).toBeGreaterThan(Date.parse(app.updated_at));
-    await sleep(300);
+    // A round trip after the broker took the change (checked against the new list): not cut.
+    expect(await canSubscribe(before, 'acme/status/#')).toBe(true);
     expect(closed).toBe(false);
     expect(before.connected).toBe(true);
 
@@ -285,9 +286,11 @@ describe('a device account', () => {
     await reader.subscribeAsync('acme/log/#', { qos: 1 });
     expect(await canPublish(d, 'acme/log/sensor1', 'boot ok')).toBe(true);
     expect(await canPublish(d, 'acme/telemetry/sensor1', '21.5')).toBe(true);
-    await sleep(200);
+    // A last log line from the same device arrives after anything published before it.
+    expect(await canPublish(d, 'acme/log/sensor1', 'fence')).toBe(true);
+    await waitFor(() => got.messages.some((m) => m.payload === 'fence'), 5000);
     got.stop();
-    expect(got.messages).toEqual([{ topic: 'acme/log/sensor1', payload: 'boot ok' }]);
+    expect(got.messages).toEqual([{ topic: 'acme/log/sensor1', payload: 'boot ok' }, { topic: 'acme/log/sensor1', payload: 'fence' }]);
   });
 });
 
