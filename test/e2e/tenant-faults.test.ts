@@ -201,6 +201,26 @@ describe('a failed delete', () => {
   });
 });
 
+describe('a failed reconcile', () => {
+  it('answers 502 naming the step, with the tenant; the repeat reconciles (200)', async () => {
+    expect((await site.call('POST', '/v1/tenants', { body: { name: 'recf' } })).status).toBe(201);
+    site.backends.minio.faults.add({ failNext: 1000, status: 500, match: '/minio/admin' });
+    let r;
+    try {
+      r = await site.call('POST', '/v1/tenants/recf/reconcile');
+    } finally {
+      site.backends.minio.faults.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body.error).toBe('backend step "state" failed');
+    expect(r.body.error).not.toMatch(/127\.0\.0\.1|localhost|http/);
+    const again = await site.call('POST', '/v1/tenants/recf/reconcile');
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.outcome).toBe('reconciled');
+    expect(again.body.steps.every((s: any) => s.ok)).toBe(true);
+  });
+});
+
 describe('the worker killed in the middle of a create', () => {
   it('the create completes after the worker restarts, with no duplicate backend objects', async () => {
     await site.stopWorker();
