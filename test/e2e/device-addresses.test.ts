@@ -336,6 +336,30 @@ describe('reconcile and delete of the tenant', () => {
   });
 });
 
+describe('tenant delete failing at the device-address step', () => {
+  it('answers 502 naming the step and leaves the tenant deleting with its reservation; the repeat removes it (204)', async () => {
+    await tenant('dfail');
+    expect((await register('dfail', 'd1', 'sensor', 'dd:00:00:00:0f:01')).status).toBe(201);
+    const d1 = await reserve('dfail', 'd1');
+    expect(d1.status, d1.text).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('dfail');
+    keaProxy.failNext('config-set', 1000);
+    let r;
+    try {
+      r = await call('DELETE', '/v1/tenants/dfail');
+    } finally {
+      keaProxy.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "device-address" failed' });
+    expect((await call('GET', '/v1/tenants/dfail')).body.status).toBe('deleting');
+    expect(await reservationOf('dd:00:00:00:0f:01')).toMatchObject({ address: d1.body.address });
+    const again = await call('DELETE', '/v1/tenants/dfail');
+    expect(again.status, again.text).toBe(204);
+    expect(await reservationOf('dd:00:00:00:0f:01')).toBeUndefined();
+  });
+});
+
 describe('two workers', () => {
   it("concurrent reservations on two workers all land on the router (its read-modify-write is serialized)", async () => {
     const two = await twoWorkers(site);

@@ -309,6 +309,30 @@ describe('tenant delete', () => {
   });
 });
 
+describe('tenant delete failing at the wifi step', () => {
+  it('answers 502 naming the step and leaves the tenant deleting with its key; the repeat revokes it (204)', async () => {
+    const t = await site.call('POST', '/v1/tenants', { body: { name: 'wfail' } });
+    expect(t.status, t.text).toBe(201);
+    const k = await issue('wfail', { name: 'wk', trust_class: 'camera' }, t.body.api_token);
+    expect(k.status, k.text).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('wfail');
+    unifi().faults.add({ failNext: 1000, status: 500 });
+    let r;
+    try {
+      r = await site.call('DELETE', '/v1/tenants/wfail');
+    } finally {
+      unifi().faults.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect((await site.call('GET', '/v1/tenants/wfail')).body.status).toBe('deleting');
+    expect(entryOf('lab-dev', k.body.psk)).toBeDefined();
+    const again = await site.call('DELETE', '/v1/tenants/wfail');
+    expect(again.status, again.text).toBe(204);
+    expect(entryOf('lab-dev', k.body.psk)).toBeUndefined();
+  });
+});
+
 describe('secrets', () => {
   it('no psk ever reaches the service log', async () => {
     const psks = [...new Set(unifi().state.sites.get('default')!.wlans.flatMap((w) => w.private_preshared_keys.map((e) => e.password)))];
