@@ -70,6 +70,14 @@ describe('the 64 KB limit on chunked bodies', () => {
     ['POST', '/v1/tenants/acme/workloads', '{"name":"big","ssh_keys":["'],
     ['POST', '/v1/tenants/acme/devices', '{"name":"big","trust_class":"'],
     ['POST', '/v1/tenants', '{"name":"big","pad":"'],
+    // Every other route openapi.yaml gives a request body.
+    ['POST', '/v1/admissions', '{"name":"big","pad":"'],
+    ['POST', '/v1/tenants/acme/broker-accounts', '{"name":"big","publish":["'],
+    ['PUT', '/v1/tenants/acme/certificates/big', '{"csr":"'],
+    ['POST', '/v1/tenants/acme/devices/big/address', '{"address":"'],
+    ['POST', '/v1/tenants/acme/wifi-keys', '{"name":"big","trust_class":"'],
+    ['POST', '/codec/encode', '{"payloads":[{"data":"'],
+    ['POST', '/codec/decode', '{"payloads":[{"data":"'],
   ] as const;
 
   it.each(cases)('%s %s: 413 while the body is still arriving (operator)', async (method, path, head) => {
