@@ -4,9 +4,11 @@
  * headers or its body is cut off within the server's bounds (apps/api/server.ts: headersTimeout,
  * requestTimeout), while other clients keep being answered quickly, even with 50 slow ones open.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { SLOW_CLIENT_BOUNDS } from '../../apps/api/server.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
@@ -79,6 +81,18 @@ describe('the 64 KB limit on chunked bodies', () => {
     ['POST', '/codec/encode', '{"payloads":[{"data":"'],
     ['POST', '/codec/decode', '{"payloads":[{"data":"'],
   ] as const;
+
+  it('tries every route openapi.yaml gives a request body', () => {
+    const doc = parse(readFileSync('openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).filter(([, op]) => op?.requestBody).map(([method]) => `${method.toUpperCase()} ${path}`));
+    const tried = cases.map(([method, path]) =>
+      routes.find((r) => {
+        const [m, template] = r.split(' ') as [string, string];
+        return m === method && new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
+      }));
+    expect(new Set(tried)).toEqual(new Set(routes));
+  });
 
   it.each(cases)('%s %s: 413 while the body is still arriving (operator)', async (method, path, head) => {
     const r = await chunkedUpload(method, path, head, 70 * 1024, site.operatorToken);
