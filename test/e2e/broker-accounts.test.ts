@@ -9,8 +9,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { startTestSite, type TestSite } from '../support/site.js';
-import { canConnect, canPublish, canSubscribe, collect, connectAs, sleep } from '../support/mosquitto.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { canConnect, canPublish, canSubscribe, collect, connectAs, receivedUntilControl, sleep } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
 
 const run = promisify(execFile);
@@ -128,7 +128,7 @@ describe('issuing a workload account', () => {
     const got = collect(c);
     await c.subscribeAsync('acme/data/#', { qos: 1 });
     await c.publishAsync('acme/data/roundtrip', 'hello', { qos: 1 });
-    await sleep(200);
+    await waitFor(() => got.messages.length > 0, 5000);
     got.stop();
     expect(got.messages).toContainEqual({ topic: 'acme/data/roundtrip', payload: 'hello' });
   });
@@ -144,13 +144,14 @@ describe('issuing a workload account', () => {
     expect(await canSubscribe(mine, '+/data/#')).toBe(false);
     expect(await canPublish(theirs, 'acme/data/x')).toBe(false);
     expect(await canSubscribe(theirs, 'acme/#')).toBe(false);
-    // A message in one tenant's tree never reaches the other's subscriber.
-    const seen = collect(theirs);
+    // The foreign account aims at the victim's own tree: its publish into acme/ never reaches
+    // acme's subscriber, and its (refused) subscription to acme/# never gets acme's messages. Each
+    // is fenced by a message the same receiver must get (the positive control).
+    await mine.subscribeAsync('acme/#', { qos: 1 });
+    await theirs.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
     await theirs.subscribeAsync('other/#', { qos: 1 });
-    await mine.publishAsync('acme/data/secret', 'x', { qos: 1 });
-    await sleep(200);
-    seen.stop();
-    expect(seen.messages).toEqual([]);
+    expect(await receivedUntilControl(mine, () => canPublish(theirs, 'acme/data/intrusion'), { client: mine, topic: 'acme/data/control' })).toEqual(['acme/data/control']);
+    expect(await receivedUntilControl(theirs, () => mine.publishAsync('acme/data/secret', 'x', { qos: 1 }), { client: theirs, topic: 'other/data/control' })).toEqual(['other/data/control']);
   });
 
   it('mosquitto_sub and mosquitto_pub with the issued account: allowed topics pass, a wrong password is refused', async () => {
@@ -184,7 +185,8 @@ describe('issuing a workload account', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.subscribe).toEqual(['acme/status/#']);
     expect(Date.parse(r.body.updated_at)).toBeGreaterThan(Date.parse(app.updated_at));
-    await sleep(300);
+    // A round trip after the broker took the change (checked against the new list): not cut.
+    expect(await canSubscribe(before, 'acme/status/#')).toBe(true);
     expect(closed).toBe(false);
     expect(before.connected).toBe(true);
 
@@ -284,9 +286,11 @@ describe('a device account', () => {
     await reader.subscribeAsync('acme/log/#', { qos: 1 });
     expect(await canPublish(d, 'acme/log/sensor1', 'boot ok')).toBe(true);
     expect(await canPublish(d, 'acme/telemetry/sensor1', '21.5')).toBe(true);
-    await sleep(200);
+    // A last log line from the same device arrives after anything published before it.
+    expect(await canPublish(d, 'acme/log/sensor1', 'fence')).toBe(true);
+    await waitFor(() => got.messages.some((m) => m.payload === 'fence'), 5000);
     got.stop();
-    expect(got.messages).toEqual([{ topic: 'acme/log/sensor1', payload: 'boot ok' }]);
+    expect(got.messages).toEqual([{ topic: 'acme/log/sensor1', payload: 'boot ok' }, { topic: 'acme/log/sensor1', payload: 'fence' }]);
   });
 });
 

@@ -4,6 +4,7 @@ import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { dig } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 /**
@@ -335,12 +336,35 @@ describe('reconcile and delete of the tenant', () => {
   });
 });
 
+describe('tenant delete failing at the device-address step', () => {
+  it('answers 502 naming the step and leaves the tenant deleting with its reservation; the repeat removes it (204)', async () => {
+    await tenant('dfail');
+    expect((await register('dfail', 'd1', 'sensor', 'dd:00:00:00:0f:01')).status).toBe(201);
+    const d1 = await reserve('dfail', 'd1');
+    expect(d1.status, d1.text).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('dfail');
+    keaProxy.failNext('config-set', 1000);
+    let r;
+    try {
+      r = await call('DELETE', '/v1/tenants/dfail');
+    } finally {
+      keaProxy.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "device-address" failed' });
+    expect((await call('GET', '/v1/tenants/dfail')).body.status).toBe('deleting');
+    expect(await reservationOf('dd:00:00:00:0f:01')).toMatchObject({ address: d1.body.address });
+    const again = await call('DELETE', '/v1/tenants/dfail');
+    expect(again.status, again.text).toBe(204);
+    expect(await reservationOf('dd:00:00:00:0f:01')).toBeUndefined();
+  });
+});
+
 describe('two workers', () => {
   it("concurrent reservations on two workers all land on the router (its read-modify-write is serialized)", async () => {
-    const child = site.spawnWorker();
+    const two = await twoWorkers(site);
     try {
-      // Give the second worker time to start polling, then slow Kea so the changes overlap.
-      await new Promise((r) => setTimeout(r, 4000));
+      // Both workers poll; slow Kea so the changes overlap.
       const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
       for (const [i, name] of names.entries()) expect((await register('many', name, 'sensor', `ef:00:00:00:00:0${i}`)).status).toBe(201);
       keaProxy.latency(100);
@@ -351,10 +375,11 @@ describe('two workers', () => {
       expect(new Set(addresses).size).toBe(names.length);
       const router = await kea.list();
       for (const r of results) expect(router).toContainEqual({ mac: r.body.mac, address: r.body.address, hostname: r.body.device });
+      // Both processes did part of the work, so the serialization held across processes.
+      expect([...(await two.workers())].sort()).toEqual([...two.identities].sort());
     } finally {
       keaProxy.latency(0);
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await two.stop();
     }
   });
 });

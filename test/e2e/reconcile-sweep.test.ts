@@ -80,4 +80,33 @@ describe('the scheduled reconcile sweep', () => {
     // The service log says what was corrected, per step.
     expect(site.logs.some((l) => l.includes('"tenant":"swa"') && l.includes('step corrected backend objects'))).toBe(true);
   });
+
+  it('reports a tenant whose reconcile failed as failed, and reconciles the others', async () => {
+    // Every PowerDNS call about swb's zone fails: its dns step cannot pass.
+    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: 'swb.lab.example' });
+    let result: SweepResult;
+    try {
+      const earlier = new Set<string>();
+      for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) earlier.add(w.runId);
+      await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+      let runId: string | undefined;
+      let workflowId: string | undefined;
+      await waitFor(async () => {
+        for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
+          if (!earlier.has(w.runId)) {
+            workflowId = w.workflowId;
+            runId = w.runId;
+            return true;
+          }
+        }
+        return false;
+      }, 30_000);
+      result = (await client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
+    } finally {
+      site.backends.pdns.faults.clear();
+    }
+    expect(result.tenants).toBe(3);
+    expect(result.failed).toEqual(['swb']);
+    expect(result.reconciled.sort()).toEqual(['swa', 'swc']);
+  });
 });

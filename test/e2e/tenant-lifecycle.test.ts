@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allOneAt, NONE, tenantObjects } from '../support/backend-objects.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
@@ -140,6 +141,7 @@ describe('deleting a tenant', () => {
     const c = await site.call('POST', '/v1/tenants', { body: { name: 'gone' } });
     expect(c.status, c.text).toBe(201);
     const zone = c.body.dns.zone;
+    expect(await tenantObjects(site, 'gone', c.body.index)).toEqual(allOneAt(site));
     const refused = await site.call('DELETE', '/v1/tenants/gone');
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ error: 'the fabric still carries the tenant zone; remove it in the fabric first' });
@@ -153,6 +155,9 @@ describe('deleting a tenant', () => {
     expect(await pdnsZones()).not.toContain(`${zone}.`);
     expect(site.backends.minio.state.users.has('gone')).toBe(false);
     expect((await site.call('GET', '/v1/fabric/egress')).body.vrfs).not.toContainEqual({ tenant: 'gone', vrf: 'vrf_gone' });
+    // Every object of every kind is gone, the resolver's forwards and the log routes included;
+    // the fabric network is the operator's (removed above).
+    expect(await tenantObjects(site, 'gone', c.body.index)).toEqual(NONE);
   });
 
   it('of an unknown tenant is 404', async () => {

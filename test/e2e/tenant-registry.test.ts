@@ -143,6 +143,33 @@ describe('a ready tenant created again', () => {
   });
 });
 
+describe('restore field bounds (spec: state_secret 8..40 characters, tsig_secret base64 of at least 16 bytes)', () => {
+  const b64 = (n: number) => Buffer.alloc(n, 7).toString('base64');
+  it.each([
+    { field: 'state_secret', tsig: b64(32), state: 'x'.repeat(7) },
+    { field: 'state_secret', tsig: b64(32), state: 'x'.repeat(41) },
+    { field: 'tsig_secret', tsig: b64(15), state: 'x'.repeat(20) },
+    { field: 'tsig_secret', tsig: 'not base64!', state: 'x'.repeat(20) },
+  ])('$field out of bounds ($tsig / $state.length chars): 400 naming it, nothing changed', async ({ field, tsig, state }) => {
+    const t = created.rga;
+    const r = await create('rga', { tsig_secret: tsig, state_secret: state, api_token: t.api_token });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toMatch(new RegExp(`^${field}: `));
+    expectNoSecrets(r.body);
+    expect((await site.call('GET', '/v1/tenants/rga', { token: t.api_token })).status).toBe(200);
+  });
+  it.each([
+    { tsig: b64(16), state: 'x'.repeat(8) },
+    { tsig: b64(16), state: 'y'.repeat(40) },
+  ])('the bounds themselves are accepted ($state.length characters, 16 bytes)', async ({ tsig, state }) => {
+    const t = created.rgb;
+    const r = await create('rgb', { tsig_secret: tsig, state_secret: state, api_token: t.api_token });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.state.secret_key).toBe(state);
+    expect(r.body.dns.tsig_secret).toBe(tsig);
+  });
+});
+
 describe('an operator reconcile', () => {
   it('answers the tenant with outcome reconciled and none of its create-only secrets', async () => {
     const r = await site.call('POST', '/v1/tenants/rgc/reconcile');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PREFIX } from '../../activities/wifi/psk.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 /**
@@ -278,10 +279,9 @@ describe('DELETE /v1/tenants/{t}/wifi-keys/{key}', () => {
 
 describe('two workers', () => {
   it("concurrent issues on two workers all land in one WLAN's key list (its rewrite is serialized)", async () => {
-    const child = site.spawnWorker();
+    const two = await twoWorkers(site);
     try {
-      // Give the second worker time to start polling, then slow the controller so the writes overlap.
-      await new Promise((r) => setTimeout(r, 4000));
+      // Both workers poll; slow the controller so the writes overlap.
       unifi().faults.add({ latencyMs: 100 });
       const results = await Promise.all(['c-1', 'c-2', 'c-3', 'c-4', 'c-5', 'c-6'].map((name) => issue('keys', { name, trust_class: 'camera' })));
       unifi().faults.clear();
@@ -289,10 +289,11 @@ describe('two workers', () => {
         expect(r.status, r.text).toBe(201);
         expect(entryOf('lab-dev', r.body.psk)).toEqual({ password: r.body.psk, networkconf_id: networkId('tenant-dev') });
       }
+      // Both processes did part of the work, so the serialization held across processes.
+      expect([...(await two.workers())].sort()).toEqual([...two.identities].sort());
     } finally {
       unifi().faults.clear();
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await two.stop();
     }
   });
 });
@@ -305,6 +306,30 @@ describe('tenant delete', () => {
     expect((await site.call('DELETE', '/v1/tenants/peer')).status).toBe(204);
     expect(entryOf('lab-dev', k.body.psk)).toBeUndefined();
     expect(await associate('lab-dev', k.body.psk)).toMatchObject({ status: 403 });
+  });
+});
+
+describe('tenant delete failing at the wifi step', () => {
+  it('answers 502 naming the step and leaves the tenant deleting with its key; the repeat revokes it (204)', async () => {
+    const t = await site.call('POST', '/v1/tenants', { body: { name: 'wfail' } });
+    expect(t.status, t.text).toBe(201);
+    const k = await issue('wfail', { name: 'wk', trust_class: 'camera' }, t.body.api_token);
+    expect(k.status, k.text).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('wfail');
+    unifi().faults.add({ failNext: 1000, status: 500 });
+    let r;
+    try {
+      r = await site.call('DELETE', '/v1/tenants/wfail');
+    } finally {
+      unifi().faults.clear();
+    }
+    expect(r.status, r.text).toBe(502);
+    expect(r.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect((await site.call('GET', '/v1/tenants/wfail')).body.status).toBe('deleting');
+    expect(entryOf('lab-dev', k.body.psk)).toBeDefined();
+    const again = await site.call('DELETE', '/v1/tenants/wfail');
+    expect(again.status, again.text).toBe(204);
+    expect(entryOf('lab-dev', k.body.psk)).toBeUndefined();
   });
 });
 

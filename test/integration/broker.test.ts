@@ -11,9 +11,10 @@ import { brokerUsername, tenantUsernamePrefix } from '../../activities/broker/us
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
 import {
-  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, sleep, type RunningMosquitto,
+  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, receivedUntilControl, type RunningMosquitto,
 } from '../support/mosquitto.js';
 import { freePort } from '../support/ports.js';
+import { waitFor } from '../support/site.js';
 
 let broker: RunningMosquitto;
 let adapter: BrokerAdapter;
@@ -21,6 +22,7 @@ let adapter: BrokerAdapter;
 let admin: DynsecControl;
 /** The dynsec admin may read everything: it sees what reaches the broker. */
 let watcher: MqttClient;
+let fencer: MqttClient;
 const open: MqttClient[] = [];
 
 async function account(tenant: string, name: string, req: { device?: string; publish: string[]; subscribe: string[] }, password: string) {
@@ -43,9 +45,12 @@ async function arrives(c: MqttClient, topic: string): Promise<boolean> {
   const payload = `m-${Math.random()}`;
   await c.publishAsync(topic, payload, { qos: 0 });
   // The broker handles one connection's packets in order: once a later QoS 1 publish is
-  // acknowledged (allowed or not), the probe has been routed; a moment more lets it reach us.
+  // acknowledged (allowed or not), the probe has been routed. A marker published after that
+  // reaches the watcher after the probe would have: once the marker is in, the probe is or never will be.
   await c.publishAsync(topic, 'fence', { qos: 1 }).catch(() => {});
-  await sleep(100);
+  const marker = `k-${Math.random()}`;
+  await fencer.publishAsync('ctl/fence', marker, { qos: 1 });
+  await waitFor(() => seen.messages.some((m) => m.payload === marker), 5000);
   seen.stop();
   return seen.messages.some((m) => m.topic === topic && m.payload === payload);
 }
@@ -56,11 +61,14 @@ beforeAll(async () => {
   admin = createDynsecControl({ url: broker.url, adminUser: broker.adminUser, adminPassword: broker.adminPassword, timeoutMs: 3000 });
   watcher = await connectAs(broker.url, { username: broker.adminUser, password: broker.adminPassword });
   await watcher.subscribeAsync('#', { qos: 0 });
+  await account('ctl', 'fence', { publish: ['fence'], subscribe: [] }, 'pw-fence');
+  fencer = await connectAs(broker.url, { username: 'ctl-fence', password: 'pw-fence' });
 });
 
 afterAll(async () => {
   for (const c of open) await c.endAsync(true).catch(() => {});
   await watcher?.endAsync(true).catch(() => {});
+  await fencer?.endAsync(true).catch(() => {});
   await adapter?.close();
   await admin?.close();
   await broker?.stop();
@@ -101,13 +109,14 @@ describe('a workload account', () => {
     await account('beta', 'app', { publish: ['data/#'], subscribe: ['#'] }, 'pw-beta');
     const acme = await as('acme-app', 'pw-app-1');
     const beta = await as('beta-app', 'pw-beta');
+    // beta aims at acme's own tree, and asks for it: acme's subscriber never gets beta's
+    // publish, beta never gets acme's message; each fenced by a message its receiver must get.
     await acme.subscribeAsync('acme/#', { qos: 1 });
-    const got = collect(acme);
-    await beta.publishAsync('beta/data/secret', 'b', { qos: 1 });
-    await (await as('acme-app', 'pw-app-1')).publishAsync('acme/data/mine', 'a', { qos: 1 });
-    await sleep(200);
-    got.stop();
-    expect(got.messages.map((m) => m.topic)).toEqual(['acme/data/mine']);
+    await beta.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
+    await beta.subscribeAsync('beta/#', { qos: 1 });
+    const acme2 = await as('acme-app', 'pw-app-1');
+    expect(await receivedUntilControl(acme, () => canPublish(beta, 'acme/data/intrusion'), { client: acme2, topic: 'acme/data/mine' })).toEqual(['acme/data/mine']);
+    expect(await receivedUntilControl(beta, () => acme2.publishAsync('acme/data/secret', 'a', { qos: 1 }), { client: beta, topic: 'beta/data/control' })).toEqual(['beta/data/control']);
   });
 });
 
@@ -133,7 +142,7 @@ describe('a device account', () => {
     const got = collect(reader);
     const dev = await as('acme-d1', 'pw-d1');
     await dev.publishAsync('acme/log/d1', 'boot', { qos: 1 });
-    await sleep(200);
+    await waitFor(() => got.messages.length > 0, 5000);
     got.stop();
     expect(got.messages).toContainEqual({ topic: 'acme/log/d1', payload: 'boot' });
   });
@@ -198,6 +207,14 @@ describe('drift', () => {
   });
 });
 
+describe('the test probe canConnect', () => {
+  it('answers false for a refusal and throws when no broker is there, so a refusal assertion cannot pass on a dead broker', async () => {
+    expect(await canConnect(broker.url, { username: 'nobody', password: 'wrong' })).toBe(false);
+    const nothing = `mqtt://127.0.0.1:${await freePort()}`;
+    await expect(canConnect(nothing, { username: 'acme-app', password: 'pw-app-1' })).rejects.toThrow(/cannot tell whether acme-app may connect/);
+  });
+});
+
 describe('passwords', () => {
   it('issuing again without a password keeps the broker\'s one and the current connection', async () => {
     const c = await as('acme-app', 'pw-app-1');
@@ -211,7 +228,8 @@ describe('passwords', () => {
     const c = await as('acme-app', 'pw-app-1');
     const outcomes = await adapter.ensure({ username: 'acme-app', password: 'pw-app-1', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
     expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'in-place']);
-    await sleep(100);
+    // A round trip after the broker took the change: the connection was not cut.
+    expect(await canSubscribe(c, 'acme/#')).toBe(true);
     expect(c.connected).toBe(true);
   });
 
@@ -239,7 +257,8 @@ describe('changes and revocation', () => {
     const current = await as('acme-mover', 'pw-mover');
     expect(await canSubscribe(current, 'acme/a')).toBe(true);
     await adapter.ensure({ username: 'acme-mover', publish: ['acme/b'], subscribe: ['acme/b'] });
-    await sleep(100);
+    // A round trip after the broker took the change: the connection was not cut.
+    expect(await canPublish(current, 'acme/b')).toBe(true);
     expect(current.connected).toBe(true);
     const next = await as('acme-mover', 'pw-mover');
     expect(await canSubscribe(next, 'acme/a')).toBe(false);

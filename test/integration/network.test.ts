@@ -174,11 +174,9 @@ describe('failures', () => {
     sim.state.taskTiming.stall.add('reloadnetworkall');
     try {
       const quick = adapter({ taskTimeoutMs: 150 });
-      const started = Date.now();
       const err = (await quick.ensure(specFor('delta', 11)).catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
       expect(err.detail).toMatch(/reloadnetworkall .* still running after 150 ms/);
-      expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       sim.state.taskTiming.stall.clear();
       sim.releaseTasks();

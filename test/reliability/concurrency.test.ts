@@ -78,7 +78,7 @@ describe('concurrent identical creates', () => {
     const figures = await expectOneIdentityEach(names, answers);
     console.log(`concurrency/one-api: 100 requests in ${ms} ms: ${JSON.stringify({ ...figures, stepAttemptsFailed: stepFailures(logsAt) })}`);
     const totals = await siteTotals(site);
-    expect(totals).toMatchObject({ reverseZones: 20, fabricZones: 20, vnets: 20, subnets: 20, stateUsers: 20, orgs: 20 });
+    expect(totals).toMatchObject({ reverseZones: 20, fabricZones: 20, vnets: 20, subnets: 20, stateUsers: 20, orgs: 20, forwards: 40, logRoutes: 40 });
   }, 120_000);
 
   it('5 copies x 10 more names through 2 API processes and 2 worker processes, alternating: the same', async () => {
@@ -98,7 +98,7 @@ describe('concurrent identical creates', () => {
       expect(rows).toHaveLength(30);
       expect(new Set(rows.map((r) => r.index)).size).toBe(30);
       const totals = await siteTotals(site);
-      expect(totals).toMatchObject({ reverseZones: 30, fabricZones: 30, vnets: 30, subnets: 30, stateUsers: 30, orgs: 30 });
+      expect(totals).toMatchObject({ reverseZones: 30, fabricZones: 30, vnets: 30, subnets: 30, stateUsers: 30, orgs: 30, forwards: 60, logRoutes: 60 });
     } finally {
       for (const c of [...workers, ...apis.map((a) => a.child)]) {
         c.kill('SIGTERM');

@@ -144,7 +144,7 @@ describe('the registry lost under ten tenants', () => {
       // The kept token is the tenant's again.
       expect((await site.call('GET', `/v1/tenants/${t.name}`, { token: t.api_token })).status).toBe(200);
     }
-    expect(await siteTotals(site)).toEqual({ reverseZones: 10, tsigKeys: 10, fabricZones: 10, vnets: 10, subnets: 10, stateUsers: 10, orgs: 10, dashboardUsers: 10 });
+    expect(await siteTotals(site)).toEqual({ reverseZones: 10, tsigKeys: 10, fabricZones: 10, vnets: 10, subnets: 10, stateUsers: 10, orgs: 10, dashboardUsers: 10, forwards: 20, logRoutes: 20, reservations: 0, brokerAccounts: 0 });
   }, 60_000);
 
   it('a sweep repairs objects altered behind the service: a zone deleted, a policy widened, a data source deleted', async () => {
@@ -170,8 +170,12 @@ describe('the registry lost under ten tenants', () => {
     console.log(`registry-loss: sweep in ${Date.now() - started} ms; corrected ${JSON.stringify(result.corrected)}`);
     expect(result.tenants).toBe(10);
     expect(result.failed).toEqual([]);
-    expect(Object.keys(result.corrected).sort()).toEqual(['rl0', 'rl1', 'rl2']);
-    expect(result.corrected.rl0).toEqual(expect.arrayContaining([`dns: zone ${a.dns.zone}. created`]));
+    // Exactly the three altered objects, and nothing else of any tenant.
+    expect(result.corrected).toEqual({
+      rl0: [`dns: zone ${a.dns.zone}. created`],
+      rl1: ['state: policy tenant-rl1 corrected'],
+      rl2: ['dashboards: dashboard data source svc-logs-devices created'],
+    });
 
     expect((await pdns(`/zones/${a.dns.zone}.`)).status).toBe(200);
     expect(await tsigWorks(a, 'after-sweep')).toBe(true);

@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { STEP } from '../../temporal/search-attributes.js';
 import { runHistory } from '../support/history.js';
+import { findSecrets } from '../support/secret-forms.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 const run = promisify(execFile);
@@ -69,36 +72,64 @@ async function call(method: string, path: string, body?: unknown, token?: string
   return r;
 }
 
+/** Every repeat `step` made, with the answer that caused it: reported, never hidden. */
+const retries: string[] = [];
+
 /**
  * A step the scenario needs to succeed. A loaded lab can time a backend out (502) or Temporal
- * (503); repeating the call resumes the work (spec rule 3), so it is repeated, at most twice.
+ * (503); repeating the call resumes the work (spec rule 3: the remedy the spec names), so it is
+ * repeated, at most twice, and each repeat is counted and reported by the counts test.
  */
 async function step(status: number, method: string, path: string, body?: unknown, token?: string | null) {
   let r = await call(method, path, body, token);
-  for (let i = 0; i < 2 && (r.status === 502 || r.status === 503); i++) r = await call(method, path, body, token);
+  for (let i = 0; i < 2 && status !== r.status && (r.status === 502 || r.status === 503); i++) {
+    retries.push(`${method} ${path} → ${r.status}: ${r.text.slice(0, 120)}`);
+    r = await call(method, path, body, token);
+  }
   expect(r.status, `${method} ${path}: ${r.text}`).toBe(status);
   return r;
 }
 
+/**
+ * Canaries: values planted where the scan looks (a service log line, an error body, a Temporal
+ * history payload, a search attribute), which the scan must find, so a scan that stopped
+ * reaching one of those places fails instead of finding nothing there.
+ */
+const canaries = new Map([
+  ['canary.log', `c4n4ry${randomBytes(12).toString('hex')}`],
+  ['canary.error', `c4n4ry${randomBytes(12).toString('hex')}`],
+  ['canary.history', `c4n4ry${randomBytes(12).toString('hex')}`],
+  ['canary.search-attribute', `c4n4ry${randomBytes(12).toString('hex')}`],
+]);
+const canaryHits: string[] = [];
+
 const tokens: Record<string, string> = {};
 
-/** GET of every list and object route of tenant `t`, as the operator and as the tenant. */
-async function readEverything(t: string): Promise<void> {
+/**
+ * GET of every list and object route of tenant `t`, as the operator and as the tenant: each 200
+ * while the tenant exists, 404 once deleted.
+ */
+async function readEverything(t: string, exists: boolean): Promise<void> {
+  const read = async (path: string, token?: string | null) => {
+    const r = await call('GET', path, undefined, token);
+    expect(r.status, `GET ${path}: ${r.text}`).toBe(exists || !path.startsWith('/v1/tenants/') ? 200 : 404);
+    return r;
+  };
   for (const token of [site.operatorToken, tokens[t]]) {
-    await call('GET', `/v1/tenants/${t}`, undefined, token);
+    await read(`/v1/tenants/${t}`, token);
     for (const [list, field] of [['workloads', 'workloads'], ['records', 'records'], ['devices', 'devices'], ['wifi-keys', 'wifi_keys'], ['broker-accounts', 'broker_accounts'], ['certificates', 'certificates']] as const) {
-      const r = await call('GET', `/v1/tenants/${t}/${list}`, undefined, token);
+      const r = await read(`/v1/tenants/${t}/${list}`, token);
       // Records have no object route (spec: Records).
       for (const o of list === 'records' ? [] : ((r.body?.[field] ?? []) as { name: string }[])) {
-        await call('GET', `/v1/tenants/${t}/${list}/${o.name}`, undefined, token);
-        if (list === 'devices') await call('GET', `/v1/tenants/${t}/devices/${o.name}/address`, undefined, token);
+        await read(`/v1/tenants/${t}/${list}/${o.name}`, token);
+        if (list === 'devices') await read(`/v1/tenants/${t}/devices/${o.name}/address`, token);
       }
     }
   }
-  await call('GET', '/v1/tenants');
-  await call('GET', '/v1/fabric/egress');
-  await call('GET', '/v1/fabric/egress', undefined, site.egressToken);
-  for (const path of ['/healthz', '/readyz', '/version']) await call('GET', path, undefined, null);
+  await read('/v1/tenants');
+  await read('/v1/fabric/egress');
+  await read('/v1/fabric/egress', site.egressToken);
+  for (const path of ['/healthz', '/readyz', '/version']) await read(path, null);
 }
 
 const historyRuns: { id: string; events: number; bytes: number; payloads: number }[] = [];
@@ -107,10 +138,21 @@ let echoes: string[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'secrets-scan-'));
   const [s] = await Promise.all([
-    startTestSite(),
+    // At debug, so the scan reads every line the service can write.
+    startTestSite({ logLevel: 'debug' }),
     run('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'web.key', '-subj', '/CN=web', '-out', 'web.csr'], { cwd: dir }),
   ]);
   site = s;
+  // The canaries: a path the request log line carries; a value an error body names; a workflow
+  // input (a history payload, sealed by the codec) and a Step search attribute of a run.
+  await step(400, 'GET', `/v1/tenants/${canaries.get('canary.log')}/records`);
+  const planted = await site.client.workflow.start('canary', {
+    workflowId: `canary-${randomBytes(4).toString('hex')}`,
+    taskQueue: site.config.env.TEMPORAL_TASK_QUEUE,
+    args: [{ secret: canaries.get('canary.history') }],
+    typedSearchAttributes: [{ key: STEP, value: canaries.get('canary.search-attribute')! }],
+  });
+  await planted.terminate('canary');
   const csr = await readFile(join(dir, 'web.csr'), 'utf8');
 
   // Tenants: one plain create, one failed at the state step and resumed, one enrolled.
@@ -153,9 +195,9 @@ beforeAll(async () => {
   // Hostile requests: secrets sent where they do not belong must not come back in the error text.
   const s1 = [...secrets.values()];
   await step(400, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'things', trust_class: 'sensor', psk: keyResumed.body.psk }, t);
-  await call('POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.state.secret_key, state_secret: sec.body.dns.tsig_secret, api_token: tokens.secf });
-  await call('POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.dns.tsig_secret, state_secret: 'short', api_token: tokens.sec });
-  await call('POST', '/v1/tenants', { name: 'sec', api_token: tokens.sec });
+  await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.state.secret_key, state_secret: sec.body.dns.tsig_secret, api_token: tokens.secf });
+  await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.dns.tsig_secret, state_secret: 'short', api_token: tokens.sec });
+  await step(400, 'POST', '/v1/tenants', { name: 'sec', api_token: tokens.sec });
   const forgedToken = tokens.sec!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: resumed.body.dns.tsig_secret, state_secret: 'restore-me-1234', api_token: forgedToken });
   // Another account's password on an existing account: refused, password only restores (issue 16).
@@ -166,16 +208,19 @@ beforeAll(async () => {
   // A secret inside a value no backend can carry, and an index without the secrets.
   await step(400, 'POST', '/v1/tenants/sec/workloads', { name: 'lsep', ssh_keys: [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${s1[0]}\u2028x`] }, t);
   await step(400, 'POST', '/v1/tenants', { name: 'secn', index: 9 });
-  await call('POST', '/v1/tenants/sec/workloads', { name: 'web', ssh_keys: [s1[0]] }, t);
-  await call('PUT', '/v1/tenants/sec/records/bad', { address: s1[1] }, t);
-  await call('POST', '/v1/tenants/sec/devices', { name: 'cam1', trust_class: s1[2] }, t);
-  await call('GET', '/v1/tenants/sec', undefined, tokens.secf);
-  await call('GET', '/v1/tenants/sec', undefined, `${tokens.sec}x`);
+  await step(400, 'POST', '/v1/tenants/sec/workloads', { name: 'web', ssh_keys: [s1[0]] }, t);
+  await step(400, 'PUT', '/v1/tenants/sec/records/bad', { address: s1[1] }, t);
+  await step(400, 'POST', '/v1/tenants/sec/devices', { name: 'cam1', trust_class: s1[2] }, t);
+  await step(404, 'GET', '/v1/tenants/sec', undefined, tokens.secf);
+  await step(401, 'GET', '/v1/tenants/sec', undefined, `${tokens.sec}x`);
   await step(401, 'POST', '/v1/tenants', { name: 'adm' }, admitted.body.enrollment_token);
-  await call('POST', '/codec/decode', { payloads: [{ data: Buffer.from(s1[3]!).toString('base64') }] });
+  await step(200, 'POST', '/codec/decode', { payloads: [{ data: Buffer.from(s1[3]!).toString('base64') }] });
+
+  // An unknown field's name is the one value an error text repeats (apps/api/errors.ts).
+  await step(400, 'PUT', '/v1/tenants/sec/records/canary', { address: `${subnet}.51`, [canaries.get('canary.error')!]: 1 }, t);
 
   // Everything read while it exists.
-  for (const name of ['sec', 'secf', 'adm']) await readEverything(name);
+  for (const name of ['sec', 'secf', 'adm']) await readEverything(name, true);
 
   // Then deleted.
   for (const path of [
@@ -194,22 +239,21 @@ beforeAll(async () => {
     site.backends.proxmox.removeTenantNetwork(name);
     await step(204, 'DELETE', `/v1/tenants/${name}`, undefined, tokens[name]);
   }
-  for (const name of ['sec', 'secf', 'adm']) await readEverything(name);
+  for (const name of ['sec', 'secf', 'adm']) await readEverything(name, false);
 }, 120_000);
 afterAll(async () => {
   await site?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Every place a secret is, as `what`, for a clear failure message. */
+/**
+ * Every place a secret is, in any form (raw, base64 at the three alignments, hex, URL-encoded:
+ * test/support/secret-forms.ts), as `what`, for a clear failure message. The canaries are
+ * looked for in the same pass, and kept apart.
+ */
 function found(haystack: Buffer | string, what: string): string[] {
-  const hits: string[] = [];
-  for (const [name, s] of secrets) {
-    const b64 = Buffer.from(s).toString('base64');
-    if (haystack.includes(s)) hits.push(`${name} in ${what}`);
-    else if (haystack.includes(b64)) hits.push(`${name} (base64) in ${what}`);
-  }
-  return hits;
+  canaryHits.push(...findSecrets(haystack, what, canaries));
+  return findSecrets(haystack, what, secrets);
 }
 
 describe('secrets scan', () => {
@@ -266,13 +310,31 @@ describe('secrets scan', () => {
     expect(found(JSON.stringify(createAnswers), 'create answers').length).toBeGreaterThanOrEqual(secrets.size - 2);
   });
 
+  it('would find them: each canary is found where it was planted (log line, error body, history payload, search attribute)', () => {
+    const hit = (name: string, where: RegExp) => canaryHits.some((h) => h.startsWith(`${name} in `) && where.test(h));
+    expect(hit('canary.log', / in log line \d+$/), JSON.stringify(canaryHits)).toBe(true);
+    expect(hit('canary.error', / in PUT \/v1\/tenants\/sec\/records\/canary → 400$/), JSON.stringify(canaryHits)).toBe(true);
+    // Sealed by the codec: found only once decoded.
+    expect(hit('canary.history', /^canary.history in canary-.*, decoded$/), JSON.stringify(canaryHits)).toBe(true);
+    expect(hit('canary.history', /\)$/), JSON.stringify(canaryHits)).toBe(false);
+    expect(hit('canary.search-attribute', /^canary.search-attribute in canary-[0-9a-f]+ \([^)]*\)$/), JSON.stringify(canaryHits)).toBe(true);
+  });
+
   it('the counts scanned', () => {
     const events = historyRuns.reduce((n, r) => n + r.events, 0);
     const bytes = historyRuns.reduce((n, r) => n + r.bytes, 0);
+    // What docs/reliability.md states was scanned.
+    expect(secrets.size).toBeGreaterThanOrEqual(25);
+    expect(reads.length).toBeGreaterThanOrEqual(90);
+    expect(errors.length).toBeGreaterThanOrEqual(50);
+    expect(site.logs.length).toBeGreaterThanOrEqual(200);
+    expect(historyRuns.length).toBeGreaterThanOrEqual(20);
+    expect(events).toBeGreaterThanOrEqual(400);
     console.log(
-      `secrets scan: ${secrets.size} secrets (raw and base64) × ${reads.length} read answers, ${errors.length} error answers, ` +
+      `secrets scan: ${secrets.size} secrets (raw, base64 at 3 alignments, hex, URL-encoded) × ${reads.length} read answers, ${errors.length} error answers, ` +
         `${site.logs.length} log lines, ${historyRuns.length} Temporal runs (${events} events, ${bytes} bytes, ${historyRuns.reduce((n, r) => n + r.payloads, 0)} payloads decoded): 0 found; ` +
-        `${echoes.length} error answer(s) echoing a secret the caller itself sent: ${JSON.stringify(echoes)}`,
+        `${echoes.length} error answer(s) echoing a secret the caller itself sent: ${JSON.stringify(echoes)}; ` +
+        `${retries.length} repeat(s) after a 502/503: ${JSON.stringify(retries)}`,
     );
   });
 });

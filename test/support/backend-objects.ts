@@ -1,3 +1,6 @@
+import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
+import { createKeaAdapter } from '../../activities/device-address/kea.js';
+import { routeIds } from '../../activities/log-store/routes.js';
 import { deriveIdentity } from '../../activities/tenant/derive.js';
 import type { TestSite } from './site.js';
 
@@ -17,13 +20,35 @@ export interface TenantObjects {
   statePolicy: number;
   org: number;
   dashboardUser: number;
+  /** The site resolver's forwards of the tenant's zone and of its reverse zone. */
+  forward: number;
+  reverseForward: number;
+  /** The log gateway's routes (counted in its admin API's config, simulator or real Caddy). */
+  ingestRoute: number;
+  readRoute: number;
+  /** DHCP reservations of the MACs the registry holds for the tenant's devices (a plain tenant has none). */
+  reservations: number;
+  /** Broker accounts (dynsec clients named `<tenant>-...`; a plain tenant has none). */
+  brokerAccounts: number;
 }
 
+/** A plain tenant: one of each tenant-wide object, no device reservations or broker accounts. */
 export const ALL_ONE: TenantObjects = {
   zone: 1, reverseZone: 1, tsigKey: 1, fabricZone: 1, vnet: 1, subnet: 1, stateUser: 1, statePolicy: 1, org: 1, dashboardUser: 1,
+  forward: 1, reverseForward: 1, ingestRoute: 1, readRoute: 1, reservations: 0, brokerAccounts: 0,
 };
+/** ALL_ONE at this site: nothing of a backend the site does not have (a minimal lab has no log store or dashboards). */
+export function allOneAt(site: TestSite): TenantObjects {
+  return {
+    ...ALL_ONE,
+    ...(site.backends.grafana ? {} : { org: 0, dashboardUser: 0 }),
+    ...(site.backends.env.SITE_LOG_URL ? {} : { ingestRoute: 0, readRoute: 0 }),
+  };
+}
+
 export const NONE: TenantObjects = {
   zone: 0, reverseZone: 0, tsigKey: 0, fabricZone: 0, vnet: 0, subnet: 0, stateUser: 0, statePolicy: 0, org: 0, dashboardUser: 0,
+  forward: 0, reverseForward: 0, ingestRoute: 0, readRoute: 0, reservations: 0, brokerAccounts: 0,
 };
 
 const pdnsGet = async <T>(site: TestSite, path: string): Promise<T> => {
@@ -32,12 +57,62 @@ const pdnsGet = async <T>(site: TestSite, path: string): Promise<T> => {
   return (await r.json()) as T;
 };
 
+const recursorZones = async (site: TestSite): Promise<{ name: string; kind: string }[]> => {
+  const r = await fetch(`${site.backends.recursor.apiUrl}/servers/localhost/zones`, { headers: { 'X-API-Key': site.backends.recursor.apiKey } });
+  if (r.status !== 200) throw new Error(`Recursor zones: ${r.status}`);
+  return (await r.json()) as { name: string; kind: string }[];
+};
+
+/** How many objects anywhere in the log gateway's config carry each `@id`. */
+async function gatewayIds(site: TestSite): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const admin = site.backends.env.SITE_LOG_URL;
+  if (!admin) return ids;
+  const r = await fetch(`${admin}/config/`);
+  if (r.status !== 200) throw new Error(`log gateway /config/: ${r.status}`);
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (v === null || typeof v !== 'object') return;
+    const id = (v as Record<string, unknown>)['@id'];
+    if (typeof id === 'string') ids.set(id, (ids.get(id) ?? 0) + 1);
+    Object.values(v).forEach(walk);
+  };
+  walk(await r.json());
+  return ids;
+}
+
+/** Every DHCP reservation the site's Kea holds (none without Kea). */
+async function reservations(site: TestSite): Promise<{ mac: string; address: string }[]> {
+  const kea = site.backends.kea;
+  return kea ? createKeaAdapter({ controlUrl: kea.controlUrl, subnetId: 1, timeoutMs: 5000 }).list() : [];
+}
+
+/** Broker accounts whose names start with `prefix` (none without a broker). */
+async function brokerClients(site: TestSite, prefix: string): Promise<string[]> {
+  const m = site.backends.mosquitto;
+  if (!m) return [];
+  const broker = createDynsecAdapter({ url: m.url, adminUser: m.adminUser, adminPassword: m.adminPassword, timeoutMs: 5000 });
+  try {
+    // Names of clients and roles (an account is both); the admin is the site's, not a tenant's.
+    return (await broker.listClients(prefix)).filter((n) => n !== m.adminUser);
+  } finally {
+    await broker.close();
+  }
+}
+
 export async function tenantObjects(site: TestSite, name: string, index: number): Promise<TenantObjects> {
   const id = deriveIdentity(site.config.site!, name, index);
-  const [zones, keys] = await Promise.all([
+  const [zones, keys, forwards, routes, held, macs, accounts] = await Promise.all([
     pdnsGet<{ name: string }[]>(site, '/zones'),
     pdnsGet<{ name: string }[]>(site, '/tsigkeys'),
+    recursorZones(site),
+    gatewayIds(site),
+    reservations(site),
+    site.registry.sql<{ mac: string }[]>`select mac from devices where tenant = ${name} and mac is not null`,
+    brokerClients(site, `${name}-`),
   ]);
+  const route = routeIds(name);
+  const tenantMacs = new Set(macs.map((m) => m.mac.toLowerCase()));
   const sdn = site.backends.proxmox.state.sdn.config;
   const vnets = [...sdn.vnets].filter(([, v]) => v.zone === name).map(([vid]) => vid);
   const grafana = site.backends.grafana?.state;
@@ -52,6 +127,12 @@ export async function tenantObjects(site: TestSite, name: string, index: number)
     statePolicy: site.backends.minio.state.policies.has(`tenant-${name}`) ? 1 : 0,
     org: grafana ? [...grafana.orgs.values()].filter((o) => o.name === name).length : 0,
     dashboardUser: grafana ? [...grafana.users.values()].filter((u) => u.login === `tenant-${name}`).length : 0,
+    forward: forwards.filter((z) => z.name === `${id.zone}.` && z.kind.toLowerCase() === 'forwarded').length,
+    reverseForward: forwards.filter((z) => z.name === `${id.reverseZone}.` && z.kind.toLowerCase() === 'forwarded').length,
+    ingestRoute: routes.get(route.ingest) ?? 0,
+    readRoute: routes.get(route.read) ?? 0,
+    reservations: held.filter((r) => tenantMacs.has(r.mac.toLowerCase())).length,
+    brokerAccounts: accounts.length,
   };
 }
 
@@ -59,10 +140,31 @@ export async function tenantObjects(site: TestSite, name: string, index: number)
  * Site-wide tenant objects, to catch one held under an identity the per-tenant count does not
  * look at (a second index: another reverse zone, VNet or subnet).
  */
-export async function siteTotals(site: TestSite): Promise<{ reverseZones: number; tsigKeys: number; fabricZones: number; vnets: number; subnets: number; stateUsers: number; orgs: number; dashboardUsers: number }> {
-  const [zones, keys] = await Promise.all([
+export interface SiteTotals {
+  reverseZones: number;
+  tsigKeys: number;
+  fabricZones: number;
+  vnets: number;
+  subnets: number;
+  stateUsers: number;
+  orgs: number;
+  dashboardUsers: number;
+  /** Forwarded zones on the site resolver (two per tenant). */
+  forwards: number;
+  /** Tenant log routes on the gateway (two per tenant). */
+  logRoutes: number;
+  reservations: number;
+  brokerAccounts: number;
+}
+
+export async function siteTotals(site: TestSite): Promise<SiteTotals> {
+  const [zones, keys, forwards, routes, held, accounts] = await Promise.all([
     pdnsGet<{ name: string }[]>(site, '/zones'),
     pdnsGet<{ name: string }[]>(site, '/tsigkeys'),
+    recursorZones(site),
+    gatewayIds(site),
+    reservations(site),
+    brokerClients(site, ''),
   ]);
   const sdn = site.backends.proxmox.state.sdn.config;
   const grafana = site.backends.grafana?.state;
@@ -75,6 +177,10 @@ export async function siteTotals(site: TestSite): Promise<{ reverseZones: number
     stateUsers: site.backends.minio.state.users.size,
     orgs: grafana ? [...grafana.orgs.values()].filter((o) => o.id !== 1 && !o.name.startsWith('deleted-')).length : 0,
     dashboardUsers: grafana ? [...grafana.users.values()].filter((u) => u.login.startsWith('tenant-')).length : 0,
+    forwards: forwards.filter((z) => z.kind.toLowerCase() === 'forwarded').length,
+    logRoutes: [...routes].filter(([id]) => /^svc-logs-.*-(ingest|read)$/.test(id)).reduce((n, [, c]) => n + c, 0),
+    reservations: held.length,
+    brokerAccounts: accounts.length,
   };
 }
 

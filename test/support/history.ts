@@ -46,3 +46,35 @@ function* payloadsIn(node: unknown, seen = new Set<unknown>()): Generator<Payloa
     else yield* payloadsIn(v, seen);
   }
 }
+
+/**
+ * The identities of the workers that started an activity task in any run of the site's namespace
+ * that started at or after `since`: how a test knows which worker processes really did the work.
+ */
+export async function activityWorkers(site: TestSite, since: Date): Promise<Set<string>> {
+  const identities = new Set<string>();
+  for await (const w of site.client.workflow.list({ query: `StartTime >= "${since.toISOString()}"` })) {
+    const history = await site.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    for (const e of history.events ?? []) {
+      const identity = e.activityTaskStartedEventAttributes?.identity;
+      if (identity) identities.add(identity);
+    }
+  }
+  return identities;
+}
+
+/** Resolves once every one of `identities` polls the site's task queue for activities. */
+export async function waitForActivityPollers(site: TestSite, identities: string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await site.temporal.workflowService.describeTaskQueue({
+      namespace: site.namespace,
+      taskQueue: { name: site.config.env.TEMPORAL_TASK_QUEUE },
+      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    });
+    const polling = new Set((res.pollers ?? []).map((p) => p.identity));
+    if (identities.every((i) => polling.has(i))) return;
+    if (Date.now() > deadline) throw new Error(`workers not polling in time: ${identities.filter((i) => !polling.has(i)).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -19,20 +19,39 @@ export function connectAs(url: string, creds: Credentials, timeoutMs = 3000): Pr
     const c = connect(url, {
       ...creds, protocolVersion: 5, clientId: `test-${randomUUID()}`, reconnectPeriod: 0, connectTimeout: timeoutMs, clean: true,
     });
-    c.once('connect', () => { c.removeAllListeners('error'); c.on('error', () => {}); resolve(c); });
-    c.once('error', (err) => { c.end(true); reject(err); });
+    // mqtt.js without reconnects only closes on a timeout or a dropped connection: say so.
+    const timer = setTimeout(() => { c.end(true); reject(new Error(`broker unreachable: no CONNACK in ${timeoutMs} ms`)); }, timeoutMs + 500);
+    c.once('connect', () => { clearTimeout(timer); c.removeAllListeners('error'); c.on('error', () => {}); resolve(c); });
+    c.once('error', (err) => { clearTimeout(timer); c.end(true); reject(err); });
   });
 }
 
-/** Whether the broker lets this account connect. */
+/**
+ * Whether a CONNACK error is the broker refusing these credentials (MQTT v5 reason codes 0x86
+ * bad user name or password, 0x87 not authorized; v3 return codes 4 and 5), as opposed to the
+ * broker not being there at all.
+ */
+export function isRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (code === 0x86 || code === 0x87 || code === 4 || code === 5) return true;
+  return /not authori[sz]ed|bad user ?name or password/i.test(String((err as Error).message ?? err));
+}
+
+/**
+ * Whether the broker lets this account connect: true when it does, false when the broker answers
+ * with a refusal; anything else (connection refused, no answer) throws, so a refusal assertion
+ * cannot pass because the broker is down.
+ */
 export async function canConnect(url: string, creds: Credentials): Promise<boolean> {
+  let c: MqttClient;
   try {
-    const c = await connectAs(url, creds);
-    await c.endAsync(true);
-    return true;
-  } catch {
-    return false;
+    c = await connectAs(url, creds);
+  } catch (err) {
+    if (isRefusal(err)) return false;
+    throw new Error(`cannot tell whether ${creds.username} may connect: ${String((err as Error).message ?? err)}`, { cause: err });
   }
+  await c.endAsync(true);
+  return true;
 }
 
 /** Whether a subscription is granted (SUBACK reason code below 0x80). */
@@ -64,6 +83,28 @@ export function collect(c: MqttClient): { messages: Array<{ topic: string; paylo
   const on = (topic: string, payload: Buffer) => { messages.push({ topic, payload: payload.toString() }); };
   c.on('message', on);
   return { messages, stop: () => { c.off('message', on); } };
+}
+
+/**
+ * The topics `receiver` got while `act` ran (publishes that may be refused), fenced by a positive
+ * control: then `control.client` publishes to `control.topic`, which the receiver must get. Once
+ * the control has arrived, anything `act` let through has arrived too: Mosquitto routes a QoS 1
+ * publish to its subscribers before it acknowledges it, and delivers to one client in order.
+ */
+export async function receivedUntilControl(receiver: MqttClient, act: () => Promise<unknown>, control: { client: MqttClient; topic: string }, timeoutMs = 5000): Promise<string[]> {
+  const got = collect(receiver);
+  try {
+    await act();
+    await control.client.publishAsync(control.topic, 'control', { qos: 1 });
+    const deadline = Date.now() + timeoutMs;
+    while (!got.messages.some((m) => m.topic === control.topic)) {
+      if (Date.now() > deadline) throw new Error(`the positive control on ${control.topic} never arrived`);
+      await sleep(10);
+    }
+    return got.messages.map((m) => m.topic);
+  } finally {
+    got.stop();
+  }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -60,6 +60,8 @@ export async function startTestSite(opts: {
   worker?: boolean;
   /** Only the core backends: no log store, dashboards, Wi-Fi, DHCP, broker or CA. */
   minimal?: boolean;
+  /** The in-process API's and worker's log level (default info); the secrets scan runs at debug. */
+  logLevel?: 'info' | 'debug' | 'trace';
 } = {}): Promise<TestSite> {
   if (!runtimeInstalled) {
     // Core SDK logs are noise in test output; errors still surface as failures.
@@ -80,7 +82,7 @@ export async function startTestSite(opts: {
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
     TEMPORAL_TASK_QUEUE: `q-${namespace}`,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: opts.logLevel ?? 'info',
     ...(opts.withoutSite ? {} : backends.env),
     ...opts.env,
   };
@@ -92,7 +94,7 @@ export async function startTestSite(opts: {
       cb();
     },
   });
-  const log = createLogger('info', 'test', sink);
+  const log = createLogger(opts.logLevel ?? 'info', 'test', sink);
   const temporal = await Connection.connect({ address: temporalAddress });
   await ensureNamespace(temporal, namespace);
   const api: RunningApi = await startApi({ config, log });
