@@ -1,5 +1,7 @@
 import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, type RecordKind } from '../../db/queries/records.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import type { Db } from '../../db/registry.js';
 import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/record-shared.js';
 import type { PublishRefusal } from '../../workflows/workload-shared.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
@@ -44,8 +46,27 @@ export function recordActivities(deps: TenantActivityDeps) {
       return runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
     },
 
-    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<void> {
-      await saveRecord(db, { tenant: input.tenant, name: input.name, address: input.address, kind: input.recordKind, actor: input.actor });
+    /**
+     * The claim of the name and the address, decided again under the tenant's names lock: between
+     * the check and here a workload or a device may have taken the name, or the device address
+     * been released (docs/decisions.md, "One tenant, one order").
+     */
+    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | PublishRefusal> {
+      return withLocks(db, async (tx, lock) => {
+        await lock(LOCK_SPACE.names, input.tenant);
+        const exec = tx as unknown as Db;
+        const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
+        if ('kind' in tenant) return tenant;
+        const t = deriveIdentity(site, input.tenant, tenant.index);
+        const owner = await nameOwner(exec, input.tenant, input.name);
+        if (owner === 'workload') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is a workload's name`);
+        if (owner === 'device') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address`);
+        const devices = await tenantDeviceAddresses(exec, input.tenant);
+        const target = classifyRecordAddress(t.subnet, input.address, devices.map((d) => d.address));
+        if (!target.ok) return refuse('bad_request', target.error);
+        await saveRecord(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.kind, actor: input.actor });
+        return { kind: 'saved' as const };
+      });
     },
 
     /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */

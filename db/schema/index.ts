@@ -10,3 +10,4 @@ export * from './wifi-keys.js';
 export * from './broker-accounts.js';
 export * from './certificates.js';
 export * from './idempotency-keys.js';
+export * from './tenant-leases.js';
