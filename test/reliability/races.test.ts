@@ -52,6 +52,11 @@ interface Pair {
   b: (ctx: Ctx) => Promise<Answer>;
   /** The answer pairs some serial order gives, as `a/b` statuses. */
   allowed: string[];
+  /**
+   * A 502 naming this step is the answer some order gives, not a fault of the race: the setup took
+   * a backend object away (the fabric network), as an operator does before a delete.
+   */
+  setupStep?: string;
 }
 
 const MAC = (name: string) => {
@@ -97,6 +102,13 @@ const PAIRS: Pair[] = [
   // and the fabric zone the workload needs). A workload delete and the tenant's delete: the tenant
   // goes only once its last workload has (the fabric zone removed first, as an operator does).
   { id: 'workload create x delete', tag: 'wd', setup: createTenant, a: workload('web'), b: del, allowed: ['201/409'] },
+  // The race as reported: the operator has removed the fabric network, so the workload's clone
+  // fails (502 hypervisor: no VNet) and the delete passes its fabric check. Workload first: 502,
+  // then the delete is refused (the workload remains, to be deleted); delete first: 204, then 404.
+  {
+    id: 'workload create x delete (network removed)', tag: 'wn', setup: async (c) => { await createTenant(c); removeNetwork(c); },
+    a: workload('web'), b: del, allowed: ['502/409', '404/204'], setupStep: 'hypervisor',
+  },
   {
     id: 'workload delete x delete', tag: 'wx', setup: async (c) => { await createTenant(c); expect((await workload('web')(c)).status).toBe(201); removeNetwork(c); },
     a: (c) => call('DELETE', `/v1/tenants/${c.name}/workloads/web`), b: del, allowed: ['204/204', '204/409'],
@@ -193,7 +205,9 @@ async function anomalies(name: string): Promise<string[]> {
   }
   for (const d of addresses) names.set(String(d.device), String(d.address));
   // Every A record the service publishes in the zone is the registry's, and every registry name is published.
-  const rrsets: { name: string; type: string; records: { content: string }[] }[] = (await pdns(`/zones/${zone}.`)).rrsets ?? [];
+  // A registered tenant without its zone is reported above (dnsZone); its names then count as unpublished.
+  const zoneAnswer = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones/${zone}.`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } });
+  const rrsets: { name: string; type: string; records: { content: string }[] }[] = zoneAnswer.status === 200 ? ((await zoneAnswer.json()) as any).rrsets ?? [] : [];
   for (const rr of rrsets.filter((r) => r.type === 'A')) {
     const label = rr.name.slice(0, -(zone.length + 2));
     const want = names.get(label);
@@ -263,17 +277,23 @@ async function trial(pair: Pair, i: number, figures: Figures): Promise<void> {
   const order = `${a.status}/${b.status}`;
   figures.trials++;
   figures.orders[order] = (figures.orders[order] ?? 0) + 1;
-  if (a.status >= 500 || b.status >= 500) figures.anomalies.push(`${name} (+${offset} ms): a 5xx: ${a.status} ${a.text} / ${b.status} ${b.text}`);
+  const setupFault = (x: Answer) => x.status === 502 && pair.setupStep !== undefined && x.body?.error === `backend step "${pair.setupStep}" failed`;
+  if ((a.status >= 500 && !setupFault(a)) || (b.status >= 500 && !setupFault(b))) figures.anomalies.push(`${name} (+${offset} ms): a 5xx: ${a.status} ${a.text} / ${b.status} ${b.text}`);
   else if (!pair.allowed.includes(order)) figures.anomalies.push(`${name} (+${offset} ms): ${order} is no serial order's answer (${a.text} / ${b.text})`);
-  figures.anomalies.push(...(await anomalies(name)).map((x) => `${x} (+${offset} ms)`));
+  // A workload whose clone failed for the setup's reason is left `provisioning` and unpublished, as
+  // after any 502: its repeat or its delete leaves that state (the cleanup deletes it).
+  const left = (await anomalies(name)).filter((x) => !(setupFault(a) && /workload web is left provisioning|web is registered but not published|has no VM|VMs for/.test(x)));
+  figures.anomalies.push(...left.map((x) => `${x} (+${offset} ms)`));
   await cleanup(name);
   figures.anomalies.push(...(await anomalies(name)).map((x) => `after cleanup: ${x}`));
 }
 
 const results: { pair: string; trials: number; orders: Record<string, number>; anomalies: number }[] = [];
 
-// Pairs run five at a time (vitest's maxConcurrency), each with its lanes: ~30 tenants at once.
-describe.concurrent('two operations on one tenant at once (issue 15)', () => {
+// One pair at a time, its trials in lanes. Five pairs at once (30 creates together) was tried: the
+// fabric's SDN lock and the router's configuration writes then fail steps under load (502s that
+// have nothing to do with ordering), so the pairs take turns.
+describe('two operations on one tenant at once (issue 15)', () => {
   it.each(PAIRS)('$id: every trial answers as some serial order, leaves no orphan, stale name or stuck tenant', async (pair) => {
     const figures: Figures = { trials: 0, orders: {}, anomalies: [] };
     const queue = Array.from({ length: TRIALS }, (_, i) => i);
