@@ -1,4 +1,4 @@
-import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 
@@ -36,7 +36,8 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
   try {
     return await work();
   } finally {
-    await registry.releaseTenant({ tenant });
+    // Also when the run is being cancelled: the release must still reach the registry.
+    await CancellationScope.nonCancellable(() => registry.releaseTenant({ tenant }));
   }
 }
 
