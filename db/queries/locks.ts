@@ -21,9 +21,10 @@ export const LOCK_SPACE = {
   /** Wi-Fi keys restored with a supplied psk: the check that no other key holds it, and the write. */
   wifiRestore: 7240104,
   /** One tenant: its leases (tenant-leases.ts) and its name and address claims are decided one at a time. */
-  tenant: 7240105,
+  // 7240105 is the fabric's SDN lock (issue 16b, merged beside this).
+  tenant: 7240106,
   /** One tenant's names and addresses: a name is a workload's, a record's or a device's, never two; a released address has no record on it. */
-  names: 7240106,
+  names: 7240107,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;
