@@ -3,6 +3,7 @@ import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
 import type { TenantActivityDeps } from './tenant/deps.js';
 import { attemptActivities } from './tenant/attempts.js';
+import { leaseActivities } from './tenant/leases.js';
 import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
 import { stepActivities } from './tenant/steps.js';
@@ -13,6 +14,7 @@ import { workloadActivities } from './workloads/activities.js';
 /** Builds every activity from injected dependencies (adapters, registry, site). */
 export function createActivities(deps: TenantActivityDeps) {
   return {
+    ...leaseActivities(deps),
     ...registerActivity(deps),
     ...stepActivities(deps),
     ...attemptActivities(deps),

@@ -1177,6 +1177,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description not configured at this site */
                 501: {
                     headers: {
@@ -1472,6 +1481,15 @@ export interface paths {
                 };
                 /** @description not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflict */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1843,6 +1861,15 @@ export interface paths {
                 };
                 /** @description not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflict */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2862,6 +2889,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description not configured at this site */
                 501: {
                     headers: {
@@ -3031,6 +3067,17 @@ export interface paths {
                 };
                 /** @description not found */
                 404: {
+                    headers: {
+                        /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflict */
+                409: {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
@@ -3218,6 +3265,15 @@ export interface paths {
                 };
                 /** @description not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflict */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -2,6 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { underLease } from './tenant-lease.js';
 import type { BrokerAccountDeleteResult } from './broker-account-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -12,7 +13,11 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * account. The broker refuses the account's next connection; a failure leaves the row, so a
  * repeated delete resumes.
  */
-export async function brokerAccountDelete(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
+export function brokerAccountDelete(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
+  return underLease(input.tenant, 'shared', 'broker account delete', () => remove(input));
+}
+
+async function remove(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
   const start = await registry.beginBrokerAccountDelete(input);
   if (start.kind === 'refused') return start;
   try {

@@ -6,6 +6,7 @@ import type { SealedBrokerAccount } from '../activities/broker-accounts/view.js'
 import type { Sealed } from '../core/sealed.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { underLease } from './tenant-lease.js';
 import {
   BROKER_ACCOUNT_LOST, attemptBrokerAccount,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
@@ -53,7 +54,8 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     return { kind: 'done', account: withPassword(saved) };
   }
 
-  return serveParkedAttempts(attemptBrokerAccount, attempt, input.parkedTimeoutMs, {
+  const held = (req: BrokerAccountRequest) => underLease(req.tenant, 'shared', 'broker account issue', () => attempt(req));
+  return serveParkedAttempts(attemptBrokerAccount, held, input.parkedTimeoutMs, {
     call: 'broker account issue',
     failedStep: (r) => (r.kind === 'failed' ? r.step : undefined),
   });

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { STEP_OPTIONS } from './activity-options.js';
 import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from './device-contract.js';
 import { failedStep } from './device-steps.js';
+import { underNameLease } from './tenant-lease.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 
@@ -12,7 +13,11 @@ const steps = proxyActivities<Activities>(STEP_OPTIONS);
  * step answers the reservation as far as it got; repeating the call resumes (every part is an
  * ensure and the registry keeps the chosen address).
  */
-export async function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult> {
+export function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult> {
+  return underNameLease(input.tenant, input.device, 'device address reserve', () => reserve(input));
+}
+
+async function reserve(input: ReserveInput): Promise<ReserveResult> {
   let chosen;
   try {
     chosen = await steps.allocateDeviceAddress(input);
@@ -29,7 +34,11 @@ export async function deviceAddressReserve(input: ReserveInput): Promise<Reserve
 }
 
 /** `device-address-release/<tenant>/<device>`: the name, then the router, then the registry row. */
-export async function deviceAddressRelease(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+export function deviceAddressRelease(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+  return underNameLease(input.tenant, input.device, 'device address release', () => release(input));
+}
+
+async function release(input: { tenant: string; device: string }): Promise<ReleaseResult> {
   try {
     return await steps.releaseDeviceAddress(input);
   } catch (err) {
@@ -40,7 +49,11 @@ export async function deviceAddressRelease(input: { tenant: string; device: stri
 }
 
 /** `device-mac/<tenant>/<device>/<mac>`: a device's new MAC takes over its reservation on the router. */
-export async function deviceMacMove(input: { tenant: string; device: string }): Promise<SyncResult> {
+export function deviceMacMove(input: { tenant: string; device: string }): Promise<SyncResult> {
+  return underNameLease(input.tenant, input.device, 'device mac move', () => moveMac(input));
+}
+
+async function moveMac(input: { tenant: string; device: string }): Promise<SyncResult> {
   try {
     await steps.applyDeviceAddress({ tenant: input.tenant, device: input.device, parts: ['dhcp'] });
   } catch (err) {

@@ -40,7 +40,7 @@ export type ReserveResult =
 export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: ReservationView } | DeviceRefusal;
 
 /** A device's reservation brought to its current registry state (a MAC moved). */
-export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep };
+export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | DeviceRefusal;
 
 export interface IssueKeyInput {
   tenant: string;

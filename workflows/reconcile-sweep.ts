@@ -1,3 +1,4 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { OPERATION, TENANT_NAME } from '../temporal/search-attributes.js';
@@ -13,11 +14,12 @@ export const SWEEP_CONCURRENCY = 8;
 /**
  * Started by the reconcile Schedule: reconciles every ready tenant as a child
  * `tenant-reconcile/<name>` (found by `TenantName` and `Operation` like an operator's) and reports
- * what each corrected.
+ * what each corrected. A tenant that is not ready, or turns out busy or gone when its reconcile
+ * starts, is skipped and listed with the reason.
  */
 export async function reconcileSweep(): Promise<SweepResult> {
-  const tenants = await registry.listReadyTenants();
-  const result: SweepResult = { tenants: tenants.length, reconciled: [], failed: [], corrected: {} };
+  const { ready: tenants, skipped } = await registry.sweepTenants();
+  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {} };
   let next = 0;
   async function lane(): Promise<void> {
     while (next < tenants.length) {
@@ -35,12 +37,15 @@ export async function reconcileSweep(): Promise<SweepResult> {
           staticSummary: `reconcile tenant ${name} (index ${index}), from the reconcile sweep`,
           memo: { index },
         });
-      } catch {
-        // Already running (an operator's reconcile) or failed to start: reported, retried next sweep.
-        result.failed.push(name);
+      } catch (err) {
+        // An operator's reconcile of the tenant is running: it does this sweep's work. Anything
+        // else that kept the child from starting is a failure. Either way the next sweep retries.
+        if (err instanceof WorkflowExecutionAlreadyStartedError) result.skipped.push({ name, reason: 'a reconcile of it was already running' });
+        else result.failed.push(name);
         continue;
       }
       if (r.kind === 'reconciled') result.reconciled.push(name);
+      else if (r.kind === 'refused') result.skipped.push({ name, reason: r.message });
       else result.failed.push(name);
       if (r.kind !== 'refused') {
         const changed = r.report.flatMap((s) => s.objects.filter((o) => o.result !== 'in-place').map((o) => `${s.step}: ${o.object} ${o.result}`));

@@ -3,6 +3,7 @@ import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import type { RecordDeleteRequest, RecordDeleteResult } from './record-shared.js';
+import { underNameLease } from './tenant-lease.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -11,7 +12,11 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * `record-delete/<tenant>/<name>`: removes the name and re-aligns the PTRs, then forgets the
  * record. A failed DNS write keeps the record; the same delete again resumes.
  */
-export async function recordDelete(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
+export function recordDelete(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
+  return underNameLease(input.tenant, input.name, 'record delete', () => remove(input));
+}
+
+async function remove(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
   const start = await registry.beginRecordDelete(input);
   if (start.kind === 'refused') return start;
   try {

@@ -3,6 +3,7 @@ import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './record-shared.js';
+import { underNameLease } from './tenant-lease.js';
 import { serveAttempts } from './workload-attempts.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -15,7 +16,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the PTRs, so a failed DNS write is resumed by the same call.
  */
 export async function recordPut(_input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
-  return serveAttempts(attemptRecordPut, attempt);
+  return serveAttempts(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)));
 }
 
 const FAILED = Symbol('failed');
@@ -39,7 +40,8 @@ async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
       return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
     }
   }
-  await registry.saveRecord({ ...req, recordKind: check.recordKind });
+  const saved = await registry.saveRecord({ ...req, recordKind: check.recordKind });
+  if (saved.kind === 'refused') return saved;
   if ((await dns(() => steps.publishRecord({ ...at, address: req.address }))) === FAILED) return { kind: 'failed', step: 'dns' };
   const record = await registry.recordView(req);
   if (!record) return { kind: 'refused', error: 'not_found', message: 'record not found' };

@@ -67,6 +67,11 @@ export interface SweepResult {
   tenants: number;
   reconciled: string[];
   failed: string[];
+  /**
+   * Tenants the sweep left alone, with why: not `ready` (a create or delete to repeat), or found
+   * busy or gone when its reconcile started. Retried by the next sweep.
+   */
+  skipped: { name: string; reason: string }[];
   /** Per tenant, the objects that were created or corrected (what drifted). */
   corrected: Record<string, string[]>;
 }

@@ -4,6 +4,7 @@ import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveParkedAttempts } from './parked-attempts.js';
 import { answered } from './run-attributes.js';
 import { attemptCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './shared.js';
+import { underLease } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -22,7 +23,8 @@ export function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult |
 }
 
 async function attempt(req: CreateRequest): Promise<CreateResult> {
-  const result = await tryCreate(req);
+  // The tenant alone for the attempt: a delete or reconcile of the name waits for it (docs/decisions.md).
+  const result = await underLease(req.name, 'exclusive', 'create', () => tryCreate(req));
   answered(result.kind === 'ready' ? result.outcome : result.kind);
   return result;
 }

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { answered } from './run-attributes.js';
 import type { DeleteResult } from './shared.js';
+import { underLease } from './tenant-lease.js';
 import { fabric, removeSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -14,7 +15,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * every removal is idempotent, so it resumes where the first stopped.
  */
 export async function tenantDelete(input: { name: string }): Promise<DeleteResult> {
-  const result = await remove(input);
+  const result = await underLease(input.name, 'exclusive', 'delete', () => remove(input));
   answered(result.kind);
   return result;
 }

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { answered } from './run-attributes.js';
 import type { ReconcileResult } from './shared.js';
+import { underLease } from './tenant-lease.js';
 import { ensureSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -13,7 +14,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the log tokens and the dashboard password (sealed) and no other secret.
  */
 export async function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
-  const result = await reconcile(input);
+  const result = await underLease(input.name, 'exclusive', 'reconcile', () => reconcile(input));
   answered(result.kind);
   return result;
 }

@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { underLease } from './tenant-lease.js';
 import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from './device-contract.js';
 import { failedStep } from './device-steps.js';
 
@@ -12,7 +13,11 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * controller is made to hold it. A failed controller write answers the key with its psk; the
  * repeated call keeps the same psk and resumes.
  */
-export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult> {
+export function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult> {
+  return underLease(input.tenant, 'shared', 'wifi key issue', () => issue(input));
+}
+
+async function issue(input: IssueKeyInput): Promise<IssueKeyResult> {
   const reg = await registry.registerWifiKey(input);
   if (reg.kind === 'refused') return reg;
   try {
@@ -24,7 +29,11 @@ export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult
 }
 
 /** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
-export async function wifiKeyRevoke(input: { tenant: string; name: string }): Promise<RevokeKeyResult> {
+export function wifiKeyRevoke(input: { tenant: string; name: string }): Promise<RevokeKeyResult> {
+  return underLease(input.tenant, 'shared', 'wifi key revoke', () => revoke(input));
+}
+
+async function revoke(input: { tenant: string; name: string }): Promise<RevokeKeyResult> {
   let revoked: boolean;
   try {
     revoked = await steps.revokeWifiKey(input);

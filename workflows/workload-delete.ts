@@ -4,6 +4,7 @@ import type { Activities } from '../activities/index.js';
 import { STEP } from '../temporal/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
+import { underNameLease } from './tenant-lease.js';
 import type { WorkloadDeleteResult } from './workload-shared.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -15,7 +16,11 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * then frees its ordinal. A failed step leaves the workload `deleting`; the same delete again
  * runs every removal once more (each is idempotent), so it resumes.
  */
-export async function workloadDelete(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
+export function workloadDelete(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
+  return underNameLease(input.tenant, input.name, 'workload delete', () => remove(input));
+}
+
+async function remove(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
   const start = await registry.beginWorkloadDelete(input);
   if (start.kind === 'refused') return start;
   for (const [name, run] of [

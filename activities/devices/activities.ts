@@ -8,6 +8,9 @@ import {
   type ReservationRow,
 } from '../../db/queries/device-addresses.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import type { Db } from '../../db/registry.js';
+import { sql } from 'drizzle-orm';
 import type { DeviceRefusal, ReleaseResult, ReserveInput } from '../../workflows/device-contract.js';
 import { chooseAddress, inRange, type AddressChoice } from '../device-address/ranges.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
@@ -96,13 +99,22 @@ export function deviceActivities(deps: TenantActivityDeps) {
         requested,
       });
       if (!choice.ok) return choiceRefusal(choice.reason, cls, share);
-      const inserted = await insertReservation(db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac: device.mac });
+      // The name is claimed with the address, under the tenant's names lock: a workload or a
+      // record of this name registered since the check above wins (docs/decisions.md).
+      const mac = device.mac;
+      const inserted = await withLocks(db, async (tx, lock) => {
+        await lock(LOCK_SPACE.names, input.tenant);
+        if (await nameUsedByWorkloadOrRecord(tx as unknown as Db, input.tenant, input.device)) return { kind: 'name-taken' as const };
+        return insertReservation(tx as unknown as Db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac });
+      });
       switch (inserted.kind) {
         case 'inserted':
           log.info({ tenant: input.tenant, device: input.device, address: choice.address }, 'device address reserved');
           return view(inserted.row);
         case 'mac-taken':
           return refuse('conflict', MAC_HOLDS);
+        case 'name-taken':
+          return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
         case 'address-taken':
           if (requested !== undefined) return choiceRefusal('taken', cls, share);
           continue; // a concurrent reservation took the lowest free address: choose again
@@ -135,9 +147,12 @@ export function deviceActivities(deps: TenantActivityDeps) {
       return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
         if (!tenant) return refuse('not_found', 'tenant not found');
-        const done = await removeReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) =>
-          (await recordPointsAt(tx, input.tenant, row.address)) ? refuse('bad_request', 'a published record still points at the address') : undefined,
-        );
+        const done = await removeReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) => {
+          // Under the tenant's names lock, held to the end of the release: a record put on the
+          // address either is saved before (and refuses this release) or sees the address gone.
+          await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE.names}::int, hashtext(${input.tenant}))`);
+          return (await recordPointsAt(tx, input.tenant, row.address)) ? refuse('bad_request', 'a published record still points at the address') : undefined;
+        });
         if (done.kind === 'absent') return refuse('not_found', 'the device holds no fixed address');
         if (done.kind === 'refused') return done.refusal;
         log.info({ tenant: input.tenant, device: input.device }, 'device address released');

@@ -1,5 +1,7 @@
 import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, type RecordKind } from '../../db/queries/records.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import type { Db } from '../../db/registry.js';
 import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/record-shared.js';
 import type { PublishRefusal } from '../../workflows/workload-shared.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
@@ -24,28 +26,47 @@ const refuse = (error: PublishRefusal['error'], message: string): PublishRefusal
 export function recordActivities(deps: TenantActivityDeps) {
   const { db, site, log } = deps;
 
+  /**
+   * Whether the name and address may be published: the tenant ready, the name no workload's or
+   * device's, the address in the subnet or reserved for one of the tenant's devices. Read through
+   * `exec`: the registry, or the transaction that holds the tenant's names lock.
+   */
+  async function decide(exec: Db, req: RecordPutRequest): Promise<RecordPutCheck> {
+    const tenant = await tenantForPublishing({ ...deps, db: exec }, req.tenant);
+    if ('kind' in tenant) return tenant;
+    const t = deriveIdentity(site, req.tenant, tenant.index);
+    const fqdn = fqdnOf(req.name, t.zone);
+    const owner = await nameOwner(exec, req.tenant, req.name);
+    if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
+    if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
+    const devices = await tenantDeviceAddresses(exec, req.tenant);
+    const target = classifyRecordAddress(t.subnet, req.address, devices.map((d) => d.address));
+    if (!target.ok) return refuse('bad_request', target.error);
+    return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
+  }
+
   return {
-    async checkRecordPut(req: RecordPutRequest): Promise<RecordPutCheck> {
-      const tenant = await tenantForPublishing(deps, req.tenant);
-      if ('kind' in tenant) return tenant;
-      const t = deriveIdentity(site, req.tenant, tenant.index);
-      const fqdn = fqdnOf(req.name, t.zone);
-      const owner = await nameOwner(db, req.tenant, req.name);
-      if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
-      if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
-      const devices = await tenantDeviceAddresses(db, req.tenant);
-      const target = classifyRecordAddress(t.subnet, req.address, devices.map((d) => d.address));
-      if (!target.ok) return refuse('bad_request', target.error);
-      return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
-    },
+    checkRecordPut: (req: RecordPutRequest): Promise<RecordPutCheck> => decide(db, req),
 
     /** Whether the tenant already published the name itself (with its update key). */
     async recordNameFree(input: { tenant: string; index: number; name: string }): Promise<boolean> {
       return runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
     },
 
-    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<void> {
-      await saveRecord(db, { tenant: input.tenant, name: input.name, address: input.address, kind: input.recordKind, actor: input.actor });
+    /**
+     * The claim of the name and the address, decided again under the tenant's names lock: between
+     * the check and here a workload or a device may have taken the name, or the device address
+     * been released (docs/decisions.md, "One tenant, one order").
+     */
+    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | PublishRefusal> {
+      return withLocks(db, async (tx, lock) => {
+        await lock(LOCK_SPACE.names, input.tenant);
+        const exec = tx as unknown as Db;
+        const target = await decide(exec, input);
+        if (target.kind === 'refused') return target;
+        await saveRecord(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.recordKind, actor: input.actor });
+        return { kind: 'saved' as const };
+      });
     },
 
     /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */

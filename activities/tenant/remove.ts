@@ -46,7 +46,9 @@ export function lifecycleActivities(deps: TenantActivityDeps) {
     async beginReconcile(input: { name: string }): Promise<ReconcileStart> {
       const row = await getTenantRow(db, input.name);
       if (!row) return notFound;
-      if (row.status === 'deleting') return { kind: 'refused', error: 'conflict', message: 'tenant is being deleted' };
+      // The state table allows reconcile from `ready` only: a create or a delete that stopped half way is finished by repeating it.
+      if (row.status === 'deleting') return { kind: 'refused', error: 'conflict', message: 'tenant is being deleted; repeat the delete to finish it' };
+      if (row.status !== 'ready') return { kind: 'refused', error: 'conflict', message: 'tenant is not ready: its create has not finished; repeat the create to resume it' };
       return {
         kind: 'proceed',
         index: row.index,

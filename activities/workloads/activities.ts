@@ -1,4 +1,6 @@
 import { getTenantRow } from '../../db/queries/tenants.js';
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
 import { deleteWorkload, getWorkload, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
 import type { PublishRefusal, WorkloadRequest } from '../../workflows/workload-shared.js';
@@ -105,9 +107,22 @@ export function workloadActivities(deps: TenantActivityDeps) {
       return runPublishStep(log, 'hypervisor', { tenant: input.tenant, object: `workload ${input.name}` }, async () => (await ports.hypervisor.newestTemplate()).diskGb);
     },
 
+    /**
+     * The claim of the name, decided again under the tenant's names lock: between the check and
+     * here a record or a device address may have taken it, or a delete begun (docs/decisions.md,
+     * "One tenant, one order").
+     */
     async registerWorkload(input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
       const t = deriveIdentity(site, input.tenant, input.index);
-      const reg = await registerWorkload(db, {
+      return withLocks(db, async (tx, lock) => {
+      await lock(LOCK_SPACE.names, input.tenant);
+      const exec = tx as unknown as Db;
+      const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
+      if ('kind' in tenant) return tenant;
+      const owner = await nameOwner(exec, input.tenant, input.name);
+      if (owner === 'record') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
+      if (owner === 'device') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
+      const reg = await registerWorkload(exec, {
         tenant: input.tenant,
         name: input.name,
         cores: input.cores,
@@ -120,7 +135,8 @@ export function workloadActivities(deps: TenantActivityDeps) {
         actor: input.actor,
       });
       if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
-      return { kind: 'proceed', spec: specOf(reg.row, input.index) };
+      return { kind: 'proceed', spec: specOf(reg.row, input.index) } as const;
+      });
     },
 
     /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */

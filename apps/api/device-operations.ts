@@ -105,6 +105,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
         const moved = await run<SyncResult>('deviceMacMove', ids.move(req.tenant, req.name, req.mac), 'device-mac', req.tenant, { tenant: req.tenant, device: req.name });
         if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
+        if (moved.kind === 'refused') return moved;
       }
       return { kind: 'done', device };
     },

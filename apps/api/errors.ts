@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
+import { isTenantGone } from '../../db/queries/unique.js';
 
 /**
  * The one place that maps domain results and errors to HTTP. Handlers throw ApiError (or return
@@ -96,6 +97,9 @@ export function toResponse(c: Context, err: unknown): Response {
     if (err.status === 413) return c.json({ error: 'request body larger than 64 KB' }, 413);
     return c.json({ error: err.message || 'request refused' }, err.status);
   }
+  // A tenant's row written just as its delete removed the tenant: the operation came after the
+  // delete, so the answer is the delete's order's (docs/decisions.md, "One tenant, one order").
+  if (isTenantGone(err)) return respondError(c, tenantNotFound());
   if (isDatabaseUnreachable(err)) {
     c.var.log?.warn({ err }, 'registry unreachable');
     return respondError(c, new ApiError('unavailable', 'database unavailable; repeat the call'));

@@ -22,6 +22,10 @@ export const LOCK_SPACE = {
   wifiRestore: 7240104,
   /** The fabric's SDN configuration: one tenant's network written and applied at a time. */
   fabric: 7240105,
+  /** One tenant: its leases (tenant-leases.ts) and its name and address claims are decided one at a time. */
+  tenant: 7240106,
+  /** One tenant's names and addresses: a name is a workload's, a record's or a device's, never two; a released address has no record on it. */
+  names: 7240107,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

@@ -94,6 +94,11 @@ export async function listTenantRecords(db: Db, keys: SealKeys): Promise<TenantR
   return (await prepared<Record<string, unknown>>(db, ALL_TENANT_RECORDS)).map((raw) => toTenantRecord(keys, raw));
 }
 
+/** Every tenant with its status, by index: a sweep reconciles the ready ones and reports the others. */
+export async function listTenantStatuses(db: Db): Promise<{ name: string; index: number; status: string }[]> {
+  return db.select({ name: tenants.name, index: tenants.index, status: tenants.status }).from(tenants).orderBy(asc(tenants.index));
+}
+
 export async function listReadyTenants(db: Db): Promise<{ name: string; index: number }[]> {
   return db.select({ name: tenants.name, index: tenants.index }).from(tenants).where(eq(tenants.status, 'ready')).orderBy(asc(tenants.index));
 }

@@ -11,3 +11,4 @@ export * from './broker-accounts.js';
 export * from './certificates.js';
 export * from './idempotency-keys.js';
 export * from './revoked-tenant-tokens.js';
+export * from './tenant-leases.js';

@@ -15,7 +15,7 @@ export const route = createRoute({
   request: { params: DeviceParam },
   responses: {
     204: { description: 'released: the reservation and `<device>.<zone>` are gone' },
-    ...errorResponses(400, 401, 404, 501),
+    ...errorResponses(400, 401, 404, 409, 501),
     502: { description: 'the router or DNS write did not land; repeat the call', content: { 'application/json': { schema: DeviceAddressFailure } } },
     ...errorResponses(503),
   },

@@ -14,7 +14,7 @@ export const route = createRoute({
   request: { params: RecordParam },
   responses: {
     204: { description: 'removed' },
-    ...errorResponses(400, 401, 404, 501, 502, 503),
+    ...errorResponses(400, 401, 404, 409, 501, 502, 503),
   },
 });
 

@@ -34,10 +34,10 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const ops = deps.operations!;
     const caller = c.var.caller;
     if (caller.kind === 'egress-agent') throw unauthorized();
-    if (caller.kind === 'enrollment') {
-      // Presenting the token spends it, whatever name it is presented for.
-      const spent = await ops.spendEnrollment(caller.tokenHash);
-      if (!spent || caller.name !== body.name) throw unauthorized();
+    if (caller.kind === 'enrollment' && caller.name !== body.name) {
+      // Presented for another name, the token is spent all the same.
+      await ops.spendEnrollment(caller.tokenHash);
+      throw unauthorized();
     }
     if (caller.kind === 'tenant') {
       if (caller.tenant !== body.name) throw tenantNotFound();
@@ -60,6 +60,10 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
           : undefined,
     });
     if (result.kind === 'refused') throw fromRefusal(result);
+    // The enrollment token is spent once its tenant is registered (even when a later step failed:
+    // the answer carries the tenant's own token, which resumes). A create that failed before
+    // registering anything leaves it usable for the same name.
+    if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) await ops.spendEnrollment(caller.tokenHash);
     const actor = actorOf(caller);
     if (result.kind === 'failed') {
       // The token is issued and the tenant registered even when a step failed: on the record too.

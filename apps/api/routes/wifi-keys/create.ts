@@ -21,7 +21,7 @@ export const route = createRoute(idempotent({
   },
   responses: {
     201: { description: 'the key with its psk', content: { 'application/json': { schema: WifiKey } } },
-    ...errorResponses(400, 401, 404, 413, 501),
+    ...errorResponses(400, 401, 404, 409, 413, 501),
     502: { description: 'the controller write did not land; the key with the same psk, repeating the call resumes', content: { 'application/json': { schema: WifiKeyFailure } } },
     ...errorResponses(503),
   },

@@ -15,7 +15,7 @@ export const route = createRoute({
   request: { params: WifiKeyParam },
   responses: {
     204: { description: 'revoked' },
-    ...errorResponses(400, 401, 404, 501, 502, 503),
+    ...errorResponses(400, 401, 404, 409, 501, 502, 503),
   },
 });
 

@@ -14,7 +14,7 @@ export const route = createRoute({
   request: { params: WorkloadParam },
   responses: {
     204: { description: 'deleted; its ordinal is free again' },
-    ...errorResponses(400, 401, 404, 501, 502, 503),
+    ...errorResponses(400, 401, 404, 409, 501, 502, 503),
   },
 });
 

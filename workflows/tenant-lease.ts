@@ -1,0 +1,52 @@
+import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+
+/** How long a run waits for another run on the same tenant before it refuses (409, repeat). */
+export const LEASE_WAIT_MS = 120_000;
+const POLL_MS = 250;
+
+/** A create attempt, a reconcile or a delete hold a tenant alone; runs on its resources hold it together. */
+export type LeaseMode = 'exclusive' | 'shared';
+
+export interface Busy {
+  kind: 'refused';
+  error: 'conflict';
+  message: string;
+}
+
+/**
+ * Runs `work` holding the tenant (docs/decisions.md, "One tenant, one order"): a create attempt,
+ * a reconcile or a delete alone, the runs on the tenant's resources together. A run that finds
+ * the tenant held waits (durable timers) for the holder to finish, so the operations on one
+ * tenant take effect one after another; after `LEASE_WAIT_MS` it refuses with a 409 that says to
+ * repeat. The lease is released however `work` ends.
+ */
+export async function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>): Promise<T | Busy> {
+  for (let waited = 0; ; waited += POLL_MS) {
+    const claim = await registry.claimTenant({ tenant, mode, operation });
+    if (claim.granted) break;
+    if (waited >= LEASE_WAIT_MS) {
+      return { kind: 'refused', error: 'conflict', message: `another operation on tenant ${tenant} (${claim.heldBy}) is still running; repeat the call when it has answered` };
+    }
+    await sleep(POLL_MS);
+  }
+  try {
+    return await work();
+  } finally {
+    // Also when the run is being cancelled: the release must still reach the registry.
+    await CancellationScope.nonCancellable(() => registry.releaseTenant({ tenant }));
+  }
+}
+
+/**
+ * A run on one named object of a tenant (a workload, a record, a device's address): the tenant
+ * shared, the name alone, so a workload and a record of one name, or a record and the release of
+ * the device address under it, never interleave. The name's key holds a `/`, which no tenant
+ * name does.
+ */
+export function underNameLease<T>(tenant: string, name: string, operation: string, work: () => Promise<T>): Promise<T | Busy> {
+  return underLease(tenant, 'shared', operation, () => underLease(`${tenant}/${name}`, 'exclusive', operation, work));
+}
