@@ -65,7 +65,9 @@ export async function insertReservation(
   r: { tenant: string; device: string; trustClass: string; address: string; mac: string },
 ): Promise<InsertOutcome> {
   try {
-    const [row] = await db.insert(deviceAddresses).values(r).onConflictDoNothing({ target: [deviceAddresses.tenant, deviceAddresses.device] }).returning();
+    // In a savepoint of its own (a transaction when `db` is none): the caller may hold a
+    // transaction (a lock around the claim), which a unique violation would otherwise abort whole.
+    const [row] = await db.transaction((t) => t.insert(deviceAddresses).values(r).onConflictDoNothing({ target: [deviceAddresses.tenant, deviceAddresses.device] }).returning());
     return row ? { kind: 'inserted', row } : { kind: 'exists' };
   } catch (err) {
     if (isUniqueViolation(err, 'device_addresses_address')) return { kind: 'address-taken' };

@@ -107,12 +107,14 @@ const tokens: Record<string, string> = {};
 
 /**
  * GET of every list and object route of tenant `t`, as the operator and as the tenant: each 200
- * while the tenant exists, 404 once deleted.
+ * while the tenant exists; once deleted, 404 to the operator and 401 to the tenant's own token,
+ * which its delete revoked for good.
  */
 async function readEverything(t: string, exists: boolean): Promise<void> {
   const read = async (path: string, token?: string | null) => {
     const r = await call('GET', path, undefined, token);
-    expect(r.status, `GET ${path}: ${r.text}`).toBe(exists || !path.startsWith('/v1/tenants/') ? 200 : 404);
+    const gone = token === site.operatorToken ? 404 : 401;
+    expect(r.status, `GET ${path}: ${r.text}`).toBe(exists || !path.startsWith('/v1/tenants/') ? 200 : gone);
     return r;
   };
   for (const token of [site.operatorToken, tokens[t]]) {
