@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { workflowIds, type SweepResult } from '../../workflows/shared.js';
+import { fresh } from '../support/fresh-http.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
 /** Scheduled sweeps: a Temporal Schedule reconciles every ready tenant and repairs drift. */
@@ -43,8 +44,8 @@ describe('the scheduled reconcile sweep', () => {
     site.backends.minio.state.users.delete('swb');
     const gateway = site.backends.logStore!;
     expect((await fetch(`${gateway.caddy.adminUrl}/id/svc-logs-swb-read`, { method: 'DELETE' })).status).toBe(200);
-    const readLogs = (name: string) =>
-      fetch(`${gateway.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${readTokens[name]}` } }).then((r) => r.status);
+    const readLogs = async (name: string) =>
+      (await fresh(`${gateway.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${readTokens[name]}` } })).status;
     expect(await readLogs('swb')).toBe(401);
     const before = Date.now();
     await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();

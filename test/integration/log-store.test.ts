@@ -4,6 +4,7 @@ import { startLogGateway, type RunningLogGateway } from '../../apps/lab/servers/
 import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../activities/log-store/caddy.js';
 import { selectHeaderName } from '../../activities/log-store/routes.js';
 import { BackendError } from '../../activities/ensure.js';
+import { fresh } from '../support/fresh-http.js';
 
 // The log-store adapter against the real Caddy gateway (Debian's caddy, driven through its admin
 // API) in front of a VictoriaLogs stand-in that records the tenant headers it receives. Every
@@ -19,7 +20,7 @@ const acme = spec('acme', 1001);
 const bravo = spec('bravo', 1002);
 
 function ship(t: string, lines: object[], headers: Record<string, string> = {}) {
-  return fetch(`${logs.endpoint}/insert/jsonline`, {
+  return fresh(`${logs.endpoint}/insert/jsonline`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${t}`, ...headers },
     body: lines.map((l) => JSON.stringify(l)).join('\n'),
@@ -27,9 +28,9 @@ function ship(t: string, lines: object[], headers: Record<string, string> = {}) 
 }
 
 async function read(t: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${logs.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${t}`, ...headers } });
-  const text = await res.text();
-  const msgs = res.ok ? text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { _msg: string })._msg) : [];
+  const res = await fresh(`${logs.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${t}`, ...headers } });
+  const ok = res.status >= 200 && res.status < 300;
+  const msgs = ok ? res.text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { _msg: string })._msg) : [];
   return { status: res.status, msgs };
 }
 

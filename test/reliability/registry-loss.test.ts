@@ -5,6 +5,7 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { workflowIds, type SweepResult } from '../../workflows/shared.js';
 import { ALL_ONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';
+import { fresh } from '../support/fresh-http.js';
 import { nsupdate } from '../support/pdns.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
@@ -57,7 +58,7 @@ async function stateWorks(t: any): Promise<boolean> {
 async function shipsLogs(t: any): Promise<boolean> {
   const gateway = site.backends.logStore!;
   const before = gateway.received.length;
-  const r = await fetch(`${gateway.endpoint}/insert/jsonline`, { method: 'POST', headers: { authorization: `Bearer ${t.log.ingest_token}` }, body: `{"_msg":"after restore ${t.name}"}\n` });
+  const r = await fresh(`${gateway.endpoint}/insert/jsonline`, { method: 'POST', headers: { authorization: `Bearer ${t.log.ingest_token}` }, body: `{"_msg":"after restore ${t.name}"}\n` });
   return r.status < 300 && gateway.received.length > before;
 }
 
