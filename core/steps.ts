@@ -42,5 +42,3 @@ export const removeActivity = <S extends RemovalStep>(step: S) => `${step}.remov
 
 export type EnsureActivityType = `${StepName}.ensure`;
 export type RemoveActivityType = `${RemovalStep}.remove`;
-
-export const isStepName = (s: string): s is StepName => (CREATE_STEPS as string[]).includes(s);
