@@ -13,6 +13,7 @@ COPY activities ./activities
 COPY workflows ./workflows
 COPY db ./db
 COPY temporal ./temporal
+COPY core ./core
 COPY scripts/build-workflow-bundle.ts ./scripts/
 # The registry resolves its migrations next to the compiled db/registry.js (dist/db/migrations).
 RUN npm run build \

@@ -1,7 +1,7 @@
 /**
  * What the worker adds to its Temporal options for metrics and traces: the activity interceptors
  * (OpenTelemetry's spans, the step metrics), the workflow interceptor modules when it bundles
- * from source (a pre-built bundle carries them), and the sinks those workflow interceptors call.
+ * from source (a pre-built bundle carries them; OpenTelemetry's only while tracing is on), and the sinks those workflow interceptors call.
  * The sinks are always there, doing nothing when their telemetry is off: a workflow calling a
  * sink the worker lacks would log a warning on every call.
  */
@@ -45,7 +45,7 @@ export function workerTelemetryOptions(t: WorkerTelemetry | undefined, opts: { f
       : { export: { fn: () => {}, callDuringReplay: false } },
   };
   return {
-    interceptors: { activity, ...(opts.fromSource ? { workflowModules: workflowInterceptorModules() } : {}) },
+    interceptors: { activity, ...(opts.fromSource ? { workflowModules: workflowInterceptorModules({ tracing: Boolean(t?.tracing) }) } : {}) },
     sinks: sinks as WorkerOptions['sinks'],
   };
 }

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities } from '../../activities/index.js';
 import type { TenantPorts } from '../../activities/tenant/ports.js';
@@ -9,6 +10,7 @@ import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import { bindPorts } from './ports.js';
 import { workerTelemetryOptions, type WorkerTelemetry } from './telemetry.js';
+import { tracedBundlePath } from './workflow-interceptor-modules.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,7 +21,10 @@ export interface WorkerParts {
   connection: NativeConnection;
   /** Adapters to use; bound from the site configuration when absent. */
   ports?: TenantPorts;
-  /** A pre-built workflow bundle (production, tests); bundled from source when absent. */
+  /**
+   * A pre-built workflow bundle (production, tests); bundled from source when absent. With tracing
+   * on, the traced bundle beside it (scripts/build-workflow-bundle.ts) is loaded instead.
+   */
   workflowBundlePath?: string;
   backendTimeoutMs?: number;
   /** Metrics and traces (apps/worker/telemetry.ts); off when absent. */
@@ -45,8 +50,9 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     log: parts.log,
     ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs }),
   });
+  const tracing = Boolean(parts.telemetry?.tracing);
   const bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = parts.workflowBundlePath
-    ? { workflowBundle: { codePath: parts.workflowBundlePath } }
+    ? { workflowBundle: { codePath: bundleFor(parts.workflowBundlePath, tracing) } }
     : { workflowsPath: workflowsPath() };
   return Worker.create({
     connection: parts.connection,
@@ -61,4 +67,14 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,
   });
+}
+
+/** The bundle to load: the traced one when tracing is on, refused clearly when it was not built. */
+function bundleFor(bundlePath: string, tracing: boolean): string {
+  if (!tracing) return bundlePath;
+  const traced = tracedBundlePath(bundlePath);
+  if (!existsSync(traced)) {
+    throw new Error(`tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT) but the traced workflow bundle ${traced} is missing; build both with scripts/build-workflow-bundle.ts`);
+  }
+  return traced;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { workflowsPath } from '../../apps/worker/worker.js';
+import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import * as workflows from '../../workflows/index.js';
 import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
@@ -22,11 +23,17 @@ describe('recorded workflow histories', () => {
     expect(new Set(recorded.map((r) => r.type))).toEqual(new Set(Object.keys(workflows)));
   });
 
-  it('replay against the current workflow code without a nondeterminism error', { timeout: 120_000 }, async () => {
+  // Tracing on or off picks the worker's bundle (apps/worker/workflow-interceptor-modules.ts): a run
+  // started by either must replay on the other, so both replay every history.
+  it.each([false, true])('replay against the current workflow code without a nondeterminism error (tracing %s)', { timeout: 120_000 }, async (tracing) => {
     const results = [];
     const histories = recorded.map((r) => ({ workflowId: r.workflowId, history: r.history }));
     for await (const result of Worker.runReplayHistories(
-      { workflowsPath: workflowsPath(), dataConverter: dataConverter(Buffer.from(RECORDING_CODEC_KEY, 'base64')) },
+      {
+        workflowsPath: workflowsPath(),
+        interceptors: { workflowModules: workflowInterceptorModules({ tracing }) },
+        dataConverter: dataConverter(Buffer.from(RECORDING_CODEC_KEY, 'base64')),
+      },
       histories,
     )) {
       results.push({ workflowId: result.workflowId, error: result.error ? String(result.error) : undefined });
