@@ -3581,7 +3581,10 @@ export interface components {
         AdmissionRequest: {
             /** @example acme */
             name: string;
-            /** @example aa:bb:cc:dd:ee:ff */
+            /**
+             * @description The spec's binding of the admission's Wi-Fi key to one computer. Refused (400) at a site whose wireless controller cannot bind a key to one client (UniFi's private pre-shared keys cannot), rather than issuing a key any client could use.
+             * @example aa:bb:cc:dd:ee:ff
+             */
             mac?: string;
         };
         Tenant: {

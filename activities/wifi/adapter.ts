@@ -12,7 +12,10 @@ export interface WifiKeySpec {
   /** The service's stable id for the key, `<tenant>/<name>`; it salts the fingerprint. */
   keyId: string;
   psk: string;
-  /** Binds the key to one client; any accepted MAC form. Absent: any client holding the key. */
+  /**
+   * Binds the key to one client; any accepted MAC form. Only for an adapter whose controller can
+   * (`bindsKeysToClients`): the others refuse a spec with a MAC rather than leave the key unbound.
+   */
   mac?: string;
   /**
    * Fingerprints of passwords this key held before (a re-admission, or a restore with a psk
@@ -39,8 +42,13 @@ export interface WifiKeyState {
 }
 
 export interface WifiAdapter {
+  /**
+   * Whether the controller can bind one key to one client. UniFi's cannot (docs/decisions.md,
+   * "Wireless controller"); the API refuses an admission's `mac` where this is false.
+   */
+  readonly bindsKeysToClients: boolean;
   observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined>;
-  /** Adds the key, or corrects its network, MAC binding or psk; drops `replaces` entries. */
+  /** Adds the key, or corrects its network (and MAC binding, where bound) or psk; drops `replaces` entries. */
   ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]>;
   /** Revokes the key; when it was the WLAN's last, leaves one unusable placeholder entry. */
   remove(ref: WifiKeyRef): Promise<void>;

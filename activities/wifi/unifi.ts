@@ -1,7 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
 import type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
-import { normalizeMac } from './mac.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
 
 export type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
@@ -36,12 +35,19 @@ export interface UnifiWifiOptions {
   ca?: string;
 }
 
+/**
+ * The controller's whole PPSK entry: a password and the network it places clients on. There is no
+ * field that binds an entry to a client (go-unifi's generated `WLANPrivatePresharedKeys`, from the
+ * controller's own field list), so this adapter cannot bind keys (`UNIFI_BINDS_KEYS_TO_CLIENTS`).
+ */
 interface PpskEntry {
   password: string;
   networkconf_id: string;
-  mac?: string;
   [field: string]: unknown;
 }
+
+/** A UniFi key admits any client that presents it: the API refuses an admission's `mac` here. */
+export const UNIFI_BINDS_KEYS_TO_CLIENTS = false;
 
 interface Wlan {
   _id: string;
@@ -110,31 +116,30 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     return net;
   }
 
-  const entryMac = (e: PpskEntry) => (typeof e.mac === 'string' ? normalizeMac(e.mac) : undefined);
   const matches = (ref: WifiKeyRef) => (e: PpskEntry) =>
     !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
 
   return {
+    bindsKeysToClients: UNIFI_BINDS_KEYS_TO_CLIENTS,
+
     async observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
       const wlan = await wlanBySsid(ref.ssid);
       const entry = wlan?.private_preshared_keys?.find(matches(ref));
       if (!entry) return undefined;
       const networks = await call<Network>('GET', 'rest/networkconf');
-      const mac = entryMac(entry);
       return {
         ssid: ref.ssid,
         keyId: ref.keyId,
         networkId: entry.networkconf_id,
         networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
-        ...(mac ? { mac } : {}),
       };
     },
 
     async ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]> {
       const problem = pskProblem(spec.psk);
       if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
-      const mac = spec.mac === undefined ? undefined : normalizeMac(spec.mac);
-      if (spec.mac !== undefined && !mac) throw new BackendError(PRODUCT, `key ${spec.keyId}: mac not in an accepted form`, false);
+      // Never leave a key unbound that was asked to be bound: refused, not retried.
+      if (spec.mac !== undefined) throw new BackendError(PRODUCT, `key ${spec.keyId}: the controller cannot bind a key to one client`, false);
       const object = `wifi key ${spec.keyId} on ${spec.ssid}`;
 
       return serialized(spec.ssid, async () => {
@@ -146,11 +151,11 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         const isMine = (e: PpskEntry) => e.password === spec.psk;
         const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
 
-        const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id, ...(mac ? { mac } : {}) };
+        const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
         const mine = entries.filter(isMine);
         const stale = entries.filter(isStale);
         const placeholders = entries.filter((e) => isPlaceholderPassword(e.password));
-        const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id || entryMac(mine[0]!) !== mac;
+        const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
         const ppskOff = wlan.private_preshared_keys_enabled !== true;
         const outcome = outcomeOf(object, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0);
         if (!keyDrifted && stale.length === 0 && placeholders.length === 0 && !ppskOff) return [outcome];

@@ -140,30 +140,24 @@ describe('restoring with the tenant\'s psk', () => {
   });
 });
 
-describe('MAC-bound keys', () => {
+describe('a MAC binding', () => {
   const psk = generatePsk();
   const keyId = 'acme/admission';
 
-  it('admits only the bound computer, whatever MAC form the caller used', async () => {
-    await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk, mac: 'AA-BB-CC-DD-EE-01' });
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:01')).toBe(40);
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:02')).toBe('refused');
-    expect((await wifi.observe(ref(keyId, psk)))?.mac).toBe('aa:bb:cc:dd:ee:01');
-  });
-
-  it('rebinds the key to another MAC, and unbinds it', async () => {
-    expect((await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk, mac: 'aabbccddee02' }))[0]!.result).toBe('corrected');
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:01')).toBe('refused');
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:02')).toBe(40);
-    expect((await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk }))[0]!.result).toBe('corrected');
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:09')).toBe(40);
-  });
-
-  it('refuses a MAC in no accepted form before touching the controller', async () => {
+  it('is refused, not retried, before touching the controller: a UniFi key admits any client', async () => {
+    expect(wifi.bindsKeysToClients).toBe(false);
     const writes = sim.state.writes;
-    const e = await backendError(wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk, mac: 'aa:bb' }));
+    const e = await backendError(wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk, mac: 'AA-BB-CC-DD-EE-01' }));
     expect(e.retryable).toBe(false);
+    expect(e.message).toMatch(/cannot bind a key to one client/);
     expect(sim.state.writes).toBe(writes);
+    expect(await associate(psk, 'aa:bb:cc:dd:ee:01')).toBe('refused');
+  });
+
+  it('is never sent: an issued entry has only the fields the controller defines', async () => {
+    await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk });
+    const entry = sim.wlan(SSID)!.private_preshared_keys.find((e) => e.password === psk);
+    expect(Object.keys(entry!).sort()).toEqual(['networkconf_id', 'password']);
   });
 });
 
@@ -189,7 +183,7 @@ describe('revoking', () => {
 
   it('leaves one unusable placeholder on the blackhole network when the last key goes', async () => {
     const psk = generatePsk();
-    await wifi.ensure({ ssid: 'dev', vlanNetwork: 'tenant-dev', keyId: 'acme/laptop', psk, mac: '02:00:00:00:20:01' });
+    await wifi.ensure({ ssid: 'dev', vlanNetwork: 'tenant-dev', keyId: 'acme/laptop', psk });
     expect(await associate(psk, '02:00:00:00:20:01', 'dev')).toBe(41);
 
     await wifi.remove(ref('acme/laptop', psk, 'dev'));

@@ -169,7 +169,7 @@ beforeAll(async () => {
   tokens.secf = resumed.body.api_token;
   await step(200, 'POST', '/v1/tenants/sec/reconcile');
 
-  const admitted = await step(201, 'POST', '/v1/admissions', { name: 'adm', mac: '02:00:00:00:0a:01' });
+  const admitted = await step(201, 'POST', '/v1/admissions', { name: 'adm' });
   expect(admitted.body.wifi.psk).toEqual(expect.any(String));
   await step(201, 'POST', '/v1/admissions', { name: 'admw' });
   const enrolled = await step(201, 'POST', '/v1/tenants', { name: 'adm' }, admitted.body.enrollment_token);

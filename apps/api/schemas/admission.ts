@@ -8,7 +8,15 @@ export const Mac = z
   // The pattern documents exactly what normalizeMac accepts; the refine keeps the readable message.
   .openapi({ example: 'aa:bb:cc:dd:ee:ff', pattern: '^(?:[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{12})$' });
 
-export const AdmissionRequest = z.strictObject({ name: TenantName, mac: Mac.optional() }).openapi('AdmissionRequest');
+export const AdmissionRequest = z
+  .strictObject({
+    name: TenantName,
+    mac: Mac.optional().openapi({
+      description:
+        "The spec's binding of the admission's Wi-Fi key to one computer. Refused (400) at a site whose wireless controller cannot bind a key to one client (UniFi's private pre-shared keys cannot), rather than issuing a key any client could use.",
+    }),
+  })
+  .openapi('AdmissionRequest');
 
 export const Admission = z
   .object({

@@ -1,10 +1,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
+import { UNIFI_BINDS_KEYS_TO_CLIENTS } from '../../../../activities/wifi/unifi.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { requireOperator } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { conflict } from '../../errors.js';
+import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
 import { refuseReservedName } from '../../reserved-names.js';
 import { ErrorBody, errorResponses } from '../../schemas/common.js';
@@ -30,9 +31,14 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     requireOperator(c);
     const body = c.req.valid('json');
     refuseReservedName(deps.config.site, body.name);
+    const mac = body.mac ? normalizeMac(body.mac) : undefined;
+    // The key would be usable by any client: refused before anything is issued, never handed out
+    // unbound (docs/decisions.md, "Wireless controller").
+    if (mac && deps.config.site?.wifi?.developer && !UNIFI_BINDS_KEYS_TO_CLIENTS) {
+      throw badRequest("mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac");
+    }
     const ops = deps.operations!;
     if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
-    const mac = body.mac ? normalizeMac(body.mac) : undefined;
     const admission = await ops.admit({ name: body.name, mac });
     const actor = actorOf(c.var.caller);
     await auditAdmissionIssue(deps.registry.db, { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined });

@@ -16,13 +16,17 @@
  * - PPSK (Network 7.5.187+): `private_preshared_keys: [{password, networkconf_id}]` and
  *   `private_preshared_keys_enabled` on wlanconf (Art-of-WiFi issue #254, go-unifi issue #212);
  *   password pattern `[\x20-\x7E]{8,255}`.
+ * - A PPSK entry has exactly `password` and `networkconf_id` (go-unifi's generated
+ *   `WLANPrivatePresharedKeys`); nothing in it binds a key to one client. An entry with any other
+ *   field is refused as an InvalidValue naming that field: stricter than a controller that might
+ *   store or drop it silently, so an adapter that sends one fails here instead of on a site.
  * Lab assumptions, not taken from a document: the exact refusal of an enabled, empty PPSK list
  * (reported here as an InvalidValue on `private_preshared_keys`), the refusal of a password
- * repeated in one WLAN, and an optional `mac` on a PPSK entry binding the key to one client
- * (the controller's `sae_psk` entries carry such a field; the PPSK entry's field list does not).
+ * repeated in one WLAN, and the refusal of unknown entry fields above.
  *
  * Lab-only route (no real controller serves `/__lab`): `POST /__lab/associate {ssid, psk, mac}`
- * answers `{vlan, network}` when a client with that key and MAC would be admitted, else 403.
+ * answers `{vlan, network}` when a client with that key would be admitted, else 403. The key alone
+ * decides, whatever the client's MAC, as on the controller.
  */
 import { Hono, type Context } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
@@ -44,7 +48,7 @@ export interface UnifiSimulatorOptions {
   site?: string;
   networks?: Array<{ name: string; vlan?: number; purpose?: NetworkConf['purpose']; subnet?: string }>;
   /** WLANs by SSID; `network` names the WLAN's own network. PPSK stays off unless keys are given. */
-  wlans?: Array<{ ssid: string; network: string; passphrase?: string; ppsk?: Array<{ password: string; network: string; mac?: string }> }>;
+  wlans?: Array<{ ssid: string; network: string; passphrase?: string; ppsk?: Array<{ password: string; network: string }> }>;
 }
 
 export interface UnifiSimState {
@@ -106,11 +110,7 @@ function buildSite(name: string, opts: UnifiSimulatorOptions): UnifiSite {
     wlan_band: 'both',
     hide_ssid: false,
     private_preshared_keys_enabled: (w.ppsk?.length ?? 0) > 0,
-    private_preshared_keys: (w.ppsk ?? []).map((k) => ({
-      password: k.password,
-      networkconf_id: netId(k.network),
-      ...(k.mac ? { mac: k.mac.toLowerCase() } : {}),
-    })),
+    private_preshared_keys: (w.ppsk ?? []).map((k) => ({ password: k.password, networkconf_id: netId(k.network) })),
   }));
   return { _id: siteId, name, networks, wlans };
 }
@@ -191,7 +191,7 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     let networkId: string | undefined;
     if (wlan.private_preshared_keys_enabled) {
       const entry = wlan.private_preshared_keys.find((e) => e.password === b.psk);
-      if (entry && (!entry.mac || entry.mac === mac)) networkId = entry.networkconf_id;
+      if (entry) networkId = entry.networkconf_id;
     } else if (wlan.x_passphrase === b.psk) {
       networkId = wlan.networkconf_id;
     }

@@ -15,12 +15,14 @@ export interface NetworkConf {
   ip_subnet?: string;
 }
 
-/** One private pre-shared key of a WLAN. `mac` is the lab's binding of a key to one client. */
+/** One private pre-shared key of a WLAN: a password and the network it places clients on, nothing more. */
 export interface PpskEntry {
   password: string;
   networkconf_id: string;
-  mac?: string;
 }
+
+/** The whole field list of a PPSK entry (go-unifi `WLANPrivatePresharedKeys`). */
+const PPSK_FIELDS = new Set(['password', 'networkconf_id']);
 
 export interface WlanConf {
   _id: string;
@@ -56,7 +58,6 @@ export function objectId(): string {
 export const PATTERNS = {
   password: /^[\x20-\x7e]{8,255}$/,
   x_passphrase: /^(?:[\x20-\x7e]{8,255}|[0-9a-fA-F]{64})$/,
-  mac: /^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$/,
   name: /^.{1,32}$/,
 } as const;
 
@@ -96,9 +97,8 @@ export function refuseWlanUpdate(site: UnifiSite, current: WlanConf, body: Recor
       if (typeof entry.networkconf_id !== 'string' || !networkIds.has(entry.networkconf_id)) {
         return { field: 'networkconf_id' };
       }
-      if (entry.mac !== undefined && (typeof entry.mac !== 'string' || !PATTERNS.mac.test(entry.mac))) {
-        return { field: 'mac', pattern: '^([0-9A-Fa-f]{2}:){5}([0-9A-Fa-f]{2})$' };
-      }
+      const unknown = Object.keys(entry).find((f) => !PPSK_FIELDS.has(f));
+      if (unknown !== undefined) return { field: unknown };
       // A password decides the client's network, so one password can stand only once per WLAN.
       if (seen.has(entry.password)) return { field: 'private_preshared_keys' };
       seen.add(entry.password);
@@ -116,11 +116,7 @@ export function applyWlanUpdate(current: WlanConf, body: Record<string, unknown>
   for (const [field, value] of Object.entries(body)) {
     if (field === '_id' || field === 'site_id') continue;
     if (field === 'private_preshared_keys') {
-      current.private_preshared_keys = (value as PpskEntry[]).map((e) => ({
-        password: e.password,
-        networkconf_id: e.networkconf_id,
-        ...(e.mac !== undefined ? { mac: e.mac.toLowerCase() } : {}),
-      }));
+      current.private_preshared_keys = (value as PpskEntry[]).map((e) => ({ password: e.password, networkconf_id: e.networkconf_id }));
     } else {
       current[field] = value;
     }
