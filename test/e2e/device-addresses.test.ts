@@ -360,6 +360,64 @@ describe('tenant delete failing at the device-address step', () => {
   });
 });
 
+describe('tenant reconcile and restore failing at the device-address step', () => {
+  // A tenant runs the device-address step once it holds an address: on a reconcile, and on a
+  // create repeated with its secrets (spec: Tenants, restore). Kea's config-get failing fails the
+  // step whether or not a write is due.
+  let held: { address: string };
+  beforeAll(async () => {
+    await tenant('rfail');
+    expect((await register('rfail', 'r1', 'sensor', 'dd:00:00:00:1f:01')).status).toBe(201);
+    const r1 = await reserve('rfail', 'r1');
+    expect(r1.status, r1.text).toBe(201);
+    held = r1.body;
+  });
+  const underKeaFault = async (work: () => Promise<any>) => {
+    keaProxy.failNext('config-get', 1000);
+    try {
+      return await work();
+    } finally {
+      keaProxy.clear();
+    }
+  };
+  const reservationsOfTenant = async () => (await kea.list()).filter((x) => x.mac === 'dd:00:00:00:1f:01');
+
+  it('a reconcile answers 502 naming the step, with the tenant; the repeat reconciles and puts back a lost reservation', async () => {
+    await kea.remove({ mac: 'dd:00:00:00:1f:01' });
+    const r = await underKeaFault(() => call('POST', '/v1/tenants/rfail/reconcile'));
+    expect(r.status, r.text).toBe(502);
+    expect(r.body.error).toBe('backend step "device-address" failed');
+    expect(r.body.error).not.toMatch(/127\.0\.0\.1|localhost|http/);
+    expect(r.body.tenant.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: false });
+    expect(await reservationsOfTenant()).toEqual([]);
+    const again = await call('POST', '/v1/tenants/rfail/reconcile');
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.outcome).toBe('reconciled');
+    expect(again.body.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: true });
+    expect(await reservationsOfTenant()).toEqual([{ mac: 'dd:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
+  });
+
+  it('a create repeated with the secrets answers 502 naming the step with the tenant and its secrets; the repeat answers 200 on the same identity, one reservation', async () => {
+    const t = tenants.rfail;
+    const body = { name: 'rfail', tsig_secret: t.dns.tsig_secret, state_secret: t.state.secret_key, api_token: t.api_token };
+    const failed = await underKeaFault(() => call('POST', '/v1/tenants', body));
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error).toBe('backend step "device-address" failed');
+    expect(failed.body.tenant).toMatchObject({ name: 'rfail', index: t.index });
+    expect(failed.body.tenant.dns.tsig_secret).toBe(t.dns.tsig_secret);
+    expect(failed.body.tenant.api_token).toBe(t.api_token);
+    expect(failed.body.tenant.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: false });
+    const run = await site.client.workflow.getHandle('tenant-create/rfail').describe();
+    expect(run.searchAttributes.Step).toEqual(['device-address']);
+    const again = await call('POST', '/v1/tenants', body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ name: 'rfail', index: t.index, status: 'ready' });
+    expect(again.body.dns.tsig_secret).toBe(t.dns.tsig_secret);
+    expect(again.body.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: true });
+    expect(await reservationsOfTenant()).toEqual([{ mac: 'dd:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
+  });
+});
+
 describe('two workers', () => {
   it("concurrent reservations on two workers all land on the router (its read-modify-write is serialized)", async () => {
     const two = await twoWorkers(site);
