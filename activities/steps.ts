@@ -1,4 +1,4 @@
-import type { Site } from '../apps/config/site.js';
+import type { Site } from '../core/site.js';
 import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type TenantStepName } from '../core/steps.js';
 import { brokerStep } from './broker/step.js';
 import { dashboardsStep } from './dashboards/step.js';

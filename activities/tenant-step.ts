@@ -1,9 +1,9 @@
-import type { Site } from '../apps/config/site.js';
+import type { Site } from '../core/site.js';
 import type { TenantStepName } from '../core/steps.js';
 import type { ObjectOutcome } from './ensure.js';
 import type { TenantActivityDeps } from './tenant/deps.js';
-import type { TenantIdentity } from './tenant/derive.js';
-import type { TenantSecrets } from './tenant/view.js';
+import type { TenantIdentity } from '../core/identity.js';
+import type { TenantSecrets } from '../core/tenant-view.js';
 
 /** What a tenant step is given: the tenant's derived identifiers and its secrets, read from the registry. */
 export interface TenantStepContext {

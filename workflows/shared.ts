@@ -5,7 +5,7 @@
  */
 import { defineUpdate } from '@temporalio/workflow';
 import type { ObjectOutcome } from '../activities/ensure.js';
-import type { Outcome, TenantSecrets, TenantView } from '../activities/tenant/view.js';
+import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
 import type { Sealed } from '../core/sealed.js';
 import type { StepName } from '../core/steps.js';
 

@@ -1,4 +1,4 @@
-import type { Site } from '../../apps/config/site.js';
+import type { Site } from '../../core/site.js';
 import { createIssuer, type CertificateIssuer } from '../ca/issuer.js';
 
 /**

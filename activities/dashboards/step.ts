@@ -2,7 +2,7 @@ import { updateTenant } from '../../db/queries/tenants.js';
 import { seal } from '../../db/seal.js';
 import type { TenantStep, TenantStepContext } from '../tenant-step.js';
 import { newDashboardPassword } from '../tenant/secrets.js';
-import { dashboardUsername } from '../tenant/view.js';
+import { dashboardUsername } from '../../core/tenant-view.js';
 
 /**
  * The login's password: the registry's; or, when it holds none (a restore after the registry was

@@ -2,7 +2,7 @@ import { deleteReservation, getReservation, listReservations, type ReservationRo
 import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
 import type { ObjectOutcome } from '../ensure.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
-import { deriveIdentity } from '../tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { atStep } from './backend.js';
 
 /**

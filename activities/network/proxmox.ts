@@ -1,5 +1,5 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
-import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from './identifiers.js';
+import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, type PveParams } from './pve-api.js';
 
 /**

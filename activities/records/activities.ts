@@ -8,7 +8,7 @@ import type { TenantActivityDeps } from '../tenant/deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../workloads/names.js';
 import { runPublishStep } from '../workloads/step.js';
-import { deriveIdentity } from '../tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
 import { viewRecord, type RecordView } from './view.js';

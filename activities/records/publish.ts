@@ -1,7 +1,7 @@
 import { absoluteName, ptrName } from '../dns/names.js';
 import type { ObjectOutcome } from '../ensure.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
-import { deriveIdentity } from '../tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { listRecords } from '../../db/queries/records.js';
 import { listWorkloads } from '../../db/queries/workloads.js';
 import { ptrAction, ptrOwner } from './ptr.js';

@@ -1,4 +1,4 @@
-import type { Site } from '../../apps/config/site.js';
+import type { Site } from '../../core/site.js';
 import type { RecordKind, RecordRow } from '../../db/queries/records.js';
 import { fqdnOf } from '../workloads/names.js';
 

@@ -3,7 +3,7 @@ import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
 import { encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
 import { signRequest, type SigV4Credentials } from './sigv4.js';
-import { stateAccessKey } from './access-key.js';
+import { stateAccessKey } from '../../core/identity.js';
 
 /**
  * The state store of a tenant on MinIO: a user (access key = tenant name) holding the tenant's

@@ -4,7 +4,7 @@ import type { StepName } from '../../core/steps.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { TenantActivityDeps } from './deps.js';
-import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from './view.js';
+import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
 
 /**
  * What an answer carries of the tenant's secrets. A create's: every secret the registry holds for

@@ -7,10 +7,10 @@ import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/sha
 import { createStepsFor } from '../steps.js';
 import { mintTenantToken, tokenHash } from './api-token.js';
 import type { TenantActivityDeps } from './deps.js';
-import { chooseIndex } from './derive.js';
+import { chooseIndex } from '../../core/identity.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
-import type { Outcome, TenantSecrets } from './view.js';
+import type { Outcome, TenantSecrets } from '../../core/tenant-view.js';
 
 /**
  * `secrets` are the ones this attempt issued or was given, sealed: the workflow hands them to the

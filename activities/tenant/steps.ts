@@ -6,7 +6,7 @@ import { asBackendStep } from '../step.js';
 import { STEP_MODULES } from '../steps.js';
 import type { TenantStepContext } from '../tenant-step.js';
 import type { TenantActivityDeps } from './deps.js';
-import { deriveIdentity } from './derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 
 /** What every tenant step activity is given: the tenant's name and index, never a secret. */
 export interface StepInput {

@@ -8,7 +8,7 @@ import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
-import { deriveIdentity } from '../tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from './names.js';
 import { repeatedWorkloadSizing } from './sizing.js';
 import { runPublishStep } from './step.js';

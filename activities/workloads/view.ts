@@ -1,4 +1,4 @@
-import type { Site } from '../../apps/config/site.js';
+import type { Site } from '../../core/site.js';
 import type { WorkloadRow, WorkloadStatus } from '../../db/queries/workloads.js';
 import { fqdnOf } from './names.js';
 

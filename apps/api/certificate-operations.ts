@@ -9,7 +9,7 @@ import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { siteIssuer } from '../../activities/certificates/site-issuer.js';
 import { ConfigError } from '../config/env.js';
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 
 export type CertificatePutResult =
   /** The current certificate still serves the same key and names with more than 60 days left. */

@@ -9,7 +9,7 @@ import { getTenantRow, tenantExists } from '../../db/queries/tenants.js';
 import { withdrawAdmission } from '../../db/queries/admissions.js';
 import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/queries/wifi-keys.js';
 import type { Registry } from '../../db/registry.js';
-import { deriveIdentity } from '../../activities/tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { startOptions } from '../../temporal/start-options.js';
 import {
   deviceWorkflowIds as ids,
@@ -25,7 +25,7 @@ import {
 } from '../../workflows/device-contract.js';
 import { sealValue } from '../../db/seal.js';
 import { sealKeys } from '../config/keys.js';
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 import { runUnavailable, stepFailed } from './errors.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */

@@ -1,4 +1,4 @@
-import type { TenantView } from '../../activities/tenant/view.js';
+import type { TenantView } from '../../core/tenant-view.js';
 import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult, RestoreSecrets } from '../../workflows/shared.js';
 
 /** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */

@@ -1,7 +1,7 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
-import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../activities/tenant/view.js';
+import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
@@ -11,7 +11,7 @@ import { startOptions } from '../../temporal/start-options.js';
 import { attemptCreate, workflowIds, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 import { ApiError } from './errors.js';
 import type { CreateCall, TenantOperations } from './operations.js';
 import { admissionKeys } from './device-operations.js';

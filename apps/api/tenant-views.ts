@@ -1,8 +1,8 @@
-import { viewTenant, type TenantView } from '../../activities/tenant/view.js';
+import { viewTenant, type TenantView } from '../../core/tenant-view.js';
 import { getVersionedTenantRecord, tenantVersion } from '../../db/queries/tenants.js';
 import type { Db } from '../../db/registry.js';
 import type { SealKeys } from '../../db/seal.js';
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 
 /**
  * Past this many tenants the oldest view is dropped. A site has at most 62 tenants; names read

@@ -11,7 +11,7 @@ import {
   type WorkloadRequest,
   type WorkloadResult,
 } from '../../workflows/workload-shared.js';
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 import { runUnavailable } from './errors.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
-import { siteSchema, type Site } from './site.js';
+import { parseDuration } from '../../core/duration.js';
+import { siteSchema, type Site } from '../../core/site.js';
 
 /**
  * Configuration comes from the environment only (spec: Configuration; design §3). Every variable

@@ -1,4 +1,4 @@
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 import { BackendError } from '../../activities/ensure.js';
 import { BackendHttp } from '../../activities/http.js';
 import { PveApi } from '../../activities/network/pve-api.js';

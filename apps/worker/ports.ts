@@ -1,4 +1,4 @@
-import type { Site } from '../config/site.js';
+import type { Site } from '../../core/site.js';
 import type { TenantPorts } from '../../activities/tenant/ports.js';
 import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
 import { createRecursorAdapter } from '../../activities/resolver/recursor.js';
@@ -11,7 +11,7 @@ import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
 import { createKeaAdapter } from '../../activities/device-address/kea.js';
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createIssuer } from '../../activities/ca/issuer.js';
-import { LOG_SELECT_HEADER } from '../../activities/tenant/view.js';
+import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): TenantPorts {

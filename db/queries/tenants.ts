@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { revokedTenantTokens, steps, tenants, type TenantRow } from '../schema/index.js';
 import { canOpen, open, type SealKeys } from '../seal.js';
-import type { TenantRecord, TenantSecrets, TenantStatus } from '../../activities/tenant/view.js';
+import type { TenantRecord, TenantSecrets, TenantStatus } from '../../core/tenant-view.js';
 
 /** to_char's pattern for Date.prototype.toISOString()'s form. */
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;

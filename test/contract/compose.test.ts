@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ConfigError, loadConfig, serviceSchema } from '../../apps/config/env.js';
-import { siteSchema } from '../../apps/config/site.js';
+import { siteSchema } from '../../core/site.js';
 import { routes as codecRoutes } from '../../apps/api/routes/temporal/codec.js';
 import { SEARCH_ATTRIBUTES } from '../../temporal/search-attributes.js';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../apps/config/env.js';
-import type { Site } from '../../apps/config/site.js';
+import type { Site } from '../../core/site.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { startMosquitto, type RunningMosquitto } from '../../apps/lab/servers/mosquitto.js';
 import { createFaultProxy } from '../../apps/lab/simulators/fault-proxy.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { checkBackends } from '../../apps/worker/check-backends.js';
 import { bindPorts } from '../../apps/worker/ports.js';
-import { stateAccessKey } from '../../activities/state/access-key.js';
+import { stateAccessKey } from '../../core/identity.js';
 import { createPrivateCa, type PrivateCa } from '../support/private-ca.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../activities/ensure.js';
 import { workloadIdentity } from '../../activities/hypervisor/identity.js';
 import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
-import { tenantNetwork } from '../../activities/network/identifiers.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
@@ -11,7 +11,7 @@ import { createProxmoxSimulator, vmDiskGb, type ProxmoxSimulator } from '../../a
 
 const TOKEN_ID = 'svc@pve!provision';
 const SECRET = '7d9b1a64-3c2e-4b8f-8e11-5a0c9f7b2d33';
-const site = { tenantSupernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, vmidBase: 10000 };
+const site = { supernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, domain: 'lab.example', logAccountBase: 1000, vmidBase: 10000 };
 const KEYS = ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA0b+Zq/x alice@laptop', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQAB bob (work key)'];
 
 let sim: ProxmoxSimulator;
@@ -29,7 +29,7 @@ const adapter = (taskTimeoutMs = 2_000) =>
     taskTimeoutMs,
   });
 
-const tenant = tenantNetwork('acme', 5, site);
+const tenant = deriveIdentity(site, 'acme', 5);
 
 function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
   const id = workloadIdentity(site.vmidBase, { index: tenant.index, subnet: tenant.subnet }, ordinal);
@@ -40,9 +40,9 @@ function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
     memoryMb: 2048,
     diskGb: 20,
     mac: id.mac,
-    bridge: tenant.vnetId,
+    bridge: tenant.vnet,
     address: id.address,
-    prefixLen: tenant.prefixLen,
+    prefixLen: tenant.prefixLength,
     gateway: tenant.gateway,
     ciuser: 'tenant',
     sshKeys: KEYS,
@@ -68,7 +68,7 @@ beforeAll(async () => {
   hv = adapter();
   // The tenant's VNet must run on the fabric for its VMs to start.
   const net = createProxmoxNetworkAdapter({ apiUrl: server.url, tokenId: TOKEN_ID, tokenSecret: SECRET, controller: 'evpnctl', node: 'pve1', taskTimeoutMs: 2_000, vrfVniBase: site.vrfVniBase, vnetVniBase: site.vnetVniBase });
-  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnetId: tenant.vnetId, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
+  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnetId: tenant.vnet, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
 });
 afterAll(async () => server?.close());
 

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../activities/ensure.js';
-import { tenantNetwork } from '../../activities/network/identifiers.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
@@ -9,7 +9,7 @@ import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/si
 
 const TOKEN_ID = 'svc@pve!provision';
 const SECRET = '0b6c3a58-2f4e-4f57-9a43-4e4f1f2d7c11';
-const site = { tenantSupernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000 };
+const site = { supernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, domain: 'lab.example', logAccountBase: 1000 };
 
 let sim: ProxmoxSimulator;
 let server: RunningServer;
@@ -29,8 +29,8 @@ const adapter = (over: Partial<Parameters<typeof createProxmoxNetworkAdapter>[0]
   });
 
 function specFor(name: string, index: number): NetworkSpec {
-  const n = tenantNetwork(name, index, site);
-  return { tenant: name, index, vrfVni: n.vrfVni, vnetId: n.vnetId, vnetTag: n.vnetTag, subnet: n.subnet, gateway: n.gateway };
+  const n = deriveIdentity(site, name, index);
+  return { tenant: name, index, vrfVni: n.vrfVni, vnetId: n.vnet, vnetTag: n.vnetTag, subnet: n.subnet, gateway: n.gateway };
 }
 
 /** The operator at the Proxmox API, making drift the way a person would. */

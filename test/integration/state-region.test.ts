@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { BackendError } from '../../activities/ensure.js';
-import { stateAccessKey } from '../../activities/state/access-key.js';
+import { stateAccessKey } from '../../core/identity.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';

@@ -1,7 +1,7 @@
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createKeaAdapter } from '../../activities/device-address/kea.js';
 import { routeIds } from '../../activities/log-store/routes.js';
-import { deriveIdentity } from '../../activities/tenant/derive.js';
+import { deriveIdentity } from '../../core/identity.js';
 import type { TestSite } from './site.js';
 
 /**

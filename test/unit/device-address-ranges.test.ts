@@ -9,7 +9,7 @@ import {
   parseRange,
   rangeFitsSubnet,
   rangeSize,
-} from '../../activities/device-address/ranges.js';
+} from '../../core/address-ranges.js';
 
 const range = parseRange('10.200.0.64-10.200.0.127')!;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isServed, rangeOf, servedClasses, unservedReason, wifiOf } from '../../activities/devices/trust-class.js';
-import { parseIPv4 } from '../../activities/device-address/ranges.js';
+import { parseIPv4 } from '../../core/address-ranges.js';
 
 const classes = {
   sensor: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.200.0.64-10.200.0.127' },

@@ -1,8 +1,8 @@
-import type { Site } from '../../apps/config/site.js';
-import { CREATE_STEPS, type StepName } from '../../core/steps.js';
-import { deriveIdentity } from './derive.js';
+import type { Site } from './site.js';
+import { CREATE_STEPS, type StepName } from './steps.js';
+import { deriveIdentity } from './identity.js';
 
-export type { StepName } from '../../core/steps.js';
+export type { StepName } from './steps.js';
 export type Outcome = 'created' | 'restored' | 'reissued' | 'resumed' | 'reconciled';
 export type TenantStatus = 'provisioning' | 'ready' | 'deleting';
 

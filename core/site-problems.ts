@@ -1,5 +1,5 @@
-import { parseRange } from '../../activities/device-address/ranges.js';
-import { siteNetworkProblems } from '../../activities/network/identifiers.js';
+import { parseRange } from './address-ranges.js';
+import { addressPlanProblems } from './identity.js';
 
 /**
  * What is wrong with a site configuration whose variables each parse on their own: identifier
@@ -14,7 +14,7 @@ export interface SiteProblem {
 
 type Env = Record<string, unknown>;
 
-const NETWORK_VARIABLE = { tenantSupernet: 'SITE_TENANT_SUPERNET', vrfVniBase: 'SITE_VRF_VNI_BASE', vnetVniBase: 'SITE_VNET_VNI_BASE' } as const;
+const NETWORK_VARIABLE = { supernet: 'SITE_TENANT_SUPERNET', vrfVniBase: 'SITE_VRF_VNI_BASE', vnetVniBase: 'SITE_VNET_VNI_BASE' } as const;
 
 /** Settings that only work together: when the first is set, each of the others must be too. */
 const TOGETHER: [string, string[]][] = [
@@ -34,9 +34,9 @@ const set = (v: unknown) => v !== undefined && v !== '';
 export function siteProblems(e: Env): SiteProblem[] {
   const problems: SiteProblem[] = [];
   if (typeof e.SITE_TENANT_SUPERNET === 'string' && typeof e.SITE_VRF_VNI_BASE === 'number' && typeof e.SITE_VNET_VNI_BASE === 'number') {
-    const network = { tenantSupernet: e.SITE_TENANT_SUPERNET, vrfVniBase: e.SITE_VRF_VNI_BASE, vnetVniBase: e.SITE_VNET_VNI_BASE };
+    const network = { supernet: e.SITE_TENANT_SUPERNET, vrfVniBase: e.SITE_VRF_VNI_BASE, vnetVniBase: e.SITE_VNET_VNI_BASE };
     // The supernet's own shape is the schema's to report; here only how the bases fit together.
-    for (const p of siteNetworkProblems(network)) if (p.setting !== 'tenantSupernet') problems.push({ variable: NETWORK_VARIABLE[p.setting], message: p.reason });
+    for (const p of addressPlanProblems(network)) if (p.setting !== 'supernet') problems.push({ variable: NETWORK_VARIABLE[p.setting], message: p.reason });
   }
   for (const [cls, c] of Object.entries((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { range?: string }>)) {
     if (c.range !== undefined && !parseRange(c.range)) {
