@@ -19,6 +19,27 @@ const workflowBans = [
   '@temporalio/activity',
 ];
 
+/**
+ * The layers (docs/architecture.md): an import may only point down. `core` (the shared vocabulary)
+ * imports no other folder; `db` imports only `core`; `activities` and `workflows` import `db`/`core`
+ * (workflows only `core`), never `apps`; `temporal` imports `core` and the workflow contract.
+ * Between `activities` and `workflows` only types cross (the activity types the workflows proxy,
+ * the request/result shapes of the contract): no code of one runs in the other.
+ */
+const LAYERS = ['core', 'db', 'activities', 'workflows', 'temporal', 'apps'];
+/** Relative specifiers that reach folder `layer` from a file one to four folders deep. */
+const reach = (layer) => [1, 2, 3, 4].map((depth) => `${'../'.repeat(depth)}${layer}/**`);
+const layerRule = (banned, typesOnly = []) => [
+  'error',
+  {
+    patterns: [
+      ...banned.map((layer) => ({ group: reach(layer), message: `layers: this folder may not import ${layer}/ (docs/architecture.md)` })),
+      ...typesOnly.map((layer) => ({ group: reach(layer), allowTypeImports: true, message: `layers: only types may be imported from ${layer}/ (docs/architecture.md)` })),
+    ],
+  },
+];
+const below = (layer, ...allowed) => LAYERS.filter((l) => l !== layer && !allowed.includes(l));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.lab/**', '.test-run/**', '.scratch-*/**', 'db/migrations/**'] },
   js.configs.recommended,
@@ -36,14 +57,19 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  { files: ['core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('core')) } },
+  { files: ['db/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('db', 'core')) } },
+  { files: ['activities/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal'], ['workflows']) } },
+  { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'db']) } },
   {
     files: ['workflows/**/*.ts'],
     rules: {
+      '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']),
       'no-restricted-imports': [
         'error',
         {
           paths: workflowBans.filter((m) => !m.includes('*')).map((name) => ({ name, message: 'workflows are deterministic: no Node built-ins or I/O' })),
-          patterns: [{ group: ['drizzle-orm/*', '../db/*', '../apps/*'], message: 'workflows are deterministic: no I/O' }],
+          patterns: [{ group: ['drizzle-orm/*'], message: 'workflows are deterministic: no I/O' }],
         },
       ],
     },

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { SearchAttributeType } from '@temporalio/common';
-import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 
 /**
  * Launches the Temporal CLI dev server (SQLite file, UI on its own port) for the lab and the tests.

@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { SearchAttributeType } from '@temporalio/common';
-import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 
 const { temporal } = proto;
 

@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { workflowIds } from '../workflows/shared.js';
-import { OPERATION } from './search-attributes.js';
+import { OPERATION } from '../core/search-attributes.js';
 
 /**
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping

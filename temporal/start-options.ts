@@ -1,5 +1,5 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { OPERATION, TENANT_NAME } from './search-attributes.js';
+import { OPERATION, TENANT_NAME } from '../core/search-attributes.js';
 
 /**
  * How the API starts every run: calls for one id meet in the running execution, ids are reused

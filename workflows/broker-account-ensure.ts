@@ -1,14 +1,15 @@
 import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { serveParkedAttempts } from './parked-attempts.js';
 import { isStepFailure } from './failures.js';
+import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Activities } from '../activities/index.js';
 import type { SealedBrokerAccount } from '../activities/broker-accounts/view.js';
 import type { Sealed } from '../core/sealed.js';
-import { STEP } from '../temporal/search-attributes.js';
+import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underLease } from './tenant-lease.js';
 import {
-  BROKER_ACCOUNT_LOST, attemptBrokerAccount,
+  attemptBrokerAccount,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
 } from './broker-account-shared.js';
 

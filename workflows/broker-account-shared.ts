@@ -40,6 +40,3 @@ export interface BrokerAccountWorkflowInput {
 }
 
 export const attemptBrokerAccount = defineUpdate<BrokerAccountResult, [BrokerAccountRequest]>('attemptBrokerAccount');
-
-/** ApplicationFailure type: the broker lost an account and the call gave no password to restore. */
-export const BROKER_ACCOUNT_LOST = 'BrokerAccountLost';

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { OPERATION, TENANT_NAME } from '../temporal/search-attributes.js';
+import { OPERATION, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { workflowIds, type ReconcileResult, type SweepResult } from './shared.js';
 import { tenantReconcile } from './tenant-reconcile.js';

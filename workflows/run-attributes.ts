@@ -1,8 +1,8 @@
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { FAILED_STEPS, OUTCOME, STEP } from '../temporal/search-attributes.js';
+import { FAILED_STEPS, OUTCOME, STEP } from '../core/search-attributes.js';
 
 /**
- * What a run says of itself in its search attributes (temporal/search-attributes.ts), so the UI's
+ * What a run says of itself in its search attributes (core/search-attributes.ts), so the UI's
  * and the CLI's list filters find it: the step running or parked after, every step that failed
  * in the run (kept after a resume) and how the run answered.
  */

@@ -1,9 +1,9 @@
 import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
-import { newWorkloadDisk } from '../activities/workloads/sizing.js';
+import { newWorkloadDisk } from '../core/workload-sizing.js';
 import type { PublishStep } from '../activities/workloads/step.js';
-import { STEP } from '../temporal/search-attributes.js';
+import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underNameLease } from './tenant-lease.js';
 import { serveAttempts } from './workload-attempts.js';

@@ -1,7 +1,7 @@
 import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
-import { STEP } from '../temporal/search-attributes.js';
+import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 import { underNameLease } from './tenant-lease.js';

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { deleteBrokerAccount, getBrokerAccount, saveBrokerAccount } from '../../db/queries/broker-accounts.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
-import { BROKER_ACCOUNT_LOST, type BrokerAccountRequest } from '../../workflows/broker-account-shared.js';
+import { BROKER_ACCOUNT_LOST } from '../../core/failure-types.js';
+import type { BrokerAccountRequest } from '../../workflows/broker-account-shared.js';
 import type { Refusal } from '../../workflows/shared.js';
 import { brokerUsername } from '../broker/username.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';

@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { PveApi } from '../network/pve-api.js';
-import { checkDisk } from './disk.js';
+import { checkDisk } from '../../core/disk-size.js';
 import {
   bootDiskGb,
   bootDiskKey,
@@ -16,7 +16,7 @@ import {
   type VmConfig,
 } from './vm-config.js';
 
-export { checkDisk, type DiskCheck } from './disk.js';
+export { checkDisk, type DiskCheck } from '../../core/disk-size.js';
 
 /**
  * A tenant workload as a QEMU VM on Proxmox VE: a full clone of the site's newest template

@@ -10,7 +10,7 @@ import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from 
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from './names.js';
-import { repeatedWorkloadSizing } from './sizing.js';
+import { repeatedWorkloadSizing } from '../../core/workload-sizing.js';
 import { runPublishStep } from './step.js';
 import { viewWorkload, type WorkloadView } from './view.js';
 

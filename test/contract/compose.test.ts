@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { ConfigError, loadConfig, serviceSchema } from '../../apps/config/env.js';
 import { siteSchema } from '../../core/site.js';
 import { routes as codecRoutes } from '../../apps/api/routes/temporal/codec.js';
-import { SEARCH_ATTRIBUTES } from '../../temporal/search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../../core/search-attributes.js';
 
 /**
  * The production shape (docker-compose.yml, Dockerfile, .env.example, docs/production.md) checked
@@ -272,7 +272,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
   });
 
   describe('environment of the API and worker', () => {
-    const codeNames = new Set([...namesIn('apps/config/env.ts'), ...namesIn('apps/config/site.ts')]);
+    const codeNames = new Set([...namesIn('apps/config/env.ts'), ...namesIn('core/site.ts')]);
     const workerReads = new Set(namesIn('apps/worker/main.ts'));
     // Baked into the image at build time (build args -> ENV), not set per container.
     const buildTime = ['SERVICE_VERSION', 'SERVICE_COMMIT', 'SERVICE_BUILT'];
@@ -285,7 +285,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
       for (const name of ['api', 'worker']) {
         for (const key of Object.keys(example.services[name]!.environment!)) {
           const known = codeNames.has(key) || (name === 'worker' && workerReads.has(key));
-          expect(known, `${name}: ${key} is read by apps/config/env.ts, site.ts or the worker`).toBe(true);
+          expect(known, `${name}: ${key} is read by apps/config/env.ts, core/site.ts or the worker`).toBe(true);
         }
       }
     });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { STEP } from '../../temporal/search-attributes.js';
+import { STEP } from '../../core/search-attributes.js';
 import { runHistory } from '../support/history.js';
 import { findSecrets } from '../support/secret-forms.js';
 import { startTestSite, type TestSite } from '../support/site.js';

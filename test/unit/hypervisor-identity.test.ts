@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { lowestFreeOrdinal, workloadAddress, workloadIdentity, workloadMac, workloadVmid } from '../../activities/hypervisor/identity.js';
-import { checkDisk } from '../../activities/hypervisor/disk.js';
+import { checkDisk } from '../../core/disk-size.js';
 
 describe('workloadIdentity', () => {
   const rows = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newWorkloadDisk, repeatedWorkloadSizing } from '../../activities/workloads/sizing.js';
+import { newWorkloadDisk, repeatedWorkloadSizing } from '../../core/workload-sizing.js';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ2n4mYkqCgs7bKp0p3TnDLgH5x1ZyB3aWq0f2G8s9vX a@b';
 const KEY2 = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHc7m5Yq0u7aJm1tq8VbJ3oPqXcD4f2Lr9sE6wK1nT0Z c@d';

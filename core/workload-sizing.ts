@@ -1,4 +1,4 @@
-import { checkDisk } from '../hypervisor/disk.js';
+import { checkDisk } from './disk-size.js';
 
 /**
  * The sizing a create asks for, against what the workload already has (spec: Workload): a disk

@@ -1,0 +1,48 @@
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layer rule in eslint.config.js (docs/architecture.md): an upward import fails `npm run lint`,
+ * a downward one passes. Each row lints one line of code as if it were a file of that layer.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport type Probe = unknown;\n`, { filePath: join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+const refused = [
+  { file: 'core/identity.ts', code: "import { Registry } from '../db/registry.js';", why: 'core imports db' },
+  { file: 'core/identity.ts', code: "import type { Activities } from '../activities/index.js';", why: 'core imports activities, even a type' },
+  { file: 'db/queries/tenants.ts', code: "import { createActivities } from '../../activities/index.js';", why: 'db imports activities' },
+  { file: 'db/registry.ts', code: "import { loadConfig } from '../apps/config/env.js';", why: 'db imports apps' },
+  { file: 'activities/tenant/register.ts', code: "import { loadConfig } from '../../apps/config/env.js';", why: 'activities import apps' },
+  { file: 'activities/broker-accounts/activities.ts', code: "import { attemptBrokerAccount } from '../../workflows/broker-account-shared.js';", why: 'activities import workflow code' },
+  { file: 'workflows/tenant-create.ts', code: "import { createActivities } from '../activities/index.js';", why: 'workflows import activity code' },
+  { file: 'workflows/tenant-create.ts', code: "import { Registry } from '../db/registry.js';", why: 'workflows import db' },
+  { file: 'temporal/schedules.ts', code: "import { Registry } from '../db/registry.js';", why: 'temporal imports db' },
+];
+
+const allowed = [
+  { file: 'db/queries/tenants.ts', code: "import type { TenantRecord } from '../../core/tenant-view.js';", why: 'db imports core' },
+  { file: 'activities/tenant/register.ts', code: "import { listTenantRecords } from '../../db/queries/tenants.js';", why: 'activities import db' },
+  { file: 'activities/broker-accounts/activities.ts', code: "import type { BrokerAccountRequest } from '../../workflows/broker-account-shared.js';", why: 'activities import a contract type' },
+  { file: 'workflows/tenant-create.ts', code: "import type { Activities } from '../activities/index.js';", why: 'workflows import the activity types they proxy' },
+  { file: 'apps/api/app.ts', code: "import { Registry } from '../../db/registry.js';", why: 'apps import anything below' },
+];
+
+describe('layer rule', () => {
+  for (const row of refused) {
+    it(`refuses: ${row.why}`, { timeout: 60_000 }, async () => {
+      expect(await layerErrors(row.file, row.code)).toEqual([expect.stringMatching(/layers: /)]);
+    });
+  }
+  for (const row of allowed) {
+    it(`allows: ${row.why}`, { timeout: 60_000 }, async () => {
+      expect(await layerErrors(row.file, row.code)).toEqual([]);
+    });
+  }
+});
