@@ -20,7 +20,8 @@ const NETWORK_VARIABLE = { supernet: 'SITE_TENANT_SUPERNET', vrfVniBase: 'SITE_V
 const TOGETHER: [string, string[]][] = [
   ['SITE_CA_CERT', ['SITE_CA_KEY']],
   ['SITE_CA_KEY', ['SITE_CA_CERT']],
-  ['SITE_WIFI_URL', ['SITE_WIFI_API_KEY']],
+  ['SITE_WIFI_USERNAME', ['SITE_WIFI_PASSWORD']],
+  ['SITE_WIFI_PASSWORD', ['SITE_WIFI_USERNAME']],
   ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN']],
   ['SITE_WIFI_DEVELOPER_VLAN', ['SITE_WIFI_DEVELOPER_SSID']],
   ['SITE_BROKER_URL', ['SITE_BROKER_ADMIN_PASSWORD']],
@@ -42,6 +43,13 @@ export function siteProblems(e: Env): SiteProblem[] {
     if (c.range !== undefined && !parseRange(c.range)) {
       problems.push({ variable: 'SITE_TRUST_CLASSES', message: `class ${cls}: range must be first-last IPv4 addresses with first <= last` });
     }
+  }
+  // A console takes an API key or a login; a self-hosted Network application has no API keys.
+  if (set(e.SITE_WIFI_URL)) {
+    const selfHosted = e.SITE_WIFI_DEPLOYMENT === 'self-hosted';
+    const login = set(e.SITE_WIFI_USERNAME) || set(e.SITE_WIFI_PASSWORD);
+    if (selfHosted && !login) problems.push({ variable: 'SITE_WIFI_USERNAME', message: 'required when SITE_WIFI_DEPLOYMENT is self-hosted (it has no API keys)' });
+    if (!selfHosted && !login && !set(e.SITE_WIFI_API_KEY)) problems.push({ variable: 'SITE_WIFI_API_KEY', message: 'required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are' });
   }
   for (const [variable, needs] of TOGETHER) {
     if (!set(e[variable])) continue;

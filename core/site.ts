@@ -114,7 +114,10 @@ export const siteSchema = z
     SITE_LOG_SERVER: z.string().min(1).default('logs'),
     SITE_LOG_ENDPOINT: url.optional(),
     SITE_WIFI_URL: url.optional(),
+    SITE_WIFI_DEPLOYMENT: z.enum(['unifi-os', 'self-hosted']).default('unifi-os'),
     SITE_WIFI_API_KEY: z.string().optional(),
+    SITE_WIFI_USERNAME: z.string().optional(),
+    SITE_WIFI_PASSWORD: z.string().optional(),
     SITE_WIFI_SITE: z.string().min(1).default('default'),
     SITE_WIFI_PLACEHOLDER_NETWORK: z.string().min(1).optional(),
     SITE_WIFI_DEVELOPER_SSID: z.string().min(1).optional(),
@@ -201,7 +204,10 @@ export const siteSchema = z
     wifi: e.SITE_WIFI_URL
       ? {
           url: e.SITE_WIFI_URL,
-          apiKey: e.SITE_WIFI_API_KEY ?? '',
+          deployment: e.SITE_WIFI_DEPLOYMENT,
+          apiKey: e.SITE_WIFI_API_KEY || undefined,
+          username: e.SITE_WIFI_USERNAME || undefined,
+          password: e.SITE_WIFI_PASSWORD || undefined,
           site: e.SITE_WIFI_SITE,
           placeholderNetwork: e.SITE_WIFI_PLACEHOLDER_NETWORK,
           ca: e.SITE_WIFI_CA_FILE ?? e.SITE_BACKEND_CA_FILE,

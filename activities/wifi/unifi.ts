@@ -1,13 +1,17 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
+import { unifiApiBase, unifiSession, type UnifiDeployment } from './unifi-session.js';
 import type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
 
 export type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';
 
 /**
- * Wi-Fi keys as UniFi Network private pre-shared keys, through a UniFi OS console's API key
- * (`X-API-KEY`, Network application proxied under `/proxy/network`).
+ * Wi-Fi keys as UniFi Network private pre-shared keys, through the Network application's classic
+ * API on either deployment: a UniFi OS console (the application proxied under `/proxy/network`,
+ * with an API key in `X-API-KEY` or a local admin's login) or a self-hosted Network application
+ * (its own `/api`, a login only). See unifi-session.ts for the logins.
  *
  * A WLAN's PPSK list is one field of the wlanconf object, so every change is a read of the
  * WLAN and a PUT of the whole list. Entries have no name: the service's entry is the one whose
@@ -19,9 +23,14 @@ export type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapt
  * that run several workers must serialize per SSID themselves; a reconcile puts a lost entry back.
  */
 export interface UnifiWifiOptions {
-  /** The console's base URL, e.g. `https://192.168.1.1`. */
+  /** The console's or the application's base URL, e.g. `https://192.168.1.1`, `https://unifi:8443`. */
   url: string;
-  apiKey: string;
+  /** `unifi-os` (default): a console; `self-hosted`: the Network application on a server of its own. */
+  deployment?: UnifiDeployment;
+  /** A console's API key (UniFi OS only); else `username` and `password` log in. */
+  apiKey?: string;
+  username?: string;
+  password?: string;
   /** Short site name as in `api/s/<site>`; `default` unless the console has several. */
   site?: string;
   /**
@@ -68,17 +77,13 @@ interface Answer<T> {
 
 const PRODUCT = 'unifi';
 
-/** Where the Network application's site API is, relative to the configured URL. */
-export function unifiApiBase(opts: { site?: string }): string {
-  return `proxy/network/api/s/${encodeURIComponent(opts.site ?? 'default')}`;
-}
-
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
-  const http = new BackendHttp(PRODUCT, opts.url, { 'x-api-key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
+  const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
+  const session = unifiSession(http, opts);
   const base = unifiApiBase(opts);
 
   async function call<T>(method: 'GET' | 'PUT', path: string, json?: unknown): Promise<T[]> {
-    const res = await http.call({ method, path: `${base}/${path}`, json, accept: [400, 401, 403, 404] });
+    const res = await session.call({ method, path: `${base}/${path}`, json, accept: [400, 401, 403, 404] });
     let body: Answer<T> | undefined;
     try {
       body = res.json<Answer<T>>();

@@ -4,7 +4,7 @@ import { BackendHttp } from '../../activities/http.js';
 import { PveApi } from '../../activities/network/pve-api.js';
 import { signRequest } from '../../activities/state/sigv4.js';
 import { createDynsecControl } from '../../activities/broker/dynsec-control.js';
-import { unifiApiBase } from '../../activities/wifi/unifi.js';
+import { unifiApiBase, unifiSession } from '../../activities/wifi/unifi-session.js';
 
 /**
  * `worker --check-backends`: before the first tenant, call each configured backend's read-only
@@ -94,9 +94,10 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       backend: 'wifi',
       url: w.url,
       run: async () => {
-        const res = await jsonApi('unifi', w.url, { 'x-api-key': w.apiKey }, w.ca).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
+        // The adapter's own session: an API key, or the deployment's login.
+        const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
         const wlans = res.json<{ data?: unknown[] }>().data ?? [];
-        return `UniFi Network answers; site ${w.site} has ${wlans.length} WLANs`;
+        return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
       },
     });
   }

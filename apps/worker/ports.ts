@@ -73,7 +73,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
           }
         : undefined,
     wifi: site.wifi
-      ? createUnifiWifiAdapter({ url: site.wifi.url, apiKey: site.wifi.apiKey, site: site.wifi.site, placeholderNetwork: site.wifi.placeholderNetwork, timeoutMs, ca: site.wifi.ca })
+      ? createUnifiWifiAdapter({ ...site.wifi, timeoutMs })
       : undefined,
     deviceAddress: site.dhcp
       ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, control: site.dhcp.control, timeoutMs, ca: site.dhcp.ca })

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
+import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
+import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 
 /**
  * `worker --check-backends` (issue 17): the operator's check before the first tenant. It reports
@@ -8,6 +10,8 @@ import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
  * database nor Temporal (DATABASE_URL points nowhere here).
  */
 let lab: LabBackends;
+let selfHosted: RunningServer;
+const LOGIN = { username: 'svc-check', password: 'check-login-password-MARK' };
 
 function checkBackends(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -22,8 +26,12 @@ function checkBackends(env: Record<string, string>): Promise<{ code: number | nu
 
 beforeAll(async () => {
   lab = await startLabBackends({ minimal: true });
+  selfHosted = await serveApp(createUnifiSimulator({ deployment: 'self-hosted', login: LOGIN }).app);
 });
-afterAll(async () => lab?.stop());
+afterAll(async () => {
+  await lab?.stop();
+  await selfHosted?.close();
+});
 
 describe('worker --check-backends', () => {
   it('reports each configured backend as answering and exits 0', async () => {
@@ -41,6 +49,17 @@ describe('worker --check-backends', () => {
     expect(r.stdout).toMatch(/FAIL\s+proxmox\s+\S+\s+GET \/version -> 401 invalid token value!/);
     expect(r.stdout).toMatch(/ok\s+powerdns/);
     for (const secret of ['wrong-secret-MARK', lab.env.SITE_PDNS_API_KEY!, lab.env.SITE_MINIO_SECRET_KEY!]) expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
+  it('reports a self-hosted Network application through its login, and a refused login without the password', async () => {
+    const wifi = { SITE_WIFI_URL: selfHosted.url, SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_USERNAME: LOGIN.username, SITE_WIFI_PASSWORD: LOGIN.password };
+    const r = await checkBackends({ ...lab.env, ...wifi });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/ok\s+wifi\s+\S+\s+UniFi Network \(self-hosted, login\) answers; site default has 2 WLANs/);
+    const bad = await checkBackends({ ...lab.env, ...wifi, SITE_WIFI_PASSWORD: 'wrong-password-MARK' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL\s+wifi\s+\S+\s+login refused -> 400/);
+    expect(bad.stdout + bad.stderr).not.toContain('MARK');
   });
 
   it('without a site it says what is missing (exit 2)', async () => {

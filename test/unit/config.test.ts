@@ -173,7 +173,10 @@ describe('site configuration', () => {
     ['SITE_CA_KEY without SITE_CA_CERT', { SITE_CA_KEY: caKey }, /^invalid site configuration: SITE_CA_CERT: required when SITE_CA_KEY is set$/],
     ['a developer SSID without a VLAN', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_API_KEY: 'MARK', SITE_WIFI_DEVELOPER_SSID: 'dev' }, /^invalid site configuration: SITE_WIFI_DEVELOPER_VLAN: required when SITE_WIFI_DEVELOPER_SSID is set$/],
     ['a developer VLAN without an SSID', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_API_KEY: 'MARK', SITE_WIFI_DEVELOPER_VLAN: 'dev' }, /^invalid site configuration: SITE_WIFI_DEVELOPER_SSID: required when SITE_WIFI_DEVELOPER_VLAN is set$/],
-    ['a Wi-Fi URL without its API key', { SITE_WIFI_URL: 'http://unifi.internal/MARK' }, /^invalid site configuration: SITE_WIFI_API_KEY: required when SITE_WIFI_URL is set$/],
+    ['a Wi-Fi URL without its API key or a login', { SITE_WIFI_URL: 'http://unifi.internal/MARK' }, /^invalid site configuration: SITE_WIFI_API_KEY: required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are$/],
+    ['a self-hosted Network application with only an API key', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_API_KEY: 'MARK' }, /^invalid site configuration: SITE_WIFI_USERNAME: required when SITE_WIFI_DEPLOYMENT is self-hosted \(it has no API keys\)$/],
+    ['a Wi-Fi username without its password', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_USERNAME: 'MARK' }, /^invalid site configuration: SITE_WIFI_PASSWORD: required when SITE_WIFI_USERNAME is set$/],
+    ['an unknown Wi-Fi deployment', { SITE_WIFI_URL: 'http://unifi.internal', SITE_WIFI_API_KEY: 'k', SITE_WIFI_DEPLOYMENT: 'cloudMARK' }, /^invalid site configuration: SITE_WIFI_DEPLOYMENT: /],
     ['a broker URL without its admin password', { SITE_BROKER_URL: 'mqtt://broker.internal:1883/MARK' }, /^invalid site configuration: SITE_BROKER_ADMIN_PASSWORD: required when SITE_BROKER_URL is set$/],
     ['a Grafana URL without its admin password', { SITE_GRAFANA_URL: 'http://grafana.internal/MARK' }, /^invalid site configuration: SITE_GRAFANA_ADMIN_PASSWORD: required when SITE_GRAFANA_URL is set$/],
     ['a DHCP user without its password', { SITE_DHCP_URL: 'http://kea.internal', SITE_DHCP_USER: 'MARK' }, /^invalid site configuration: SITE_DHCP_PASSWORD: required when SITE_DHCP_USER is set$/],
@@ -195,6 +198,13 @@ describe('site configuration', () => {
       SITE_TRUST_CLASSES: JSON.stringify({ iot: { ssid: 's', vlan: 'iot', range: '10.20.0.10-10.20.0.250' } }),
     }).site!;
     expect(site.wifi?.developer).toEqual({ ssid: 'dev', vlan: 'dev' });
+    expect(site.wifi).toMatchObject({ deployment: 'unifi-os', apiKey: 'k' });
+  });
+
+  it('accepts a self-hosted Network application with a login', () => {
+    const site = loadConfig({ ...required, ...coreSite, SITE_WIFI_URL: 'https://unifi.internal:8443', SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_USERNAME: 'svc', SITE_WIFI_PASSWORD: 'pw' }).site!;
+    expect(site.wifi).toMatchObject({ deployment: 'self-hosted', username: 'svc', password: 'pw' });
+    expect(site.wifi?.apiKey).toBeUndefined();
   });
 
   // Issue 16 item 4: names the site itself uses under its domain are no tenant's.

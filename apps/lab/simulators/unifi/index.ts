@@ -6,6 +6,7 @@
  * - UniFi OS consoles proxy the Network application under `/proxy/network`; an API key made
  *   under Settings > Control Plane > Integrations authenticates with the `X-API-KEY` header
  *   (help.ui.com "Getting Started with the Official UniFi API"; Art-of-WiFi/UniFi-API-client).
+ *   A self-hosted application serves the same API under `/api`. Logins: auth.ts.
  * - Collections `api/s/<site>/rest/wlanconf[/<_id>]` and `api/s/<site>/rest/networkconf`; every
  *   answer is `{"meta":{"rc":"ok"},"data":[...]}`; an update is a PUT of the changed fields
  *   (paultyng/go-unifi wlan.generated.go; rootnegativ1/unifi-wifi unifi_api.py).
@@ -30,6 +31,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
+import { unifiAuth, type UnifiAuth, type UnifiDeployment } from './auth.js';
 import {
   applyWlanUpdate,
   objectId,
@@ -42,8 +44,12 @@ import {
 export * from './model.js';
 
 export interface UnifiSimulatorOptions {
-  /** The key clients present in `X-API-KEY`. */
+  /** `unifi-os` (default): a console, the API under `/proxy/network`; `self-hosted`: under `/api`, logins only. */
+  deployment?: UnifiDeployment;
+  /** The key clients present in `X-API-KEY` (a console only). */
   apiKey?: string;
+  /** The local admin a client may log in as. */
+  login?: { username: string; password: string };
   /** Short site name used in paths (`api/s/<site>`). */
   site?: string;
   networks?: Array<{ name: string; vlan?: number; purpose?: NetworkConf['purpose']; subnet?: string }>;
@@ -62,6 +68,7 @@ export interface UnifiSimulator {
   app: Hono;
   state: UnifiSimState;
   faults: Faults;
+  auth: UnifiAuth;
   /** The site's WLAN by SSID, for tests that inspect or tamper with the controller directly. */
   wlan(ssid: string, site?: string): WlanConf | undefined;
   network(name: string, site?: string): NetworkConf | undefined;
@@ -134,11 +141,11 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     writes: 0,
   };
 
+  const deployment = opts.deployment ?? 'unifi-os';
+  const auth = unifiAuth({ deployment, apiKey: state.apiKey, login: opts.login });
+  auth.mountLogin(app);
   const api = new Hono<{ Variables: { site: UnifiSite } }>();
-  api.use('*', async function requireApiKey(c, next) {
-    if (c.req.header('x-api-key') !== state.apiKey) return apiError(c, 401, 'api.err.LoginRequired');
-    return next();
-  });
+  api.use('*', (c, next) => auth.require(c, next));
   api.use('/s/:site/*', async function siteContext(c, next) {
     const site = state.sites.get(c.req.param('site'));
     if (!site) return apiError(c, 400, 'api.err.NoSiteContext');
@@ -177,7 +184,7 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     return ok(c, [wlan]);
   });
   api.all('*', (c) => apiError(c, 404, 'api.err.NotFound'));
-  app.route('/proxy/network/api', api);
+  app.route(deployment === 'self-hosted' ? '/api' : '/proxy/network/api', api);
 
   app.post('/__lab/associate', async (c) => {
     const b = (await c.req.json().catch(() => ({}))) as { ssid?: unknown; psk?: unknown; mac?: unknown; site?: unknown };
@@ -205,6 +212,7 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     app,
     state,
     faults,
+    auth,
     wlan: (ssid, site) => siteOf(site)?.wlans.find((w) => w.name === ssid),
     network: (name, site) => siteOf(site)?.networks.find((n) => n.name === name),
   };

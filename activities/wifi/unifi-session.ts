@@ -1,0 +1,100 @@
+import { BackendError } from '../ensure.js';
+import type { BackendHttp, HttpAnswer, HttpCall } from '../http.js';
+
+/**
+ * How the adapter reaches and authenticates to the Network application's classic API, on either
+ * deployment (the way Art-of-WiFi/UniFi-API-client and aiounifi log in):
+ * - `unifi-os`, a console: the application under `/proxy/network`; an API key in `X-API-KEY`, or
+ *   `POST /api/auth/login {username, password}`, which sets the `TOKEN` cookie and answers the
+ *   CSRF token in the `X-CSRF-Token` header; writes carry it back in `X-CSRF-Token`, and a newer
+ *   one comes in `X-Updated-CSRF-Token`.
+ * - `self-hosted`, the application on a server of its own: no prefix; `POST /api/login
+ *   {username, password}` sets the `unifises` session cookie and a `csrf_token` cookie, whose value
+ *   writes carry in `X-Csrf-Token`. It has no API keys.
+ * A session is reused; an answer of 401 (it expired, or the controller restarted) logs in again
+ * once and repeats the request.
+ */
+export type UnifiDeployment = 'unifi-os' | 'self-hosted';
+
+export interface UnifiAccess {
+  deployment?: UnifiDeployment;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  site?: string;
+}
+
+/** Where the Network application's site API is, relative to the configured URL. */
+export function unifiApiBase(opts: { site?: string; deployment?: UnifiDeployment }): string {
+  const prefix = opts.deployment === 'self-hosted' ? '' : 'proxy/network/';
+  return `${prefix}api/s/${encodeURIComponent(opts.site ?? 'default')}`;
+}
+
+export interface UnifiSession {
+  call(c: HttpCall): Promise<HttpAnswer>;
+}
+
+export function unifiSession(http: BackendHttp, opts: UnifiAccess): UnifiSession {
+  const selfHosted = opts.deployment === 'self-hosted';
+  if (opts.apiKey && !selfHosted) {
+    const apiKey = opts.apiKey;
+    return { call: (c) => http.call({ ...c, headers: { ...c.headers, 'x-api-key': apiKey } }) };
+  }
+  if (!opts.username || !opts.password) {
+    throw new BackendError('unifi', selfHosted ? 'a self-hosted Network application needs a username and password' : 'an API key or a username and password is needed', false);
+  }
+  const credentials = { username: opts.username, password: opts.password };
+  let cookie: string | undefined;
+  let csrf: string | undefined;
+  let loggingIn: Promise<void> | undefined;
+
+  async function login(): Promise<void> {
+    const res = await http.call({ method: 'POST', path: selfHosted ? 'api/login' : 'api/auth/login', json: credentials, accept: [400, 401, 403, 429] });
+    if (res.status >= 300) {
+      // Never the answer's body: it may echo the login.
+      throw new BackendError('unifi', `login refused -> ${res.status}; check the site's wireless controller username and password`, res.status === 429, res.status);
+    }
+    const jar = new Map<string, string>();
+    for (const line of [res.headers['set-cookie'] ?? []].flat()) {
+      const pair = line.split(';', 1)[0]!;
+      const at = pair.indexOf('=');
+      if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+    const session = selfHosted ? 'unifises' : 'TOKEN';
+    if (!jar.has(session)) throw new BackendError('unifi', `login answered no ${session} cookie: is SITE_WIFI_DEPLOYMENT right?`, false);
+    cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    csrf = selfHosted ? jar.get('csrf_token') : headerOf(res, 'x-csrf-token');
+  }
+
+  const loggedIn = () => (loggingIn ??= login().finally(() => (loggingIn = undefined)));
+
+  async function send(c: HttpCall): Promise<HttpAnswer> {
+    const write = (c.method ?? 'GET') !== 'GET';
+    const headers = { ...c.headers, cookie: cookie!, ...(write && csrf ? { 'x-csrf-token': csrf } : {}) };
+    const res = await http.call({ ...c, headers, accept: [...(c.accept ?? []), 401] });
+    csrf = headerOf(res, 'x-updated-csrf-token') ?? csrf;
+    return res;
+  }
+
+  return {
+    async call(c) {
+      if (!cookie) await loggedIn();
+      let res = await send(c);
+      if (res.status === 401) {
+        cookie = undefined;
+        await loggedIn();
+        res = await send(c);
+      }
+      // A fresh session refused as well: the account lacks the right, not a stale cookie.
+      if (res.status === 401 && !c.accept?.includes(401)) {
+        throw new BackendError('unifi', `${c.method ?? 'GET'} ${c.path} -> 401 after a fresh login`, false, 401);
+      }
+      return res;
+    },
+  };
+}
+
+function headerOf(res: HttpAnswer, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
