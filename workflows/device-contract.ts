@@ -2,6 +2,7 @@
  * The contract between the API and the worker for devices, fixed addresses and Wi-Fi keys:
  * workflow ids and the shapes that cross Temporal (all pass the payload codec; a psk is sealed too).
  */
+import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../activities/devices/backend.js';
 import type { ReservationView } from '../activities/devices/view.js';
 import type { SealedWifiKey } from '../activities/wifi-keys/view.js';
@@ -22,8 +23,6 @@ export const deviceWorkflowIds = {
   admissionKey: (name: string) => `admission-wifi/${name}`,
 };
 
-/** A business refusal (the request is wrong or conflicts), not a failure. */
-export type DeviceRefusal = { kind: 'refused'; error: 'bad_request' | 'conflict' | 'not_found'; message: string };
 
 export interface ReserveInput {
   tenant: string;
@@ -35,12 +34,12 @@ export type ReserveResult =
   | { kind: 'done'; reservation: ReservationView }
   /** `reservation` is absent when the failure came before an address was chosen. */
   | { kind: 'failed'; step: BackendStep; reservation?: ReservationView }
-  | DeviceRefusal;
+  | Refusal;
 
-export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: ReservationView } | DeviceRefusal;
+export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: ReservationView } | Refusal;
 
 /** A device's reservation brought to its current registry state (a MAC moved). */
-export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | DeviceRefusal;
+export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | Refusal;
 
 export interface IssueKeyInput {
   tenant: string;
@@ -53,9 +52,9 @@ export interface IssueKeyInput {
 export type IssueKeyResult =
   | { kind: 'done'; key: SealedWifiKey }
   | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey }
-  | DeviceRefusal;
+  | Refusal;
 
-export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | DeviceRefusal;
+export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | Refusal;
 
 export interface AdmissionKeyInput {
   name: string;

@@ -4,7 +4,7 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './record-shared.js';
 import { underNameLease } from './tenant-lease.js';
-import { serveAttempts } from './workload-attempts.js';
+import { serveSerialAttempts } from './serial-attempts.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -16,7 +16,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the PTRs, so a failed DNS write is resumed by the same call.
  */
 export async function recordPut(_input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
-  return serveAttempts(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)));
+  return serveSerialAttempts(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)));
 }
 
 const FAILED = Symbol('failed');

@@ -1,7 +1,8 @@
+import type { Refusal } from '../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
 import { defineUpdate } from '@temporalio/workflow';
 import type { RecordView } from '../activities/records/view.js';
-import type { PublishRefusal } from './workload-shared.js';
+
 
 export const recordIds = {
   put: (tenant: string, name: string) => `record-put/${tenant}/${name}`,
@@ -15,7 +16,7 @@ export interface RecordPutRequest {
   actor: string;
 }
 
-export type RecordPutResult = { kind: 'done'; record: RecordView } | { kind: 'failed'; step: 'dns' } | PublishRefusal;
+export type RecordPutResult = { kind: 'done'; record: RecordView } | { kind: 'failed'; step: 'dns' } | Refusal;
 
 export interface RecordDeleteRequest {
   tenant: string;
@@ -23,7 +24,7 @@ export interface RecordDeleteRequest {
   actor: string;
 }
 
-export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns' } | PublishRefusal;
+export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns' } | Refusal;
 
 export interface RecordWorkflowInput {
   tenant: string;

@@ -31,7 +31,8 @@ export interface CreateRequest {
   restore?: Sealed<RestoreSecrets>;
 }
 
-export type Refusal = { kind: 'refused'; error: 'conflict' | 'not_found'; message: string };
+export type { Refusal } from '../core/refusal.js';
+import type { Refusal } from '../core/refusal.js';
 
 /** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
 export type CreateResult =

@@ -6,7 +6,7 @@ import type { PublishStep } from '../activities/workloads/step.js';
 import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underNameLease } from './tenant-lease.js';
-import { serveAttempts } from './workload-attempts.js';
+import { serveSerialAttempts } from './serial-attempts.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 import { attemptWorkload, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './workload-shared.js';
 
@@ -21,7 +21,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * names published. A failed step answers the partial workload; the same call again resumes.
  */
 export async function workloadCreate(_input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
-  return serveAttempts(attemptWorkload, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)));
+  return serveSerialAttempts(attemptWorkload, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)));
 }
 
 class StepFailed extends Error {

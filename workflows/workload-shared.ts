@@ -2,6 +2,7 @@
  * The contract between the API and the worker for workloads: workflow ids, the update that
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
+import type { Refusal } from '../core/refusal.js';
 import { defineUpdate } from '@temporalio/workflow';
 import type { WorkloadView } from '../activities/workloads/view.js';
 import type { PublishStep } from '../activities/workloads/step.js';
@@ -11,8 +12,6 @@ export const workloadIds = {
   delete: (tenant: string, name: string) => `workload-delete/${tenant}/${name}`,
 };
 
-/** A business outcome the API answers with its status and text (400, 404 or 409). */
-export type PublishRefusal = { kind: 'refused'; error: 'bad_request' | 'conflict' | 'not_found'; message: string };
 
 export interface WorkloadRequest {
   tenant: string;
@@ -31,7 +30,7 @@ export type WorkloadResult =
   | { kind: 'done'; workload: WorkloadView }
   /** `workload` is absent when the failure came before the workload was registered. */
   | { kind: 'failed'; step: PublishStep; workload?: WorkloadView }
-  | PublishRefusal;
+  | Refusal;
 
 export interface WorkloadWorkflowInput {
   tenant: string;
@@ -41,4 +40,4 @@ export interface WorkloadWorkflowInput {
 /** One create call: attempts of one workload run one after another in its workflow. */
 export const attemptWorkload = defineUpdate<WorkloadResult, [WorkloadRequest]>('attempt-workload');
 
-export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | PublishRefusal;
+export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | Refusal;

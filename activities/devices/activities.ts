@@ -1,3 +1,4 @@
+import type { Refusal } from '../../core/refusal.js';
 import { getDevice } from '../../db/queries/devices.js';
 import {
   allReservations,
@@ -11,7 +12,7 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
-import type { DeviceRefusal, ReleaseResult, ReserveInput } from '../../workflows/device-contract.js';
+import type { ReleaseResult, ReserveInput } from '../../workflows/device-contract.js';
 import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -20,13 +21,13 @@ import { ensureReservation, removeReservation, type ReservationPart } from './re
 import { isServed, rangeOf, unservedReason } from './trust-class.js';
 import { viewReservation, type ReservationView } from './view.js';
 
-export type AllocateResult = { kind: 'proceed'; reservation: ReservationView } | DeviceRefusal;
+export type AllocateResult = { kind: 'proceed'; reservation: ReservationView } | Refusal;
 
-const refuse = (error: DeviceRefusal['error'], message: string): DeviceRefusal => ({ kind: 'refused', error, message });
+const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 const MAC_HOLDS = "the device's mac already holds an address on the device network";
 
-function choiceRefusal(reason: Extract<AddressChoice, { ok: false }>['reason'], cls: string, share: number): DeviceRefusal {
+function choiceRefusal(reason: Extract<AddressChoice, { ok: false }>['reason'], cls: string, share: number): Refusal {
   switch (reason) {
     case 'not-an-address':
       return refuse('bad_request', 'address: must be an IPv4 address');

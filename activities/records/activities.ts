@@ -1,9 +1,10 @@
+import type { Refusal } from '../../core/refusal.js';
 import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, type RecordKind } from '../../db/queries/records.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/record-shared.js';
-import type { PublishRefusal } from '../../workflows/workload-shared.js';
+
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../workloads/names.js';
@@ -13,10 +14,10 @@ import { classifyRecordAddress } from './address.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
 import { viewRecord, type RecordView } from './view.js';
 
-export type RecordPutCheck = { kind: 'proceed'; index: number; recordKind: RecordKind; registered: boolean } | PublishRefusal;
-export type RecordDeleteStart = { kind: 'proceed'; index: number } | PublishRefusal;
+export type RecordPutCheck = { kind: 'proceed'; index: number; recordKind: RecordKind; registered: boolean } | Refusal;
+export type RecordDeleteStart = { kind: 'proceed'; index: number } | Refusal;
 
-const refuse = (error: PublishRefusal['error'], message: string): PublishRefusal => ({ kind: 'refused', error, message });
+const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 /**
  * The activities of record PUT and DELETE (spec: Record). The registry decides what may be
@@ -58,7 +59,7 @@ export function recordActivities(deps: TenantActivityDeps) {
      * the check and here a workload or a device may have taken the name, or the device address
      * been released (docs/decisions.md, "One tenant, one order").
      */
-    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | PublishRefusal> {
+    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> {
       return withLocks(db, async (tx, lock) => {
         await lock(LOCK_SPACE.names, input.tenant);
         const exec = tx as unknown as Db;

@@ -1,17 +1,18 @@
+import type { Refusal } from '../../core/refusal.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
-import type { AdmissionKeyInput, DeviceRefusal, IssueKeyInput } from '../../workflows/device-contract.js';
+import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/device-contract.js';
 import { atStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { generatePsk, pskFingerprint } from '../wifi/psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './view.js';
 
-export type RegisterKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | DeviceRefusal;
+export type RegisterKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
 
-const refuse = (error: DeviceRefusal['error'], message: string): DeviceRefusal => ({ kind: 'refused', error, message });
+const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 const ISSUE_REFUSALS = {
   'trust-class-changed': "a Wi-Fi key's trust class cannot change; issue a key of another name",

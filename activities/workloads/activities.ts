@@ -1,9 +1,10 @@
+import type { Refusal } from '../../core/refusal.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
 import { deleteWorkload, getWorkload, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
-import type { PublishRefusal, WorkloadRequest } from '../../workflows/workload-shared.js';
+import type { WorkloadRequest } from '../../workflows/workload-shared.js';
 import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
@@ -32,16 +33,16 @@ export interface WorkloadSpec {
 export type WorkloadPreparation =
   /** `diskGb`: settled for a registered workload; a new one's waits for the template's size. */
   | { kind: 'proceed'; index: number; registered: boolean; diskGb?: number }
-  | PublishRefusal;
+  | Refusal;
 
-export type WorkloadRegistered = { kind: 'proceed'; spec: WorkloadSpec } | PublishRefusal;
+export type WorkloadRegistered = { kind: 'proceed'; spec: WorkloadSpec } | Refusal;
 
-export type WorkloadDeleteStart = { kind: 'proceed'; spec: WorkloadSpec } | PublishRefusal;
+export type WorkloadDeleteStart = { kind: 'proceed'; spec: WorkloadSpec } | Refusal;
 
-const refuse = (error: PublishRefusal['error'], message: string): PublishRefusal => ({ kind: 'refused', error, message });
+const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 /** A tenant workloads may be managed under: registered and ready. */
-export async function tenantForPublishing(deps: TenantActivityDeps, tenant: string): Promise<{ index: number } | PublishRefusal> {
+export async function tenantForPublishing(deps: TenantActivityDeps, tenant: string): Promise<{ index: number } | Refusal> {
   const row = await getTenantRow(deps.db, tenant);
   if (!row) return refuse('not_found', 'tenant not found');
   if (row.status === 'deleting') return refuse('conflict', 'the tenant is being deleted');

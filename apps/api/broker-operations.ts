@@ -1,16 +1,17 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { verifyBrokerPassword } from '../../activities/broker-accounts/password.js';
 import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
 import { sealValue, type SealKeys } from '../../db/seal.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { startOptions } from '../../temporal/start-options.js';
+import { brokerAccountDelete, brokerAccountEnsure } from '../../workflows/index.js';
 import {
   attemptBrokerAccount, brokerWorkflowIds,
   type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
 } from '../../workflows/broker-account-shared.js';
-import { badRequest, runUnavailable } from './errors.js';
+import { badRequest } from './errors.js';
+import { runs } from './runs.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =
@@ -30,7 +31,7 @@ export interface BrokerAccountOperations {
 export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
   const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
-  const start = (operation: string, tenant: string) => startOptions(taskQueue, operation, tenant);
+  const run = runs(client, taskQueue);
 
   return {
     async ensure(call) {
@@ -44,26 +45,12 @@ export function brokerOperations(opts: { registry: Registry; client: Client; tas
         }
       }
       const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
-      // A run that is just completing refuses new updates; the next call starts a fresh run.
-      for (let attempt = 1; ; attempt++) {
-        const startWorkflowOperation = new WithStartWorkflowOperation('brokerAccountEnsure', {
-          workflowId: brokerWorkflowIds.ensure(req.tenant, req.name),
-          args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs }],
-          ...start('broker-account', req.tenant),
-        });
-        try {
-          const result = (await client.workflow.executeUpdateWithStart(attemptBrokerAccount, { args: [req], startWorkflowOperation })) as BrokerAccountResult;
-          return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
-        } catch (err) {
-          if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
-          throw runUnavailable(err);
-        }
-      }
+      const input = { tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs };
+      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccount, { workflowId: brokerWorkflowIds.ensure(req.tenant, req.name), args: [input], operation: 'broker-account', tenant: req.tenant }, req);
+      return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
     },
     async delete(tenant, name) {
-      return client.workflow
-        .execute('brokerAccountDelete', { workflowId: brokerWorkflowIds.delete(tenant, name), args: [{ tenant, name }], ...start('broker-account-delete', tenant) })
-        .catch((err: unknown) => Promise.reject(runUnavailable(err)));
+      return run.execute(brokerAccountDelete, { workflowId: brokerWorkflowIds.delete(tenant, name), args: [{ tenant, name }], operation: 'broker-account-delete', tenant });
     },
     async get(tenant, name) {
       const row = await getBrokerAccount(db, tenant, name);

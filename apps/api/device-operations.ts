@@ -1,3 +1,4 @@
+import type { Refusal } from '../../core/refusal.js';
 import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
 import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
@@ -10,28 +11,25 @@ import { withdrawAdmission } from '../../db/queries/admissions.js';
 import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/queries/wifi-keys.js';
 import type { Registry } from '../../db/registry.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { startOptions } from '../../temporal/start-options.js';
+import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../workflows/index.js';
 import {
   deviceWorkflowIds as ids,
-  type AdmissionKeyResult,
   type BackendStep,
-  type DeviceRefusal,
   type IssueKeyInput,
-  type IssueKeyResult,
   type ReleaseResult,
   type ReserveResult,
   type RevokeKeyResult,
-  type SyncResult,
 } from '../../workflows/device-contract.js';
 import { sealValue } from '../../db/seal.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../../core/site.js';
-import { runUnavailable, stepFailed } from './errors.js';
+import { stepFailed } from './errors.js';
+import { runs } from './runs.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
-export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | DeviceRefusal;
+export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | Refusal;
 
-export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView } | DeviceRefusal;
+export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView } | Refusal;
 
 /**
  * What the device, device-address and Wi-Fi key routes ask of the service. The registry entry
@@ -60,7 +58,7 @@ export interface DeviceOperationsDeps {
   taskQueue: string;
 }
 
-const REGISTER_REFUSALS: Record<RegisterRefusal, DeviceRefusal> = {
+const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
   'trust-class-changed': { kind: 'refused', error: 'bad_request', message: "a device's trust class cannot change; register a new name instead" },
   'mac-cleared-with-address': {
     kind: 'refused',
@@ -70,19 +68,11 @@ const REGISTER_REFUSALS: Record<RegisterRefusal, DeviceRefusal> = {
   'mac-holds-address': { kind: 'refused', error: 'conflict', message: 'the mac already holds an address on the device network' },
 };
 
-/** Runs one device or Wi-Fi workflow to its answer; Temporal being away is a 503 to repeat. */
-function runner(client: Client, taskQueue: string) {
-  return <R>(workflowType: string, workflowId: string, operation: string, tenant: string, arg: unknown): Promise<R> =>
-    client.workflow
-      .execute(workflowType, { workflowId, args: [arg], ...startOptions(taskQueue, operation, tenant) })
-      .catch((err: unknown) => Promise.reject(runUnavailable(err))) as Promise<R>;
-}
-
 export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
   const { site, registry, client, taskQueue } = deps;
   const db = registry.db;
   const keys = sealKeys(site);
-  const run = runner(client, taskQueue);
+  const run = runs(client, taskQueue);
 
   async function zoneOf(tenant: string): Promise<string | undefined> {
     const row = await getTenantRow(db, tenant);
@@ -103,7 +93,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       // A fixed address follows the device's MAC: its reservation on the router is brought to the
       // registry's (the registry row moved with the device), and a repeated call resumes a move.
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
-        const moved = await run<SyncResult>('deviceMacMove', ids.move(req.tenant, req.name, req.mac), 'device-mac', req.tenant, { tenant: req.tenant, device: req.name });
+        const moved = await run.execute(deviceMacMove, { workflowId: ids.move(req.tenant, req.name, req.mac), operation: 'device-mac', tenant: req.tenant, args: [{ tenant: req.tenant, device: req.name }] });
         if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
         if (moved.kind === 'refused') return moved;
       }
@@ -127,7 +117,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async reserveAddress(req) {
       const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
-      const result = await run<ReserveResult>('deviceAddressReserve', ids.reserve(req.tenant, req.device, req.address), 'device-address', req.tenant, input);
+      const result = await run.execute(deviceAddressReserve, { workflowId: ids.reserve(req.tenant, req.device, req.address), operation: 'device-address', tenant: req.tenant, args: [input] });
       if (result.kind !== 'refused' && result.reservation) {
         // A published name (and the caller behind it) goes to the audit log.
         await audit(db, { actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
@@ -141,9 +131,11 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async releaseAddress(req) {
-      const result = await run<ReleaseResult>('deviceAddressRelease', ids.release(req.tenant, req.device), 'device-address-release', req.tenant, {
+      const result = await run.execute(deviceAddressRelease, {
+        workflowId: ids.release(req.tenant, req.device),
+        operation: 'device-address-release',
         tenant: req.tenant,
-        device: req.device,
+        args: [{ tenant: req.tenant, device: req.device }],
       });
       if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
       return result;
@@ -154,7 +146,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
         return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
       }
       const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
-      const result = await run<IssueKeyResult>('wifiKeyIssue', ids.issueKey(req.tenant, req.name, req.psk !== undefined), 'wifi-key', req.tenant, input);
+      const result = await run.execute(wifiKeyIssue, { workflowId: ids.issueKey(req.tenant, req.name, req.psk !== undefined), operation: 'wifi-key', tenant: req.tenant, args: [input] });
       if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
       if (result.kind === 'refused') return result;
       if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
@@ -171,7 +163,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async revokeWifiKey(req) {
-      const result = await run<RevokeKeyResult>('wifiKeyRevoke', ids.revokeKey(req.tenant, req.name), 'wifi-key-revoke', req.tenant, { tenant: req.tenant, name: req.name });
+      const result = await run.execute(wifiKeyRevoke, { workflowId: ids.revokeKey(req.tenant, req.name), operation: 'wifi-key-revoke', tenant: req.tenant, args: [{ tenant: req.tenant, name: req.name }] });
       if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
       return result;
     },
@@ -185,12 +177,12 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
  */
 export function admissionKeys(deps: DeviceOperationsDeps) {
   const { site, registry, client, taskQueue } = deps;
-  const run = runner(client, taskQueue);
+  const run = runs(client, taskQueue);
   return {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
       if (!site.wifi?.developer) return undefined;
-      const result = await run<AdmissionKeyResult>('admissionWifiKey', ids.admissionKey(input.name), 'admission-wifi', input.name, input);
+      const result = await run.execute(admissionWifiKey, { workflowId: ids.admissionKey(input.name), operation: 'admission-wifi', tenant: input.name, args: [input] });
       if (result.kind === 'failed') throw stepFailed(result.step, {});
       const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
@@ -212,7 +204,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       const orphanKey = key !== undefined && !registered;
       if (!unused && !orphanKey) return false;
       if (key) {
-        const result = await run<RevokeKeyResult>('wifiKeyRevoke', ids.revokeKey(name, ADMISSION_KEY), 'wifi-key-revoke', name, { tenant: name, name: ADMISSION_KEY });
+        const result = await run.execute(wifiKeyRevoke, { workflowId: ids.revokeKey(name, ADMISSION_KEY), operation: 'wifi-key-revoke', tenant: name, args: [{ tenant: name, name: ADMISSION_KEY }] });
         if (result.kind === 'failed') throw stepFailed(result.step, {});
       }
       await withdrawAdmission(registry.db, name);

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
+import type { Refusal } from '../../core/refusal.js';
 import { isTenantGone } from '../../db/queries/unique.js';
 
 /**
@@ -108,8 +109,8 @@ export function toResponse(c: Context, err: unknown): Response {
   return c.json({ error: 'internal error' }, 500);
 }
 
-/** A workflow's refusal (a business outcome, not a failure) as an HTTP error. */
-export function fromRefusal(r: { error: 'conflict' | 'not_found'; message: string }): ApiError {
+/** A run's refusal (a business outcome, not a failure) as an HTTP error: 400, 404 or 409. */
+export function fromRefusal(r: Pick<Refusal, 'error' | 'message'>): ApiError {
   return new ApiError(r.error, r.message);
 }
 

@@ -9,9 +9,9 @@ import {
   type RecordPutRequest,
   type RecordPutResult,
 } from '../../workflows/record-shared.js';
-import { runUnavailable } from './errors.js';
-import { startOptions } from '../../temporal/start-options.js';
-import { updateWithStart, type PublishingDeps } from './workload-operations.js';
+import { recordDelete, recordPut } from '../../workflows/index.js';
+import { runs } from './runs.js';
+import type { PublishingDeps } from './workload-operations.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
 export interface RecordOperations {
@@ -25,18 +25,11 @@ export interface RecordOperations {
 export function recordOperations(deps: PublishingDeps): RecordOperations {
   const { site, registry, client, taskQueue } = deps;
   const db = registry.db;
+  const run = runs(client, taskQueue);
   return {
     put: (req) =>
-      updateWithStart<RecordPutResult, RecordPutRequest>(client, attemptRecordPut, 'recordPut', {
-        workflowId: recordIds.put(req.tenant, req.name),
-        args: [{ tenant: req.tenant, name: req.name }],
-        start: startOptions(taskQueue, 'record-put', req.tenant),
-      }, req),
-    async delete(req) {
-      return client.workflow
-        .execute('recordDelete', { workflowId: recordIds.delete(req.tenant, req.name), args: [req], ...startOptions(taskQueue, 'record-delete', req.tenant) })
-        .catch((err: unknown) => Promise.reject(runUnavailable(err)));
-    },
+      run.attempt(recordPut, attemptRecordPut, { workflowId: recordIds.put(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], operation: 'record-put', tenant: req.tenant }, req),
+    delete: (req) => run.execute(recordDelete, { workflowId: recordIds.delete(req.tenant, req.name), args: [req], operation: 'record-delete', tenant: req.tenant }),
     async get(tenant, name) {
       const row = await getRecord(db, tenant, name);
       return row ? viewRecord(site, row) : undefined;

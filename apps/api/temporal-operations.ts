@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
@@ -7,25 +7,15 @@ import { openValue, sealValue } from '../../db/seal.js';
 import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { startOptions } from '../../temporal/start-options.js';
+import { tenantCreate, tenantDelete, tenantReconcile } from '../../workflows/index.js';
 import { attemptCreate, workflowIds, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../../core/site.js';
-import { ApiError } from './errors.js';
 import type { CreateCall, TenantOperations } from './operations.js';
 import { admissionKeys } from './device-operations.js';
+import { runs } from './runs.js';
 import { tenantViews } from './tenant-views.js';
-
-/**
- * Temporal or the registry failing under a run (not a backend step) is the service being
- * unavailable for a moment: 503, and the same call can be repeated. The cause is logged.
- */
-function unavailable(cause: unknown): ApiError {
-  const err = new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call');
-  (err as { cause?: unknown }).cause = cause;
-  return err;
-}
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
 export function temporalOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
@@ -33,13 +23,14 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue });
-  /** The run's options; its static summary names operation, tenant and (when registered) index. */
-  const start = async (operation: string, name: string) => {
+  const run = runs(client, taskQueue);
+  /** The run's static summary names operation, tenant and (when registered) index. */
+  const labels = async (operation: string, name: string) => {
     const index = await tenantIndex(registry.db, name);
     return {
-      ...startOptions(taskQueue, operation, name),
-      staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`,
-      ...(index !== undefined ? { memo: { index } } : {}),
+      operation,
+      tenant: name,
+      extra: { staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`, ...(index !== undefined ? { memo: { index } } : {}) },
     };
   };
   /** The secrets a run handed back sealed, put into the tenant it answers. */
@@ -53,32 +44,16 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
     async create(call: CreateCall): Promise<CreateResult> {
       const { restore, ...rest } = call;
       const req = { ...rest, ...(restore ? { restore: sealValue(keys, restore) } : {}) };
-      const options = await start('create', req.name);
-      // A run that is just completing refuses new updates; the next call starts a fresh run.
-      for (let attempt = 1; ; attempt++) {
-        const startWorkflowOperation = new WithStartWorkflowOperation('tenantCreate', {
-          workflowId: workflowIds.create(req.name),
-          args: [{ name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs }],
-          ...options,
-        });
-        try {
-          const result = (await client.workflow.executeUpdateWithStart(attemptCreate, { args: [req], startWorkflowOperation })) as CreateResult;
-          return result.kind === 'refused' ? result : reveal(result);
-        } catch (err) {
-          if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
-          throw unavailable(err);
-        }
-      }
+      const labelled = await labels('create', req.name);
+      const input = { name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs };
+      const result = await run.attempt(tenantCreate, attemptCreate, { workflowId: workflowIds.create(req.name), args: [input], ...labelled }, req);
+      return result.kind === 'refused' ? result : reveal(result);
     },
     async delete(name: string): Promise<DeleteResult> {
-      return client.workflow
-        .execute('tenantDelete', { workflowId: workflowIds.delete(name), args: [{ name }], ...(await start('delete', name)) })
-        .catch((err: unknown) => Promise.reject(unavailable(err)));
+      return run.execute(tenantDelete, { workflowId: workflowIds.delete(name), args: [{ name }], ...(await labels('delete', name)) });
     },
     async reconcile(name: string): Promise<ReconcileResult> {
-      const result: ReconcileResult = await client.workflow
-        .execute('tenantReconcile', { workflowId: workflowIds.reconcile(name), args: [{ name }], ...(await start('reconcile', name)) })
-        .catch((err: unknown) => Promise.reject(unavailable(err)));
+      const result = await run.execute(tenantReconcile, { workflowId: workflowIds.reconcile(name), args: [{ name }], ...(await labels('reconcile', name)) });
       return result.kind === 'refused' ? result : reveal(result);
     },
     get: tenantViews(site, registry.db, keys),

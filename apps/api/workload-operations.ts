@@ -1,9 +1,9 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { viewWorkload, type WorkloadView } from '../../activities/workloads/view.js';
 import { getWorkload, listWorkloads } from '../../db/queries/workloads.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
-import { startOptions } from '../../temporal/start-options.js';
+import { workloadCreate, workloadDelete } from '../../workflows/index.js';
 import {
   attemptWorkload,
   workloadIds,
@@ -12,7 +12,7 @@ import {
   type WorkloadResult,
 } from '../../workflows/workload-shared.js';
 import type { Site } from '../../core/site.js';
-import { runUnavailable } from './errors.js';
+import { runs } from './runs.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
 export interface WorkloadOperations {
@@ -30,43 +30,14 @@ export interface PublishingDeps {
   taskQueue: string;
 }
 
-/**
- * Delivers one call as an update to the object's run, starting the run when none is open. A run
- * that is just completing refuses new updates; the next try starts a fresh run.
- */
-export async function updateWithStart<Res, Req>(
-  client: Client,
-  update: Parameters<Client['workflow']['executeUpdateWithStart']>[0],
-  workflowType: string,
-  opts: { workflowId: string; args: unknown[]; start: ReturnType<typeof startOptions> },
-  req: Req,
-): Promise<Res> {
-  for (let attempt = 1; ; attempt++) {
-    const startWorkflowOperation = new WithStartWorkflowOperation(workflowType, { workflowId: opts.workflowId, args: opts.args, ...opts.start });
-    try {
-      return (await client.workflow.executeUpdateWithStart(update, { args: [req], startWorkflowOperation })) as Res;
-    } catch (err) {
-      if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
-      throw runUnavailable(err);
-    }
-  }
-}
-
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
   const { site, registry, client, taskQueue } = deps;
   const db = registry.db;
+  const run = runs(client, taskQueue);
   return {
     create: (req) =>
-      updateWithStart<WorkloadResult, WorkloadRequest>(client, attemptWorkload, 'workloadCreate', {
-        workflowId: workloadIds.create(req.tenant, req.name),
-        args: [{ tenant: req.tenant, name: req.name }],
-        start: startOptions(taskQueue, 'workload-create', req.tenant),
-      }, req),
-    async delete(req) {
-      return client.workflow
-        .execute('workloadDelete', { workflowId: workloadIds.delete(req.tenant, req.name), args: [req], ...startOptions(taskQueue, 'workload-delete', req.tenant) })
-        .catch((err: unknown) => Promise.reject(runUnavailable(err)));
-    },
+      run.attempt(workloadCreate, attemptWorkload, { workflowId: workloadIds.create(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], operation: 'workload-create', tenant: req.tenant }, req),
+    delete: (req) => run.execute(workloadDelete, { workflowId: workloadIds.delete(req.tenant, req.name), args: [req], operation: 'workload-delete', tenant: req.tenant }),
     async get(tenant, name) {
       const row = await getWorkload(db, tenant, name);
       return row ? viewWorkload(site, row) : undefined;

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { DeviceAddress, DeviceAddressFailure, DeviceAddressRequest } from '../../schemas/device-address.js';
 import { DeviceParam } from '../../schemas/device.js';
@@ -37,7 +37,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const body = c.req.valid('json');
     const { ops, actor } = await deviceAccess(c, deps, t, 'dhcp');
     const result = await ops.reserveAddress({ tenant: t, device, ...(body.address !== undefined ? { address: body.address } : {}), actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, result.reservation ? { address: result.reservation } : {});
     return c.json(result.reservation, 201);
   });

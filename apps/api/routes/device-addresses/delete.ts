@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { DeviceAddressFailure } from '../../schemas/device-address.js';
 import { DeviceParam } from '../../schemas/device.js';
@@ -26,7 +26,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const { t, device } = c.req.valid('param');
     const { ops, actor } = await deviceAccess(c, deps, t, 'dhcp');
     const result = await ops.releaseAddress({ tenant: t, device, actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, result.reservation ? { address: result.reservation } : {});
     return c.body(null, 204);
   });

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { Device, DeviceFailure, DeviceRequest } from '../../schemas/device.js';
 import { deviceAccess } from './access.js';
@@ -36,7 +36,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const { ops, actor } = await deviceAccess(c, deps, t, 'registry');
     const mac = body.mac === undefined || body.mac === null ? null : normalizeMac(body.mac)!;
     const result = await ops.registerDevice({ tenant: t, name: body.name, trustClass: body.trust_class, mac, actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, { device: result.device });
     return c.json(result.device, 201);
   });

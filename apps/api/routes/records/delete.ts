@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { RecordParam } from '../../schemas/record.js';
 import { recordAccess } from './access.js';
@@ -23,7 +23,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const { t, record } = c.req.valid('param');
     const { ops, actor } = await recordAccess(c, deps, t);
     const result = await ops.delete({ tenant: t, name: record, actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, {});
     return c.body(null, 204);
   });

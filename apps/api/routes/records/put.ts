@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Record, RecordParam, RecordPutRequest } from '../../schemas/record.js';
 import { recordAccess } from './access.js';
@@ -32,7 +32,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const body = c.req.valid('json');
     const { ops, actor } = await recordAccess(c, deps, t);
     const result = await ops.put({ tenant: t, name: record, address: body.address, actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, {});
     return c.json(result.record, 200);
   });

@@ -3,7 +3,7 @@ import { requireTenantAccess } from '../../auth/authorize.js';
 import { auditTenantDelete } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, fromRefusal } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 
 export const route = createRoute({
@@ -27,7 +27,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const before = await deps.operations!.get(t);
     const result = await deps.operations!.delete(t);
     if (result.kind === 'refused') throw fromRefusal(result);
-    if (result.kind === 'failed') throw new ApiError('backend_failed', `backend step "${result.step}" failed`);
+    if (result.kind === 'failed') throw stepFailed(result.step, {});
     if (before) await auditTenantDelete(deps.registry.db, { actor: actorOf(c.var.caller), tenant: t, zones: before.dns });
     return c.body(null, 204);
   });

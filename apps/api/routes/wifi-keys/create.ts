@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { WifiKey, WifiKeyFailure, WifiKeyRequest } from '../../schemas/wifi-key.js';
 import { deviceAccess } from '../devices/access.js';
@@ -33,7 +33,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const body = c.req.valid('json');
     const { ops, actor } = await deviceAccess(c, deps, t, 'wifi');
     const result = await ops.issueWifiKey({ tenant: t, name: body.name, trustClass: body.trust_class, ...(body.psk !== undefined ? { psk: body.psk } : {}), actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, result.key ? { wifi_key: result.key } : {});
     return c.json(result.key, 201);
   });

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { WifiKeyParam } from '../../schemas/wifi-key.js';
 import { deviceAccess } from '../devices/access.js';
@@ -24,7 +24,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const { t, key } = c.req.valid('param');
     const { ops, actor } = await deviceAccess(c, deps, t, 'wifi');
     const result = await ops.revokeWifiKey({ tenant: t, name: key, actor });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, {});
     return c.body(null, 204);
   });

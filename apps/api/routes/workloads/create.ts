@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../context.js';
-import { ApiError, stepFailed } from '../../errors.js';
+import { fromRefusal, stepFailed } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { Workload, WorkloadCreateFailure, WorkloadRequest } from '../../schemas/workload.js';
 import { workloadAccess } from './access.js';
@@ -42,7 +42,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
       ...(body.ssh_keys !== undefined ? { sshKeys: body.ssh_keys } : {}),
       actor,
     });
-    if (result.kind === 'refused') throw new ApiError(result.error, result.message);
+    if (result.kind === 'refused') throw fromRefusal(result);
     if (result.kind === 'failed') throw stepFailed(result.step, result.workload ? { workload: result.workload } : {});
     return c.json(result.workload, 201);
   });
