@@ -1,4 +1,4 @@
-import { brokerAccountActivities } from './broker-accounts/activities.js';
+import { brokerAccountActivities } from './broker/accounts.js';
 import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
 import type { TenantActivityDeps } from './tenant/deps.js';
@@ -8,7 +8,7 @@ import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
 import { stepActivities } from './tenant/steps.js';
 import { sweepActivities } from './tenant/sweep.js';
-import { wifiKeyActivities } from './wifi-keys/activities.js';
+import { wifiKeyActivities } from './wifi/keys.js';
 import { workloadActivities } from './workloads/activities.js';
 
 /** Builds every activity from injected dependencies (adapters, registry, site). */

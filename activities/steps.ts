@@ -2,7 +2,7 @@ import type { Site } from '../core/site.js';
 import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type TenantStepName } from '../core/steps.js';
 import { brokerStep } from './broker/step.js';
 import { dashboardsStep } from './dashboards/step.js';
-import { deviceAddressStep } from './device-address/step.js';
+import { deviceAddressStep } from './devices/address-step.js';
 import { dnsStep } from './dns/step.js';
 import { logStoreStep } from './log-store/step.js';
 import { networkStep } from './network/step.js';

@@ -5,7 +5,7 @@
 import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../activities/devices/backend.js';
 import type { ReservationView } from '../activities/devices/view.js';
-import type { SealedWifiKey } from '../activities/wifi-keys/view.js';
+import type { SealedWifiKey } from '../activities/wifi/key-view.js';
 import type { Sealed } from '../core/sealed.js';
 
 export type { BackendStep } from '../activities/devices/backend.js';

@@ -1,4 +1,4 @@
-import { removeTenantBrokerAccounts } from '../broker-accounts/remove-all.js';
+import { removeTenantBrokerAccounts } from './remove-all.js';
 import type { TenantStep } from '../tenant-step.js';
 
 /** `broker` (delete only): every broker account of the tenant; accounts are made by their own route. */

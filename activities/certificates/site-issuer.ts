@@ -1,5 +1,5 @@
 import type { Site } from '../../core/site.js';
-import { createIssuer, type CertificateIssuer } from '../ca/issuer.js';
+import { createIssuer, type CertificateIssuer } from './issuer.js';
 
 /**
  * The site's tenant service CA, or undefined when the site has none. Bad configuration (a key not

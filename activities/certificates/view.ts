@@ -1,5 +1,5 @@
 import type { CertificateRow } from '../../db/queries/certificates.js';
-import { certificateDnsNames, tenantZone } from '../ca/labels.js';
+import { certificateDnsNames, tenantZone } from './labels.js';
 
 /** A tenant certificate on the wire; everything in it is public. */
 export interface CertificateView {

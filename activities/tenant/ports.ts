@@ -1,6 +1,6 @@
 import type { BrokerAdapter } from '../broker/dynsec.js';
-import type { CertificateIssuer } from '../ca/issuer.js';
-import type { DeviceAddressAdapter } from '../device-address/adapter.js';
+import type { CertificateIssuer } from '../certificates/issuer.js';
+import type { DeviceAddressAdapter } from '../devices/address-adapter.js';
 import type { ObjectOutcome } from '../ensure.js';
 import type { HypervisorAdapter } from '../hypervisor/proxmox.js';
 import type { DnsAdapter } from '../dns/powerdns.js';

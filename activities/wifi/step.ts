@@ -1,5 +1,5 @@
 import type { TenantStep } from '../tenant-step.js';
-import { revokeTenantWifiKeys } from '../wifi-keys/activities.js';
+import { revokeTenantWifiKeys } from './keys.js';
 
 /** `wifi` (delete only): every Wi-Fi key of the tenant, `admission` included, is revoked. */
 export const wifiStep: TenantStep<'wifi'> = {

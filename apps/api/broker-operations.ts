@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { verifyBrokerPassword } from '../../activities/broker-accounts/password.js';
-import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker-accounts/view.js';
+import { verifyBrokerPassword } from '../../activities/broker/password.js';
+import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker/account-view.js';
 import { sealValue, type SealKeys } from '../../db/seal.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../db/queries/tenants.js';

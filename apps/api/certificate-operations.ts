@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { CertificateRequestRefused, type CertificateIssuer } from '../../activities/ca/issuer.js';
-import { certificateDnsNames, namesReason, tenantZone } from '../../activities/ca/labels.js';
-import { reusable } from '../../activities/ca/reuse.js';
+import { CertificateRequestRefused, type CertificateIssuer } from '../../activities/certificates/issuer.js';
+import { certificateDnsNames, namesReason, tenantZone } from '../../activities/certificates/labels.js';
+import { reusable } from '../../activities/certificates/reuse.js';
 import { viewCertificate, type CertificateView } from '../../activities/certificates/view.js';
 import { BackendError } from '../../activities/ensure.js';
 import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../db/queries/certificates.js';

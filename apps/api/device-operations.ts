@@ -2,7 +2,7 @@ import type { Refusal } from '../../core/refusal.js';
 import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
 import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
-import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../activities/wifi-keys/view.js';
+import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../activities/wifi/key-view.js';
 import { audit } from '../../db/queries/audit.js';
 import { getReservation } from '../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../db/queries/devices.js';

@@ -10,7 +10,7 @@ import { createUnifiSimulator, type UnifiSimulator } from './simulators/unifi/in
 import { startKea, type RunningKea } from './servers/kea.js';
 import { startMosquitto, type RunningMosquitto } from './servers/mosquitto.js';
 import { startLogGateway, type RunningLogGateway } from './servers/log-gateway.js';
-import { createLabCa, type LabCa } from '../../activities/ca/lab-ca.js';
+import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
 
 /**
  * The backends of a lab site: real PowerDNS Authoritative and Recursor, Mosquitto, Kea and the

@@ -8,9 +8,9 @@ import { createProxmoxHypervisorAdapter } from '../../activities/hypervisor/prox
 import { createLogStoreAdapter } from '../../activities/log-store/caddy.js';
 import { createGrafanaAdapter } from '../../activities/dashboards/grafana.js';
 import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
-import { createKeaAdapter } from '../../activities/device-address/kea.js';
+import { createKeaAdapter } from '../../activities/devices/kea.js';
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
-import { createIssuer } from '../../activities/ca/issuer.js';
+import { createIssuer } from '../../activities/certificates/issuer.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 
 /** Binds the site's backends to the product adapters (design §1). */

@@ -10,7 +10,7 @@ import { connect, createServer, type Server } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createLabCa, type LabCa } from '../../activities/ca/lab-ca.js';
+import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 

@@ -11,8 +11,8 @@ import { createServer, connect, type Server } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createLabCa, type LabCa } from '../../activities/ca/lab-ca.js';
-import { createIssuer, CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate } from '../../activities/ca/issuer.js';
+import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
+import { createIssuer, CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate } from '../../activities/certificates/issuer.js';
 
 const run = promisify(execFile);
 const SITE = 'site.example';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/device-address/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { isPlaceholderPassword } from '../../activities/wifi/psk.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';

@@ -1,5 +1,5 @@
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
-import { createKeaAdapter } from '../../activities/device-address/kea.js';
+import { createKeaAdapter } from '../../activities/devices/kea.js';
 import { routeIds } from '../../activities/log-store/routes.js';
 import { deriveIdentity } from '../../core/identity.js';
 import type { TestSite } from './site.js';

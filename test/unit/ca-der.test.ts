@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { decodeOid, oid, readRoot, children, contentOf, time, unsignedInteger, smallInteger, tlv, DerError } from '../../activities/ca/der.js';
-import { ext } from '../../activities/ca/x509.js';
+import { decodeOid, oid, readRoot, children, contentOf, time, unsignedInteger, smallInteger, tlv, DerError } from '../../activities/certificates/der.js';
+import { ext } from '../../activities/certificates/x509.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -1,7 +1,7 @@
 import type { BrokerAccountRow } from '../../db/queries/broker-accounts.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, type SealKeys } from '../../db/seal.js';
-import { brokerUsername } from '../broker/username.js';
+import { brokerUsername } from './username.js';
 
 /**
  * A broker account on the wire. Patterns are absolute (`<tenant>/...`), as the broker enforces

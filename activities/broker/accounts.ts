@@ -4,13 +4,13 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { BROKER_ACCOUNT_LOST } from '../../core/failure-types.js';
 import type { BrokerAccountRequest } from '../../workflows/broker-account-shared.js';
 import type { Refusal } from '../../workflows/shared.js';
-import { brokerUsername } from '../broker/username.js';
+import { brokerUsername } from './username.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { hashBrokerPassword, mintBrokerPassword } from './password.js';
-import { brokerOf, runBrokerStep } from './step.js';
+import { brokerOf, runBrokerStep } from './account-step.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
-import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './view.js';
+import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './account-view.js';
 
 export type BrokerAccountStart =
   | {

@@ -1,4 +1,4 @@
-import { ensureTenantReservations, removeTenantReservations } from '../devices/reservations.js';
+import { ensureTenantReservations, removeTenantReservations } from './reservations.js';
 import { untagged } from '../step.js';
 import type { TenantStep } from '../tenant-step.js';
 

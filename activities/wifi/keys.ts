@@ -7,8 +7,8 @@ import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/device-co
 import { atStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
-import { generatePsk, pskFingerprint } from '../wifi/psk.js';
-import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './view.js';
+import { generatePsk, pskFingerprint } from './psk.js';
+import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
 
 export type RegisterKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
 

@@ -1,7 +1,7 @@
 import { deleteBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
-import { brokerUsername, tenantUsernamePrefix } from '../broker/username.js';
+import { brokerUsername, tenantUsernamePrefix } from './username.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
-import { runBrokerStep } from './step.js';
+import { runBrokerStep } from './account-step.js';
 
 /**
  * Tenant delete, first removal: every broker account of the tenant. The registry's accounts and

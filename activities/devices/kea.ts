@@ -1,9 +1,9 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
 import { normalizeMac } from '../wifi/mac.js';
-import type { DeviceAddressAdapter, Reservation, ReservationRef } from './adapter.js';
+import type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';
 
-export type { DeviceAddressAdapter, Reservation, ReservationRef } from './adapter.js';
+export type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';
 
 /**
  * Fixed device addresses as host reservations in one subnet of Kea DHCPv4, through the Kea
