@@ -4,7 +4,7 @@
  */
 import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../activities/devices/backend.js';
-import type { ReservationView } from '../activities/devices/view.js';
+import type { DeviceAddressView } from '../activities/devices/view.js';
 import type { SealedWifiKey } from '../activities/wifi/key-view.js';
 import type { Sealed } from '../core/sealed.js';
 
@@ -31,12 +31,12 @@ export interface ReserveInput {
 }
 
 export type ReserveResult =
-  | { kind: 'done'; reservation: ReservationView }
+  | { kind: 'done'; reservation: DeviceAddressView }
   /** `reservation` is absent when the failure came before an address was chosen. */
-  | { kind: 'failed'; step: BackendStep; reservation?: ReservationView }
+  | { kind: 'failed'; step: BackendStep; reservation?: DeviceAddressView }
   | Refusal;
 
-export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: ReservationView } | Refusal;
+export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: DeviceAddressView } | Refusal;
 
 /** A device's reservation brought to its current registry state (a MAC moved). */
 export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | Refusal;

@@ -1,12 +1,12 @@
 import type { Refusal } from '../../core/refusal.js';
 import { getDevice } from '../../db/queries/devices.js';
 import {
-  allReservations,
-  getReservation,
-  insertReservation,
+  allDeviceAddresses,
+  getDeviceAddress,
+  insertDeviceAddress,
   nameUsedByWorkloadOrRecord,
   recordPointsAt,
-  type ReservationRow,
+  type DeviceAddressRow,
 } from '../../db/queries/device-addresses.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
@@ -17,11 +17,11 @@ import { chooseAddress, inRange, type AddressChoice } from '../../core/address-r
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { atStep, backendActivity } from './backend.js';
-import { ensureReservation, removeReservation, type ReservationPart } from './reservations.js';
+import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
 import { isServed, rangeOf, unservedReason } from './trust-class.js';
-import { viewReservation, type ReservationView } from './view.js';
+import { viewDeviceAddress, type DeviceAddressView } from './view.js';
 
-export type AllocateResult = { kind: 'proceed'; reservation: ReservationView } | Refusal;
+export type AllocateResult = { kind: 'proceed'; reservation: DeviceAddressView } | Refusal;
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
@@ -69,17 +69,17 @@ export function deviceActivities(deps: TenantActivityDeps) {
       return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
     }
     const share = site.dhcp?.share ?? 0;
-    const view = (row: ReservationRow): AllocateResult => ({ kind: 'proceed', reservation: viewReservation(row, tenant.zone) });
-    const converge = (held: ReservationRow): AllocateResult =>
+    const view = (row: DeviceAddressRow): AllocateResult => ({ kind: 'proceed', reservation: viewDeviceAddress(row, tenant.zone) });
+    const converge = (held: DeviceAddressRow): AllocateResult =>
       input.address !== undefined && input.address !== held.address
         ? refuse('bad_request', 'the device already holds a different address; release it first')
         : view(held);
 
     for (let attempt = 0; attempt < 8; attempt++) {
-      const held = await getReservation(db, input.tenant, input.device);
+      const held = await getDeviceAddress(db, input.tenant, input.device);
       if (held) return converge(held);
       if (input.address !== undefined && !inRange(range, input.address)) return choiceRefusal('outside-range', cls, share);
-      const registry = await allReservations(db);
+      const registry = await allDeviceAddresses(db);
       if (registry.some((r) => r.mac === device.mac)) return refuse('conflict', MAC_HOLDS);
       // Reservations on the router the registry does not hold (the site's own, or a registry
       // restored from an older state) are taken too; one for this very MAC in range is adopted.
@@ -106,7 +106,7 @@ export function deviceActivities(deps: TenantActivityDeps) {
       const inserted = await withLocks(db, async (tx, lock) => {
         await lock(LOCK_SPACE.names, input.tenant);
         if (await nameUsedByWorkloadOrRecord(tx as unknown as Db, input.tenant, input.device)) return { kind: 'name-taken' as const };
-        return insertReservation(tx as unknown as Db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac });
+        return insertDeviceAddress(tx as unknown as Db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac });
       });
       switch (inserted.kind) {
         case 'inserted':
@@ -133,11 +133,11 @@ export function deviceActivities(deps: TenantActivityDeps) {
     },
 
     /** Makes the router and DNS match the registry's reservation of one device. */
-    async applyDeviceAddress(input: { tenant: string; device: string; parts: ReservationPart[] }): Promise<void> {
+    async applyDeviceAddress(input: { tenant: string; device: string; parts: DeviceAddressPart[] }): Promise<void> {
       await backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
         if (!tenant) return;
-        const outcomes = await ensureReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device, parts: input.parts });
+        const outcomes = await ensureDeviceAddress(deps, { tenant: input.tenant, index: tenant.index, device: input.device, parts: input.parts });
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant: input.tenant, device: input.device, changed }, 'device address backends corrected');
       });
@@ -148,7 +148,7 @@ export function deviceActivities(deps: TenantActivityDeps) {
       return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
         if (!tenant) return refuse('not_found', 'tenant not found');
-        const done = await removeReservation(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) => {
+        const done = await removeDeviceAddress(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) => {
           // Under the tenant's names lock, held to the end of the release: a record put on the
           // address either is saved before (and refuses this release) or sees the address gone.
           await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE.names}::int, hashtext(${input.tenant}))`);
@@ -162,9 +162,9 @@ export function deviceActivities(deps: TenantActivityDeps) {
     },
 
     /** The reservation as the registry holds it, for a failed release's answer. */
-    async deviceReservationView(input: { tenant: string; device: string }): Promise<ReservationView | undefined> {
-      const [tenant, row] = await Promise.all([zoneOf(input.tenant), getReservation(db, input.tenant, input.device)]);
-      return tenant && row ? viewReservation(row, tenant.zone) : undefined;
+    async deviceReservationView(input: { tenant: string; device: string }): Promise<DeviceAddressView | undefined> {
+      const [tenant, row] = await Promise.all([zoneOf(input.tenant), getDeviceAddress(db, input.tenant, input.device)]);
+      return tenant && row ? viewDeviceAddress(row, tenant.zone) : undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ensureTenantReservations, removeTenantReservations } from './reservations.js';
+import { ensureTenantDeviceAddresses, removeTenantDeviceAddresses } from './addresses.js';
 import { untagged } from '../step.js';
 import type { TenantStep } from '../tenant-step.js';
 
@@ -10,6 +10,6 @@ export const deviceAddressStep: TenantStep<'device-address'> = {
   name: 'device-address',
   appliesTo: (_site, facts) => facts.holdsDeviceAddresses,
   // The reservation code tags its parts (dhcp, dns) for the address routes; here they are this step's.
-  ensure: ({ deps, tenant: t }) => untagged(() => ensureTenantReservations(deps, t.name, t.index)),
-  remove: ({ deps, tenant: t }) => untagged(() => removeTenantReservations(deps, t.name, t.index)),
+  ensure: ({ deps, tenant: t }) => untagged(() => ensureTenantDeviceAddresses(deps, t.name, t.index)),
+  remove: ({ deps, tenant: t }) => untagged(() => removeTenantDeviceAddresses(deps, t.name, t.index)),
 };

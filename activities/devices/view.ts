@@ -13,7 +13,7 @@ export interface DeviceView {
   updated_at: string;
 }
 
-export interface ReservationView {
+export interface DeviceAddressView {
   device: string;
   address: string;
   mac: string;
@@ -25,7 +25,7 @@ export interface ReservationView {
 }
 
 type DeviceRow = typeof devices.$inferSelect;
-type ReservationRow = typeof deviceAddresses.$inferSelect;
+type DeviceAddressRow = typeof deviceAddresses.$inferSelect;
 
 const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
 
@@ -40,7 +40,7 @@ export function viewDevice(row: DeviceRow): DeviceView {
 }
 
 /** `zone` is the tenant's forward zone without the trailing dot. */
-export function viewReservation(row: ReservationRow, zone: string): ReservationView {
+export function viewDeviceAddress(row: DeviceAddressRow, zone: string): DeviceAddressView {
   return {
     device: row.device,
     address: row.address,

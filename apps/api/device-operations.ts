@@ -1,10 +1,10 @@
 import type { Refusal } from '../../core/refusal.js';
 import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../activities/devices/trust-class.js';
-import { viewDevice, viewReservation, type DeviceView, type ReservationView } from '../../activities/devices/view.js';
+import { viewDevice, viewDeviceAddress, type DeviceView, type DeviceAddressView } from '../../activities/devices/view.js';
 import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../activities/wifi/key-view.js';
 import { audit } from '../../db/queries/audit.js';
-import { getReservation } from '../../db/queries/device-addresses.js';
+import { getDeviceAddress } from '../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../db/queries/devices.js';
 import { getTenantRow, tenantExists } from '../../db/queries/tenants.js';
 import { withdrawAdmission } from '../../db/queries/admissions.js';
@@ -43,7 +43,7 @@ export interface DeviceOperations {
   listDevices(tenant: string): Promise<DeviceView[]>;
   deleteDevice(req: { tenant: string; name: string; actor: string }): Promise<'deleted' | 'not-found' | 'holds-address'>;
   reserveAddress(req: { tenant: string; device: string; address?: string; actor: string }): Promise<ReserveResult>;
-  getReservation(tenant: string, device: string): Promise<ReservationView | undefined>;
+  getDeviceAddress(tenant: string, device: string): Promise<DeviceAddressView | undefined>;
   releaseAddress(req: { tenant: string; device: string; actor: string }): Promise<ReleaseResult>;
   issueWifiKey(req: Omit<IssueKeyInput, 'psk'> & { psk?: string; actor: string }): Promise<IssuedWifiKey>;
   getWifiKey(tenant: string, name: string): Promise<WifiKeyView | undefined>;
@@ -125,9 +125,9 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       return result;
     },
 
-    async getReservation(tenant, device) {
-      const [zone, row] = await Promise.all([zoneOf(tenant), getReservation(db, tenant, device)]);
-      return zone && row ? viewReservation(row, zone) : undefined;
+    async getDeviceAddress(tenant, device) {
+      const [zone, row] = await Promise.all([zoneOf(tenant), getDeviceAddress(db, tenant, device)]);
+      return zone && row ? viewDeviceAddress(row, zone) : undefined;
     },
 
     async releaseAddress(req) {

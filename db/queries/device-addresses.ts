@@ -4,9 +4,9 @@ import type { Executor } from './locks.js';
 import { deviceAddresses, records, workloads } from '../schema/index.js';
 import { isUniqueViolation } from './unique.js';
 
-export type ReservationRow = typeof deviceAddresses.$inferSelect;
+export type DeviceAddressRow = typeof deviceAddresses.$inferSelect;
 
-export async function getReservation(db: Executor, tenant: string, device: string): Promise<ReservationRow | undefined> {
+export async function getDeviceAddress(db: Executor, tenant: string, device: string): Promise<DeviceAddressRow | undefined> {
   const [row] = await db
     .select()
     .from(deviceAddresses)
@@ -14,7 +14,7 @@ export async function getReservation(db: Executor, tenant: string, device: strin
   return row;
 }
 
-export async function listReservations(db: Executor, tenant: string): Promise<ReservationRow[]> {
+export async function listDeviceAddresses(db: Executor, tenant: string): Promise<DeviceAddressRow[]> {
   return db.select().from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant)).orderBy(asc(deviceAddresses.device));
 }
 
@@ -25,13 +25,13 @@ export async function holdsDeviceAddresses(db: Db, tenant: string): Promise<bool
 }
 
 /** Every reservation of the shared device network (all tenants): what is taken. */
-export async function allReservations(db: Db): Promise<Pick<ReservationRow, 'tenant' | 'device' | 'address' | 'mac'>[]> {
+export async function allDeviceAddresses(db: Db): Promise<Pick<DeviceAddressRow, 'tenant' | 'device' | 'address' | 'mac'>[]> {
   return db
     .select({ tenant: deviceAddresses.tenant, device: deviceAddresses.device, address: deviceAddresses.address, mac: deviceAddresses.mac })
     .from(deviceAddresses);
 }
 
-export async function countReservations(db: Db, tenant: string): Promise<number> {
+export async function countDeviceAddresses(db: Db, tenant: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant));
   return row?.n ?? 0;
 }
@@ -54,13 +54,13 @@ export async function recordPointsAt(db: Executor, tenant: string, address: stri
 }
 
 export type InsertOutcome =
-  | { kind: 'inserted'; row: ReservationRow }
+  | { kind: 'inserted'; row: DeviceAddressRow }
   | { kind: 'exists' }
   | { kind: 'address-taken' }
   | { kind: 'mac-taken' };
 
 /** The unique constraints settle races: two replicas can never reserve one address or one MAC twice. */
-export async function insertReservation(
+export async function insertDeviceAddress(
   db: Db,
   r: { tenant: string; device: string; trustClass: string; address: string; mac: string },
 ): Promise<InsertOutcome> {
@@ -76,6 +76,6 @@ export async function insertReservation(
   }
 }
 
-export async function deleteReservation(db: Executor, tenant: string, device: string): Promise<void> {
+export async function deleteDeviceAddress(db: Executor, tenant: string, device: string): Promise<void> {
   await db.delete(deviceAddresses).where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, device)));
 }

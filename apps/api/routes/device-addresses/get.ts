@@ -23,7 +23,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { t, device } = c.req.valid('param');
     const { ops } = await deviceAccess(c, deps, t, 'dhcp');
-    const found = await ops.getReservation(t, device);
+    const found = await ops.getDeviceAddress(t, device);
     if (!found) throw notFound('the device holds no fixed address');
     return c.json(found, 200);
   });

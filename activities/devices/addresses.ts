@@ -1,4 +1,4 @@
-import { deleteReservation, getReservation, listReservations, type ReservationRow } from '../../db/queries/device-addresses.js';
+import { deleteDeviceAddress, getDeviceAddress, listDeviceAddresses, type DeviceAddressRow } from '../../db/queries/device-addresses.js';
 import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
 import type { ObjectOutcome } from '../ensure.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
@@ -11,7 +11,7 @@ import { atStep } from './backend.js';
  * Every change runs holding the device's lock, and the router's lock around its
  * read-modify-write, so workers on several hosts never lose one another's reservation.
  */
-export type ReservationPart = 'dhcp' | 'dns';
+export type DeviceAddressPart = 'dhcp' | 'dns';
 
 const ROUTER = 'router';
 
@@ -22,7 +22,7 @@ export function deviceFqdn(deps: Pick<TenantActivityDeps, 'site'>, tenant: strin
   return { zone, name: `${device}.${zone}` };
 }
 
-async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: ReservationRow, index: number, parts: readonly ReservationPart[]): Promise<ObjectOutcome[]> {
+async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: DeviceAddressRow, index: number, parts: readonly DeviceAddressPart[]): Promise<ObjectOutcome[]> {
   const outcomes: ObjectOutcome[] = [];
   const dhcp = deps.ports.deviceAddress;
   if (parts.includes('dhcp')) {
@@ -42,13 +42,13 @@ async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: ReservationR
 }
 
 /** Brings one device's reservation to what the registry holds; nothing when it holds none. */
-export async function ensureReservation(
+export async function ensureDeviceAddress(
   deps: TenantActivityDeps,
-  input: { tenant: string; index: number; device: string; parts: readonly ReservationPart[] },
+  input: { tenant: string; index: number; device: string; parts: readonly DeviceAddressPart[] },
 ): Promise<ObjectOutcome[]> {
   return withLocks(deps.db, async (tx, lock) => {
     await lock(LOCK_SPACE.device, deviceLockKey(input.tenant, input.device));
-    const row = await getReservation(tx, input.tenant, input.device);
+    const row = await getDeviceAddress(tx, input.tenant, input.device);
     return row ? ensureOne(deps, lock, row, input.index, input.parts) : [];
   });
 }
@@ -57,11 +57,11 @@ export async function ensureReservation(
  * Every reservation of a tenant (reconcile: a reservation lost on the router comes back). A site
  * that no longer configures a DHCP server keeps only the names.
  */
-export async function ensureTenantReservations(deps: TenantActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+export async function ensureTenantDeviceAddresses(deps: TenantActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
   const outcomes: ObjectOutcome[] = [];
-  const parts: ReservationPart[] = deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'];
-  for (const row of await listReservations(deps.db, tenant)) {
-    outcomes.push(...(await ensureReservation(deps, { tenant, index, device: row.device, parts })));
+  const parts: DeviceAddressPart[] = deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'];
+  for (const row of await listDeviceAddresses(deps.db, tenant)) {
+    outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts })));
   }
   return outcomes;
 }
@@ -71,14 +71,14 @@ export async function ensureTenantReservations(deps: TenantActivityDeps, tenant:
  * name goes first, so no published name points at an address DHCP no longer holds for it.
  * `check` may refuse (inside the lock) before anything is removed.
  */
-export async function removeReservation<R>(
+export async function removeDeviceAddress<R>(
   deps: TenantActivityDeps,
   input: { tenant: string; index: number; device: string },
-  check: (tx: Tx, row: ReservationRow) => Promise<R | undefined> = async () => undefined,
+  check: (tx: Tx, row: DeviceAddressRow) => Promise<R | undefined> = async () => undefined,
 ): Promise<{ kind: 'removed' } | { kind: 'absent' } | { kind: 'refused'; refusal: R }> {
   return withLocks(deps.db, async (tx, lock) => {
     await lock(LOCK_SPACE.device, deviceLockKey(input.tenant, input.device));
-    const row = await getReservation(tx, input.tenant, input.device);
+    const row = await getDeviceAddress(tx, input.tenant, input.device);
     if (!row) return { kind: 'absent' as const };
     const refusal = await check(tx, row);
     if (refusal !== undefined) return { kind: 'refused' as const, refusal };
@@ -91,14 +91,14 @@ export async function removeReservation<R>(
         await dhcp.remove({ address: row.address });
       });
     }
-    await deleteReservation(tx, input.tenant, input.device);
+    await deleteDeviceAddress(tx, input.tenant, input.device);
     return { kind: 'removed' as const };
   });
 }
 
 /** Tenant delete: every reservation of the tenant leaves the router, its name and the registry. */
-export async function removeTenantReservations(deps: TenantActivityDeps, tenant: string, index: number): Promise<void> {
-  for (const row of await listReservations(deps.db, tenant)) {
-    await removeReservation(deps, { tenant, index, device: row.device });
+export async function removeTenantDeviceAddresses(deps: TenantActivityDeps, tenant: string, index: number): Promise<void> {
+  for (const row of await listDeviceAddresses(deps.db, tenant)) {
+    await removeDeviceAddress(deps, { tenant, index, device: row.device });
   }
 }
