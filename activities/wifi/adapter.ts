@@ -41,11 +41,18 @@ export interface WifiKeyState {
   mac?: string;
 }
 
-export interface WifiAdapter {
+/** What a kind of controller can do, known without connecting to it, and how to connect. */
+export interface WifiController<Options> {
   /**
    * Whether the controller can bind one key to one client. UniFi's cannot (docs/decisions.md,
    * "Wireless controller"); the API refuses an admission's `mac` where this is false.
    */
+  readonly bindsKeysToClients: boolean;
+  connect(opts: Options): WifiAdapter;
+}
+
+export interface WifiAdapter {
+  /** Its controller's `bindsKeysToClients`: ensure refuses a spec with a MAC where it is false. */
   readonly bindsKeysToClients: boolean;
   observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined>;
   /** Adds the key, or corrects its network (and MAC binding, where bound) or psk; drops `replaces` entries. */

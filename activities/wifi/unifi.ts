@@ -1,10 +1,10 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
 import { unifiApiBase, unifiSession, type UnifiDeployment } from './unifi-session.js';
-import type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+import type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
 
-export type { WifiAdapter, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+export type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';
 
 /**
@@ -47,7 +47,7 @@ export interface UnifiWifiOptions {
 /**
  * The controller's whole PPSK entry: a password and the network it places clients on. There is no
  * field that binds an entry to a client (go-unifi's generated `WLANPrivatePresharedKeys`, from the
- * controller's own field list), so this adapter cannot bind keys (`UNIFI_BINDS_KEYS_TO_CLIENTS`).
+ * controller's own field list), so this adapter cannot bind keys (`unifiController`).
  */
 interface PpskEntry {
   password: string;
@@ -55,8 +55,11 @@ interface PpskEntry {
   [field: string]: unknown;
 }
 
-/** A UniFi key admits any client that presents it: the API refuses an admission's `mac` here. */
-export const UNIFI_BINDS_KEYS_TO_CLIENTS = false;
+/** UniFi Network: a key admits any client that presents it, so the API refuses an admission's `mac`. */
+export const unifiController: WifiController<UnifiWifiOptions> = {
+  bindsKeysToClients: false,
+  connect: (opts) => createUnifiWifiAdapter(opts),
+};
 
 interface Wlan {
   _id: string;
@@ -125,7 +128,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
 
   return {
-    bindsKeysToClients: UNIFI_BINDS_KEYS_TO_CLIENTS,
+    bindsKeysToClients: unifiController.bindsKeysToClients,
 
     async observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
       const wlan = await wlanBySsid(ref.ssid);

@@ -7,7 +7,7 @@ import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js
 import { createProxmoxHypervisorAdapter } from '../../activities/hypervisor/proxmox.js';
 import { createLogStoreAdapter } from '../../activities/log-store/caddy.js';
 import { createGrafanaAdapter } from '../../activities/dashboards/grafana.js';
-import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
+import { siteWifiController } from '../../activities/wifi/site-controller.js';
 import { createKeaAdapter } from '../../activities/devices/kea.js';
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createIssuer } from '../../activities/certificates/issuer.js';
@@ -73,7 +73,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Tenant
           }
         : undefined,
     wifi: site.wifi
-      ? createUnifiWifiAdapter({ ...site.wifi, timeoutMs })
+      ? siteWifiController.connect({ ...site.wifi, timeoutMs })
       : undefined,
     deviceAddress: site.dhcp
       ? createKeaAdapter({ controlUrl: site.dhcp.controlUrl, subnetId: site.dhcp.subnetId, authUser: site.dhcp.user, authPassword: site.dhcp.password, control: site.dhcp.control, timeoutMs, ca: site.dhcp.ca })

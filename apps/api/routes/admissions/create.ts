@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
-import { UNIFI_BINDS_KEYS_TO_CLIENTS } from '../../../../activities/wifi/unifi.js';
+import { siteWifiController } from '../../../../activities/wifi/site-controller.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { requireOperator } from '../../auth/authorize.js';
@@ -34,7 +34,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     const mac = body.mac ? normalizeMac(body.mac) : undefined;
     // The key would be usable by any client: refused before anything is issued, never handed out
     // unbound (docs/decisions.md, "Wireless controller").
-    if (mac && deps.config.site?.wifi?.developer && !UNIFI_BINDS_KEYS_TO_CLIENTS) {
+    if (mac && deps.config.site?.wifi?.developer && !siteWifiController.bindsKeysToClients) {
       throw badRequest("mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac");
     }
     const ops = deps.operations!;
