@@ -9,8 +9,9 @@ import type { BackendHttp, HttpAnswer, HttpCall } from '../http.js';
  *   CSRF token in the `X-CSRF-Token` header; writes carry it back in `X-CSRF-Token`, and a newer
  *   one comes in `X-Updated-CSRF-Token`.
  * - `self-hosted`, the application on a server of its own: no prefix; `POST /api/login
- *   {username, password}` sets the `unifises` session cookie and a `csrf_token` cookie, whose value
- *   writes carry in `X-Csrf-Token`. It has no API keys.
+ *   {username, password}` sets the `unifises` session cookie. It has no API keys. Where it also sets
+ *   a `csrf_token` cookie, writes carry its value in `X-Csrf-Token` (the clients above send none,
+ *   the lab's controller requires it: sending it costs nothing either way).
  * A session is reused; an answer of 401 (it expired, or the controller restarted) logs in again
  * once and repeats the request.
  */

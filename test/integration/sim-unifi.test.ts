@@ -137,7 +137,9 @@ describe('PUT rest/wlanconf', () => {
     { entry: { password: 'tab\tinside-it', networkconf_id: 'DEVICES' }, field: 'password', reason: 'a non-printable password' },
     { entry: { password: 'long-enough-1', networkconf_id: '0123456789abcdef01234567' }, field: 'networkconf_id', reason: 'an unknown network' },
     // go-unifi's generated WLANPrivatePresharedKeys has only password and networkconf_id: a `mac`
-    // binding a key to a client is not the controller's field.
+    // binding a key to a client is not the controller's field. A wlanconf body the controller does
+    // not accept is a 400 api.err.InvalidPayload (jens-maus/node-unifi issue #14, a WLAN update
+    // refused so); the data[0] detail follows the capture in the simulator's header.
     { entry: { password: 'long-enough-1', networkconf_id: 'DEVICES', mac: 'aa:bb:cc:dd:ee:ff' }, field: 'mac', reason: 'a field a PPSK entry does not have (mac)' },
   ];
   for (const row of refusals) {
@@ -195,6 +197,81 @@ describe('POST /__lab/associate', () => {
   it('answers 404 for an unknown SSID and 400 for a malformed request', async () => {
     expect((await associate({ ssid: 'nope', psk: 'first-key-123', mac: '02:00:00:00:00:01' })).status).toBe(404);
     expect((await associate({ ssid: 'keyed', psk: 'first-key-123', mac: 'bogus' })).status).toBe(400);
+  });
+});
+
+/**
+ * Both deployments' logins, as the community clients perform them (no Ubiquiti page documents the
+ * classic API's login): Kane610/aiounifi `interfaces/connectivity.py` (`login`: `/api/auth/login`
+ * on UniFi OS, `/api/login` otherwise; the `x-csrf-token` login header kept; a 401 is
+ * LoginRequired, answered by one new login) and Art-of-WiFi/UniFi-API-client `src/Client.php`
+ * (`login`, `response_header_callback`: the `TOKEN` or `unifises` cookie; `exec_curl`: the
+ * `/proxy/network` prefix only on UniFi OS, `x-csrf-token` on its non-GET calls; its README: a
+ * self-hosted Network application takes no API keys).
+ */
+describe.each(['unifi-os', 'self-hosted'] as const)('a %s deployment', (deployment) => {
+  const LOGIN = { username: 'svc-provisioning', password: 'lab-login-password-1' };
+  const selfHosted = deployment === 'self-hosted';
+  let dep: UnifiSimulator;
+  let depServer: RunningServer;
+  const base = () => `${depServer.url}${selfHosted ? '' : '/proxy/network'}/api/s/default`;
+  const login = (body: unknown) =>
+    fetch(`${depServer.url}${selfHosted ? '/api/login' : '/api/auth/login'}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const cookiesOf = (res: Response) => new Map(res.headers.getSetCookie().map((c) => c.split(';', 1)[0]!.split('=') as [string, string]));
+  const jar = (cookies: Map<string, string>) => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const put = (cookie: string, headers: Record<string, string> = {}) =>
+    fetch(`${base()}/rest/wlanconf/${dep.wlan('lab-devices')!._id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ hide_ssid: true }) });
+
+  beforeAll(async () => {
+    dep = createUnifiSimulator({ deployment, login: LOGIN });
+    depServer = await serveApp(dep.app);
+  });
+  afterAll(async () => {
+    await depServer.close();
+  });
+
+  it(`logs in at ${selfHosted ? 'POST /api/login: the unifises and csrf_token cookies' : 'POST /api/auth/login: the TOKEN cookie and the X-CSRF-Token header'}`, async () => {
+    const res = await login(LOGIN);
+    expect(res.status).toBe(200);
+    const cookies = cookiesOf(res);
+    if (selfHosted) {
+      expect([...cookies.keys()].sort()).toEqual(['csrf_token', 'unifises']);
+    } else {
+      expect([...cookies.keys()]).toEqual(['TOKEN']);
+      expect(res.headers.get('x-csrf-token')).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
+  it('refuses a wrong password and sets no session', async () => {
+    const res = await login({ ...LOGIN, password: 'not-the-password' });
+    expect(res.status).toBe(selfHosted ? 400 : 401);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('reads with the session; a write needs its CSRF token (403 without, and nothing changes)', async () => {
+    const res = await login(LOGIN);
+    const cookies = cookiesOf(res);
+    const csrf = selfHosted ? cookies.get('csrf_token')! : res.headers.get('x-csrf-token')!;
+    expect((await fetch(`${base()}/rest/wlanconf`, { headers: { cookie: jar(cookies) } })).status).toBe(200);
+    expect((await put(jar(cookies))).status).toBe(403);
+    expect(dep.wlan('lab-devices')!.hide_ssid).toBe(false);
+    expect((await put(jar(cookies), { 'x-csrf-token': csrf })).status).toBe(200);
+    expect(dep.wlan('lab-devices')!.hide_ssid).toBe(true);
+  });
+
+  it('answers 401 api.err.LoginRequired without a session and once the session expired', async () => {
+    const cookies = cookiesOf(await login(LOGIN));
+    expect((await fetch(`${base()}/rest/wlanconf`)).status).toBe(401);
+    dep.auth.expireSessions();
+    const res = await fetch(`${base()}/rest/wlanconf`, { headers: { cookie: jar(cookies) } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ meta: { rc: 'error', msg: 'api.err.LoginRequired' }, data: [] });
+  });
+
+  it(selfHosted ? 'has no /proxy/network prefix and takes no API key' : 'serves the API under /proxy/network only, and takes the API key', async () => {
+    const other = `${depServer.url}${selfHosted ? '/proxy/network' : ''}/api/s/default/rest/wlanconf`;
+    expect((await fetch(other, { headers: { 'x-api-key': dep.state.apiKey } })).status).toBe(404);
+    expect((await fetch(`${base()}/rest/wlanconf`, { headers: { 'x-api-key': dep.state.apiKey } })).status).toBe(selfHosted ? 401 : 200);
   });
 });
 

@@ -4,16 +4,22 @@ import { getCookie, setCookie } from 'hono/cookie';
 
 /**
  * How the two deployments of the Network application authenticate its classic API, as their
- * clients use them (Art-of-WiFi/UniFi-API-client `login()`, Kane610/aiounifi `login`):
- * - `unifi-os` (a console): `X-API-KEY` (help.ui.com, "Getting Started with the Official UniFi
- *   API"), or `POST /api/auth/login {username, password}` → the `TOKEN` cookie and an
- *   `X-CSRF-Token` header; a write with the cookie must send that token in `X-CSRF-Token`.
- * - `self-hosted`: `POST /api/login {username, password}` → the `unifises` cookie and a
- *   `csrf_token` cookie; a write must send the latter's value in `X-Csrf-Token`. No API keys.
- * Without a valid key or session: 401 `api.err.LoginRequired`. Lab assumptions, not taken from a
- * document: a wrong password answers 401 on a console and 400 `api.err.Invalid` self-hosted (as
- * the clients above report it), and a write with the session but without its CSRF token answers
- * 403 `api.err.NoPermission`.
+ * clients use them (Art-of-WiFi/UniFi-API-client `src/Client.php` `login()` and
+ * `response_header_callback()`, Kane610/aiounifi `interfaces/connectivity.py` `login`):
+ * - `unifi-os` (a console): `X-API-KEY` (Art-of-WiFi's `examples/api_key_auth.php`, a classic
+ *   call with only the key; help.ui.com "Getting Started with the Official UniFi API" for the key
+ *   itself), or `POST /api/auth/login {username, password}` → the `TOKEN` cookie and an
+ *   `X-CSRF-Token` header; a write with the cookie must send that token in `X-CSRF-Token`
+ *   (both clients send it on every non-GET call).
+ * - `self-hosted`: `POST /api/login {username, password}` → the `unifises` cookie; no API keys
+ *   (Art-of-WiFi's README). No prefix.
+ * Without a valid key or session: 401 `api.err.LoginRequired` (aiounifi logs in again on it).
+ * Lab assumptions, not taken from a document: a wrong password answers 401 on a console and 400
+ * `api.err.Invalid` self-hosted (as the clients above report it); a write with the session but
+ * without its CSRF token answers 403 `api.err.NoPermission`; and the self-hosted application also
+ * sets a `csrf_token` cookie whose value its writes must carry in `X-Csrf-Token`. The clients
+ * above send no CSRF token to a self-hosted application, so that last one is stricter than they
+ * show the product to be: an adapter that passes here passes there.
  */
 export type UnifiDeployment = 'unifi-os' | 'self-hosted';
 
