@@ -19,12 +19,13 @@ import { dataConverter } from '../temporal/data-converter.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
-import { workflowIds, type SweepResult } from '../workflows/shared.js';
+import { type SweepResult } from '../workflows/contracts/tenant.js';
 import { API_FLAGS, startService } from './processes.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { startFloor } from './floor.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
+import { runIds } from '../workflows/contracts/ids.js';
 
 /**
  * `npm run bench`: the figures users judge the service by, on this machine, against the lab with
@@ -181,7 +182,7 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
         shares.push((r.ms - d.ms) / d.steps);
       }
       if (process.env.BENCH_HISTORY) {
-        const h = await site.client.workflow.getHandle(workflowIds.create(`a${run}x${batch}n${n}`)).fetchHistory();
+        const h = await site.client.workflow.getHandle(runIds.tenantCreate(`a${run}x${batch}n${n}`)).fetchHistory();
         const t0 = Number(h.events![0]!.eventTime!.seconds) * 1000 + h.events![0]!.eventTime!.nanos! / 1e6;
         for (const e of h.events!) process.stderr.write(`${(Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - t0).toFixed(1)} ${e.eventType}\n`);
       }
@@ -219,7 +220,7 @@ async function benchSweep(site: Site) {
   await ensureSweepSchedule(site.client, { taskQueue: 'provisioning', intervalMs: 3_600_000 });
   const earlier = new Set<string>();
   for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) earlier.add(w.runId);
-  await site.client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+  await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
   for (;;) {
     for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
       if (!earlier.has(w.runId)) {

@@ -11,5 +11,13 @@ export const STEP = defineSearchAttributeKey('Step', SearchAttributeType.KEYWORD
 export const FAILED_STEPS = defineSearchAttributeKey('FailedSteps', SearchAttributeType.KEYWORD_LIST);
 export const OUTCOME = defineSearchAttributeKey('Outcome', SearchAttributeType.KEYWORD);
 
+/**
+ * A run's `Operation`: its workflow's name in kebab case (`tenant-create`, `wifi-key-issue`), the
+ * one rule for every run, so `Operation='tenant-create'` finds what `WorkflowType='tenantCreate'` does.
+ */
+export function operationOf(workflowType: string): string {
+  return workflowType.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
 export const SEARCH_ATTRIBUTES = [TENANT_NAME, OPERATION, STEP, FAILED_STEPS, OUTCOME] as const;
 

@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { workflowIds } from '../workflows/shared.js';
-import { OPERATION } from '../core/search-attributes.js';
+import { OPERATION, operationOf } from '../core/search-attributes.js';
+import { runIds } from '../workflows/contracts/ids.js';
 
 /**
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping
@@ -11,22 +11,22 @@ export async function ensureSweepSchedule(client: Client, opts: { taskQueue: str
   const action = {
     type: 'startWorkflow' as const,
     workflowType: 'reconcileSweep',
-    workflowId: workflowIds.sweep,
+    workflowId: runIds.reconcileSweep,
     taskQueue: opts.taskQueue,
     args: [],
-    typedSearchAttributes: [{ key: OPERATION, value: 'sweep' }],
+    typedSearchAttributes: [{ key: OPERATION, value: operationOf('reconcileSweep') }],
     staticSummary: 'reconcile sweep: every ready tenant re-ensured, what drifted reported',
   };
   try {
     await client.schedule.create({
-      scheduleId: workflowIds.sweepSchedule,
+      scheduleId: runIds.reconcileSweepSchedule,
       spec,
       action,
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(workflowIds.sweepSchedule).update((prev) => ({
+    await client.schedule.getHandle(runIds.reconcileSweepSchedule).update((prev) => ({
       ...prev,
       spec,
       action,

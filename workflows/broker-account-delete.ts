@@ -3,7 +3,7 @@ import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underLease } from './tenant-lease.js';
-import type { BrokerAccountDeleteResult } from './broker-account-shared.js';
+import type { BrokerAccountDeleteResult } from './contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

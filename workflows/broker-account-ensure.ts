@@ -1,5 +1,5 @@
 import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import { serveParkedAttempts } from './parked-attempts.js';
+import { serveAttempts } from './attempts.js';
 import { isStepFailure } from './failures.js';
 import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Activities } from '../activities/index.js';
@@ -9,9 +9,9 @@ import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underLease } from './tenant-lease.js';
 import {
-  attemptBrokerAccount,
+  attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
-} from './broker-account-shared.js';
+} from './contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -56,7 +56,9 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
   }
 
   const held = (req: BrokerAccountRequest) => underLease(req.tenant, 'shared', 'broker account issue', () => attempt(req));
-  return serveParkedAttempts(attemptBrokerAccount, held, input.parkedTimeoutMs, {
+  return serveAttempts(attemptBrokerAccountEnsure, held, {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs,
     call: 'broker account issue',
     failedStep: (r) => (r.kind === 'failed' ? r.step : undefined),
   });

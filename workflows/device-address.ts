@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { STEP_OPTIONS } from './activity-options.js';
-import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from './device-contract.js';
+import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from './contracts/device-address.js';
 import { failedStep } from './device-steps.js';
 import { underNameLease } from './tenant-lease.js';
 

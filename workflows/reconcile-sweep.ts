@@ -1,10 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { OPERATION, TENANT_NAME } from '../core/search-attributes.js';
+import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { workflowIds, type ReconcileResult, type SweepResult } from './shared.js';
+import { type ReconcileResult, type SweepResult } from './contracts/tenant.js';
 import { tenantReconcile } from './tenant-reconcile.js';
+import { runIds } from './contracts/ids.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -27,12 +28,12 @@ export async function reconcileSweep(): Promise<SweepResult> {
       let r: ReconcileResult;
       try {
         r = await executeChild(tenantReconcile, {
-          workflowId: workflowIds.reconcile(name),
+          workflowId: runIds.tenantReconcile(name),
           args: [{ name }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           typedSearchAttributes: [
             { key: TENANT_NAME, value: name },
-            { key: OPERATION, value: 'reconcile' },
+            { key: OPERATION, value: operationOf(tenantReconcile.name) },
           ],
           staticSummary: `reconcile tenant ${name} (index ${index}), from the reconcile sweep`,
           memo: { index },

@@ -2,9 +2,9 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStepFailure } from './failures.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './record-shared.js';
+import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './contracts/record.js';
 import { underNameLease } from './tenant-lease.js';
-import { serveSerialAttempts } from './serial-attempts.js';
+import { serveAttempts } from './attempts.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -16,7 +16,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the PTRs, so a failed DNS write is resumed by the same call.
  */
 export async function recordPut(_input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
-  return serveSerialAttempts(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)));
+  return serveAttempts(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)), { kind: 'serial' });
 }
 
 const FAILED = Symbol('failed');

@@ -1,9 +1,9 @@
 import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { serveParkedAttempts } from './parked-attempts.js';
+import { serveAttempts } from './attempts.js';
 import { answered } from './run-attributes.js';
-import { attemptCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './shared.js';
+import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './contracts/tenant.js';
 import { underLease } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-steps.js';
 
@@ -16,7 +16,9 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * ends Failed (a later create starts a fresh run, which re-ensures every step).
  */
 export function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult | undefined> {
-  return serveParkedAttempts(attemptCreate, attempt, input.parkedTimeoutMs, {
+  return serveAttempts(attemptTenantCreate, attempt, {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs,
     call: 'create',
     failedStep: (r) => (r.kind === 'failed' ? r.step : undefined),
   });

@@ -2,7 +2,7 @@ import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { answered } from './run-attributes.js';
-import type { DeleteResult } from './shared.js';
+import type { DeleteResult } from './contracts/tenant.js';
 import { underLease } from './tenant-lease.js';
 import { fabric, removeSteps } from './tenant-steps.js';
 

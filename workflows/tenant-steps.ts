@@ -5,7 +5,7 @@ import { ensureActivity, removeActivity, type RemovalStep, type StepName } from 
 import { STEP_OPTIONS, STEP_OPTIONS_OF } from './activity-options.js';
 import { isStepFailure } from './failures.js';
 import { atStep, stepFailed } from './run-attributes.js';
-import type { StepReport } from './shared.js';
+import type { StepReport } from './contracts/tenant.js';
 
 const acts = proxyActivities<Activities>(STEP_OPTIONS);
 

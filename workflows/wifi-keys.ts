@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underLease } from './tenant-lease.js';
-import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from './device-contract.js';
+import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from './contracts/wifi-key.js';
 import { failedStep } from './device-steps.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);

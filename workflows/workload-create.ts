@@ -6,9 +6,9 @@ import type { PublishStep } from '../activities/workloads/step.js';
 import { STEP } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underNameLease } from './tenant-lease.js';
-import { serveSerialAttempts } from './serial-attempts.js';
+import { serveAttempts } from './attempts.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
-import { attemptWorkload, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './workload-shared.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './contracts/workload.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);
@@ -21,7 +21,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * names published. A failed step answers the partial workload; the same call again resumes.
  */
 export async function workloadCreate(_input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
-  return serveSerialAttempts(attemptWorkload, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)));
+  return serveAttempts(attemptWorkloadCreate, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)), { kind: 'serial' });
 }
 
 class StepFailed extends Error {

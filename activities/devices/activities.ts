@@ -12,7 +12,7 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
-import type { ReleaseResult, ReserveInput } from '../../workflows/device-contract.js';
+import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/device-address.js';
 import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';
 import { deriveIdentity } from '../../core/identity.js';

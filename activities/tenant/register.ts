@@ -3,7 +3,7 @@ import { getTenantRow, insertTenant, openSecrets, revokeTenantToken, takenIndexe
 import { openValue, seal, sealValue } from '../../db/seal.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
-import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/shared.js';
+import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/contracts/tenant.js';
 import { createStepsFor } from '../steps.js';
 import { mintTenantToken, tokenHash } from './api-token.js';
 import type { TenantActivityDeps } from './deps.js';

@@ -2,7 +2,7 @@ import type { RemovalStep, StepName } from '../../core/steps.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
-import type { Refusal } from '../../workflows/shared.js';
+import type { Refusal } from '../../workflows/contracts/tenant.js';
 import { createStepsFor, removalStepsFor } from '../steps.js';
 import type { TenantActivityDeps } from './deps.js';
 

@@ -3,7 +3,7 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
-import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/device-contract.js';
+import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
 import { atStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { TenantActivityDeps } from '../tenant/deps.js';

@@ -4,7 +4,7 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
 import { deleteWorkload, getWorkload, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
-import type { WorkloadRequest } from '../../workflows/workload-shared.js';
+import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
 import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';

@@ -7,11 +7,11 @@ import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { brokerAccountDelete, brokerAccountEnsure } from '../../workflows/index.js';
 import {
-  attemptBrokerAccount, brokerWorkflowIds,
-  type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
-} from '../../workflows/broker-account-shared.js';
+  attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
+} from '../../workflows/contracts/broker-account.js';
 import { badRequest } from './errors.js';
 import { runs } from './runs.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =
@@ -46,11 +46,11 @@ export function brokerOperations(opts: { registry: Registry; client: Client; tas
       }
       const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
       const input = { tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs };
-      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccount, { workflowId: brokerWorkflowIds.ensure(req.tenant, req.name), args: [input], operation: 'broker-account', tenant: req.tenant }, req);
+      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccountEnsure, { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant }, req);
       return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
     },
     async delete(tenant, name) {
-      return run.execute(brokerAccountDelete, { workflowId: brokerWorkflowIds.delete(tenant, name), args: [{ tenant, name }], operation: 'broker-account-delete', tenant });
+      return run.execute(brokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), args: [{ tenant, name }], tenant });
     },
     async get(tenant, name) {
       const row = await getBrokerAccount(db, tenant, name);

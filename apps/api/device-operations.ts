@@ -12,19 +12,14 @@ import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../db/querie
 import type { Registry } from '../../db/registry.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../workflows/index.js';
-import {
-  deviceWorkflowIds as ids,
-  type BackendStep,
-  type IssueKeyInput,
-  type ReleaseResult,
-  type ReserveResult,
-  type RevokeKeyResult,
-} from '../../workflows/device-contract.js';
+import type { BackendStep, ReleaseResult, ReserveResult } from '../../workflows/contracts/device-address.js';
+import type { IssueKeyInput, RevokeKeyResult } from '../../workflows/contracts/wifi-key.js';
 import { sealValue } from '../../db/seal.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../../core/site.js';
 import { stepFailed } from './errors.js';
 import { runs } from './runs.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
 export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | Refusal;
@@ -93,7 +88,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       // A fixed address follows the device's MAC: its reservation on the router is brought to the
       // registry's (the registry row moved with the device), and a repeated call resumes a move.
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
-        const moved = await run.execute(deviceMacMove, { workflowId: ids.move(req.tenant, req.name, req.mac), operation: 'device-mac', tenant: req.tenant, args: [{ tenant: req.tenant, device: req.name }] });
+        const moved = await run.execute(deviceMacMove, { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, args: [{ tenant: req.tenant, device: req.name }] });
         if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
         if (moved.kind === 'refused') return moved;
       }
@@ -117,7 +112,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async reserveAddress(req) {
       const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
-      const result = await run.execute(deviceAddressReserve, { workflowId: ids.reserve(req.tenant, req.device, req.address), operation: 'device-address', tenant: req.tenant, args: [input] });
+      const result = await run.execute(deviceAddressReserve, { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, args: [input] });
       if (result.kind !== 'refused' && result.reservation) {
         // A published name (and the caller behind it) goes to the audit log.
         await audit(db, { actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
@@ -132,8 +127,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async releaseAddress(req) {
       const result = await run.execute(deviceAddressRelease, {
-        workflowId: ids.release(req.tenant, req.device),
-        operation: 'device-address-release',
+        workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
         tenant: req.tenant,
         args: [{ tenant: req.tenant, device: req.device }],
       });
@@ -146,7 +140,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
         return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
       }
       const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
-      const result = await run.execute(wifiKeyIssue, { workflowId: ids.issueKey(req.tenant, req.name, req.psk !== undefined), operation: 'wifi-key', tenant: req.tenant, args: [input] });
+      const result = await run.execute(wifiKeyIssue, { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, args: [input] });
       if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
       if (result.kind === 'refused') return result;
       if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
@@ -163,7 +157,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async revokeWifiKey(req) {
-      const result = await run.execute(wifiKeyRevoke, { workflowId: ids.revokeKey(req.tenant, req.name), operation: 'wifi-key-revoke', tenant: req.tenant, args: [{ tenant: req.tenant, name: req.name }] });
+      const result = await run.execute(wifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, args: [{ tenant: req.tenant, name: req.name }] });
       if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
       return result;
     },
@@ -182,7 +176,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
       if (!site.wifi?.developer) return undefined;
-      const result = await run.execute(admissionWifiKey, { workflowId: ids.admissionKey(input.name), operation: 'admission-wifi', tenant: input.name, args: [input] });
+      const result = await run.execute(admissionWifiKey, { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, args: [input] });
       if (result.kind === 'failed') throw stepFailed(result.step, {});
       const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
@@ -204,7 +198,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       const orphanKey = key !== undefined && !registered;
       if (!unused && !orphanKey) return false;
       if (key) {
-        const result = await run.execute(wifiKeyRevoke, { workflowId: ids.revokeKey(name, ADMISSION_KEY), operation: 'wifi-key-revoke', tenant: name, args: [{ tenant: name, name: ADMISSION_KEY }] });
+        const result = await run.execute(wifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, args: [{ tenant: name, name: ADMISSION_KEY }] });
         if (result.kind === 'failed') throw stepFailed(result.step, {});
       }
       await withdrawAdmission(registry.db, name);

@@ -1,5 +1,5 @@
 import type { TenantView } from '../../core/tenant-view.js';
-import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult, RestoreSecrets } from '../../workflows/shared.js';
+import type { CreateRequest, CreateResult, DeleteResult, ReconcileResult, RestoreSecrets } from '../../workflows/contracts/tenant.js';
 
 /** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
 export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };

@@ -3,15 +3,15 @@ import { getRecord, listRecords } from '../../db/queries/records.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import {
   attemptRecordPut,
-  recordIds,
   type RecordDeleteRequest,
   type RecordDeleteResult,
   type RecordPutRequest,
   type RecordPutResult,
-} from '../../workflows/record-shared.js';
+} from '../../workflows/contracts/record.js';
 import { recordDelete, recordPut } from '../../workflows/index.js';
 import { runs } from './runs.js';
 import type { PublishingDeps } from './workload-operations.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
 export interface RecordOperations {
@@ -28,8 +28,8 @@ export function recordOperations(deps: PublishingDeps): RecordOperations {
   const run = runs(client, taskQueue);
   return {
     put: (req) =>
-      run.attempt(recordPut, attemptRecordPut, { workflowId: recordIds.put(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], operation: 'record-put', tenant: req.tenant }, req),
-    delete: (req) => run.execute(recordDelete, { workflowId: recordIds.delete(req.tenant, req.name), args: [req], operation: 'record-delete', tenant: req.tenant }),
+      run.attempt(recordPut, attemptRecordPut, { workflowId: runIds.recordPut(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req),
+    delete: (req) => run.execute(recordDelete, { workflowId: runIds.recordDelete(req.tenant, req.name), args: [req], tenant: req.tenant }),
     async get(tenant, name) {
       const row = await getRecord(db, tenant, name);
       return row ? viewRecord(site, row) : undefined;

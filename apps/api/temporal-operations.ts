@@ -8,7 +8,7 @@ import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { tenantCreate, tenantDelete, tenantReconcile } from '../../workflows/index.js';
-import { attemptCreate, workflowIds, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/shared.js';
+import { attemptTenantCreate, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/contracts/tenant.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import type { Site } from '../../core/site.js';
@@ -16,6 +16,7 @@ import type { CreateCall, TenantOperations } from './operations.js';
 import { admissionKeys } from './device-operations.js';
 import { runs } from './runs.js';
 import { tenantViews } from './tenant-views.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
 export function temporalOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
@@ -28,7 +29,6 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
   const labels = async (operation: string, name: string) => {
     const index = await tenantIndex(registry.db, name);
     return {
-      operation,
       tenant: name,
       extra: { staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`, ...(index !== undefined ? { memo: { index } } : {}) },
     };
@@ -46,14 +46,14 @@ export function temporalOperations(config: Config & { site: Site }, registry: Re
       const req = { ...rest, ...(restore ? { restore: sealValue(keys, restore) } : {}) };
       const labelled = await labels('create', req.name);
       const input = { name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs };
-      const result = await run.attempt(tenantCreate, attemptCreate, { workflowId: workflowIds.create(req.name), args: [input], ...labelled }, req);
+      const result = await run.attempt(tenantCreate, attemptTenantCreate, { workflowId: runIds.tenantCreate(req.name), args: [input], ...labelled }, req);
       return result.kind === 'refused' ? result : reveal(result);
     },
     async delete(name: string): Promise<DeleteResult> {
-      return run.execute(tenantDelete, { workflowId: workflowIds.delete(name), args: [{ name }], ...(await labels('delete', name)) });
+      return run.execute(tenantDelete, { workflowId: runIds.tenantDelete(name), args: [{ name }], ...(await labels('delete', name)) });
     },
     async reconcile(name: string): Promise<ReconcileResult> {
-      const result = await run.execute(tenantReconcile, { workflowId: workflowIds.reconcile(name), args: [{ name }], ...(await labels('reconcile', name)) });
+      const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [{ name }], ...(await labels('reconcile', name)) });
       return result.kind === 'refused' ? result : reveal(result);
     },
     get: tenantViews(site, registry.db, keys),

@@ -5,14 +5,14 @@ import { tenantExists } from '../../db/queries/tenants.js';
 import type { Registry } from '../../db/registry.js';
 import { workloadCreate, workloadDelete } from '../../workflows/index.js';
 import {
-  attemptWorkload,
-  workloadIds,
+  attemptWorkloadCreate,
   type WorkloadDeleteResult,
   type WorkloadRequest,
   type WorkloadResult,
-} from '../../workflows/workload-shared.js';
+} from '../../workflows/contracts/workload.js';
 import type { Site } from '../../core/site.js';
 import { runs } from './runs.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
 export interface WorkloadOperations {
@@ -36,8 +36,8 @@ export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
   const run = runs(client, taskQueue);
   return {
     create: (req) =>
-      run.attempt(workloadCreate, attemptWorkload, { workflowId: workloadIds.create(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], operation: 'workload-create', tenant: req.tenant }, req),
-    delete: (req) => run.execute(workloadDelete, { workflowId: workloadIds.delete(req.tenant, req.name), args: [req], operation: 'workload-delete', tenant: req.tenant }),
+      run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req),
+    delete: (req) => run.execute(workloadDelete, { workflowId: runIds.workloadDelete(req.tenant, req.name), args: [req], tenant: req.tenant }),
     async get(tenant, name) {
       const row = await getWorkload(db, tenant, name);
       return row ? viewWorkload(site, row) : undefined;

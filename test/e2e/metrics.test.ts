@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_RULES, startPrometheus, type RunningPrometheus } from '../../apps/lab/servers/prometheus.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { workflowIds } from '../../workflows/shared.js';
 import { freePort } from '../support/ports.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /**
  * Operators' metrics: the API and the worker serve Prometheus text on listeners of their own, a
@@ -121,7 +121,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     expect(zone.status).toBe(204);
     const client = new Client({ connection: site.temporal, namespace: site.namespace });
     await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
-    await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+    await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
     await waitFor(async () => sample(await scrape(site.workerMetricsUrl), 'provisioning_sweep_runs_total', { outcome: 'completed' }) === 1, 60_000);
     text = await scrape(site.workerMetricsUrl);
     expect(sample(text, 'provisioning_sweep_tenants_total', { result: 'reconciled' })).toBe(3);

@@ -2,9 +2,10 @@ import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { workflowIds, type SweepResult } from '../../workflows/shared.js';
+import { type SweepResult } from '../../workflows/contracts/tenant.js';
 import { fresh } from '../support/fresh-http.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /** Scheduled sweeps: a Temporal Schedule reconciles every ready tenant and repairs drift. */
 let site: TestSite;
@@ -25,7 +26,7 @@ describe('the scheduled reconcile sweep', () => {
     await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
     // Ensuring again updates in place rather than failing.
     await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
-    const desc = await client.schedule.getHandle(workflowIds.sweepSchedule).describe();
+    const desc = await client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
     expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
     expect(desc.policies.overlap).toBe('SKIP');
     expect(desc.action.type).toBe('startWorkflow');
@@ -48,7 +49,7 @@ describe('the scheduled reconcile sweep', () => {
       (await fresh(`${gateway.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${readTokens[name]}` } })).status;
     expect(await readLogs('swb')).toBe(401);
     const before = Date.now();
-    await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+    await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
 
     let runId: string | undefined;
     let workflowId: string | undefined;
@@ -76,7 +77,7 @@ describe('the scheduled reconcile sweep', () => {
     // Through real HTTP to Caddy: the read token reads again.
     expect(await readLogs('swb')).toBe(200);
     // Each reconcile is its own child run, findable per tenant.
-    const child = await client.workflow.getHandle(workflowIds.reconcile('swa')).describe();
+    const child = await client.workflow.getHandle(runIds.tenantReconcile('swa')).describe();
     expect(child.status.name).toBe('COMPLETED');
     // The service log says what was corrected, per step.
     expect(site.logs.some((l) => l.includes('"tenant":"swa"') && l.includes('step corrected backend objects'))).toBe(true);
@@ -89,7 +90,7 @@ describe('the scheduled reconcile sweep', () => {
     try {
       const earlier = new Set<string>();
       for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) earlier.add(w.runId);
-      await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+      await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
       let runId: string | undefined;
       let workflowId: string | undefined;
       await waitFor(async () => {

@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { workflowIds } from '../../workflows/shared.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /**
  * A run explains itself to a platform engineer with the real `temporal` CLI alone, decoding
@@ -88,14 +88,14 @@ describe('a create, read with the temporal CLI through the codec', () => {
   it('lists each step as its own activity, in order, with its summary, attempt and duration', async () => {
     const created = await site.call('POST', '/v1/tenants', { body: { name: 'cli' } });
     expect(created.status, created.text).toBe(201);
-    const steps = activities(await history(site, workflowIds.create('cli'))).filter((a) => a.type.endsWith('.ensure'));
+    const steps = activities(await history(site, runIds.tenantCreate('cli'))).filter((a) => a.type.endsWith('.ensure'));
     expect(steps.map((a) => a.type)).toEqual(created.body.steps.map((s: { name: string }) => `${s.name}.ensure`));
     for (const a of steps) {
       expect(a.summary).toContain('for tenant cli');
       expect(a.attempt).toBe(1);
       expect(a.ms).toBeGreaterThanOrEqual(0);
     }
-    const described = await json(site, 'workflow', 'describe', '-w', workflowIds.create('cli'));
+    const described = await json(site, 'workflow', 'describe', '-w', runIds.tenantCreate('cli'));
     const text = JSON.stringify(described);
     expect(text).toContain('create tenant cli');
     expect(text).toMatch(/"index":\s*\d+/);
@@ -114,11 +114,11 @@ describe('a create, read with the temporal CLI through the codec', () => {
     expect(failed.body.error).toBe('backend step "state" failed');
 
     const parked = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='clif' AND Step='state' AND ExecutionStatus='Running'`);
-    expect(parked.map((w) => w.execution.workflowId)).toEqual([workflowIds.create('clif')]);
+    expect(parked.map((w) => w.execution.workflowId)).toEqual([runIds.tenantCreate('clif')]);
     // What the UI shows as the run's current details.
-    expect(await cli(site, 'workflow', 'metadata', '-w', workflowIds.create('clif'))).toMatch(/Parked after step `state` failed; waiting until \d{4}-/);
+    expect(await cli(site, 'workflow', 'metadata', '-w', runIds.tenantCreate('clif'))).toMatch(/Parked after step `state` failed; waiting until \d{4}-/);
 
-    const events = await history(site, workflowIds.create('clif'));
+    const events = await history(site, runIds.tenantCreate('clif'));
     const state = activities(events).find((a) => a.type === 'state.ensure')!;
     // Temporal's own retry policy: three attempts, then the step failed.
     expect(state.attempt).toBe(3);
@@ -137,15 +137,15 @@ describe('a create, read with the temporal CLI through the codec', () => {
     await waitFor(async () => (await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='clif' AND ExecutionStatus='Completed'`)).length === 1, 10_000);
     // After the resume, the past failure is still searchable.
     const past = await json<any[]>(site, 'workflow', 'list', '--query', `FailedSteps='state' AND ExecutionStatus='Completed'`);
-    expect(past.map((w) => w.execution.workflowId)).toContain(workflowIds.create('clif'));
+    expect(past.map((w) => w.execution.workflowId)).toContain(runIds.tenantCreate('clif'));
   });
 
   it('tells a refused delete (409) apart from a successful one', async () => {
     const refused = await site.call('DELETE', '/v1/tenants/cli');
     expect(refused.status).toBe(409);
-    const list = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='delete' AND Outcome='refused'`);
-    expect(list.map((w) => w.execution.workflowId)).toEqual([workflowIds.delete('cli')]);
-    const ok = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='create' AND Outcome='created'`);
+    const list = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='tenant-delete' AND Outcome='refused'`);
+    expect(list.map((w) => w.execution.workflowId)).toEqual([runIds.tenantDelete('cli')]);
+    const ok = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='tenant-create' AND Outcome='created'`);
     expect(ok).toHaveLength(1);
   });
 
@@ -156,23 +156,23 @@ describe('a create, read with the temporal CLI through the codec', () => {
     } finally {
       site.backends.minio.faults.clear();
     }
-    const id = workflowIds.create('clis');
-    expect(await cli(site, 'workflow', 'stack', '-w', id)).toMatch(/serveParkedAttempts|condition/);
-    expect(await cli(site, 'workflow', 'query', '-w', id, '--type', '__stack_trace')).toMatch(/serveParkedAttempts|condition/);
+    const id = runIds.tenantCreate('clis');
+    expect(await cli(site, 'workflow', 'stack', '-w', id)).toMatch(/serveAttempts|parkBetweenAttempts|condition/);
+    expect(await cli(site, 'workflow', 'query', '-w', id, '--type', '__stack_trace')).toMatch(/serveAttempts|parkBetweenAttempts|condition/);
     expect(await cli(site, 'workflow', 'metadata', '-w', id)).toMatch(/attempt/);
     expect(await cli(site, 'workflow', 'describe', '-w', id)).toContain('create tenant clis');
-    const result = await json(site, 'workflow', 'result', '-w', workflowIds.create('cli'));
+    const result = await json(site, 'workflow', 'result', '-w', runIds.tenantCreate('cli'));
     expect(JSON.stringify(result)).toContain('"outcome":"created"');
     await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
-    const schedule = await cli(site, 'schedule', 'describe', '-s', workflowIds.sweepSchedule);
+    const schedule = await cli(site, 'schedule', 'describe', '-s', runIds.reconcileSweepSchedule);
     expect(schedule).toContain('reconcileSweep');
   });
 
   it('finds the sweep\'s reconciles by TenantName and Operation, like an operator\'s', async () => {
     const sweep = await site.client.workflow.execute('reconcileSweep', { workflowId: `sweep-${Date.now()}`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
     expect(sweep.reconciled).toContain('cli');
-    const children = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='reconcile'`);
-    expect(children.map((w) => w.execution.workflowId)).toContain(workflowIds.reconcile('cli'));
+    const children = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='tenant-reconcile'`);
+    expect(children.map((w) => w.execution.workflowId)).toContain(runIds.tenantReconcile('cli'));
   });
 });
 
@@ -186,8 +186,8 @@ describe('a create parked past its timeout', () => {
     }
     await waitFor(async () => (await json<any[]>(parking, 'workflow', 'list', '--query', `TenantName='late' AND ExecutionStatus='Failed'`)).length === 1, 20_000);
     const failed = await json<any[]>(parking, 'workflow', 'list', '--query', `ExecutionStatus='Failed' AND FailedSteps='dns'`);
-    expect(failed.map((w) => w.execution.workflowId)).toEqual([workflowIds.create('late')]);
-    const events = await history(parking, workflowIds.create('late'));
+    expect(failed.map((w) => w.execution.workflowId)).toEqual([runIds.tenantCreate('late')]);
+    const events = await history(parking, runIds.tenantCreate('late'));
     expect(JSON.stringify(events.at(-1))).toMatch(/gave up: step \\"dns\\" failed and no repeat of the create came within 2 s/);
     expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
     // A later create starts a fresh run and converges.

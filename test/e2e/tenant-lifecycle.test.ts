@@ -132,7 +132,7 @@ describe('creating a tenant', () => {
     const desc = await client.workflow.getHandle('tenant-create/acme').describe();
     expect(desc.type).toBe('tenantCreate');
     expect(desc.searchAttributes.TenantName).toEqual(['acme']);
-    expect(desc.searchAttributes.Operation).toEqual(['create']);
+    expect(desc.searchAttributes.Operation).toEqual(['tenant-create']);
   });
 });
 

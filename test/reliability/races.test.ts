@@ -5,7 +5,7 @@ import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/de
 import { isPlaceholderPassword } from '../../activities/wifi/psk.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';
-import type { SweepResult } from '../../workflows/shared.js';
+import type { SweepResult } from '../../workflows/contracts/tenant.js';
 
 /**
  * Issue 15: two operations on one tenant at once, at a random offset of 0-200 ms, through the HTTP

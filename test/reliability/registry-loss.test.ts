@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../activities/state/sigv4.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { workflowIds, type SweepResult } from '../../workflows/shared.js';
+import { type SweepResult } from '../../workflows/contracts/tenant.js';
 import { ALL_ONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';
 import { fresh } from '../support/fresh-http.js';
 import { nsupdate } from '../support/pdns.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { runIds } from '../../workflows/contracts/ids.js';
 
 /**
  * The registry lost with ten tenants in it: each tenant restores itself with its own token and
@@ -71,7 +72,7 @@ async function dashboardSignsIn(t: any): Promise<boolean> {
 async function runSweep(): Promise<SweepResult> {
   await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
   const before = Date.now();
-  await client.schedule.getHandle(workflowIds.sweepSchedule).trigger();
+  await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
   let found: { workflowId: string; runId: string } | undefined;
   await waitFor(async () => {
     for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {

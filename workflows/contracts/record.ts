@@ -1,13 +1,8 @@
-import type { Refusal } from '../core/refusal.js';
+import type { Refusal } from '../../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
 import { defineUpdate } from '@temporalio/workflow';
-import type { RecordView } from '../activities/records/view.js';
+import type { RecordView } from '../../activities/records/view.js';
 
-
-export const recordIds = {
-  put: (tenant: string, name: string) => `record-put/${tenant}/${name}`,
-  delete: (tenant: string, name: string) => `record-delete/${tenant}/${name}`,
-};
 
 export interface RecordPutRequest {
   tenant: string;
@@ -32,4 +27,4 @@ export interface RecordWorkflowInput {
 }
 
 /** One PUT call: puts of one name run one after another in its workflow, so the last one wins. */
-export const attemptRecordPut = defineUpdate<RecordPutResult, [RecordPutRequest]>('attempt-record-put');
+export const attemptRecordPut = defineUpdate<RecordPutResult, [RecordPutRequest]>('attempt');

@@ -4,20 +4,12 @@
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
 import { defineUpdate } from '@temporalio/workflow';
-import type { ObjectOutcome } from '../activities/ensure.js';
-import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
-import type { Sealed } from '../core/sealed.js';
-import type { StepName } from '../core/steps.js';
+import type { ObjectOutcome } from '../../activities/ensure.js';
+import type { Outcome, TenantSecrets, TenantView } from '../../core/tenant-view.js';
+import type { Sealed } from '../../core/sealed.js';
+import type { StepName } from '../../core/steps.js';
 
 export const DEFAULT_TASK_QUEUE = 'provisioning';
-
-export const workflowIds = {
-  create: (tenant: string) => `tenant-create/${tenant}`,
-  delete: (tenant: string) => `tenant-delete/${tenant}`,
-  reconcile: (tenant: string) => `tenant-reconcile/${tenant}`,
-  sweep: 'reconcile-sweep',
-  sweepSchedule: 'reconcile-sweep-schedule',
-};
 
 export interface RestoreSecrets {
   tsigSecret: string;
@@ -31,8 +23,8 @@ export interface CreateRequest {
   restore?: Sealed<RestoreSecrets>;
 }
 
-export type { Refusal } from '../core/refusal.js';
-import type { Refusal } from '../core/refusal.js';
+export type { Refusal } from '../../core/refusal.js';
+import type { Refusal } from '../../core/refusal.js';
 
 /** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
 export type CreateResult =
@@ -48,7 +40,7 @@ export interface CreateWorkflowInput {
 }
 
 /** One attempt of a create: the API's repeated call is a new attempt of the parked run. */
-export const attemptCreate = defineUpdate<CreateResult, [CreateRequest]>('attempt');
+export const attemptTenantCreate = defineUpdate<CreateResult, [CreateRequest]>('attempt');
 
 export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string } | Refusal;
 

@@ -4,14 +4,9 @@
  * password in them is sealed besides, so the codec does not reveal it).
  */
 import { defineUpdate } from '@temporalio/workflow';
-import type { SealedBrokerAccount } from '../activities/broker/account-view.js';
-import type { Sealed } from '../core/sealed.js';
-import type { DeleteResult, Refusal } from './shared.js';
-
-export const brokerWorkflowIds = {
-  ensure: (tenant: string, account: string) => `broker-account/${tenant}/${account}`,
-  delete: (tenant: string, account: string) => `broker-account-delete/${tenant}/${account}`,
-};
+import type { SealedBrokerAccount } from '../../activities/broker/account-view.js';
+import type { Sealed } from '../../core/sealed.js';
+import type { DeleteResult, Refusal } from './tenant.js';
 
 /** One issue call, already validated; patterns are absolute. */
 export interface BrokerAccountRequest {
@@ -39,4 +34,5 @@ export interface BrokerAccountWorkflowInput {
   parkedTimeoutMs: number;
 }
 
-export const attemptBrokerAccount = defineUpdate<BrokerAccountResult, [BrokerAccountRequest]>('attemptBrokerAccount');
+/** One issue call: the API's repeated call is a new attempt of the parked run. */
+export const attemptBrokerAccountEnsure = defineUpdate<BrokerAccountResult, [BrokerAccountRequest]>('attempt');

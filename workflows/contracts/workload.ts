@@ -2,15 +2,10 @@
  * The contract between the API and the worker for workloads: workflow ids, the update that
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
-import type { Refusal } from '../core/refusal.js';
+import type { Refusal } from '../../core/refusal.js';
 import { defineUpdate } from '@temporalio/workflow';
-import type { WorkloadView } from '../activities/workloads/view.js';
-import type { PublishStep } from '../activities/workloads/step.js';
-
-export const workloadIds = {
-  create: (tenant: string, name: string) => `workload-create/${tenant}/${name}`,
-  delete: (tenant: string, name: string) => `workload-delete/${tenant}/${name}`,
-};
+import type { WorkloadView } from '../../activities/workloads/view.js';
+import type { PublishStep } from '../../activities/workloads/step.js';
 
 
 export interface WorkloadRequest {
@@ -38,6 +33,6 @@ export interface WorkloadWorkflowInput {
 }
 
 /** One create call: attempts of one workload run one after another in its workflow. */
-export const attemptWorkload = defineUpdate<WorkloadResult, [WorkloadRequest]>('attempt-workload');
+export const attemptWorkloadCreate = defineUpdate<WorkloadResult, [WorkloadRequest]>('attempt');
 
 export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | Refusal;

@@ -1,0 +1,117 @@
+import type { UpdateDefinition } from '@temporalio/common';
+import { allHandlersFinished, ApplicationFailure, condition, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { FORMER_UPDATE_NAMES } from './contracts/former-names.js';
+
+/**
+ * How a run serves the calls delivered to it by update-with-start. Every call is an attempt.
+ * - `parked`: one request repeated (a tenant create, a broker account issue). A call arriving while
+ *   an attempt runs joins it and gets its result, so concurrent identical calls converge. After a
+ *   failed attempt the run parks for the repeat, which resumes: its current details say after which
+ *   step and until when. Parked longer than `parkedTimeoutMs`, it gives up and ends Failed, so a run
+ *   that never converged is found with `ExecutionStatus='Failed'`.
+ * - `serial`: calls that may differ (a workload's size, a record's address). Attempts run one after
+ *   another in arrival order and never interleave their writes; the last request is what stays. The
+ *   run ends when no attempt is left; a later call starts a fresh run, and every step is an ensure.
+ */
+export type AttemptPolicy<Res> =
+  | { kind: 'parked'; parkedTimeoutMs: number; call: string; failedStep(res: Res): string | undefined }
+  | { kind: 'serial' };
+
+export async function serveAttempts<Req, Res extends { kind: string }>(
+  update: UpdateDefinition<Res, [Req]>,
+  attempt: (req: Req) => Promise<Res>,
+  policy: AttemptPolicy<Res>,
+): Promise<Res | undefined> {
+  const calls = policy.kind === 'parked' ? joined(attempt) : serial(attempt);
+  setHandler(update, calls.handle);
+  // A run begun before the update names were made one still receives its calls under the old name.
+  const former = FORMER_UPDATE_NAMES[workflowInfo().workflowType];
+  if (former) setHandler(defineUpdate<Res, [Req]>(former), calls.handle);
+
+  if (policy.kind === 'serial') {
+    // Update-with-start delivers the first call with the start; the bound only guards a start without one.
+    await condition(() => calls.served() > 0 && !calls.busy(), '1 hour');
+  } else {
+    await parkBetweenAttempts(calls, policy);
+  }
+  await condition(allHandlersFinished);
+  return calls.last();
+}
+
+interface Calls<Req, Res> {
+  handle(req: Req): Promise<Res>;
+  busy(): boolean;
+  served(): number;
+  last(): Res | undefined;
+}
+
+/** Calls that arrive while an attempt runs join it. */
+function joined<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> {
+  let running: Promise<Res> | undefined;
+  let last: Res | undefined;
+  let served = 0;
+  return {
+    async handle(req) {
+      running ??= attempt(req).finally(() => {
+        running = undefined;
+      });
+      last = await running;
+      served++;
+      return last;
+    },
+    busy: () => running !== undefined,
+    served: () => served,
+    last: () => last,
+  };
+}
+
+/** Calls run one after another, in arrival order. */
+function serial<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> {
+  let tail: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  let served = 0;
+  let last: Res | undefined;
+  return {
+    async handle(req) {
+      waiting++;
+      const mine = tail.then(() => attempt(req));
+      tail = mine.catch(() => undefined);
+      try {
+        last = await mine;
+        return last;
+      } finally {
+        waiting--;
+        served++;
+      }
+    },
+    busy: () => waiting > 0,
+    served: () => served,
+    last: () => last,
+  };
+}
+
+async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Calls<Req, Res>, policy: Extract<AttemptPolicy<Res>, { kind: 'parked' }>): Promise<void> {
+  const { parkedTimeoutMs, call } = policy;
+  for (;;) {
+    const last = calls.last();
+    if (last?.kind === 'failed') {
+      const until = new Date(Date.now() + parkedTimeoutMs).toISOString();
+      setCurrentDetails(`Parked after step \`${policy.failedStep(last) ?? 'unknown'}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`);
+    }
+    const summary = last ? `parked: waiting for a repeat of the ${call}` : `waiting for the ${call}`;
+    const woke = await condition(calls.busy, parkedTimeoutMs, { summary });
+    if (!woke) break;
+    setCurrentDetails('');
+    await condition(() => !calls.busy());
+    const after = calls.last();
+    if (after && after.kind !== 'failed') return;
+  }
+  const last = calls.last();
+  if (last?.kind === 'failed') {
+    await condition(allHandlersFinished);
+    throw ApplicationFailure.nonRetryable(
+      `gave up: step "${policy.failedStep(last) ?? 'unknown'}" failed and no repeat of the ${call} came within ${Math.round(parkedTimeoutMs / 1000)} s`,
+      'ParkedTimeout',
+    );
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The contract between the API and the worker for device addresses: the shapes that cross
+ * Temporal (through the payload codec). The spec calls what a reserve answers a reservation.
+ */
+import type { Refusal } from '../../core/refusal.js';
+import type { BackendStep } from '../../activities/devices/backend.js';
+import type { DeviceAddressView } from '../../activities/devices/view.js';
+
+export type { BackendStep } from '../../activities/devices/backend.js';
+
+export interface ReserveInput {
+  tenant: string;
+  device: string;
+  address?: string;
+}
+
+export type ReserveResult =
+  | { kind: 'done'; reservation: DeviceAddressView }
+  /** `reservation` is absent when the failure came before an address was chosen. */
+  | { kind: 'failed'; step: BackendStep; reservation?: DeviceAddressView }
+  | Refusal;
+
+export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: BackendStep; reservation?: DeviceAddressView } | Refusal;
+
+/** A device's address brought to its current registry state (a MAC moved). */
+export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | Refusal;

@@ -1,0 +1,31 @@
+/**
+ * The contract between the API and the worker for Wi-Fi keys: the shapes that cross Temporal
+ * (through the payload codec; a psk in them is sealed besides).
+ */
+import type { Refusal } from '../../core/refusal.js';
+import type { BackendStep } from '../../activities/devices/backend.js';
+import type { SealedWifiKey } from '../../activities/wifi/key-view.js';
+import type { Sealed } from '../../core/sealed.js';
+
+export interface IssueKeyInput {
+  tenant: string;
+  name: string;
+  trustClass: string;
+  /** Only to restore a key the tenant holds; sealed on its way through Temporal. */
+  psk?: Sealed<string>;
+}
+
+export type IssueKeyResult =
+  | { kind: 'done'; key: SealedWifiKey }
+  | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey }
+  | Refusal;
+
+export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | Refusal;
+
+export interface AdmissionKeyInput {
+  name: string;
+  /** Lowercase colon form: binds the key to one client. */
+  mac?: string;
+}
+
+export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey };
