@@ -2,6 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { STEP_OPTIONS } from './activity-options.js';
 import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from './contracts/device-address.js';
+import { activityName } from './activity-names.js';
 import { failedStep } from './device-steps.js';
 import { underNameLease } from './tenant-lease.js';
 
@@ -20,7 +21,7 @@ export function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult
 async function reserve(input: ReserveInput): Promise<ReserveResult> {
   let chosen;
   try {
-    chosen = await steps.allocateDeviceAddress(input);
+    chosen = await steps[activityName('prepareDeviceAddress')](input);
   } catch (err) {
     return { kind: 'failed', step: failedStep(err, 'device-address') };
   }
@@ -43,7 +44,7 @@ async function release(input: { tenant: string; device: string }): Promise<Relea
     return await steps.releaseDeviceAddress(input);
   } catch (err) {
     const step = failedStep(err, 'device-address');
-    const reservation = await steps.deviceReservationView(input);
+    const reservation = await steps[activityName('deviceAddressView')](input);
     return { kind: 'failed', step, ...(reservation ? { reservation } : {}) };
   }
 }

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { underLease } from './tenant-lease.js';
 import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from './contracts/wifi-key.js';
+import { activityName } from './activity-names.js';
 import { failedStep } from './device-steps.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -18,7 +19,7 @@ export function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult> {
 }
 
 async function issue(input: IssueKeyInput): Promise<IssueKeyResult> {
-  const reg = await registry.registerWifiKey(input);
+  const reg = await registry[activityName('prepareWifiKey')](input);
   if (reg.kind === 'refused') return reg;
   try {
     await steps.ensureWifiKey({ tenant: input.tenant, name: input.name, replaces: reg.replaces });

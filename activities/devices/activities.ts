@@ -21,7 +21,7 @@ import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from
 import { isServed, rangeOf, unservedReason } from './trust-class.js';
 import { viewDeviceAddress, type DeviceAddressView } from './view.js';
 
-export type AllocateResult = { kind: 'proceed'; reservation: DeviceAddressView } | Refusal;
+export type PrepareDeviceAddressResult = { kind: 'proceed'; reservation: DeviceAddressView } | Refusal;
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
@@ -55,7 +55,7 @@ export function deviceActivities(deps: TenantActivityDeps) {
   }
 
   /** Picks the address: the one held (converge), the requested one, or the lowest free one. */
-  async function allocate(input: ReserveInput): Promise<AllocateResult> {
+  async function prepare(input: ReserveInput): Promise<PrepareDeviceAddressResult> {
     const tenant = await zoneOf(input.tenant);
     if (!tenant) return refuse('not_found', 'tenant not found');
     const device = await getDevice(db, input.tenant, input.device);
@@ -69,8 +69,8 @@ export function deviceActivities(deps: TenantActivityDeps) {
       return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
     }
     const share = site.dhcp?.share ?? 0;
-    const view = (row: DeviceAddressRow): AllocateResult => ({ kind: 'proceed', reservation: viewDeviceAddress(row, tenant.zone) });
-    const converge = (held: DeviceAddressRow): AllocateResult =>
+    const view = (row: DeviceAddressRow): PrepareDeviceAddressResult => ({ kind: 'proceed', reservation: viewDeviceAddress(row, tenant.zone) });
+    const converge = (held: DeviceAddressRow): PrepareDeviceAddressResult =>
       input.address !== undefined && input.address !== held.address
         ? refuse('bad_request', 'the device already holds a different address; release it first')
         : view(held);
@@ -128,8 +128,8 @@ export function deviceActivities(deps: TenantActivityDeps) {
 
   return {
     /** Registry step of a reserve: refusals are answers; reading the router can fail (`device-address`). */
-    async allocateDeviceAddress(input: ReserveInput): Promise<AllocateResult> {
-      return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', () => allocate(input));
+    async prepareDeviceAddress(input: ReserveInput): Promise<PrepareDeviceAddressResult> {
+      return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', () => prepare(input));
     },
 
     /** Makes the router and DNS match the registry's reservation of one device. */
@@ -161,8 +161,8 @@ export function deviceActivities(deps: TenantActivityDeps) {
       });
     },
 
-    /** The reservation as the registry holds it, for a failed release's answer. */
-    async deviceReservationView(input: { tenant: string; device: string }): Promise<DeviceAddressView | undefined> {
+    /** The device address as the registry holds it, for a failed release's answer. */
+    async deviceAddressView(input: { tenant: string; device: string }): Promise<DeviceAddressView | undefined> {
       const [tenant, row] = await Promise.all([zoneOf(input.tenant), getDeviceAddress(db, input.tenant, input.device)]);
       return tenant && row ? viewDeviceAddress(row, tenant.zone) : undefined;
     },

@@ -10,7 +10,7 @@ import type { TenantActivityDeps } from '../tenant/deps.js';
 import { generatePsk, pskFingerprint } from './psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
 
-export type RegisterKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
+export type PrepareWifiKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
@@ -65,7 +65,7 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
 
   return {
     /** Registry step of an issue: mints the psk of a new key, keeps an existing one, or restores a supplied one. */
-    async registerWifiKey(input: IssueKeyInput): Promise<RegisterKeyResult> {
+    async prepareWifiKey(input: IssueKeyInput): Promise<PrepareWifiKeyResult> {
       if (!(await tenantExists(db, input.tenant))) return refuse('not_found', 'tenant not found');
       if (!isServed(site.trustClasses, input.trustClass)) return refuse('bad_request', unservedReason(site.trustClasses, input.trustClass));
       const wifi = wifiOf(site.trustClasses, input.trustClass);

@@ -2,7 +2,8 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createActivities } from '../../activities/index.js';
+import { createActivities, type Activities } from '../../activities/index.js';
+import { FORMER_ACTIVITY_NAMES } from '../../workflows/contracts/former-names.js';
 import type { TenantPorts } from '../../activities/tenant/ports.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -59,7 +60,7 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     namespace: parts.config.env.TEMPORAL_NAMESPACE,
     taskQueue: parts.config.env.TEMPORAL_TASK_QUEUE,
     ...bundle,
-    activities,
+    activities: withFormerNames(activities),
     dataConverter: dataConverter(parts.config.codecKey),
     ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
     shutdownGraceTime: '10s',
@@ -67,6 +68,13 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,
   });
+}
+
+/** Activity tasks queued under a name an activity had before a deploy still find it. */
+function withFormerNames(activities: Activities): Record<string, unknown> {
+  const all: Record<string, unknown> = { ...activities };
+  for (const [name, former] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[name as keyof Activities];
+  return all;
 }
 
 /** The bundle to load: the traced one when tracing is on, refused clearly when it was not built. */

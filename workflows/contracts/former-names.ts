@@ -9,3 +9,10 @@ export const FORMER_UPDATE_NAMES: Readonly<Record<string, string>> = {
   recordPut: 'attempt-record-put',
   workloadCreate: 'attempt-workload',
 };
+
+/** Activities by their one name, with the name runs begun before scheduled them under. */
+export const FORMER_ACTIVITY_NAMES = {
+  prepareDeviceAddress: 'allocateDeviceAddress',
+  deviceAddressView: 'deviceReservationView',
+  prepareWifiKey: 'registerWifiKey',
+} as const;
