@@ -1,7 +1,7 @@
 import { brokerAccountActivities } from './broker/accounts.js';
 import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
-import type { TenantActivityDeps } from './tenant/deps.js';
+import type { ActivityDeps } from './deps.js';
 import { attemptActivities } from './tenant/attempts.js';
 import { leaseActivities } from './tenant/leases.js';
 import { registerActivity } from './tenant/register.js';
@@ -12,7 +12,7 @@ import { wifiKeyActivities } from './wifi/keys.js';
 import { workloadActivities } from './workloads/activities.js';
 
 /** Builds every activity from injected dependencies (adapters, registry, site). */
-export function createActivities(deps: TenantActivityDeps) {
+export function createActivities(deps: ActivityDeps) {
   return {
     ...leaseActivities(deps),
     ...registerActivity(deps),

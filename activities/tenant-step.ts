@@ -1,13 +1,13 @@
 import type { Site } from '../core/site.js';
 import type { TenantStepName } from '../core/steps.js';
 import type { ObjectOutcome } from './ensure.js';
-import type { TenantActivityDeps } from './tenant/deps.js';
+import type { ActivityDeps } from './deps.js';
 import type { TenantIdentity } from '../core/identity.js';
 import type { TenantSecrets } from '../core/tenant-view.js';
 
 /** What a tenant step is given: the tenant's derived identifiers and its secrets, read from the registry. */
 export interface TenantStepContext {
-  deps: TenantActivityDeps;
+  deps: ActivityDeps;
   tenant: TenantIdentity;
   secrets: TenantSecrets;
 }

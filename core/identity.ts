@@ -73,7 +73,7 @@ function supernetOctets(supernet: string): [number, number] {
   return [a, b];
 }
 
-export function vnetIdFor(index: number): string {
+export function vnetFor(index: number): string {
   return `tv${String(index).padStart(2, '0')}`;
 }
 
@@ -92,7 +92,7 @@ export function deriveIdentity(site: AddressPlan, name: string, index: number): 
     vnetTag: vnetVniBase,
     fabricZone: name,
     vrf: `vrf_${name}`,
-    vnet: vnetIdFor(index),
+    vnet: vnetFor(index),
     zone: `${name}.${site.domain}`,
     reverseZone: `${index}.${b}.${a}.in-addr.arpa`,
     tsigKeyName: `tenant-${name}`,

@@ -5,7 +5,7 @@ import { BROKER_ACCOUNT_LOST } from '../../core/failure-types.js';
 import type { BrokerAccountRequest } from '../../workflows/contracts/broker-account.js';
 import type { Refusal } from '../../workflows/contracts/tenant.js';
 import { brokerUsername } from './username.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { hashBrokerPassword, mintBrokerPassword } from './password.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
 import type { Sealed } from '../../core/sealed.js';
@@ -25,7 +25,7 @@ export type BrokerAccountStart =
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
-export function brokerAccountActivities(deps: TenantActivityDeps) {
+export function brokerAccountActivities(deps: ActivityDeps) {
   const { db, keys } = deps;
 
   return {

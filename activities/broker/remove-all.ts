@@ -1,6 +1,6 @@
 import { deleteBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import { brokerUsername, tenantUsernamePrefix } from './username.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { runBrokerStep } from './account-step.js';
 
 /**
@@ -8,7 +8,7 @@ import { runBrokerStep } from './account-step.js';
  * whatever the broker holds under `<tenant>-` (an issue whose broker step failed and was never
  * repeated leaves a client the registry does not know) are removed, then the rows. Idempotent.
  */
-export async function removeTenantBrokerAccounts(deps: TenantActivityDeps, tenant: string): Promise<void> {
+export async function removeTenantBrokerAccounts(deps: ActivityDeps, tenant: string): Promise<void> {
   const broker = deps.ports.broker;
   if (!broker) return;
   await runBrokerStep(deps, tenant, '*', async () => {

@@ -14,7 +14,7 @@ import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
 import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/device-address.js';
 import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { atStep, backendActivity } from './backend.js';
 import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
@@ -46,7 +46,7 @@ function choiceRefusal(reason: Extract<AddressChoice, { ok: false }>['reason'], 
  * Fixed device addresses: choosing one (registry, reading the router for reservations it holds
  * that the registry does not), making it on the router and publishing the name, and releasing it.
  */
-export function deviceActivities(deps: TenantActivityDeps) {
+export function deviceActivities(deps: ActivityDeps) {
   const { db, site, log } = deps;
 
   async function zoneOf(tenant: string): Promise<{ index: number; zone: string } | undefined> {

@@ -1,7 +1,7 @@
 import { deleteDeviceAddress, getDeviceAddress, listDeviceAddresses, type DeviceAddressRow } from '../../db/queries/device-addresses.js';
 import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
 import type { ObjectOutcome } from '../ensure.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { atStep } from './backend.js';
 
@@ -17,12 +17,12 @@ const ROUTER = 'router';
 
 export const deviceLockKey = (tenant: string, device: string) => `${tenant}/${device}`;
 
-export function deviceFqdn(deps: Pick<TenantActivityDeps, 'site'>, tenant: string, index: number, device: string): { zone: string; name: string } {
+export function deviceFqdn(deps: Pick<ActivityDeps, 'site'>, tenant: string, index: number, device: string): { zone: string; name: string } {
   const zone = deriveIdentity(deps.site, tenant, index).zone;
   return { zone, name: `${device}.${zone}` };
 }
 
-async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: DeviceAddressRow, index: number, parts: readonly DeviceAddressPart[]): Promise<ObjectOutcome[]> {
+async function ensureOne(deps: ActivityDeps, lock: Lock, row: DeviceAddressRow, index: number, parts: readonly DeviceAddressPart[]): Promise<ObjectOutcome[]> {
   const outcomes: ObjectOutcome[] = [];
   const dhcp = deps.ports.deviceAddress;
   if (parts.includes('dhcp')) {
@@ -43,7 +43,7 @@ async function ensureOne(deps: TenantActivityDeps, lock: Lock, row: DeviceAddres
 
 /** Brings one device's reservation to what the registry holds; nothing when it holds none. */
 export async function ensureDeviceAddress(
-  deps: TenantActivityDeps,
+  deps: ActivityDeps,
   input: { tenant: string; index: number; device: string; parts: readonly DeviceAddressPart[] },
 ): Promise<ObjectOutcome[]> {
   return withLocks(deps.db, async (tx, lock) => {
@@ -57,7 +57,7 @@ export async function ensureDeviceAddress(
  * Every reservation of a tenant (reconcile: a reservation lost on the router comes back). A site
  * that no longer configures a DHCP server keeps only the names.
  */
-export async function ensureTenantDeviceAddresses(deps: TenantActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
   const outcomes: ObjectOutcome[] = [];
   const parts: DeviceAddressPart[] = deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'];
   for (const row of await listDeviceAddresses(deps.db, tenant)) {
@@ -72,7 +72,7 @@ export async function ensureTenantDeviceAddresses(deps: TenantActivityDeps, tena
  * `check` may refuse (inside the lock) before anything is removed.
  */
 export async function removeDeviceAddress<R>(
-  deps: TenantActivityDeps,
+  deps: ActivityDeps,
   input: { tenant: string; index: number; device: string },
   check: (tx: Tx, row: DeviceAddressRow) => Promise<R | undefined> = async () => undefined,
 ): Promise<{ kind: 'removed' } | { kind: 'absent' } | { kind: 'refused'; refusal: R }> {
@@ -97,7 +97,7 @@ export async function removeDeviceAddress<R>(
 }
 
 /** Tenant delete: every reservation of the tenant leaves the router, its name and the registry. */
-export async function removeTenantDeviceAddresses(deps: TenantActivityDeps, tenant: string, index: number): Promise<void> {
+export async function removeTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<void> {
   for (const row of await listDeviceAddresses(deps.db, tenant)) {
     await removeDeviceAddress(deps, { tenant, index, device: row.device });
   }

@@ -38,7 +38,7 @@ export interface VmSpec {
   /** The tenant's VNet id. */
   bridge: string;
   address: string;
-  prefixLen: number;
+  prefixLength: number;
   gateway: string;
   ciuser: string;
   sshKeys: string[];
@@ -209,7 +209,7 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     if (vm.nicModel !== 'virtio' || vm.mac?.toLowerCase() !== spec.mac.toLowerCase() || vm.bridge !== spec.bridge) {
       set.net0 = formatNet(spec.mac, spec.bridge);
     }
-    if (vm.ip !== `${spec.address}/${spec.prefixLen}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLen, spec.gateway);
+    if (vm.ip !== `${spec.address}/${spec.prefixLength}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLength, spec.gateway);
     if (vm.ciuser !== spec.ciuser) set.ciuser = spec.ciuser;
     const keysDiffer = !sameKeys(vm.sshKeys, spec.sshKeys);
     if (keysDiffer && spec.sshKeys.length > 0) set.sshkeys = encodeSshKeys(spec.sshKeys);

@@ -66,8 +66,8 @@ export function netMatches(v: unknown, mac: string, bridge: string): boolean {
   return n.model === 'virtio' && n.mac?.toLowerCase() === mac.toLowerCase() && n.bridge === bridge;
 }
 
-export function formatIpconfig(address: string, prefixLen: number, gateway: string): string {
-  return `ip=${address}/${prefixLen},gw=${gateway}`;
+export function formatIpconfig(address: string, prefixLength: number, gateway: string): string {
+  return `ip=${address}/${prefixLength},gw=${gateway}`;
 }
 
 export function parseIpconfig(v: unknown): { ip?: string; gw?: string } {

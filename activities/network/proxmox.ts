@@ -14,7 +14,7 @@ export interface NetworkSpec {
   tenant: string;
   index: number;
   vrfVni: number;
-  vnetId: string;
+  vnet: string;
   vnetTag: number;
   /** CIDR, e.g. `10.128.5.0/24`. */
   subnet: string;
@@ -80,12 +80,12 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   const zoneOk = (z: SdnObject | undefined, s: NetworkSpec) =>
     !!z && z.type === 'evpn' && same(z.controller, opts.controller) && same(z['vrf-vxlan'], s.vrfVni) && nodesOk(z.nodes);
   const vnetOk = (v: SdnObject | undefined, s: NetworkSpec) => !!v && same(v.zone, s.tenant) && same(v.tag, s.vnetTag);
-  const subnetOk = (sub: SdnObject | undefined, s: NetworkSpec) => !!sub && same(sub.vnet, s.vnetId) && same(sub.gateway, s.gateway);
+  const subnetOk = (sub: SdnObject | undefined, s: NetworkSpec) => !!sub && same(sub.vnet, s.vnet) && same(sub.gateway, s.gateway);
 
   function checkSpec(s: NetworkSpec): void {
     const bad = (why: string) => new BackendError('proxmox', `network spec for ${s.tenant}: ${why}`, false);
     if (!ID_RE.test(s.tenant) || s.tenant.length > 8) throw bad('zone id must be <= 8 lowercase alphanumerics');
-    if (!ID_RE.test(s.vnetId) || s.vnetId.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
+    if (!ID_RE.test(s.vnet) || s.vnet.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
     if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
   }
 
@@ -110,15 +110,15 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     const [zones, vnets] = await Promise.all([pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }), pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 })]);
     const foreign: string[] = [];
     for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
-    for (const v of vnets) if (v.state && v.vnet !== s.vnetId && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+    for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
     // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
     const own = subnetIdOf(s.tenant, s.subnet);
-    const withSubnets = vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnetId || serviceVnet(v));
+    const withSubnets = vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnet || serviceVnet(v));
     const subnets = await Promise.all(
       withSubnets.map((vnet) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
     );
     for (const { sub, vnet } of subnets.flat()) {
-      const ours = vnet.vnet === s.vnetId ? sub.subnet === own : serviceVnet(vnet);
+      const ours = vnet.vnet === s.vnet ? sub.subnet === own : serviceVnet(vnet);
       if (sub.state && !ours) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
     }
     return foreign;
@@ -156,7 +156,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
   async function onNode(s: NetworkSpec): Promise<{ vnet: string; status?: string; statusmsg?: string } | undefined> {
     const content = await pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(`/nodes/${encodeURIComponent(opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`);
-    return content.find((v) => v.vnet === s.vnetId);
+    return content.find((v) => v.vnet === s.vnet);
   }
 
   async function waitForBridge(s: NetworkSpec): Promise<void> {
@@ -166,9 +166,9 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
       const mine = await onNode(s);
       if (mine?.status === 'available') return;
       const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
-      if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnetId} on node ${opts.node}: ${last}`);
+      if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnet} on node ${opts.node}: ${last}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnetId} not running on node ${opts.node} after ${opts.taskTimeoutMs} ms (${last}); did its network reload fail?`);
+      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${opts.node} after ${opts.taskTimeoutMs} ms (${last}); did its network reload fail?`);
       await new Promise((r) => setTimeout(r, Math.min(delay, left)));
       delay = Math.min(delay * 2, 1000);
     }
@@ -181,15 +181,15 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
       list('/cluster/sdn/vnets', false),
       list('/cluster/sdn/vnets', true),
     ]);
-    const vnetConfig = byId(vc, 'vnet', s.vnetId);
+    const vnetConfig = byId(vc, 'vnet', s.vnet);
     const subnetId = subnetIdOf(s.tenant, s.subnet);
     // Subnets are listed per VNet, which must exist in the edited config to be listed.
     const [sc, sr] = vnetConfig
-      ? await Promise.all([list(`/cluster/sdn/vnets/${s.vnetId}/subnets`, false), list(`/cluster/sdn/vnets/${s.vnetId}/subnets`, true)])
+      ? await Promise.all([list(`/cluster/sdn/vnets/${s.vnet}/subnets`, false), list(`/cluster/sdn/vnets/${s.vnet}/subnets`, true)])
       : [[], []];
     return {
       zone: { id: s.tenant, config: byId(zc, 'zone', s.tenant), running: byId(zr, 'zone', s.tenant) },
-      vnet: { id: s.vnetId, config: vnetConfig, running: byId(vr, 'vnet', s.vnetId) },
+      vnet: { id: s.vnet, config: vnetConfig, running: byId(vr, 'vnet', s.vnet) },
       subnet: { id: subnetId, config: byId(sc, 'subnet', subnetId), running: byId(sr, 'subnet', subnetId) },
     };
   }
@@ -231,19 +231,19 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
 
       const v = o.vnet.config;
       if (!v) {
-        await write('POST', '/cluster/sdn/vnets', { vnet: s.vnetId, zone: s.tenant, tag: s.vnetTag });
+        await write('POST', '/cluster/sdn/vnets', { vnet: s.vnet, zone: s.tenant, tag: s.vnetTag });
         wrote.vnet = true;
       } else if (!vnetOk(v, s)) {
-        await write('PUT', `/cluster/sdn/vnets/${s.vnetId}`, { zone: s.tenant, tag: s.vnetTag });
+        await write('PUT', `/cluster/sdn/vnets/${s.vnet}`, { zone: s.tenant, tag: s.vnetTag });
         wrote.vnet = true;
       }
 
       const sub = o.subnet.config;
       if (!sub) {
-        await write('POST', `/cluster/sdn/vnets/${s.vnetId}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
+        await write('POST', `/cluster/sdn/vnets/${s.vnet}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
         wrote.subnet = true;
       } else if (!subnetOk(sub, s)) {
-        await write('PUT', `/cluster/sdn/vnets/${s.vnetId}/subnets/${o.subnet.id}`, { gateway: s.gateway });
+        await write('PUT', `/cluster/sdn/vnets/${s.vnet}/subnets/${o.subnet.id}`, { gateway: s.gateway });
         wrote.subnet = true;
       }
 
@@ -263,7 +263,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     // What the running fabric had before this call decides created / corrected / in-place.
     return [
       outcomeOf(`sdn zone ${s.tenant}`, !!o.zone.running, wrote.zone || !runningOk.zone),
-      outcomeOf(`sdn vnet ${s.vnetId}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet || reload),
+      outcomeOf(`sdn vnet ${s.vnet}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet || reload),
       outcomeOf(`sdn subnet ${o.subnet.id}`, !!o.subnet.running, wrote.subnet || !runningOk.subnet),
     ];
   }

@@ -22,6 +22,6 @@ export const networkStep: TenantStep<'network'> = {
       if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) {
         throw new BackendError('fabric', `other tenants' fabric writes held it for ${FABRIC_WAIT_MS / 1000} s`);
       }
-      return deps.ports.network.ensure({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnetId: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });
+      return deps.ports.network.ensure({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnet: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });
     }),
 };

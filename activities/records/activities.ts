@@ -5,7 +5,7 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/contracts/record.js';
 
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../workloads/names.js';
 import { runPublishStep } from '../workloads/step.js';
@@ -24,7 +24,7 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
  * published; the dns activities write one rrset at a time and re-align the PTRs, so a repeated
  * call resumes and the names the tenant publishes itself stay as they are.
  */
-export function recordActivities(deps: TenantActivityDeps) {
+export function recordActivities(deps: ActivityDeps) {
   const { db, site, log } = deps;
 
   /**

@@ -1,6 +1,6 @@
 import { absoluteName, ptrName } from '../dns/names.js';
 import type { ObjectOutcome } from '../ensure.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { listRecords } from '../../db/queries/records.js';
 import { listWorkloads } from '../../db/queries/workloads.js';
@@ -11,7 +11,7 @@ import { ptrAction, ptrOwner } from './ptr.js';
  * and the PTRs of the subnet addresses they point at. Each write is one rrset through the DNS
  * API, so the names a tenant publishes itself with its update key are never touched.
  */
-type Deps = Pick<TenantActivityDeps, 'site' | 'db' | 'ports'>;
+type Deps = Pick<ActivityDeps, 'site' | 'db' | 'ports'>;
 
 /**
  * One DNS write sequence at a time per DNS adapter (so per worker). A sequence reads the zone,

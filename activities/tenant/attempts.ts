@@ -3,7 +3,7 @@ import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
 
 /**
@@ -23,7 +23,7 @@ export interface Answer {
  * The registry writes that end an attempt of a create or reconcile, and the answer: the tenant as
  * the registry holds it, without secrets, and its secrets sealed, which the API opens and puts in.
  */
-export function attemptActivities(deps: TenantActivityDeps) {
+export function attemptActivities(deps: ActivityDeps) {
   async function view(name: string, outcome?: Outcome): Promise<TenantView> {
     const rec = await getTenantRecord(deps.db, deps.keys, name);
     if (!rec) throw ApplicationFailure.nonRetryable('tenant vanished from the registry', 'TenantGone');

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { claimTenant, releaseTenant, type LeaseClaim, type LeaseMode } from '../../db/queries/tenant-leases.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 
 /** The run calling: a lease is held by one run of one workflow. */
 function holder(): string {
@@ -11,7 +11,7 @@ function holder(): string {
 }
 
 /** Claiming and releasing a tenant for the calling run (db/queries/tenant-leases.ts). */
-export function leaseActivities(deps: TenantActivityDeps) {
+export function leaseActivities(deps: ActivityDeps) {
   return {
     claimTenant: (input: { tenant: string; mode: LeaseMode; operation: string }): Promise<LeaseClaim> =>
       claimTenant(deps.db, { ...input, holder: holder() }),

@@ -6,7 +6,7 @@ import type { StepName } from '../../core/steps.js';
 import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/contracts/tenant.js';
 import { createStepsFor } from '../steps.js';
 import { mintTenantToken, tokenHash } from './api-token.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
@@ -37,7 +37,7 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
  * minting its secrets) or picks up a registered one (resume, reconcile with supplied secrets).
  * The registry's unique index settles races between creates of different names.
  */
-export function registerActivity(deps: TenantActivityDeps) {
+export function registerActivity(deps: ActivityDeps) {
   const { db, keys, site } = deps;
 
   async function existing(req: Request, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {

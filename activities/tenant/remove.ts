@@ -4,7 +4,7 @@ import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } fro
 import { hasWorkloads } from '../../db/queries/workloads.js';
 import type { Refusal } from '../../workflows/contracts/tenant.js';
 import { createStepsFor, removalStepsFor } from '../steps.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
 export type DeletePlan = { kind: 'proceed'; steps: RemovalStep[] } | Refusal;
@@ -17,7 +17,7 @@ const notFound: Refusal = { kind: 'refused', error: 'not_found', message: 'tenan
  * each step's backend objects, each as its own activity, then the registry row. The fabric network
  * stays: the operator removes it, and delete is refused while the fabric still carries the zone.
  */
-export function lifecycleActivities(deps: TenantActivityDeps) {
+export function lifecycleActivities(deps: ActivityDeps) {
   const { db, site } = deps;
 
   return {

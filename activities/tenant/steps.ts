@@ -5,7 +5,7 @@ import type { ObjectOutcome } from '../ensure.js';
 import { asBackendStep } from '../step.js';
 import { STEP_MODULES } from '../steps.js';
 import type { TenantStepContext } from '../tenant-step.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 
 /** What every tenant step activity is given: the tenant's name and index, never a secret. */
@@ -23,7 +23,7 @@ type RemoveActivities = { [K in RemoveActivityType]: (input: StepInput) => Promi
  * secrets from the registry by name (they never travel through Temporal), runs its module and,
  * for an ensure, records the step's success in the registry.
  */
-export function stepActivities(deps: TenantActivityDeps): EnsureActivities & RemoveActivities & ReturnType<typeof fabricActivities> {
+export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveActivities & ReturnType<typeof fabricActivities> {
   async function context(input: StepInput, required: boolean): Promise<TenantStepContext> {
     const row = await getTenantRow(deps.db, input.name);
     // Gone mid-run (a concurrent delete finished): nothing to ensure, and retrying will not help.
@@ -65,7 +65,7 @@ export function stepActivities(deps: TenantActivityDeps): EnsureActivities & Rem
  * tenant's index is chosen) and whether it still carries a tenant's zone (before a delete).
  * Backend calls, so activities of the network step: a failure is that step's.
  */
-function fabricActivities(deps: TenantActivityDeps) {
+function fabricActivities(deps: ActivityDeps) {
   return {
     async 'network.observe-indexes'(): Promise<[number, string][]> {
       return asBackendStep(deps.log, 'network', {}, async () => [...(await deps.ports.network.usedIndexes())]);

@@ -1,5 +1,5 @@
 import { listReadyTenants, listTenantStatuses } from '../../db/queries/tenants.js';
-import type { TenantActivityDeps } from './deps.js';
+import type { ActivityDeps } from '../deps.js';
 
 /** Why a sweep leaves a tenant alone: the state table allows reconcile from `ready` only. */
 export const SKIP_REASONS: Record<string, string> = {
@@ -7,7 +7,7 @@ export const SKIP_REASONS: Record<string, string> = {
   deleting: 'deleting: its delete has not finished; the delete repeated finishes it',
 };
 
-export function sweepActivities(deps: TenantActivityDeps) {
+export function sweepActivities(deps: ActivityDeps) {
   return {
     /** Kept for sweeps started before `sweepTenants` existed (their histories replay against it). */
     listReadyTenants: (): Promise<{ name: string; index: number }[]> => listReadyTenants(deps.db),

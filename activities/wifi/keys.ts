@@ -6,7 +6,7 @@ import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
 import { atStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { generatePsk, pskFingerprint } from './psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
 
@@ -26,7 +26,7 @@ const ISSUE_REFUSALS = {
  * controller holds the entry. Every change to one WLAN's key list runs under that SSID's registry
  * lock, because the controller's list is rewritten whole and has no conditional update.
  */
-export function wifiKeyActivities(deps: TenantActivityDeps) {
+export function wifiKeyActivities(deps: ActivityDeps) {
   const { db, keys, site, log, ports } = deps;
 
   /** Where a key places its clients: its trust class's network, or the developer network for an admission key. */
@@ -116,7 +116,7 @@ export function wifiKeyActivities(deps: TenantActivityDeps) {
 }
 
 /** Revokes a key on the controller and forgets it; false when the registry holds no such key. */
-async function revokeKey(deps: TenantActivityDeps, tenant: string, name: string): Promise<boolean> {
+async function revokeKey(deps: ActivityDeps, tenant: string, name: string): Promise<boolean> {
   return withLocks(deps.db, async (tx, lock) => {
     const row = await getWifiKey(tx, tenant, name);
     if (!row) return false;
@@ -130,7 +130,7 @@ async function revokeKey(deps: TenantActivityDeps, tenant: string, name: string)
 }
 
 /** Tenant delete: every key of the tenant, `admission` included, leaves the controller and the registry. */
-export async function revokeTenantWifiKeys(deps: TenantActivityDeps, tenant: string): Promise<void> {
+export async function revokeTenantWifiKeys(deps: ActivityDeps, tenant: string): Promise<void> {
   await backendActivity(deps.log, { tenant }, 'wifi', async () => {
     for (const row of await listWifiKeys(deps.db, tenant)) await revokeKey(deps, tenant, row.name);
   });

@@ -8,7 +8,7 @@ import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
 import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
-import type { TenantActivityDeps } from '../tenant/deps.js';
+import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from './names.js';
 import { repeatedWorkloadSizing } from '../../core/workload-sizing.js';
@@ -42,7 +42,7 @@ export type WorkloadDeleteStart = { kind: 'proceed'; spec: WorkloadSpec } | Refu
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 /** A tenant workloads may be managed under: registered and ready. */
-export async function tenantForPublishing(deps: TenantActivityDeps, tenant: string): Promise<{ index: number } | Refusal> {
+export async function tenantForPublishing(deps: ActivityDeps, tenant: string): Promise<{ index: number } | Refusal> {
   const row = await getTenantRow(deps.db, tenant);
   if (!row) return refuse('not_found', 'tenant not found');
   if (row.status === 'deleting') return refuse('conflict', 'the tenant is being deleted');
@@ -71,7 +71,7 @@ function specOf(row: WorkloadRow, index: number): WorkloadSpec {
  * identity and answer refusals; backend activities (hypervisor, dns) are ensures and removals
  * that a repeated call runs again, so it resumes where the last one stopped.
  */
-export function workloadActivities(deps: TenantActivityDeps) {
+export function workloadActivities(deps: ActivityDeps) {
   const { db, site, ports, log } = deps;
   const zoneOf = (tenant: string, index: number) => deriveIdentity(site, tenant, index).zone;
 
@@ -153,7 +153,7 @@ export function workloadActivities(deps: TenantActivityDeps) {
           mac: spec.mac,
           bridge: t.vnet,
           address: spec.address,
-          prefixLen: t.prefixLength,
+          prefixLength: t.prefixLength,
           gateway: t.gateway,
           ciuser: spec.loginUser,
           sshKeys: spec.sshKeys,

@@ -4,12 +4,12 @@ import type { RequestObserver } from '../telemetry/http-metrics.js';
 import type { Config } from '../config/env.js';
 import type { Registry } from '../../db/registry.js';
 import type { Caller } from './auth/caller.js';
-import type { TenantOperations } from './operations.js';
-import type { DeviceOperations } from './device-operations.js';
-import type { RecordOperations } from './record-operations.js';
-import type { WorkloadOperations } from './workload-operations.js';
-import type { BrokerAccountOperations } from './broker-operations.js';
-import type { CertificateOperations } from './certificate-operations.js';
+import type { TenantOperations } from './operations/tenant.js';
+import type { DeviceOperations } from './operations/device.js';
+import type { RecordOperations } from './operations/record.js';
+import type { WorkloadOperations } from './operations/workload.js';
+import type { BrokerAccountOperations } from './operations/broker-account.js';
+import type { CertificateOperations } from './operations/certificate.js';
 
 export interface BuildInfo {
   version: string;

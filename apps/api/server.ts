@@ -14,13 +14,14 @@ import { sealKeys } from '../config/keys.js';
 import { createApp } from './app.js';
 import { answerClientErrorsAsJson, jsonRequestListener } from './node-errors.js';
 import { buildInfo } from './build-info.js';
-import type { TenantOperations } from './operations.js';
-import { temporalOperations } from './temporal-operations.js';
-import { deviceOperations } from './device-operations.js';
-import { recordOperations } from './record-operations.js';
-import { workloadOperations, type PublishingDeps } from './workload-operations.js';
-import { brokerOperations, type BrokerAccountOperations } from './broker-operations.js';
-import { certificateOperations, loadSiteIssuer } from './certificate-operations.js';
+import type { TenantOperations } from './operations/tenant.js';
+import { tenantOperations } from './operations/tenant.js';
+import { deviceOperations } from './operations/device.js';
+import { recordOperations } from './operations/record.js';
+import { workloadOperations } from './operations/workload.js';
+import type { PublishingDeps } from './operations/published-reads.js';
+import { brokerAccountOperations, type BrokerAccountOperations } from './operations/broker-account.js';
+import { certificateOperations, loadSiteIssuer } from './operations/certificate.js';
 import { schedulePurge } from './idempotency/purge.js';
 import { traceRequests } from './middleware/trace.js';
 import { tenantCensus } from '../../db/queries/census.js';
@@ -94,10 +95,10 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
       // Carries the request's trace into the workflow (Temporal headers), when tracing is on.
       ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
     });
-    operations = temporalOperations({ ...config, site: config.site }, registry, client);
+    operations = tenantOperations({ ...config, site: config.site }, registry, client);
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE };
     if (config.site.broker) {
-      brokerAccounts = brokerOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, keys: sealKeys(config.site) });
+      brokerAccounts = brokerAccountOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, keys: sealKeys(config.site) });
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;

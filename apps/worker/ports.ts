@@ -1,5 +1,5 @@
 import type { Site } from '../../core/site.js';
-import type { TenantPorts } from '../../activities/tenant/ports.js';
+import type { BackendPorts } from '../../activities/ports.js';
 import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
 import { createRecursorAdapter } from '../../activities/resolver/recursor.js';
 import { createMinioStateAdapter } from '../../activities/state/minio.js';
@@ -14,7 +14,7 @@ import { createIssuer } from '../../activities/certificates/issuer.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
-export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): TenantPorts {
+export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {
   const timeoutMs = opts.timeoutMs ?? site.backendTimeoutMs;
   const dns = createPowerDnsAdapter({
     apiUrl: site.dns.apiUrl,

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities, type Activities } from '../../activities/index.js';
 import { FORMER_ACTIVITY_NAMES } from '../../workflows/contracts/former-names.js';
-import type { TenantPorts } from '../../activities/tenant/ports.js';
+import type { BackendPorts } from '../../activities/ports.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import type { Config } from '../config/env.js';
@@ -21,7 +21,7 @@ export interface WorkerParts {
   log: Logger;
   connection: NativeConnection;
   /** Adapters to use; bound from the site configuration when absent. */
-  ports?: TenantPorts;
+  ports?: BackendPorts;
   /**
    * A pre-built workflow bundle (production, tests); bundled from source when absent. With tracing
    * on, the traced bundle beside it (scripts/build-workflow-bundle.ts) is loaded instead.

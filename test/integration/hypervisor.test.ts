@@ -42,7 +42,7 @@ function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
     mac: id.mac,
     bridge: tenant.vnet,
     address: id.address,
-    prefixLen: tenant.prefixLength,
+    prefixLength: tenant.prefixLength,
     gateway: tenant.gateway,
     ciuser: 'tenant',
     sshKeys: KEYS,
@@ -68,7 +68,7 @@ beforeAll(async () => {
   hv = adapter();
   // The tenant's VNet must run on the fabric for its VMs to start.
   const net = createProxmoxNetworkAdapter({ apiUrl: server.url, tokenId: TOKEN_ID, tokenSecret: SECRET, controller: 'evpnctl', node: 'pve1', taskTimeoutMs: 2_000, vrfVniBase: site.vrfVniBase, vnetVniBase: site.vnetVniBase });
-  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnetId: tenant.vnet, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
+  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnet: tenant.vnet, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
 });
 afterAll(async () => server?.close());
 

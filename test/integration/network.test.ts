@@ -30,7 +30,7 @@ const adapter = (over: Partial<Parameters<typeof createProxmoxNetworkAdapter>[0]
 
 function specFor(name: string, index: number): NetworkSpec {
   const n = deriveIdentity(site, name, index);
-  return { tenant: name, index, vrfVni: n.vrfVni, vnetId: n.vnet, vnetTag: n.vnetTag, subnet: n.subnet, gateway: n.gateway };
+  return { tenant: name, index, vrfVni: n.vrfVni, vnet: n.vnet, vnetTag: n.vnetTag, subnet: n.subnet, gateway: n.gateway };
 }
 
 /** The operator at the Proxmox API, making drift the way a person would. */
@@ -212,7 +212,7 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     try {
       const s = specFor('slowrl', 40);
       await net.ensure(s);
-      expect(sim.state.sdn.applied.get('pve1')?.vnets.has(s.vnetId)).toBe(true);
+      expect(sim.state.sdn.applied.get('pve1')?.vnets.has(s.vnet)).toBe(true);
     } finally {
       sim.state.taskTiming.durations.clear();
     }

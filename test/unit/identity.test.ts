@@ -7,7 +7,7 @@ import {
   chooseIndex,
   deriveIdentity,
   stateAccessKey,
-  vnetIdFor,
+  vnetFor,
 } from '../../core/identity.js';
 
 const site = { supernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, domain: 'lab.example', logAccountBase: 1000 };
@@ -57,7 +57,7 @@ describe('deriveIdentity', () => {
   for (const row of bad) it(`refuses: ${row.reason}`, () => expect(() => deriveIdentity(row.site, 'acme', row.index)).toThrow(RangeError));
 
   it('every VNet id is a valid Proxmox VNet id (<= 8 chars, letter first)', () => {
-    for (let i = 1; i <= 62; i++) expect(vnetIdFor(i)).toMatch(/^[a-z][a-z0-9]{1,7}$/);
+    for (let i = 1; i <= 62; i++) expect(vnetFor(i)).toMatch(/^[a-z][a-z0-9]{1,7}$/);
   });
 });
 

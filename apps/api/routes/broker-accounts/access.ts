@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { requireTenantAccess } from '../../auth/authorize.js';
-import type { BrokerAccountOperations } from '../../broker-operations.js';
+import type { BrokerAccountOperations } from '../../operations/broker-account.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { notConfigured, tenantNotFound } from '../../errors.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { requireTenantAccess } from '../../auth/authorize.js';
-import type { CertificateOperations } from '../../certificate-operations.js';
+import type { CertificateOperations } from '../../operations/certificate.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { notConfigured, tenantNotFound } from '../../errors.js';
 

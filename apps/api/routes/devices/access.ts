@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { actorOf } from '../../auth/caller.js';
 import { requireTenantAccess } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
-import type { DeviceOperations } from '../../device-operations.js';
+import type { DeviceOperations } from '../../operations/device.js';
 import { notConfigured, tenantNotFound } from '../../errors.js';
 
 /** Which optional backend a route needs: its routes refuse with a reason at a site without it. */

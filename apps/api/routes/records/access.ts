@@ -3,7 +3,7 @@ import { actorOf } from '../../auth/caller.js';
 import { requireTenantAccess } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { notConfigured, tenantNotFound } from '../../errors.js';
-import type { RecordOperations } from '../../record-operations.js';
+import type { RecordOperations } from '../../operations/record.js';
 
 /** The caller may manage the tenant's records (operator or the tenant itself) and the tenant is registered. */
 export async function recordAccess(c: Context<AppEnv>, deps: AppDeps, tenant: string): Promise<{ ops: RecordOperations; actor: string }> {

@@ -3,7 +3,7 @@ import { actorOf } from '../../auth/caller.js';
 import { requireTenantAccess } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { notConfigured, tenantNotFound } from '../../errors.js';
-import type { WorkloadOperations } from '../../workload-operations.js';
+import type { WorkloadOperations } from '../../operations/workload.js';
 
 /** The caller may manage the tenant's workloads (operator or the tenant itself) and the tenant is registered. */
 export async function workloadAccess(c: Context<AppEnv>, deps: AppDeps, tenant: string): Promise<{ ops: WorkloadOperations; actor: string }> {

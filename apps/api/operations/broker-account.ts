@@ -1,17 +1,17 @@
 import type { Client } from '@temporalio/client';
-import { verifyBrokerPassword } from '../../activities/broker/password.js';
-import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../activities/broker/account-view.js';
-import { sealValue, type SealKeys } from '../../db/seal.js';
-import { getBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
-import { tenantExists } from '../../db/queries/tenants.js';
-import type { Registry } from '../../db/registry.js';
-import { brokerAccountDelete, brokerAccountEnsure } from '../../workflows/index.js';
+import { verifyBrokerPassword } from '../../../activities/broker/password.js';
+import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../../activities/broker/account-view.js';
+import { sealValue, type SealKeys } from '../../../db/seal.js';
+import { getBrokerAccount, listBrokerAccounts } from '../../../db/queries/broker-accounts.js';
+import { tenantExists } from '../../../db/queries/tenants.js';
+import type { Registry } from '../../../db/registry.js';
+import { brokerAccountDelete, brokerAccountEnsure } from '../../../workflows/index.js';
 import {
   attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
-} from '../../workflows/contracts/broker-account.js';
-import { badRequest } from './errors.js';
-import { runs } from './runs.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+} from '../../../workflows/contracts/broker-account.js';
+import { badRequest } from '../errors.js';
+import { runs } from '../runs.js';
+import { runIds } from '../../../workflows/contracts/ids.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =
@@ -28,7 +28,7 @@ export interface BrokerAccountOperations {
   tenantRegistered(tenant: string): Promise<boolean>;
 }
 
-export function brokerOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
+export function brokerAccountOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
   const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
   const run = runs(client, taskQueue);

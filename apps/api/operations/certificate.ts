@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import { CertificateRequestRefused, type CertificateIssuer } from '../../activities/certificates/issuer.js';
-import { certificateDnsNames, namesReason, tenantZone } from '../../activities/certificates/labels.js';
-import { reusable } from '../../activities/certificates/reuse.js';
-import { viewCertificate, type CertificateView } from '../../activities/certificates/view.js';
-import { BackendError } from '../../activities/ensure.js';
-import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../db/queries/certificates.js';
-import { tenantExists } from '../../db/queries/tenants.js';
-import type { Registry } from '../../db/registry.js';
-import { siteIssuer } from '../../activities/certificates/site-issuer.js';
-import { ConfigError } from '../config/env.js';
-import type { Site } from '../../core/site.js';
+import { CertificateRequestRefused, type CertificateIssuer } from '../../../activities/certificates/issuer.js';
+import { certificateDnsNames, namesReason, tenantZone } from '../../../activities/certificates/labels.js';
+import { reusable } from '../../../activities/certificates/reuse.js';
+import { viewCertificate, type CertificateView } from '../../../activities/certificates/view.js';
+import { BackendError } from '../../../activities/ensure.js';
+import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../../db/queries/certificates.js';
+import { tenantExists } from '../../../db/queries/tenants.js';
+import type { Registry } from '../../../db/registry.js';
+import { siteIssuer } from '../../../activities/certificates/site-issuer.js';
+import { ConfigError } from '../../config/env.js';
+import type { Site } from '../../../core/site.js';
 
 export type CertificatePutResult =
   /** The current certificate still serves the same key and names with more than 60 days left. */

@@ -1,25 +1,46 @@
 import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { tokenHash, verifyTenantToken } from '../../activities/tenant/api-token.js';
-import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
-import type { Sealed } from '../../core/sealed.js';
-import { openValue, sealValue } from '../../db/seal.js';
-import { issueAdmission, spendAdmission } from '../../db/queries/admissions.js';
-import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../db/queries/tenants.js';
-import type { Registry } from '../../db/registry.js';
-import { tenantCreate, tenantDelete, tenantReconcile } from '../../workflows/index.js';
-import { attemptTenantCreate, type CreateResult, type DeleteResult, type ReconcileResult } from '../../workflows/contracts/tenant.js';
-import type { Config } from '../config/env.js';
-import { sealKeys } from '../config/keys.js';
-import type { Site } from '../../core/site.js';
-import type { CreateCall, TenantOperations } from './operations.js';
-import { admissionKeys } from './device-operations.js';
-import { runs } from './runs.js';
-import { tenantViews } from './tenant-views.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { tokenHash, verifyTenantToken } from '../../../activities/tenant/api-token.js';
+import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../../core/tenant-view.js';
+import type { Sealed } from '../../../core/sealed.js';
+import { openValue, sealValue } from '../../../db/seal.js';
+import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.js';
+import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
+import type { Registry } from '../../../db/registry.js';
+import { tenantCreate, tenantDelete, tenantReconcile } from '../../../workflows/index.js';
+import { attemptTenantCreate, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
+import type { Config } from '../../config/env.js';
+import { sealKeys } from '../../config/keys.js';
+import type { Site } from '../../../core/site.js';
+import { admissionKeys } from './device.js';
+import { runs } from '../runs.js';
+import { tenantViews } from '../tenant-views.js';
+import { runIds } from '../../../workflows/contracts/ids.js';
+
+/** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
+export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };
+
+/** What the tenant routes ask of the service: runs on Temporal, reads from the registry. */
+export interface TenantOperations {
+  /** Results carry their secrets in the tenant view, ready to answer. */
+  create(req: CreateCall): Promise<CreateResult>;
+  delete(name: string): Promise<DeleteResult>;
+  reconcile(name: string): Promise<ReconcileResult>;
+  get(name: string): Promise<TenantView | undefined>;
+  list(): Promise<TenantView[]>;
+  isRegistered(name: string): Promise<boolean>;
+  /** At a site with a tenant developer network the answer carries the admission's new Wi-Fi key. */
+  admit(input: { name: string; mac?: string }): Promise<{ name: string; enrollment_token: string; expires_at: string; wifi?: { ssid: string; psk: string; mac?: string } }>;
+  withdrawAdmission(name: string): Promise<boolean>;
+  spendEnrollment(tokenHash: string): Promise<boolean>;
+  /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */
+  tokenTenant(token: string): string | undefined;
+  /** Whether a tenant token was revoked for good (replaced, or its tenant deleted). */
+  tokenRevoked(token: string): Promise<boolean>;
+}
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
-export function temporalOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
+export function tenantOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
   const { site } = config;
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;

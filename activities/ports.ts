@@ -1,10 +1,10 @@
-import type { BrokerAdapter } from '../broker/dynsec.js';
-import type { CertificateIssuer } from '../certificates/issuer.js';
-import type { DeviceAddressAdapter } from '../devices/address-adapter.js';
-import type { ObjectOutcome } from '../ensure.js';
-import type { HypervisorAdapter } from '../hypervisor/proxmox.js';
-import type { DnsAdapter } from '../dns/powerdns.js';
-import type { WifiAdapter } from '../wifi/adapter.js';
+import type { BrokerAdapter } from './broker/dynsec.js';
+import type { CertificateIssuer } from './certificates/issuer.js';
+import type { DeviceAddressAdapter } from './devices/address-adapter.js';
+import type { ObjectOutcome } from './ensure.js';
+import type { HypervisorAdapter } from './hypervisor/proxmox.js';
+import type { DnsAdapter } from './dns/powerdns.js';
+import type { WifiAdapter } from './wifi/adapter.js';
 
 /**
  * What the tenant steps need of each backend. The worker binds these to the product adapters
@@ -28,7 +28,7 @@ export interface StatePort {
 }
 
 export interface NetworkPort {
-  ensure(spec: { tenant: string; index: number; vrfVni: number; vnetId: string; vnetTag: number; subnet: string; gateway: string }): Promise<ObjectOutcome[]>;
+  ensure(spec: { tenant: string; index: number; vrfVni: number; vnet: string; vnetTag: number; subnet: string; gateway: string }): Promise<ObjectOutcome[]>;
   /** Indexes carried by fabric zones or VNets, with the tenant zone each belongs to. */
   usedIndexes(): Promise<Map<number, string>>;
   hasZone(name: string): Promise<boolean>;
@@ -48,7 +48,7 @@ export interface DashboardsPort {
   remove(spec: { tenant: string; username: string }): Promise<void>;
 }
 
-export interface TenantPorts {
+export interface BackendPorts {
   dns: DnsPort;
   resolver: ResolverPort;
   state: StatePort;

@@ -1,0 +1,13 @@
+import type { Logger } from 'pino';
+import type { Site } from '../core/site.js';
+import type { Db } from '../db/registry.js';
+import type { SealKeys } from '../db/seal.js';
+import type { BackendPorts } from './ports.js';
+
+export interface ActivityDeps {
+  site: Site;
+  db: Db;
+  keys: SealKeys;
+  log: Logger;
+  ports: BackendPorts;
+}

@@ -1,0 +1,33 @@
+import type { Site } from '../../../core/site.js';
+import { tenantExists } from '../../../db/queries/tenants.js';
+import type { Client } from '@temporalio/client';
+import type { Db, Registry } from '../../../db/registry.js';
+
+/** What the workload and record operations need: the registry, and Temporal for their runs. */
+export interface PublishingDeps {
+  site: Site;
+  registry: Registry;
+  client: Client;
+  taskQueue: string;
+}
+
+/** How one kind of published object (a workload, a record) is read from the registry and shown. */
+export interface PublishedKind<Row, View> {
+  get(db: Db, tenant: string, name: string): Promise<Row | undefined>;
+  list(db: Db, tenant: string): Promise<Row[]>;
+  view(site: Pick<Site, 'domain'>, row: Row): View;
+}
+
+/** The registry reads the workload and record routes share: one object, a tenant's list, the tenant. */
+export function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, View>) {
+  return {
+    async get(tenant: string, name: string): Promise<View | undefined> {
+      const row = await kind.get(db, tenant, name);
+      return row ? kind.view(site, row) : undefined;
+    },
+    async list(tenant: string): Promise<View[]> {
+      return (await kind.list(db, tenant)).map((row) => kind.view(site, row));
+    },
+    tenantRegistered: (tenant: string) => tenantExists(db, tenant),
+  };
+}
