@@ -19,15 +19,21 @@ export interface PublishedKind<Row, View> {
 }
 
 /** The registry reads the workload and record routes share: one object, a tenant's list, the tenant. */
-export function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, View>) {
+export interface PublishedReads<View> {
+  get(tenant: string, name: string): Promise<View | undefined>;
+  list(tenant: string): Promise<View[]>;
+  tenantRegistered(tenant: string): Promise<boolean>;
+}
+
+export function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, View>): PublishedReads<View> {
   return {
-    async get(tenant: string, name: string): Promise<View | undefined> {
+    async get(tenant, name) {
       const row = await kind.get(db, tenant, name);
       return row ? kind.view(site, row) : undefined;
     },
-    async list(tenant: string): Promise<View[]> {
+    async list(tenant) {
       return (await kind.list(db, tenant)).map((row) => kind.view(site, row));
     },
-    tenantRegistered: (tenant: string) => tenantExists(db, tenant),
+    tenantRegistered: (tenant) => tenantExists(db, tenant),
   };
 }

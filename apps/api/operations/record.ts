@@ -9,16 +9,13 @@ import {
 } from '../../../workflows/contracts/record.js';
 import { recordDelete, recordPut } from '../../../workflows/index.js';
 import { runs } from '../runs.js';
-import { publishedReads, type PublishingDeps } from './published-reads.js';
+import { publishedReads, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../workflows/contracts/ids.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
-export interface RecordOperations {
+export interface RecordOperations extends PublishedReads<RecordView> {
   put(req: RecordPutRequest): Promise<RecordPutResult>;
   delete(req: RecordDeleteRequest): Promise<RecordDeleteResult>;
-  get(tenant: string, name: string): Promise<RecordView | undefined>;
-  list(tenant: string): Promise<RecordView[]>;
-  tenantRegistered(tenant: string): Promise<boolean>;
 }
 
 export function recordOperations(deps: PublishingDeps): RecordOperations {

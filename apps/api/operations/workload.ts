@@ -8,16 +8,13 @@ import {
   type WorkloadResult,
 } from '../../../workflows/contracts/workload.js';
 import { runs } from '../runs.js';
-import { publishedReads, type PublishingDeps } from './published-reads.js';
+import { publishedReads, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../workflows/contracts/ids.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
-export interface WorkloadOperations {
+export interface WorkloadOperations extends PublishedReads<WorkloadView> {
   create(req: WorkloadRequest): Promise<WorkloadResult>;
   delete(req: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult>;
-  get(tenant: string, name: string): Promise<WorkloadView | undefined>;
-  list(tenant: string): Promise<WorkloadView[]>;
-  tenantRegistered(tenant: string): Promise<boolean>;
 }
 
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
