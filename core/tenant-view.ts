@@ -1,6 +1,7 @@
 import type { Site } from './site.js';
 import { CREATE_STEPS, type StepName } from './steps.js';
 import { deriveIdentity } from './identity.js';
+import { isoTime, stamps } from './wire-time.js';
 
 export type { StepName } from './steps.js';
 export type Outcome = 'created' | 'restored' | 'reissued' | 'resumed' | 'reconciled';
@@ -48,10 +49,6 @@ export interface TenantView {
 
 export const LOG_SELECT_HEADER = 'X-Log-Project';
 
-const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-// A string already in toISOString()'s form (the registry's reads give that) passes as it is.
-const iso = (d: Date | string) => (typeof d !== 'string' ? d.toISOString() : ISO_Z.test(d) ? d : new Date(d).toISOString());
-
 export function dashboardUsername(tenant: string): string {
   return `tenant-${tenant}`;
 }
@@ -65,8 +62,7 @@ export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets
     index: rec.index,
     status: rec.status,
     ...(outcome ? { outcome } : {}),
-    created_at: iso(rec.createdAt),
-    updated_at: iso(rec.updatedAt),
+    ...stamps(rec),
     network: { vrf_vni: id.vrfVni, vnet_vni_base: id.vnetVniBase, subnet: id.subnet, gateway: id.gateway },
     fabric: { controller_id: site.fabricController, node: site.node },
     dns: {
@@ -103,7 +99,7 @@ export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets
     steps: rec.steps
       .filter((s): s is typeof s & { name: StepName } => STEP_ORDER.has(s.name))
       .sort((a, b) => STEP_ORDER.get(a.name)! - STEP_ORDER.get(b.name)!)
-      .map((s) => ({ name: s.name, ok: s.ok, updated_at: iso(s.updatedAt) })),
+      .map((s) => ({ name: s.name, ok: s.ok, updated_at: isoTime(s.updatedAt) })),
   };
   return view;
 }

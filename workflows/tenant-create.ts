@@ -2,9 +2,8 @@ import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
-import { answered } from './run-attributes.js';
 import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './contracts/tenant.js';
-import { underLease } from './tenant-lease.js';
+import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -24,11 +23,9 @@ export function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult |
   });
 }
 
-async function attempt(req: CreateRequest): Promise<CreateResult> {
+function attempt(req: CreateRequest): Promise<CreateResult> {
   // The tenant alone for the attempt: a delete or reconcile of the name waits for it (docs/decisions.md).
-  const result = await underLease(req.name, 'exclusive', 'create', () => tryCreate(req));
-  answered(result.kind === 'ready' ? result.outcome : result.kind);
-  return result;
+  return aloneOnTenant(req.name, 'create', () => tryCreate(req), (r) => (r.kind === 'ready' ? r.outcome : r.kind));
 }
 
 async function tryCreate(req: CreateRequest): Promise<CreateResult> {

@@ -1,9 +1,8 @@
 import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { answered } from './run-attributes.js';
 import type { DeleteResult } from './contracts/tenant.js';
-import { underLease } from './tenant-lease.js';
+import { aloneOnTenant } from './tenant-lease.js';
 import { fabric, removeSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -14,10 +13,8 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the registry row. A failed step leaves the tenant `deleting`; a second delete runs again and
  * every removal is idempotent, so it resumes where the first stopped.
  */
-export async function tenantDelete(input: { name: string }): Promise<DeleteResult> {
-  const result = await underLease(input.name, 'exclusive', 'delete', () => remove(input));
-  answered(result.kind);
-  return result;
+export function tenantDelete(input: { name: string }): Promise<DeleteResult> {
+  return aloneOnTenant(input.name, 'delete', () => remove(input));
 }
 
 async function remove(input: { name: string }): Promise<DeleteResult> {

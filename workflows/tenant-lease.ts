@@ -1,6 +1,7 @@
 import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
+import { answered } from './run-attributes.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -49,4 +50,14 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
  */
 export function underNameLease<T>(tenant: string, name: string, operation: string, work: () => Promise<T>): Promise<T | Busy> {
   return underLease(tenant, 'shared', operation, () => underLease(`${tenant}/${name}`, 'exclusive', operation, work));
+}
+
+/**
+ * A tenant's own run (a create attempt, a reconcile, a delete): the tenant alone, and the run's
+ * `Outcome` set from how it answered (a success by its outcome, else `refused` or `failed`).
+ */
+export async function aloneOnTenant<R extends { kind: string }>(tenant: string, operation: string, work: () => Promise<R>, outcome: (r: R | Busy) => string = (r) => r.kind): Promise<R | Busy> {
+  const result = await underLease(tenant, 'exclusive', operation, work);
+  answered(outcome(result));
+  return result;
 }

@@ -1,9 +1,8 @@
 import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { answered } from './run-attributes.js';
 import type { ReconcileResult } from './contracts/tenant.js';
-import { underLease } from './tenant-lease.js';
+import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -13,10 +12,8 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * reports, per backend object, whether it was in place, created or corrected. The answer carries
  * the log tokens and the dashboard password (sealed) and no other secret.
  */
-export async function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
-  const result = await underLease(input.name, 'exclusive', 'reconcile', () => reconcile(input));
-  answered(result.kind);
-  return result;
+export function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
+  return aloneOnTenant(input.name, 'reconcile', () => reconcile(input));
 }
 
 async function reconcile(input: { name: string }): Promise<ReconcileResult> {

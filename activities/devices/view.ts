@@ -1,4 +1,5 @@
 import type { devices, deviceAddresses } from '../../db/schema/index.js';
+import { stamps } from '../../core/wire-time.js';
 
 /**
  * The wire objects of the device registry and of fixed addresses. The spec leaves their fields
@@ -27,15 +28,12 @@ export interface DeviceAddressView {
 type DeviceRow = typeof devices.$inferSelect;
 type DeviceAddressRow = typeof deviceAddresses.$inferSelect;
 
-const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
-
 export function viewDevice(row: DeviceRow): DeviceView {
   return {
     name: row.name,
     trust_class: row.trustClass,
     ...(row.mac ? { mac: row.mac } : {}),
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...stamps(row),
   };
 }
 
@@ -47,7 +45,6 @@ export function viewDeviceAddress(row: DeviceAddressRow, zone: string): DeviceAd
     mac: row.mac,
     trust_class: row.trustClass,
     fqdn: `${row.device}.${zone}`,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...stamps(row),
   };
 }

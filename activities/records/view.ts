@@ -1,6 +1,7 @@
 import type { Site } from '../../core/site.js';
 import type { RecordKind, RecordRow } from '../../db/queries/records.js';
 import { fqdnOf } from '../workloads/names.js';
+import { stamps } from '../../core/wire-time.js';
 
 /**
  * A published name the tenant added (spec: Record; its fields are the site's choice): `kind`
@@ -17,8 +18,6 @@ export interface RecordView {
   updated_at: string;
 }
 
-const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
-
 export function viewRecord(site: Pick<Site, 'domain'>, row: RecordRow): RecordView {
   return {
     tenant: row.tenant,
@@ -26,7 +25,6 @@ export function viewRecord(site: Pick<Site, 'domain'>, row: RecordRow): RecordVi
     fqdn: fqdnOf(row.name, `${row.tenant}.${site.domain}`),
     address: row.address,
     kind: row.kind,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...stamps(row),
   };
 }

@@ -138,48 +138,30 @@ function streamAssociatedData(alg: SioAlgorithm, key: Uint8Array, nonce: Uint8Ar
   return Buffer.concat([Buffer.from([0x00]), tag]);
 }
 
-/** sio Stream.EncryptWriter over the whole of `plaintext` (then Close). */
-export function sioSeal(
-  alg: SioAlgorithm,
-  key: Uint8Array,
-  nonce: Uint8Array,
-  plaintext: Uint8Array,
-  associatedData: Uint8Array = new Uint8Array(0),
-  bufSize = SIO_BUF_SIZE,
-): Buffer {
-  const ad = streamAssociatedData(alg, key, nonce, associatedData);
+/** `data`: the plaintext to seal, or the ciphertext to open. */
+type SioCall = [alg: SioAlgorithm, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, associatedData?: Uint8Array, bufSize?: number];
+
+/** sio Stream.EncryptWriter over the whole of the plaintext (then Close). */
+export function sioSeal(...[alg, key, nonce, data, associatedData = new Uint8Array(0), bufSize = SIO_BUF_SIZE]: SioCall): Buffer {
+  return sioStream(seal, alg, key, nonce, data, streamAssociatedData(alg, key, nonce, associatedData), bufSize);
+}
+
+/** sio Stream.DecryptReader over the whole of the ciphertext: each fragment carries its tag. */
+export function sioOpen(...[alg, key, nonce, data, associatedData = new Uint8Array(0), bufSize = SIO_BUF_SIZE]: SioCall): Buffer {
+  return sioStream(open, alg, key, nonce, data, streamAssociatedData(alg, key, nonce, associatedData), bufSize + TAG_LEN);
+}
+
+/** One pass of sio's stream: fragments of `fragment` bytes, numbered from 1, the last flagged in `ad`. */
+function sioStream(op: typeof seal, alg: SioAlgorithm, key: Uint8Array, nonce: Uint8Array, input: Uint8Array, ad: Buffer, fragment: number): Buffer {
   const out: Buffer[] = [];
   let seq = 1;
   let off = 0;
   // Fragments strictly longer than what remains stay for the final one, as EncWriter buffers them.
-  while (plaintext.length - off > bufSize) {
-    out.push(seal(alg, key, fragmentNonce(nonce, seq++), plaintext.subarray(off, off + bufSize), ad));
-    off += bufSize;
-  }
-  ad[0] = 0x80;
-  out.push(seal(alg, key, fragmentNonce(nonce, seq), plaintext.subarray(off), ad));
-  return Buffer.concat(out);
-}
-
-/** sio Stream.DecryptReader over the whole of `ciphertext`. */
-export function sioOpen(
-  alg: SioAlgorithm,
-  key: Uint8Array,
-  nonce: Uint8Array,
-  ciphertext: Uint8Array,
-  associatedData: Uint8Array = new Uint8Array(0),
-  bufSize = SIO_BUF_SIZE,
-): Buffer {
-  const ad = streamAssociatedData(alg, key, nonce, associatedData);
-  const fragment = bufSize + TAG_LEN;
-  const out: Buffer[] = [];
-  let seq = 1;
-  let off = 0;
-  while (ciphertext.length - off > fragment) {
-    out.push(open(alg, key, fragmentNonce(nonce, seq++), ciphertext.subarray(off, off + fragment), ad));
+  while (input.length - off > fragment) {
+    out.push(op(alg, key, fragmentNonce(nonce, seq++), input.subarray(off, off + fragment), ad));
     off += fragment;
   }
   ad[0] = 0x80;
-  out.push(open(alg, key, fragmentNonce(nonce, seq), ciphertext.subarray(off), ad));
+  out.push(op(alg, key, fragmentNonce(nonce, seq), input.subarray(off), ad));
   return Buffer.concat(out);
 }

@@ -1,6 +1,7 @@
 import type { wifiKeys } from '../../db/schema/index.js';
 import type { Sealed } from '../../core/sealed.js';
 import { open, openValue, sealValue, type SealKeys } from '../../db/seal.js';
+import { stamps } from '../../core/wire-time.js';
 
 /** The Wi-Fi key object of the wire contract; `psk` only in the answers that issue or restore it. */
 export interface WifiKeyView {
@@ -22,8 +23,6 @@ export const ADMISSION_KEY = 'admission';
 export const ADMISSION_CLASS = 'developer';
 
 type WifiKeyRow = typeof wifiKeys.$inferSelect;
-
-const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
 
 /** The controller-side id of a key, which salts its fingerprint. */
 export const wifiKeyId = (tenant: string, name: string) => `${tenant}/${name}`;
@@ -51,8 +50,7 @@ export function viewWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): Wifi
     ssid: row.ssid,
     ...(row.mac ? { mac: row.mac } : {}),
     secrets_stored: open(keys, row.psk) !== undefined,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...stamps(row),
     ...(psk !== undefined ? { psk } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { Site } from '../../core/site.js';
 import type { WorkloadRow, WorkloadStatus } from '../../db/queries/workloads.js';
 import { fqdnOf } from './names.js';
+import { stamps } from '../../core/wire-time.js';
 
 /** The workload object of the wire contract (spec: Workload). Nothing in it is secret. */
 export interface WorkloadView {
@@ -20,8 +21,6 @@ export interface WorkloadView {
   updated_at: string;
 }
 
-const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
-
 export function viewWorkload(site: Pick<Site, 'domain'>, row: WorkloadRow): WorkloadView {
   return {
     tenant: row.tenant,
@@ -36,7 +35,6 @@ export function viewWorkload(site: Pick<Site, 'domain'>, row: WorkloadRow): Work
     mac: row.mac,
     address: row.address,
     login_user: row.loginUser,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...stamps(row),
   };
 }

@@ -1,19 +1,15 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
+import { namedRows } from './named-rows.js';
 import { brokerAccounts } from '../schema/index.js';
 
 export type BrokerAccountRow = typeof brokerAccounts.$inferSelect;
 
-const key = (tenant: string, name: string) => and(eq(brokerAccounts.tenant, tenant), eq(brokerAccounts.name, name));
 
-export async function getBrokerAccount(db: Db, tenant: string, name: string): Promise<BrokerAccountRow | undefined> {
-  const [row] = await db.select().from(brokerAccounts).where(key(tenant, name));
-  return row;
-}
+const rows = namedRows(brokerAccounts);
+const key = rows.key;
+export const getBrokerAccount = rows.get;
+export const listBrokerAccounts = rows.list;
 
-export async function listBrokerAccounts(db: Db, tenant: string): Promise<BrokerAccountRow[]> {
-  return db.select().from(brokerAccounts).where(eq(brokerAccounts.tenant, tenant)).orderBy(asc(brokerAccounts.name));
-}
 
 export interface BrokerAccountWrite {
   tenant: string;

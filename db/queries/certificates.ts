@@ -1,20 +1,17 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
+import { namedRows } from './named-rows.js';
 import { certificates } from '../schema/index.js';
 
 export type CertificateRow = typeof certificates.$inferSelect;
 export type CertificateWrite = Omit<typeof certificates.$inferInsert, 'createdAt'>;
 
-const key = (tenant: string, name: string) => and(eq(certificates.tenant, tenant), eq(certificates.name, name));
 
-export async function getCertificate(db: Db, tenant: string, name: string): Promise<CertificateRow | undefined> {
-  const [row] = await db.select().from(certificates).where(key(tenant, name));
-  return row;
-}
+const rows = namedRows(certificates);
+const key = rows.key;
+export const getCertificate = rows.get;
+export const listCertificates = rows.list;
 
-export async function listCertificates(db: Db, tenant: string): Promise<CertificateRow[]> {
-  return db.select().from(certificates).where(eq(certificates.tenant, tenant)).orderBy(asc(certificates.name));
-}
 
 /** True when a certificate was forgotten. */
 export async function deleteCertificate(db: Db, tenant: string, name: string): Promise<boolean> {

@@ -1,18 +1,15 @@
-import { and, asc, eq, not } from 'drizzle-orm';
+import { and, eq, not } from 'drizzle-orm';
 import type { Db } from '../registry.js';
+import { namedRows } from './named-rows.js';
 import { deviceAddresses, devices } from '../schema/index.js';
 import { isUniqueViolation } from './unique.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
-export async function getDevice(db: Db, tenant: string, name: string): Promise<DeviceRow | undefined> {
-  const [row] = await db.select().from(devices).where(and(eq(devices.tenant, tenant), eq(devices.name, name)));
-  return row;
-}
+const rows = namedRows(devices);
+export const getDevice = rows.get;
+export const listDevices = rows.list;
 
-export async function listDevices(db: Db, tenant: string): Promise<DeviceRow[]> {
-  return db.select().from(devices).where(eq(devices.tenant, tenant)).orderBy(asc(devices.name));
-}
 
 export type RegisterRefusal = 'trust-class-changed' | 'mac-cleared-with-address' | 'mac-holds-address';
 

@@ -1,19 +1,16 @@
-import { and, asc, eq, gt, isNull, not, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, not, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
+import { namedRows } from './named-rows.js';
 import { LOCK_SPACE, type Executor } from './locks.js';
 import { admissions, wifiKeys } from '../schema/index.js';
 import { open, seal, type SealKeys } from '../seal.js';
 
 export type WifiKeyRow = typeof wifiKeys.$inferSelect;
 
-export async function getWifiKey(db: Executor, tenant: string, name: string): Promise<WifiKeyRow | undefined> {
-  const [row] = await db.select().from(wifiKeys).where(and(eq(wifiKeys.tenant, tenant), eq(wifiKeys.name, name)));
-  return row;
-}
+const rows = namedRows(wifiKeys);
+export const getWifiKey = rows.get;
+export const listWifiKeys = rows.list;
 
-export async function listWifiKeys(db: Db, tenant: string): Promise<WifiKeyRow[]> {
-  return db.select().from(wifiKeys).where(eq(wifiKeys.tenant, tenant)).orderBy(asc(wifiKeys.name));
-}
 
 export type IssueRefusal = 'trust-class-changed' | 'psk-mismatch' | 'psk-unreadable' | 'psk-elsewhere';
 

@@ -1,4 +1,5 @@
-import { jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 import { tenants } from './tenants.js';
 
 /** An MQTT account `<tenant>-<name>`; only a hash of its password is kept. */
@@ -11,8 +12,7 @@ export const brokerAccounts = pgTable(
     publish: jsonb('publish').$type<string[]>().notNull(),
     subscribe: jsonb('subscribe').$type<string[]>().notNull(),
     passwordHash: text('password_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );

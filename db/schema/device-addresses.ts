@@ -1,4 +1,5 @@
-import { pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 import { tenants } from './tenants.js';
 
 /** A fixed address reserved for a device's MAC on the shared device network. */
@@ -10,8 +11,7 @@ export const deviceAddresses = pgTable(
     trustClass: text('trust_class').notNull(),
     address: text('address').notNull(),
     mac: text('mac').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.device] }),

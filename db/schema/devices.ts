@@ -1,4 +1,5 @@
-import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 import { tenants } from './tenants.js';
 
 /** A device registry entry: identity only; it grants, reserves and names nothing. */
@@ -9,8 +10,7 @@ export const devices = pgTable(
     name: text('name').notNull(),
     trustClass: text('trust_class').notNull(),
     mac: text('mac'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );

@@ -1,4 +1,5 @@
-import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 import { tenants } from './tenants.js';
 
 /** A name the tenant published through the service (`<name>.<zone>`), for a subnet or a device address. */
@@ -10,8 +11,7 @@ export const records = pgTable(
     address: text('address').notNull(),
     /** `subnet`: published with its PTR; `device`: an address reserved for a device, no PTR. */
     kind: text('kind', { enum: ['subnet', 'device'] }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );

@@ -1,4 +1,5 @@
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 
 /**
  * One row per registered tenant. Secrets are stored sealed (`<key id>:<base64>`, AES-256-GCM) and
@@ -15,8 +16,7 @@ export const tenants = pgTable('tenants', {
   logReadToken: text('log_read_token'),
   dashboardPassword: text('dashboard_password'),
   dashboardOrgId: integer('dashboard_org_id'),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  ...stamps(),
   /**
    * Bumped by the database itself (triggers in migration 0001) on every change to the row or to
    * its steps, whichever code path writes them: an API may answer a read from the view it built

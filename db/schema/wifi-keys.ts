@@ -1,4 +1,5 @@
-import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 
 /** A Wi-Fi key (per-key PSK) of a tenant; the PSK is sealed, its fingerprint finds the controller entry. */
 export const wifiKeys = pgTable(
@@ -11,8 +12,7 @@ export const wifiKeys = pgTable(
     psk: text('psk').notNull(),
     fingerprint: text('fingerprint').notNull(),
     mac: text('mac'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   // No foreign key: the admission key exists before its tenant does.
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],

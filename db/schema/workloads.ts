@@ -1,4 +1,5 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { stamps } from './stamps.js';
 import { tenants } from './tenants.js';
 
 /** A tenant's VM. Identity (ordinal, VMID, MAC, address) derives from the tenant index and the ordinal. */
@@ -17,8 +18,7 @@ export const workloads = pgTable(
     sshKeys: jsonb('ssh_keys').$type<string[]>().notNull().default([]),
     loginUser: text('login_user').notNull(),
     status: text('status').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...stamps(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] }), unique('workloads_tenant_ordinal').on(t.tenant, t.ordinal)],
 );

@@ -3,7 +3,7 @@
  * carries each issue call, and the shapes that cross Temporal (through the payload codec; the
  * password in them is sealed besides, so the codec does not reveal it).
  */
-import { defineUpdate } from '@temporalio/workflow';
+import { attemptUpdate } from './attempt.js';
 import type { SealedBrokerAccount } from '../../activities/broker/account-view.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { DeleteResult, Refusal } from './tenant.js';
@@ -35,4 +35,4 @@ export interface BrokerAccountWorkflowInput {
 }
 
 /** One issue call: the API's repeated call is a new attempt of the parked run. */
-export const attemptBrokerAccountEnsure = defineUpdate<BrokerAccountResult, [BrokerAccountRequest]>('attempt');
+export const attemptBrokerAccountEnsure = attemptUpdate<BrokerAccountResult, BrokerAccountRequest>();

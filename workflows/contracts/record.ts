@@ -1,6 +1,6 @@
 import type { Refusal } from '../../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
-import { defineUpdate } from '@temporalio/workflow';
+import { attemptUpdate } from './attempt.js';
 import type { RecordView } from '../../activities/records/view.js';
 
 
@@ -27,4 +27,4 @@ export interface RecordWorkflowInput {
 }
 
 /** One PUT call: puts of one name run one after another in its workflow, so the last one wins. */
-export const attemptRecordPut = defineUpdate<RecordPutResult, [RecordPutRequest]>('attempt');
+export const attemptRecordPut = attemptUpdate<RecordPutResult, RecordPutRequest>();

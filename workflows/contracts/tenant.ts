@@ -3,7 +3,7 @@
  * that cross Temporal. Everything here passes the payload codec; secrets in it are, besides,
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
-import { defineUpdate } from '@temporalio/workflow';
+import { attemptUpdate } from './attempt.js';
 import type { ObjectOutcome } from '../../activities/ensure.js';
 import type { Outcome, TenantSecrets, TenantView } from '../../core/tenant-view.js';
 import type { Sealed } from '../../core/sealed.js';
@@ -27,11 +27,15 @@ export type { Refusal } from '../../core/refusal.js';
 import type { Refusal } from '../../core/refusal.js';
 
 /** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
-export type CreateResult =
-  | { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets> }
-  /** `tenant` is absent when the failure came before the tenant was registered. */
-  | { kind: 'failed'; step: StepName; tenant?: TenantView; secrets?: Sealed<TenantSecrets> }
-  | Refusal;
+export type CreateResult = { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets> } | CreateFailed | Refusal;
+
+/** `tenant` is absent when the failure came before the tenant was registered. */
+export interface CreateFailed {
+  kind: 'failed';
+  step: StepName;
+  tenant?: TenantView;
+  secrets?: Sealed<TenantSecrets>;
+}
 
 export interface CreateWorkflowInput {
   name: string;
@@ -40,7 +44,7 @@ export interface CreateWorkflowInput {
 }
 
 /** One attempt of a create: the API's repeated call is a new attempt of the parked run. */
-export const attemptTenantCreate = defineUpdate<CreateResult, [CreateRequest]>('attempt');
+export const attemptTenantCreate = attemptUpdate<CreateResult, CreateRequest>();
 
 export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string } | Refusal;
 

@@ -3,7 +3,7 @@
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
 import type { Refusal } from '../../core/refusal.js';
-import { defineUpdate } from '@temporalio/workflow';
+import { attemptUpdate } from './attempt.js';
 import type { WorkloadView } from '../../activities/workloads/view.js';
 import type { PublishStep } from '../../activities/workloads/step.js';
 
@@ -33,6 +33,6 @@ export interface WorkloadWorkflowInput {
 }
 
 /** One create call: attempts of one workload run one after another in its workflow. */
-export const attemptWorkloadCreate = defineUpdate<WorkloadResult, [WorkloadRequest]>('attempt');
+export const attemptWorkloadCreate = attemptUpdate<WorkloadResult, WorkloadRequest>();
 
 export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | Refusal;
