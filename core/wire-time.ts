@@ -6,6 +6,11 @@ export function isoTime(d: Date | string): string {
 }
 
 /** A registry row's times, as the wire names them. */
-export function stamps(row: { createdAt: Date | string; updatedAt: Date | string }): { created_at: string; updated_at: string } {
+export interface Stamps {
+  created_at: string;
+  updated_at: string;
+}
+
+export function stamps(row: { createdAt: Date | string; updatedAt: Date | string }): Stamps {
   return { created_at: isoTime(row.createdAt), updated_at: isoTime(row.updatedAt) };
 }

@@ -1,6 +1,8 @@
 import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
+import { upsertMemo } from '@temporalio/workflow';
+import type { Refusal } from '../core/refusal.js';
 import { answered } from './run-attributes.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -60,4 +62,22 @@ export async function aloneOnTenant<R extends { kind: string }>(tenant: string, 
   const result = await underLease(tenant, 'exclusive', operation, work);
   answered(outcome(result));
   return result;
+}
+
+/**
+ * A reconcile or a delete: alone on the tenant, begun in the registry (which may refuse: no such
+ * tenant, not in a state for it), the tenant's index put in the run's memo for the UI.
+ */
+export function tenantRun<S extends { kind: 'proceed'; index: number }, R extends { kind: string }>(
+  tenant: string,
+  operation: string,
+  begin: () => Promise<S | Refusal>,
+  work: (start: S) => Promise<R>,
+): Promise<R | Refusal | Busy> {
+  return aloneOnTenant(tenant, operation, async (): Promise<R | Refusal> => {
+    const start = await begin();
+    if (start.kind === 'refused') return start;
+    upsertMemo({ index: start.index });
+    return work(start as S);
+  });
 }

@@ -1,8 +1,9 @@
-import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
+import type { StepName } from '../core/steps.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import type { ReconcileResult } from './contracts/tenant.js';
-import { aloneOnTenant } from './tenant-lease.js';
+import { tenantRun } from './tenant-lease.js';
 import { ensureSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -13,13 +14,10 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the log tokens and the dashboard password (sealed) and no other secret.
  */
 export function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
-  return aloneOnTenant(input.name, 'reconcile', () => reconcile(input));
+  return tenantRun(input.name, 'reconcile', () => registry.beginReconcile(input), (start) => reconcile(input, start));
 }
 
-async function reconcile(input: { name: string }): Promise<ReconcileResult> {
-  const start = await registry.beginReconcile(input);
-  if (start.kind === 'refused') return start;
-  upsertMemo({ index: start.index });
+async function reconcile(input: { name: string }, start: { index: number; steps: StepName[] }): Promise<ReconcileResult> {
   const run = await ensureSteps({ name: input.name, index: start.index }, start.steps);
   if (!run.ok) {
     const { tenant, secrets } = await registry.failAttempt({ name: input.name, step: run.step, answer: { kind: 'reconcile' } });

@@ -23,3 +23,14 @@ export function vmName(tenant: string, workload: string): string {
 export function fqdnOf(label: string, zone: string): string {
   return `${label}.${zone.replace(/\.$/, '')}`;
 }
+
+/** Whose a published object is, its name, and the name it is published as (workloads, records). */
+export interface PublishedName {
+  tenant: string;
+  name: string;
+  fqdn: string;
+}
+
+export function publishedName(site: { domain: string }, row: { tenant: string; name: string }): PublishedName {
+  return { tenant: row.tenant, name: row.name, fqdn: fqdnOf(row.name, `${row.tenant}.${site.domain}`) };
+}

@@ -1,13 +1,10 @@
 import type { Site } from '../../core/site.js';
 import type { WorkloadRow, WorkloadStatus } from '../../db/queries/workloads.js';
-import { fqdnOf } from './names.js';
-import { stamps } from '../../core/wire-time.js';
+import { publishedName, type PublishedName } from './names.js';
+import { stamps, type Stamps } from '../../core/wire-time.js';
 
 /** The workload object of the wire contract (spec: Workload). Nothing in it is secret. */
-export interface WorkloadView {
-  tenant: string;
-  name: string;
-  fqdn: string;
+export interface WorkloadView extends PublishedName, Stamps {
   status: WorkloadStatus;
   ordinal: number;
   vmid: number;
@@ -17,15 +14,11 @@ export interface WorkloadView {
   mac: string;
   address: string;
   login_user: string;
-  created_at: string;
-  updated_at: string;
 }
 
 export function viewWorkload(site: Pick<Site, 'domain'>, row: WorkloadRow): WorkloadView {
   return {
-    tenant: row.tenant,
-    name: row.name,
-    fqdn: fqdnOf(row.name, `${row.tenant}.${site.domain}`),
+    ...publishedName(site, row),
     status: row.status as WorkloadStatus,
     ordinal: row.ordinal,
     vmid: row.vmid,

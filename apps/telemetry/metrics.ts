@@ -117,21 +117,13 @@ export function createApiMetrics(census: () => Promise<TenantCensus>, registry =
       for (const status of TENANT_STATUSES) this.set({ status }, c.byStatus[status] ?? 0);
     },
   });
-  new Gauge({
-    name: `${PREFIX}parked_creates`,
-    help: 'Tenant creates parked on a failed step, waiting for the repeat that resumes them.',
-    registers: [registry],
-    async collect() {
-      this.set((await read()).parked);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}parked_create_oldest_age_seconds`,
-    help: 'Age of the oldest parked create (since its failed step), 0 when none.',
-    registers: [registry],
-    async collect() {
-      this.set((await read()).oldestParkedSeconds);
-    },
-  });
+  // Two plain numbers of the census, each its own gauge.
+  const censusGauges = [
+    ['parked_creates', 'Tenant creates parked on a failed step, waiting for the repeat that resumes them.', 'parked'],
+    ['parked_create_oldest_age_seconds', 'Age of the oldest parked create (since its failed step), 0 when none.', 'oldestParkedSeconds'],
+  ] as const;
+  for (const [name, help, field] of censusGauges) {
+    new Gauge({ name: `${PREFIX}${name}`, help, registers: [registry], async collect() { this.set((await read())[field]); } });
+  }
   return { registry };
 }

@@ -26,113 +26,83 @@ interface Probe {
   run(): Promise<string>;
 }
 
+const probe = (backend: string, url: string, run: () => Promise<string>): Probe => ({ backend, url, run });
+
 function probes(site: Site, timeoutMs: number): Probe[] {
   const list: Probe[] = [];
   const jsonApi = (product: string, url: string, headers: Record<string, string>, ca: string | undefined) => new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca });
 
   // PowerDNS Authoritative and Recursor share their API: the server object carries the version.
   for (const [backend, name, api] of [['powerdns', 'PowerDNS Authoritative', site.dns], ['recursor', 'PowerDNS Recursor', site.resolver]] as const) {
-    list.push({
-      backend,
-      url: api.apiUrl,
-      run: async () => {
-        const s = (await jsonApi(backend, api.apiUrl, { 'X-API-Key': api.apiKey }, api.ca).call({ path: 'servers/localhost' })).json<{ version?: string }>();
-        return `${name} ${s.version ?? '(version not given)'}`;
-      },
-    });
+    list.push(probe(backend, api.apiUrl, async () => {
+      const s = (await jsonApi(backend, api.apiUrl, { 'X-API-Key': api.apiKey }, api.ca).call({ path: 'servers/localhost' })).json<{ version?: string }>();
+      return `${name} ${s.version ?? '(version not given)'}`;
+    }));
   }
-  list.push({
-    backend: 'minio',
-    url: site.state.adminUrl,
-    run: async () => {
-      // GetBucketLocation on the state bucket: signed as the adapter signs (its region), read-only.
-      const base = site.state.adminUrl.endsWith('/') ? site.state.adminUrl : `${site.state.adminUrl}/`;
-      const url = new URL(`${encodeURIComponent(site.state.bucket)}?location=`, base);
-      const headers = signRequest({ method: 'GET', url }, { accessKey: site.state.accessKey, secretKey: site.state.secretKey }, { region: site.state.region });
-      const res = await new BackendHttp('minio', site.state.adminUrl, {}, timeoutMs, { ca: site.state.ca }).call({ path: url.pathname, query: { location: '' }, headers });
-      const region = /<LocationConstraint[^>]*>([^<]*)</.exec(res.text)?.[1] || 'us-east-1';
-      return `bucket ${site.state.bucket} in region ${region}`;
-    },
-  });
-  list.push({
-    backend: 'proxmox',
-    url: site.proxmox.apiUrl,
-    run: async () => {
-      const pve = new PveApi({ apiUrl: site.proxmox.apiUrl, tokenId: site.proxmox.tokenId, tokenSecret: site.proxmox.tokenSecret, taskTimeoutMs: timeoutMs, timeoutMs, ca: site.proxmox.ca });
-      const v = await pve.get<{ version?: string }>('/version');
-      const vms = await pve.get<unknown[]>(`/nodes/${encodeURIComponent(site.node)}/qemu`);
-      return `Proxmox VE ${v.version ?? '?'}; node ${site.node} lists ${vms.length} guests`;
-    },
-  });
+  list.push(probe('minio', site.state.adminUrl, async () => {
+    // GetBucketLocation on the state bucket: signed as the adapter signs (its region), read-only.
+    const base = site.state.adminUrl.endsWith('/') ? site.state.adminUrl : `${site.state.adminUrl}/`;
+    const url = new URL(`${encodeURIComponent(site.state.bucket)}?location=`, base);
+    const headers = signRequest({ method: 'GET', url }, { accessKey: site.state.accessKey, secretKey: site.state.secretKey }, { region: site.state.region });
+    const res = await new BackendHttp('minio', site.state.adminUrl, {}, timeoutMs, { ca: site.state.ca }).call({ path: url.pathname, query: { location: '' }, headers });
+    const region = /<LocationConstraint[^>]*>([^<]*)</.exec(res.text)?.[1] || 'us-east-1';
+    return `bucket ${site.state.bucket} in region ${region}`;
+  }));
+  list.push(probe('proxmox', site.proxmox.apiUrl, async () => {
+    const pve = new PveApi({ apiUrl: site.proxmox.apiUrl, tokenId: site.proxmox.tokenId, tokenSecret: site.proxmox.tokenSecret, taskTimeoutMs: timeoutMs, timeoutMs, ca: site.proxmox.ca });
+    const v = await pve.get<{ version?: string }>('/version');
+    const vms = await pve.get<unknown[]>(`/nodes/${encodeURIComponent(site.node)}/qemu`);
+    return `Proxmox VE ${v.version ?? '?'}; node ${site.node} lists ${vms.length} guests`;
+  }));
   if (site.logStore) {
     const ls = site.logStore;
-    list.push({
-      backend: 'log-store',
-      url: ls.adminUrl,
-      run: async () => {
-        await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}` });
-        return `Caddy admin API answers; server ${ls.server} is configured`;
-      },
-    });
+    list.push(probe('log-store', ls.adminUrl, async () => {
+      await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}` });
+      return `Caddy admin API answers; server ${ls.server} is configured`;
+    }));
   }
   if (site.grafana) {
     const g = site.grafana;
-    list.push({
-      backend: 'grafana',
-      url: g.url,
-      run: async () => {
-        const auth = `Basic ${Buffer.from(`${g.adminUser}:${g.adminPassword}`).toString('base64')}`;
-        const me = (await jsonApi('grafana', g.url, { authorization: auth }, g.ca).call({ path: '/api/user' })).json<{ login?: string; isGrafanaAdmin?: boolean }>();
-        if (!me.isGrafanaAdmin) throw new BackendError('grafana', `${me.login ?? 'the admin user'} is not a Grafana server admin`, false);
-        return `signed in as ${me.login ?? '?'} (server admin)`;
-      },
-    });
+    list.push(probe('grafana', g.url, async () => {
+      const auth = `Basic ${Buffer.from(`${g.adminUser}:${g.adminPassword}`).toString('base64')}`;
+      const me = (await jsonApi('grafana', g.url, { authorization: auth }, g.ca).call({ path: '/api/user' })).json<{ login?: string; isGrafanaAdmin?: boolean }>();
+      if (!me.isGrafanaAdmin) throw new BackendError('grafana', `${me.login ?? 'the admin user'} is not a Grafana server admin`, false);
+      return `signed in as ${me.login ?? '?'} (server admin)`;
+    }));
   }
   if (site.wifi) {
     const w = site.wifi;
-    list.push({
-      backend: 'wifi',
-      url: w.url,
-      run: async () => {
-        // The adapter's own session: an API key, or the deployment's login.
-        const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
-        const wlans = res.json<{ data?: unknown[] }>().data ?? [];
-        return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
-      },
-    });
+    list.push(probe('wifi', w.url, async () => {
+      // The adapter's own session: an API key, or the deployment's login.
+      const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
+      const wlans = res.json<{ data?: unknown[] }>().data ?? [];
+      return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
+    }));
   }
   if (site.dhcp) {
     const d = site.dhcp;
-    list.push({
-      backend: 'dhcp',
-      url: d.controlUrl,
-      run: async () => {
-        const headers: Record<string, string> = {};
-        if (d.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${d.user}:${d.password ?? ''}`).toString('base64')}`;
-        const res = await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'version-get', ...(d.control === 'agent' ? { service: ['dhcp4'] } : {}) } });
-        const body = res.json<unknown>();
-        const first = (Array.isArray(body) ? body[0] : body) as { result?: number; text?: string } | undefined;
-        if (first?.result !== 0) throw new BackendError('kea', `version-get -> result ${first?.result ?? '?'}: ${first?.text ?? 'no answer'}`);
-        return `Kea DHCPv4 ${first.text ?? ''}`.trim();
-      },
-    });
+    list.push(probe('dhcp', d.controlUrl, async () => {
+      const headers: Record<string, string> = {};
+      if (d.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${d.user}:${d.password ?? ''}`).toString('base64')}`;
+      const res = await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'version-get', ...(d.control === 'agent' ? { service: ['dhcp4'] } : {}) } });
+      const body = res.json<unknown>();
+      const first = (Array.isArray(body) ? body[0] : body) as { result?: number; text?: string } | undefined;
+      if (first?.result !== 0) throw new BackendError('kea', `version-get -> result ${first?.result ?? '?'}: ${first?.text ?? 'no answer'}`);
+      return `Kea DHCPv4 ${first.text ?? ''}`.trim();
+    }));
   }
   if (site.broker) {
     const b = site.broker;
-    list.push({
-      backend: 'broker',
-      url: b.url,
-      run: async () => {
-        const control = createDynsecControl({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca });
-        try {
-          const [r] = await control.run([{ command: 'getDefaultACLAccess' }]);
-          if (r?.error) throw new BackendError('mosquitto', `getDefaultACLAccess: ${r.error}`);
-          return 'Mosquitto dynamic security answers';
-        } finally {
-          await control.close();
-        }
-      },
-    });
+    list.push(probe('broker', b.url, async () => {
+      const control = createDynsecControl({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca });
+      try {
+        const [r] = await control.run([{ command: 'getDefaultACLAccess' }]);
+        if (r?.error) throw new BackendError('mosquitto', `getDefaultACLAccess: ${r.error}`);
+        return 'Mosquitto dynamic security answers';
+      } finally {
+        await control.close();
+      }
+    }));
   }
   return list;
 }

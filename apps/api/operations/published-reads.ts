@@ -2,6 +2,7 @@ import type { Site } from '../../../core/site.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Client } from '@temporalio/client';
 import type { Db, Registry } from '../../../db/registry.js';
+import { runs, type Runs } from '../runs.js';
 
 /** What the workload and record operations need: the registry, and Temporal for their runs. */
 export interface PublishingDeps {
@@ -36,4 +37,9 @@ export function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKin
     },
     tenantRegistered: (tenant) => tenantExists(db, tenant),
   };
+}
+
+/** A published kind's runs on Temporal and its reads, from the one set of dependencies. */
+export function published<Row, View>(deps: PublishingDeps, kind: PublishedKind<Row, View>): PublishedReads<View> & { run: Runs } {
+  return { run: runs(deps.client, deps.taskQueue), ...publishedReads(deps.site, deps.registry.db, kind) };
 }

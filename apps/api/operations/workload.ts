@@ -7,8 +7,7 @@ import {
   type WorkloadRequest,
   type WorkloadResult,
 } from '../../../workflows/contracts/workload.js';
-import { runs } from '../runs.js';
-import { publishedReads, type PublishedReads, type PublishingDeps } from './published-reads.js';
+import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../workflows/contracts/ids.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
@@ -18,12 +17,9 @@ export interface WorkloadOperations extends PublishedReads<WorkloadView> {
 }
 
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
-  const { site, registry, client, taskQueue } = deps;
-  const run = runs(client, taskQueue);
-  return {
-    create: (req) =>
-      run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req),
+  const { run, ...reads } = published(deps, { get: getWorkload, list: listWorkloads, view: viewWorkload });
+  return Object.assign(reads, {
+    create: (req) => run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req),
     delete: (req) => run.execute(workloadDelete, { workflowId: runIds.workloadDelete(req.tenant, req.name), args: [req], tenant: req.tenant }),
-    ...publishedReads(site, registry.db, { get: getWorkload, list: listWorkloads, view: viewWorkload }),
-  };
+  } satisfies Pick<WorkloadOperations, 'create' | 'delete'>);
 }
