@@ -34,7 +34,7 @@ export class StepFailure extends Error {
 }
 
 /** Runs one backend call, tagging a failure with its step. */
-export async function atStep<T>(step: string, work: () => Promise<T>): Promise<T> {
+export async function taggedWithStep<T>(step: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {

@@ -16,7 +16,7 @@ import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/devi
 import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { atStep, backendActivity } from './backend.js';
+import { taggedWithStep, backendActivity } from './backend.js';
 import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
 import { isServed, rangeOf, unservedReason } from './trust-class.js';
 import { viewDeviceAddress, type DeviceAddressView } from './view.js';
@@ -83,7 +83,7 @@ export function deviceActivities(deps: ActivityDeps) {
       if (registry.some((r) => r.mac === device.mac)) return refuse('conflict', MAC_HOLDS);
       // Reservations on the router the registry does not hold (the site's own, or a registry
       // restored from an older state) are taken too; one for this very MAC in range is adopted.
-      const router = await atStep('device-address', () => deps.ports.deviceAddress!.list());
+      const router = await taggedWithStep('device-address', () => deps.ports.deviceAddress!.list());
       const known = new Set(registry.map((r) => r.address));
       const foreign = router.filter((r) => !known.has(r.address));
       let requested = input.address;

@@ -3,7 +3,7 @@ import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/lock
 import type { ObjectOutcome } from '../ensure.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { atStep } from './backend.js';
+import { taggedWithStep } from './backend.js';
 
 /**
  * The backend side of one reservation: the MAC-keyed reservation on the router's DHCP server and
@@ -27,7 +27,7 @@ async function ensureOne(deps: ActivityDeps, lock: Lock, row: DeviceAddressRow, 
   const dhcp = deps.ports.deviceAddress;
   if (parts.includes('dhcp')) {
     outcomes.push(
-      ...(await atStep('device-address', async () => {
+      ...(await taggedWithStep('device-address', async () => {
         if (!dhcp) throw new Error('no DHCP server is configured at this site');
         await lock(LOCK_SPACE.dhcp, ROUTER);
         return dhcp.ensure({ mac: row.mac, address: row.address, hostname: row.device });
@@ -36,7 +36,7 @@ async function ensureOne(deps: ActivityDeps, lock: Lock, row: DeviceAddressRow, 
   }
   if (parts.includes('dns')) {
     const { zone, name } = deviceFqdn(deps, row.tenant, index, row.device);
-    outcomes.push(await atStep('dns', () => deps.ports.dns.ensureRecord({ zone, name, type: 'A', content: row.address })));
+    outcomes.push(await taggedWithStep('dns', () => deps.ports.dns.ensureRecord({ zone, name, type: 'A', content: row.address })));
   }
   return outcomes;
 }
@@ -83,10 +83,10 @@ export async function removeDeviceAddress<R>(
     const refusal = await check(tx, row);
     if (refusal !== undefined) return { kind: 'refused' as const, refusal };
     const { zone, name } = deviceFqdn(deps, input.tenant, input.index, input.device);
-    await atStep('dns', () => deps.ports.dns.removeRecord({ zone, name, type: 'A' }));
+    await taggedWithStep('dns', () => deps.ports.dns.removeRecord({ zone, name, type: 'A' }));
     const dhcp = deps.ports.deviceAddress;
     if (dhcp) {
-      await atStep('device-address', async () => {
+      await taggedWithStep('device-address', async () => {
         await lock(LOCK_SPACE.dhcp, ROUTER);
         await dhcp.remove({ address: row.address });
       });

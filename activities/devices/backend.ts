@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { asBackendStep, atStep as atAnyStep, StepFailure } from '../step.js';
+import { asBackendStep, taggedWithStep as taggedWithAnyStep, StepFailure } from '../step.js';
 
 /**
  * The backend steps of devices, addresses and Wi-Fi keys. A failure is logged here with its
@@ -15,8 +15,8 @@ export type BackendStep = 'device-address' | 'dns' | 'wifi';
 export { StepFailure };
 
 /** Runs one backend call, tagging a failure with its step. */
-export function atStep<T>(step: BackendStep, work: () => Promise<T>): Promise<T> {
-  return atAnyStep(step, work);
+export function taggedWithStep<T>(step: BackendStep, work: () => Promise<T>): Promise<T> {
+  return taggedWithAnyStep(step, work);
 }
 
 /** The activity's body: failures of tagged steps become ApplicationFailures naming the step. */

@@ -4,7 +4,7 @@ import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
-import { atStep, backendActivity } from '../devices/backend.js';
+import { taggedWithStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
 import { generatePsk, pskFingerprint } from './psk.js';
@@ -44,7 +44,7 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       const current = await getWifiKey(tx, tenant, name);
       if (!current) return;
       const psk = open(keys, current.psk);
-      await atStep('wifi', async () => {
+      await taggedWithStep('wifi', async () => {
         if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
         if (psk === undefined) throw new Error('the stored psk cannot be opened');
         const vlanNetwork = networkOf(current);
@@ -122,7 +122,7 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string): Prom
     if (!row) return false;
     await lock(LOCK_SPACE.wlan, row.ssid);
     const wifi = deps.ports.wifi;
-    if (wifi) await atStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint }));
+    if (wifi) await taggedWithStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint }));
     await deleteWifiKey(tx, tenant, name);
     deps.log.info({ tenant, key: name }, 'wifi key revoked');
     return true;
