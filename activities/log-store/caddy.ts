@@ -102,8 +102,9 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
   }
 
   /**
-   * Delete every route carrying this @id, by id rather than by index: another tenant's ensure may
-   * insert routes between our read and our write, which would move any index we read.
+   * Delete every route carrying this @id. Caddy resolves the @id to an index before it takes its
+   * write lock, so a concurrent insert would make this delete another route: the step keeps other
+   * writers out (activities/log-store/step.ts, oneGatewayWrite).
    */
   async function deleteAll(id: string, count: number): Promise<void> {
     for (let n = 0; n < count; n++) {

@@ -1,4 +1,7 @@
+import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
 import { updateTenant } from '../../db/queries/tenants.js';
+import type { Db } from '../../db/registry.js';
+import { BackendError } from '../ensure.js';
 import { seal } from '../../db/seal.js';
 import type { TenantStep, TenantStepContext } from '../tenant-step.js';
 import { newLogToken } from '../tenant/secrets.js';
@@ -15,13 +18,38 @@ async function tokensOf({ deps, tenant: t, secrets }: TenantStepContext): Promis
   return tokens;
 }
 
+/** How long a tenant's log-store step waits for the others' gateway writes before it fails (retried). */
+export const GATEWAY_WAIT_MS = 60_000;
+
+/**
+ * One gateway write at a time across every worker. Caddy's admin API resolves `/id/<id>` to the
+ * object's path under its read lock and applies the change later under its write lock
+ * (caddyserver/caddy admin.go, handleConfigID), and the adapter inserts each tenant's routes at
+ * index 0: a concurrent insert between the two moves every path, so a DELETE by @id removes
+ * whichever route then sits at the old index, another tenant's. Found by the crash test with
+ * concurrent deletes: a route left behind, another tenant's gone. Concurrent writes through the
+ * lab's admin proxy also fail outright; the 'many tenants at once' test of
+ * test/integration/log-store.test.ts fails without this lock, both ways.
+ */
+export function oneGatewayWrite<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  return withLocks(db, async (tx) => {
+    if (!(await lockWithin(tx, LOCK_SPACE.logGateway, 'routes', GATEWAY_WAIT_MS))) {
+      throw new BackendError('caddy', `other tenants' gateway writes held it for ${GATEWAY_WAIT_MS / 1000} s`);
+    }
+    return work();
+  });
+}
+
 /** `log-store`: the gateway routes that admit the tenant's ingest and read tokens to its account. */
 export const logStoreStep: TenantStep<'log-store'> = {
   name: 'log-store',
   appliesTo: (site) => site.logStore !== undefined,
   async ensure(ctx) {
     const t = ctx.tenant;
-    return ctx.deps.ports.logStore!.ensure({ tenant: t.name, accountId: t.logAccountId, ...(await tokensOf(ctx)) });
+    const spec = { tenant: t.name, accountId: t.logAccountId, ...(await tokensOf(ctx)) };
+    return oneGatewayWrite(ctx.deps.db, () => ctx.deps.ports.logStore!.ensure(spec));
   },
-  remove: async ({ deps, tenant: t }) => deps.ports.logStore?.remove({ tenant: t.name }),
+  remove: async ({ deps, tenant: t }) => {
+    if (deps.ports.logStore) await oneGatewayWrite(deps.db, () => deps.ports.logStore!.remove({ tenant: t.name }));
+  },
 };

@@ -26,6 +26,8 @@ export const LOCK_SPACE = {
   tenant: 7240106,
   /** One tenant's names and addresses: a name is a workload's, a record's or a device's, never two; a released address has no record on it. */
   names: 7240107,
+  /** The log gateway's route list: one tenant's routes written at a time (activities/log-store/step.ts). */
+  logGateway: 7240108,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

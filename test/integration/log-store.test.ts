@@ -5,6 +5,9 @@ import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '
 import { selectHeaderName } from '../../activities/log-store/routes.js';
 import { BackendError } from '../../activities/ensure.js';
 import { fresh } from '../support/fresh-http.js';
+import { oneGatewayWrite } from '../../activities/log-store/step.js';
+import { Registry } from '../../db/registry.js';
+import { freshDatabase } from '../support/database.js';
 
 // The log-store adapter against the real Caddy gateway (Debian's caddy, driven through its admin
 // API) in front of a VictoriaLogs stand-in that records the tenant headers it receives. Every
@@ -251,6 +254,37 @@ describe('backend failures', () => {
       await expect(quick.ensure(acme)).rejects.toBeInstanceOf(BackendError);
     } finally {
       await faults(null);
+    }
+  });
+});
+
+describe('many tenants at once', () => {
+  /** Every tenant route the gateway holds, by @id. */
+  const heldIds = async () =>
+    ((await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>).map((r) => r['@id']).filter((id): id is string => !!id?.startsWith('svc-logs-crowd'));
+  const crowd = (round: number) => Array.from({ length: 8 }, (_, i) => spec(`crowd${round}x${i}`, 2000 + round * 10 + i));
+
+  /**
+   * Half the crowd removed while the other half is written, as concurrent deletes and creates on
+   * several workers do: Caddy resolves a DELETE by @id before it takes its write lock, so an insert
+   * in between makes it remove another tenant's route. The step holds one gateway write at a time.
+   */
+  it('removes and writes concurrently, one gateway write at a time: every tenant keeps exactly its own two routes', async () => {
+    const registry = new Registry(await freshDatabase(), undefined, 8);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const [gone, staying] = [crowd(round), crowd(round + 100)];
+        for (const t of gone) await logs.ensure(t);
+        await Promise.all([
+          ...gone.map((t) => oneGatewayWrite(registry.db, () => logs.remove({ tenant: t.tenant }))),
+          ...staying.map((t) => oneGatewayWrite(registry.db, () => logs.ensure(t))),
+        ]);
+        const want = staying.flatMap((t) => [`svc-logs-${t.tenant}-ingest`, `svc-logs-${t.tenant}-read`]);
+        expect((await heldIds()).sort()).toEqual(want.sort());
+        for (const t of staying) await logs.remove({ tenant: t.tenant });
+      }
+    } finally {
+      await registry.close();
     }
   });
 });
