@@ -49,6 +49,25 @@ export const stepFailed = (step: string, partial: Record<string, unknown>) =>
 export const runUnavailable = (cause: unknown) =>
   Object.assign(new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call'), { cause });
 
+type Settled<R> = Exclude<R, { kind: 'refused' } | { kind: 'failed' }>;
+type Failed<R> = Extract<R, { kind: 'failed'; step: string }>;
+
+/**
+ * A run's answer to HTTP: a refusal answers its status (404, 409, ...), a failed step a 502 with
+ * what the route shows of the partial object (`partial`), anything else is the success, returned.
+ */
+export function settle<R extends { kind: string }>(result: R, partial: (failed: Failed<R>) => Record<string, unknown> = () => ({})): Settled<R> {
+  if (result.kind === 'refused') throw fromRefusal(result as unknown as Refusal);
+  if (result.kind === 'failed') throw stepFailed((result as Failed<R>).step, partial(result as Failed<R>));
+  return result as Settled<R>;
+}
+
+/** What a read found, or a 404 saying what was not. */
+export function found<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw notFound(what);
+  return value;
+}
+
 export function errorBody(err: ApiError): Record<string, unknown> {
   return { error: err.message, ...err.extra };
 }

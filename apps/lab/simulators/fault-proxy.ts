@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Hono } from 'hono';
 import { withFaults, type Faults } from './faults.js';
 
@@ -15,7 +16,7 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
-    const res = await fetch(upstream, { method: c.req.method, headers, body });
+    const res = await forward(upstream, c.req.method, headers, body);
     const out = new Headers(res.headers);
     out.delete('content-encoding');
     out.delete('content-length');
@@ -23,7 +24,29 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     // Caddy's admin API sends its ETag as a trailer; the whole body is re-sent here, without one.
     out.delete('trailer');
     const noBody = res.status === 204 || res.status === 304 || c.req.method === 'HEAD';
-    return new Response(noBody ? null : await res.arrayBuffer(), { status: res.status, headers: out });
+    return new Response(noBody ? null : res.body, { status: res.status, headers: out });
   });
   return { app, faults };
+}
+
+/**
+ * One request upstream on a connection of its own. Not a kept connection: Caddy replaces its admin
+ * server after every config change and closes the old one's idle connections, so a request sent on
+ * a kept one could meet the close and fail here as a 500 the real admin API never gave.
+ */
+function forward(url: URL, method: string, headers: Headers, body?: ArrayBuffer): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: Object.fromEntries(headers), agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body ? Buffer.from(body) : undefined);
+  });
 }

@@ -1,48 +1,43 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
 import { siteWifiController } from '../../../../activities/wifi/site-controller.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { requireOperator } from '../../auth/authorize.js';
-import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
 import { refuseReservedName } from '../../reserved-names.js';
 import { ErrorBody, errorResponses } from '../../schemas/common.js';
 import { idempotent } from '../../idempotency/contract.js';
+import { answer, bearer, handle, jsonBody } from '../kit.js';
 
 export const route = createRoute(idempotent({
-  method: 'post',
-  path: '/v1/admissions',
-  tags: ['admissions'],
+  method: 'post', path: '/v1/admissions', tags: ['admissions'], ...bearer,
   summary: 'Admit a tenant name: a single-use enrollment token',
-  security: [{ bearer: [] }],
-  request: { body: { required: true, content: { 'application/json': { schema: AdmissionRequest } } } },
+  request: { body: jsonBody(AdmissionRequest) },
   responses: {
-    201: { description: 'admitted', content: { 'application/json': { schema: Admission } } },
+    201: answer('admitted', Admission),
     ...errorResponses(400, 401, 403, 409, 413, 501),
-    502: { description: "the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", content: { 'application/json': { schema: ErrorBody } } },
+    502: answer("the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", ErrorBody),
     ...errorResponses(503),
   },
 }));
 
-export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    requireOperator(c);
-    const body = c.req.valid('json');
-    refuseReservedName(deps.config.site, body.name);
-    const mac = body.mac ? normalizeMac(body.mac) : undefined;
-    // The key would be usable by any client: refused before anything is issued, never handed out
-    // unbound (docs/decisions.md, "Wireless controller").
-    if (mac && deps.config.site?.wifi?.developer && !siteWifiController.bindsKeysToClients) {
-      throw badRequest("mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac");
-    }
-    const ops = deps.operations!;
-    if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
-    const admission = await ops.admit({ name: body.name, mac });
-    const actor = actorOf(c.var.caller);
-    await auditAdmissionIssue(deps.registry.db, { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined });
-    c.var.log.info({ actor, tenant: body.name }, 'admission issued');
-    return c.json(admission, 201);
-  });
-}
+export const register = handle(route, async (c, deps) => {
+  requireOperator(c);
+  const body = c.req.valid('json');
+  refuseReservedName(deps.config.site, body.name);
+  const mac = body.mac ? normalizeMac(body.mac) : undefined;
+  // The key would be usable by any client: refused before anything is issued, never handed out
+  // unbound (docs/decisions.md, "Wireless controller").
+  if (mac && deps.config.site?.wifi?.developer && !siteWifiController.bindsKeysToClients) {
+    throw badRequest("mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac");
+  }
+  const ops = deps.operations!;
+  if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
+  const admission = await ops.admit({ name: body.name, mac });
+  const actor = actorOf(c.var.caller);
+  await auditAdmissionIssue(deps.registry.db, { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined });
+  c.var.log.info({ actor, tenant: body.name }, 'admission issued');
+  return c.json(admission, 201);
+});

@@ -5,6 +5,7 @@ import { requireOperator } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, notConfigured } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
+import { bearer, jsonBody } from '../kit.js';
 
 /**
  * Temporal's remote codec protocol, so engineers see decoded payloads in the Temporal UI. Operator
@@ -22,8 +23,8 @@ const codecRoute = (action: 'encode' | 'decode') =>
     path: `/codec/${action}`,
     tags: ['temporal'],
     summary: `Temporal remote codec: ${action} payloads`,
-    security: [{ bearer: [] }],
-    request: { body: { required: true, content: { 'application/json': { schema: WirePayloads } } } },
+    ...bearer,
+    request: { body: jsonBody(WirePayloads) },
     responses: {
       200: { description: `${action}d payloads`, content: { 'application/json': { schema: WirePayloads } } },
       ...errorResponses(400, 401, 403, 413, 501),

@@ -1,76 +1,71 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { auditTenantCreate } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
-import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { refuseReservedName } from '../../reserved-names.js';
 import { errorResponses } from '../../schemas/common.js';
 import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
 import { idempotent } from '../../idempotency/contract.js';
+import { answer, bearer, handle, jsonBody } from '../kit.js';
 
 export const route = createRoute(idempotent({
-  method: 'post',
-  path: '/v1/tenants',
-  tags: ['tenants'],
+  method: 'post', path: '/v1/tenants', tags: ['tenants'], ...bearer,
   summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
-  security: [{ bearer: [] }],
-  request: { body: { required: true, content: { 'application/json': { schema: TenantCreateRequest } } } },
+  request: { body: jsonBody(TenantCreateRequest) },
   responses: {
-    200: { description: 'resumed or reconciled; carries the secrets', content: { 'application/json': { schema: Tenant } } },
-    201: { description: 'created, restored or reissued; carries the secrets', content: { 'application/json': { schema: Tenant } } },
+    200: answer('resumed or reconciled; carries the secrets', Tenant),
+    201: answer('created, restored or reissued; carries the secrets', Tenant),
     ...errorResponses(400, 401, 404, 409, 413, 501),
-    502: { description: 'a backend step failed; the partial tenant with its secrets', content: { 'application/json': { schema: TenantCreateFailure } } },
+    502: answer('a backend step failed; the partial tenant with its secrets', TenantCreateFailure),
     ...errorResponses(503),
   },
 }));
 
-export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    // The spec's pattern admits one letter, but the fabric zone id is the name and Proxmox VE
-    // needs at least two characters for one (docs/decisions.md): refuse before anything is built.
-    if (body.name.length < 2) throw badRequest('name: a tenant name needs at least two characters at this site (it is the fabric zone id)');
-    refuseReservedName(deps.config.site, body.name);
-    const ops = deps.operations!;
-    const caller = c.var.caller;
-    if (caller.kind === 'egress-agent') throw unauthorized();
-    if (caller.kind === 'enrollment' && caller.name !== body.name) {
-      // Presented for another name, the token is spent all the same.
-      await ops.spendEnrollment(caller.tokenHash);
-      throw unauthorized();
+export const register = handle(route, async (c, deps) => {
+  const body = c.req.valid('json');
+  // The spec's pattern admits one letter, but the fabric zone id is the name and Proxmox VE
+  // needs at least two characters for one (docs/decisions.md): refuse before anything is built.
+  if (body.name.length < 2) throw badRequest('name: a tenant name needs at least two characters at this site (it is the fabric zone id)');
+  refuseReservedName(deps.config.site, body.name);
+  const ops = deps.operations!;
+  const caller = c.var.caller;
+  if (caller.kind === 'egress-agent') throw unauthorized();
+  if (caller.kind === 'enrollment' && caller.name !== body.name) {
+    // Presented for another name, the token is spent all the same.
+    await ops.spendEnrollment(caller.tokenHash);
+    throw unauthorized();
+  }
+  if (caller.kind === 'tenant') {
+    if (caller.tenant !== body.name) throw tenantNotFound();
+    if (!caller.registered && body.api_token === undefined) {
+      throw badRequest('restoring a tenant needs tsig_secret, state_secret and api_token');
     }
-    if (caller.kind === 'tenant') {
-      if (caller.tenant !== body.name) throw tenantNotFound();
-      if (!caller.registered && body.api_token === undefined) {
-        throw badRequest('restoring a tenant needs tsig_secret, state_secret and api_token');
-      }
-    }
-    if (body.api_token !== undefined && ops.tokenTenant(body.api_token) !== body.name) {
-      throw badRequest('api_token is not a token issued for this tenant');
-    }
-    if (body.api_token !== undefined && (await ops.tokenRevoked(body.api_token))) {
-      throw badRequest('api_token was revoked (replaced, or its tenant deleted); it cannot restore the tenant');
-    }
-    const result = await ops.create({
-      name: body.name,
-      requestedIndex: body.index,
-      restore:
-        body.tsig_secret && body.state_secret && body.api_token
-          ? { tsigSecret: body.tsig_secret, stateSecret: body.state_secret, apiToken: body.api_token }
-          : undefined,
-    });
-    if (result.kind === 'refused') throw fromRefusal(result);
-    // The enrollment token is spent once its tenant is registered (even when a later step failed:
-    // the answer carries the tenant's own token, which resumes). A create that failed before
-    // registering anything leaves it usable for the same name.
-    if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) await ops.spendEnrollment(caller.tokenHash);
-    const actor = actorOf(caller);
-    if (result.kind === 'failed') {
-      // The token is issued and the tenant registered even when a step failed: on the record too.
-      if (result.tenant) await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step });
-      throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
-    }
-    await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns });
-    return c.json(result.tenant, createdStatus(result.outcome));
+  }
+  if (body.api_token !== undefined && ops.tokenTenant(body.api_token) !== body.name) {
+    throw badRequest('api_token is not a token issued for this tenant');
+  }
+  if (body.api_token !== undefined && (await ops.tokenRevoked(body.api_token))) {
+    throw badRequest('api_token was revoked (replaced, or its tenant deleted); it cannot restore the tenant');
+  }
+  const result = await ops.create({
+    name: body.name,
+    requestedIndex: body.index,
+    restore:
+      body.tsig_secret && body.state_secret && body.api_token
+        ? { tsigSecret: body.tsig_secret, stateSecret: body.state_secret, apiToken: body.api_token }
+        : undefined,
   });
-}
+  if (result.kind === 'refused') throw fromRefusal(result);
+  // The enrollment token is spent once its tenant is registered (even when a later step failed:
+  // the answer carries the tenant's own token, which resumes). A create that failed before
+  // registering anything leaves it usable for the same name.
+  if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) await ops.spendEnrollment(caller.tokenHash);
+  const actor = actorOf(caller);
+  if (result.kind === 'failed') {
+    // The token is issued and the tenant registered even when a step failed: on the record too.
+    if (result.tenant) await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step });
+    throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
+  }
+  await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns });
+  return c.json(result.tenant, createdStatus(result.outcome));
+});

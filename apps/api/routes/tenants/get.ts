@@ -1,29 +1,19 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { requireTenantAccess } from '../../auth/authorize.js';
-import type { AppDeps, AppEnv } from '../../context.js';
-import { tenantNotFound } from '../../errors.js';
+import { found } from '../../errors.js';
 import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { Tenant } from '../../schemas/tenant.js';
+import { answer, bearer, handle } from '../kit.js';
 
 export const route = createRoute({
-  method: 'get',
-  path: '/v1/tenants/{t}',
-  tags: ['tenants'],
+  method: 'get', path: '/v1/tenants/{t}', tags: ['tenants'], ...bearer,
   summary: 'One tenant, without secrets',
-  security: [{ bearer: [] }],
   request: { params: TenantParam },
-  responses: {
-    200: { description: 'the tenant', content: { 'application/json': { schema: Tenant } } },
-    ...errorResponses(400, 401, 404, 501, 503),
-  },
+  responses: { 200: answer('the tenant', Tenant), ...errorResponses(400, 401, 404, 501, 503) },
 });
 
-export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    const { t } = c.req.valid('param');
-    requireTenantAccess(c, t);
-    const tenant = await deps.operations!.get(t);
-    if (!tenant) throw tenantNotFound();
-    return c.json(tenant, 200);
-  });
-}
+export const register = handle(route, async (c, deps) => {
+  const { t } = c.req.valid('param');
+  requireTenantAccess(c, t);
+  return c.json(found(await deps.operations!.get(t), 'tenant not found'), 200);
+});
