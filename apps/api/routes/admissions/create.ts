@@ -7,20 +7,19 @@ import { requireOperator } from '../../auth/authorize.js';
 import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
 import { refuseReservedName } from '../../reserved-names.js';
-import { ErrorBody, errorResponses } from '../../schemas/common.js';
+import { ErrorBody } from '../../schemas/common.js';
 import { idempotent } from '../../idempotency/contract.js';
-import { answer, bearer, handle, jsonBody } from '../kit.js';
+import { bearer, handle, jsonBody, responses } from '../kit.js';
 
 export const route = createRoute(idempotent({
   method: 'post', path: '/v1/admissions', tags: ['admissions'], ...bearer,
   summary: 'Admit a tenant name: a single-use enrollment token',
   request: { body: jsonBody(AdmissionRequest) },
-  responses: {
-    201: answer('admitted', Admission),
-    ...errorResponses(400, 401, 403, 409, 413, 501),
-    502: answer("the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", ErrorBody),
-    ...errorResponses(503),
-  },
+  responses: responses(
+    { 201: ['admitted', Admission] },
+    [400, 401, 403, 409, 413, 501, 503],
+    ["the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", ErrorBody],
+  ),
 }));
 
 export const register = handle(route, async (c, deps) => {

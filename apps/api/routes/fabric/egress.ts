@@ -1,8 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { listReadyTenants } from '../../../../db/queries/tenants.js';
 import { requireEgressReader } from '../../auth/authorize.js';
-import { errorResponses } from '../../schemas/common.js';
-import { answer, bearer, handle } from '../kit.js';
+import { bearer, handle, responses } from '../kit.js';
 
 const Egress = z
   .object({ vrfs: z.array(z.object({ tenant: z.string(), vrf: z.string() })) })
@@ -11,7 +10,7 @@ const Egress = z
 export const route = createRoute({
   method: 'get', path: '/v1/fabric/egress', tags: ['fabric'], ...bearer,
   summary: "Every ready tenant's VRF, for the exit node's agent",
-  responses: { 200: answer('VRFs of ready tenants', Egress), ...errorResponses(401, 503) },
+  responses: responses({ 200: ['VRFs of ready tenants', Egress] }, [401, 503]),
 });
 
 export const register = handle(route, async (c, deps) => {

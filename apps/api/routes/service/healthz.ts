@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { Liveness } from '../../schemas/service.js';
-import { answer } from '../kit.js';
+import { responses } from '../kit.js';
 
 export const route = createRoute({
   method: 'get', path: '/healthz', tags: ['service'],
   summary: 'Liveness; never touches the database',
-  responses: { 200: answer('alive', Liveness) },
+  responses: responses({ 200: ['alive', Liveness] }, []),
 });
 
 export function register(app: OpenAPIHono<AppEnv>): void {

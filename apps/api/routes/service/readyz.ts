@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { Readiness } from '../../schemas/service.js';
-import { answer, handle } from '../kit.js';
+import { handle, responses } from '../kit.js';
 
 export const route = createRoute({
   method: 'get', path: '/readyz', tags: ['service'],
   summary: 'Readiness: the database answers and the schema is in place',
-  responses: { 200: answer('ready', Readiness), 503: answer('not ready; the reason is logged', Readiness) },
+  responses: responses({ 200: ['ready', Readiness], 503: ['not ready; the reason is logged', Readiness] }, []),
 });
 
 export const register = handle(route, async (c, deps) => {

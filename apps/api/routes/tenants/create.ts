@@ -3,22 +3,19 @@ import { auditTenantCreate } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { refuseReservedName } from '../../reserved-names.js';
-import { errorResponses } from '../../schemas/common.js';
 import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
 import { idempotent } from '../../idempotency/contract.js';
-import { answer, bearer, handle, jsonBody } from '../kit.js';
+import { bearer, handle, jsonBody, responses } from '../kit.js';
 
 export const route = createRoute(idempotent({
   method: 'post', path: '/v1/tenants', tags: ['tenants'], ...bearer,
   summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
   request: { body: jsonBody(TenantCreateRequest) },
-  responses: {
-    200: answer('resumed or reconciled; carries the secrets', Tenant),
-    201: answer('created, restored or reissued; carries the secrets', Tenant),
-    ...errorResponses(400, 401, 404, 409, 413, 501),
-    502: answer('a backend step failed; the partial tenant with its secrets', TenantCreateFailure),
-    ...errorResponses(503),
-  },
+  responses: responses(
+    { 200: ['resumed or reconciled; carries the secrets', Tenant], 201: ['created, restored or reissued; carries the secrets', Tenant] },
+    [400, 401, 404, 409, 413, 501, 503],
+    ['a backend step failed; the partial tenant with its secrets', TenantCreateFailure],
+  ),
 }));
 
 export const register = handle(route, async (c, deps) => {

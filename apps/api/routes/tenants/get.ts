@@ -1,19 +1,13 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requireTenantAccess } from '../../auth/authorize.js';
-import { found } from '../../errors.js';
-import { errorResponses, TenantParam } from '../../schemas/common.js';
+import { TenantParam } from '../../schemas/common.js';
 import { Tenant } from '../../schemas/tenant.js';
-import { answer, bearer, handle } from '../kit.js';
+import { getRoute } from '../shapes.js';
 
-export const route = createRoute({
-  method: 'get', path: '/v1/tenants/{t}', tags: ['tenants'], ...bearer,
-  summary: 'One tenant, without secrets',
-  request: { params: TenantParam },
-  responses: { 200: answer('the tenant', Tenant), ...errorResponses(400, 401, 404, 501, 503) },
-});
-
-export const register = handle(route, async (c, deps) => {
-  const { t } = c.req.valid('param');
-  requireTenantAccess(c, t);
-  return c.json(found(await deps.operations!.get(t), 'tenant not found'), 200);
+export const { route, register } = getRoute({
+  path: '/v1/tenants/{t}', tag: 'tenants', summary: 'One tenant, without secrets',
+  params: TenantParam, answer: ['the tenant', Tenant], missing: 'tenant not found',
+  read: (c, deps, { t }) => {
+    requireTenantAccess(c, t);
+    return deps.operations!.get(t);
+  },
 });

@@ -1,13 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireOperator } from '../../auth/authorize.js';
-import { errorResponses } from '../../schemas/common.js';
 import { TenantList } from '../../schemas/tenant.js';
-import { answer, bearer, handle } from '../kit.js';
+import { bearer, handle, responses } from '../kit.js';
 
 export const route = createRoute({
   method: 'get', path: '/v1/tenants', tags: ['tenants'], ...bearer,
   summary: 'Every tenant, ordered by index, without secrets',
-  responses: { 200: answer('tenants', TenantList), ...errorResponses(401, 403, 501, 503) },
+  responses: responses({ 200: ['tenants', TenantList] }, [401, 403, 501, 503]),
 });
 
 export const register = handle(route, async (c, deps) => {

@@ -1,20 +1,13 @@
-import { createRoute } from '@hono/zod-openapi';
 import { settle } from '../../errors.js';
-import { errorResponses } from '../../schemas/common.js';
 import { WorkloadParam } from '../../schemas/workload.js';
+import { deleteRoute } from '../shapes.js';
 import { workloadAccess } from './access.js';
-import { bearer, handle } from '../kit.js';
 
-export const route = createRoute({
-  method: 'delete', path: '/v1/tenants/{t}/workloads/{workload}', tags: ['workloads'], ...bearer,
-  summary: 'Delete a workload: stop and destroy its VM, remove its published names',
-  request: { params: WorkloadParam },
-  responses: { 204: { description: 'deleted; its ordinal is free again' }, ...errorResponses(400, 401, 404, 409, 501, 502, 503) },
-});
-
-export const register = handle(route, async (c, deps) => {
-  const { t, workload } = c.req.valid('param');
-  const { ops, actor } = await workloadAccess(c, deps, t);
-  settle(await ops.delete({ tenant: t, name: workload, actor }));
-  return c.body(null, 204);
+export const { route, register } = deleteRoute({
+  path: '/v1/tenants/{t}/workloads/{workload}', tag: 'workloads', summary: 'Delete a workload: stop and destroy its VM, remove its published names',
+  params: WorkloadParam, done: 'deleted; its ordinal is free again', errors: [400, 401, 404, 409, 501, 502, 503],
+  remove: async (c, deps, { t, workload }) => {
+    const { ops, actor } = await workloadAccess(c, deps, t);
+    settle(await ops.delete({ tenant: t, name: workload, actor }));
+  },
 });

@@ -1,18 +1,8 @@
-import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, TenantParam } from '../../schemas/common.js';
 import { WorkloadList } from '../../schemas/workload.js';
+import { listRoute } from '../shapes.js';
 import { workloadAccess } from './access.js';
-import { answer, bearer, handle } from '../kit.js';
 
-export const route = createRoute({
-  method: 'get', path: '/v1/tenants/{t}/workloads', tags: ['workloads'], ...bearer,
-  summary: "The tenant's workloads, by ordinal",
-  request: { params: TenantParam },
-  responses: { 200: answer('workloads', WorkloadList), ...errorResponses(400, 401, 404, 501, 503) },
-});
-
-export const register = handle(route, async (c, deps) => {
-  const { t } = c.req.valid('param');
-  const { ops } = await workloadAccess(c, deps, t);
-  return c.json({ workloads: await ops.list(t) }, 200);
+export const { route, register } = listRoute({
+  path: '/v1/tenants/{t}/workloads', tag: 'workloads', summary: "The tenant's workloads, by ordinal", answer: ['workloads', WorkloadList],
+  list: async (c, deps, t) => ({ workloads: await (await workloadAccess(c, deps, t)).ops.list(t) }),
 });

@@ -99,3 +99,16 @@ export async function bindJson(c: Context): Promise<Record<string, unknown> | Re
 export function intParam(v: string | undefined): number | undefined {
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
 }
+
+/**
+ * A write to one numbered object (`/api/orgs/:orgId`, `/api/admin/users/:id/...`): the path id
+ * parsed (400 "<param> is invalid"), then the JSON body bound, in the order Grafana's handlers do.
+ */
+export function idAndForm(param: string, handler: (c: Context, id: number, form: Record<string, unknown>) => Response | Promise<Response>) {
+  return async (c: Context): Promise<Response> => {
+    const id = intParam(c.req.param(param));
+    if (id === undefined) return apiError(c, 400, `${param} is invalid`);
+    const form = await bindJson(c);
+    return form instanceof Response ? form : handler(c, id, form);
+  };
+}

@@ -38,24 +38,10 @@ function dto(d: DataSource) {
   };
 }
 
+/** GET /api/datasources lists each without its credentials' user, flags and version (pkg/api/dtos DataSourceListItemDTO). */
 function listItem(d: DataSource) {
-  return {
-    id: d.id,
-    uid: d.uid,
-    orgId: d.orgId,
-    name: d.name,
-    type: d.type,
-    typeName: d.type,
-    typeLogoUrl: '',
-    access: d.access,
-    url: d.url,
-    user: d.user,
-    database: d.database,
-    basicAuth: d.basicAuth,
-    isDefault: d.isDefault,
-    jsonData: d.jsonData,
-    readOnly: d.readOnly,
-  };
+  const { id, uid, orgId, name, type, typeLogoUrl, access, url, user, database, basicAuth, isDefault, jsonData, readOnly } = dto(d);
+  return { id, uid, orgId, name, type, typeName: type, typeLogoUrl, access, url, user, database, basicAuth, isDefault, jsonData, readOnly };
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -71,6 +57,20 @@ function invalidUrl(c: Context, url: string): Response | undefined {
   } catch {
     return apiError(c, 400, 'Validation error, invalid URL');
   }
+}
+
+/** The fields AddDataSource and UpdateDataSource both take from the form as sent (absent: empty). */
+function formFields(b: Record<string, unknown>) {
+  return {
+    url: str(b.url),
+    user: str(b.user),
+    database: str(b.database),
+    basicAuth: b.basicAuth === true,
+    basicAuthUser: str(b.basicAuthUser),
+    withCredentials: b.withCredentials === true,
+    isDefault: b.isDefault === true,
+    jsonData: obj(b.jsonData),
+  };
 }
 
 export function registerDataSourceRoutes(app: Hono, state: GrafanaState): void {
@@ -107,14 +107,7 @@ export function registerDataSourceRoutes(app: Hono, state: GrafanaState): void {
         name,
         type: str(b.type),
         access: str(b.access),
-        url: str(b.url),
-        user: str(b.user),
-        database: str(b.database),
-        basicAuth: b.basicAuth === true,
-        basicAuthUser: str(b.basicAuthUser),
-        withCredentials: b.withCredentials === true,
-        isDefault: b.isDefault === true,
-        jsonData: obj(b.jsonData),
+        ...formFields(b),
         secureJsonData: strings(b.secureJsonData),
         readOnly: false,
       });
@@ -143,14 +136,7 @@ export function registerDataSourceRoutes(app: Hono, state: GrafanaState): void {
         name,
         type: str(b.type) || d.type,
         access: str(b.access) || d.access,
-        url: str(b.url),
-        user: str(b.user),
-        database: str(b.database),
-        basicAuth: b.basicAuth === true,
-        basicAuthUser: str(b.basicAuthUser),
-        withCredentials: b.withCredentials === true,
-        isDefault: b.isDefault === true,
-        jsonData: obj(b.jsonData),
+        ...formFields(b),
         // Secure values not sent are kept, as Grafana keeps existing encrypted fields.
         secureJsonData: { ...d.secureJsonData, ...strings(b.secureJsonData) },
         version: d.version + 1,

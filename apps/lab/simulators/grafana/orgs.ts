@@ -6,7 +6,7 @@
  * updateOrgUserHelper and removeOrgUserHelper with their last-admin 400s), docs http_api/org.md.
  */
 import type { Hono } from 'hono';
-import { apiError, bindJson, intParam, serverAdmin } from './auth.js';
+import { apiError, bindJson, intParam, serverAdmin, idAndForm } from './auth.js';
 import { isOrgRole, type GrafanaState, type Org } from './state.js';
 
 function orgDetails(org: Org) {
@@ -50,11 +50,7 @@ export function registerOrgRoutes(app: Hono, state: GrafanaState): void {
 
   app.put(
     '/api/orgs/:orgId',
-    serverAdmin(state, 'orgs:write', async (c) => {
-      const id = intParam(c.req.param('orgId'));
-      if (id === undefined) return apiError(c, 400, 'orgId is invalid');
-      const body = await bindJson(c);
-      if (body instanceof Response) return body;
+    serverAdmin(state, 'orgs:write', idAndForm('orgId', (c, id, body) => {
       const org = state.orgs.get(id);
       if (!org) return apiError(c, 500, 'Failed to update organization');
       const name = typeof body.name === 'string' ? body.name : '';
@@ -62,23 +58,19 @@ export function registerOrgRoutes(app: Hono, state: GrafanaState): void {
       if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
       org.name = name;
       return c.json({ message: 'Organization updated' }, 200);
-    }),
+    })),
   );
 
   // UpdateOrgAddress (pkg/api/org.go, docs http_api/org.md "Update Org address"): every field is
   // replaced by the form's (absent: empty), as updateOrgAddressHelper does.
   app.put(
     '/api/orgs/:orgId/address',
-    serverAdmin(state, 'orgs:write', async (c) => {
-      const id = intParam(c.req.param('orgId'));
-      if (id === undefined) return apiError(c, 400, 'orgId is invalid');
-      const body = await bindJson(c);
-      if (body instanceof Response) return body;
+    serverAdmin(state, 'orgs:write', idAndForm('orgId', (c, id, body) => {
       const org = state.orgs.get(id);
       if (!org) return apiError(c, 500, 'Failed to update org address');
       for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
       return c.json({ message: 'Address updated' }, 200);
-    }),
+    })),
   );
 
   app.get(

@@ -10,7 +10,7 @@
  * with role auto_assign_org_role when auto_assign_org is on, Admin otherwise.
  */
 import type { Hono } from 'hono';
-import { apiError, bindJson, intParam, serverAdmin, withCaller } from './auth.js';
+import { apiError, bindJson, intParam, serverAdmin, withCaller, idAndForm } from './auth.js';
 import { passwordRefusal } from './password.js';
 import type { GrafanaState, User } from './state.js';
 
@@ -94,11 +94,7 @@ export function registerUserRoutes(app: Hono, state: GrafanaState): void {
 
   app.put(
     '/api/admin/users/:id/password',
-    serverAdmin(state, 'users.password:update', async (c) => {
-      const id = intParam(c.req.param('id'));
-      if (id === undefined) return apiError(c, 400, 'id is invalid');
-      const form = await bindJson(c);
-      if (form instanceof Response) return form;
+    serverAdmin(state, 'users.password:update', idAndForm('id', (c, id, form) => {
       const password = typeof form.password === 'string' ? form.password : '';
       const refused = passwordRefusal(password, state.passwordPolicy);
       if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
@@ -110,21 +106,17 @@ export function registerUserRoutes(app: Hono, state: GrafanaState): void {
       // which the simulator does not keep, revoked).
       state.loginAttempts.delete(u.login.toLowerCase());
       return c.json({ message: 'User password updated' }, 200);
-    }),
+    })),
   );
 
   app.put(
     '/api/admin/users/:id/permissions',
-    serverAdmin(state, 'users.permissions:update', async (c) => {
-      const id = intParam(c.req.param('id'));
-      if (id === undefined) return apiError(c, 400, 'id is invalid');
-      const form = await bindJson(c);
-      if (form instanceof Response) return form;
+    serverAdmin(state, 'users.permissions:update', idAndForm('id', (c, id, form) => {
       const u = state.users.get(id);
       if (!u) return apiError(c, 404, 'user not found');
       u.isGrafanaAdmin = form.isGrafanaAdmin === true;
       return c.json({ message: 'User permissions updated' }, 200);
-    }),
+    })),
   );
 
   app.delete(
