@@ -1,13 +1,13 @@
 import { createServer } from 'node:net';
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now: any (0), or whether `port` is (it answers it, or fails). */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+    s.listen(port, '127.0.0.1', () => {
+      const bound = (s.address() as { port: number }).port;
+      s.close(() => resolve(bound));
     });
   });
 }

@@ -23,3 +23,12 @@ export function trackChild(child: ChildProcess): Promise<number | null> {
     }),
   );
 }
+
+/** Stops a server: SIGTERM, then SIGKILL after 5 s; resolves once it exited. */
+export async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -5,15 +5,16 @@
  * is never read nor touched. Started as a child process (not `-d`) so stop() can end exactly it.
  * No vitest here: `npm start` uses this too.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { trackChild } from './children.js';
+import { trackChild, terminate } from './children.js';
+import { freePort } from '../free-port.js';
 
 const run = promisify(execFile);
 
@@ -79,7 +80,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
   let lastError: Error | undefined;
   // A port found free can be taken by a parallel suite before the broker binds it: retry on new ports.
   for (let attempt = 0; attempt < (opts.port ? 1 : 3); attempt++) {
-    const port = opts.port ?? (await freeTcpPort());
+    const port = opts.port ?? (await freePort());
     const configFile = join(dir, 'mosquitto.conf');
     const tlsLines: string[] = [];
     if (opts.tls) {
@@ -154,21 +155,3 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}

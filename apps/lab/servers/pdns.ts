@@ -4,15 +4,15 @@
  * free ports on 127.0.0.1, so it never reads /etc/powerdns nor collides with a system instance.
  * No vitest here: `npm start` uses these too.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trackChild } from './children.js';
+import { trackChild, terminate } from './children.js';
+import { freePort } from '../free-port.js';
 
 export interface RunningDnsServer {
   /** Base of the HTTP API, e.g. `http://127.0.0.1:8081/api/v1`. */
@@ -76,10 +76,7 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
     'gsqlite3-pragma-synchronous=1',
     'local-address=127.0.0.1',
     `local-port=${dnsPort}`,
-    'webserver=yes',
-    'webserver-address=127.0.0.1',
-    `webserver-port=${webPort}`,
-    'webserver-allow-from=127.0.0.0/8,::1',
+    ...webserver(webPort),
     'api=yes',
     `api-key=${apiKey}`,
     'dnsupdate=yes',
@@ -95,6 +92,11 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
   ]);
 }
 
+/** The API's web server, on loopback only: Authoritative and Recursor take the same settings. */
+function webserver(port: number): string[] {
+  return ['webserver=yes', 'webserver-address=127.0.0.1', `webserver-port=${port}`, 'webserver-allow-from=127.0.0.0/8,::1'];
+}
+
 /** Start pdns_recursor with API-managed forward zones and resolve once its API answers. */
 export async function startRecursor(opts: RecursorOptions = {}): Promise<RunningDnsServer> {
   const owned = !opts.dir;
@@ -108,10 +110,7 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
     'local-address=127.0.0.1',
     `local-port=${dnsPort}`,
     'allow-from=127.0.0.0/8,::1',
-    'webserver=yes',
-    'webserver-address=127.0.0.1',
-    `webserver-port=${webPort}`,
-    'webserver-allow-from=127.0.0.0/8,::1',
+    ...webserver(webPort),
     `api-key=${apiKey}`,
     // The API writes one file per forward zone here and reloads them through include-dir; both
     // settings must name the same directory, and the forward settings must be in this file
@@ -144,7 +143,7 @@ async function launch(
   // A port found free can be taken by a parallel suite before the server binds it: retry on new ports.
   for (let attempt = 0; attempt < 3; attempt++) {
     const dnsPort = await freeDnsPort();
-    const webPort = await freeTcpPort();
+    const webPort = await freePort();
     await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -189,24 +188,6 @@ async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number
   return 'timeout';
 }
 
-async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function freeTcpPort(port = 0): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(port, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 function udpFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -219,7 +200,7 @@ function udpFree(port: number): Promise<boolean> {
 /** DNS listens on UDP and TCP with the same number, so the port must be free for both. */
 async function freeDnsPort(): Promise<number> {
   for (let i = 0; i < 20; i++) {
-    const port = await freeTcpPort();
+    const port = await freePort();
     if (await udpFree(port)) return port;
   }
   throw new Error('no port free for both UDP and TCP on 127.0.0.1');

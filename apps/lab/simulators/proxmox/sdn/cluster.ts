@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { died, ok } from '../envelope.js';
+import { validate } from '../params.js';
+import { cloneSdnSet, commitSdn as commitSdnConfig, hasPendingChanges, sdnDigest } from '../state.js';
+import type { SdnHandler } from './context.js';
+import { opt, VIEW } from './schemas.js';
+
+/** The SDN index, the commit and its network reload, the global lock, a zone's content on a node, the controllers. */
+
+export const sdnIndex: SdnHandler = (c) => ok(c, ['vnets', 'zones', 'controllers', 'ipams', 'dns'].map((id) => ({ id })));
+
+// PUT /cluster/sdn (API2/Network/SDN.pm reload): commits under the lock (releasing a global
+// lock whose token came with it unless release-lock=0), then forks `reloadnetworkall`, which
+// only starts one network reload task per node (`srvreload`, id `networking`) and does not wait
+// for them: a node's bridges exist once its own reload has run.
+export const commitSdn: SdnHandler = async (c, sdn) => {
+  const p = validate(await sdn.params(c), { 'lock-token': { type: 'string', ...opt }, 'release-lock': { type: 'boolean', ...opt }, 'regenerate-frr': { type: 'boolean', ...opt } });
+  sdn.locked('could not commit SDN config', p['lock-token'], () => {
+    commitSdnConfig(sdn.state);
+    if (p['lock-token'] !== undefined && p['release-lock'] !== false) delete sdn.state.sdn.lockToken;
+  });
+  const version = sdn.state.sdn.running!.version;
+  return ok(
+    c,
+    sdn.tasks.start('reloadnetworkall', '', sdn.user, () => {
+      for (const node of sdn.state.nodes) {
+        sdn.tasks.on(node).start('srvreload', 'networking', 'root@pam', () => {
+          const running = sdn.state.sdn.running;
+          if (running && running.version === version) sdn.state.sdn.applied.set(node, { ...cloneSdnSet(running), version });
+        });
+      }
+    }),
+  );
+};
+
+export const lockSdn: SdnHandler = async (c, sdn) => {
+  const p = validate(await sdn.params(c), { 'allow-pending': { type: 'boolean', ...opt } });
+  let token = '';
+  sdn.locked('could not acquire lock for SDN config', undefined, () => {
+    if (!p['allow-pending'] && hasPendingChanges(sdn.state)) throw died('configuration has pending changes');
+    token = randomUUID();
+    sdn.state.sdn.lockToken = token;
+  });
+  return ok(c, token);
+};
+
+export const unlockSdn: SdnHandler = async (c, sdn) => {
+  const p = validate(await sdn.params(c), { 'lock-token': { type: 'string', ...opt }, force: { type: 'boolean', ...opt } });
+  if (p.force) delete sdn.state.sdn.lockToken;
+  else sdn.locked('could not release lock', p['lock-token'], () => void delete sdn.state.sdn.lockToken);
+  return ok(c, null);
+};
+
+// Nodes/Zone.pm content: each VNet of the zone as this node runs it (Zones.pm status): pending
+// until the node's network reload has generated the running version, then available.
+export const zoneContent: SdnHandler = (c, sdn) => {
+  const node = c.req.param('node') ?? '';
+  const zone = c.req.param('zone') ?? '';
+  if (!sdn.state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
+  const running = sdn.state.sdn.running;
+  if (!running) return ok(c, []);
+  const local = sdn.state.sdn.applied.get(node);
+  const stale = !local ? 'local sdn network configuration is not yet generated, please reload' : local.version < running.version ? 'local sdn network configuration is too old, please reload' : undefined;
+  const z = running.zones.get(zone);
+  if (z?.nodes !== undefined && !String(z.nodes).split(',').includes(node)) return ok(c, []);
+  const items = [...running.vnets]
+    .filter(([, v]) => v.zone === zone)
+    .map(([id]) => (stale ? { vnet: id, status: 'pending', statusmsg: stale } : { vnet: id, status: 'available' }));
+  return ok(c, items);
+};
+
+export const listControllers: SdnHandler = async (c, sdn) => {
+  const q = validate(await sdn.params(c), { ...VIEW, type: { type: 'string', ...opt } });
+  const digest = sdnDigest(sdn.state.sdn.controllers);
+  return ok(c, [...sdn.state.sdn.controllers].filter(([, v]) => !q.type || v.type === q.type).map(([id, v]) => ({ ...v, controller: id, digest })));
+};

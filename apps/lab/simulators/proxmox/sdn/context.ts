@@ -1,0 +1,60 @@
+import type { Context } from 'hono';
+import { died, sdnLockError } from '../envelope.js';
+import { readParams, type Raw } from '../params.js';
+import { pendingView, type View } from '../sdn-model.js';
+import { cloneSdnSet, sdnDigest, type ProxmoxSimState } from '../state.js';
+import type { TaskRunner } from '../tasks.js';
+
+export type Kind = 'zones' | 'vnets' | 'subnets';
+
+/** What every `/cluster/sdn` handler works with: the cluster's SDN configuration and pve-network's checks. */
+export interface Sdn {
+  state: ProxmoxSimState;
+  tasks: TaskRunner;
+  user: string;
+  /** The edited configuration. */
+  cfg(): ProxmoxSimState['sdn']['config'];
+  /** A kind's sections as a read asks for them: edited, `running=1` or `pending=1`. */
+  view(kind: Kind, q: Record<string, unknown>): Map<string, View>;
+  digestOf(kind: Kind, q: Record<string, unknown>): string;
+  /**
+   * `lock_sdn_config`: while a global lock is held (POST /cluster/sdn/lock), only a call carrying
+   * its token may write ("invalid lock token provided!"); run the write, keep nothing of it if it
+   * dies, and prefix the reason.
+   */
+  locked(context: string, token: unknown, fn: () => void): void;
+  params(c: Context, extra?: Raw): Promise<Raw>;
+  vnetMustExist(vnet: string): void;
+}
+
+export type SdnHandler = (c: Context, sdn: Sdn) => Response | Promise<Response>;
+
+export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: string): Sdn {
+  const cfg = () => state.sdn.config;
+  return {
+    state,
+    tasks,
+    user,
+    cfg,
+    view(kind, q) {
+      if (q.pending) return pendingView(state.sdn.running?.[kind], cfg()[kind]);
+      const m = q.running ? state.sdn.running?.[kind] : cfg()[kind];
+      return new Map([...(m ?? [])].map(([k, v]) => [k, { ...v }]));
+    },
+    digestOf: (kind, q) => sdnDigest((q.running ? state.sdn.running?.[kind] : cfg()[kind]) ?? new Map()),
+    locked(context, token, fn) {
+      const before = cloneSdnSet(cfg());
+      try {
+        if (state.sdn.lockToken !== undefined && token !== state.sdn.lockToken) throw died('invalid lock token provided!');
+        fn();
+      } catch (e) {
+        state.sdn.config = before;
+        throw sdnLockError(context, e);
+      }
+    },
+    params: async (c, extra = {}) => ({ ...(await readParams(c)), ...extra }),
+    vnetMustExist(vnet) {
+      if (!cfg().vnets.get(vnet)) throw died(`sdn vnet '${vnet}' does not exist`);
+    },
+  };
+}
