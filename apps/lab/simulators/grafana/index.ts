@@ -11,10 +11,11 @@
  */
 import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
-import { registerDataSourceRoutes } from './datasources.js';
-import { registerOrgRoutes } from './orgs.js';
+import { DATA_SOURCE_ROUTES } from './datasources.js';
+import { ORG_ROUTES } from './orgs.js';
+import { mountGrafanaRoutes } from './routes.js';
 import { GrafanaState, type UsersConfig } from './state.js';
-import { registerUserRoutes } from './users.js';
+import { USER_ROUTES } from './users.js';
 
 export interface GrafanaSimulatorOptions {
   adminUser?: string;
@@ -33,9 +34,7 @@ export function createGrafanaSimulator(opts: GrafanaSimulatorOptions = {}): { ap
     { login: opts.adminUser ?? 'admin', password: opts.adminPassword ?? 'admin' },
   );
   state.passwordPolicy = opts.passwordPolicy ?? false;
-  registerOrgRoutes(app, state);
-  registerUserRoutes(app, state);
-  registerDataSourceRoutes(app, state);
+  mountGrafanaRoutes(app, state, [...ORG_ROUTES, ...USER_ROUTES, ...DATA_SOURCE_ROUTES]);
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   return { app, state, faults };
 }

@@ -9,10 +9,10 @@
  *   else                 -> a new org named after the user;
  * with role auto_assign_org_role when auto_assign_org is on, Admin otherwise.
  */
-import type { Hono } from 'hono';
 import { apiError, bindJson, intParam, serverAdmin, withCaller, idAndForm } from './auth.js';
 import { passwordRefusal } from './password.js';
 import type { GrafanaState, User } from './state.js';
+import type { GrafanaHandler, GrafanaRoute } from './routes.js';
 
 function userDto(u: User) {
   return {
@@ -42,96 +42,89 @@ function landingOrg(state: GrafanaState, login: string): number {
   return state.createOrg(state.orgByName(login) ? `${login}-${state.orgs.size + 1}` : login).id;
 }
 
-export function registerUserRoutes(app: Hono, state: GrafanaState): void {
-  app.post(
-    '/api/admin/users',
-    serverAdmin(state, 'users:create', async (c) => {
-      const form = await bindJson(c);
-      if (form instanceof Response) return form;
-      const email = typeof form.email === 'string' ? form.email : '';
-      let login = typeof form.login === 'string' ? form.login : '';
-      const password = typeof form.password === 'string' ? form.password : '';
-      if (login === '') login = email;
-      if (login === '') return apiError(c, 400, 'Validation error, need specify either username or email');
-      const refused = passwordRefusal(password, state.passwordPolicy);
-      if (refused) return apiError(c, 400, password.length < 4 ? 'Password is missing or too short' : refused);
-      if (state.userByLoginOrEmail(login) || (email !== '' && state.userByLoginOrEmail(email))) {
-        return apiError(c, 412, `User with email '${email}' or username '${typeof form.login === 'string' ? form.login : ''}' already exists`);
-      }
-      const requested = typeof form.OrgId === 'number' && form.OrgId > 0 ? form.OrgId : undefined;
-      if (requested !== undefined && !state.orgs.has(requested)) return apiError(c, 400, 'organization not found');
-      const orgId = requested ?? landingOrg(state, login);
-      const user = state.createUser({ login, email, name: typeof form.name === 'string' ? form.name : '', password, orgId, isGrafanaAdmin: false });
-      state.setRole(orgId, user.id, state.usersConfig.autoAssignOrg ? state.usersConfig.autoAssignOrgRole : 'Admin');
-      return c.json({ id: user.id, uid: user.uid, message: 'User created' }, 200);
-    }),
-  );
+const createUser: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users:create', async (c) => {
+    const form = await bindJson(c);
+    if (form instanceof Response) return form;
+    const email = typeof form.email === 'string' ? form.email : '';
+    let login = typeof form.login === 'string' ? form.login : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (login === '') login = email;
+    if (login === '') return apiError(c, 400, 'Validation error, need specify either username or email');
+    const refused = passwordRefusal(password, state.passwordPolicy);
+    if (refused) return apiError(c, 400, password.length < 4 ? 'Password is missing or too short' : refused);
+    if (state.userByLoginOrEmail(login) || (email !== '' && state.userByLoginOrEmail(email))) {
+      return apiError(c, 412, `User with email '${email}' or username '${typeof form.login === 'string' ? form.login : ''}' already exists`);
+    }
+    const requested = typeof form.OrgId === 'number' && form.OrgId > 0 ? form.OrgId : undefined;
+    if (requested !== undefined && !state.orgs.has(requested)) return apiError(c, 400, 'organization not found');
+    const orgId = requested ?? landingOrg(state, login);
+    const user = state.createUser({ login, email, name: typeof form.name === 'string' ? form.name : '', password, orgId, isGrafanaAdmin: false });
+    state.setRole(orgId, user.id, state.usersConfig.autoAssignOrg ? state.usersConfig.autoAssignOrgRole : 'Admin');
+    return c.json({ id: user.id, uid: user.uid, message: 'User created' }, 200);
+  });
 
-  app.get(
-    '/api/users/lookup',
-    serverAdmin(state, 'users:read', (c) => {
-      const u = state.userByLoginOrEmail(c.req.query('loginOrEmail') ?? '');
-      return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
-    }),
-  );
+const lookupUser: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users:read', (c) => {
+    const u = state.userByLoginOrEmail(c.req.query('loginOrEmail') ?? '');
+    return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
+  });
 
-  app.get(
-    '/api/users/:id/orgs',
-    serverAdmin(state, 'users:read', (c) => {
-      const id = intParam(c.req.param('id'));
-      if (id === undefined) return apiError(c, 400, 'id is invalid');
-      return c.json(state.orgsOf(id), 200);
-    }),
-  );
+const userOrgs: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users:read', (c) => {
+    const id = intParam(c.req.param('id'));
+    if (id === undefined) return apiError(c, 400, 'id is invalid');
+    return c.json(state.orgsOf(id), 200);
+  });
 
-  app.get(
-    '/api/users/:id',
-    serverAdmin(state, 'users:read', (c) => {
-      const u = state.users.get(intParam(c.req.param('id')) ?? -1);
-      return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
-    }),
-  );
+const readUser: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users:read', (c) => {
+    const u = state.users.get(intParam(c.req.param('id')) ?? -1);
+    return u ? c.json(userDto(u), 200) : apiError(c, 404, 'user not found');
+  });
 
-  app.put(
-    '/api/admin/users/:id/password',
-    serverAdmin(state, 'users.password:update', idAndForm('id', (c, id, form) => {
-      const password = typeof form.password === 'string' ? form.password : '';
-      const refused = passwordRefusal(password, state.passwordPolicy);
-      if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
-      const u = state.users.get(id);
-      if (!u) return apiError(c, 404, 'user not found');
-      u.password = password;
-      u.updatedAt = new Date().toISOString();
-      // As AdminUpdateUserPassword does: the login's failed attempts are reset (and its sessions,
-      // which the simulator does not keep, revoked).
-      state.loginAttempts.delete(u.login.toLowerCase());
-      return c.json({ message: 'User password updated' }, 200);
-    })),
-  );
+const setUserPassword: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users.password:update', idAndForm('id', (c, id, form) => {
+    const password = typeof form.password === 'string' ? form.password : '';
+    const refused = passwordRefusal(password, state.passwordPolicy);
+    if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
+    const u = state.users.get(id);
+    if (!u) return apiError(c, 404, 'user not found');
+    u.password = password;
+    u.updatedAt = new Date().toISOString();
+    // As AdminUpdateUserPassword does: the login's failed attempts are reset (and its sessions,
+    // which the simulator does not keep, revoked).
+    state.loginAttempts.delete(u.login.toLowerCase());
+    return c.json({ message: 'User password updated' }, 200);
+  }));
 
-  app.put(
-    '/api/admin/users/:id/permissions',
-    serverAdmin(state, 'users.permissions:update', idAndForm('id', (c, id, form) => {
-      const u = state.users.get(id);
-      if (!u) return apiError(c, 404, 'user not found');
-      u.isGrafanaAdmin = form.isGrafanaAdmin === true;
-      return c.json({ message: 'User permissions updated' }, 200);
-    })),
-  );
+const setUserPermissions: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users.permissions:update', idAndForm('id', (c, id, form) => {
+    const u = state.users.get(id);
+    if (!u) return apiError(c, 404, 'user not found');
+    u.isGrafanaAdmin = form.isGrafanaAdmin === true;
+    return c.json({ message: 'User permissions updated' }, 200);
+  }));
 
-  app.delete(
-    '/api/admin/users/:id',
-    serverAdmin(state, 'users:delete', (c) => {
-      const id = intParam(c.req.param('id'));
-      if (id === undefined) return apiError(c, 400, 'id is invalid');
-      if (!state.users.has(id)) return apiError(c, 404, 'user not found');
-      state.deleteUser(id);
-      return c.json({ message: 'User deleted' }, 200);
-    }),
-  );
+const deleteUser: GrafanaHandler = (state) =>
+  serverAdmin(state, 'users:delete', (c) => {
+    const id = intParam(c.req.param('id'));
+    if (id === undefined) return apiError(c, 400, 'id is invalid');
+    if (!state.users.has(id)) return apiError(c, 404, 'user not found');
+    state.deleteUser(id);
+    return c.json({ message: 'User deleted' }, 200);
+  });
 
-  app.get(
-    '/api/user',
-    withCaller(state, (c, caller) => c.json(userDto(caller.user), 200)),
-  );
-}
+const signedInUser: GrafanaHandler = (state) =>
+  withCaller(state, (c, caller) => c.json(userDto(caller.user), 200));
+
+export const USER_ROUTES: GrafanaRoute[] = [
+  ['POST', '/api/admin/users', createUser],
+  ['GET', '/api/users/lookup', lookupUser],
+  ['GET', '/api/users/:id/orgs', userOrgs],
+  ['GET', '/api/users/:id', readUser],
+  ['PUT', '/api/admin/users/:id/password', setUserPassword],
+  ['PUT', '/api/admin/users/:id/permissions', setUserPermissions],
+  ['DELETE', '/api/admin/users/:id', deleteUser],
+  ['GET', '/api/user', signedInUser],
+];
