@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
-import { DateTime, TenantName } from './common.js';
+import { listOf, Stamps, TenantName } from './common.js';
 
 /** Account names: the username is `<tenant>-<name>`, and the name is a path segment. */
 export const BROKER_ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -42,12 +42,11 @@ export const BrokerAccount = z
     publish: z.array(z.string()).openapi({ description: 'absolute patterns (`<tenant>/...`), as the broker enforces them' }),
     subscribe: z.array(z.string()).openapi({ description: 'absolute patterns (`<tenant>/...`), as the broker enforces them' }),
     password: z.string().optional().openapi({ description: 'only in the answer of a call that minted or was given one' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
   })
   .openapi('BrokerAccount');
 
-export const BrokerAccountList = z.object({ broker_accounts: z.array(BrokerAccount) }).openapi('BrokerAccountList');
+export const BrokerAccountList = listOf('broker_accounts', BrokerAccount, 'BrokerAccountList');
 
 export const BrokerAccountFailure = z
   .object({ error: z.string(), broker_account: BrokerAccount })

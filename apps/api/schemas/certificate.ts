@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime, TenantName } from './common.js';
+import { DateTime, listOf, TenantName } from './common.js';
 
 export const CertificateParams = z.object({
   t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
@@ -38,4 +38,4 @@ export const Certificate = z
   })
   .openapi('Certificate');
 
-export const CertificateList = z.object({ certificates: z.array(Certificate) }).openapi('CertificateList');
+export const CertificateList = listOf('certificates', Certificate, 'CertificateList');

@@ -12,6 +12,19 @@ export const TenantParam = z.object({
   t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
 });
 
+/** The path of one object of a tenant: `{t}` and the object's name, both checked. */
+export function objectParams<K extends string, S extends z.ZodString>(name: K, schema: S) {
+  return TenantParam.extend({ [name]: schema.openapi({ param: { name, in: 'path' } }) } as { [P in K]: S });
+}
+
+/** When a row was written first and last, as every object's answer carries them. */
+export const Stamps = { created_at: DateTime, updated_at: DateTime };
+
+/** A tenant's objects, by their collection's name: `{ <key>: [...] }`. */
+export function listOf<K extends string, S extends z.ZodType>(key: K, item: S, name: string) {
+  return z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<S> }).openapi(name);
+}
+
 const descriptions: Record<number, string> = {
   400: 'invalid request; the error text says why',
   401: 'no token or an unrecognised one',

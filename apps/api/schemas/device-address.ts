@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime } from './common.js';
+import { Stamps } from './common.js';
 
 export const DeviceAddressRequest = z
   .strictObject({
@@ -14,8 +14,7 @@ export const DeviceAddress = z
     mac: z.string().openapi({ description: 'the MAC the DHCP server reserves the address for' }),
     trust_class: z.string(),
     fqdn: z.string().openapi({ description: '`<device>.<tenant zone>`, published with no PTR' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
   })
   .openapi('DeviceAddress');
 

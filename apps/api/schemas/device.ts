@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
 import { Mac } from './admission.js';
-import { DateTime, TenantName } from './common.js';
+import { listOf, objectParams, Stamps } from './common.js';
 
 /** A device's name is published as `<device>.<zone>` when it holds an address: a label like a workload's. */
 export const DeviceName = z
@@ -11,10 +11,7 @@ export const DeviceName = z
 
 export const TrustClass = z.string().min(1).max(64).openapi({ description: 'a class the site serves', example: 'sensor' });
 
-export const DeviceParam = z.object({
-  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  device: DeviceName.openapi({ param: { name: 'device', in: 'path' } }),
-});
+export const DeviceParam = objectParams('device', DeviceName);
 
 export const DeviceRequest = z
   .strictObject({
@@ -31,12 +28,11 @@ export const Device = z
     name: DeviceName,
     trust_class: z.string(),
     mac: z.string().optional().openapi({ description: 'lowercase colon-separated' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
   })
   .openapi('Device');
 
-export const DeviceList = z.object({ devices: z.array(Device) }).openapi('DeviceList');
+export const DeviceList = listOf('devices', Device, 'DeviceList');
 
 export const DeviceFailure = z
   .object({ error: z.string(), device: Device.optional().openapi({ description: 'the registered device; its address did not move on the router yet' }) })

@@ -1,13 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { DNS_LABEL } from '../../../activities/workloads/names.js';
-import { DateTime, TenantName } from './common.js';
+import { listOf, objectParams, Stamps, TenantName } from './common.js';
 
 export const RecordLabel = z.string().regex(DNS_LABEL, 'must be a DNS label: 1-63 lowercase letters, digits or dashes, not starting or ending with a dash').openapi({ example: 'www' });
 
-export const RecordParam = z.object({
-  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  record: RecordLabel.openapi({ param: { name: 'record', in: 'path' } }),
-});
+export const RecordParam = objectParams('record', RecordLabel);
 
 export const RecordPutRequest = z
   .strictObject({
@@ -22,9 +19,8 @@ export const Record = z
     fqdn: z.string(),
     address: z.string(),
     kind: z.enum(['subnet', 'device']).openapi({ description: "`subnet`: published with its PTR; `device`: a device's reserved address, a second name with no PTR" }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
   })
   .openapi('Record');
 
-export const RecordList = z.object({ records: z.array(Record) }).openapi('RecordList');
+export const RecordList = listOf('records', Record, 'RecordList');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime, TenantName } from './common.js';
+import { DateTime, listOf, Stamps, TenantName } from './common.js';
 
 export const STEP_NAMES = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'] as const;
 export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;
@@ -65,8 +65,7 @@ export const Tenant = z
     index: z.number().int(),
     status: z.enum(['provisioning', 'ready', 'deleting']),
     outcome: z.enum(OUTCOMES).optional().openapi({ description: 'only on create and reconcile answers' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
     network: Network,
     fabric: Fabric,
     dns: Dns,
@@ -81,7 +80,7 @@ export const Tenant = z
 
 export type TenantBody = z.infer<typeof Tenant>;
 
-export const TenantList = z.object({ tenants: z.array(Tenant) }).openapi('TenantList');
+export const TenantList = listOf('tenants', Tenant, 'TenantList');
 
 export const TenantCreateRequest = z
   .strictObject({

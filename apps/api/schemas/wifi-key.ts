@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pskProblem } from '../../../activities/wifi/psk.js';
 import { WIFI_KEY_NAME } from '../../../activities/wifi/key-view.js';
-import { DateTime, TenantName } from './common.js';
+import { listOf, objectParams, Stamps } from './common.js';
 import { TrustClass } from './device.js';
 
 export const WifiKeyName = z
@@ -9,10 +9,7 @@ export const WifiKeyName = z
   .regex(WIFI_KEY_NAME, 'must be 1-32 lowercase alphanumerics or dashes, not starting or ending with a dash')
   .openapi({ example: 'sensors' });
 
-export const WifiKeyParam = z.object({
-  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  key: WifiKeyName.openapi({ param: { name: 'key', in: 'path' } }),
-});
+export const WifiKeyParam = objectParams('key', WifiKeyName);
 
 export const WifiKeyRequest = z
   .strictObject({
@@ -37,13 +34,12 @@ export const WifiKey = z
     ssid: z.string(),
     mac: z.string().optional().openapi({ description: 'the one client the key is bound to' }),
     secrets_stored: z.boolean().openapi({ description: "false: the stored psk is unreadable; issue the key again with the tenant's psk" }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
     psk: z.string().optional().openapi({ description: 'create answers only' }),
   })
   .openapi('WifiKey');
 
-export const WifiKeyList = z.object({ wifi_keys: z.array(WifiKey) }).openapi('WifiKeyList');
+export const WifiKeyList = listOf('wifi_keys', WifiKey, 'WifiKeyList');
 
 export const WifiKeyFailure = z
   .object({ error: z.string(), wifi_key: WifiKey.optional().openapi({ description: 'the key with its psk; repeating the call keeps it' }) })

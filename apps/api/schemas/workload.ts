@@ -1,17 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../activities/workloads/names.js';
 import { uncarriableReason } from '../../../activities/text/carriable.js';
-import { DateTime, TenantName } from './common.js';
+import { listOf, objectParams, Stamps, TenantName } from './common.js';
 
 export const WorkloadName = z
   .string()
   .regex(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
   .openapi({ example: 'web' });
 
-export const WorkloadParam = z.object({
-  t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  workload: WorkloadName.openapi({ param: { name: 'workload', in: 'path' } }),
-});
+export const WorkloadParam = objectParams('workload', WorkloadName);
 
 /** An OpenSSH public key on one line: type, base64 key, optional comment. */
 const SSH_KEY = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
@@ -55,12 +52,11 @@ export const Workload = z
     mac: z.string(),
     address: z.string(),
     login_user: z.string().openapi({ description: 'the account that received the keys' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    ...Stamps,
   })
   .openapi('Workload');
 
-export const WorkloadList = z.object({ workloads: z.array(Workload) }).openapi('WorkloadList');
+export const WorkloadList = listOf('workloads', Workload, 'WorkloadList');
 
 export const WorkloadCreateFailure = z
   .object({ error: z.string(), workload: Workload.optional().openapi({ description: 'the partial workload, once it is registered' }) })
