@@ -18,10 +18,7 @@
  */
 import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
-import { ADMIN_PREFIX, handleAdmin } from './admin.js';
-import { authenticate } from './auth.js';
-import { adminError, requestId, s3Error } from './errors.js';
-import { handleS3 } from './s3.js';
+import { serve } from './serve.js';
 import { builtinPolicies, type MinioSimState } from './state.js';
 
 export type { MinioSimState, SimUser, SimPolicy, SimObject, SimCall } from './state.js';
@@ -55,54 +52,7 @@ export function createMinioSimulator(opts: MinioSimulatorOptions = {}): MinioSim
   const app = new Hono();
   const faults = withFaults(app);
 
-  app.all('*', async (c) => {
-    const url = new URL(c.req.url);
-    const reqId = requestId();
-    const now = clock();
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const isAdmin = url.pathname.startsWith(ADMIN_PREFIX);
-    const api = isAdmin ? 'admin' : 's3';
-    const path = isAdmin ? url.pathname.slice(ADMIN_PREFIX.length) : url.pathname;
-    const record = (status: number, accessKey?: string) => {
-      state.calls.push({ method: c.req.method, path, api, accessKey, status });
-      // A long-running lab keeps only recent calls.
-      if (state.calls.length > 10_000) state.calls.splice(0, state.calls.length - 10_000);
-    };
-
-    const auth = authenticate(state, { method: c.req.method, url, headers: c.req.raw.headers, body }, now);
-    if (!auth.ok) {
-      record(auth.error.status, auth.accessKey);
-      return isAdmin
-        ? adminError(c, auth.error, url.pathname, reqId)
-        : s3Error(c, auth.error, { resource: url.pathname }, reqId);
-    }
-    let res: Response;
-    if (isAdmin) {
-      res = await handleAdmin({ c, state, op: path, query: url.searchParams, body, caller: auth.caller, reqId, now });
-    } else {
-      const [, bucketRaw = '', ...rest] = url.pathname.split('/');
-      const decode = (s: string) => {
-        try {
-          return decodeURIComponent(s);
-        } catch {
-          return s;
-        }
-      };
-      res = handleS3({
-        c,
-        state,
-        caller: auth.caller,
-        bucket: decode(bucketRaw),
-        key: decode(rest.join('/')),
-        query: url.searchParams,
-        body,
-        reqId,
-        now,
-      });
-    }
-    record(res.status, auth.caller.accessKey);
-    return res;
-  });
+  app.all('*', (c) => serve(c, state, clock()));
 
   return { app, state, faults };
 }
