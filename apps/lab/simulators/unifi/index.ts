@@ -29,21 +29,19 @@
  * answers `{vlan, network}` when a client with that key would be admitted, else 403. The key alone
  * decides, whatever the client's MAC, as on the controller.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';
+import { mountRoutes } from '../routes.js';
+import { associate } from './associate.js';
 import { unifiAuth, type UnifiAuth, type UnifiDeployment } from './auth.js';
-import {
-  applyWlanUpdate,
-  objectId,
-  refuseWlanUpdate,
-  type NetworkConf,
-  type UnifiSite,
-  type WlanConf,
-} from './model.js';
+import { apiError } from './envelope.js';
+import type { NetworkConf, UnifiSite, WlanConf } from './model.js';
+import { restRoutes, type SiteEnv } from './rest.js';
+import { buildSite, type SiteSeed } from './site.js';
 
 export * from './model.js';
 
-export interface UnifiSimulatorOptions {
+export interface UnifiSimulatorOptions extends SiteSeed {
   /** `unifi-os` (default): a console, the API under `/proxy/network`; `self-hosted`: under `/api`, logins only. */
   deployment?: UnifiDeployment;
   /** The key clients present in `X-API-KEY` (a console only). */
@@ -52,9 +50,6 @@ export interface UnifiSimulatorOptions {
   login?: { username: string; password: string };
   /** Short site name used in paths (`api/s/<site>`). */
   site?: string;
-  networks?: Array<{ name: string; vlan?: number; purpose?: NetworkConf['purpose']; subnet?: string }>;
-  /** WLANs by SSID; `network` names the WLAN's own network. PPSK stays off unless keys are given. */
-  wlans?: Array<{ ssid: string; network: string; passphrase?: string; ppsk?: Array<{ password: string; network: string }> }>;
 }
 
 export interface UnifiSimState {
@@ -74,63 +69,6 @@ export interface UnifiSimulator {
   network(name: string, site?: string): NetworkConf | undefined;
 }
 
-const DEFAULT_NETWORKS: NonNullable<UnifiSimulatorOptions['networks']> = [
-  { name: 'Default', purpose: 'corporate', subnet: '192.168.1.1/24' },
-  { name: 'tenant-devices', vlan: 40, purpose: 'vlan-only' },
-  { name: 'tenant-dev', vlan: 41, purpose: 'vlan-only' },
-  { name: 'blackhole', vlan: 4000, purpose: 'vlan-only' },
-];
-
-const DEFAULT_WLANS: NonNullable<UnifiSimulatorOptions['wlans']> = [
-  { ssid: 'lab-devices', network: 'tenant-devices' },
-  { ssid: 'lab-dev', network: 'tenant-dev' },
-];
-
-function buildSite(name: string, opts: UnifiSimulatorOptions): UnifiSite {
-  const siteId = objectId();
-  const networks: NetworkConf[] = (opts.networks ?? DEFAULT_NETWORKS).map((n) => ({
-    _id: objectId(),
-    site_id: siteId,
-    name: n.name,
-    purpose: n.purpose ?? (n.vlan === undefined ? 'corporate' : 'vlan-only'),
-    enabled: true,
-    vlan_enabled: n.vlan !== undefined,
-    ...(n.vlan !== undefined ? { vlan: n.vlan } : {}),
-    ...(n.subnet ? { ip_subnet: n.subnet } : {}),
-  }));
-  const netId = (netName: string): string => {
-    const net = networks.find((n) => n.name === netName);
-    if (!net) throw new Error(`unifi simulator: network ${netName} is not configured`);
-    return net._id;
-  };
-  const wlans: WlanConf[] = (opts.wlans ?? DEFAULT_WLANS).map((w) => ({
-    _id: objectId(),
-    site_id: siteId,
-    name: w.ssid,
-    enabled: true,
-    security: 'wpapsk',
-    wpa_mode: 'wpa2',
-    wpa_enc: 'ccmp',
-    x_passphrase: w.passphrase ?? objectId(),
-    networkconf_id: netId(w.network),
-    usergroup_id: objectId(),
-    wlan_band: 'both',
-    hide_ssid: false,
-    private_preshared_keys_enabled: (w.ppsk?.length ?? 0) > 0,
-    private_preshared_keys: (w.ppsk ?? []).map((k) => ({ password: k.password, networkconf_id: netId(k.network) })),
-  }));
-  return { _id: siteId, name, networks, wlans };
-}
-
-/** Client MACs as a station reports them, in any common notation; the simulator's own reading. */
-function clientMac(text: string): string | undefined {
-  const hex = text.replace(/[:.-]/g, '').toLowerCase();
-  return /^[0-9a-f]{12}$/.test(hex) ? hex.match(/../g)!.join(':') : undefined;
-}
-
-const ok = (c: Context, data: unknown[]) => c.json({ meta: { rc: 'ok' }, data });
-const apiError = (c: Context, status: 400 | 401 | 404, msg: string) => c.json({ meta: { rc: 'error', msg }, data: [] }, status);
-
 export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSimulator {
   const app = new Hono();
   const faults = withFaults(app);
@@ -140,11 +78,12 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     sites: new Map([[siteName, buildSite(siteName, opts)]]),
     writes: 0,
   };
+  const siteOf = (name?: string) => state.sites.get(name ?? siteName);
 
   const deployment = opts.deployment ?? 'unifi-os';
   const auth = unifiAuth({ deployment, apiKey: state.apiKey, login: opts.login });
   auth.mountLogin(app);
-  const api = new Hono<{ Variables: { site: UnifiSite } }>();
+  const api = new Hono<SiteEnv>();
   api.use('*', (c, next) => auth.require(c, next));
   api.use('/s/:site/*', async function siteContext(c, next) {
     const site = state.sites.get(c.req.param('site'));
@@ -152,62 +91,12 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     c.set('site', site);
     return next();
   });
-
-  api.get('/s/:site/rest/networkconf', (c) => ok(c, c.get('site').networks));
-  api.get('/s/:site/rest/networkconf/:id', (c) => {
-    const net = c.get('site').networks.find((n) => n._id === c.req.param('id'));
-    return net ? ok(c, [net]) : apiError(c, 400, 'api.err.IdInvalid');
-  });
-  api.get('/s/:site/rest/wlanconf', (c) => ok(c, c.get('site').wlans));
-  api.get('/s/:site/rest/wlanconf/:id', (c) => {
-    const wlan = c.get('site').wlans.find((w) => w._id === c.req.param('id'));
-    return wlan ? ok(c, [wlan]) : apiError(c, 400, 'api.err.IdInvalid');
-  });
-  api.put('/s/:site/rest/wlanconf/:id', async (c) => {
-    const site = c.get('site');
-    const wlan = site.wlans.find((w) => w._id === c.req.param('id'));
-    if (!wlan) return apiError(c, 400, 'api.err.IdInvalid');
-    const body = (await c.req.json().catch(() => undefined)) as unknown;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return apiError(c, 400, 'api.err.InvalidPayload');
-    const refusal = refuseWlanUpdate(site, wlan, body as Record<string, unknown>);
-    if (refusal) {
-      return c.json(
-        {
-          meta: { rc: 'error', msg: 'api.err.InvalidPayload' },
-          data: [{ rc: 'error', msg: 'api.err.InvalidValue', validationError: refusal }],
-        },
-        400,
-      );
-    }
-    applyWlanUpdate(wlan, body as Record<string, unknown>);
-    state.writes += 1;
-    return ok(c, [wlan]);
-  });
+  mountRoutes(api, restRoutes(() => (state.writes += 1)));
   api.all('*', (c) => apiError(c, 404, 'api.err.NotFound'));
   app.route(deployment === 'self-hosted' ? '/api' : '/proxy/network/api', api);
 
-  app.post('/__lab/associate', async (c) => {
-    const b = (await c.req.json().catch(() => ({}))) as { ssid?: unknown; psk?: unknown; mac?: unknown; site?: unknown };
-    const mac = typeof b.mac === 'string' ? clientMac(b.mac) : undefined;
-    if (typeof b.ssid !== 'string' || typeof b.psk !== 'string' || !mac) {
-      return c.json({ error: 'ssid, psk and mac are required' }, 400);
-    }
-    const site = state.sites.get(typeof b.site === 'string' ? b.site : siteName);
-    const wlan = site?.wlans.find((w) => w.name === b.ssid && w.enabled);
-    if (!site || !wlan) return c.json({ error: 'no such ssid' }, 404);
-    let networkId: string | undefined;
-    if (wlan.private_preshared_keys_enabled) {
-      const entry = wlan.private_preshared_keys.find((e) => e.password === b.psk);
-      if (entry) networkId = entry.networkconf_id;
-    } else if (wlan.x_passphrase === b.psk) {
-      networkId = wlan.networkconf_id;
-    }
-    const net = site.networks.find((n) => n._id === networkId);
-    if (!net) return c.json({ error: 'association refused' }, 403);
-    return c.json({ vlan: net.vlan_enabled ? (net.vlan ?? null) : null, network: net.name });
-  });
+  app.post('/__lab/associate', (c) => associate(c, siteOf));
 
-  const siteOf = (name?: string) => state.sites.get(name ?? siteName);
   return {
     app,
     state,
