@@ -148,9 +148,9 @@ const deleteDataSource: GrafanaHandler = (state) =>
   });
 
 export const DATA_SOURCE_ROUTES: GrafanaRoute[] = [
-  ['GET', '/api/datasources', listDataSources],
-  ['GET', '/api/datasources/uid/:uid', readDataSource],
-  ['POST', '/api/datasources', addDataSource],
-  ['PUT', '/api/datasources/uid/:uid', updateDataSource],
-  ['DELETE', '/api/datasources/uid/:uid', deleteDataSource],
+  ['get', '/api/datasources', listDataSources],
+  ['get', '/api/datasources/uid/:uid', readDataSource],
+  ['post', '/api/datasources', addDataSource],
+  ['put', '/api/datasources/uid/:uid', updateDataSource],
+  ['delete', '/api/datasources/uid/:uid', deleteDataSource],
 ];

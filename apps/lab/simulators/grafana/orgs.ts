@@ -124,13 +124,13 @@ const removeOrgUser: GrafanaHandler = (state) =>
   });
 
 export const ORG_ROUTES: GrafanaRoute[] = [
-  ['POST', '/api/orgs', createOrg],
-  ['GET', '/api/orgs/name/:name', orgByName],
-  ['GET', '/api/orgs/:orgId', readOrg],
-  ['PUT', '/api/orgs/:orgId', updateOrg],
-  ['PUT', '/api/orgs/:orgId/address', updateOrgAddress],
-  ['GET', '/api/orgs/:orgId/users', orgUsers],
-  ['POST', '/api/orgs/:orgId/users', addOrgUser],
-  ['PATCH', '/api/orgs/:orgId/users/:userId', updateOrgUser],
-  ['DELETE', '/api/orgs/:orgId/users/:userId', removeOrgUser],
+  ['post', '/api/orgs', createOrg],
+  ['get', '/api/orgs/name/:name', orgByName],
+  ['get', '/api/orgs/:orgId', readOrg],
+  ['put', '/api/orgs/:orgId', updateOrg],
+  ['put', '/api/orgs/:orgId/address', updateOrgAddress],
+  ['get', '/api/orgs/:orgId/users', orgUsers],
+  ['post', '/api/orgs/:orgId/users', addOrgUser],
+  ['patch', '/api/orgs/:orgId/users/:userId', updateOrgUser],
+  ['delete', '/api/orgs/:orgId/users/:userId', removeOrgUser],
 ];

@@ -119,12 +119,12 @@ const signedInUser: GrafanaHandler = (state) =>
   withCaller(state, (c, caller) => c.json(userDto(caller.user), 200));
 
 export const USER_ROUTES: GrafanaRoute[] = [
-  ['POST', '/api/admin/users', createUser],
-  ['GET', '/api/users/lookup', lookupUser],
-  ['GET', '/api/users/:id/orgs', userOrgs],
-  ['GET', '/api/users/:id', readUser],
-  ['PUT', '/api/admin/users/:id/password', setUserPassword],
-  ['PUT', '/api/admin/users/:id/permissions', setUserPermissions],
-  ['DELETE', '/api/admin/users/:id', deleteUser],
-  ['GET', '/api/user', signedInUser],
+  ['post', '/api/admin/users', createUser],
+  ['get', '/api/users/lookup', lookupUser],
+  ['get', '/api/users/:id/orgs', userOrgs],
+  ['get', '/api/users/:id', readUser],
+  ['put', '/api/admin/users/:id/password', setUserPassword],
+  ['put', '/api/admin/users/:id/permissions', setUserPermissions],
+  ['delete', '/api/admin/users/:id', deleteUser],
+  ['get', '/api/user', signedInUser],
 ];

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { mountRoutes, type Method } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
 import { cloneVm } from './qemu/clone.js';
@@ -17,22 +18,22 @@ import { resizeDisk } from './qemu/resize.js';
  * GET config returns the configuration with pending changes applied, which is PVE's default
  * view; the simulator keeps no separate pending section.
  */
-const QEMU_ROUTES: [method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, handler: QemuHandler][] = [
-  ['GET', '/cluster/nextid', nextId],
-  ['GET', '/nodes/:node/qemu', listVms],
-  ['GET', '/nodes/:node/qemu/:vmid/config', readConfig],
-  ['PUT', '/nodes/:node/qemu/:vmid/config', putConfig],
-  ['POST', '/nodes/:node/qemu/:vmid/config', postConfig],
-  ['POST', '/nodes/:node/qemu/:vmid/clone', cloneVm],
-  ['PUT', '/nodes/:node/qemu/:vmid/resize', resizeDisk],
-  ['GET', '/nodes/:node/qemu/:vmid/status/current', currentStatus],
-  ['POST', '/nodes/:node/qemu/:vmid/status/start', power('start')],
-  ['POST', '/nodes/:node/qemu/:vmid/status/stop', power('stop')],
-  ['POST', '/nodes/:node/qemu/:vmid/status/shutdown', power('shutdown')],
-  ['DELETE', '/nodes/:node/qemu/:vmid', destroyVm],
+const QEMU_ROUTES: [method: Method, path: string, handler: QemuHandler][] = [
+  ['get', '/cluster/nextid', nextId],
+  ['get', '/nodes/:node/qemu', listVms],
+  ['get', '/nodes/:node/qemu/:vmid/config', readConfig],
+  ['put', '/nodes/:node/qemu/:vmid/config', putConfig],
+  ['post', '/nodes/:node/qemu/:vmid/config', postConfig],
+  ['post', '/nodes/:node/qemu/:vmid/clone', cloneVm],
+  ['put', '/nodes/:node/qemu/:vmid/resize', resizeDisk],
+  ['get', '/nodes/:node/qemu/:vmid/status/current', currentStatus],
+  ['post', '/nodes/:node/qemu/:vmid/status/start', power('start')],
+  ['post', '/nodes/:node/qemu/:vmid/status/stop', power('stop')],
+  ['post', '/nodes/:node/qemu/:vmid/status/shutdown', power('shutdown')],
+  ['delete', '/nodes/:node/qemu/:vmid', destroyVm],
 ];
 
 export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string, checkNode: (n: string) => void): void {
   const q = qemuContext(state, tasks, user, checkNode);
-  for (const [method, path, handler] of QEMU_ROUTES) api.on(method, path, (c) => handler(c, q));
+  mountRoutes(api, QEMU_ROUTES.map(([method, path, handler]) => ({ method, path, handler: (c) => handler(c, q) })));
 }

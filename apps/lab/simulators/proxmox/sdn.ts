@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { mountRoutes, type Method } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
 import { commitSdn, listControllers, lockSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
@@ -12,31 +13,31 @@ import { createZone, deleteZone, listZones, readZone, updateZone } from './sdn/z
  * only; `PUT /cluster/sdn` commits it to the running one and starts a `reloadnetworkall` task.
  * Reads return the edited configuration, `?running=1` the applied one, `?pending=1` the merge.
  */
-const SDN_ROUTES: [method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, handler: SdnHandler][] = [
-  ['GET', '/cluster/sdn', sdnIndex],
-  ['PUT', '/cluster/sdn', commitSdn],
-  ['POST', '/cluster/sdn/lock', lockSdn],
-  ['DELETE', '/cluster/sdn/lock', unlockSdn],
-  ['GET', '/nodes/:node/sdn/zones/:zone/content', zoneContent],
-  ['GET', '/cluster/sdn/controllers', listControllers],
-  ['GET', '/cluster/sdn/zones', listZones],
-  ['GET', '/cluster/sdn/zones/:zone', readZone],
-  ['POST', '/cluster/sdn/zones', createZone],
-  ['PUT', '/cluster/sdn/zones/:zone', updateZone],
-  ['DELETE', '/cluster/sdn/zones/:zone', deleteZone],
-  ['GET', '/cluster/sdn/vnets', listVnets],
-  ['GET', '/cluster/sdn/vnets/:vnet', readVnet],
-  ['POST', '/cluster/sdn/vnets', createVnet],
-  ['PUT', '/cluster/sdn/vnets/:vnet', updateVnet],
-  ['DELETE', '/cluster/sdn/vnets/:vnet', deleteVnet],
-  ['GET', '/cluster/sdn/vnets/:vnet/subnets', listSubnets],
-  ['GET', '/cluster/sdn/vnets/:vnet/subnets/:subnet', readSubnet],
-  ['POST', '/cluster/sdn/vnets/:vnet/subnets', createSubnet],
-  ['PUT', '/cluster/sdn/vnets/:vnet/subnets/:subnet', updateSubnet],
-  ['DELETE', '/cluster/sdn/vnets/:vnet/subnets/:subnet', deleteSubnet],
+const SDN_ROUTES: [method: Method, path: string, handler: SdnHandler][] = [
+  ['get', '/cluster/sdn', sdnIndex],
+  ['put', '/cluster/sdn', commitSdn],
+  ['post', '/cluster/sdn/lock', lockSdn],
+  ['delete', '/cluster/sdn/lock', unlockSdn],
+  ['get', '/nodes/:node/sdn/zones/:zone/content', zoneContent],
+  ['get', '/cluster/sdn/controllers', listControllers],
+  ['get', '/cluster/sdn/zones', listZones],
+  ['get', '/cluster/sdn/zones/:zone', readZone],
+  ['post', '/cluster/sdn/zones', createZone],
+  ['put', '/cluster/sdn/zones/:zone', updateZone],
+  ['delete', '/cluster/sdn/zones/:zone', deleteZone],
+  ['get', '/cluster/sdn/vnets', listVnets],
+  ['get', '/cluster/sdn/vnets/:vnet', readVnet],
+  ['post', '/cluster/sdn/vnets', createVnet],
+  ['put', '/cluster/sdn/vnets/:vnet', updateVnet],
+  ['delete', '/cluster/sdn/vnets/:vnet', deleteVnet],
+  ['get', '/cluster/sdn/vnets/:vnet/subnets', listSubnets],
+  ['get', '/cluster/sdn/vnets/:vnet/subnets/:subnet', readSubnet],
+  ['post', '/cluster/sdn/vnets/:vnet/subnets', createSubnet],
+  ['put', '/cluster/sdn/vnets/:vnet/subnets/:subnet', updateSubnet],
+  ['delete', '/cluster/sdn/vnets/:vnet/subnets/:subnet', deleteSubnet],
 ];
 
 export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string): void {
   const sdn = sdnContext(state, tasks, user);
-  for (const [method, path, handler] of SDN_ROUTES) api.on(method, path, (c) => handler(c, sdn));
+  mountRoutes(api, SDN_ROUTES.map(([method, path, handler]) => ({ method, path, handler: (c) => handler(c, sdn) })));
 }

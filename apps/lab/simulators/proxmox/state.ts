@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Upid } from '../../../../activities/network/pve-api.js';
 
 /**
  * What the simulated cluster holds, kept in Proxmox's own shapes so tests and the lab can count
@@ -27,15 +28,9 @@ export interface SimVm {
   startedAt?: number;
 }
 
-export interface SimTask {
+/** A task as the cluster keeps it: the fields its UPID encodes (PVE's format, as the adapter parses it), and its end. */
+export interface SimTask extends Upid {
   upid: string;
-  node: string;
-  pid: number;
-  pstart: number;
-  starttime: number;
-  type: string;
-  id: string;
-  user: string;
   status: 'running' | 'stopped';
   exitstatus?: string;
   log: string[];
