@@ -9,8 +9,6 @@ import type { Outcome, TenantSecrets, TenantView } from '../../core/tenant-view.
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
 
-export const DEFAULT_TASK_QUEUE = 'provisioning';
-
 export interface RestoreSecrets {
   tsigSecret: string;
   stateSecret: string;

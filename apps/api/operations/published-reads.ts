@@ -26,7 +26,7 @@ export interface PublishedReads<View> {
   tenantRegistered(tenant: string): Promise<boolean>;
 }
 
-export function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, View>): PublishedReads<View> {
+function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, View>): PublishedReads<View> {
   return {
     async get(tenant, name) {
       const row = await kind.get(db, tenant, name);

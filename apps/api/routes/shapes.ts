@@ -25,6 +25,11 @@ interface Words {
 
 const READ_ERRORS = [400, 401, 404, 501, 503] as const;
 
+/** What every declared route's contract starts with, from its words. */
+function head(d: Words) {
+  return { path: d.path, tags: [d.tag], ...bearer, summary: d.summary, ...(d.description ? { description: d.description } : {}) };
+}
+
 /**
  * Registers a route built here. The contract's types are generic in these factories, where Hono's
  * inference cannot follow; each declaration's own functions are typed by its schemas instead.
@@ -38,7 +43,7 @@ function plain(route: RouteConfig, handler: (c: Ctx, deps: AppDeps, params: neve
 /** GET a tenant's collection: `{ <items>: [...] }`. */
 export function listRoute<S extends Schema>(d: Words & { answer: [string, S]; list(c: Ctx, deps: AppDeps, tenant: string): Promise<z.infer<S>> }) {
   const route = createRoute({
-    method: 'get', path: d.path, tags: [d.tag], ...bearer, summary: d.summary, ...(d.description ? { description: d.description } : {}),
+    method: 'get', ...head(d),
     request: { params: TenantParam },
     responses: { 200: answer(d.answer[0], d.answer[1]), ...errorResponses(...READ_ERRORS) },
   });
@@ -48,7 +53,7 @@ export function listRoute<S extends Schema>(d: Words & { answer: [string, S]; li
 /** GET one object of a tenant, or 404 saying what was not found. */
 export function getRoute<P extends Params, S extends Schema>(d: Words & { params: P; answer: [string, S]; missing: string; read(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<z.infer<S> | undefined> }) {
   const route = createRoute({
-    method: 'get', path: d.path, tags: [d.tag], ...bearer, summary: d.summary, ...(d.description ? { description: d.description } : {}),
+    method: 'get', ...head(d),
     request: { params: d.params },
     responses: { 200: answer(d.answer[0], d.answer[1]), ...errorResponses(...READ_ERRORS) },
   });
@@ -58,7 +63,7 @@ export function getRoute<P extends Params, S extends Schema>(d: Words & { params
 /** DELETE one object of a tenant: 204, or the statuses `errors` lists (a 502 may carry `failure`). */
 export function deleteRoute<P extends Params>(d: Words & { params: P; done: string; errors: number[]; failure?: [string, Schema]; remove(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<void> }) {
   const route = createRoute({
-    method: 'delete', path: d.path, tags: [d.tag], ...bearer, summary: d.summary, ...(d.description ? { description: d.description } : {}),
+    method: 'delete', ...head(d),
     request: { params: d.params },
     responses: { 204: { description: d.done }, ...errorResponses(...d.errors), ...(d.failure ? { 502: answer(d.failure[0], d.failure[1]) } : {}) },
   });
@@ -89,7 +94,7 @@ export function writeRoute<P extends Params, B extends Schema, const O extends R
   },
 ) {
   const route = createRoute(idempotent({
-    method: d.method, path: d.path, tags: [d.tag], ...bearer, summary: d.summary, ...(d.description ? { description: d.description } : {}),
+    method: d.method, ...head(d),
     request: { params: d.params, body: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } },
     responses: responses(d.answers, d.errors, d.failed) as RouteConfig['responses'],
   }));

@@ -41,7 +41,7 @@ function forward(url: URL, method: string, headers: Headers, body?: ArrayBuffer)
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+        for (const [k, v] of Object.entries(res.headers)) for (const one of [v ?? []].flat()) out.append(k, one);
         resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
       });
       res.on('error', reject);

@@ -21,3 +21,10 @@ export interface Route<E extends Env = BlankEnv> {
 export function mountRoutes<E extends Env = BlankEnv>(app: Hono<E>, routes: readonly Route<E>[]): void {
   for (const r of routes) app.on(r.method.toUpperCase(), r.path, r.handler);
 }
+
+/** A table whose handlers share one context of the product (its state and checks). */
+export type TableRow<X> = [method: Method, path: string, handler: (c: Context, x: X) => Response | Promise<Response>];
+
+export function mountTable<X>(app: Hono, rows: readonly TableRow<X>[], x: X): void {
+  mountRoutes(app, rows.map(([method, path, handler]) => ({ method, path, handler: (c: Context) => handler(c, x) })));
+}

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
-import { mountRoutes, type Method } from '../routes.js';
+import { mountTable, type TableRow } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
 import { cloneVm } from './qemu/clone.js';
 import { postConfig, putConfig } from './qemu/config.js';
-import { qemuContext, type QemuHandler } from './qemu/context.js';
+import { qemuContext, type Qemu } from './qemu/context.js';
 import { destroyVm } from './qemu/destroy.js';
 import { power } from './qemu/power.js';
 import { currentStatus, listVms, nextId, readConfig } from './qemu/read.js';
@@ -18,7 +18,7 @@ import { resizeDisk } from './qemu/resize.js';
  * GET config returns the configuration with pending changes applied, which is PVE's default
  * view; the simulator keeps no separate pending section.
  */
-const QEMU_ROUTES: [method: Method, path: string, handler: QemuHandler][] = [
+const QEMU_ROUTES: TableRow<Qemu>[] = [
   ['get', '/cluster/nextid', nextId],
   ['get', '/nodes/:node/qemu', listVms],
   ['get', '/nodes/:node/qemu/:vmid/config', readConfig],
@@ -35,5 +35,5 @@ const QEMU_ROUTES: [method: Method, path: string, handler: QemuHandler][] = [
 
 export function mountQemuRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string, checkNode: (n: string) => void): void {
   const q = qemuContext(state, tasks, user, checkNode);
-  mountRoutes(api, QEMU_ROUTES.map(([method, path, handler]) => ({ method, path, handler: (c) => handler(c, q) })));
+  mountTable(api, QEMU_ROUTES, q);
 }

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
-import { mountRoutes, type Method } from '../routes.js';
+import { mountTable, type TableRow } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
 import { commitSdn, listControllers, lockSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
-import { sdnContext, type SdnHandler } from './sdn/context.js';
+import { sdnContext, type Sdn } from './sdn/context.js';
 import { createSubnet, deleteSubnet, listSubnets, readSubnet, updateSubnet } from './sdn/subnets.js';
 import { createVnet, deleteVnet, listVnets, readVnet, updateVnet } from './sdn/vnets.js';
 import { createZone, deleteZone, listZones, readZone, updateZone } from './sdn/zones.js';
@@ -13,7 +13,7 @@ import { createZone, deleteZone, listZones, readZone, updateZone } from './sdn/z
  * only; `PUT /cluster/sdn` commits it to the running one and starts a `reloadnetworkall` task.
  * Reads return the edited configuration, `?running=1` the applied one, `?pending=1` the merge.
  */
-const SDN_ROUTES: [method: Method, path: string, handler: SdnHandler][] = [
+const SDN_ROUTES: TableRow<Sdn>[] = [
   ['get', '/cluster/sdn', sdnIndex],
   ['put', '/cluster/sdn', commitSdn],
   ['post', '/cluster/sdn/lock', lockSdn],
@@ -39,5 +39,5 @@ const SDN_ROUTES: [method: Method, path: string, handler: SdnHandler][] = [
 
 export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string): void {
   const sdn = sdnContext(state, tasks, user);
-  mountRoutes(api, SDN_ROUTES.map(([method, path, handler]) => ({ method, path, handler: (c) => handler(c, sdn) })));
+  mountTable(api, SDN_ROUTES, sdn);
 }
