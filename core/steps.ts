@@ -42,3 +42,27 @@ export const removeActivity = <S extends RemovalStep>(step: S) => `${step}.remov
 
 export type EnsureActivityType = `${StepName}.ensure`;
 export type RemoveActivityType = `${RemovalStep}.remove`;
+
+/**
+ * The step activities of the objects a tenant owns, `<area>.<verb>`, by object. A new backend
+ * step of an object is one activity in its area's folder and one line here (the typecheck in
+ * activities/index.ts fails until both agree); the worker's step metrics start at zero for each.
+ */
+export const OBJECT_STEP_ACTIVITIES = {
+  workload: ['dns.check-name', 'hypervisor.template-disk', 'hypervisor.ensure-vm', 'dns.publish-workload', 'hypervisor.remove-vm', 'dns.unpublish-workload'],
+  record: ['dns.publish-record', 'dns.unpublish-record'],
+  'device-address': ['device-address.prepare', 'device-address.apply', 'device-address.release'],
+  'wifi-key': ['wifi.ensure-key', 'wifi.revoke-key'],
+  'broker-account': ['broker.ensure-account', 'broker.remove-account'],
+} as const;
+
+/** Every step activity type: the tenant's steps, the fabric reads, and the objects' steps. */
+export const STEP_ACTIVITY_TYPES: readonly string[] = [
+  ...CREATE_STEPS.map(ensureActivity),
+  ...REMOVAL_STEPS.map(removeActivity),
+  'network.observe-indexes',
+  'network.observe-zone',
+  ...Object.values(OBJECT_STEP_ACTIVITIES).flat(),
+];
+
+export type ObjectStepActivity = (typeof OBJECT_STEP_ACTIVITIES)[keyof typeof OBJECT_STEP_ACTIVITIES][number];

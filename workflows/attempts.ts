@@ -1,21 +1,29 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, ApplicationFailure, condition, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { FORMER_UPDATE_NAMES } from './contracts/former-names.js';
+import { answering } from './steps.js';
 
 /**
  * How a run serves the calls delivered to it by update-with-start. Every call is an attempt.
- * - `parked`: one request repeated (a tenant create, a broker account issue). A call arriving while
- *   an attempt runs joins it and gets its result, so concurrent identical calls converge. After a
- *   failed attempt the run parks for the repeat, which resumes: its current details say after which
- *   step and until when. Parked longer than `parkedTimeoutMs`, it gives up and ends Failed, so a run
- *   that never converged is found with `ExecutionStatus='Failed'`.
+ * - `parked`: one request repeated (a create, a delete, an issue, a revoke). A call arriving while
+ *   an attempt runs joins it and gets its result, so concurrent identical calls converge.
  * - `serial`: calls that may differ (a workload's size, a record's address). Attempts run one after
- *   another in arrival order and never interleave their writes; the last request is what stays. The
- *   run ends when no attempt is left; a later call starts a fresh run, and every step is an ensure.
+ *   another in arrival order and never interleave their writes; the last request is what stays.
+ *   The run ends when no attempt is left, unless the last one failed.
+ * After a failed attempt the run parks for the repeat, which resumes it (the same run, so its
+ * history, `FailedSteps` and `Outcome='resumed'` tell the whole story): its current details say
+ * after which step and until when. Parked longer than `parkedTimeoutMs`, it gives up and ends
+ * Failed, so a run that never converged is found with `ExecutionStatus='Failed'`. A serial run
+ * begun before the run model (no `park`) ends after a failed attempt as it did then.
  */
-export type AttemptPolicy<Res> =
-  | { kind: 'parked'; parkedTimeoutMs: number; call: string; failedStep(res: Res): string | undefined }
-  | { kind: 'serial' };
+export interface Parking<Res> {
+  parkedTimeoutMs: number;
+  /** The call a repeat makes, for the run's details: `workload create`. */
+  call: string;
+  failedStep?(res: Res): string | undefined;
+}
+
+export type AttemptPolicy<Res> = ({ kind: 'parked' } & Parking<Res>) | { kind: 'serial'; park?: Parking<Res> };
 
 export async function serveAttempts<Req, Res extends { kind: string }>(
   update: UpdateDefinition<Res, [Req]>,
@@ -31,6 +39,7 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
   if (policy.kind === 'serial') {
     // Update-with-start delivers the first call with the start; the bound only guards a start without one.
     await condition(() => calls.served() > 0 && !calls.busy(), '1 hour');
+    if (policy.park && calls.last()?.kind === 'failed') await parkBetweenAttempts(calls, policy.park);
   } else {
     await parkBetweenAttempts(calls, policy);
   }
@@ -90,13 +99,17 @@ function serial<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> 
   };
 }
 
-async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Calls<Req, Res>, policy: Extract<AttemptPolicy<Res>, { kind: 'parked' }>): Promise<void> {
+/** The step a failed answer names: its `step`, unless the policy says otherwise. */
+const stepOf = <Res>(policy: Parking<Res>, res: Res): string =>
+  (policy.failedStep ? policy.failedStep(res) : (res as { step?: string }).step) ?? 'unknown';
+
+async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Calls<Req, Res>, policy: Parking<Res>): Promise<void> {
   const { parkedTimeoutMs, call } = policy;
   for (;;) {
     const last = calls.last();
     if (last?.kind === 'failed') {
       const until = new Date(Date.now() + parkedTimeoutMs).toISOString();
-      setCurrentDetails(`Parked after step \`${policy.failedStep(last) ?? 'unknown'}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`);
+      setCurrentDetails(`Parked after step \`${stepOf(policy, last)}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`);
     }
     const summary = last ? `parked: waiting for a repeat of the ${call}` : `waiting for the ${call}`;
     const woke = await condition(calls.busy, parkedTimeoutMs, { summary });
@@ -110,8 +123,21 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
   if (last?.kind === 'failed') {
     await condition(allHandlersFinished);
     throw ApplicationFailure.nonRetryable(
-      `gave up: step "${policy.failedStep(last) ?? 'unknown'}" failed and no repeat of the ${call} came within ${Math.round(parkedTimeoutMs / 1000)} s`,
+      `gave up: step "${stepOf(policy, last)}" failed and no repeat of the ${call} came within ${Math.round(parkedTimeoutMs / 1000)} s`,
       'ParkedTimeout',
     );
   }
+}
+
+/**
+ * An object's run (workflows/steps.ts): its calls served as attempts under `policy`, each
+ * answered, so `Outcome` and the step activities it ran follow every attempt.
+ */
+export function serveRun<Req, Res extends { kind: string }>(
+  update: UpdateDefinition<Res, [Req]>,
+  attempt: (req: Req) => Promise<Res>,
+  policy: AttemptPolicy<Res>,
+  success?: (res: Res) => string,
+): Promise<Res | undefined> {
+  return serveAttempts(update, (req) => answering(() => attempt(req), success), policy);
 }

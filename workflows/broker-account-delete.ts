@@ -1,30 +1,32 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import { beganBeforeRunModel, brokerAccountDelete as brokerAccountDeleteBefore } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from './contracts/broker-account.js';
+import { runStep } from './steps.js';
 import { underLease } from './tenant-lease.js';
-import type { BrokerAccountDeleteResult } from './contracts/broker-account.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account-delete/<tenant>/<name>`: removes the dynsec client and role, then forgets the
- * account. The broker refuses the account's next connection; a failure leaves the row, so a
- * repeated delete resumes.
+ * account. The broker refuses the account's next connection; a failure leaves the row and parks
+ * the run, so the repeated delete resumes it.
  */
-export function brokerAccountDelete(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
-  return underLease(input.tenant, 'shared', 'broker account delete', () => remove(input));
+export async function brokerAccountDelete(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult | undefined> {
+  if (beganBeforeRunModel()) return brokerAccountDeleteBefore(input);
+  return serveRun(attemptBrokerAccountDelete, (req) => underLease(req.tenant, 'shared', 'broker account delete', () => remove(req)), {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+    call: 'broker account delete',
+  });
 }
 
-async function remove(input: { tenant: string; name: string }): Promise<BrokerAccountDeleteResult> {
+async function remove(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult> {
   const start = await registry.beginBrokerAccountDelete(input);
   if (start.kind === 'refused') return start;
-  try {
-    await steps.removeBrokerAccount(input);
-  } catch (err) {
-    if (isStepFailure(err)) return { kind: 'failed', step: 'broker' };
-    throw err;
-  }
-  return { kind: 'deleted' };
+  const removed = await runStep('broker.remove-account', [{ tenant: input.tenant, name: input.name }], { object: `broker account ${input.name} of tenant ${input.tenant}` });
+  return removed.ok ? { kind: 'deleted' } : { kind: 'failed', step: 'broker' };
 }

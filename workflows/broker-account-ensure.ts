@@ -1,30 +1,30 @@
-import { ApplicationFailure, proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import { serveAttempts } from './attempts.js';
-import { isStepFailure } from './failures.js';
-import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
-import type { Activities } from '../activities/index.js';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { SealedBrokerAccount } from '../activities/broker/account-view.js';
+import type { Activities } from '../activities/index.js';
+import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Sealed } from '../core/sealed.js';
-import { STEP } from '../core/search-attributes.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import { underLease } from './tenant-lease.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import { beganBeforeRunModel, brokerAccountEnsure as brokerAccountEnsureBefore } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
 } from './contracts/broker-account.js';
+import { runStep } from './steps.js';
+import { underLease } from './tenant-lease.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account/<tenant>/<name>`: each issue call is an attempt delivered by update, so
  * concurrent calls for one account meet here. A password minted for a new account is kept in the
- * run (encrypted in history by the codec) until the broker holds it: after a failed broker step
- * the run parks, and the repeated call resumes with the same password the 502 carried. The
- * registry row is written only once the broker holds the account. The password is sealed with the
- * site's secrets key everywhere in the run (core/sealed.ts).
+ * run (sealed with the site's secrets key, core/sealed.ts, besides the codec) until the broker
+ * holds it: after a failed broker step the run parks, and the repeated call resumes with the same
+ * password the 502 carried. The registry row is written only once the broker holds the account.
  */
 export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
+  if (beganBeforeRunModel()) return brokerAccountEnsureBefore(input);
   /** A password this run minted that the broker has not confirmed yet. */
   let pending: Sealed<string> | undefined;
 
@@ -35,31 +35,26 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount =>
       start.password !== undefined ? { ...view, password: start.password } : view;
 
-    upsertSearchAttributes([{ key: STEP, value: 'broker' }]);
-    try {
-      await steps.ensureBrokerAccount({
-        tenant: req.tenant, name: req.name, publish: req.publish, subscribe: req.subscribe,
-        ...(start.password !== undefined ? { password: start.password } : {}),
-      });
-    } catch (err) {
-      if (!(isStepFailure(err))) throw err;
-      if (err.cause instanceof ApplicationFailure && err.cause.type === BROKER_ACCOUNT_LOST) {
+    const ensured = await runStep('broker.ensure-account', [{
+      tenant: req.tenant, name: req.name, publish: req.publish, subscribe: req.subscribe,
+      ...(start.password !== undefined ? { password: start.password } : {}),
+    }], { object: `broker account ${req.name} of tenant ${req.tenant}`, refusals: [BROKER_ACCOUNT_LOST] });
+    if (!ensured.ok) {
+      if (ensured.refused) {
         return { kind: 'refused', error: 'conflict', message: `the broker no longer holds account "${req.name}"; send its password to restore it` };
       }
       return { kind: 'failed', step: 'broker', account: withPassword(start.view) };
     }
     const saved = await registry.saveBrokerAccount({ request: req, ...(start.password !== undefined ? { password: start.password } : {}) });
     pending = undefined;
-    upsertSearchAttributes([{ key: STEP, value: 'done' }]);
     if (!saved) return { kind: 'refused', error: 'not_found', message: 'broker account not found' };
     return { kind: 'done', account: withPassword(saved) };
   }
 
   const held = (req: BrokerAccountRequest) => underLease(req.tenant, 'shared', 'broker account issue', () => attempt(req));
-  return serveAttempts(attemptBrokerAccountEnsure, held, {
+  return serveRun(attemptBrokerAccountEnsure, held, {
     kind: 'parked',
-    parkedTimeoutMs: input.parkedTimeoutMs,
+    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
     call: 'broker account issue',
-    failedStep: (r) => (r.kind === 'failed' ? r.step : undefined),
-  });
+  }, (r) => (r.kind === 'done' ? 'ensured' : r.kind));
 }

@@ -1,30 +1,33 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import type { RecordDeleteRequest, RecordDeleteResult } from './contracts/record.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import { beganBeforeRunModel, recordDelete as recordDeleteBefore } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS, type Parked } from './contracts/attempt.js';
+import { attemptRecordDelete, type RecordDeleteRequest, type RecordDeleteResult } from './contracts/record.js';
+import { runStep } from './steps.js';
 import { underNameLease } from './tenant-lease.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `record-delete/<tenant>/<name>`: removes the name and re-aligns the PTRs, then forgets the
- * record. A failed DNS write keeps the record; the same delete again resumes.
+ * record. A failed DNS write keeps the record and parks the run; the same delete again resumes.
  */
-export function recordDelete(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
-  return underNameLease(input.tenant, input.name, 'record delete', () => remove(input));
+export async function recordDelete(input: RecordDeleteRequest & Parked): Promise<RecordDeleteResult | undefined> {
+  if (beganBeforeRunModel()) return recordDeleteBefore(input);
+  return serveRun(attemptRecordDelete, (req) => underNameLease(req.tenant, req.name, 'record delete', () => remove(req)), {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+    call: 'record delete',
+  });
 }
 
 async function remove(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
   const start = await registry.beginRecordDelete(input);
   if (start.kind === 'refused') return start;
-  try {
-    await steps.unpublishRecord({ tenant: input.tenant, index: start.index, name: input.name });
-  } catch (err) {
-    if (isStepFailure(err)) return { kind: 'failed', step: 'dns' };
-    throw err;
-  }
+  const unpublished = await runStep('dns.unpublish-record', [{ tenant: input.tenant, index: start.index, name: input.name }], { object: `record ${input.name} of tenant ${input.tenant}` });
+  if (!unpublished.ok) return { kind: 'failed', step: 'dns' };
   await registry.forgetRecord(input);
   return { kind: 'deleted' };
 }

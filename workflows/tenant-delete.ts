@@ -1,7 +1,10 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import type { DeleteResult } from './contracts/tenant.js';
+import { serveAttempts } from './attempts.js';
+import { beganBeforeRunModel } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { attemptTenantDelete, type DeleteInput, type DeleteResult } from './contracts/tenant.js';
 import { tenantRun } from './tenant-lease.js';
 import { fabric, removeSteps } from './tenant-steps.js';
 
@@ -10,11 +13,19 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 /**
  * `tenant-delete/<name>`: refused while the tenant has workloads or the fabric carries its zone;
  * otherwise removes the tenant's backend objects in the spec's order, one activity per step, then
- * the registry row. A failed step leaves the tenant `deleting`; a second delete runs again and
- * every removal is idempotent, so it resumes where the first stopped.
+ * the registry row. A failed step leaves the tenant `deleting` and parks the run; the second
+ * delete resumes it, and every removal is idempotent.
  */
-export function tenantDelete(input: { name: string }): Promise<DeleteResult> {
-  return tenantRun(input.name, 'delete', () => registry.beginDelete(input), (start) => remove(input, start.index));
+export async function tenantDelete(input: DeleteInput): Promise<DeleteResult | undefined> {
+  const attempt = (req: DeleteInput) => tenantRun(req.name, 'delete', () => registry.beginDelete(req), (start) => remove(req, start.index));
+  // Begun before the run model: the one attempt its start carried, as then.
+  if (beganBeforeRunModel()) return attempt(input);
+  // tenantRun answers each attempt itself (alone on the tenant, workflows/steps.ts `answering`).
+  return serveAttempts(attemptTenantDelete, attempt, {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+    call: 'tenant delete',
+  });
 }
 
 async function remove(input: { name: string }, index: number): Promise<DeleteResult> {

@@ -1,59 +1,61 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import * as before from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import {
+  attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke,
+  type AdmissionKeyInput, type AdmissionKeyResult, type IssueKeyInput, type IssueKeyResult, type RevokeKeyInput, type RevokeKeyResult,
+} from './contracts/wifi-key.js';
+import { runStep } from './steps.js';
 import { underLease } from './tenant-lease.js';
-import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from './contracts/wifi-key.js';
-import { activityName } from './activity-names.js';
-import { failedStep } from './device-steps.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+
+const parked = (input: { parkedTimeoutMs?: number }, call: string) => ({ kind: 'parked' as const, parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call });
+const ofKey = (tenant: string, name: string) => ({ object: `Wi-Fi key ${name} of tenant ${tenant}` });
 
 /**
  * `wifi-key/<tenant>/<name>`: the registry keeps (or mints, or restores) the key, then the
- * controller is made to hold it. A failed controller write answers the key with its psk; the
- * repeated call keeps the same psk and resumes.
+ * controller is made to hold it. A failed controller write answers the key with its psk and parks
+ * the run; the repeated call keeps the same psk and resumes it.
  */
-export function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult> {
-  return underLease(input.tenant, 'shared', 'wifi key issue', () => issue(input));
+export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult | undefined> {
+  if (before.beganBeforeRunModel()) return before.wifiKeyIssue(input);
+  return serveRun(attemptWifiKeyIssue, (req) => underLease(req.tenant, 'shared', 'wifi key issue', () => issue(req)), parked(input, 'wifi key issue'), (r) => (r.kind === 'done' ? 'issued' : r.kind));
 }
 
 async function issue(input: IssueKeyInput): Promise<IssueKeyResult> {
-  const reg = await registry[activityName('prepareWifiKey')](input);
+  const reg = await registry.prepareWifiKey(input);
   if (reg.kind === 'refused') return reg;
-  try {
-    await steps.ensureWifiKey({ tenant: input.tenant, name: input.name, replaces: reg.replaces });
-  } catch (err) {
-    return { kind: 'failed', step: failedStep(err, 'wifi'), key: reg.key };
-  }
-  return { kind: 'done', key: reg.key };
+  const ensured = await runStep('wifi.ensure-key', [{ tenant: input.tenant, name: input.name, replaces: reg.replaces }], ofKey(input.tenant, input.name));
+  return ensured.ok ? { kind: 'done', key: reg.key } : { kind: 'failed', step: 'wifi', key: reg.key };
 }
 
 /** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
-export function wifiKeyRevoke(input: { tenant: string; name: string }): Promise<RevokeKeyResult> {
-  return underLease(input.tenant, 'shared', 'wifi key revoke', () => revoke(input));
+export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyResult | undefined> {
+  if (before.beganBeforeRunModel()) return before.wifiKeyRevoke(input);
+  return serveRun(attemptWifiKeyRevoke, (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)), parked(input, 'wifi key revoke'));
 }
 
-async function revoke(input: { tenant: string; name: string }): Promise<RevokeKeyResult> {
-  let revoked: boolean;
-  try {
-    revoked = await steps.revokeWifiKey(input);
-  } catch (err) {
-    return { kind: 'failed', step: failedStep(err, 'wifi') };
-  }
-  return revoked ? { kind: 'revoked' } : { kind: 'refused', error: 'not_found', message: 'wifi key not found' };
+async function revoke(input: RevokeKeyInput): Promise<RevokeKeyResult> {
+  const revoked = await runStep('wifi.revoke-key', [{ tenant: input.tenant, name: input.name }], ofKey(input.tenant, input.name));
+  if (!revoked.ok) return { kind: 'failed', step: 'wifi' };
+  return revoked.value ? { kind: 'revoked' } : { kind: 'refused', error: 'not_found', message: 'wifi key not found' };
 }
 
 /**
  * `admission-wifi/<name>`: each admission issues a new key on the tenant developer network; the
  * earlier key of the name stops working in the same controller write.
  */
-export async function admissionWifiKey(input: AdmissionKeyInput): Promise<AdmissionKeyResult> {
+export async function admissionWifiKey(input: AdmissionKeyInput): Promise<AdmissionKeyResult | undefined> {
+  if (before.beganBeforeRunModel()) return before.admissionWifiKey(input);
+  return serveRun(attemptAdmissionWifiKey, admit, parked(input, 'admission'), (r) => (r.kind === 'done' ? 'issued' : r.kind));
+}
+
+async function admit(input: AdmissionKeyInput): Promise<AdmissionKeyResult> {
   const minted = await registry.mintAdmissionKey(input);
-  try {
-    await steps.ensureWifiKey({ tenant: input.name, name: 'admission', replaces: minted.replaces });
-  } catch (err) {
-    return { kind: 'failed', step: failedStep(err, 'wifi'), key: minted.key };
-  }
-  return { kind: 'done', key: minted.key };
+  const ensured = await runStep('wifi.ensure-key', [{ tenant: input.name, name: 'admission', replaces: minted.replaces }], ofKey(input.name, 'admission'));
+  return ensured.ok ? { kind: 'done', key: minted.key } : { kind: 'failed', step: 'wifi', key: minted.key };
 }

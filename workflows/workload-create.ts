@@ -1,75 +1,55 @@
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { newWorkloadDisk } from '../core/workload-sizing.js';
-import type { PublishStep } from '../activities/workloads/step.js';
-import { STEP } from '../core/search-attributes.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import { underNameLease } from './tenant-lease.js';
-import { serveAttempts } from './attempts.js';
-import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import { beganBeforeRunModel, workloadCreate as workloadCreateBefore } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
 import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from './contracts/workload.js';
+import { runStep } from './steps.js';
+import { underNameLease } from './tenant-lease.js';
+import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `workload-create/<tenant>/<name>`: each create call is an attempt delivered by update. A new
  * workload is checked first (its name free in the zone, its disk no smaller than the template's),
  * then registered, which fixes its identity; then the VM is ensured on the hypervisor and its
- * names published. A failed step answers the partial workload; the same call again resumes.
+ * names published. A failed step answers the partial workload and parks the run; the same call
+ * again resumes it.
  */
-export async function workloadCreate(_input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
-  return serveAttempts(attemptWorkloadCreate, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)), { kind: 'serial' });
-}
-
-class StepFailed extends Error {
-  constructor(readonly step: PublishStep) {
-    super(step);
-  }
-}
-
-async function step<T>(name: PublishStep, work: () => Promise<T>): Promise<T> {
-  upsertSearchAttributes([{ key: STEP, value: name }]);
-  try {
-    return await work();
-  } catch (err) {
-    if (isStepFailure(err)) throw new StepFailed(name);
-    throw err;
-  }
+export async function workloadCreate(input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
+  if (beganBeforeRunModel()) return workloadCreateBefore(input);
+  return serveRun(attemptWorkloadCreate, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)), {
+    kind: 'serial',
+    park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'workload create' },
+  }, (r) => (r.kind === 'done' ? 'created' : r.kind));
 }
 
 async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
   const prep = await registry.prepareWorkload(req);
   if (prep.kind === 'refused') return prep;
+  const object = { object: `workload ${req.name} of tenant ${req.tenant}` };
   let diskGb = prep.diskGb;
-  try {
-    if (!prep.registered) {
-      const free = await step('dns', () => steps.workloadNameFree({ tenant: req.tenant, index: prep.index, name: req.name }));
-      if (!free) {
-        return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
-      }
-      const templateGb = await step('hypervisor', () => steps.workloadTemplateDisk({ tenant: req.tenant, name: req.name }));
-      const disk = newWorkloadDisk(req.diskGb, templateGb);
-      if (!disk.ok) return { kind: 'refused', error: 'bad_request', message: disk.error };
-      diskGb = disk.diskGb;
+  if (!prep.registered) {
+    const free = await runStep('dns.check-name', [{ tenant: req.tenant, index: prep.index, name: req.name }], object);
+    if (!free.ok) return { kind: 'failed', step: 'dns' };
+    if (!free.value) {
+      return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
     }
-  } catch (err) {
-    if (err instanceof StepFailed) return { kind: 'failed', step: err.step };
-    throw err;
+    const template = await runStep('hypervisor.template-disk', [{ tenant: req.tenant, name: req.name }], object);
+    if (!template.ok) return { kind: 'failed', step: 'hypervisor' };
+    const disk = newWorkloadDisk(req.diskGb, template.value);
+    if (!disk.ok) return { kind: 'refused', error: 'bad_request', message: disk.error };
+    diskGb = disk.diskGb;
   }
 
   const reg = await registry.registerWorkload({ ...req, index: prep.index, diskGb: diskGb! });
   if (reg.kind === 'refused') return reg;
-  try {
-    await step('hypervisor', () => vmSteps.ensureWorkloadVm(reg.spec));
-    await step('dns', () => steps.publishWorkloadNames(reg.spec));
-  } catch (err) {
-    if (!(err instanceof StepFailed)) throw err;
-    return { kind: 'failed', step: err.step, workload: await registry.workloadView(req) };
-  }
-  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
+  const vm = await runStep('hypervisor.ensure-vm', [reg.spec], { ...object, options: WORKLOAD_VM_OPTIONS });
+  const names = vm.ok ? await runStep('dns.publish-workload', [reg.spec], object) : vm;
+  if (!names.ok) return { kind: 'failed', step: names.step as 'hypervisor' | 'dns', workload: await registry.workloadView(req) };
   const workload = await registry.finishWorkload(req);
   if (!workload) return { kind: 'refused', error: 'not_found', message: 'workload not found' };
   return { kind: 'done', workload };

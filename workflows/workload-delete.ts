@@ -1,41 +1,37 @@
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import { isStepFailure } from './failures.js';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { STEP } from '../core/search-attributes.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
+import { REGISTRY_OPTIONS } from './activity-options.js';
+import { serveRun } from './attempts.js';
+import { beganBeforeRunModel, workloadDelete as workloadDeleteBefore } from './before-run-model/index.js';
+import { DEFAULT_PARKED_MS, type Parked } from './contracts/attempt.js';
+import { attemptWorkloadDelete, type WorkloadDeleteRequest, type WorkloadDeleteResult } from './contracts/workload.js';
+import { runStep } from './steps.js';
 import { underNameLease } from './tenant-lease.js';
-import type { WorkloadDeleteResult } from './contracts/workload.js';
+import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 
-const steps = proxyActivities<Activities>(STEP_OPTIONS);
-const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `workload-delete/<tenant>/<name>`: stops and destroys the VM, removes its published names,
- * then frees its ordinal. A failed step leaves the workload `deleting`; the same delete again
- * runs every removal once more (each is idempotent), so it resumes.
+ * then frees its ordinal. A failed step leaves the workload `deleting` and parks the run; the
+ * same delete again runs every removal once more (each is idempotent), so it resumes.
  */
-export function workloadDelete(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
-  return underNameLease(input.tenant, input.name, 'workload delete', () => remove(input));
+export async function workloadDelete(input: WorkloadDeleteRequest & Parked): Promise<WorkloadDeleteResult | undefined> {
+  if (beganBeforeRunModel()) return workloadDeleteBefore(input);
+  return serveRun(attemptWorkloadDelete, (req) => underNameLease(req.tenant, req.name, 'workload delete', () => remove(req)), {
+    kind: 'parked',
+    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+    call: 'workload delete',
+  });
 }
 
-async function remove(input: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult> {
+async function remove(input: WorkloadDeleteRequest): Promise<WorkloadDeleteResult> {
   const start = await registry.beginWorkloadDelete(input);
   if (start.kind === 'refused') return start;
-  for (const [name, run] of [
-    ['hypervisor', () => vmSteps.removeWorkloadVm(start.spec)],
-    ['dns', () => steps.unpublishWorkloadNames(start.spec)],
-  ] as const) {
-    upsertSearchAttributes([{ key: STEP, value: name }]);
-    try {
-      await run();
-    } catch (err) {
-      if (isStepFailure(err)) return { kind: 'failed', step: name };
-      throw err;
-    }
-  }
+  const object = { object: `workload ${input.name} of tenant ${input.tenant}` };
+  const vm = await runStep('hypervisor.remove-vm', [start.spec], { ...object, options: WORKLOAD_VM_OPTIONS });
+  const names = vm.ok ? await runStep('dns.unpublish-workload', [start.spec], object) : vm;
+  if (!names.ok) return { kind: 'failed', step: names.step as 'hypervisor' | 'dns' };
   await registry.forgetWorkload(input);
-  upsertSearchAttributes([{ key: STEP, value: 'done' }]);
   return { kind: 'deleted' };
 }

@@ -64,7 +64,7 @@ export function brokerAccountActivities(deps: ActivityDeps) {
      * broker's one is left alone; if the broker no longer holds the client at all, that would make
      * a client nobody can log in as, so the call is refused and the tenant restores its password.
      */
-    async ensureBrokerAccount(input: { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: Sealed<string> }): Promise<void> {
+    async 'broker.ensure-account'(input: { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: Sealed<string> }): Promise<void> {
       const username = brokerUsername(input.tenant, input.name);
       const password = openValue(keys, input.password);
       await runBrokerStep(deps, input.tenant, input.name, async () => {
@@ -104,7 +104,7 @@ export function brokerAccountActivities(deps: ActivityDeps) {
     },
 
     /** Client, then role, then the registry row: a failure leaves the row, so the repeat finds it. */
-    async removeBrokerAccount(input: { tenant: string; name: string }): Promise<void> {
+    async 'broker.remove-account'(input: { tenant: string; name: string }): Promise<void> {
       await runBrokerStep(deps, input.tenant, input.name, () => brokerOf(deps).remove(brokerUsername(input.tenant, input.name)));
       await deleteBrokerAccount(db, input.tenant, input.name);
     },

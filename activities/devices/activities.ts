@@ -128,12 +128,12 @@ export function deviceActivities(deps: ActivityDeps) {
 
   return {
     /** Registry step of a reserve: refusals are answers; reading the router can fail (`device-address`). */
-    async prepareDeviceAddress(input: ReserveInput): Promise<PrepareDeviceAddressResult> {
+    async 'device-address.prepare'(input: ReserveInput): Promise<PrepareDeviceAddressResult> {
       return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', () => prepare(input));
     },
 
     /** Makes the router and DNS match the registry's reservation of one device. */
-    async applyDeviceAddress(input: { tenant: string; device: string; parts: DeviceAddressPart[] }): Promise<void> {
+    async 'device-address.apply'(input: { tenant: string; device: string; parts: DeviceAddressPart[] }): Promise<void> {
       await backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
         if (!tenant) return;
@@ -144,7 +144,7 @@ export function deviceActivities(deps: ActivityDeps) {
     },
 
     /** Releases a device's address; refused while a published record still points at it. */
-    async releaseDeviceAddress(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+    async 'device-address.release'(input: { tenant: string; device: string }): Promise<ReleaseResult> {
       return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
         if (!tenant) return refuse('not_found', 'tenant not found');

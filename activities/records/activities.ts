@@ -11,7 +11,7 @@ import { fqdnOf } from '../workloads/names.js';
 import { runPublishStep } from '../workloads/step.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
-import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
+import { publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
 import { viewRecord, type RecordView } from './view.js';
 
 export type RecordPutCheck = { kind: 'proceed'; index: number; recordKind: RecordKind; registered: boolean } | Refusal;
@@ -49,11 +49,6 @@ export function recordActivities(deps: ActivityDeps) {
   return {
     checkRecordPut: (req: RecordPutRequest): Promise<RecordPutCheck> => decide(db, req),
 
-    /** Whether the tenant already published the name itself (with its update key). */
-    async recordNameFree(input: { tenant: string; index: number; name: string }): Promise<boolean> {
-      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
-    },
-
     /**
      * The claim of the name and the address, decided again under the tenant's names lock: between
      * the check and here a workload or a device may have taken the name, or the device address
@@ -71,7 +66,7 @@ export function recordActivities(deps: ActivityDeps) {
     },
 
     /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */
-    async publishRecord(input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
+    async 'dns.publish-record'(input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
       await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
         withDnsWrites(deps, async () => {
           await publishName(deps, input.tenant, input.index, input.name, input.address);
@@ -92,7 +87,7 @@ export function recordActivities(deps: ActivityDeps) {
       return { kind: 'proceed', index: tenant.index };
     },
 
-    async unpublishRecord(input: { tenant: string; index: number; name: string }): Promise<void> {
+    async 'dns.unpublish-record'(input: { tenant: string; index: number; name: string }): Promise<void> {
       await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
         withDnsWrites(deps, async () => {
           await unpublishName(deps, input.tenant, input.index, input.name);

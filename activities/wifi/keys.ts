@@ -88,11 +88,11 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     },
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
-    async ensureWifiKey(input: { tenant: string; name: string; replaces: string[] }): Promise<void> {
+    async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[] }): Promise<void> {
       await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces));
     },
 
-    async revokeWifiKey(input: { tenant: string; name: string }): Promise<boolean> {
+    async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {
       return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => revokeKey(deps, input.tenant, input.name));
     },
 

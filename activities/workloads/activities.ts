@@ -98,13 +98,13 @@ export function workloadActivities(deps: ActivityDeps) {
       return { kind: 'proceed', index: tenant.index, registered: true, diskGb: sizing.diskGb };
     },
 
-    /** Whether the tenant already published the name itself (with its update key). */
-    async workloadNameFree(input: { tenant: string; index: number; name: string }): Promise<boolean> {
-      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `workload ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
+    /** Whether the tenant already published the name itself (with its update key): a new workload's or record's name. */
+    async 'dns.check-name'(input: { tenant: string; index: number; name: string }): Promise<boolean> {
+      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `name ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
     },
 
     /** The disk size of the template a new workload is cloned from. */
-    async workloadTemplateDisk(input: { tenant: string; name: string }): Promise<number> {
+    async 'hypervisor.template-disk'(input: { tenant: string; name: string }): Promise<number> {
       return runPublishStep(log, 'hypervisor', { tenant: input.tenant, object: `workload ${input.name}` }, async () => (await ports.hypervisor.newestTemplate()).diskGb);
     },
 
@@ -141,7 +141,7 @@ export function workloadActivities(deps: ActivityDeps) {
     },
 
     /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
-    async ensureWorkloadVm(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+    async 'hypervisor.ensure-vm'(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
       const t = deriveIdentity(site, spec.tenant, spec.index);
       return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
         ports.hypervisor.ensure({
@@ -162,7 +162,7 @@ export function workloadActivities(deps: ActivityDeps) {
     },
 
     /** `<name>.<zone>` and its PTR. */
-    async publishWorkloadNames(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+    async 'dns.publish-workload'(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
       return runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
         withDnsWrites(deps, async () => [
           await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
@@ -189,11 +189,11 @@ export function workloadActivities(deps: ActivityDeps) {
     },
 
     /** Stop, then destroy; a VM already gone is fine. */
-    async removeWorkloadVm(spec: WorkloadSpec): Promise<void> {
+    async 'hypervisor.remove-vm'(spec: WorkloadSpec): Promise<void> {
       await runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.remove(spec.vmid));
     },
 
-    async unpublishWorkloadNames(spec: WorkloadSpec): Promise<void> {
+    async 'dns.unpublish-workload'(spec: WorkloadSpec): Promise<void> {
       await runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
         withDnsWrites(deps, async () => {
           await unpublishName(deps, spec.tenant, spec.index, spec.name);

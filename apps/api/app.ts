@@ -1,3 +1,4 @@
+import { runHeaders } from './middleware/run-headers.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { findTenantToken, isTenantTokenRevoked } from '../../db/queries/tenants.js';
@@ -106,7 +107,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         windowMs: site.idempotencyWindowMs,
       })
     : undefined;
-  app.use('/v1/*', limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
   app.use('/codec/*', limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);

@@ -2,18 +2,23 @@ import { WithStartWorkflowOperation, type Client, type WorkflowIdConflictPolicy,
 import type { UpdateDefinition, Workflow, WorkflowResultType } from '@temporalio/common';
 import { operationOf } from '../../core/search-attributes.js';
 import { startOptions } from '../../temporal/start-options.js';
+import { DEFAULT_PARKED_MS } from '../../workflows/contracts/attempt.js';
 import { runUnavailable } from './errors.js';
+import { sawRun } from './middleware/run-headers.js';
 
 /**
  * How the API runs workflows, written once: by the workflow function itself (a renamed workflow,
  * changed arguments or a changed result fail the typecheck, not a call), with the start options
- * every run shares (temporal/start-options.ts; its `Operation` is the workflow's name), and Temporal being away answered as a 503 to
- * repeat (the cause logged by the error map).
+ * every run shares (temporal/start-options.ts; its `Operation` is the workflow's name), a static
+ * summary naming operation, tenant and object, the run named in the answer's `Run-Id` header, and
+ * Temporal being away answered as a 503 to repeat (the cause logged by the error map).
  */
 export interface RunStart<W extends Workflow> {
   workflowId: string;
   args: Parameters<W>;
   tenant: string;
+  /** What the run works on, for its static summary: `workload web`. Absent: the tenant itself. */
+  object?: string;
   /** A static summary and memo for the UI. */
   extra?: { staticSummary?: string; memo?: Record<string, unknown> };
 }
@@ -23,26 +28,45 @@ export interface Runs {
   execute<W extends Workflow>(workflow: W, start: RunStart<W>): Promise<WorkflowResultType<W>>;
   /** Delivers one call as an update to the object's run, starting the run when none is open. */
   attempt<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret>;
+  /**
+   * A run whose calls are all the same request (a delete, a reserve, an issue): the request is the
+   * update, and the start carries it too with the site's parked timeout, so a failed attempt parks
+   * and the repeated call resumes the same run.
+   */
+  call<W extends Workflow, Ret, Req extends object>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: Omit<RunStart<W>, 'args'>, req: Req): Promise<Ret>;
 }
 
-export function runs(client: Client, taskQueue: string): Runs {
+export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAULT_PARKED_MS): Runs {
   // The SDK types `args` with a conditional type TypeScript cannot resolve for a generic W;
   // RunStart's `args: Parameters<W>` is the same contract, checked at every caller.
-  const options = <W extends Workflow>(workflow: W, s: RunStart<W>) =>
-    ({ workflowId: s.workflowId, args: s.args, ...startOptions(taskQueue, operationOf(workflow.name), s.tenant), ...s.extra }) as unknown as WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy };
-  return {
-    execute: (workflow, start) => client.workflow.execute(workflow, options(workflow, start)).catch((err: unknown) => Promise.reject(runUnavailable(err))),
-    async attempt(workflow, update, start, req) {
-      // A run that is just completing refuses new updates; the next try starts a fresh run.
-      for (let attempt = 1; ; attempt++) {
-        const startWorkflowOperation = new WithStartWorkflowOperation(workflow, options(workflow, start));
-        try {
-          return await client.workflow.executeUpdateWithStart(update, { args: [req], startWorkflowOperation });
-        } catch (err) {
-          if (attempt < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
-          throw runUnavailable(err);
-        }
+  const options = <W extends Workflow>(workflow: W, s: RunStart<W>) => {
+    const operation = operationOf(workflow.name);
+    const staticSummary = `${operation} of ${s.object ? `${s.object} of ` : ''}tenant ${s.tenant}`;
+    return { workflowId: s.workflowId, args: s.args, ...startOptions(taskQueue, operation, s.tenant), staticSummary, ...s.extra } as unknown as WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy };
+  };
+  async function attempt<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
+    sawRun(start.workflowId);
+    // A run that is just completing refuses new updates; the next try starts a fresh run.
+    for (let tries = 1; ; tries++) {
+      const startWorkflowOperation = new WithStartWorkflowOperation(workflow, options(workflow, start));
+      try {
+        const answer = await client.workflow.executeUpdateWithStart(update, { args: [req], startWorkflowOperation });
+        sawRun(start.workflowId, answer);
+        return answer;
+      } catch (err) {
+        if (tries < 3 && /completed|not found|closed/i.test(String((err as Error).message))) continue;
+        throw runUnavailable(err);
       }
+    }
+  }
+  return {
+    async execute(workflow, start) {
+      sawRun(start.workflowId);
+      const answer = await client.workflow.execute(workflow, options(workflow, start)).catch((err: unknown) => Promise.reject(runUnavailable(err)));
+      sawRun(start.workflowId, answer);
+      return answer;
     },
+    attempt,
+    call: (workflow, update, start, req) => attempt(workflow, update, { ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
   };
 }

@@ -8,8 +8,8 @@ import type { TenantCensus } from '../../db/queries/census.js';
 
 /** What one run of an ensure did: the most it did to any of its objects, or its failure. */
 export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as const;
-/** A remove that succeeded is `removed`. */
-export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed';
+/** A removal that succeeded is `removed`; a read or check, `done`. */
+export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed' | 'done';
 
 /** What one backend call came to. */
 export const BACKEND_RESULTS = ['ok', 'refused', 'error', 'timeout', 'unreachable'] as const;
@@ -22,23 +22,24 @@ const STEP_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 
 export const PREFIX = 'provisioning_';
 
 /**
- * The worker's metrics: steps, backend calls, sweeps. The `steps` given start at zero for every
- * outcome of their ensure: Prometheus' increase() and rate() see a counter's first increment only
- * when a sample before it exists, so the first failure of a step would otherwise go unseen.
+ * The worker's metrics: steps, backend calls, sweeps. The step activities given
+ * (`<step>.<operation>`) start at zero for `failed`, and a tenant's ensures for every outcome:
+ * Prometheus' increase() and rate() see a counter's first increment only when a sample before it
+ * exists, so the first failure of a step would otherwise go unseen.
  */
-export function createWorkerMetrics(steps: readonly string[] = [], registry = new Registry()) {
+export function createWorkerMetrics(stepActivities: readonly string[] = [], registry = new Registry()) {
   collectDefaultMetrics({ register: registry });
   const metrics = {
     registry,
     stepRuns: new Counter({
       name: `${PREFIX}step_runs_total`,
-      help: 'Runs of each tenant backend step, by step, operation (ensure|remove) and outcome (in_place|created|corrected|removed|failed).',
+      help: 'Runs of each backend step activity (<step>.<operation>), of tenants and every object they own, by step (the area), operation (the verb) and outcome (in_place|created|corrected|removed|done|failed).',
       labelNames: ['step', 'operation', 'outcome'] as const,
       registers: [registry],
     }),
     stepDuration: new Histogram({
       name: `${PREFIX}step_duration_seconds`,
-      help: 'Duration of each tenant backend step run, by step, operation and outcome.',
+      help: 'Duration of each backend step activity run, by step, operation and outcome.',
       labelNames: ['step', 'operation', 'outcome'] as const,
       buckets: STEP_BUCKETS,
       registers: [registry],
@@ -84,7 +85,10 @@ export function createWorkerMetrics(steps: readonly string[] = [], registry = ne
       registers: [registry],
     }),
   };
-  for (const step of steps) for (const outcome of STEP_OUTCOMES) metrics.stepRuns.inc({ step, operation: 'ensure', outcome }, 0);
+  for (const type of stepActivities) {
+    const [step, operation] = type.split('.') as [string, string];
+    for (const outcome of operation === 'ensure' ? STEP_OUTCOMES : (['failed'] as const)) metrics.stepRuns.inc({ step, operation, outcome }, 0);
+  }
   metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
   metrics.sweepCorrected.inc(0);

@@ -1,14 +1,17 @@
 /**
- * Step metrics from the worker's activity inbound interceptor: every activity that runs a tenant
- * backend step is counted by step, operation and outcome, with its duration, without the steps
- * themselves knowing about metrics.
+ * Step metrics from the worker's activity inbound interceptor: every activity that runs a backend
+ * step, of a tenant or of any object it owns, is counted by step, operation and outcome, with its
+ * duration, without the steps themselves knowing about metrics.
  *
- * Which activities are steps: each step is its own activity whose type is `<step>.ensure` or
- * `<step>.remove`, an ensure answering its objects as `{object, result}` with result
- * `in-place|created|corrected` (design §4); a remove that succeeds is `removed`. Also read, so the counts hold before that layout
- * lands: `step<Name>` activities (same answer), and an answer that is a report of several steps
- * (`[{step, objects}]`, runSteps). A failed step of those is the one a backend step's failure
- * (`BackendFailed`/`BackendRefused`) names as its first detail. Any other activity is left alone.
+ * Which activities are steps: each step is its own activity whose type is `<area>.<verb>`
+ * (`dns.ensure`, `hypervisor.ensure-vm`, `broker.remove-account`); `step` is the area and
+ * `operation` the verb. An answer of objects `{object, result}` (result `in-place|created|corrected`,
+ * design §4) is counted by the most it did; a removal (`remove`, `unpublish`, `revoke`, `release`)
+ * that succeeds is `removed`; any other success (a read, a check) is `done`. Also read, so the
+ * counts hold for runs begun before that layout: `step<Name>` activities (same answer), and an
+ * answer that is a report of several steps (`[{step, objects}]`, runSteps). A failed step of those
+ * is the one a backend step's failure (`BackendFailed`/`BackendRefused`) names as its first
+ * detail. Any other activity is left alone.
  */
 import { ApplicationFailure, type Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
@@ -16,15 +19,15 @@ import type { StepOutcome, WorkerMetrics } from '../telemetry/metrics.js';
 
 export interface StepRun {
   step: string;
-  operation: 'ensure' | 'remove';
+  operation: string;
 }
 
 const STEP_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The step and operation an activity type runs, or undefined for an activity that is no step. */
 export function stepOfActivity(activityType: string): StepRun | undefined {
-  const dotted = /^([a-z][a-z0-9-]{0,31})\.(ensure|remove)$/.exec(activityType);
-  if (dotted) return { step: dotted[1]!, operation: dotted[2] as StepRun['operation'] };
+  const dotted = /^([a-z][a-z0-9-]{0,31})\.([a-z][a-z0-9-]{0,31})$/.exec(activityType);
+  if (dotted) return { step: dotted[1]!, operation: dotted[2]! };
   const legacy = /^step([A-Z][A-Za-z]*)$/.exec(activityType);
   if (legacy) return { step: legacy[1]!.replace(/[A-Z]/g, (c, at: number) => (at ? '-' : '') + c.toLowerCase()), operation: 'ensure' };
   return undefined;
@@ -57,6 +60,14 @@ export function stepsOfReport(answer: unknown): Array<{ step: string; outcome: S
   return out;
 }
 
+const REMOVALS = /^(remove|unpublish|revoke|release)(-|$)/;
+
+/** What a step's success did: its objects' most, `removed` for a removal, else `done`. */
+export function successOf(operation: string, answer: unknown): StepOutcome {
+  if (REMOVALS.test(operation)) return 'removed';
+  return outcomeOfObjects(answer) ?? 'done';
+}
+
 /** The failure types a backend step leaves with (activities/step.ts asBackendStep). */
 const STEP_FAILURES = new Set(['BackendFailed', 'BackendRefused']);
 
@@ -85,8 +96,7 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
     try {
       const answer = await next(input);
       if (run) {
-        const outcome = run.operation === 'remove' ? 'removed' : outcomeOfObjects(answer);
-        if (outcome) this.count(run.step, run.operation, outcome, seconds());
+        this.count(run.step, run.operation, successOf(run.operation, answer), seconds());
       } else {
         // A report of several steps has no duration per step: counted, not timed.
         for (const s of stepsOfReport(answer)) this.count(s.step, 'ensure', s.outcome);

@@ -9,7 +9,7 @@
  */
 import type { RuntimeOptions } from '@temporalio/worker';
 import { observeBackendCalls } from '../../activities/backend-telemetry.js';
-import { CREATE_STEPS } from '../../core/steps.js';
+import { STEP_ACTIVITY_TYPES } from '../../core/steps.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
@@ -35,7 +35,7 @@ export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAd
   const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-worker' });
   const at = config.metrics.worker;
   if (!at) return { telemetry: { tracing }, close: async () => { await tracing?.flush(); } };
-  const metrics = createWorkerMetrics(CREATE_STEPS);
+  const metrics = createWorkerMetrics(STEP_ACTIVITY_TYPES);
   observeBackendCalls((backend, result, seconds) => {
     metrics.backendCalls.inc({ backend, result });
     metrics.backendDuration.observe({ backend, result }, seconds);

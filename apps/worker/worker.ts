@@ -73,7 +73,7 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
 /** Activity tasks queued under a name an activity had before a deploy still find it. */
 function withFormerNames(activities: Activities): Record<string, unknown> {
   const all: Record<string, unknown> = { ...activities };
-  for (const [name, former] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[name as keyof Activities];
+  for (const [former, name] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[name];
   return all;
 }
 

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '@temporalio/activity';
 import type { ActivityExecuteInput } from '@temporalio/worker';
-import { failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport } from '../../apps/worker/metrics-interceptor.js';
+import { failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport, successOf } from '../../apps/worker/metrics-interceptor.js';
 import { createWorkerMetrics } from '../../apps/telemetry/metrics.js';
 import { summarizeSweep } from '../../apps/worker/sweep-metrics-workflow-interceptor.js';
 import { resultOfError, resultOfStatus } from '../../activities/backend-telemetry.js';
@@ -16,7 +16,10 @@ describe('which activity runs which step', () => {
     ['a one-word older one', 'stepDns', { step: 'dns', operation: 'ensure' }],
     ['an activity that runs several steps is no single step', 'runSteps', undefined],
     ['a registry activity', 'registerTenant', undefined],
-    ['another verb', 'dns.observe', undefined],
+    ["an object's step: the area and its verb", 'hypervisor.ensure-vm', { step: 'hypervisor', operation: 'ensure-vm' }],
+    ['a fabric read', 'network.observe-zone', { step: 'network', operation: 'observe-zone' }],
+    ['a capitalised verb is no step', 'dns.Publish', undefined],
+    ['three parts are no step', 'dns.publish.record', undefined],
     ['an unbounded name is no step', `${'x'.repeat(40)}.ensure`, undefined],
   ])('%s: %s', (_reason, type, want) => {
     expect(stepOfActivity(type)).toEqual(want);
@@ -33,6 +36,21 @@ describe('the outcome of a step run from its objects', () => {
     ['a list of something else', ['a'], undefined],
   ])('%s', (_reason, answer, want) => {
     expect(outcomeOfObjects(answer)).toBe(want);
+  });
+});
+
+describe('what a step that passed did', () => {
+  it.each([
+    ['an ensure of objects: the most it did', 'ensure-vm', [{ object: 'vm 1', result: 'corrected' }], 'corrected'],
+    ['a removal', 'remove-vm', undefined, 'removed'],
+    ['an unpublish', 'unpublish-record', undefined, 'removed'],
+    ['a revoke that found nothing is still a removal', 'revoke-key', false, 'removed'],
+    ['a release', 'release', { kind: 'released' }, 'removed'],
+    ['a check answers no objects', 'check-name', true, 'done'],
+    ['a write that answers nothing', 'publish-record', undefined, 'done'],
+    ['a verb that only starts like a removal is none', 'removed-things', undefined, 'done'],
+  ])('%s', (_reason, operation, answer, want) => {
+    expect(successOf(operation, answer)).toBe(want);
   });
 });
 
@@ -98,6 +116,9 @@ describe('the interceptor counts what a step activity did', () => {
     ['a failed ensure', 'dns.ensure', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
     ['a report of several steps', 'runSteps', async () => [{ step: 'state', ok: true, objects: [{ object: 'user a', result: 'corrected' }] }], { step: 'state', operation: 'ensure', outcome: 'corrected' }],
     ['the failure of several steps names its step', 'runStepsAndFinish', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
+    ["a workload's failed VM step", 'hypervisor.ensure-vm', async () => { throw failure; }, { step: 'hypervisor', operation: 'ensure-vm', outcome: 'failed' }],
+    ["a record's published name", 'dns.publish-record', async () => undefined, { step: 'dns', operation: 'publish-record', outcome: 'done' }],
+    ["a broker account's removal", 'broker.remove-account', async () => undefined, { step: 'broker', operation: 'remove-account', outcome: 'removed' }],
     ['an activity that is no step', 'registerTenant', async () => ({ kind: 'proceed' }), undefined],
   ])('%s', async (_reason, activityType, work, want) => {
     const metrics = createWorkerMetrics();

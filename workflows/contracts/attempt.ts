@@ -7,3 +7,14 @@ import { defineUpdate } from '@temporalio/workflow';
 export function attemptUpdate<Res, Req>() {
   return defineUpdate<Res, [Req]>('attempt');
 }
+
+/**
+ * What a run that parks after a failed attempt is started with: how long it waits for the repeat
+ * before it gives up (the site's `PARKED_RUN_TIMEOUT`). Absent in runs begun before the run model.
+ */
+export interface Parked {
+  parkedTimeoutMs?: number;
+}
+
+/** The bound a run begun without one parks under: the setting's default, 24 h. */
+export const DEFAULT_PARKED_MS = 24 * 3600_000;

@@ -3,7 +3,7 @@
  * carries each issue call, and the shapes that cross Temporal (through the payload codec; the
  * password in them is sealed besides, so the codec does not reveal it).
  */
-import { attemptUpdate } from './attempt.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 import type { SealedBrokerAccount } from '../../activities/broker/account-view.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { DeleteResult, Refusal } from './tenant.js';
@@ -26,6 +26,14 @@ export type BrokerAccountResult =
   | Refusal;
 
 export type BrokerAccountDeleteResult = DeleteResult;
+
+export interface BrokerAccountDeleteRequest extends Parked {
+  tenant: string;
+  name: string;
+}
+
+/** One delete call: a failed delete parks, and the repeated delete resumes it. */
+export const attemptBrokerAccountDelete = attemptUpdate<BrokerAccountDeleteResult, BrokerAccountDeleteRequest>();
 
 export interface BrokerAccountWorkflowInput {
   tenant: string;

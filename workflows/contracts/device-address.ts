@@ -5,10 +5,11 @@
 import type { Refusal } from '../../core/refusal.js';
 import type { BackendStep } from '../../activities/devices/backend.js';
 import type { DeviceAddressView } from '../../activities/devices/view.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 
 export type { BackendStep } from '../../activities/devices/backend.js';
 
-export interface ReserveInput {
+export interface ReserveInput extends Parked {
   tenant: string;
   device: string;
   address?: string;
@@ -24,3 +25,14 @@ export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: Backe
 
 /** A device's address brought to its current registry state (a MAC moved). */
 export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep } | Refusal;
+
+/** A release, or a device's MAC moved: one device of one tenant. */
+export interface DeviceInput extends Parked {
+  tenant: string;
+  device: string;
+}
+
+/** One call to a device address's run: a failed one parks, and the repeated call resumes it. */
+export const attemptDeviceAddressReserve = attemptUpdate<ReserveResult, ReserveInput>();
+export const attemptDeviceAddressRelease = attemptUpdate<ReleaseResult, DeviceInput>();
+export const attemptDeviceMacMove = attemptUpdate<SyncResult, DeviceInput>();

@@ -1,8 +1,13 @@
 /**
- * Names that runs begun before issue 20 recorded in their histories, by the workflow that holds
- * them. Such a run still receives its calls, and replays its activities, under these names; new runs
- * use the one name. An entry can go once no run begun before that release can be open (the longest
- * a run stays open is its parked timeout); the replay test holds histories recorded with them.
+ * Names that runs begun before a rename recorded in their histories. Such a run still receives its
+ * calls, and replays its activities, under these names; new runs use the one name. An entry can go
+ * once no run begun before its release can be open (the longest a run stays open is its parked
+ * timeout, `PARKED_RUN_TIMEOUT`, 24 h by default); the replay test holds histories recorded with them.
+ *
+ * - issue 20 (the `one-name` patch): the update and three registry activities got one name each;
+ *   goes with the release after 0.12.
+ * - issue 25 (the `run-model` patch): every backend step activity is named `<area>.<verb>`;
+ *   goes with the release after 0.13, together with `workflows/before-run-model/`.
  */
 export const FORMER_UPDATE_NAMES: Readonly<Record<string, string>> = {
   brokerAccountEnsure: 'attemptBrokerAccount',
@@ -10,9 +15,36 @@ export const FORMER_UPDATE_NAMES: Readonly<Record<string, string>> = {
   workloadCreate: 'attempt-workload',
 };
 
-/** Activities by their one name, with the name runs begun before scheduled them under. */
-export const FORMER_ACTIVITY_NAMES = {
+/** Before `one-name` (issue 20): the activity's name then, by its name until issue 25. */
+export const BEFORE_ONE_NAME = {
   prepareDeviceAddress: 'allocateDeviceAddress',
   deviceAddressView: 'deviceReservationView',
   prepareWifiKey: 'registerWifiKey',
+} as const;
+
+/**
+ * Every former activity name, with the activity that now answers it. The worker registers each
+ * activity under these names too, for activity tasks still queued under them and for runs begun
+ * before `run-model`, which keep scheduling them (workflows/before-run-model/).
+ */
+export const FORMER_ACTIVITY_NAMES = {
+  allocateDeviceAddress: 'device-address.prepare',
+  deviceReservationView: 'deviceAddressView',
+  registerWifiKey: 'prepareWifiKey',
+  prepareDeviceAddress: 'device-address.prepare',
+  workloadNameFree: 'dns.check-name',
+  recordNameFree: 'dns.check-name',
+  workloadTemplateDisk: 'hypervisor.template-disk',
+  ensureWorkloadVm: 'hypervisor.ensure-vm',
+  publishWorkloadNames: 'dns.publish-workload',
+  removeWorkloadVm: 'hypervisor.remove-vm',
+  unpublishWorkloadNames: 'dns.unpublish-workload',
+  publishRecord: 'dns.publish-record',
+  unpublishRecord: 'dns.unpublish-record',
+  applyDeviceAddress: 'device-address.apply',
+  releaseDeviceAddress: 'device-address.release',
+  ensureWifiKey: 'wifi.ensure-key',
+  revokeWifiKey: 'wifi.revoke-key',
+  ensureBrokerAccount: 'broker.ensure-account',
+  removeBrokerAccount: 'broker.remove-account',
 } as const;

@@ -1,6 +1,6 @@
 import type { Refusal } from '../../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
-import { attemptUpdate } from './attempt.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 import type { RecordView } from '../../activities/records/view.js';
 
 
@@ -21,10 +21,13 @@ export interface RecordDeleteRequest {
 
 export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns' } | Refusal;
 
-export interface RecordWorkflowInput {
+export interface RecordWorkflowInput extends Parked {
   tenant: string;
   name: string;
 }
 
 /** One PUT call: puts of one name run one after another in its workflow, so the last one wins. */
 export const attemptRecordPut = attemptUpdate<RecordPutResult, RecordPutRequest>();
+
+/** One delete call: a failed delete parks, and the repeated delete resumes it. */
+export const attemptRecordDelete = attemptUpdate<RecordDeleteResult, RecordDeleteRequest>();

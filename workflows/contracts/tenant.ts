@@ -3,7 +3,7 @@
  * that cross Temporal. Everything here passes the payload codec; secrets in it are, besides,
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
-import { attemptUpdate } from './attempt.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 import type { ObjectOutcome } from '../../activities/ensure.js';
 import type { Outcome, TenantSecrets, TenantView } from '../../core/tenant-view.js';
 import type { Sealed } from '../../core/sealed.js';
@@ -45,6 +45,13 @@ export interface CreateWorkflowInput {
 export const attemptTenantCreate = attemptUpdate<CreateResult, CreateRequest>();
 
 export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string } | Refusal;
+
+export interface DeleteInput extends Parked {
+  name: string;
+}
+
+/** One delete call: a failed delete parks, and the repeated delete resumes it. */
+export const attemptTenantDelete = attemptUpdate<DeleteResult, DeleteInput>();
 
 export interface StepReport {
   step: StepName;

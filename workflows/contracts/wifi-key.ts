@@ -6,8 +6,9 @@ import type { Refusal } from '../../core/refusal.js';
 import type { BackendStep } from '../../activities/devices/backend.js';
 import type { SealedWifiKey } from '../../activities/wifi/key-view.js';
 import type { Sealed } from '../../core/sealed.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 
-export interface IssueKeyInput {
+export interface IssueKeyInput extends Parked {
   tenant: string;
   name: string;
   trustClass: string;
@@ -22,10 +23,20 @@ export type IssueKeyResult =
 
 export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | Refusal;
 
-export interface AdmissionKeyInput {
+export interface AdmissionKeyInput extends Parked {
   name: string;
   /** Lowercase colon form: binds the key to one client. */
   mac?: string;
 }
 
 export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey };
+
+export interface RevokeKeyInput extends Parked {
+  tenant: string;
+  name: string;
+}
+
+/** One call to a Wi-Fi key's run: a failed one parks, and the repeated call resumes it. */
+export const attemptWifiKeyIssue = attemptUpdate<IssueKeyResult, IssueKeyInput>();
+export const attemptWifiKeyRevoke = attemptUpdate<RevokeKeyResult, RevokeKeyInput>();
+export const attemptAdmissionWifiKey = attemptUpdate<AdmissionKeyResult, AdmissionKeyInput>();

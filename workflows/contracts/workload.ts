@@ -3,7 +3,7 @@
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
 import type { Refusal } from '../../core/refusal.js';
-import { attemptUpdate } from './attempt.js';
+import { attemptUpdate, type Parked } from './attempt.js';
 import type { WorkloadView } from '../../activities/workloads/view.js';
 import type { PublishStep } from '../../activities/workloads/step.js';
 
@@ -27,7 +27,7 @@ export type WorkloadResult =
   | { kind: 'failed'; step: PublishStep; workload?: WorkloadView }
   | Refusal;
 
-export interface WorkloadWorkflowInput {
+export interface WorkloadWorkflowInput extends Parked {
   tenant: string;
   name: string;
 }
@@ -36,3 +36,12 @@ export interface WorkloadWorkflowInput {
 export const attemptWorkloadCreate = attemptUpdate<WorkloadResult, WorkloadRequest>();
 
 export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | Refusal;
+
+export interface WorkloadDeleteRequest {
+  tenant: string;
+  name: string;
+  actor: string;
+}
+
+/** One delete call: a failed delete parks, and the repeated delete resumes it. */
+export const attemptWorkloadDelete = attemptUpdate<WorkloadDeleteResult, WorkloadDeleteRequest>();

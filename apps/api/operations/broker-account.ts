@@ -7,6 +7,7 @@ import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 import { brokerAccountDelete, brokerAccountEnsure } from '../../../workflows/index.js';
 import {
+  attemptBrokerAccountDelete,
   attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
 } from '../../../workflows/contracts/broker-account.js';
 import { badRequest } from '../errors.js';
@@ -31,7 +32,7 @@ export interface BrokerAccountOperations {
 export function brokerAccountOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
   const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
-  const run = runs(client, taskQueue);
+  const run = runs(client, taskQueue, opts.parkedTimeoutMs);
 
   return {
     async ensure(call) {
@@ -46,11 +47,11 @@ export function brokerAccountOperations(opts: { registry: Registry; client: Clie
       }
       const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
       const input = { tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs };
-      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccountEnsure, { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant }, req);
+      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccountEnsure, { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant, object: `broker account ${req.name}` }, req);
       return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
     },
     async delete(tenant, name) {
-      return run.execute(brokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), args: [{ tenant, name }], tenant });
+      return run.call(brokerAccountDelete, attemptBrokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), tenant, object: `broker account ${name}` }, { tenant, name });
     },
     async get(tenant, name) {
       const row = await getBrokerAccount(db, tenant, name);

@@ -12,8 +12,8 @@ import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../../db/que
 import type { Registry } from '../../../db/registry.js';
 import { deriveIdentity } from '../../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../../workflows/index.js';
-import type { BackendStep, ReleaseResult, ReserveResult } from '../../../workflows/contracts/device-address.js';
-import type { IssueKeyInput, RevokeKeyResult } from '../../../workflows/contracts/wifi-key.js';
+import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../workflows/contracts/device-address.js';
+import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../workflows/contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
@@ -51,6 +51,7 @@ export interface DeviceOperationsDeps {
   registry: Registry;
   client: Client;
   taskQueue: string;
+  parkedTimeoutMs: number;
 }
 
 const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
@@ -67,7 +68,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
   const { site, registry, client, taskQueue } = deps;
   const db = registry.db;
   const keys = sealKeys(site);
-  const run = runs(client, taskQueue);
+  const run = runs(client, taskQueue, deps.parkedTimeoutMs);
 
   async function zoneOf(tenant: string): Promise<string | undefined> {
     const row = await getTenantRow(db, tenant);
@@ -88,7 +89,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       // A fixed address follows the device's MAC: its reservation on the router is brought to the
       // registry's (the registry row moved with the device), and a repeated call resumes a move.
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
-        const moved = await run.execute(deviceMacMove, { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, args: [{ tenant: req.tenant, device: req.name }] });
+        const moved = await run.call(deviceMacMove, attemptDeviceMacMove, { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` }, { tenant: req.tenant, device: req.name });
         if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
         if (moved.kind === 'refused') return moved;
       }
@@ -112,7 +113,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async reserveAddress(req) {
       const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
-      const result = await run.execute(deviceAddressReserve, { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, args: [input] });
+      const result = await run.call(deviceAddressReserve, attemptDeviceAddressReserve, { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` }, input);
       if (result.kind !== 'refused' && result.reservation) {
         // A published name (and the caller behind it) goes to the audit log.
         await audit(db, { actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
@@ -126,11 +127,11 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async releaseAddress(req) {
-      const result = await run.execute(deviceAddressRelease, {
+      const result = await run.call(deviceAddressRelease, attemptDeviceAddressRelease, {
         workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
         tenant: req.tenant,
-        args: [{ tenant: req.tenant, device: req.device }],
-      });
+        object: `the address of device ${req.device}`,
+      }, { tenant: req.tenant, device: req.device });
       if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
       return result;
     },
@@ -140,7 +141,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
         return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
       }
       const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
-      const result = await run.execute(wifiKeyIssue, { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, args: [input] });
+      const result = await run.call(wifiKeyIssue, attemptWifiKeyIssue, { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, input);
       if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
       if (result.kind === 'refused') return result;
       if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
@@ -157,7 +158,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async revokeWifiKey(req) {
-      const result = await run.execute(wifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, args: [{ tenant: req.tenant, name: req.name }] });
+      const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, { tenant: req.tenant, name: req.name });
       if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
       return result;
     },
@@ -171,12 +172,12 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
  */
 export function admissionKeys(deps: DeviceOperationsDeps) {
   const { site, registry, client, taskQueue } = deps;
-  const run = runs(client, taskQueue);
+  const run = runs(client, taskQueue, deps.parkedTimeoutMs);
   return {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
       if (!site.wifi?.developer) return undefined;
-      const result = await run.execute(admissionWifiKey, { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, args: [input] });
+      const result = await run.call(admissionWifiKey, attemptAdmissionWifiKey, { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, object: 'its admission Wi-Fi key' }, input);
       if (result.kind === 'failed') throw stepFailed(result.step, {});
       const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
@@ -198,7 +199,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       const orphanKey = key !== undefined && !registered;
       if (!unused && !orphanKey) return false;
       if (key) {
-        const result = await run.execute(wifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, args: [{ tenant: name, name: ADMISSION_KEY }] });
+        const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, object: 'its admission Wi-Fi key' }, { tenant: name, name: ADMISSION_KEY });
         if (result.kind === 'failed') throw stepFailed(result.step, {});
       }
       await withdrawAdmission(registry.db, name);

@@ -10,6 +10,8 @@ export interface PublishingDeps {
   registry: Registry;
   client: Client;
   taskQueue: string;
+  /** How long a run parked on a failed step waits for the repeat (`PARKED_RUN_TIMEOUT`). */
+  parkedTimeoutMs: number;
 }
 
 /** How one kind of published object (a workload, a record) is read from the registry and shown. */
@@ -41,5 +43,5 @@ function publishedReads<Row, View>(site: Site, db: Db, kind: PublishedKind<Row, 
 
 /** A published kind's runs on Temporal and its reads, from the one set of dependencies. */
 export function published<Row, View>(deps: PublishingDeps, kind: PublishedKind<Row, View>): PublishedReads<View> & { run: Runs } {
-  return { run: runs(deps.client, deps.taskQueue), ...publishedReads(deps.site, deps.registry.db, kind) };
+  return { run: runs(deps.client, deps.taskQueue, deps.parkedTimeoutMs), ...publishedReads(deps.site, deps.registry.db, kind) };
 }

@@ -1,6 +1,7 @@
 import { viewRecord, type RecordView } from '../../../activities/records/view.js';
 import { getRecord, listRecords } from '../../../db/queries/records.js';
 import {
+  attemptRecordDelete,
   attemptRecordPut,
   type RecordDeleteRequest,
   type RecordDeleteResult,
@@ -19,7 +20,7 @@ export interface RecordOperations extends PublishedReads<RecordView> {
 
 export function recordOperations(deps: PublishingDeps): RecordOperations {
   const { run, ...reads } = published(deps, { get: getRecord, list: listRecords, view: viewRecord });
-  const put = (req: RecordPutRequest) => run.attempt(recordPut, attemptRecordPut, { workflowId: runIds.recordPut(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req);
-  const remove = (req: RecordDeleteRequest) => run.execute(recordDelete, { workflowId: runIds.recordDelete(req.tenant, req.name), args: [req], tenant: req.tenant });
+  const put = (req: RecordPutRequest) => run.attempt(recordPut, attemptRecordPut, { workflowId: runIds.recordPut(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }], tenant: req.tenant, object: `record ${req.name}` }, req);
+  const remove = (req: RecordDeleteRequest) => run.call(recordDelete, attemptRecordDelete, { workflowId: runIds.recordDelete(req.tenant, req.name), tenant: req.tenant, object: `record ${req.name}` }, req);
   return { ...reads, put, delete: remove };
 }

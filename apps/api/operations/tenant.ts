@@ -8,7 +8,7 @@ import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.j
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 import { tenantCreate, tenantDelete, tenantReconcile } from '../../../workflows/index.js';
-import { attemptTenantCreate, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
+import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
 import type { Config } from '../../config/env.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
@@ -44,8 +44,8 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
   const { site } = config;
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
-  const admission = admissionKeys({ site, registry, client, taskQueue });
-  const run = runs(client, taskQueue);
+  const admission = admissionKeys({ site, registry, client, taskQueue, parkedTimeoutMs: config.parkedRunTimeoutMs });
+  const run = runs(client, taskQueue, config.parkedRunTimeoutMs);
   /** The run's static summary names operation, tenant and (when registered) index. */
   const labels = async (operation: string, name: string) => {
     const index = await tenantIndex(registry.db, name);
@@ -71,7 +71,7 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
       return result.kind === 'refused' ? result : reveal(result);
     },
     async delete(name: string): Promise<DeleteResult> {
-      return run.execute(tenantDelete, { workflowId: runIds.tenantDelete(name), args: [{ name }], ...(await labels('delete', name)) });
+      return run.call(tenantDelete, attemptTenantDelete, { workflowId: runIds.tenantDelete(name), ...(await labels('delete', name)) }, { name });
     },
     async reconcile(name: string): Promise<ReconcileResult> {
       const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [{ name }], ...(await labels('reconcile', name)) });

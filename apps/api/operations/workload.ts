@@ -3,6 +3,7 @@ import { getWorkload, listWorkloads } from '../../../db/queries/workloads.js';
 import { workloadCreate, workloadDelete } from '../../../workflows/index.js';
 import {
   attemptWorkloadCreate,
+  attemptWorkloadDelete,
   type WorkloadDeleteResult,
   type WorkloadRequest,
   type WorkloadResult,
@@ -19,7 +20,7 @@ export interface WorkloadOperations extends PublishedReads<WorkloadView> {
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
   const { run, ...reads } = published(deps, { get: getWorkload, list: listWorkloads, view: viewWorkload });
   return Object.assign(reads, {
-    create: (req) => run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name }], tenant: req.tenant }, req),
-    delete: (req) => run.execute(workloadDelete, { workflowId: runIds.workloadDelete(req.tenant, req.name), args: [req], tenant: req.tenant }),
+    create: (req) => run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }], tenant: req.tenant, object: `workload ${req.name}` }, req),
+    delete: (req) => run.call(workloadDelete, attemptWorkloadDelete, { workflowId: runIds.workloadDelete(req.tenant, req.name), tenant: req.tenant, object: `workload ${req.name}` }, req),
   } satisfies Pick<WorkloadOperations, 'create' | 'delete'>);
 }
