@@ -27,7 +27,7 @@ export interface Command {
   idempotent?: boolean;
   /** Its answer may carry secrets: they go to --secrets-file, or to the screen with --show-secrets. */
   issuesSecrets?: boolean;
-  /** A tenant create: progress per step while it runs. */
+  /** A tenant create: progress per step while it runs (every other call reports its steps with its answer). */
   progress?: (args: string[]) => string;
   call(c: CallContext): Promise<Answer>;
 }

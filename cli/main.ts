@@ -3,7 +3,7 @@ import { createTenantClient } from '../client/index.js';
 import { parseCommandLine, UsageError, type Flags } from './args.js';
 import { COMMANDS, usage, type Answer, type Command } from './commands.js';
 import { redact, table, writeSecrets } from './output.js';
-import { watchSteps } from './progress.js';
+import { reportRanSteps, watchSteps } from './progress.js';
 
 /**
  * tenantctl: the tenant provisioning API from a terminal, on the typed client (`client/`).
@@ -82,7 +82,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   }
   const status = answer.response.status;
   const body = answer.data ?? answer.error;
-  await progress?.finish(body);
+  if (progress) await progress.finish(body, answer.response);
+  else reportRanSteps(answer.response, err);
   if (answer.response.headers.get('idempotent-replayed') === 'true') err('(the answer kept for this Idempotency-Key, replayed)');
 
   const file = flags['secrets-file'];

@@ -1,17 +1,38 @@
 import type { ApiClient, Step } from '../client/index.js';
 
+/** The step activities a run's answer names in its `Run-Steps` header: `dns.ensure=ok, ...`. */
+export function ranSteps(header: string | null): { activity: string; ok: boolean }[] {
+  if (!header) return [];
+  return header.split(',').map((part) => part.trim()).flatMap((part) => {
+    const m = /^([a-z][a-z0-9-]*\.[a-z][a-z0-9-]*)=(ok|failed)$/.exec(part);
+    return m ? [{ activity: m[1]!, ok: m[2] === 'ok' }] : [];
+  });
+}
+
+const line = (name: string, ok: boolean, runId: string | undefined) => (ok ? `  ✓ ${name}` : `  ✗ ${name} failed${runId ? ` (run ${runId})` : ''}`);
+
 /**
- * Progress of a tenant create: while the call runs, the tenant's `steps` are read every
- * `everyMs` and each step is reported once, when it is first seen passed (or failed). The create's
- * own answer is reported through `finish`, so a step the polling missed still gets its line.
+ * Step progress of any call that runs steps: each step activity the answer's `Run-Steps` names,
+ * ✓ or ✗, the ✗ line naming the run (`Run-Id`) so the engineer opens it in the Temporal UI.
+ */
+export function reportRanSteps(response: Response, report: (line: string) => void): void {
+  const runId = response.headers.get('run-id') ?? undefined;
+  for (const s of ranSteps(response.headers.get('run-steps'))) report(line(s.activity, s.ok, runId));
+}
+
+/**
+ * Progress of a tenant create, live: while the call runs, the tenant's `steps` are read every
+ * `everyMs` and each step is reported once, when it is first seen passed. A failed step is
+ * reported with the answer (through `finish`), which names the run; a step the polling missed
+ * still gets its line then.
  */
 export function watchSteps(api: ApiClient, name: string, report: (line: string) => void, everyMs = 300) {
   const seen = new Map<string, boolean>();
-  const note = (steps: Step[] | undefined) => {
+  const note = (steps: Step[] | undefined, runId?: string, final = false) => {
     for (const s of steps ?? []) {
-      if (seen.get(s.name) === s.ok) continue;
+      if (seen.get(s.name) === s.ok || (!s.ok && !final)) continue;
       seen.set(s.name, s.ok);
-      report(s.ok ? `  ✓ ${s.name}` : `  ✗ ${s.name} failed`);
+      report(line(s.name, s.ok, runId));
     }
   };
   let stopped = false;
@@ -25,11 +46,11 @@ export function watchSteps(api: ApiClient, name: string, report: (line: string) 
     }
   })();
   return {
-    async finish(answer: unknown) {
+    async finish(answer: unknown, response?: Response) {
       stopped = true;
       await loop;
       const tenant = (answer as { steps?: Step[]; tenant?: { steps?: Step[] } } | undefined) ?? {};
-      note(tenant.steps ?? tenant.tenant?.steps);
+      note(tenant.steps ?? tenant.tenant?.steps, response?.headers.get('run-id') ?? undefined, true);
     },
   };
 }

@@ -5,12 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
-import { canConnect, canPublish, canSubscribe, collect, connectAs, receivedUntilControl, sleep } from '../support/mosquitto.js';
+import { canConnect, canPublish, canSubscribe, collect, connectAs, pausingBroker, receivedUntilControl, sleep } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
 
 const run = promisify(execFile);
@@ -30,27 +29,8 @@ async function login(username: string, password: string): Promise<MqttClient> {
   return c;
 }
 
-/** The broker process of this site (started by this test), for pausing it. */
-async function brokerPid(): Promise<number> {
-  const conf = `${site.backends.mosquitto!.dir}/mosquitto.conf`;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmd = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmd.split('\0').includes(conf)) return Number(entry);
-  }
-  throw new Error('broker process not found');
-}
-
-/** The broker stops answering (its connections stay open) while `during` runs. */
-async function whileBrokerPaused<T>(during: () => Promise<T>): Promise<T> {
-  const pid = await brokerPid();
-  process.kill(pid, 'SIGSTOP');
-  try {
-    return await during();
-  } finally {
-    process.kill(pid, 'SIGCONT');
-  }
-}
+/** The broker of this site stops answering (its connections stay open) while `during` runs. */
+const whileBrokerPaused = <T>(during: () => Promise<T>) => pausingBroker(site.backends.mosquitto!.dir, during);
 
 async function cli(cmd: 'mosquitto_pub' | 'mosquitto_sub', args: string[]): Promise<{ ok: boolean; out: string }> {
   const { port } = site.backends.mosquitto!;

@@ -4,6 +4,7 @@
  * a PUBACK reason code, so a test need not wait for silence to know it was denied.
  */
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { connect, type MqttClient } from 'mqtt';
 
 export { startMosquitto, type RunningMosquitto, type MosquittoOptions } from '../../apps/lab/servers/mosquitto.js';
@@ -108,3 +109,25 @@ export async function receivedUntilControl(receiver: MqttClient, act: () => Prom
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The Mosquitto process started with the config in `dir` (a lab's or a test's own broker). */
+async function brokerPid(dir: string): Promise<number> {
+  const conf = `${dir}/mosquitto.conf`;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmd = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmd.split('\0').includes(conf)) return Number(entry);
+  }
+  throw new Error('broker process not found');
+}
+
+/** The broker stops answering (its connections stay open) while `during` runs. */
+export async function pausingBroker<T>(dir: string, during: () => Promise<T>): Promise<T> {
+  const pid = await brokerPid(dir);
+  process.kill(pid, 'SIGSTOP');
+  try {
+    return await during();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}
