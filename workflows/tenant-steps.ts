@@ -37,6 +37,6 @@ export async function removeSteps(tenant: StepInput, steps: RemovalStep[]): Prom
  * history too.
  */
 export const fabric = {
-  indexes: (tenant: string) => runStep('network.observe-indexes', [], { object: `the indexes the fabric carries, for tenant ${tenant}` }),
-  hasZone: (tenant: string) => runStep('network.observe-zone', [{ name: tenant }], { object: `the zone of tenant ${tenant}` }),
+  indexes: (tenant: string) => runStep('network.observe-indexes', [], { object: `tenant ${tenant} (the indexes the fabric carries)` }),
+  hasZone: (tenant: string) => runStep('network.observe-zone', [{ name: tenant }], { object: `tenant ${tenant} (whether the fabric carries its zone)` }),
 };

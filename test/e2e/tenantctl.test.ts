@@ -108,7 +108,7 @@ describe('tenantctl tenant create', () => {
     }
     expect(failed.code, failed.stderr).toBe(4);
     expect(failed.stderr).toContain('backend step "dns" failed');
-    expect(failed.stderr).toContain('✗ dns failed');
+    expect(failed.stderr).toContain('✗ dns failed (run tenant-create/ctlfail)');
     expect(failed.stderr).toContain(`tenantctl ${args.join(' ')}`);
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -117,6 +117,31 @@ describe('tenantctl tenant create', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('✓ dns');
     expect(JSON.parse(resumed.stdout).outcome).toBe('resumed');
+  });
+});
+
+describe('tenantctl workload create', () => {
+  it('prints each step activity its run ran; a failed one names the run; the same command resumes it', async () => {
+    expect((await tenantctl(['tenant', 'create', 'ctlw', '--secrets-file', join(dir, 'ctlw.json')])).code).toBe(0);
+    const args = ['workload', 'create', 'ctlw', 'web', '--output', 'json'];
+    site.backends.proxmox.faults.add({ failNext: 1000, status: 500, match: '/clone', method: 'POST' });
+    let failed: Run;
+    try {
+      failed = await tenantctl(args);
+    } finally {
+      site.backends.proxmox.faults.clear();
+    }
+    expect(failed.code, failed.stderr).toBe(4);
+    expect(failed.stderr).toContain('✓ dns.check-name');
+    expect(failed.stderr).toContain('✓ hypervisor.template-disk');
+    expect(failed.stderr).toContain('✗ hypervisor.ensure-vm failed (run workload-create/ctlw/web)');
+    expect(failed.stderr).not.toContain('dns.publish-workload');
+
+    const resumed = await tenantctl(args);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('✓ hypervisor.ensure-vm');
+    expect(resumed.stderr).toContain('✓ dns.publish-workload');
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ name: 'web', status: 'ready' });
   });
 });
 
