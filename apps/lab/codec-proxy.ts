@@ -12,10 +12,19 @@ import { createServer, type Server } from 'node:http';
  */
 const CODEC_PATHS: Record<string, string> = { '/encode': '/codec/encode', '/decode': '/codec/decode' };
 
-/** The API path a request to the proxy may reach, or undefined: exact paths only, no query, no dot segments. */
+/**
+ * The API path a request to the proxy may reach, or undefined: exact paths only, no dot segments.
+ * A query string is allowed and dropped: the UI (2.54) posts to `/decode?preserveStorageRefs=true`,
+ * which asks a codec server with external payload storage to leave storage references unfetched;
+ * the API keeps no payload outside history, so the parameter means nothing to it. Dropping every
+ * parameter keeps the upstream URL a constant of the table above: nothing the browser sends ever
+ * becomes part of a request the proxy makes with its token.
+ */
 export function codecTarget(method: string | undefined, rawUrl: string | undefined): string | undefined {
-  if (method !== 'POST') return undefined;
-  return Object.hasOwn(CODEC_PATHS, rawUrl ?? '') ? CODEC_PATHS[rawUrl!] : undefined;
+  if (method !== 'POST' || rawUrl === undefined) return undefined;
+  const q = rawUrl.indexOf('?');
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  return Object.hasOwn(CODEC_PATHS, path) ? CODEC_PATHS[path] : undefined;
 }
 
 export async function startCodecProxy(opts: { port: number; apiUrl: string; operatorToken: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {

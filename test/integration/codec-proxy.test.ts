@@ -51,6 +51,9 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
   it.each([
     ['POST', '/encode', '/codec/encode'],
     ['POST', '/decode', '/codec/decode'],
+    // What the Temporal UI 2.54 sends; the query stays behind (the API has no storage references).
+    ['POST', '/decode?preserveStorageRefs=true', '/codec/decode'],
+    ['POST', '/encode?x=/../v1/tenants', '/codec/encode'],
   ])('%s %s reaches %s with the operator token', async (method, path, want) => {
     reached.length = 0;
     const r = await raw(method, path);
@@ -65,7 +68,11 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
     ['a Wi-Fi key path', 'POST', '/../v1/tenants/acme/wifi-keys'],
     ['an admission', 'POST', '/../v1/admissions'],
     ['a longer path under encode', 'POST', '/encode/x'],
-    ['a query string', 'POST', '/decode?x=1'],
+    ['a query string on another path', 'POST', '/v1/tenants?x=/decode'],
+    ['a query string after a dot segment', 'POST', '/decode/../v1/admissions?preserveStorageRefs=true'],
+    ['an encoded query mark', 'POST', '/decode%3FpreserveStorageRefs=true'],
+    ['an encoded slash', 'POST', '/%2Fdecode'],
+    ['a double slash with a query', 'POST', '//decode?preserveStorageRefs=true'],
     ['a double slash', 'POST', '//decode'],
     ['an absolute-form target', 'POST', 'http://127.0.0.1/../v1/tenants'],
     ['another method', 'GET', '/decode'],
