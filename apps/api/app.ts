@@ -3,7 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { findTenantToken, isTenantTokenRevoked } from '../../db/queries/tenants.js';
 import { liveAdmission } from '../../db/queries/admissions.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate, type AuthOptions } from './auth/authenticate.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { badRequest, respondError, toResponse, validationReason } from './errors.js';
 import { limitBody } from './middleware/body-limit.js';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 
   const site = deps.config.site;
-  const auth = authenticate({
+  const authOptions: AuthOptions = {
     operatorToken: deps.config.env.OPERATOR_TOKEN,
     egressAgentToken: deps.config.env.EGRESS_AGENT_TOKEN,
     tokenKey: site?.tokenKey,
@@ -91,7 +91,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       tokenRevoked: (hash) => isTenantTokenRevoked(deps.registry.db, hash),
       liveAdmission: (hash) => liveAdmission(deps.registry.db, hash),
     },
-  });
+  };
+  const auth = authenticate(authOptions);
+  // Only the codec routes know the decode-only token: on /v1 it is an unknown token (401).
+  const codecAuth = authenticate({ ...authOptions, codecToken: deps.config.env.CODEC_TOKEN });
   const uiOrigin = deps.config.env.TEMPORAL_UI_ORIGIN;
   if (uiOrigin) {
     // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
@@ -108,7 +111,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       })
     : undefined;
   app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
-  app.use('/codec/*', limitBody(), requireMigrated(deps.registry), auth, requireJsonBody());
+  app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);
   app.use('/v1/tenants/*', siteGate);

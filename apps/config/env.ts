@@ -42,6 +42,8 @@ export const serviceSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .refine(parsesAsConnectionString, 'must be a valid postgres:// connection string'),
   EGRESS_AGENT_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Decode-only: `/codec/encode` and `/codec/decode` and nothing else, for engineers reading runs. */
+  CODEC_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LISTEN_ADDRESS: listen.default(':8080'),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
@@ -101,6 +103,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
     throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
+  }
+  // One token, one role: a codec token equal to another would carry that one's routes too.
+  if (env.CODEC_TOKEN && (env.CODEC_TOKEN === env.OPERATOR_TOKEN || env.CODEC_TOKEN === env.EGRESS_AGENT_TOKEN)) {
+    throw new ConfigError('CODEC_TOKEN: must differ from OPERATOR_TOKEN and EGRESS_AGENT_TOKEN');
   }
   const site = loadSite(source);
   const listenAt = parseListen('LISTEN_ADDRESS', env.LISTEN_ADDRESS)!;

@@ -1,24 +1,34 @@
 import { createServer, type Server } from 'node:http';
 
 /**
- * The Temporal UI calls its codec endpoint from the browser without the operator's token. In the
- * lab (loopback only) this proxy adds the token and forwards to the API's `/codec/*`, answering the
- * browser's CORS preflight for the UI's origin. Production points the UI at the API directly,
- * behind the site's own authentication.
+ * The Temporal UI calls its codec endpoint from the browser with no token of ours (it can pass only
+ * its own login's access token). In the lab (loopback only) this proxy adds the decode-only codec
+ * token and forwards to the API's `/codec/*`, answering the browser's CORS preflight for the UI's
+ * origin. docs/production.md says how a site does the same.
  *
- * The proxy holds the operator token, so it forwards exactly the two codec routes and nothing
- * else: the upstream URL is chosen from a fixed table, never built from the request's path (a
- * path like `/../v1/tenants/<t>/reconcile` once reached the API with the operator's token).
+ * The proxy holds a token, so it forwards exactly the two codec routes and nothing else: the
+ * upstream URL is chosen from a fixed table, never built from the request's path (a path like
+ * `/../v1/tenants/<t>/reconcile` once reached the API with the operator's token). The codec token
+ * is refused on /v1 anyway; the table keeps the proxy safe whatever token it is given.
  */
 const CODEC_PATHS: Record<string, string> = { '/encode': '/codec/encode', '/decode': '/codec/decode' };
 
-/** The API path a request to the proxy may reach, or undefined: exact paths only, no query, no dot segments. */
+/**
+ * The API path a request to the proxy may reach, or undefined: exact paths only, no dot segments.
+ * A query string is allowed and dropped: the UI (2.54) posts to `/decode?preserveStorageRefs=true`,
+ * which asks a codec server with external payload storage to leave storage references unfetched;
+ * the API keeps no payload outside history, so the parameter means nothing to it. Dropping every
+ * parameter keeps the upstream URL a constant of the table above: nothing the browser sends ever
+ * becomes part of a request the proxy makes with its token.
+ */
 export function codecTarget(method: string | undefined, rawUrl: string | undefined): string | undefined {
-  if (method !== 'POST') return undefined;
-  return Object.hasOwn(CODEC_PATHS, rawUrl ?? '') ? CODEC_PATHS[rawUrl!] : undefined;
+  if (method !== 'POST' || rawUrl === undefined) return undefined;
+  const q = rawUrl.indexOf('?');
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  return Object.hasOwn(CODEC_PATHS, path) ? CODEC_PATHS[path] : undefined;
 }
 
-export async function startCodecProxy(opts: { port: number; apiUrl: string; operatorToken: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {
+export async function startCodecProxy(opts: { port: number; apiUrl: string; token: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', opts.uiOrigin);
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
@@ -40,7 +50,7 @@ export async function startCodecProxy(opts: { port: number; apiUrl: string; oper
     req.on('end', () => {
       fetch(`${opts.apiUrl}${target}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.operatorToken}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
         body: Buffer.concat(chunks),
       })
         .then(async (r) => {

@@ -22,7 +22,7 @@ import { coreMetricsOptions, startWorkerTelemetry } from '../worker/start-teleme
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
  * PowerDNS and Recursor, Kea, Mosquitto and Caddy, the simulated Proxmox VE and MinIO, a fresh registry database, and the
- * worker and API. Honours OPERATOR_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
+ * worker and API. Honours OPERATOR_TOKEN, CODEC_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const labDir = join(root, '.lab');
@@ -56,10 +56,13 @@ async function main(): Promise<void> {
   });
   const backends = await startLabBackends();
   const operatorToken = process.env.OPERATOR_TOKEN ?? `lab-${randomBytes(18).toString('base64url')}`;
+  // Decode-only: what the UI's proxy and an engineer's CLI hold to read runs (docs/production.md).
+  const codecToken = process.env.CODEC_TOKEN ?? `codec-${randomBytes(18).toString('base64url')}`;
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
     OPERATOR_TOKEN: operatorToken,
+    CODEC_TOKEN: codecToken,
     DATABASE_URL: await labDatabase(),
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_UI_ORIGIN: `http://127.0.0.1:${uiPort}`,
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
     targets: { api: hostPort(api.metricsUrl), worker: hostPort(telemetry.metricsUrl) },
   });
   const running = worker.run();
-  const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, operatorToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
 
   // Sourceable by a shell (values single-quoted: the CA's PEM spans lines); it holds lab secrets, so 0600.
   const shellQuote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     'Lab site ready.',
     `  API             ${api.url}   (reference: ${api.url}/docs)`,
     `  operator token  ${operatorToken}`,
+    `  codec token     ${codecToken}   (decode-only: reads runs in the Temporal UI and CLI, nothing on /v1)`,
     `  Temporal UI     ${temporal.uiUrl}   (payloads decoded through the API's codec endpoint)`,
     `  Temporal        ${temporal.address}   (frontend gRPC, namespace ${config.env.TEMPORAL_NAMESPACE}, for the temporal CLI)`,
     `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
@@ -113,7 +117,7 @@ async function main(): Promise<void> {
     `  export API=${api.url} TOKEN=${operatorToken}`,
     `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for npx tenantctl`,
     `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${config.env.TEMPORAL_NAMESPACE} \\`,
-    `         TEMPORAL_CODEC_ENDPOINT=${api.url}/codec TEMPORAL_CODEC_AUTH='Bearer ${operatorToken}'`,
+    `         TEMPORAL_CODEC_ENDPOINT=${api.url}/codec TEMPORAL_CODEC_AUTH='Bearer ${codecToken}'`,
     '  then follow the README ("Use the lab"; "Read a run with the temporal CLI"). Ctrl-C stops everything.',
     '',
   ];

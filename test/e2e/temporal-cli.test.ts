@@ -24,7 +24,8 @@ async function cli(s: TestSite, ...args: string[]): Promise<string> {
     TEMPORAL_ADDRESS: s.config.env.TEMPORAL_ADDRESS,
     TEMPORAL_NAMESPACE: s.namespace,
     TEMPORAL_CODEC_ENDPOINT: `${s.url}/codec`,
-    TEMPORAL_CODEC_AUTH: `Bearer ${s.operatorToken}`,
+    // The decode-only token, as the lab prints it: reading runs needs nothing more.
+    TEMPORAL_CODEC_AUTH: `Bearer ${s.codecToken}`,
   };
   const { stdout } = await run(temporalCli(process.cwd()), args, { env, maxBuffer: 32 * 1024 * 1024 });
   return stdout;

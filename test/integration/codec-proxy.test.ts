@@ -6,7 +6,7 @@ import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
 import { freePort } from '../../apps/lab/free-port.js';
 
 /**
- * The lab's codec proxy adds the operator token to what the Temporal UI sends, so it must forward
+ * The lab's codec proxy adds a token (the codec token; once the operator's) to what the Temporal UI sends, so it must forward
  * exactly POST /encode and POST /decode to the API's /codec/* and nothing else (issue 16 item 5:
  * `POST /../v1/tenants/<t>/reconcile` sent with curl --path-as-is reached the API as the operator
  * and answered the tenant's log tokens and dashboard password). The upstream here records every
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   const apiUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   proxyPort = await freePort();
-  proxy = await startCodecProxy({ port: proxyPort, apiUrl, operatorToken: 'operator-token-0123456789', uiOrigin: 'http://127.0.0.1:8233' });
+  proxy = await startCodecProxy({ port: proxyPort, apiUrl, token: 'codec-token-0123456789', uiOrigin: 'http://127.0.0.1:8233' });
 });
 afterAll(async () => {
   await proxy?.close();
@@ -51,11 +51,14 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
   it.each([
     ['POST', '/encode', '/codec/encode'],
     ['POST', '/decode', '/codec/decode'],
-  ])('%s %s reaches %s with the operator token', async (method, path, want) => {
+    // What the Temporal UI 2.54 sends; the query stays behind (the API has no storage references).
+    ['POST', '/decode?preserveStorageRefs=true', '/codec/decode'],
+    ['POST', '/encode?x=/../v1/tenants', '/codec/encode'],
+  ])('%s %s reaches %s with its token', async (method, path, want) => {
     reached.length = 0;
     const r = await raw(method, path);
     expect(r.status).toBe(200);
-    expect(reached).toEqual([{ method: 'POST', url: want, auth: 'Bearer operator-token-0123456789' }]);
+    expect(reached).toEqual([{ method: 'POST', url: want, auth: 'Bearer codec-token-0123456789' }]);
   });
 
   it.each([
@@ -65,7 +68,11 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
     ['a Wi-Fi key path', 'POST', '/../v1/tenants/acme/wifi-keys'],
     ['an admission', 'POST', '/../v1/admissions'],
     ['a longer path under encode', 'POST', '/encode/x'],
-    ['a query string', 'POST', '/decode?x=1'],
+    ['a query string on another path', 'POST', '/v1/tenants?x=/decode'],
+    ['a query string after a dot segment', 'POST', '/decode/../v1/admissions?preserveStorageRefs=true'],
+    ['an encoded query mark', 'POST', '/decode%3FpreserveStorageRefs=true'],
+    ['an encoded slash', 'POST', '/%2Fdecode'],
+    ['a double slash with a query', 'POST', '//decode?preserveStorageRefs=true'],
     ['a double slash', 'POST', '//decode'],
     ['an absolute-form target', 'POST', 'http://127.0.0.1/../v1/tenants'],
     ['another method', 'GET', '/decode'],

@@ -22,10 +22,10 @@ import { startTestSite, type TestSite } from '../support/site.js';
 
 const run = promisify(execFile);
 
-type Caller = 'none' | 'bogus' | 'operator' | 'own' | 'other' | 'enrollment' | 'egress';
-const CALLERS: Caller[] = ['none', 'bogus', 'operator', 'own', 'other', 'enrollment', 'egress'];
-/** The spec's caller letters for each caller column. */
-const LETTER: Partial<Record<Caller, string>> = { operator: 'O', own: 'T', enrollment: 'E', egress: 'A' };
+type Caller = 'none' | 'bogus' | 'operator' | 'own' | 'other' | 'enrollment' | 'egress' | 'codec';
+const CALLERS: Caller[] = ['none', 'bogus', 'operator', 'own', 'other', 'enrollment', 'egress', 'codec'];
+/** The spec's caller letters for each caller column; C, the decode-only codec token, is not the spec's (issue 25). */
+const LETTER: Partial<Record<Caller, string>> = { operator: 'O', own: 'T', enrollment: 'E', egress: 'A', codec: 'C' };
 
 const OWN = 'own';
 const OTHER = 'other';
@@ -168,9 +168,9 @@ const ROUTES: Record<string, RouteSpec> = {
 
   'GET /v1/fabric/egress': { callers: 'OA', path: '/v1/fabric/egress', ok: [200], why: 'lists ready VRFs' },
 
-  // Not in the spec: Temporal's remote codec, operator token only (docs/decisions.md "Temporal").
-  'POST /codec/encode': { callers: 'O', path: '/codec/encode', body: () => ({ payloads: [] }), ok: [200], why: 'encodes' },
-  'POST /codec/decode': { callers: 'O', path: '/codec/decode', body: () => ({ payloads: [] }), ok: [200], why: 'decodes' },
+  // Not in the spec: Temporal's remote codec, the operator or the codec token (docs/decisions.md "Temporal").
+  'POST /codec/encode': { callers: 'OC', path: '/codec/encode', body: () => ({ payloads: [] }), ok: [200], why: 'encodes' },
+  'POST /codec/decode': { callers: 'OC', path: '/codec/decode', body: () => ({ payloads: [] }), ok: [200], why: 'decodes' },
 };
 
 /** DELETE routes run last, in this order: an object goes before what it depends on, the tenant last. */
@@ -231,7 +231,7 @@ function cells(key: string): Row[] {
   if (!spec) return [{ key, caller: 'operator', expect: { status: [], reason: 'no row in the table' }, spec }];
   const rows = CALLERS.map((caller) => ({ key, caller, expect: expected(key, spec, caller), spec }));
   const allowed = (r: Row) => spec.callers !== '-' && spec.callers.includes(LETTER[r.caller] ?? '?');
-  const order = spec.order ?? ['operator', 'own', 'enrollment', 'egress'];
+  const order = spec.order ?? ['operator', 'own', 'enrollment', 'egress', 'codec'];
   return [...rows.filter((r) => !allowed(r)), ...rows.filter(allowed).sort((a, b) => order.indexOf(a.caller) - order.indexOf(b.caller))];
 }
 
@@ -311,6 +311,7 @@ beforeAll(async () => {
     other: other.body.api_token,
     enrollment: admitted.body.enrollment_token,
     egress: site.egressToken,
+    codec: site.codecToken,
   });
   await makeWorkload();
   await makeRecord();

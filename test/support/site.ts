@@ -25,6 +25,8 @@ export interface TestSite {
   url: string;
   operatorToken: string;
   egressToken: string;
+  /** The decode-only codec token (CODEC_TOKEN). */
+  codecToken: string;
   config: Config;
   backends: LabBackends;
   /** Every log line of the API and worker, for secret scans. */
@@ -60,6 +62,8 @@ export async function startTestSite(opts: {
   worker?: boolean;
   /** Only the core backends: no log store, dashboards, Wi-Fi, DHCP, broker or CA. */
   minimal?: boolean;
+  /** A Temporal dev server of the test's own (one with its UI); the shared one by default. */
+  temporalAddress?: string;
   /** The in-process API's and worker's log level (default info); the secrets scan runs at debug. */
   logLevel?: 'info' | 'debug' | 'trace';
 } = {}): Promise<TestSite> {
@@ -71,12 +75,14 @@ export async function startTestSite(opts: {
   const backends = await startLabBackends({ minimal: opts.minimal });
   const databaseUrl = await freshDatabase();
   const namespace = `t-${randomBytes(5).toString('hex')}`;
-  const temporalAddress = inject('temporalAddress');
+  const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
   const operatorToken = `op-${randomBytes(16).toString('hex')}`;
   const egressToken = `eg-${randomBytes(16).toString('hex')}`;
+  const codecToken = `cd-${randomBytes(16).toString('hex')}`;
   const env: Record<string, string> = {
     OPERATOR_TOKEN: operatorToken,
     EGRESS_AGENT_TOKEN: egressToken,
+    CODEC_TOKEN: codecToken,
     DATABASE_URL: databaseUrl,
     LISTEN_ADDRESS: '127.0.0.1:0',
     TEMPORAL_ADDRESS: temporalAddress,
@@ -110,6 +116,7 @@ export async function startTestSite(opts: {
     url: api.url,
     operatorToken,
     egressToken,
+    codecToken,
     config,
     backends,
     logs,

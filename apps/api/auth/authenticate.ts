@@ -17,6 +17,11 @@ export interface TokenLookups {
 export interface AuthOptions {
   operatorToken: string;
   egressAgentToken?: string;
+  /**
+   * The decode-only codec token. Given only to the `/codec/*` authenticator: on `/v1` it is not a
+   * recognised token at all, so it gets the spec's 401 for an unrecognised one (docs/decisions.md).
+   */
+  codecToken?: string;
   /** Absent when no site is configured: tenant and enrollment tokens are then unknown. */
   tokenKey?: Buffer;
   lookups: TokenLookups;
@@ -48,10 +53,12 @@ function secretMatcher(secret: string | undefined): (presented: Buffer) => boole
 export function authenticate(opts: AuthOptions): MiddlewareHandler<AppEnv> {
   const isOperator = secretMatcher(opts.operatorToken);
   const isEgressAgent = secretMatcher(opts.egressAgentToken);
+  const isCodecReader = secretMatcher(opts.codecToken);
   const known = (token: string): Caller | undefined => {
     const presented = digest(token);
     if (isOperator(presented)) return { kind: 'operator' };
     if (isEgressAgent(presented)) return { kind: 'egress-agent' };
+    if (isCodecReader(presented)) return { kind: 'codec-reader' };
     return undefined;
   };
   return async function bearerAuth(c, next) {

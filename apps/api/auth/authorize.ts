@@ -16,6 +16,12 @@ export function requireOperator(c: Context<AppEnv>): void {
   throw kind === 'tenant' ? operatorOnly() : unauthorized();
 }
 
+/** The codec routes: the operator, or the decode-only codec token; a tenant is told they are the operator's. */
+export function requireCodecReader(c: Context<AppEnv>): void {
+  if (c.var.caller.kind === 'codec-reader') return;
+  requireOperator(c);
+}
+
 export function requireTenantAccess(c: Context<AppEnv>, tenant: string): Caller {
   const caller = c.var.caller;
   switch (caller.kind) {

@@ -1,15 +1,17 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Payload } from '@temporalio/common';
 import { AesGcmCodec } from '../../../../temporal/codec.js';
-import { requireOperator } from '../../auth/authorize.js';
+import { requireCodecReader } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../context.js';
 import { badRequest, notConfigured } from '../../errors.js';
 import { errorResponses } from '../../schemas/common.js';
 import { bearer, jsonBody } from '../kit.js';
 
 /**
- * Temporal's remote codec protocol, so engineers see decoded payloads in the Temporal UI. Operator
- * token only: decoded payloads hold secrets.
+ * Temporal's remote codec protocol, so engineers see decoded payloads in the Temporal UI. The
+ * operator token, or the decode-only CODEC_TOKEN: reading runs must not need the credential that may
+ * change the site. Secrets never reach history openable by this codec (design §4), so what it
+ * decodes is what an engineer reading runs may see.
  */
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
 // The Go CLI sends `{}` for an empty list (proto3 JSON leaves empty repeated fields out): no payloads.
@@ -50,7 +52,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   for (const route of routes) {
     const action = route.path.endsWith('encode') ? 'encode' : 'decode';
     app.openapi(route, async (c) => {
-      requireOperator(c);
+      requireCodecReader(c);
       if (!codec) throw notConfigured('no payload codec key configured');
       // `{}` is an empty list (the Go CLI's form); no body at all is not a codec request.
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw badRequest('a JSON body {"payloads": [...]} is required');

@@ -1,0 +1,192 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
+import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
+import { runIds } from '../../workflows/contracts/ids.js';
+import { freePort } from '../support/ports.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+
+/**
+ * The Temporal UI shows a failed run as a person needs it (issue 25 item 2): the lab's pieces as
+ * `npm start` wires them (a dev server with its UI, the codec proxy holding the decode-only codec
+ * token, the API's codec endpoint), a create failed at one step by a backend fault, and Debian's
+ * Chromium reading the run's page: the decoded input, each step activity by name with its status
+ * and attempts, the failed step's decoded backend answer, and the run's `Outcome` and `FailedSteps`.
+ * The shared dev server is headless, so this file starts one with its UI. Screenshots land in
+ * test/output/ for a reviewer.
+ */
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const OUTPUT = resolve('test/output');
+
+let temporal: DevServer;
+let site: TestSite;
+let codec: { close(): Promise<void> };
+let browser: Browser;
+/** Every answer the codec proxy gave the browser: the UI decodes through it or shows ciphertext. */
+const codecAnswers: { path: string; status: number }[] = [];
+let codecOrigin: string;
+
+beforeAll(async () => {
+  const [port, uiPort, codecPort] = [await freePort(), await freePort(), await freePort()];
+  codecOrigin = `http://127.0.0.1:${codecPort}`;
+  temporal = await startDevServer({ projectRoot: process.cwd(), port, uiPort, codecEndpoint: codecOrigin });
+  site = await startTestSite({ minimal: true, temporalAddress: temporal.address });
+  codec = await startCodecProxy({ port: codecPort, apiUrl: site.url, token: site.codecToken, uiOrigin: temporal.uiUrl! });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  mkdirSync(OUTPUT, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await codec?.close();
+  await site?.stop();
+  await temporal?.stop();
+});
+
+/** A call failed at one step by a backend fault that lasts until it has answered; the step its 502 names. */
+async function failedAt(faults: { add(f: object): void; clear(): void }, fault: object, call: () => Promise<{ status: number; text: string; body: any }>) {
+  faults.add({ failNext: 1000, status: 500, ...fault });
+  try {
+    const r = await call();
+    expect(r.status, r.text).toBe(502);
+    return /^backend step "(.+)" failed$/.exec(r.body.error)![1]!;
+  } finally {
+    faults.clear();
+  }
+}
+
+/** The run's page, once its history has loaded and the UI says the codec converted it. */
+async function openRun(workflowId: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 2000 } });
+  page.on('response', (r) => {
+    if (r.url().startsWith(codecOrigin)) codecAnswers.push({ path: new URL(r.url()).pathname + new URL(r.url()).search, status: r.status() });
+  });
+  await page.goto(`${temporal.uiUrl}/namespaces/${site.namespace}/workflows/${encodeURIComponent(workflowId)}`);
+  await page.getByTestId('workflow-id-heading').getByText(workflowId).waitFor();
+  await page.getByLabel('Codec Server succesfully converted content').first().waitFor();
+  return page;
+}
+
+const runStatus = async (page: Page) => (await page.getByTestId('execution-status').first().innerText()).trim().toLowerCase();
+
+/** The text of a JSON panel; CodeMirror renders only the lines in view, so it is scrolled until `needle` shows. */
+async function panelText(page: Page, label: string, needle: string): Promise<string> {
+  const content = page.locator(`.cm-content[aria-label="${label}"]`).first();
+  const editor = page.locator('.cm-editor', { has: content }).first();
+  let text = '';
+  await waitFor(async () => {
+    await editor.evaluate((e) => e.scrollIntoView({ block: 'end' }));
+    text = await content.innerText();
+    return text.includes(needle);
+  }, 15_000).catch(() => {});
+  return text;
+}
+
+/** The timeline's event for an activity, by its accessible name (`Event <type>: <status>`). */
+const timelineEvent = (page: Page, activity: string): Locator => page.getByLabel(new RegExp(`^Event ${activity.replace('.', '\\.')}: `));
+
+/** Each activity of the timeline with the status the UI gives it, e.g. `dns.ensure: Completed`. */
+async function timelineActivities(page: Page): Promise<string[]> {
+  const labels = await page.locator('[aria-label^="Event "]').evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')!));
+  return labels.map((l) => l.replace(/^Event /, '')).filter((l) => /^[a-z-]+\.[a-z-]+: /.test(l));
+}
+
+/** The run's search attributes as the UI's Search Attributes tab shows them. */
+async function searchAttributes(page: Page): Promise<Record<string, unknown>> {
+  await page.getByTestId('search-attributes-tab').click();
+  const text = await panelText(page, 'Search Attributes', '"TenantName"');
+  return JSON.parse(text.slice(text.indexOf('{'))) as Record<string, unknown>;
+}
+
+/** Opens the failed activity's details from the timeline and reads its decoded failure (until `needle` shows). */
+async function failedActivity(page: Page, activity: string, needle: string): Promise<{ attempt: string; failure: string }> {
+  await page.getByTestId('timeline-tab').click();
+  await timelineEvent(page, activity).first().click();
+  // The details list the last attempt's Activity Task Started event: `Attempt` beside its number.
+  const attempt = await page.locator('div.items-start', { has: page.getByText('Attempt', { exact: true }) }).locator('p').nth(1).innerText();
+  return { attempt: attempt.trim(), failure: await panelText(page, 'Failure', needle) };
+}
+
+describe('a tenant create failed at one step, in the Temporal UI', () => {
+  it('shows the decoded input, each step by name with its attempts, the backend answer, Outcome and FailedSteps', async () => {
+    const step = await failedAt(site.backends.minio.faults, { match: '/minio/admin' }, () => site.call('POST', '/v1/tenants', { body: { name: 'uif' } }));
+    expect(step).toBe('state');
+    const page = await openRun(runIds.tenantCreate('uif'));
+    // Parked for the repeat of the create.
+    expect(await runStatus(page)).toBe('running');
+
+    // The workflow input, decoded by the codec: the tenant's name in clear text.
+    expect(await panelText(page, 'Input', '"uif"')).toContain('"name": "uif"');
+
+    // Each step its own activity by name; the steps before the failed one completed at their first try.
+    await timelineEvent(page, 'state.ensure').first().waitFor();
+    const activities = await timelineActivities(page);
+    expect(activities).toEqual(expect.arrayContaining(['dns.ensure: Completed', 'resolver.ensure: Completed', 'state.ensure: Failed']));
+    // A row without a leading attempt count ran once.
+    for (const once of ['dns', 'resolver']) expect(await page.getByText(new RegExp(`^${once}\\.ensure • `)).count()).toBe(1);
+    // A retried activity's row leads with its attempts: three for a persisting fault.
+    await page.getByText(/^3 • state\.ensure • .*\buif$/).waitFor();
+    await page.screenshot({ path: join(OUTPUT, 'temporal-ui-tenant.png'), fullPage: true });
+
+    // The failed step's details: its last attempt, and the backend's answer in the decoded cause.
+    const failed = await failedActivity(page, 'state.ensure', '"backend": "minio"');
+    expect(failed.attempt).toBe('3');
+    expect(failed.failure).toContain('"message": "backend step \\"state\\" failed"');
+    // The cause carries the backend and its answer (activities/step.ts), decoded by the codec.
+    expect(failed.failure).toMatch(/"message": "minio: [A-Z]+ \/minio\/admin\/\S+ -> 500 /);
+    expect(failed.failure).toContain('"backend": "minio"');
+    await page.screenshot({ path: join(OUTPUT, 'temporal-ui-tenant-failure.png'), fullPage: true });
+
+    expect(await searchAttributes(page)).toMatchObject({ Outcome: 'failed', FailedSteps: ['state'], Step: 'state', TenantName: 'uif', Operation: 'tenant-create' });
+    await page.close();
+  });
+});
+
+/**
+ * Depends on the workload run model from main (issue 25 item 1): step activities named
+ * `hypervisor.template-disk`, `hypervisor.ensure-vm`, `dns.check-name`, `dns.publish-workload`; a
+ * failed run carries `Outcome='failed'` and `FailedSteps` and parks (Running) for the repeat.
+ */
+describe('a workload create failed at one step, in the Temporal UI', () => {
+  it('shows the decoded input, each step by name, the backend answer, Outcome and FailedSteps', async () => {
+    const tenant = await site.call('POST', '/v1/tenants', { body: { name: 'uiw' } });
+    expect(tenant.status, tenant.text).toBe(201);
+    // PowerDNS refuses the name's write (a PATCH): the VM exists, the names are not published.
+    const step = await failedAt(site.backends.pdns.faults, { method: 'PATCH' }, () => site.call('POST', '/v1/tenants/uiw/workloads', { body: { name: 'web' } }));
+    const page = await openRun(runIds.workloadCreate('uiw', 'web'));
+    // A failed run parks for its repeat: the UI shows it Running, not a green Completed.
+    expect(await runStatus(page)).toBe('running');
+
+    const input = await panelText(page, 'Input', '"web"');
+    expect(input).toContain('"uiw"');
+    expect(input).toContain('"web"');
+
+    await timelineEvent(page, 'dns.publish-workload').first().waitFor();
+    expect(await timelineActivities(page)).toEqual(
+      expect.arrayContaining(['hypervisor.template-disk: Completed', 'hypervisor.ensure-vm: Completed', 'dns.check-name: Completed', 'dns.publish-workload: Failed']),
+    );
+    await page.getByText(/^3 • dns\.publish-workload/).waitFor();
+    await page.screenshot({ path: join(OUTPUT, 'temporal-ui-workload.png'), fullPage: true });
+
+    const failed = await failedActivity(page, 'dns.publish-workload', '"backend": "powerdns"');
+    expect(failed.attempt).toBe('3');
+    expect(failed.failure).toMatch(/"message": "powerdns: PATCH \S+ -> 500 /);
+
+    const attributes = await searchAttributes(page);
+    expect(attributes).toMatchObject({ Outcome: 'failed', TenantName: 'uiw' });
+    expect(attributes.FailedSteps).toContain(step);
+    await page.close();
+  });
+});
+
+describe('the codec proxy', () => {
+  it('answered every decode the UI asked for, the 2.54 query included', () => {
+    expect(codecAnswers.length).toBeGreaterThan(0);
+    expect(codecAnswers.filter((a) => a.status !== 200)).toEqual([]);
+    expect(codecAnswers.map((a) => a.path)).toContain('/decode?preserveStorageRefs=true');
+  });
+});
