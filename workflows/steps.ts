@@ -58,7 +58,7 @@ export async function runStep<K extends StepActivity>(
   atStep(area);
   const step = acts[activity] as unknown as { executeWithOptions(o: ActivityOptions, a: unknown[]): Promise<Awaited<ReturnType<Activities[K]>>> };
   try {
-    const value = await step.executeWithOptions({ ...(about.options ?? STEP_OPTIONS), summary: `${activity} for ${about.object}` }, args);
+    const value = await step.executeWithOptions({ ...(about.options ?? STEP_OPTIONS), summary: about.object }, args);
     ran.push({ activity, ok: true });
     return { ok: true, value };
   } catch (err) {
