@@ -1,11 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
+import { executeChild, patched, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { type ReconcileResult, type SweepResult } from './contracts/tenant.js';
 import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from './contracts/ids.js';
+import { RUN_MODEL_PATCH } from './before-run-model/index.js';
+import { answered } from './run-attributes.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -55,5 +57,7 @@ export async function reconcileSweep(): Promise<SweepResult> {
     }
   }
   await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, tenants.length) }, lane));
+  // Its Outcome too, like every run (a sweep begun before the run model set none).
+  if (patched(RUN_MODEL_PATCH)) answered(result.failed.length ? 'failed' : 'swept');
   return result;
 }
