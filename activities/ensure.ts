@@ -5,10 +5,21 @@
  */
 export type EnsureResult = 'in-place' | 'created' | 'corrected';
 
+/**
+ * What a reconcile found of an object besides: `needs-restore`, the registry holds it but cannot
+ * rebuild it on the backend (a broker client whose password only the tenant holds, a Wi-Fi key
+ * whose stored copy is unreadable); `unknown`, the backend holds an object of the tenant's that the
+ * registry does not (left alone unless the operator asks to prune); `removed`, such an object
+ * pruned.
+ */
+export type ReconcileResult = EnsureResult | 'needs-restore' | 'unknown' | 'removed';
+
 export interface ObjectOutcome {
   /** A stable, secret-free description of the backend object, e.g. `zone acme.lab.example.`. */
   object: string;
-  result: EnsureResult;
+  result: ReconcileResult;
+  /** For `corrected`: the fields that differed, in the API's words (`cores`, `memory_mb`). */
+  fields?: string[];
 }
 
 /**
@@ -29,6 +40,7 @@ export class BackendError extends Error {
 }
 
 /** Decide the outcome of one object from what was observed before the write. */
-export function outcomeOf(object: string, existed: boolean, changed: boolean): ObjectOutcome {
-  return { object, result: !existed ? 'created' : changed ? 'corrected' : 'in-place' };
+export function outcomeOf(object: string, existed: boolean, changed: boolean, fields?: string[]): ObjectOutcome {
+  const result = !existed ? 'created' : changed ? 'corrected' : 'in-place';
+  return { object, result, ...(result === 'corrected' && fields?.length ? { fields } : {}) };
 }

@@ -27,6 +27,7 @@ const OPTIONS = {
   password: { type: 'string' },
   'csr-file': { type: 'string' },
   'extra-name': { type: 'string', multiple: true },
+  prune: { type: 'boolean' },
 } as const;
 
 export type Flags = {

@@ -71,8 +71,9 @@ export const COMMANDS: Command[] = [
   { words: ['tenant', 'get'], args: ['name'], summary: 'one tenant, without secrets', call: ({ api, args }) => api.GET('/v1/tenants/{t}', { params: { path: t(args) } }) },
   { words: ['tenant', 'delete'], args: ['name'], summary: 'delete a tenant', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }) },
   {
-    words: ['tenant', 'reconcile'], args: ['name'], summary: 're-ensure every backend of a tenant', issuesSecrets: true,
-    call: ({ api, args }) => api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args) } }),
+    words: ['tenant', 'reconcile'], args: ['name'], options: '[--prune]',
+    summary: 're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold', issuesSecrets: true,
+    call: ({ api, args, flags }) => api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args), ...(flags.prune ? { query: { prune: 'true' as const } } : {}) } }),
   },
 
   {

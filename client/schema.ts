@@ -740,7 +740,10 @@ export interface paths {
         /** Re-ensure every backend of a tenant */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise) */
+                    prune?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     t: string;
@@ -749,13 +752,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description reconciled; carries the log tokens and the dashboard password only */
+                /** @description reconciled; carries the log tokens and the dashboard password only, and what the reconcile found of each backend object */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Tenant"];
+                        "application/json": components["schemas"]["ReconciledTenant"];
                     };
                 };
                 /** @description invalid request; the error text says why */
@@ -3683,6 +3686,21 @@ export interface components {
         };
         TenantList: {
             tenants: components["schemas"]["Tenant"][];
+        };
+        ReconciledTenant: components["schemas"]["Tenant"] & {
+            objects: components["schemas"]["ReconciledObject"][];
+        };
+        ReconciledObject: {
+            /** @description the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object */
+            area: string;
+            object: string;
+            /**
+             * @description `needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)
+             * @enum {string}
+             */
+            result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
+            /** @description for `corrected`: the fields that differed */
+            fields?: string[];
         };
         Workload: {
             /** @example acme */

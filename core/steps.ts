@@ -54,7 +54,12 @@ export const OBJECT_STEP_ACTIVITIES = {
   'device-address': ['device-address.prepare', 'device-address.apply', 'device-address.release'],
   'wifi-key': ['wifi.ensure-key', 'wifi.revoke-key'],
   'broker-account': ['broker.ensure-account', 'broker.remove-account'],
+  /** What a reconcile re-ensures after the tenant's steps: the objects of each area, one activity per area. */
+  reconcile: ['hypervisor.reconcile-workloads', 'wifi.reconcile-keys', 'broker.reconcile-accounts'],
 } as const;
+
+/** The activities a reconcile runs after the tenant's steps, one per area, in order. */
+export const RECONCILE_AREAS = OBJECT_STEP_ACTIVITIES.reconcile;
 
 /** Every step activity type: the tenant's steps, the fabric reads, and the objects' steps. */
 export const STEP_ACTIVITY_TYPES: readonly string[] = [

@@ -1,28 +1,54 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { StepName } from '../core/steps.js';
+import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import type { ReconcileStart } from '../activities/tenant/remove.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import type { ReconcileResult } from './contracts/tenant.js';
+import type { ReconcileResult, StepReport } from './contracts/tenant.js';
+import { areaOf, runStep } from './steps.js';
 import { tenantRun } from './tenant-lease.js';
 import { ensureSteps } from './tenant-steps.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
+/** The patch that marks a reconcile covering the tenant's objects after its steps (issue 26). */
+export const RECONCILE_OBJECTS_PATCH = 'reconcile-objects';
+
+export interface ReconcileInput {
+  name: string;
+  /** Remove what the backends hold of the tenant's that the registry does not (the operator's `?prune=true`; never the sweep). */
+  prune?: boolean;
+}
+
 /**
- * `tenant-reconcile/<name>`: re-ensures every backend of a tenant, one activity per step, and
- * reports, per backend object, whether it was in place, created or corrected. The answer carries
- * the log tokens and the dashboard password (sealed) and no other secret.
+ * `tenant-reconcile/<name>`: re-ensures every backend of a tenant, one activity per step, then the
+ * objects it owns, one activity per area (its workloads' VMs, its Wi-Fi keys, its broker
+ * accounts; names and device addresses are the `dns` and `device-address` steps'), and reports,
+ * per backend object, whether it was in place, created, corrected (with the fields that differed),
+ * needs a restore only the tenant can give, or is unknown to the registry. The answer carries the
+ * log tokens and the dashboard password (sealed) and no other secret.
  */
-export function tenantReconcile(input: { name: string }): Promise<ReconcileResult> {
+export function tenantReconcile(input: ReconcileInput): Promise<ReconcileResult> {
   return tenantRun(input.name, 'reconcile', () => registry.beginReconcile(input), (start) => reconcile(input, start));
 }
 
-async function reconcile(input: { name: string }, start: { index: number; steps: StepName[] }): Promise<ReconcileResult> {
-  const run = await ensureSteps({ name: input.name, index: start.index }, start.steps);
-  if (!run.ok) {
-    const { tenant, secrets } = await registry.failAttempt({ name: input.name, step: run.step, answer: { kind: 'reconcile' } });
-    return { kind: 'failed', step: run.step, tenant, report: run.report, secrets };
+async function reconcile(input: ReconcileInput, start: Extract<ReconcileStart, { kind: 'proceed' }>): Promise<ReconcileResult> {
+  const tenant = { name: input.name, index: start.index };
+  const run = await ensureSteps(tenant, start.steps);
+  const report: StepReport[] = run.report;
+  let failed: string | undefined = run.ok ? undefined : run.step;
+  if (!failed && patched(RECONCILE_OBJECTS_PATCH)) {
+    for (const area of start.areas ?? []) {
+      const objects = await runStep(area, [{ ...tenant, prune: input.prune === true }], { object: `the objects of tenant ${input.name}` });
+      report.push({ step: areaOf(area), ok: objects.ok, objects: objects.ok ? objects.value : [] });
+      if (!objects.ok) {
+        failed = objects.step;
+        break;
+      }
+    }
   }
-  const { tenant, secrets } = await registry.finishReconcile(input);
-  return { kind: 'reconciled', tenant, report: run.report, secrets };
+  if (failed) {
+    const { tenant: view, secrets } = await registry.failAttempt({ name: input.name, step: failed, answer: { kind: 'reconcile' } });
+    return { kind: 'failed', step: failed, tenant: view, report, secrets };
+  }
+  const { tenant: view, secrets } = await registry.finishReconcile(input);
+  return { kind: 'reconciled', tenant: view, report, secrets };
 }

@@ -8,6 +8,9 @@ import { brokerUsername } from './username.js';
 import type { ActivityDeps } from '../deps.js';
 import { hashBrokerPassword, mintBrokerPassword } from './password.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
+import { reconcileTenantBrokerAccounts } from './reconcile.js';
+import type { ObjectOutcome } from '../ensure.js';
+import type { ReconcileInput } from '../tenant/steps.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './account-view.js';
@@ -83,6 +86,10 @@ export function brokerAccountActivities(deps: ActivityDeps) {
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         deps.log.info({ tenant: input.tenant, account: input.name, changed }, changed.length ? 'broker account corrected' : 'broker account in place');
       });
+    },
+
+    async 'broker.reconcile-accounts'(input: ReconcileInput): Promise<ObjectOutcome[]> {
+      return reconcileTenantBrokerAccounts(deps, input.name, input.prune);
     },
 
     /** Records the account once the broker holds it; only a hash of a new password is kept. */

@@ -77,9 +77,20 @@ export interface HypervisorAdapter {
   newestTemplate(): Promise<TemplateInfo>;
   observe(vmid: number): Promise<VmObservation | undefined>;
   ensure(spec: VmSpec): Promise<ObjectOutcome[]>;
+  /**
+   * A reconcile of one tenant's VMs from one list of the cluster's guests: each of `specs`
+   * ensured (a correction names the fields that differed), and every other VM whose VMID is in
+   * `range` reported `unknown`, destroyed only when `prune`.
+   */
+  reconcile(specs: VmSpec[], range: { first: number; last: number }, prune: boolean): Promise<ObjectOutcome[]>;
   /** Stop, then destroy; absent is fine. */
   remove(vmid: number): Promise<void>;
 }
+
+/** The API's word for each VM setting the ensure corrects, for a reconcile's `fields`. */
+const FIELD_OF: Record<string, string> = {
+  name: 'name', cores: 'cores', memory: 'memory_mb', net0: 'network', ipconfig0: 'address', ciuser: 'login_user', sshkeys: 'ssh_keys',
+};
 
 export interface ProxmoxHypervisorOptions {
   apiUrl: string;
@@ -120,8 +131,8 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   // list, then talk to the node each one is on. A node's own list knows only its guests.
   const listVms = async () => (await pve.get<ListedVm[]>('/cluster/resources', { type: 'vm' })).filter((v) => v.type === 'qemu');
 
-  async function observe(vmid: number): Promise<VmObservation | undefined> {
-    const listed = (await listVms()).find((v) => Number(v.vmid) === vmid);
+  async function observe(vmid: number, guests?: ListedVm[]): Promise<VmObservation | undefined> {
+    const listed = (guests ?? (await listVms())).find((v) => Number(v.vmid) === vmid);
     if (!listed) return undefined;
     const qemu = qemuOn(listed.node);
     const config = await pve.get<VmConfig>(`${qemu}/${vmid}/config`);
@@ -166,11 +177,11 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
    * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
    * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
    */
-  async function unlocked(vmid: number, what: string): Promise<VmObservation | undefined> {
+  async function unlocked(vmid: number, what: string, guests?: ListedVm[]): Promise<VmObservation | undefined> {
     const deadline = Date.now() + opts.taskTimeoutMs;
     let delay = 250;
-    for (;;) {
-      const vm = await observe(vmid);
+    for (let first = true; ; first = false) {
+      const vm = await observe(vmid, first ? guests : undefined);
       if (!vm?.lock) return vm;
       // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
       if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
@@ -181,11 +192,11 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     }
   }
 
-  async function ensure(spec: VmSpec): Promise<ObjectOutcome[]> {
+  async function ensure(spec: VmSpec, guests?: ListedVm[]): Promise<ObjectOutcome[]> {
     const what = `VM ${spec.vmid} (${spec.name})`;
-    let vm = await unlocked(spec.vmid, what);
+    let vm = await unlocked(spec.vmid, what, guests);
     const existed = !!vm;
-    let changed = false;
+    const fields: string[] = [];
 
     if (!vm) {
       const tpl = await newestTemplate();
@@ -217,22 +228,35 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     if (Object.keys(set).length > 0 || del) {
       const upid = await pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...set, delete: del });
       await pve.waitTask(upid, `configure ${what}`);
-      changed = true;
+      fields.push(...new Set([...Object.keys(set), ...(del ? [del] : [])].map((k) => FIELD_OF[k] ?? k)));
     }
 
     if (spec.diskGb !== undefined && vm.diskKey && (vm.diskGb ?? 0) < spec.diskGb) {
       const upid = await pve.call('PUT', `${qemu}/${spec.vmid}/resize`, { disk: vm.diskKey, size: `${spec.diskGb}G` });
       await pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
-      changed = true;
+      fields.push('disk_gb');
     }
 
     if (vm.status !== 'running') {
       const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
       await pve.waitTask(upid, `start ${what}`);
-      changed = true;
+      fields.push('power');
     }
 
-    return [outcomeOf(`vm ${spec.vmid}`, existed, changed)];
+    return [outcomeOf(`vm ${spec.vmid}`, existed, fields.length > 0, fields)];
+  }
+
+  async function reconcile(specs: VmSpec[], range: { first: number; last: number }, prune: boolean): Promise<ObjectOutcome[]> {
+    const guests = await listVms();
+    const outcomes: ObjectOutcome[] = [];
+    for (const spec of specs) outcomes.push(...(await ensure(spec, guests)));
+    const registered = new Set(specs.map((s) => s.vmid));
+    const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
+    for (const g of strangers) {
+      if (prune) await remove(Number(g.vmid));
+      outcomes.push({ object: `vm ${g.vmid}${g.name ? ` (${g.name})` : ''}`, result: prune ? 'removed' : 'unknown' });
+    }
+    return outcomes;
   }
 
   async function remove(vmid: number): Promise<void> {
@@ -261,5 +285,5 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     }
   }
 
-  return { newestTemplate, observe, ensure, remove };
+  return { newestTemplate, observe: (vmid: number) => observe(vmid), ensure: (spec: VmSpec) => ensure(spec), reconcile, remove };
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sealed } from '../../core/sealed.js';
-import type { StepName } from '../../core/steps.js';
+import { CREATE_STEPS, type StepName } from '../../core/steps.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';
@@ -43,8 +43,9 @@ export function attemptActivities(deps: ActivityDeps) {
 
   return {
     /** Records a failed step and answers the partial tenant. */
-    async failAttempt(input: { name: string; step: StepName; answer: AnswerOf }): Promise<Answer> {
-      await recordStep(deps.db, input.name, input.step, false);
+    async failAttempt(input: { name: string; step: string; answer: AnswerOf }): Promise<Answer> {
+      // Only the tenant's own steps are rows of its `steps` (the spec's enum); an area of its objects is not.
+      if ((CREATE_STEPS as string[]).includes(input.step)) await recordStep(deps.db, input.name, input.step as StepName, false);
       return answer(input.name, input.answer);
     },
 

@@ -1,4 +1,6 @@
-import type { RemovalStep, StepName } from '../../core/steps.js';
+import { RECONCILE_AREAS, type RemovalStep, type StepName } from '../../core/steps.js';
+
+export type ReconcileArea = (typeof RECONCILE_AREAS)[number];
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
@@ -8,7 +10,8 @@ import type { ActivityDeps } from '../deps.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
 export type DeletePlan = { kind: 'proceed'; steps: RemovalStep[] } | Refusal;
-export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[] } | Refusal;
+/** `areas`: the objects' reconcile activities this site runs after the tenant's steps. */
+export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[]; areas: ReconcileArea[] } | Refusal;
 
 const notFound: Refusal = { kind: 'refused', error: 'not_found', message: 'tenant not found' };
 
@@ -53,6 +56,7 @@ export function lifecycleActivities(deps: ActivityDeps) {
         kind: 'proceed',
         index: row.index,
         steps: createStepsFor(site, { holdsDeviceAddresses: await holdsDeviceAddresses(db, input.name) }),
+        areas: RECONCILE_AREAS.filter((a) => (a === 'wifi.reconcile-keys' ? deps.ports.wifi !== undefined : a === 'broker.reconcile-accounts' ? deps.ports.broker !== undefined : true)),
       };
     },
   };

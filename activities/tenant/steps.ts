@@ -14,6 +14,11 @@ export interface StepInput {
   index: number;
 }
 
+/** What a reconcile's object areas are given: the tenant, and whether to prune what the registry does not hold. */
+export interface ReconcileInput extends StepInput {
+  prune: boolean;
+}
+
 type EnsureActivities = { [K in EnsureActivityType]: (input: StepInput) => Promise<ObjectOutcome[]> };
 type RemoveActivities = { [K in RemoveActivityType]: (input: StepInput) => Promise<void> };
 

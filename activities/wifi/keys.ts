@@ -7,6 +7,8 @@ import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
+import type { ObjectOutcome } from '../ensure.js';
+import type { ReconcileInput } from '../tenant/steps.js';
 import { generatePsk, pskFingerprint } from './psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
 
@@ -35,16 +37,16 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     return wifiOf(site.trustClasses, row.trustClass)?.vlan;
   }
 
-  async function ensureOnController(tenant: string, name: string, replaces: string[]): Promise<void> {
-    await withLocks(db, async (tx, lock) => {
+  async function ensureOnController(tenant: string, name: string, replaces: string[]): Promise<ObjectOutcome[]> {
+    return withLocks(db, async (tx, lock) => {
       const row = await getWifiKey(tx, tenant, name);
-      if (!row) return;
+      if (!row) return [];
       await lock(LOCK_SPACE.wlan, row.ssid);
       // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
       const current = await getWifiKey(tx, tenant, name);
-      if (!current) return;
+      if (!current) return [];
       const psk = open(keys, current.psk);
-      await taggedWithStep('wifi', async () => {
+      return taggedWithStep('wifi', async () => {
         if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
         if (psk === undefined) throw new Error('the stored psk cannot be opened');
         const vlanNetwork = networkOf(current);
@@ -59,6 +61,8 @@ export function wifiKeyActivities(deps: ActivityDeps) {
         });
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
+        // A key is found by its psk, so what can differ of one found is the network it places clients on.
+        return outcomes.map((o) => (o.result === 'corrected' && o.object.startsWith('wifi key') ? { ...o, fields: ['network'] } : o));
       });
     });
   }
@@ -90,6 +94,27 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
     async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[] }): Promise<void> {
       await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces));
+    },
+
+    /**
+     * A tenant's reconcile of its Wi-Fi keys: each key the registry holds is made to stand in the
+     * controller with its stored psk on its trust class's network; a key whose stored copy cannot
+     * be opened is `needs-restore` (the tenant issues it again with its psk). Keys the registry
+     * does not hold cannot be told apart on the controller (an entry carries a password and a
+     * network, no name), so none is reported `unknown` (docs/decisions.md).
+     */
+    async 'wifi.reconcile-keys'(input: ReconcileInput): Promise<ObjectOutcome[]> {
+      return backendActivity(log, { tenant: input.name }, 'wifi', async () => {
+        const outcomes: ObjectOutcome[] = [];
+        for (const row of await listWifiKeys(db, input.name)) {
+          if (open(keys, row.psk) === undefined) {
+            outcomes.push({ object: `wifi key ${wifiKeyId(input.name, row.name)} on ${row.ssid}`, result: 'needs-restore' });
+            continue;
+          }
+          outcomes.push(...(await ensureOnController(input.name, row.name, [])));
+        }
+        return outcomes;
+      });
     },
 
     async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {

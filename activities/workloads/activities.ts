@@ -3,10 +3,12 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
-import { deleteWorkload, getWorkload, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
+import { deleteWorkload, getWorkload, listWorkloads, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
 import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
 import type { ObjectOutcome } from '../ensure.js';
-import { lowestFreeOrdinal, workloadIdentity } from '../hypervisor/identity.js';
+import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
+import type { VmSpec } from '../hypervisor/proxmox.js';
+import type { ReconcileInput } from '../tenant/steps.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -75,6 +77,25 @@ export function workloadActivities(deps: ActivityDeps) {
   const { db, site, ports, log } = deps;
   const zoneOf = (tenant: string, index: number) => deriveIdentity(site, tenant, index).zone;
 
+  /** The VM the hypervisor must hold for a workload. */
+  function vmSpecOf(spec: WorkloadSpec): VmSpec {
+    const t = deriveIdentity(site, spec.tenant, spec.index);
+    return {
+      vmid: spec.vmid,
+      name: vmName(spec.tenant, spec.name),
+      cores: spec.cores,
+      memoryMb: spec.memoryMb,
+      diskGb: spec.diskGb,
+      mac: spec.mac,
+      bridge: t.vnet,
+      address: spec.address,
+      prefixLength: t.prefixLength,
+      gateway: t.gateway,
+      ciuser: spec.loginUser,
+      sshKeys: spec.sshKeys,
+    };
+  }
+
   async function view(tenant: string, name: string): Promise<WorkloadView | undefined> {
     const row = await getWorkload(db, tenant, name);
     return row ? viewWorkload(site, row) : undefined;
@@ -142,23 +163,24 @@ export function workloadActivities(deps: ActivityDeps) {
 
     /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
     async 'hypervisor.ensure-vm'(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
-      const t = deriveIdentity(site, spec.tenant, spec.index);
-      return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
-        ports.hypervisor.ensure({
-          vmid: spec.vmid,
-          name: vmName(spec.tenant, spec.name),
-          cores: spec.cores,
-          memoryMb: spec.memoryMb,
-          diskGb: spec.diskGb,
-          mac: spec.mac,
-          bridge: t.vnet,
-          address: spec.address,
-          prefixLength: t.prefixLength,
-          gateway: t.gateway,
-          ciuser: spec.loginUser,
-          sshKeys: spec.sshKeys,
-        }),
-      );
+      return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.ensure(vmSpecOf(spec)));
+    },
+
+    /**
+     * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
+     * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
+     * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
+     * destroyed only when the operator asks (`prune`).
+     */
+    async 'hypervisor.reconcile-workloads'(input: ReconcileInput): Promise<ObjectOutcome[]> {
+      return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
+        const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
+        const specs = rows.map((r) => specOf(r, input.index));
+        const first = workloadVmid(site.vmidBase, input.index, 0);
+        const outcomes = await ports.hypervisor.reconcile(specs.map(vmSpecOf), { first, last: first + ORDINALS_PER_TENANT - 1 }, input.prune);
+        const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
+        return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
+      });
     },
 
     /** `<name>.<zone>` and its PTR. */

@@ -11,6 +11,9 @@ export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as c
 /** A removal that succeeded is `removed`; a read or check, `done`. */
 export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed' | 'done';
 
+/** What a reconcile finds of one object (activities/ensure.ts ReconcileResult). */
+export const RECONCILE_RESULTS = ['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed'] as const;
+
 /** What one backend call came to. */
 export const BACKEND_RESULTS = ['ok', 'refused', 'error', 'timeout', 'unreachable'] as const;
 export type BackendResult = (typeof BACKEND_RESULTS)[number];
@@ -79,6 +82,12 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
       help: 'Backend objects the last sweep finished by this worker created or corrected.',
       registers: [registry],
     }),
+    reconcileObjects: new Counter({
+      name: `${PREFIX}reconcile_objects_total`,
+      help: "Objects a tenant's reconcile found in an area of its objects (hypervisor, wifi, broker), by area and result (in-place|created|corrected|needs-restore|unknown|removed).",
+      labelNames: ['area', 'result'] as const,
+      registers: [registry],
+    }),
     lastSweepTime: new Gauge({
       name: `${PREFIX}sweep_last_finished_timestamp_seconds`,
       help: 'When the last sweep finished by this worker ended (Unix time).',
@@ -92,6 +101,9 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
   metrics.sweepCorrected.inc(0);
+  for (const type of stepActivities.filter((t) => t.split('.')[1]!.startsWith('reconcile'))) {
+    for (const result of RECONCILE_RESULTS) metrics.reconcileObjects.inc({ area: type.split('.')[0]!, result }, 0);
+  }
   return metrics;
 }
 

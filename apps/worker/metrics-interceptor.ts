@@ -97,6 +97,9 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
       const answer = await next(input);
       if (run) {
         this.count(run.step, run.operation, successOf(run.operation, answer), seconds());
+        if (run.operation.startsWith('reconcile') && isObjectOutcomes(answer)) {
+          for (const o of answer) if (typeof o.result === 'string') this.metrics.reconcileObjects.inc({ area: run.step, result: o.result });
+        }
       } else {
         // A report of several steps has no duration per step: counted, not timed.
         for (const s of stepsOfReport(answer)) this.count(s.step, 'ensure', s.outcome);

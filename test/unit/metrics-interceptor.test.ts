@@ -128,3 +128,23 @@ describe('the interceptor counts what a step activity did', () => {
     expect(runs.map((v) => v.labels)).toEqual(want ? [want] : []);
   });
 });
+
+describe("the interceptor counts what a reconcile found of a tenant's objects", () => {
+  it('counts each object of an area by its result, and only for reconcile activities', async () => {
+    const metrics = createWorkerMetrics(['hypervisor.reconcile-workloads']);
+    const run = async (activityType: string, answer: unknown) => {
+      const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);
+      await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, async () => answer);
+    };
+    await run('hypervisor.reconcile-workloads', [
+      { object: 'workload web (vm 1040)', result: 'corrected', fields: ['cores'] },
+      { object: 'vm 1041', result: 'unknown' },
+      { object: 'workload db (vm 1042)', result: 'in-place' },
+    ]);
+    await run('hypervisor.ensure-vm', [{ object: 'vm 1043', result: 'created' }]);
+    const counted = (await metrics.reconcileObjects.get()).values.filter((v) => v.value > 0).map((v) => [v.labels.area, v.labels.result, v.value]);
+    expect(counted.sort()).toEqual([['hypervisor', 'corrected', 1], ['hypervisor', 'in-place', 1], ['hypervisor', 'unknown', 1]]);
+    // Every result starts at zero for the area, so the alert sees its first increase.
+    expect((await metrics.reconcileObjects.get()).values.filter((v) => v.labels.area === 'hypervisor')).toHaveLength(6);
+  });
+});

@@ -53,8 +53,9 @@ export interface DeleteInput extends Parked {
 /** One delete call: a failed delete parks, and the repeated delete resumes it. */
 export const attemptTenantDelete = attemptUpdate<DeleteResult, DeleteInput>();
 
+/** A step of the tenant's, or an area of its objects a reconcile covers (`hypervisor`, `wifi`, `broker`). */
 export interface StepReport {
-  step: StepName;
+  step: string;
   ok: boolean;
   objects: ObjectOutcome[];
 }
@@ -62,7 +63,7 @@ export interface StepReport {
 /** `secrets`: the log tokens and the dashboard password a reconcile answers. */
 export type ReconcileResult =
   | { kind: 'reconciled'; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
-  | { kind: 'failed'; step: StepName; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
+  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
   | Refusal;
 
 export interface SweepResult {

@@ -25,7 +25,7 @@ export interface TenantOperations {
   /** Results carry their secrets in the tenant view, ready to answer. */
   create(req: CreateCall): Promise<CreateResult>;
   delete(name: string): Promise<DeleteResult>;
-  reconcile(name: string): Promise<ReconcileResult>;
+  reconcile(name: string, opts?: { prune?: boolean }): Promise<ReconcileResult>;
   get(name: string): Promise<TenantView | undefined>;
   list(): Promise<TenantView[]>;
   isRegistered(name: string): Promise<boolean>;
@@ -73,8 +73,9 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     async delete(name: string): Promise<DeleteResult> {
       return run.call(tenantDelete, attemptTenantDelete, { workflowId: runIds.tenantDelete(name), ...(await labels('delete', name)) }, { name });
     },
-    async reconcile(name: string): Promise<ReconcileResult> {
-      const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [{ name }], ...(await labels('reconcile', name)) });
+    async reconcile(name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> {
+      const input = { name, ...(opts.prune ? { prune: true } : {}) };
+      const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [input], ...(await labels('reconcile', name)) });
       return result.kind === 'refused' ? result : reveal(result);
     },
     get: tenantViews(site, registry.db, keys),

@@ -112,6 +112,21 @@ export const TenantCreateRequest = z
 
 export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;
 
+/** What a reconcile found of one backend object. */
+export const ReconciledObject = z
+  .object({
+    area: z.string().openapi({ description: 'the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object' }),
+    object: z.string(),
+    result: z.enum(['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed']).openapi({
+      description: '`needs-restore`: only the tenant can restore it (a broker client\'s password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)',
+    }),
+    fields: z.array(z.string()).optional().openapi({ description: 'for `corrected`: the fields that differed' }),
+  })
+  .openapi('ReconciledObject');
+
+/** A reconcile's answer: the tenant, and what it found of each backend object. */
+export const ReconciledTenant = Tenant.extend({ objects: z.array(ReconciledObject) }).openapi('ReconciledTenant');
+
 export const TenantCreateFailure = z
   .object({ error: z.string(), tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }) })
   .openapi('TenantCreateFailure');

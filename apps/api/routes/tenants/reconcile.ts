@@ -1,16 +1,21 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { requireOperator } from '../../auth/authorize.js';
 import { settle } from '../../errors.js';
 import { TenantParam } from '../../schemas/common.js';
-import { Tenant, TenantCreateFailure } from '../../schemas/tenant.js';
+import { ReconciledTenant, TenantCreateFailure } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';
 
 export const route = createRoute({
   method: 'post', path: '/v1/tenants/{t}/reconcile', tags: ['tenants'], ...bearer,
   summary: 'Re-ensure every backend of a tenant',
-  request: { params: TenantParam },
+  request: {
+    params: TenantParam,
+    query: z.object({
+      prune: z.enum(['true', 'false']).optional().openapi({ description: 'also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise)' }),
+    }),
+  },
   responses: responses(
-    { 200: ['reconciled; carries the log tokens and the dashboard password only', Tenant] },
+    { 200: ['reconciled; carries the log tokens and the dashboard password only, and what the reconcile found of each backend object', ReconciledTenant] },
     [400, 401, 403, 404, 409, 501, 503],
     ['a backend step failed', TenantCreateFailure],
   ),
@@ -19,6 +24,8 @@ export const route = createRoute({
 export const register = handle(route, async (c, deps) => {
   const { t } = c.req.valid('param');
   requireOperator(c);
-  const result = settle(await deps.operations!.reconcile(t), (failed) => ({ tenant: failed.tenant }));
-  return c.json(result.tenant, 200);
+  const { prune } = c.req.valid('query');
+  const result = settle(await deps.operations!.reconcile(t, { prune: prune === 'true' }), (failed) => ({ tenant: failed.tenant }));
+  const objects = result.report.flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
+  return c.json({ ...result.tenant, objects }, 200);
 });
