@@ -1,3 +1,4 @@
+import { paced } from './backend-pace.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { instrumentBackendCall } from './backend-telemetry.js';
@@ -130,6 +131,7 @@ export class BackendHttp {
       headers['content-type'] ??= 'application/json';
     }
     const method = c.method ?? 'GET';
+    await paced(this.product);
     let res: RawAnswer;
     try {
       const accepted = (status: number) => c.accept?.includes(status) ?? false;

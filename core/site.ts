@@ -82,6 +82,10 @@ export const siteSchema = z
     /** How long the first answer to an Idempotency-Key is kept for its repeats. */
     SITE_IDEMPOTENCY_WINDOW: duration('24h'),
     SITE_BACKEND_TIMEOUT: duration('10s'),
+    /** Tenants a sweep reconciles at once: enough to finish quickly, few enough to spare the backends. */
+    SITE_SWEEP_CONCURRENCY: int(8).refine((n) => n >= 1 && n <= 62, 'must be between 1 and 62'),
+    /** Calls each worker sends each backend per second at most (0: no bound), so a sweep never floods one. */
+    SITE_BACKEND_CALLS_PER_SECOND: int(100).refine((n) => n >= 0 && n <= 10_000, 'must be between 0 and 10000'),
     // A full clone of a multi-gigabyte template runs for minutes; the workload's VM activity is
     // bounded by Temporal at 12 h (WORKLOAD_VM_OPTIONS), which five such tasks must fit in.
     SITE_HYPERVISOR_TASK_TIMEOUT: duration('30m').refine((ms) => ms >= 10_000 && ms <= 2 * 3600_000, 'must be between 10s and 2h'),
@@ -172,6 +176,8 @@ export const siteSchema = z
     idempotencyWindowMs: e.SITE_IDEMPOTENCY_WINDOW,
     /** Bound on one call to a backend; a slower backend is a failed attempt, never a hang. */
     backendTimeoutMs: e.SITE_BACKEND_TIMEOUT,
+    sweepConcurrency: e.SITE_SWEEP_CONCURRENCY,
+    backendCallsPerSecond: e.SITE_BACKEND_CALLS_PER_SECOND,
     /** Bound on one Proxmox QEMU task (clone, resize, start...) and on waiting for a VM's lock. */
     hypervisorTaskTimeoutMs: e.SITE_HYPERVISOR_TASK_TIMEOUT,
     tokenKey: e.SITE_TOKEN_KEY,

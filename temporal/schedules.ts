@@ -6,14 +6,14 @@ import { runIds } from '../workflows/contracts/ids.js';
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping
  * a tick while the previous sweep still runs. Created or updated idempotently when a worker starts.
  */
-export async function ensureSweepSchedule(client: Client, opts: { taskQueue: string; intervalMs: number }): Promise<void> {
+export async function ensureSweepSchedule(client: Client, opts: { taskQueue: string; intervalMs: number; concurrency?: number }): Promise<void> {
   const spec = { intervals: [{ every: opts.intervalMs }] };
   const action = {
     type: 'startWorkflow' as const,
     workflowType: 'reconcileSweep',
     workflowId: runIds.reconcileSweep,
     taskQueue: opts.taskQueue,
-    args: [],
+    args: opts.concurrency !== undefined ? [{ concurrency: opts.concurrency }] : [],
     typedSearchAttributes: [{ key: OPERATION, value: operationOf('reconcileSweep') }],
     staticSummary: 'reconcile sweep: every ready tenant re-ensured, what drifted reported',
   };

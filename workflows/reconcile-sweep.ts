@@ -3,7 +3,7 @@ import { executeChild, patched, proxyLocalActivities, ParentClosePolicy } from '
 import type { Activities } from '../activities/index.js';
 import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { type ReconcileResult, type SweepResult } from './contracts/tenant.js';
+import { type ReconcileResult, type StepReport, type SweepResult } from './contracts/tenant.js';
 import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from './contracts/ids.js';
 import { RUN_MODEL_PATCH } from './before-run-model/index.js';
@@ -11,7 +11,7 @@ import { answered } from './run-attributes.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
-/** How many tenants a sweep reconciles at once: enough to finish quickly, few enough to spare the backends. */
+/** How many tenants a sweep reconciles at once when its schedule does not say (SITE_SWEEP_CONCURRENCY). */
 export const SWEEP_CONCURRENCY = 8;
 
 /**
@@ -20,9 +20,9 @@ export const SWEEP_CONCURRENCY = 8;
  * what each corrected. A tenant that is not ready, or turns out busy or gone when its reconcile
  * starts, is skipped and listed with the reason.
  */
-export async function reconcileSweep(): Promise<SweepResult> {
+export async function reconcileSweep(input: { concurrency?: number } = {}): Promise<SweepResult> {
   const { ready: tenants, skipped } = await registry.sweepTenants();
-  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {} };
+  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {}, found: {} };
   let next = 0;
   async function lane(): Promise<void> {
     while (next < tenants.length) {
@@ -53,11 +53,22 @@ export async function reconcileSweep(): Promise<SweepResult> {
       if (r.kind !== 'refused') {
         const changed = r.report.flatMap((s) => s.objects.filter((o) => o.result !== 'in-place').map((o) => `${s.step}: ${o.object} ${o.result}`));
         if (changed.length) result.corrected[name] = changed;
+        result.found[name] = countByArea(r.report);
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, tenants.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(input.concurrency ?? SWEEP_CONCURRENCY, tenants.length) }, lane));
   // Its Outcome too, like every run (a sweep begun before the run model set none).
   if (patched(RUN_MODEL_PATCH)) answered(result.failed.length ? 'failed' : 'swept');
   return result;
+}
+
+/** A tenant's reconcile summed up: per step or area, how many objects came to each result. */
+function countByArea(report: StepReport[]): Record<string, Record<string, number>> {
+  const found: Record<string, Record<string, number>> = {};
+  for (const s of report) {
+    const area = (found[s.step] ??= {});
+    for (const o of s.objects) area[o.result] = (area[o.result] ?? 0) + 1;
+  }
+  return found;
 }

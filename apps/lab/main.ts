@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }), {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     intervalMs: config.site!.reconcileIntervalMs,
+    concurrency: config.site!.sweepConcurrency,
   });
   await clientConnection.close();
 

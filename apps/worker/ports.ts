@@ -12,10 +12,12 @@ import { createKeaAdapter } from '../../activities/devices/kea.js';
 import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createIssuer } from '../../activities/certificates/issuer.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
+import { paceBackendCalls } from '../../activities/backend-pace.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {
   const timeoutMs = opts.timeoutMs ?? site.backendTimeoutMs;
+  paceBackendCalls(site.backendCallsPerSecond);
   const dns = createPowerDnsAdapter({
     apiUrl: site.dns.apiUrl,
     apiKey: site.dns.apiKey,

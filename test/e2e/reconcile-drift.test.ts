@@ -117,6 +117,22 @@ describe('drift made behind the service', () => {
     expect(left.map((o) => `${o.area} ${o.result}`).sort()).toEqual(['broker needs-restore', 'wifi needs-restore']);
   });
 
+  it("the sweep sums each tenant's objects by area and result, and never prunes", async () => {
+    await admin.ensure({ username: `${T}-stray`, publish: [`${T}/y`], subscribe: [] });
+    const result = await site.client.workflow.execute('reconcileSweep', {
+      workflowId: `reconcile-sweep-drift`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ concurrency: 2 }],
+    });
+    expect(result.reconciled).toContain(T);
+    expect(result.found[T]).toMatchObject({
+      broker: { 'needs-restore': 1, unknown: 1 },
+      wifi: { 'in-place': 1, 'needs-restore': 1 },
+      hypervisor: { 'in-place': 1 },
+      dns: expect.objectContaining({ 'in-place': expect.any(Number) }),
+    });
+    expect(result.corrected[T]).toEqual(expect.arrayContaining([`broker: mqtt client ${T}-stray unknown`]));
+    expect((await admin.observe(`${T}-stray`))?.client).toBeTruthy();
+  });
+
   it('refuses a prune value that is not a boolean (400)', async () => {
     expect((await reconcile('?prune=yes')).status).toBe(400);
   });

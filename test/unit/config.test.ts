@@ -242,6 +242,7 @@ describe('site configuration', () => {
       expect(site.proxmox.ca).toBe(PEM('pve'));
       expect(site.state.region).toBe('eu-central-1');
       expect(site.hypervisorTaskTimeoutMs).toBe(45 * 60_000);
+      expect(site).toMatchObject({ sweepConcurrency: 8, backendCallsPerSecond: 100 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -251,6 +252,9 @@ describe('site configuration', () => {
     ['SITE_HYPERVISOR_TASK_TIMEOUT not a duration', { SITE_HYPERVISOR_TASK_TIMEOUT: 'MARK' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be a duration like 30s, 10m, 72h'],
     ['SITE_HYPERVISOR_TASK_TIMEOUT too short for a clone', { SITE_HYPERVISOR_TASK_TIMEOUT: '5s' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
     ['SITE_HYPERVISOR_TASK_TIMEOUT over the activity backstop', { SITE_HYPERVISOR_TASK_TIMEOUT: '3h' }, 'invalid site configuration: SITE_HYPERVISOR_TASK_TIMEOUT: must be between 10s and 2h'],
+    ['SITE_SWEEP_CONCURRENCY zero: the sweep would reconcile nothing', { SITE_SWEEP_CONCURRENCY: '0' }, 'invalid site configuration: SITE_SWEEP_CONCURRENCY: must be between 1 and 62'],
+    ['SITE_SWEEP_CONCURRENCY over the tenants a site can hold', { SITE_SWEEP_CONCURRENCY: '63' }, 'invalid site configuration: SITE_SWEEP_CONCURRENCY: must be between 1 and 62'],
+    ['SITE_BACKEND_CALLS_PER_SECOND beyond any backend', { SITE_BACKEND_CALLS_PER_SECOND: '20000' }, 'invalid site configuration: SITE_BACKEND_CALLS_PER_SECOND: must be between 0 and 10000'],
     ['SITE_DHCP_CONTROL neither agent nor server', { SITE_DHCP_CONTROL: 'MARK' }, 'invalid site configuration: SITE_DHCP_CONTROL: must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)'],
     ['SITE_MINIO_REGION not a region', { SITE_MINIO_REGION: 'MARK region' }, 'invalid site configuration: SITE_MINIO_REGION: must be a region name like us-east-1'],
     ['SITE_PROXMOX_CA_FILE unreadable', { SITE_PROXMOX_CA_FILE: '/MARK/none.pem' }, 'invalid site configuration: SITE_PROXMOX_CA_FILE: cannot read the file'],

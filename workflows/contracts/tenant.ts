@@ -75,6 +75,8 @@ export interface SweepResult {
    * busy or gone when its reconcile started. Retried by the next sweep.
    */
   skipped: { name: string; reason: string }[];
-  /** Per tenant, the objects that were created or corrected (what drifted). */
+  /** Per tenant, the objects that were not in place (what drifted, or needs attention). */
   corrected: Record<string, string[]>;
+  /** Per tenant reconciled, per step or area, how many objects came to each result (`in-place`, `corrected`, `needs-restore`...). */
+  found: Record<string, Record<string, Record<string, number>>>;
 }

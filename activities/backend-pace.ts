@@ -1,0 +1,46 @@
+/**
+ * A bound on the calls each worker sends one backend per second (SITE_BACKEND_CALLS_PER_SECOND),
+ * so a sweep of a full site, or a burst of creates, never floods a real Proxmox, controller or
+ * Grafana. A token bucket per backend: up to a second's worth of calls at once, then the rate;
+ * a call over it waits its turn (in arrival order) rather than failing. Per worker process:
+ * N workers send at most N times the rate. Off (no bound) when the rate is 0.
+ */
+export class Pacer {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = perSecond;
+    this.at = now();
+  }
+
+  /** Takes a call's slot: how many milliseconds the call must wait for it (0: go now). */
+  reserve(): number {
+    const t = this.now();
+    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.at) / 1000) * this.perSecond);
+    this.at = t;
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.perSecond) * 1000;
+  }
+}
+
+let perSecond = 0;
+const pacers = new Map<string, Pacer>();
+
+/** Set once per process by the worker from the site's setting. */
+export function paceBackendCalls(callsPerSecond: number): void {
+  perSecond = callsPerSecond;
+  pacers.clear();
+}
+
+/** Waits for this backend's next slot. */
+export async function paced(backend: string): Promise<void> {
+  if (perSecond <= 0) return;
+  let pacer = pacers.get(backend);
+  if (!pacer) pacers.set(backend, (pacer = new Pacer(perSecond)));
+  const ms = pacer.reserve();
+  if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+}
