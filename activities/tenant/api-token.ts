@@ -1,5 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** Why a restore with a revoked token is refused (400), by the route and, under the tenant's lease, by the run. */
+export const REVOKED_TOKEN_REFUSAL = 'api_token was revoked (replaced, or its tenant deleted); it cannot restore the tenant';
+
 /**
  * The tenant token: `dvt1.<tenant>.<nonce>.<mac>` with mac = HMAC-SHA256(`dvt1.<tenant>.<nonce>`)
  * under the site's token key (design §6). A valid MAC identifies the tenant without the registry,

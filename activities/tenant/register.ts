@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { getTenantRow, insertTenant, openSecrets, revokeTenantToken, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
+import { getTenantRow, insertTenant, isTenantTokenRevoked, openSecrets, revokeTenantToken, takenIndexes, updateTenant } from '../../db/queries/tenants.js';
 import { openValue, seal, sealValue } from '../../db/seal.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
 import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/contracts/tenant.js';
 import { createStepsFor } from '../steps.js';
-import { mintTenantToken, tokenHash } from './api-token.js';
+import { mintTenantToken, REVOKED_TOKEN_REFUSAL, tokenHash } from './api-token.js';
 import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
@@ -130,6 +130,9 @@ export function registerActivity(deps: ActivityDeps) {
       const opened = openValue(keys, restore);
       if (restore !== undefined && !opened) return refuse('conflict', 'the supplied secrets could not be read; send them again');
       const req: Request = { ...rest, ...(opened ? { restore: opened } : {}) };
+      // Checked again here, under the tenant's lease: a delete that finished after the route's check
+      // revoked the token, and a restore must not bring the deleted tenant back (issue 27).
+      if (opened && (await isTenantTokenRevoked(db, tokenHash(opened.apiToken)))) return refuse('bad_request', REVOKED_TOKEN_REFUSAL);
       for (let attempt = 0; attempt < 8; attempt++) {
         const row = await getTenantRow(db, req.name);
         const result = row ? await existing(req, row) : await fresh(req, input.fabric);

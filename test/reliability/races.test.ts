@@ -41,6 +41,8 @@ interface Ctx {
   name: string;
   subnetHost: (n: number) => string;
   deviceAddress?: string;
+  /** The create's answer (index and secrets), for a restore. */
+  created?: { index: number; dns: { tsig_secret: string }; state: { secret_key: string }; api_token: string };
 }
 
 interface Pair {
@@ -67,6 +69,7 @@ const MAC = (name: string) => {
 async function createTenant(ctx: Ctx): Promise<void> {
   const r = await call('POST', '/v1/tenants', { name: ctx.name });
   expect(r.status, `setup create ${ctx.name}: ${r.text}`).toBe(201);
+  ctx.created = r.body;
   const prefix = String(r.body.network.subnet).split('.').slice(0, 3).join('.');
   ctx.subnetHost = (n) => `${prefix}.${n}`;
 }
@@ -88,6 +91,10 @@ const onceRegistered = (then: (ctx: Ctx) => Promise<Answer>) => async (ctx: Ctx)
   return then(ctx);
 };
 const del = (ctx: Ctx) => call('DELETE', `/v1/tenants/${ctx.name}`);
+const restore = (ctx: Ctx) => {
+  const t = ctx.created!;
+  return call('POST', '/v1/tenants', { name: ctx.name, index: t.index, tsig_secret: t.dns.tsig_secret, state_secret: t.state.secret_key, api_token: t.api_token });
+};
 const reconcile = (ctx: Ctx) => call('POST', `/v1/tenants/${ctx.name}/reconcile`);
 const workload = (name: string) => (ctx: Ctx) => call('POST', `/v1/tenants/${ctx.name}/workloads`, { name, cores: 1, memory_mb: 512 });
 const putRecord = (name: string, at: (ctx: Ctx) => string) => (ctx: Ctx) => call('PUT', `/v1/tenants/${ctx.name}/records/${name}`, { address: at(ctx) });
@@ -155,6 +162,12 @@ const PAIRS: Pair[] = [
   {
     id: 'reconcile x address release', tag: 'ra', setup: async (c) => { await createTenant(c); await withDevice(c, true); },
     a: reconcile, b: (c) => call('DELETE', `/v1/tenants/${c.name}/devices/probe/address`), allowed: ['200/204'],
+  },
+  // 7. A restore with the tenant's own secrets: after the delete its token is revoked (400); before
+  // it, the restore reconciles the tenant (its network back in the fabric), so the delete is refused.
+  {
+    id: 'delete x restore', tag: 'dt', setup: async (c) => { await createTenant(c); removeNetwork(c); },
+    a: del, b: restore, allowed: ['204/400', '409/200'],
   },
   { id: 'delete x delete', tag: 'dd', setup: async (c) => { await createTenant(c); removeNetwork(c); }, a: del, b: del, allowed: ['204/404', '404/204', '204/204'] },
 ];

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { auditTenantCreate } from '../../../../db/queries/audit.js';
+import { REVOKED_TOKEN_REFUSAL } from '../../../../activities/tenant/api-token.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { refuseReservedName } from '../../reserved-names.js';
@@ -42,7 +43,7 @@ export const register = handle(route, async (c, deps) => {
     throw badRequest('api_token is not a token issued for this tenant');
   }
   if (body.api_token !== undefined && (await ops.tokenRevoked(body.api_token))) {
-    throw badRequest('api_token was revoked (replaced, or its tenant deleted); it cannot restore the tenant');
+    throw badRequest(REVOKED_TOKEN_REFUSAL);
   }
   const result = await ops.create({
     name: body.name,
