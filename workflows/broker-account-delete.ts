@@ -6,7 +6,7 @@ import { beganBeforeRunModel, brokerAccountDelete as brokerAccountDeleteBefore }
 import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
 import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from './contracts/broker-account.js';
 import { runStep } from './steps.js';
-import { underLease } from './tenant-lease.js';
+import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -17,7 +17,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  */
 export async function brokerAccountDelete(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult | undefined> {
   if (beganBeforeRunModel()) return brokerAccountDeleteBefore(input);
-  return serveRun(attemptBrokerAccountDelete, (req) => underLease(req.tenant, 'shared', 'broker account delete', () => remove(req)), {
+  return serveRun(attemptBrokerAccountDelete, (req) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account delete', () => remove(req)), {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
     call: 'broker account delete',

@@ -12,7 +12,7 @@ import {
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
 } from './contracts/broker-account.js';
 import { runStep } from './steps.js';
-import { underLease } from './tenant-lease.js';
+import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -51,7 +51,8 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     return { kind: 'done', account: withPassword(saved) };
   }
 
-  const held = (req: BrokerAccountRequest) => underLease(req.tenant, 'shared', 'broker account issue', () => attempt(req));
+  // The account alone (the tenant shared): an issue and a delete of one account never interleave (issue 27).
+  const held = (req: BrokerAccountRequest) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account issue', () => attempt(req));
   return serveRun(attemptBrokerAccountEnsure, held, {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,

@@ -91,6 +91,7 @@ const onceRegistered = (then: (ctx: Ctx) => Promise<Answer>) => async (ctx: Ctx)
   return then(ctx);
 };
 const del = (ctx: Ctx) => call('DELETE', `/v1/tenants/${ctx.name}`);
+const brokerIssue = (publish: string[]) => (ctx: Ctx) => call('POST', `/v1/tenants/${ctx.name}/broker-accounts`, { name: 'app', publish, subscribe: [] });
 const restore = (ctx: Ctx) => {
   const t = ctx.created!;
   return call('POST', '/v1/tenants', { name: ctx.name, index: t.index, tsig_secret: t.dns.tsig_secret, state_secret: t.state.secret_key, api_token: t.api_token });
@@ -168,6 +169,12 @@ const PAIRS: Pair[] = [
   {
     id: 'delete x restore', tag: 'dt', setup: async (c) => { await createTenant(c); removeNetwork(c); },
     a: del, b: restore, allowed: ['204/400', '409/200'],
+  },
+  // 8. One broker account, one order: an issue with new patterns and the account's delete (issue 27).
+  {
+    id: 'broker account issue x its delete', tag: 'bd',
+    setup: async (c) => { await createTenant(c); expect((await brokerIssue(['data/#'])(c)).status).toBe(201); },
+    a: brokerIssue(['data/#', 'state/#']), b: (c) => call('DELETE', `/v1/tenants/${c.name}/broker-accounts/app`), allowed: ['201/204', '200/204'],
   },
   { id: 'delete x delete', tag: 'dd', setup: async (c) => { await createTenant(c); removeNetwork(c); }, a: del, b: del, allowed: ['204/404', '404/204', '204/204'] },
 ];
