@@ -1,5 +1,6 @@
 import { parseRange } from './address-ranges.js';
 import { addressPlanProblems } from './identity.js';
+import { vmidBaseProblem } from './vmid.js';
 
 /**
  * What is wrong with a site configuration whose variables each parse on their own: identifier
@@ -22,10 +23,13 @@ const TOGETHER: [string, string[]][] = [
   ['SITE_CA_KEY', ['SITE_CA_CERT']],
   ['SITE_WIFI_USERNAME', ['SITE_WIFI_PASSWORD']],
   ['SITE_WIFI_PASSWORD', ['SITE_WIFI_USERNAME']],
-  ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN']],
+  ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN', 'SITE_WIFI_URL']],
   ['SITE_WIFI_DEVELOPER_VLAN', ['SITE_WIFI_DEVELOPER_SSID']],
   ['SITE_BROKER_URL', ['SITE_BROKER_ADMIN_PASSWORD']],
-  ['SITE_GRAFANA_URL', ['SITE_GRAFANA_ADMIN_PASSWORD']],
+  // Dashboards' data sources read the log store with the tenant's read token: no store, no token.
+  ['SITE_GRAFANA_URL', ['SITE_GRAFANA_ADMIN_PASSWORD', 'SITE_LOG_URL']],
+  // SITE_LOG_URL is the gateway's admin API: tenants must be handed where they ship and read logs.
+  ['SITE_LOG_URL', ['SITE_LOG_ENDPOINT']],
   ['SITE_DHCP_USER', ['SITE_DHCP_PASSWORD']],
   ['SITE_DHCP_PASSWORD', ['SITE_DHCP_USER']],
 ];
@@ -39,10 +43,18 @@ export function siteProblems(e: Env): SiteProblem[] {
     // The supernet's own shape is the schema's to report; here only how the bases fit together.
     for (const p of addressPlanProblems(network)) if (p.setting !== 'supernet') problems.push({ variable: NETWORK_VARIABLE[p.setting], message: p.reason });
   }
-  for (const [cls, c] of Object.entries((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { range?: string }>)) {
+  for (const [cls, c] of Object.entries((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { range?: string; ssid?: string; vlan?: string }>)) {
     if (c.range !== undefined && !parseRange(c.range)) {
       problems.push({ variable: 'SITE_TRUST_CLASSES', message: `class ${cls}: range must be first-last IPv4 addresses with first <= last` });
     }
+    // A Wi-Fi network is an SSID and the VLAN its keys place clients on: one without the other serves no key.
+    if ((c.ssid === undefined) !== (c.vlan === undefined)) {
+      problems.push({ variable: 'SITE_TRUST_CLASSES', message: `class ${cls}: ssid and vlan go together (a Wi-Fi network and the VLAN its keys place clients on)` });
+    }
+  }
+  if (typeof e.SITE_VMID_BASE === 'number') {
+    const problem = vmidBaseProblem(e.SITE_VMID_BASE);
+    if (problem) problems.push({ variable: 'SITE_VMID_BASE', message: problem });
   }
   // A console takes an API key or a login; a self-hosted Network application has no API keys.
   if (set(e.SITE_WIFI_URL)) {

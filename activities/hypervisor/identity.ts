@@ -1,3 +1,5 @@
+import { ORDINALS_PER_TENANT, VMID_MAX, VMID_MIN } from '../../core/vmid.js';
+
 /**
  * A workload's identity (spec: Workload; design §7), stable for its life and derived from the
  * tenant's index and the workload's ordinal alone:
@@ -6,11 +8,9 @@
  * - MAC: `02:00:` + the VMID as 4 bytes, hex (locally administered, unicast, unique per VMID)
  * - address: `.10 + ordinal` in the tenant's /24
  */
+export { ORDINALS_PER_TENANT };
 export const ORDINAL_MIN = 0;
-export const ORDINAL_MAX = 39;
-export const ORDINALS_PER_TENANT = 40;
-const VMID_MIN = 100;
-const VMID_MAX = 999_999_999;
+export const ORDINAL_MAX = ORDINALS_PER_TENANT - 1;
 
 export interface WorkloadIdentity {
   ordinal: number;
