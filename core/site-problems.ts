@@ -1,4 +1,4 @@
-import { parseRange } from './address-ranges.js';
+import { parseCidr, parseRange, rangeFitsSubnet } from './address-ranges.js';
 import { addressPlanProblems } from './identity.js';
 import { vmidBaseProblem } from './vmid.js';
 
@@ -73,4 +73,18 @@ export function siteProblems(e: Env): SiteProblem[] {
 function dedupe(problems: SiteProblem[]): SiteProblem[] {
   const seen = new Set<string>();
   return problems.filter((p) => !seen.has(p.variable) && seen.add(p.variable));
+}
+
+/**
+ * The trust classes whose address range does not fit the device network's subnet (leaving out its
+ * network and broadcast addresses): DHCP could never hand a device such an address. The subnet is
+ * Kea's (`--check-backends` reads it), not a setting of the site's.
+ */
+export function trustClassRangeProblems(trustClasses: Record<string, { range?: string }>, subnet: string): string[] {
+  const net = parseCidr(subnet);
+  if (!net) return [`the device network's subnet ${subnet} is no IPv4 CIDR`];
+  return Object.entries(trustClasses).flatMap(([cls, c]) => {
+    const range = c.range === undefined ? undefined : parseRange(c.range);
+    return range && !rangeFitsSubnet(range, net) ? [`trust class ${cls}: range ${c.range} is not inside the device network ${subnet}`] : [];
+  });
 }

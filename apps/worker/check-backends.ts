@@ -1,4 +1,5 @@
 import type { Site } from '../../core/site.js';
+import { trustClassRangeProblems } from '../../core/site-problems.js';
 import { BackendError } from '../../activities/ensure.js';
 import { BackendHttp } from '../../activities/http.js';
 import { PveApi } from '../../activities/network/pve-api.js';
@@ -88,7 +89,15 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       const body = res.json<unknown>();
       const first = (Array.isArray(body) ? body[0] : body) as { result?: number; text?: string } | undefined;
       if (first?.result !== 0) throw new BackendError('kea', `version-get -> result ${first?.result ?? '?'}: ${first?.text ?? 'no answer'}`);
-      return `Kea DHCPv4 ${first.text ?? ''}`.trim();
+      // The device network is Kea's: each trust class's range must fit its subnet, or DHCP never hands it out.
+      const config = (await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'config-get', ...(d.control === 'agent' ? { service: ['dhcp4'] } : {}) } })).json<unknown>();
+      const dhcp4 = ((Array.isArray(config) ? config[0] : config) as { arguments?: { Dhcp4?: { subnet4?: { id: number; subnet: string }[]; 'shared-networks'?: { subnet4?: { id: number; subnet: string }[] }[] } } })?.arguments?.Dhcp4;
+      const subnets = [...(dhcp4?.subnet4 ?? []), ...(dhcp4?.['shared-networks'] ?? []).flatMap((n) => n.subnet4 ?? [])];
+      const subnet = subnets.find((s) => s.id === d.subnetId);
+      if (!subnet) throw new BackendError('kea', `subnet id ${d.subnetId} (SITE_DHCP_SUBNET_ID) is not configured`);
+      const problems = trustClassRangeProblems(site.trustClasses, subnet.subnet);
+      if (problems.length) throw new BackendError('kea', `SITE_TRUST_CLASSES: ${problems.join('; ')}`);
+      return `Kea DHCPv4 ${first.text ?? ''}; device network ${subnet.subnet} holds every trust class's range`.trim();
     }));
   }
   if (site.broker) {

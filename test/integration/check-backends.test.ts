@@ -68,3 +68,22 @@ describe('worker --check-backends', () => {
     expect(r.stderr).toMatch(/--check-backends needs a configured site/);
   });
 });
+
+describe('worker --check-backends at a site with DHCP', () => {
+  let full: LabBackends;
+  beforeAll(async () => {
+    full = await startLabBackends();
+  }, 120_000);
+  afterAll(async () => {
+    await full?.stop();
+  });
+
+  it("checks every trust class's range against the device network Kea serves (issue 27)", async () => {
+    const ok = await checkBackends(full.env);
+    expect(ok.stdout).toMatch(/ok\s+dhcp\s+\S+\s+Kea DHCPv4 .*; device network \S+ holds every trust class's range/);
+    const classes = { sensor: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.99.0.10-10.99.0.20' } };
+    const bad = await checkBackends({ ...full.env, SITE_TRUST_CLASSES: JSON.stringify(classes) });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL\s+dhcp\s+\S+\s+SITE_TRUST_CLASSES: trust class sensor: range 10\.99\.0\.10-10\.99\.0\.20 is not inside the device network /);
+  });
+});

@@ -1,3 +1,4 @@
+import { trustClassRangeProblems } from '../../core/site-problems.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -275,5 +276,19 @@ describe('site configuration', () => {
   it('an empty optional setting takes its default instead of becoming 0', () => {
     const site = loadConfig({ ...required, ...coreSite, SITE_VMID_BASE: '', SITE_VRF_VNI_BASE: '' }).site!;
     expect([site.vmidBase, site.vrfVniBase]).toEqual([10000, 10000]);
+  });
+});
+
+describe("trust classes' ranges against the device network (--check-backends reads it from Kea)", () => {
+  it.each([
+    ['inside, clear of network and broadcast', { sensor: { range: '10.200.0.64-10.200.0.127' } }, '10.200.0.0/24', []],
+    ['a class without a range has nothing to fit', { wired: {} }, '10.200.0.0/24', []],
+    ['reaching past the subnet', { sensor: { range: '10.200.0.200-10.200.1.10' } }, '10.200.0.0/24', ['trust class sensor: range 10.200.0.200-10.200.1.10 is not inside the device network 10.200.0.0/24']],
+    ['holding the broadcast address', { camera: { range: '10.200.0.250-10.200.0.255' } }, '10.200.0.0/24', ['trust class camera: range 10.200.0.250-10.200.0.255 is not inside the device network 10.200.0.0/24']],
+    ['holding the network address', { camera: { range: '10.200.0.0-10.200.0.9' } }, '10.200.0.0/24', ['trust class camera: range 10.200.0.0-10.200.0.9 is not inside the device network 10.200.0.0/24']],
+    ['another network altogether', { sensor: { range: '192.168.1.10-192.168.1.20' } }, '10.200.0.0/24', ['trust class sensor: range 192.168.1.10-192.168.1.20 is not inside the device network 10.200.0.0/24']],
+    ['a subnet that is no CIDR', { sensor: { range: '10.200.0.64-10.200.0.127' } }, 'ten-two-hundred', ["the device network's subnet ten-two-hundred is no IPv4 CIDR"]],
+  ])('%s', (_reason, classes, subnet, want) => {
+    expect(trustClassRangeProblems(classes, subnet)).toEqual(want);
   });
 });
