@@ -14,7 +14,10 @@ COPY workflows ./workflows
 COPY db ./db
 COPY temporal ./temporal
 COPY core ./core
-COPY scripts/build-workflow-bundle.ts ./scripts/
+COPY scripts/build-workflow-bundle.ts scripts/write-build-info.ts ./scripts/
+# Only what names HEAD (.dockerignore lets HEAD and the refs through): the build bakes the commit
+# and its own time into dist/build-info.json, so /version names them with no build argument.
+COPY .git/ ./.git/
 # The registry resolves its migrations next to the compiled db/registry.js (dist/db/migrations).
 RUN npm run build \
  && cp -r db/migrations dist/db/migrations \
@@ -28,9 +31,10 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
-ARG SERVICE_VERSION=0.1.0
-ARG SERVICE_COMMIT=unknown
-ARG SERVICE_BUILT=unknown
+# Overrides of what the build baked into dist/build-info.json; empty: the baked values stand.
+ARG SERVICE_VERSION=0.13.0
+ARG SERVICE_COMMIT=
+ARG SERVICE_BUILT=
 # Node 24 sizes the young generation from the host's memory; small semi-spaces keep the resident
 # set near the live heap (docs/performance.md).
 ENV NODE_ENV=production \
