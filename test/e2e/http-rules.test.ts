@@ -116,6 +116,57 @@ describe('request validation (400)', () => {
   });
 });
 
+/** Sends `chunks` as a chunked body (none: a chunked body of zero bytes) and answers status and text. */
+function chunked(method: string, path: string, chunks: string[]): Promise<{ status: number | undefined; text: string }> {
+  const url = new URL(site.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path, method, headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      },
+    );
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+// Issue 27 item 5: a route that takes no body ignored one; any field there is unknown (rule 6).
+describe('routes that take no body', () => {
+  const NO_BODY = '{"error":"this route takes no request body"}';
+  const routes = [
+    ['POST', '/v1/tenants/ghost/reconcile'],
+    ['DELETE', '/v1/tenants/ghost'],
+    ['DELETE', '/v1/tenants/acme/workloads/nope'],
+    ['DELETE', '/v1/tenants/acme/records/nope'],
+    ['DELETE', '/v1/tenants/acme/certificates/nope'],
+    ['DELETE', '/v1/admissions/nobody'],
+  ] as const;
+
+  it.each(routes)('%s %s refuses a JSON object, an empty object and bytes of any type', async (method, path) => {
+    for (const opts of [{ body: { x: 1 } }, { body: {} }, { raw: 'abc', headers: { 'content-type': 'text/plain' } }, { raw: '{"x":1}' }]) {
+      const r = await call(method, path, opts);
+      expect([r.status, r.text], JSON.stringify(opts)).toEqual([400, NO_BODY]);
+    }
+    const streamed = await chunked(method, path, ['{"x"', ':1}']);
+    expect([streamed.status, streamed.text]).toEqual([400, NO_BODY]);
+  });
+
+  it('no body, an empty one or an empty chunked one is no body: the route answers as always', async () => {
+    for (const opts of [{}, { raw: '' }, { raw: '', headers: { 'content-type': 'application/json' } }]) {
+      const r = await call('DELETE', '/v1/tenants/acme/workloads/nope', opts);
+      expect([r.status, r.text], JSON.stringify(opts)).toEqual([404, '{"error":"workload not found"}']);
+    }
+    const streamed = await chunked('DELETE', '/v1/tenants/acme/workloads/nope', []);
+    expect([streamed.status, streamed.text]).toEqual([404, '{"error":"workload not found"}']);
+    const reconcile = await call('POST', '/v1/tenants/ghost/reconcile', { raw: '' });
+    expect([reconcile.status, reconcile.text]).toEqual([404, '{"error":"tenant not found"}']);
+  });
+});
+
 /** A JSON body of exactly `size` bytes: a create with an unknown `pad` field. */
 function bodyOfSize(size: number): string {
   const head = '{"name":"beta","pad":"';
