@@ -9,6 +9,7 @@ import { badRequest, respondError, toResponse, validationReason } from './errors
 import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { refuseUndeclaredBody } from './middleware/no-body.js';
+import { operatorOnlyRoutes } from './middleware/operator-only.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
 import { isIdempotent } from './idempotency/contract.js';
@@ -65,6 +66,9 @@ export const OPENAPI_INFO = {
   },
 };
 
+/** The routes only the operator may call (spec: Endpoints), authorized before any validation. */
+const OPERATOR_ONLY = [admissionCreate.route, admissionDelete.route, tenantList.route, tenantReconcile.route];
+
 /** Builds the Hono app: one middleware chain for /v1, every route registered explicitly. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -113,7 +117,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         windowMs: site.idempotencyWindowMs,
       })
     : undefined;
-  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, operatorOnlyRoutes(OPERATOR_ONLY), refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim] : []));
   app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);

@@ -88,6 +88,46 @@ describe('authorization', () => {
   });
 });
 
+// Issue 27 item 6: validation ran first, so a tenant token with a bad request got 400, not 403.
+describe('authorization before validation on operator-only routes', () => {
+  const BAD_REQUESTS: [string, string, { body?: unknown; raw?: string; headers?: Record<string, string> }][] = [
+    ['POST', '/v1/admissions', { body: { name: 'Bad!' } }],
+    ['POST', '/v1/admissions', { body: { name: 'newco', colour: 1 } }],
+    ['POST', '/v1/admissions', { raw: '{"name":"newco"}', headers: { 'content-type': 'text/plain' } }],
+    ['POST', '/v1/admissions', { body: { name: 'newco', mac: 'nope' }, headers: { 'idempotency-key': '' } }],
+    ['DELETE', '/v1/admissions/Bad!', {}],
+    ['DELETE', '/v1/admissions/nobody', { body: { x: 1 } }],
+    ['POST', '/v1/tenants/Bad!/reconcile', {}],
+    ['POST', '/v1/tenants/acme/reconcile?prune=maybe', {}],
+    ['POST', '/v1/tenants/acme/reconcile', { body: { x: 1 } }],
+  ];
+
+  it.each(BAD_REQUESTS)('a tenant token: %s %s with a bad request is 403 operator only', async (method, path, opts) => {
+    const r = await call(method, path, { ...opts, token: created.api_token });
+    expect([r.status, r.text]).toEqual([403, '{"error":"operator only"}']);
+  });
+
+  it.each(BAD_REQUESTS)('the operator: %s %s is 400, with the reason', async (method, path, opts) => {
+    const r = await call(method, path, opts);
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toEqual(expect.any(String));
+  });
+
+  it('enrollment and egress agent tokens are still 401 there, whatever they send', async () => {
+    const admitted = await call('POST', '/v1/admissions', { body: { name: 'newbie' } });
+    expect(admitted.status, admitted.text).toBe(201);
+    for (const token of [admitted.body.enrollment_token as string, site.egressToken]) {
+      for (const [method, path, opts] of BAD_REQUESTS) {
+        const r = await call(method, path, { ...opts, token });
+        expect([r.status, r.text], `${method} ${path}`).toEqual([401, UNAUTHORIZED]);
+      }
+    }
+    // Presenting the enrollment token there did not spend it.
+    const enrolled = await call('POST', '/v1/tenants', { body: { name: 'newbie' }, token: admitted.body.enrollment_token });
+    expect(enrolled.status, enrolled.text).toBe(201);
+  });
+});
+
 describe('request validation (400)', () => {
   it.each([
     ['an unknown field, named', { body: { name: 'beta', colour: 'blue' } }, '{"error":"unknown field \\"colour\\""}'],

@@ -2,7 +2,7 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { badRequest, respondError } from '../errors.js';
-import { pathMatcher } from '../idempotency/request.js';
+import { routeMatcher } from './route-match.js';
 
 /** Whether a route's contract declares no request body. Reads (GET, HEAD) are not asked: they never take one. */
 export function takesNoBody(route: RouteConfig): boolean {
@@ -13,16 +13,14 @@ export function takesNoBody(route: RouteConfig): boolean {
  * A route whose contract declares no body (reconcile, every DELETE) refuses one that has bytes:
  * any field there is an unknown field (spec: General rules 6), and bytes of another type are not
  * a request the route understands. No body, or a zero-length one (chunked too), is no body.
- * `routes` is read at the first request, once every route is registered: the contracts are the list.
  */
 export function refuseUndeclaredBody(routes: () => RouteConfig[]): MiddlewareHandler<AppEnv> {
-  let compiled: { method: string; path: RegExp }[] | undefined;
-  const bodiless = () => (compiled ??= routes().filter(takesNoBody).map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path) })));
+  const bodiless = routeMatcher(() => routes().filter(takesNoBody));
   return async function noBody(c, next) {
     const length = c.req.header('content-length');
     const chunked = c.req.header('transfer-encoding') !== undefined;
     if ((length === undefined || Number(length) === 0) && !chunked) return next();
-    if (!bodiless().some((r) => r.method === c.req.method && r.path.test(c.req.path))) return next();
+    if (!bodiless(c)) return next();
     // Content-Length says; a chunked body is read (the 64 KB limit bounds it) to see whether it is empty.
     const bytes = chunked ? (await c.req.arrayBuffer()).byteLength : Number(length);
     return bytes > 0 ? respondError(c, badRequest('this route takes no request body')) : next();
