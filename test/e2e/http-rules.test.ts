@@ -357,6 +357,10 @@ describe("the HTTP server's own answers", () => {
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nno-colon\r\n\r\n', 400, '{"error":"malformed HTTP request"}'],
     ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '{"error":"request headers too large"}'],
     ['HTTP/1.1 without a Host header', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400, '{"error":"missing Host header"}'],
+    // Issue 27 item 7: RFC 9112 3.2, more than one Host field line is a 400 (which Host is meant?).
+    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
+    ['the same Host twice, on /v1', 'GET /v1/tenants HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
+    ['two Host headers in HTTP/1.0', 'GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n', 400, '{"error":"more than one Host header"}'],
   ])('%s: %s with the {error} body', async (_case, raw, status, body) => {
     const r = await rawExchange(raw);
     expect([r.status, r.body]).toEqual([status, body]);
