@@ -4,7 +4,9 @@
  * is a reason fit for a 400 (it quotes only the caller's own input).
  */
 import { isIP } from 'node:net';
+import { aLabelReason } from '../dns/a-label.js';
 
+/** The spec's pattern (published in openapi.yaml); `certificateLabelReason` is what it leaves out. */
 export const CERTIFICATE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
 export const MAX_NAMES = 50;
 /** RFC 1035 preferred syntax (letters, digits, inner dashes; 1-63), lowercase. */
@@ -14,10 +16,18 @@ export function tenantZone(tenant: string, siteDomain: string): string {
   return `${tenant}.${siteDomain.toLowerCase().replace(/\.$/, '')}`;
 }
 
+/**
+ * What "one DNS label" adds to a name that matches the pattern: no final dash (RFC 1035), and an
+ * `xn--` label must be an A-label.
+ */
+export function certificateLabelReason(name: string): string | null {
+  return name.endsWith('-') ? 'must not end with a dash (one DNS label)' : aLabelReason(name);
+}
+
 export function certificateNameReason(name: string): string | null {
-  return CERTIFICATE_NAME.test(name)
-    ? null
-    : `certificate name ${JSON.stringify(name)} must match ${CERTIFICATE_NAME.source}`;
+  if (!CERTIFICATE_NAME.test(name)) return `certificate name ${JSON.stringify(name)} must match ${CERTIFICATE_NAME.source}`;
+  const reason = certificateLabelReason(name);
+  return reason ? `certificate name ${JSON.stringify(name)}: ${reason}` : null;
 }
 
 /** Why `names` is refused, or null. `zone` is tenantZone(). */
@@ -43,6 +53,8 @@ function labelReason(label: string, zone: string): string | null {
   if (label !== label.toLowerCase()) return 'labels are lowercase';
   if (label.length > 63) return 'longer than 63 characters';
   if (!LABEL.test(label)) return 'letters, digits and inner dashes only';
+  const aLabel = aLabelReason(label);
+  if (aLabel) return aLabel;
   if (label.length + 1 + zone.length > 253) return 'the name would be longer than 253 characters';
   return null;
 }

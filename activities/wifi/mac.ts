@@ -23,3 +23,17 @@ export function requireMac(input: string): string {
   if (!mac) throw new RangeError('not a MAC address in an accepted form');
   return mac;
 }
+
+/**
+ * Why `input` is no MAC a network card can have, or null. The I/G bit (the first octet's low bit)
+ * marks a group address: multicast, and broadcast (all ones) among them; all zero is no address.
+ * A device registered with one could never be given a DHCP reservation or a bound Wi-Fi key.
+ */
+export function nicMacReason(input: string): string | null {
+  const mac = normalizeMac(input);
+  if (!mac) return 'must be a MAC like aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF or aabbccddeeff';
+  if (mac === 'ff:ff:ff:ff:ff:ff') return 'the broadcast address is no network card\'s';
+  if ((parseInt(mac.slice(0, 2), 16) & 1) === 1) return 'a multicast address (odd first octet) is no network card\'s';
+  if (mac === '00:00:00:00:00:00') return 'the all zero address is no network card\'s';
+  return null;
+}

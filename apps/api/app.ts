@@ -8,6 +8,8 @@ import type { AppDeps, AppEnv } from './context.js';
 import { badRequest, respondError, toResponse, validationReason } from './errors.js';
 import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
+import { refuseUndeclaredBody } from './middleware/no-body.js';
+import { operatorOnlyRoutes } from './middleware/operator-only.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
 import { isIdempotent } from './idempotency/contract.js';
@@ -64,6 +66,9 @@ export const OPENAPI_INFO = {
   },
 };
 
+/** The routes only the operator may call (spec: Endpoints), authorized before any validation. */
+const OPERATOR_ONLY = [admissionCreate.route, admissionDelete.route, tenantList.route, tenantReconcile.route];
+
 /** Builds the Hono app: one middleware chain for /v1, every route registered explicitly. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -100,17 +105,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
     app.use('/codec/*', cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }));
   }
+  // Every registered route's contract, read at the first request: the middlewares' one list of routes.
+  const routes = () => app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : []));
   // Every route that creates or issues something honours Idempotency-Key (its contract says so).
   const idem = site
     ? idempotency({
-        routes: () => app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' && isIdempotent(d.route) ? [d.route] : [])),
+        routes: () => routes().filter(isIdempotent),
         db: deps.registry.db,
         keys: sealKeys(site),
         callerKey: deriveKey(site.secretsKey, 'idempotency-caller'),
         windowMs: site.idempotencyWindowMs,
       })
     : undefined;
-  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, operatorOnlyRoutes(OPERATOR_ONLY), refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim] : []));
   app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);

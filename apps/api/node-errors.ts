@@ -40,6 +40,18 @@ export function answerClientErrorsAsJson(server: Server): void {
   });
 }
 
+/**
+ * What RFC 9112 3.2 makes a 400: HTTP/1.1 without a Host, or any request with more than one Host
+ * field line (Node keeps the first and drops the rest; which one the client meant is unknown).
+ */
+export function hostHeaderProblem(req: Pick<IncomingMessage, 'httpVersionMajor' | 'httpVersionMinor' | 'rawHeaders'>): string | undefined {
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return 'more than one Host header';
+  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'missing Host header';
+  return undefined;
+}
+
 const jsonError = (status: number, error: string) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } });
 
 /**
@@ -56,8 +68,9 @@ export function jsonRequestListener(fetch: (req: Request, env: unknown) => Respo
     errorHandler: (err) => (err instanceof RequestError ? jsonError(400, 'malformed request target') : jsonError(500, 'internal error')),
   });
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
-      const body = JSON.stringify({ error: 'missing Host header' });
+    const refused = hostHeaderProblem(req);
+    if (refused) {
+      const body = JSON.stringify({ error: refused });
       res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
       return;
     }

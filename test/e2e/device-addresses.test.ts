@@ -141,7 +141,7 @@ describe('POST /v1/tenants/{t}/devices/{device}/address', () => {
   });
 
   it('409: the address is taken (without saying by whom)', async () => {
-    expect((await register('other', 'o1', 'sensor', 'bb:00:00:00:00:01')).status).toBe(201);
+    expect((await register('other', 'o1', 'sensor', 'ba:00:00:00:00:01')).status).toBe(201);
     const r = await reserve('other', 'o1', { address: '10.200.0.64' });
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toBe('the address is taken');
@@ -154,24 +154,24 @@ describe('POST /v1/tenants/{t}/devices/{device}/address', () => {
 
   it("409: the device's MAC already holds an address on the device network", async () => {
     // Registered under two names (neither holding an address yet), the hardware gets one address.
-    expect((await register('other', 'twin-a', 'sensor', 'bb:00:00:00:00:0b')).status).toBe(201);
-    expect((await register('other', 'twin-b', 'camera', 'bb:00:00:00:00:0b')).status).toBe(201);
+    expect((await register('other', 'twin-a', 'sensor', 'ba:00:00:00:00:0b')).status).toBe(201);
+    expect((await register('other', 'twin-b', 'camera', 'ba:00:00:00:00:0b')).status).toBe(201);
     expect((await reserve('other', 'twin-a')).status).toBe(201);
     const r = await reserve('other', 'twin-b');
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toMatch(/mac already holds an address/);
     // A router reservation of the MAC outside the class's range (the site's own) counts too.
-    await kea.ensure({ mac: 'bb:00:00:00:00:09', address: '10.200.0.20' });
-    expect((await register('other', 'o9', 'sensor', 'bb:00:00:00:00:09')).status).toBe(201);
+    await kea.ensure({ mac: 'ba:00:00:00:00:09', address: '10.200.0.20' });
+    expect((await register('other', 'o9', 'sensor', 'ba:00:00:00:00:09')).status).toBe(201);
     const held = await reserve('other', 'o9');
     expect(held.status, held.text).toBe(409);
     expect(held.body.error).toMatch(/mac already holds an address/);
-    expect(await reservationOf('bb:00:00:00:00:09')).toEqual({ mac: 'bb:00:00:00:00:09', address: '10.200.0.20' });
+    expect(await reservationOf('ba:00:00:00:00:09')).toEqual({ mac: 'ba:00:00:00:00:09', address: '10.200.0.20' });
   });
 
   it('adopts a router reservation of the MAC in range that the registry lost', async () => {
-    await kea.ensure({ mac: 'bb:00:00:00:00:0a', address: '10.200.0.100', hostname: 'o10' });
-    expect((await register('other', 'o10', 'sensor', 'bb:00:00:00:00:0a')).status).toBe(201);
+    await kea.ensure({ mac: 'ba:00:00:00:00:0a', address: '10.200.0.100', hostname: 'o10' });
+    expect((await register('other', 'o10', 'sensor', 'ba:00:00:00:00:0a')).status).toBe(201);
     const r = await reserve('other', 'o10');
     expect(r.status, r.text).toBe(201);
     expect(r.body.address).toBe('10.200.0.100');
@@ -179,7 +179,7 @@ describe('POST /v1/tenants/{t}/devices/{device}/address', () => {
 
   it('409: the range is full', async () => {
     for (const [i, name] of ['t1', 't2', 't3'].entries()) {
-      expect((await register('other', name, 'tiny', `bb:00:00:00:01:0${i}`)).status).toBe(201);
+      expect((await register('other', name, 'tiny', `ba:00:00:00:01:0${i}`)).status).toBe(201);
     }
     expect((await reserve('other', 't1')).body.address).toBe('10.200.0.200');
     expect((await reserve('other', 't2')).body.address).toBe('10.200.0.201');
@@ -322,15 +322,15 @@ describe('reconcile and delete of the tenant', () => {
   });
 
   it('tenant delete removes its reservations from Kea', async () => {
-    expect((await register('gone', 'g1', 'sensor', 'dd:00:00:00:00:01')).status).toBe(201);
+    expect((await register('gone', 'g1', 'sensor', 'da:00:00:00:00:01')).status).toBe(201);
     const g1 = await reserve('gone', 'g1');
     expect(g1.status, g1.text).toBe(201);
     site.backends.proxmox.removeTenantNetwork('gone');
     const r = await call('DELETE', '/v1/tenants/gone');
     expect(r.status, r.text).toBe(204);
-    expect(await reservationOf('dd:00:00:00:00:01')).toBeUndefined();
+    expect(await reservationOf('da:00:00:00:00:01')).toBeUndefined();
     // The address is free for another tenant.
-    expect((await register('other', 'after', 'sensor', 'dd:00:00:00:00:02')).status).toBe(201);
+    expect((await register('other', 'after', 'sensor', 'da:00:00:00:00:02')).status).toBe(201);
     const after = await reserve('other', 'after', { address: g1.body.address });
     expect(after.status, after.text).toBe(201);
   });
@@ -339,7 +339,7 @@ describe('reconcile and delete of the tenant', () => {
 describe('tenant delete failing at the device-address step', () => {
   it('answers 502 naming the step and leaves the tenant deleting with its reservation; the repeat removes it (204)', async () => {
     await tenant('dfail');
-    expect((await register('dfail', 'd1', 'sensor', 'dd:00:00:00:0f:01')).status).toBe(201);
+    expect((await register('dfail', 'd1', 'sensor', 'da:00:00:00:0f:01')).status).toBe(201);
     const d1 = await reserve('dfail', 'd1');
     expect(d1.status, d1.text).toBe(201);
     site.backends.proxmox.removeTenantNetwork('dfail');
@@ -353,10 +353,10 @@ describe('tenant delete failing at the device-address step', () => {
     expect(r.status, r.text).toBe(502);
     expect(r.body).toEqual({ error: 'backend step "device-address" failed' });
     expect((await call('GET', '/v1/tenants/dfail')).body.status).toBe('deleting');
-    expect(await reservationOf('dd:00:00:00:0f:01')).toMatchObject({ address: d1.body.address });
+    expect(await reservationOf('da:00:00:00:0f:01')).toMatchObject({ address: d1.body.address });
     const again = await call('DELETE', '/v1/tenants/dfail');
     expect(again.status, again.text).toBe(204);
-    expect(await reservationOf('dd:00:00:00:0f:01')).toBeUndefined();
+    expect(await reservationOf('da:00:00:00:0f:01')).toBeUndefined();
   });
 });
 
@@ -367,7 +367,7 @@ describe('tenant reconcile and restore failing at the device-address step', () =
   let held: { address: string };
   beforeAll(async () => {
     await tenant('rfail');
-    expect((await register('rfail', 'r1', 'sensor', 'dd:00:00:00:1f:01')).status).toBe(201);
+    expect((await register('rfail', 'r1', 'sensor', 'da:00:00:00:1f:01')).status).toBe(201);
     const r1 = await reserve('rfail', 'r1');
     expect(r1.status, r1.text).toBe(201);
     held = r1.body;
@@ -380,10 +380,10 @@ describe('tenant reconcile and restore failing at the device-address step', () =
       keaProxy.clear();
     }
   };
-  const reservationsOfTenant = async () => (await kea.list()).filter((x) => x.mac === 'dd:00:00:00:1f:01');
+  const reservationsOfTenant = async () => (await kea.list()).filter((x) => x.mac === 'da:00:00:00:1f:01');
 
   it('a reconcile answers 502 naming the step, with the tenant; the repeat reconciles and puts back a lost reservation', async () => {
-    await kea.remove({ mac: 'dd:00:00:00:1f:01' });
+    await kea.remove({ mac: 'da:00:00:00:1f:01' });
     const r = await underKeaFault(() => call('POST', '/v1/tenants/rfail/reconcile'));
     expect(r.status, r.text).toBe(502);
     expect(r.body.error).toBe('backend step "device-address" failed');
@@ -394,7 +394,7 @@ describe('tenant reconcile and restore failing at the device-address step', () =
     expect(again.status, again.text).toBe(200);
     expect(again.body.outcome).toBe('reconciled');
     expect(again.body.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: true });
-    expect(await reservationsOfTenant()).toEqual([{ mac: 'dd:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
+    expect(await reservationsOfTenant()).toEqual([{ mac: 'da:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
   });
 
   it('a create repeated with the secrets answers 502 naming the step with the tenant and its secrets; the repeat answers 200 on the same identity, one reservation', async () => {
@@ -414,7 +414,7 @@ describe('tenant reconcile and restore failing at the device-address step', () =
     expect(again.body).toMatchObject({ name: 'rfail', index: t.index, status: 'ready' });
     expect(again.body.dns.tsig_secret).toBe(t.dns.tsig_secret);
     expect(again.body.steps.find((s: any) => s.name === 'device-address')).toMatchObject({ ok: true });
-    expect(await reservationsOfTenant()).toEqual([{ mac: 'dd:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
+    expect(await reservationsOfTenant()).toEqual([{ mac: 'da:00:00:00:1f:01', address: held.address, hostname: 'r1' }]);
   });
 });
 
@@ -424,7 +424,7 @@ describe('two workers', () => {
     try {
       // Both workers poll; slow Kea so the changes overlap.
       const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
-      for (const [i, name] of names.entries()) expect((await register('many', name, 'sensor', `ef:00:00:00:00:0${i}`)).status).toBe(201);
+      for (const [i, name] of names.entries()) expect((await register('many', name, 'sensor', `ee:00:00:00:00:0${i}`)).status).toBe(201);
       keaProxy.latency(100);
       const results = await Promise.all(names.map((name) => reserve('many', name)));
       keaProxy.latency(0);

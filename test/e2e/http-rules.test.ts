@@ -88,6 +88,46 @@ describe('authorization', () => {
   });
 });
 
+// Issue 27 item 6: validation ran first, so a tenant token with a bad request got 400, not 403.
+describe('authorization before validation on operator-only routes', () => {
+  const BAD_REQUESTS: [string, string, { body?: unknown; raw?: string; headers?: Record<string, string> }][] = [
+    ['POST', '/v1/admissions', { body: { name: 'Bad!' } }],
+    ['POST', '/v1/admissions', { body: { name: 'newco', colour: 1 } }],
+    ['POST', '/v1/admissions', { raw: '{"name":"newco"}', headers: { 'content-type': 'text/plain' } }],
+    ['POST', '/v1/admissions', { body: { name: 'newco', mac: 'nope' }, headers: { 'idempotency-key': '' } }],
+    ['DELETE', '/v1/admissions/Bad!', {}],
+    ['DELETE', '/v1/admissions/nobody', { body: { x: 1 } }],
+    ['POST', '/v1/tenants/Bad!/reconcile', {}],
+    ['POST', '/v1/tenants/acme/reconcile?prune=maybe', {}],
+    ['POST', '/v1/tenants/acme/reconcile', { body: { x: 1 } }],
+  ];
+
+  it.each(BAD_REQUESTS)('a tenant token: %s %s with a bad request is 403 operator only', async (method, path, opts) => {
+    const r = await call(method, path, { ...opts, token: created.api_token });
+    expect([r.status, r.text]).toEqual([403, '{"error":"operator only"}']);
+  });
+
+  it.each(BAD_REQUESTS)('the operator: %s %s is 400, with the reason', async (method, path, opts) => {
+    const r = await call(method, path, opts);
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toEqual(expect.any(String));
+  });
+
+  it('enrollment and egress agent tokens are still 401 there, whatever they send', async () => {
+    const admitted = await call('POST', '/v1/admissions', { body: { name: 'newbie' } });
+    expect(admitted.status, admitted.text).toBe(201);
+    for (const token of [admitted.body.enrollment_token as string, site.egressToken]) {
+      for (const [method, path, opts] of BAD_REQUESTS) {
+        const r = await call(method, path, { ...opts, token });
+        expect([r.status, r.text], `${method} ${path}`).toEqual([401, UNAUTHORIZED]);
+      }
+    }
+    // Presenting the enrollment token there did not spend it.
+    const enrolled = await call('POST', '/v1/tenants', { body: { name: 'newbie' }, token: admitted.body.enrollment_token });
+    expect(enrolled.status, enrolled.text).toBe(201);
+  });
+});
+
 describe('request validation (400)', () => {
   it.each([
     ['an unknown field, named', { body: { name: 'beta', colour: 'blue' } }, '{"error":"unknown field \\"colour\\""}'],
@@ -113,6 +153,57 @@ describe('request validation (400)', () => {
   it('application/json with a charset parameter is JSON', async () => {
     const r = await call('POST', '/v1/tenants', { raw: '{"name":"beta","colour":1}', headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect([r.status, r.text]).toEqual([400, '{"error":"unknown field \\"colour\\""}']);
+  });
+});
+
+/** Sends `chunks` as a chunked body (none: a chunked body of zero bytes) and answers status and text. */
+function chunked(method: string, path: string, chunks: string[]): Promise<{ status: number | undefined; text: string }> {
+  const url = new URL(site.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path, method, headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      },
+    );
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+// Issue 27 item 5: a route that takes no body ignored one; any field there is unknown (rule 6).
+describe('routes that take no body', () => {
+  const NO_BODY = '{"error":"this route takes no request body"}';
+  const routes = [
+    ['POST', '/v1/tenants/ghost/reconcile'],
+    ['DELETE', '/v1/tenants/ghost'],
+    ['DELETE', '/v1/tenants/acme/workloads/nope'],
+    ['DELETE', '/v1/tenants/acme/records/nope'],
+    ['DELETE', '/v1/tenants/acme/certificates/nope'],
+    ['DELETE', '/v1/admissions/nobody'],
+  ] as const;
+
+  it.each(routes)('%s %s refuses a JSON object, an empty object and bytes of any type', async (method, path) => {
+    for (const opts of [{ body: { x: 1 } }, { body: {} }, { raw: 'abc', headers: { 'content-type': 'text/plain' } }, { raw: '{"x":1}' }]) {
+      const r = await call(method, path, opts);
+      expect([r.status, r.text], JSON.stringify(opts)).toEqual([400, NO_BODY]);
+    }
+    const streamed = await chunked(method, path, ['{"x"', ':1}']);
+    expect([streamed.status, streamed.text]).toEqual([400, NO_BODY]);
+  });
+
+  it('no body, an empty one or an empty chunked one is no body: the route answers as always', async () => {
+    for (const opts of [{}, { raw: '' }, { raw: '', headers: { 'content-type': 'application/json' } }]) {
+      const r = await call('DELETE', '/v1/tenants/acme/workloads/nope', opts);
+      expect([r.status, r.text], JSON.stringify(opts)).toEqual([404, '{"error":"workload not found"}']);
+    }
+    const streamed = await chunked('DELETE', '/v1/tenants/acme/workloads/nope', []);
+    expect([streamed.status, streamed.text]).toEqual([404, '{"error":"workload not found"}']);
+    const reconcile = await call('POST', '/v1/tenants/ghost/reconcile', { raw: '' });
+    expect([reconcile.status, reconcile.text]).toEqual([404, '{"error":"tenant not found"}']);
   });
 });
 
@@ -266,6 +357,10 @@ describe("the HTTP server's own answers", () => {
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nno-colon\r\n\r\n', 400, '{"error":"malformed HTTP request"}'],
     ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '{"error":"request headers too large"}'],
     ['HTTP/1.1 without a Host header', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400, '{"error":"missing Host header"}'],
+    // Issue 27 item 7: RFC 9112 3.2, more than one Host field line is a 400 (which Host is meant?).
+    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
+    ['the same Host twice, on /v1', 'GET /v1/tenants HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
+    ['two Host headers in HTTP/1.0', 'GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n', 400, '{"error":"more than one Host header"}'],
   ])('%s: %s with the {error} body', async (_case, raw, status, body) => {
     const r = await rawExchange(raw);
     expect([r.status, r.body]).toEqual([status, body]);

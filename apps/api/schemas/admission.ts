@@ -1,11 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { normalizeMac } from '../../../activities/wifi/mac.js';
+import { nicMacReason } from '../../../activities/wifi/mac.js';
 import { DateTime, TenantName } from './common.js';
 
 export const Mac = z
   .string()
-  .refine((v) => normalizeMac(v) !== undefined, { message: 'must be a MAC like aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF or aabbccddeeff' })
-  // The pattern documents exactly what normalizeMac accepts; the refine keeps the readable message.
+  .check((ctx) => {
+    const why = nicMacReason(ctx.value);
+    if (why) ctx.issues.push({ code: 'custom', message: why, input: ctx.value });
+  })
+  // The pattern documents the forms normalizeMac accepts; the check keeps the readable message and
+  // refuses what no pattern states well: broadcast, multicast and all-zero addresses.
   .openapi({ example: 'aa:bb:cc:dd:ee:ff', pattern: '^(?:[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{12})$' });
 
 export const AdmissionRequest = z

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
-import { listOf, Stamps, TenantName } from './common.js';
+import { dnsLabel, listOf, Stamps, TenantName } from './common.js';
 
 /** Account names: the username is `<tenant>-<name>`, and the name is a path segment. */
 export const BROKER_ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -17,9 +17,7 @@ export const BrokerAccountRequest = z
     name: AccountName.openapi({ example: 'sensor-gw', description: 'the username is `<tenant>-<name>`' }),
     // The device registry's name pattern; the registry is not consulted (an entry grants nothing,
     // and the account only names its device's log topic).
-    device: z
-      .string()
-      .regex(WORKLOAD_NAME, 'must be a device name: a DNS label of 1-20 lowercase alphanumerics or dashes')
+    device: dnsLabel(WORKLOAD_NAME, 'must be a device name: a DNS label of 1-20 lowercase alphanumerics or dashes')
       .optional()
       .openapi({ description: 'makes this a device account: it may publish `log/<device>` and may not subscribe under `log/`' }),
     publish: Patterns.openapi({ description: 'topic patterns relative to the tenant; may be empty when subscribe is not' }),

@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime, listOf, TenantName } from './common.js';
+import { certificateLabelReason, CERTIFICATE_NAME } from '../../../activities/certificates/labels.js';
+import { DateTime, dnsLabel, listOf, TenantName } from './common.js';
 
 export const CertificateParams = z.object({
   t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  certificate: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]{0,19}$/, 'must match ^[a-z][a-z0-9-]{0,19}$')
+  certificate: dnsLabel(CERTIFICATE_NAME, `must match ${CERTIFICATE_NAME.source}`, certificateLabelReason)
     .openapi({ param: { name: 'certificate', in: 'path' }, example: 'web' }),
 });
 

@@ -1,8 +1,24 @@
 import { z } from '@hono/zod-openapi';
 
+import { aLabelReason } from '../../../activities/dns/a-label.js';
+
 export const TENANT_NAME = /^[a-z][a-z0-9]{0,7}$/;
 
 export const TenantName = z.string().regex(TENANT_NAME, 'must match ^[a-z][a-z0-9]{0,7}$').openapi({ example: 'acme' });
+
+/**
+ * A DNS label's schema: its pattern (published in openapi.yaml), then what no pattern can say:
+ * `reason` (by default, that an `xn--` label must be an A-label) answers why a value is refused.
+ */
+export function dnsLabel(pattern: RegExp, message: string, reason: (label: string) => string | null = aLabelReason) {
+  return z
+    .string()
+    .regex(pattern, message)
+    .check((ctx) => {
+      const why = reason(ctx.value);
+      if (why) ctx.issues.push({ code: 'custom', message: why, input: ctx.value });
+    });
+}
 
 export const ErrorBody = z.object({ error: z.string() }).openapi('Error');
 

@@ -1,12 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
 import { Mac } from './admission.js';
-import { listOf, objectParams, Stamps } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps } from './common.js';
 
 /** A device's name is published as `<device>.<zone>` when it holds an address: a label like a workload's. */
-export const DeviceName = z
-  .string()
-  .regex(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
+export const DeviceName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
   .openapi({ example: 'sensor-1' });
 
 export const TrustClass = z.string().min(1).max(64).openapi({ description: 'a class the site serves', example: 'sensor' });

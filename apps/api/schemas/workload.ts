@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../activities/workloads/names.js';
 import { uncarriableReason } from '../../../activities/text/carriable.js';
-import { listOf, objectParams, Stamps, TenantName } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
 
-export const WorkloadName = z
-  .string()
-  .regex(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
+export const WorkloadName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
   .openapi({ example: 'web' });
 
 export const WorkloadParam = objectParams('workload', WorkloadName);

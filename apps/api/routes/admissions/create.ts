@@ -3,7 +3,6 @@ import { normalizeMac } from '../../../../activities/wifi/mac.js';
 import { siteWifiController } from '../../../../activities/wifi/site-controller.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
-import { requireOperator } from '../../auth/authorize.js';
 import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
 import { refuseReservedName } from '../../reserved-names.js';
@@ -22,8 +21,8 @@ export const route = createRoute(idempotent({
   ),
 }));
 
+// Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
 export const register = handle(route, async (c, deps) => {
-  requireOperator(c);
   const body = c.req.valid('json');
   refuseReservedName(deps.config.site, body.name);
   const mac = body.mac ? normalizeMac(body.mac) : undefined;

@@ -1,5 +1,4 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requireOperator } from '../../auth/authorize.js';
 import { TenantList } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';
 
@@ -9,7 +8,7 @@ export const route = createRoute({
   responses: responses({ 200: ['tenants', TenantList] }, [401, 403, 501, 503]),
 });
 
+// Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
 export const register = handle(route, async (c, deps) => {
-  requireOperator(c);
   return c.json({ tenants: await deps.operations!.list() }, 200);
 });

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireOperator } from '../../auth/authorize.js';
 import { settle } from '../../errors.js';
 import { TenantParam } from '../../schemas/common.js';
 import { ReconciledTenant, TenantCreateFailure } from '../../schemas/tenant.js';
@@ -21,9 +20,9 @@ export const route = createRoute({
   ),
 });
 
+// Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
 export const register = handle(route, async (c, deps) => {
   const { t } = c.req.valid('param');
-  requireOperator(c);
   const { prune } = c.req.valid('query');
   const result = settle(await deps.operations!.reconcile(t, { prune: prune === 'true' }), (failed) => ({ tenant: failed.tenant }));
   const objects = result.report.flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
