@@ -46,7 +46,7 @@ describe('/version of a production build', () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     const r = await fetch(`${url}/version`);
     expect(r.status).toBe(200);
-    const body = await r.json();
+    const body = (await r.json()) as { version: string; commit: string; built: string };
     expect(body).toEqual({ version, commit: stdout.trim(), built: baked.built });
     expect(version).not.toBe('0.1.0');
     expect(Date.parse(body.built)).toBeGreaterThan(Date.now() - 10 * 60_000);
