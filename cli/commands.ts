@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../client/index.js';
 import { intFlag, UsageError, type Flags } from './args.js';
 
@@ -137,8 +137,9 @@ export const COMMANDS: Command[] = [
   { words: ['broker-account', 'delete'], args: ['tenant', 'name'], summary: 'delete a broker account', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }) },
 
   {
-    words: ['certificate', 'put'], args: ['tenant', 'name'], options: '--csr-file FILE [--extra-name LABEL]...', summary: 'get a server certificate for a CSR', idempotent: true,
-    call: ({ api, args, flags, header }) => {
+    words: ['certificate', 'put'], args: ['tenant', 'name'], options: '--csr-file FILE [--extra-name LABEL]... [--out FILE]',
+    summary: 'get a server certificate for a CSR; --out writes the certificate and its chain to FILE, as a server presents them', idempotent: true,
+    call: async ({ api, args, flags, header }) => {
       const file = need(flags['csr-file'], 'csr-file');
       let csr: string;
       try {
@@ -146,7 +147,10 @@ export const COMMANDS: Command[] = [
       } catch {
         throw new UsageError(`--csr-file: cannot read ${file}`);
       }
-      return api.PUT('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! }, header }, body: { csr, names: flags['extra-name'] } });
+      const answer = await api.PUT('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! }, header }, body: { csr, names: flags['extra-name'] } });
+      // Public material (spec: everything in a certificate is public): a plain file, the server's own first.
+      if (flags.out && answer.data) writeFileSync(flags.out, `${answer.data.certificate.trimEnd()}\n${answer.data.chain.trimEnd()}\n`);
+      return answer;
     },
   },
   { words: ['certificate', 'list'], args: ['tenant'], summary: "the tenant's certificates", call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates', { params: { path: t(args) } }) },

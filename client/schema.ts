@@ -3672,6 +3672,11 @@ export interface components {
             error: string;
             tenant?: components["schemas"]["Tenant"] & unknown;
         };
+        /**
+         * @example {
+         *       "name": "acme"
+         *     }
+         */
         TenantCreateRequest: {
             /** @example acme */
             name: string;

@@ -43,7 +43,7 @@ export function registerActivity(deps: ActivityDeps) {
   async function existing(req: Request, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {
     if (row.status === 'deleting') return refuse('conflict', 'tenant is being deleted; repeat the delete first');
     if (row.status === 'ready' && !req.restore) {
-      return refuse('conflict', 'tenant already exists; to reconcile it send tsig_secret, state_secret and api_token');
+      return refuse('conflict', `tenant already exists; to reconcile it send tsig_secret, state_secret and api_token, or have the operator call POST /v1/tenants/${req.name}/reconcile`);
     }
     const stored = openSecrets(keys, row);
     if (!req.restore && (!stored.tsigSecret || !stored.stateSecret)) {

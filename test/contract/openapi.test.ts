@@ -47,6 +47,12 @@ describe('the OpenAPI contract', () => {
     expect([...served].sort()).toEqual(operations(committed));
   });
 
+  it("shows a tenant create's example as a reader may paste it: the name alone (issue 27)", () => {
+    // Empty restore fields in the example were refused (400) when pasted into /docs.
+    expect(generated.components.schemas.TenantCreateRequest.example).toEqual({ name: 'acme' });
+    expect(committed.components.schemas.TenantCreateRequest.example).toEqual({ name: 'acme' });
+  });
+
   it('names the errors the spec gives each tenant route', () => {
     const statuses = (method: string, path: string) => Object.keys(committed.paths[path][method].responses).sort();
     expect(statuses('post', '/v1/tenants')).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '502', '503']));

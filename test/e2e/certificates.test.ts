@@ -347,3 +347,19 @@ describe('sites without a working CA', () => {
     expect((await expired.call('GET', '/v1/tenants/acme/certificates/web')).status).toBe(404);
   });
 });
+
+describe('tenantctl certificate put --out', () => {
+  it('writes the certificate and the chain a server presents to the file, which openssl verifies', async () => {
+    const out = join(dir, 'tenantctl-web.pem');
+    await writeFile(join(dir, 'tenantctl.csr'), csr.p256!);
+    const { stderr } = await run(process.execPath, ['bin/tenantctl.mjs', 'certificate', 'put', 'acme', 'cli', '--csr-file', join(dir, 'tenantctl.csr'), '--out', out, '--output', 'json'], {
+      env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: acme.api_token },
+    });
+    expect(stderr).not.toMatch(/refused|cannot/);
+    const pem = await readFile(out, 'utf8');
+    expect(pem.match(/-----BEGIN CERTIFICATE-----/g)).toHaveLength(1 + ca.chainPem.length);
+    await writeFile(join(dir, 'leaf.pem'), pem.slice(0, pem.indexOf('-----END CERTIFICATE-----') + 25));
+    await writeFile(join(dir, 'presented-chain.pem'), pem.slice(pem.indexOf('-----END CERTIFICATE-----') + 26));
+    expect(await openssl('verify', '-CAfile', 'root.pem', '-untrusted', 'presented-chain.pem', 'leaf.pem')).toMatch(/leaf\.pem: OK/);
+  });
+});

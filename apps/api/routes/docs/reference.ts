@@ -43,6 +43,8 @@ export function register(app: OpenAPIHono<AppEnv>): void {
       agent: { disabled: true },
       showDeveloperTools: 'never',
       defaultOpenAllTags: true,
+      // Every route takes the bearer token: the scheme is chosen, the reader pastes only the token.
+      authentication: { preferredSecurityScheme: 'bearer' },
     }),
   );
 }
