@@ -357,7 +357,9 @@ describe('tenantctl certificate put --out', () => {
     });
     expect(stderr).not.toMatch(/refused|cannot/);
     const pem = await readFile(out, 'utf8');
-    expect(pem.match(/-----BEGIN CERTIFICATE-----/g)).toHaveLength(1 + ca.chainPem.length);
+    const held = (await site.call('GET', '/v1/tenants/acme/certificates/cli')).body as { certificate: string; chain: string };
+    expect(pem).toBe(`${held.certificate.trimEnd()}\n${held.chain.trimEnd()}\n`);
+    expect(pem.match(/-----BEGIN CERTIFICATE-----/g)!.length).toBeGreaterThan(1);
     await writeFile(join(dir, 'leaf.pem'), pem.slice(0, pem.indexOf('-----END CERTIFICATE-----') + 25));
     await writeFile(join(dir, 'presented-chain.pem'), pem.slice(pem.indexOf('-----END CERTIFICATE-----') + 26));
     expect(await openssl('verify', '-CAfile', 'root.pem', '-untrusted', 'presented-chain.pem', 'leaf.pem')).toMatch(/leaf\.pem: OK/);

@@ -346,7 +346,8 @@ describe('secrets', () => {
 describe('at a site with no wireless controller', () => {
   let bare: TestSite;
   beforeAll(async () => {
-    bare = await startTestSite({ env: { SITE_WIFI_URL: '' } });
+    // The developer network goes with the controller (a developer SSID alone is refused at start).
+    bare = await startTestSite({ env: { SITE_WIFI_URL: '', SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '' } });
     expect((await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } })).status).toBe(201);
   });
   afterAll(async () => {

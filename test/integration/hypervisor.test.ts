@@ -129,7 +129,7 @@ describe('ensure', () => {
     vm.status = 'stopped';
     vm.config.cores = '8';
     vm.config.net0 = 'e1000=BC:24:11:00:00:01,bridge=vmbr0';
-    expect(await hv.ensure(web0)).toEqual([{ object: `vm ${web0.vmid}`, result: 'corrected' }]);
+    expect(await hv.ensure(web0)).toEqual([{ object: `vm ${web0.vmid}`, result: 'corrected', fields: ['cores', 'network', 'power'] }]);
     expect(vm.status).toBe('running');
     expect(vm.config.cores).toBe('2');
     expect(vm.config.net0).toBe(`virtio=${web0.mac.toUpperCase()},bridge=tv05`);
@@ -297,7 +297,7 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
     expect(await hv.observe(spec.vmid)).toMatchObject({ vmid: spec.vmid, node: 'pve2', status: 'running', name: spec.name });
     // Drift on the migrated VM is corrected where it is, not reported missing and cloned again.
     sim.state.vms.get(spec.vmid)!.config.cores = '7';
-    expect(await hv.ensure(spec)).toEqual([{ object: `vm ${spec.vmid}`, result: 'corrected' }]);
+    expect(await hv.ensure(spec)).toEqual([{ object: `vm ${spec.vmid}`, result: 'corrected', fields: ['cores'] }]);
     expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve2', config: expect.objectContaining({ cores: '2' }) });
     const cfgTasks = [...sim.state.tasks.values()].filter((t) => t.type === 'qmconfig' && t.id === String(spec.vmid));
     expect(cfgTasks.at(-1)?.node).toBe('pve2');

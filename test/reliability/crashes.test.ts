@@ -42,7 +42,10 @@ const failedSteps: string[] = [];
  * a create's steps run in one activity, which a kill every few seconds keeps from finishing, so
  * under the storm the creates converge once it is over (docs/reliability.md).
  */
-async function converge(call: () => Promise<Answer>, tries = 30, withinMs = 180_000): Promise<{ final: Answer; statuses: number[] }> {
+// The bound on repeating is a guard against a loop, not a speed claim: in the full suite (three test
+// files at once on two cores, one of them a browser) a create whose network step waits its turn at
+// the fabric loses attempts to the kills for minutes (~240 s measured) before it converges.
+async function converge(call: () => Promise<Answer>, tries = 40, withinMs = 330_000): Promise<{ final: Answer; statuses: number[] }> {
   const statuses: number[] = [];
   const deadline = Date.now() + withinMs;
   let last: Answer | undefined;
@@ -217,7 +220,7 @@ describe('the worker killed at random points of tenant creates and deletes', () 
       reservations: 0,
       brokerAccounts: 0,
     });
-  }, 300_000);
+  }, 480_000);
 });
 
 describe('the API killed with creates in flight', () => {
