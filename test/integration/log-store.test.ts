@@ -39,8 +39,13 @@ async function read(t: string, headers: Record<string, string> = {}) {
 
 const routesPath = '/config/apps/http/servers/logs/routes';
 /** Straight to Caddy's admin API: what an operator's edit behind the service does. */
+/**
+ * A call to Caddy's admin API on a connection of its own: Caddy replaces its admin server after
+ * every change, and a kept-alive connection then meets the old one's close (ECONNRESET).
+ */
 async function adminCall(method: string, path: string, body?: unknown) {
-  return fetch(gw.caddy.adminUrl + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const r = await fresh(gw.caddy.adminUrl + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  return { status: r.status, json: async (): Promise<unknown> => JSON.parse(r.text) };
 }
 
 const adapterFor = (timeoutMs?: number) => createLogStoreAdapter({ adminUrl: gw.adminUrl, upstream: gw.upstream, endpoint: gw.endpoint, timeoutMs });
