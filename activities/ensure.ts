@@ -14,6 +14,13 @@ export type EnsureResult = 'in-place' | 'created' | 'corrected';
  */
 export type ReconcileResult = EnsureResult | 'needs-restore' | 'unknown' | 'removed';
 
+/**
+ * How a reconcile treats what it finds: `correct` ensures each object (the default), `prune` also
+ * removes what the registry does not hold, `plan` observes and writes nothing anywhere, reporting
+ * what a `correct` would do in the same words.
+ */
+export type ReconcileMode = 'correct' | 'prune' | 'plan';
+
 export interface ObjectOutcome {
   /** A stable, secret-free description of the backend object, e.g. `zone acme.lab.example.`. */
   object: string;

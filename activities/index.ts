@@ -1,4 +1,4 @@
-import type { EnsureActivityType, ObjectStepActivity, RemoveActivityType } from '../core/steps.js';
+import type { EnsureActivityType, ObjectStepActivity, PlanActivityType, RemoveActivityType } from '../core/steps.js';
 import { brokerAccountActivities } from './broker/accounts.js';
 import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
@@ -33,6 +33,6 @@ export type Activities = ReturnType<typeof createActivities>;
 
 /** Every `<area>.<verb>` activity is a listed step (core/steps.ts), and every listed step an activity. */
 type StepActivityKeys = Extract<keyof Activities, `${string}.${string}`>;
-type Unlisted = Exclude<StepActivityKeys, ObjectStepActivity | EnsureActivityType | RemoveActivityType | 'network.observe-indexes' | 'network.observe-zone'>;
+type Unlisted = Exclude<StepActivityKeys, ObjectStepActivity | EnsureActivityType | PlanActivityType | RemoveActivityType | 'network.observe-indexes' | 'network.observe-zone'>;
 type Missing = Exclude<ObjectStepActivity, StepActivityKeys>;
 export const STEP_LISTS_AGREE: [Unlisted, Missing] extends [never, never] ? true : { unlisted: Unlisted; missing: Missing } = true;

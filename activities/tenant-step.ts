@@ -28,5 +28,10 @@ export interface TenantStep<N extends TenantStepName = TenantStepName> {
   /** Whether this site runs the step for this tenant (its backend configured, something to do). */
   appliesTo(site: Site, facts: TenantFacts): boolean;
   ensure?(ctx: TenantStepContext): Promise<ObjectOutcome[]>;
+  /**
+   * What `ensure` would report, from reads alone: nothing written to any backend or to the
+   * registry (a reconcile's plan). Every step with an ensure has one.
+   */
+  plan?(ctx: TenantStepContext): Promise<ObjectOutcome[]>;
   remove?(ctx: TenantStepContext): Promise<void>;
 }

@@ -28,6 +28,7 @@ const OPTIONS = {
   'csr-file': { type: 'string' },
   'extra-name': { type: 'string', multiple: true },
   prune: { type: 'boolean' },
+  plan: { type: 'boolean' },
   out: { type: 'string' },
 } as const;
 

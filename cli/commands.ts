@@ -26,7 +26,7 @@ export interface Command {
   /** Creates or issues something: sent with an Idempotency-Key, repeated once on a dropped connection. */
   idempotent?: boolean;
   /** Its answer may carry secrets: they go to --secrets-file, or to the screen with --show-secrets. */
-  issuesSecrets?: boolean;
+  issuesSecrets?: boolean | ((flags: Flags) => boolean);
   /** A tenant create: progress per step while it runs (every other call reports its steps with its answer). */
   progress?: (args: string[]) => string;
   call(c: CallContext): Promise<Answer>;
@@ -71,9 +71,15 @@ export const COMMANDS: Command[] = [
   { words: ['tenant', 'get'], args: ['name'], summary: 'one tenant, without secrets', call: ({ api, args }) => api.GET('/v1/tenants/{t}', { params: { path: t(args) } }) },
   { words: ['tenant', 'delete'], args: ['name'], summary: 'delete a tenant', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }) },
   {
-    words: ['tenant', 'reconcile'], args: ['name'], options: '[--prune]',
-    summary: 're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold', issuesSecrets: true,
-    call: ({ api, args, flags }) => api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args), ...(flags.prune ? { query: { prune: 'true' as const } } : {}) } }),
+    words: ['tenant', 'reconcile'], args: ['name'], options: '[--prune | --plan]',
+    summary: 're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold; --plan shows what it would change, changing nothing (a table)',
+    // A plan hands out nothing.
+    issuesSecrets: (flags) => !flags.plan,
+    call: ({ api, args, flags }) => {
+      if (flags.plan && flags.prune) throw new UsageError('--plan and --prune exclude each other: a plan changes nothing');
+      const query = flags.plan ? { plan: 'true' as const } : flags.prune ? { prune: 'true' as const } : undefined;
+      return api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args), ...(query ? { query } : {}) } });
+    },
   },
 
   {

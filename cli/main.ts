@@ -52,7 +52,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     }
     picked = pick(words);
     if (flags.output !== undefined && flags.output !== 'json' && flags.output !== 'table') throw new UsageError('--output must be json or table');
-    if (picked.command.issuesSecrets && !flags['secrets-file'] && !flags['show-secrets']) {
+    const issues = typeof picked.command.issuesSecrets === 'function' ? picked.command.issuesSecrets(flags) : picked.command.issuesSecrets;
+    if (issues && !flags['secrets-file'] && !flags['show-secrets']) {
       throw new UsageError(`${picked.command.words.join(' ')} can issue secrets: name a file for them with --secrets-file FILE (mode 0600), or pass --show-secrets`);
     }
     if (!(flags.api ?? env.TENANT_API_URL)) throw new UsageError('the API address: --api URL or TENANT_API_URL');
@@ -62,7 +63,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     return EXIT.usage;
   }
   const { command, args } = picked;
-  const output = flags.output ?? (process.stdout.isTTY ? 'table' : 'json');
+  // A plan is read by a person: a table unless JSON is asked for.
+  const output = flags.output ?? (process.stdout.isTTY || flags.plan ? 'table' : 'json');
   const api = createTenantClient({ baseUrl: (flags.api ?? env.TENANT_API_URL)!, token: flags.token ?? env.TENANT_API_TOKEN });
   const header = { 'Idempotency-Key': randomUUID() };
 

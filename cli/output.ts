@@ -53,6 +53,7 @@ function grid(rows: string[][]): string {
  * items' top-level scalar fields; anything else as field/value rows.
  */
 export function table(value: unknown): string {
+  if (isReconciled(value)) return reconciledTable(value);
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value);
     if (entries.length === 1 && Array.isArray(entries[0]![1])) {
@@ -63,4 +64,34 @@ export function table(value: unknown): string {
     }
   }
   return grid([['FIELD', 'VALUE'], ...flatten(value)]);
+}
+
+interface Reconciled {
+  name?: string;
+  plan?: boolean;
+  objects: { area: string; object: string; result: string; fields?: string[] }[];
+}
+
+function isReconciled(value: unknown): value is Reconciled {
+  const objects = (value as { objects?: unknown } | null)?.objects;
+  return Array.isArray(objects) && objects.every((o) => o && typeof o === 'object' && 'area' in o && 'result' in o);
+}
+
+/** In a plan, what a reconcile would do with each object. */
+const PLANNED: Record<string, string> = {
+  'in-place': 'keep', created: 'create', corrected: 'correct', 'needs-restore': 'needs-restore (the tenant restores it)', unknown: 'unknown (removed only with --prune)',
+};
+
+/**
+ * A reconcile's answer (or its plan) as one row per backend object, what is not in place first,
+ * then a count: an operator sees at once what drifted and what a reconcile would change.
+ */
+function reconciledTable(value: Reconciled): string {
+  const rows = [...value.objects].sort((a, b) => Number(a.result === 'in-place') - Number(b.result === 'in-place'));
+  const word = (r: string) => (value.plan ? (PLANNED[r] ?? r) : r);
+  const changing = value.objects.filter((o) => o.result !== 'in-place').length;
+  const head = value.plan
+    ? `plan for tenant ${value.name ?? ''}: nothing was changed; a reconcile would act on ${changing} of ${value.objects.length} objects`
+    : `reconciled tenant ${value.name ?? ''}: ${changing} of ${value.objects.length} objects were not in place`;
+  return `${head}\n\n${grid([['AREA', 'OBJECT', value.plan ? 'PLAN' : 'RESULT', 'FIELDS'], ...rows.map((o) => [o.area, o.object, word(o.result), (o.fields ?? []).join(',')])])}`;
 }

@@ -737,12 +737,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-ensure every backend of a tenant */
+        /** Re-ensure every backend of a tenant, or plan it (`plan=true`) */
         post: {
             parameters: {
                 query?: {
                     /** @description also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise) */
                     prune?: "true" | "false";
+                    /** @description observe every backend and answer what a reconcile would change, changing nothing (not with `prune=true`) */
+                    plan?: "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -3693,6 +3695,8 @@ export interface components {
             tenants: components["schemas"]["Tenant"][];
         };
         ReconciledTenant: components["schemas"]["Tenant"] & {
+            /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret */
+            plan?: boolean;
             objects: components["schemas"]["ReconciledObject"][];
         };
         ReconciledObject: {

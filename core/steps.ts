@@ -40,7 +40,11 @@ export const REMOVAL_STEPS = TENANT_STEPS.filter((s) => s.removal !== null)
 export const ensureActivity = <S extends StepName>(step: S) => `${step}.ensure` as const;
 export const removeActivity = <S extends RemovalStep>(step: S) => `${step}.remove` as const;
 
+/** A step's plan: what its ensure would report, from reads alone (`dns.plan`). */
+export const planActivity = <S extends StepName>(step: S) => `${step}.plan` as const;
+
 export type EnsureActivityType = `${StepName}.ensure`;
+export type PlanActivityType = `${StepName}.plan`;
 export type RemoveActivityType = `${RemovalStep}.remove`;
 
 /**
@@ -56,14 +60,24 @@ export const OBJECT_STEP_ACTIVITIES = {
   'broker-account': ['broker.ensure-account', 'broker.remove-account'],
   /** What a reconcile re-ensures after the tenant's steps: the objects of each area, one activity per area. */
   reconcile: ['hypervisor.reconcile-workloads', 'wifi.reconcile-keys', 'broker.reconcile-accounts'],
+  /** What a reconcile's plan runs after the tenant's step plans, in the same order: reads alone. */
+  plan: ['hypervisor.plan-workloads', 'wifi.plan-keys', 'broker.plan-accounts'],
 } as const;
 
 /** The activities a reconcile runs after the tenant's steps, one per area, in order. */
 export const RECONCILE_AREAS = OBJECT_STEP_ACTIVITIES.reconcile;
 
+/** Each reconcile area's plan. */
+export const PLAN_OF_AREA = {
+  'hypervisor.reconcile-workloads': 'hypervisor.plan-workloads',
+  'wifi.reconcile-keys': 'wifi.plan-keys',
+  'broker.reconcile-accounts': 'broker.plan-accounts',
+} as const satisfies Record<(typeof RECONCILE_AREAS)[number], (typeof OBJECT_STEP_ACTIVITIES.plan)[number]>;
+
 /** Every step activity type: the tenant's steps, the fabric reads, and the objects' steps. */
 export const STEP_ACTIVITY_TYPES: readonly string[] = [
   ...CREATE_STEPS.map(ensureActivity),
+  ...CREATE_STEPS.map(planActivity),
   ...REMOVAL_STEPS.map(removeActivity),
   'network.observe-indexes',
   'network.observe-zone',

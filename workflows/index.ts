@@ -1,6 +1,7 @@
 export { tenantCreate } from './tenant-create.js';
 export { tenantDelete } from './tenant-delete.js';
 export { tenantReconcile } from './tenant-reconcile.js';
+export { tenantPlan } from './tenant-plan.js';
 export { reconcileSweep } from './reconcile-sweep.js';
 export { brokerAccountEnsure } from './broker-account-ensure.js';
 export { brokerAccountDelete } from './broker-account-delete.js';

@@ -3,7 +3,8 @@ import { executeChild, patched, proxyLocalActivities, ParentClosePolicy } from '
 import type { Activities } from '../activities/index.js';
 import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { type ReconcileResult, type StepReport, type SweepResult } from './contracts/tenant.js';
+import { type PlanResult, type ReconcileResult, type StepReport, type SweepResult } from './contracts/tenant.js';
+import { tenantPlan } from './tenant-plan.js';
 import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from './contracts/ids.js';
 import { RUN_MODEL_PATCH } from './before-run-model/index.js';
@@ -20,26 +21,19 @@ export const SWEEP_CONCURRENCY = 8;
  * what each corrected. A tenant that is not ready, or turns out busy or gone when its reconcile
  * starts, is skipped and listed with the reason.
  */
-export async function reconcileSweep(input: { concurrency?: number } = {}): Promise<SweepResult> {
+export async function reconcileSweep(input: { concurrency?: number; mode?: 'plan' | 'correct' } = {}): Promise<SweepResult> {
   const { ready: tenants, skipped } = await registry.sweepTenants();
-  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {}, found: {} };
+  const plan = input.mode === 'plan';
+  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {}, found: {}, ...(plan ? { mode: 'plan' as const, planned: [] } : {}) };
   let next = 0;
   async function lane(): Promise<void> {
     while (next < tenants.length) {
       const { name, index } = tenants[next++]!;
-      let r: ReconcileResult;
+      let r: ReconcileResult | PlanResult;
       try {
-        r = await executeChild(tenantReconcile, {
-          workflowId: runIds.tenantReconcile(name),
-          args: [{ name }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          typedSearchAttributes: [
-            { key: TENANT_NAME, value: name },
-            { key: OPERATION, value: operationOf(tenantReconcile.name) },
-          ],
-          staticSummary: `reconcile tenant ${name} (index ${index}), from the reconcile sweep`,
-          memo: { index },
-        });
+        r = plan
+          ? await child(tenantPlan, runIds.tenantPlan(name), name, index, `plan the reconcile of tenant ${name} (index ${index}), from the reconcile sweep`)
+          : await child(tenantReconcile, runIds.tenantReconcile(name), name, index, `reconcile tenant ${name} (index ${index}), from the reconcile sweep`);
       } catch (err) {
         // An operator's reconcile of the tenant is running: it does this sweep's work. Anything
         // else that kept the child from starting is a failure. Either way the next sweep retries.
@@ -48,6 +42,7 @@ export async function reconcileSweep(input: { concurrency?: number } = {}): Prom
         continue;
       }
       if (r.kind === 'reconciled') result.reconciled.push(name);
+      else if (r.kind === 'planned') result.planned!.push(name);
       else if (r.kind === 'refused') result.skipped.push({ name, reason: r.message });
       else result.failed.push(name);
       if (r.kind !== 'refused') {
@@ -61,6 +56,21 @@ export async function reconcileSweep(input: { concurrency?: number } = {}): Prom
   // Its Outcome too, like every run (a sweep begun before the run model set none).
   if (patched(RUN_MODEL_PATCH)) answered(result.failed.length ? 'failed' : 'swept');
   return result;
+}
+
+/** A tenant's reconcile or plan as a child run, found by `TenantName` and `Operation` like an operator's. */
+function child<W extends typeof tenantReconcile | typeof tenantPlan>(workflow: W, workflowId: string, name: string, index: number, staticSummary: string): Promise<ReconcileResult | PlanResult> {
+  return executeChild(workflow as typeof tenantPlan, {
+    workflowId,
+    args: [{ name }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: [
+      { key: TENANT_NAME, value: name },
+      { key: OPERATION, value: operationOf(workflow.name) },
+    ],
+    staticSummary,
+    memo: { index },
+  });
 }
 
 /** A tenant's reconcile summed up: per step or area, how many objects came to each result. */

@@ -10,7 +10,7 @@ import { hashBrokerPassword, mintBrokerPassword } from './password.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
 import { reconcileTenantBrokerAccounts } from './reconcile.js';
 import type { ObjectOutcome } from '../ensure.js';
-import type { ReconcileInput } from '../tenant/steps.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './account-view.js';
@@ -89,7 +89,12 @@ export function brokerAccountActivities(deps: ActivityDeps) {
     },
 
     async 'broker.reconcile-accounts'(input: ReconcileInput): Promise<ObjectOutcome[]> {
-      return reconcileTenantBrokerAccounts(deps, input.name, input.prune);
+      return reconcileTenantBrokerAccounts(deps, input.name, modeOf(input));
+    },
+
+    /** What `broker.reconcile-accounts` would do, from one message to the broker: nothing is written. */
+    async 'broker.plan-accounts'(input: StepInput): Promise<ObjectOutcome[]> {
+      return reconcileTenantBrokerAccounts(deps, input.name, 'plan');
     },
 
     /** Records the account once the broker holds it; only a hash of a new password is kept. */

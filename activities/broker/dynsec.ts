@@ -71,8 +71,13 @@ export interface BrokerAccountObservation {
 
 export interface BrokerAdapter {
   observe(username: string): Promise<BrokerAccountObservation | null>;
-  /** Adopt and correct: role ACLs replaced exactly, client bound to its role only, enabled. */
-  ensure(account: BrokerAccountSpec): Promise<ObjectOutcome[]>;
+  /** Several accounts from one message to the broker (a reconcile's one read). */
+  observeMany(usernames: readonly string[]): Promise<Map<string, BrokerAccountObservation | null>>;
+  /**
+   * Adopt and correct: role ACLs replaced exactly, client bound to its role only, enabled. From
+   * `observed` when the caller has just read the account (a reconcile), else it reads it first.
+   */
+  ensure(account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]>;
   /** Delete client then role; absent is fine. The client's next connection is refused. */
   remove(username: string): Promise<void>;
   /** Usernames with this prefix known to the broker as a client or a role (for tenant delete). */
@@ -111,41 +116,37 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     return r;
   }
 
-  async function observe(username: string): Promise<BrokerAccountObservation | null> {
-    const [c, r] = await control.run([
+  /** Every account in one message to the broker: a getClient and a getRole for each. */
+  async function observeMany(usernames: readonly string[]): Promise<Map<string, BrokerAccountObservation | null>> {
+    const found = new Map<string, BrokerAccountObservation | null>();
+    if (usernames.length === 0) return found;
+    const answers = await control.run(usernames.flatMap((username) => [
       { command: 'getClient', username },
       { command: 'getRole', rolename: username },
-    ]);
-    const client = c && !c.error ? parseClient(c) : null;
-    const role = r && !r.error ? parseRole(r) : null;
-    if (c?.error && !isNotFound(c.error)) throw new BackendError('broker', `getClient refused: ${c.error}`, false);
-    if (r?.error && !isNotFound(r.error)) throw new BackendError('broker', `getRole refused: ${r.error}`, false);
-    if (!client && !role) return null;
-    const allowed = (t: string) => (role?.acls ?? []).filter((a) => a.acltype === t && a.allow).map((a) => a.topic);
-    return {
-      username, client, role,
-      publish: allowed('publishClientSend'),
-      subscribe: allowed('subscribePattern'),
-      managedShape: !!client && !!role && clientInShape(username, client),
-    };
+    ]));
+    usernames.forEach((username, i) => found.set(username, observation(username, answers[2 * i], answers[2 * i + 1])));
+    return found;
   }
 
-  async function ensure(account: BrokerAccountSpec): Promise<ObjectOutcome[]> {
+  async function observe(username: string): Promise<BrokerAccountObservation | null> {
+    return (await observeMany([username])).get(username) ?? null;
+  }
+
+  async function ensure(account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]> {
     const { username } = account;
     const want = roleAcls(account.publish, account.subscribe);
-    const seen = await observe(username);
+    const seen = observed === undefined ? await observe(username) : observed;
+    const drift = accountDrift(account, seen);
 
-    let roleChanged = false;
     if (!seen?.role) {
       const r = await one({ command: 'createRole', rolename: username, acls: want });
       // A concurrent ensure created it first: make it ours.
       if (r.error && isAlreadyExists(r.error)) await ok({ command: 'modifyRole', rolename: username, acls: want });
       else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
-    } else if (!sameAcls(seen.role.acls, want)) {
+    } else if (drift.role.length > 0) {
       await ok({ command: 'modifyRole', rolename: username, acls: want });
-      roleChanged = true;
     }
-    const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, roleChanged);
+    const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, drift.role.length > 0, drift.role);
 
     const clientObject = `mqtt client ${username}`;
     if (!seen?.client) {
@@ -166,20 +167,16 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     // The client exists (seen, or created by a concurrent ensure): correct its shape, then its password.
     const now = seen?.client ?? (await observe(username))?.client;
     if (!now) throw new BackendError('broker', `client ${username} vanished during ensure`);
-    let clientChanged = false;
-    if (!sameSet(now.roles, [username]) || now.groups.length > 0 || now.clientid) {
+    const fields = seen?.client ? [...drift.client] : clientDrift(username, now);
+    if (fields.includes('role binding')) {
       await ok({ command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
-      clientChanged = true;
     }
-    if (now.disabled) {
-      await ok({ command: 'enableClient', username });
-      clientChanged = true;
-    }
+    if (fields.includes('enabled')) await ok({ command: 'enableClient', username });
     if (account.password !== undefined && !(await control.canConnect(username, account.password))) {
       await ok({ command: 'setClientPassword', username, password: account.password });
-      clientChanged = true;
+      fields.push('password');
     }
-    return [roleOutcome, outcomeOf(clientObject, true, clientChanged)];
+    return [roleOutcome, outcomeOf(clientObject, true, fields.length > 0, fields)];
   }
 
   async function remove(username: string): Promise<void> {
@@ -205,7 +202,45 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     return [...names].sort();
   }
 
-  return { observe, ensure, remove, listClients, close: () => control.close() };
+  return { observe, observeMany, ensure, remove, listClients, close: () => control.close() };
+}
+
+function observation(username: string, c: DynsecResponse | undefined, r: DynsecResponse | undefined): BrokerAccountObservation | null {
+  if (!c || !r) throw new BackendError('broker', `no response to getClient or getRole of ${username}`);
+  const client = !c.error ? parseClient(c) : null;
+  const role = !r.error ? parseRole(r) : null;
+  if (c.error && !isNotFound(c.error)) throw new BackendError('broker', `getClient refused: ${c.error}`, false);
+  if (r.error && !isNotFound(r.error)) throw new BackendError('broker', `getRole refused: ${r.error}`, false);
+  if (!client && !role) return null;
+  const allowed = (t: string) => (role?.acls ?? []).filter((a) => a.acltype === t && a.allow).map((a) => a.topic);
+  return {
+    username, client, role,
+    publish: allowed('publishClientSend'),
+    subscribe: allowed('subscribePattern'),
+    managedShape: !!client && !!role && clientInShape(username, client),
+  };
+}
+
+/**
+ * What differs of an account, in the API's words: of its role `publish`, `subscribe` (or `acls`
+ * when only the deny rules or priorities differ), of its client `role binding` and `enabled`.
+ * Absent parts differ in nothing: they are created, not corrected. Its password cannot be read.
+ */
+export function accountDrift(account: Pick<BrokerAccountSpec, 'username' | 'publish' | 'subscribe'>, seen: BrokerAccountObservation | null): { role: string[]; client: string[] } {
+  const role: string[] = [];
+  if (seen?.role && !sameAcls(seen.role.acls, roleAcls(account.publish, account.subscribe))) {
+    if (!sameSet([...new Set(seen.publish)], [...new Set(account.publish)])) role.push('publish');
+    if (!sameSet([...new Set(seen.subscribe)], [...new Set(account.subscribe)])) role.push('subscribe');
+    if (role.length === 0) role.push('acls');
+  }
+  return { role, client: seen?.client ? clientDrift(account.username, seen.client) : [] };
+}
+
+function clientDrift(username: string, c: NonNullable<BrokerAccountObservation['client']>): string[] {
+  return [
+    ...(!sameSet(c.roles, [username]) || c.groups.length > 0 || c.clientid ? ['role binding'] : []),
+    ...(c.disabled ? ['enabled'] : []),
+  ];
 }
 
 function clientInShape(username: string, c: NonNullable<BrokerAccountObservation['client']>): boolean {

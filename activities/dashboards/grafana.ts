@@ -52,6 +52,8 @@ export interface DashboardsAdapter {
   urlFor(orgId: number): string;
   observe(spec: DashboardsSpec): Promise<DashboardsObservation>;
   ensure(spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  /** What ensure would report, from reads alone. */
+  plan(spec: DashboardsSpec): Promise<ObjectOutcome[]>;
   /** Whether the tenant's login exists (a restore adopts it rather than setting a new password). */
   loginExists(username: string): Promise<boolean>;
   /** Deletes the login, empties the organization and renames it `deleted-<tenant>-<id>`. */
@@ -154,10 +156,10 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
       user = await lookupUser(spec.username);
       if (!user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
     }
-    let changed = false;
+    const fields: string[] = [];
     if (user.isGrafanaAdmin) {
       await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
-      changed = true;
+      fields.push('grafana_admin');
     }
     // Grafana's only check of a password is signing in as the tenant, which counts toward its
     // brute-force lockout of the tenant's login and fails where basic auth is off; and setting it
@@ -166,30 +168,27 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
     if (spec.password !== undefined && (await readPasswordMark(orgId)) !== passwordMark(spec.username, spec.password)) {
       await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
       await writePasswordMark(orgId, spec.username, spec.password);
-      changed = true;
+      fields.push('password');
     }
-    return { user, outcome: outcomeOf(label, true, changed) };
+    return { user, outcome: outcomeOf(label, true, fields.length > 0, fields) };
   }
 
   /** Editor in the tenant org, member of nothing else (Grafana may have put a new user into org 1). */
   async function ensureMembership(spec: DashboardsSpec, user: GrafanaUser, orgId: number, loginExisted: boolean): Promise<ObjectOutcome> {
     const orgs = await orgsOf(user.id);
     const own = orgs.find((o) => o.orgId === orgId);
-    let changed = false;
     // Add before removing, so the user's current org moves to the tenant org.
     if (!own) {
       await api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
-      changed = true;
     } else if (own.role !== tenantRole) {
       await api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user.id}`, json: { role: tenantRole } });
-      changed = true;
     }
     for (const other of orgs) {
       if (other.orgId === orgId) continue;
       await api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user.id}`, accept: [404] });
-      changed = true;
     }
-    return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, changed);
+    const fields = membershipDrift(orgs, orgId);
+    return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, fields.length > 0, fields);
   }
 
   async function readDataSource(orgId: number, uid: string): Promise<ObservedDataSource | null> {
@@ -204,9 +203,10 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
       await api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId), json: want });
       return outcomeOf(label, false, true);
     }
-    if (dataSourceDrift(have, want).length === 0) return outcomeOf(label, true, false);
+    const drift = dataSourceDrift(have, want);
+    if (drift.length === 0) return outcomeOf(label, true, false);
     await api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId), json: want });
-    return outcomeOf(label, true, true);
+    return outcomeOf(label, true, true, drift);
   }
 
   return {
@@ -230,6 +230,31 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
         dataSources[want.uid] = !have ? 'absent' : dataSourceDrift(have, want).length ? 'drifted' : 'matches';
       }
       return { org: org ? { id: org.id, name: org.name } : null, login, dataSources };
+    },
+
+    /** What ensure would report, from reads alone (an org the service admin has no seat in shows no data sources). */
+    async plan(spec) {
+      const org = await findOrg(spec.tenant);
+      const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, !!org, false)];
+      const user = await lookupUser(spec.username);
+      const login = `dashboard login ${spec.username}`;
+      if (!user) {
+        outcomes.push(outcomeOf(login, false, true), outcomeOf(`dashboard membership ${spec.username}`, false, true));
+      } else {
+        const fields = [
+          ...(user.isGrafanaAdmin ? ['grafana_admin'] : []),
+          ...(org && spec.password !== undefined && (await readPasswordMark(org.id)) !== passwordMark(spec.username, spec.password) ? ['password'] : []),
+        ];
+        outcomes.push(outcomeOf(login, true, fields.length > 0, fields));
+        const drift = org ? membershipDrift(await orgsOf(user.id), org.id) : ['role'];
+        outcomes.push(outcomeOf(`dashboard membership ${spec.username}`, true, drift.length > 0, drift));
+      }
+      for (const want of desiredDataSources(spec)) {
+        const have = org ? await readDataSource(org.id, want.uid) : null;
+        const drift = have ? dataSourceDrift(have, want) : [];
+        outcomes.push(outcomeOf(`dashboard data source ${want.uid}`, !!have, !have || drift.length > 0, drift));
+      }
+      return outcomes;
     },
 
     async ensure(spec) {
@@ -258,4 +283,10 @@ export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAda
       await api.call({ method: 'PUT', path: `/api/orgs/${org.id}`, json: { name: deletedOrgName(spec.tenant, org.id) } });
     },
   };
+}
+
+/** What differs of a login's memberships: `role` in the tenant org (or none there), `other orgs` it is also in. */
+function membershipDrift(orgs: Array<{ orgId: number; role: string }>, orgId: number): string[] {
+  const own = orgs.find((o) => o.orgId === orgId);
+  return [...(own?.role === tenantRole ? [] : ['role']), ...(orgs.some((o) => o.orgId !== orgId) ? ['other orgs'] : [])];
 }

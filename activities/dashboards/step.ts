@@ -34,5 +34,13 @@ export const dashboardsStep: TenantStep<'dashboards'> = {
     await updateTenant(deps.db, t.name, { dashboardOrgId: orgId });
     return outcomes;
   },
+  plan: ({ deps, tenant: t, secrets }) =>
+    deps.ports.dashboards!.plan({
+      tenant: t.name,
+      username: dashboardUsername(t.name),
+      ...(secrets.dashboardPassword !== undefined ? { password: secrets.dashboardPassword } : {}),
+      accountId: t.logAccountId,
+      readToken: secrets.logReadToken ?? '',
+    }),
   remove: async ({ deps, tenant: t }) => deps.ports.dashboards?.remove({ tenant: t.name, username: dashboardUsername(t.name) }),
 };

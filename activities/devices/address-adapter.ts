@@ -18,8 +18,26 @@ export interface DeviceAddressAdapter {
    * the address to a new MAC when the hardware changed, and drops any other address `mac` held.
    */
   ensure(r: Reservation): Promise<ObjectOutcome[]>;
+  /** What ensure of each would report, from one read of the reservations. */
+  plan(wanted: Reservation[]): Promise<ObjectOutcome[]>;
   /** Idempotent: an absent reservation is fine. */
   remove(ref: ReservationRef): Promise<void>;
   /** Every MAC-keyed reservation of the subnet, the service's and any others. */
   list(): Promise<Reservation[]>;
+}
+
+/**
+ * What differs of a reservation from what the router holds (MACs in lowercase colon form): the
+ * `mac` holding its address, its `hostname`, an `other address` its MAC also holds. `existed`:
+ * the router held its address or its MAC.
+ */
+export function reservationDrift(list: readonly Reservation[], wanted: Reservation): { existed: boolean; fields: string[] } {
+  const atAddress = list.find((r) => r.address === wanted.address);
+  const ofMac = list.filter((r) => r.mac === wanted.mac && r !== atAddress);
+  const fields = [
+    ...(atAddress && atAddress.mac !== wanted.mac ? ['mac'] : []),
+    ...(atAddress && (atAddress.hostname ?? '') !== (wanted.hostname ?? '') ? ['hostname'] : []),
+    ...(ofMac.length > 0 ? ['other address'] : []),
+  ];
+  return { existed: !!atAddress || ofMac.length > 0, fields: atAddress ? fields : ofMac.length ? ['address'] : [] };
 }

@@ -1,4 +1,4 @@
-import { ensureTenantDeviceAddresses, removeTenantDeviceAddresses } from './addresses.js';
+import { ensureTenantDeviceAddresses, planTenantDeviceAddresses, removeTenantDeviceAddresses } from './addresses.js';
 import { untagged } from '../step.js';
 import type { TenantStep } from '../tenant-step.js';
 
@@ -11,5 +11,6 @@ export const deviceAddressStep: TenantStep<'device-address'> = {
   appliesTo: (_site, facts) => facts.holdsDeviceAddresses,
   // The reservation code tags its parts (dhcp, dns) for the address routes; here they are this step's.
   ensure: ({ deps, tenant: t }) => untagged(() => ensureTenantDeviceAddresses(deps, t.name, t.index)),
+  plan: ({ deps, tenant: t }) => planTenantDeviceAddresses(deps, t.name, t.index),
   remove: ({ deps, tenant: t }) => untagged(() => removeTenantDeviceAddresses(deps, t.name, t.index)),
 };

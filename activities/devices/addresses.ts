@@ -66,6 +66,18 @@ export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: st
   return outcomes;
 }
 
+/** What ensureTenantDeviceAddresses would report: one read of the router, one of the zone; nothing written. */
+export async function planTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+  const rows = await listDeviceAddresses(deps.db, tenant);
+  if (rows.length === 0) return [];
+  const dhcp = deps.ports.deviceAddress;
+  const reservations = dhcp ? await dhcp.plan(rows.map((r) => ({ mac: r.mac, address: r.address, hostname: r.device }))) : [];
+  const { zone } = deviceFqdn(deps, tenant, index, '');
+  const names = await deps.ports.dns.planRecords(zone, rows.map((r) => ({ zone, name: deviceFqdn(deps, tenant, index, r.device).name, type: 'A', content: r.address })));
+  // In ensure's order: each device's reservation, then its name.
+  return rows.flatMap((_, i) => [...(dhcp ? [reservations[i]!] : []), names[i]!]);
+}
+
 /**
  * Removes a reservation from the backends and then from the registry, in one locked run. The
  * name goes first, so no published name points at an address DHCP no longer holds for it.

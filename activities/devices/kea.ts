@@ -1,7 +1,7 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { BackendHttp } from '../http.js';
 import { normalizeMac } from '../wifi/mac.js';
-import type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';
+import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationRef } from './address-adapter.js';
 
 export type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';
 
@@ -151,6 +151,18 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
       return (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
     },
 
+    async plan(wanted: Reservation[]): Promise<ObjectOutcome[]> {
+      if (wanted.length === 0) return [];
+      const { subnet } = await readConfig();
+      const list = (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
+      return wanted.map((w) => {
+        const mac = normalizeMac(w.mac);
+        if (!mac) throw new BackendError(PRODUCT, 'reservation mac not in an accepted form', false);
+        const { existed, fields } = reservationDrift(list, { ...w, mac, hostname: w.hostname ?? '' });
+        return outcomeOf(object(w.address), existed, !existed || fields.length > 0, fields);
+      });
+    },
+
     ensure(wanted: Reservation): Promise<ObjectOutcome[]> {
       const mac = normalizeMac(wanted.mac);
       if (!mac) return Promise.reject(new BackendError(PRODUCT, 'reservation mac not in an accepted form', false));
@@ -175,7 +187,8 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
           await writeConfig(dhcp4);
         }
         await command('config-write');
-        return [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace)];
+        const drift = reservationDrift(list.map(toReservation).filter((r): r is Reservation => !!r), { ...wanted, mac, hostname });
+        return [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
       });
     },
 

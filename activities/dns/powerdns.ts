@@ -81,10 +81,14 @@ export interface DnsAdapter {
   observe(spec: TenantZoneSpec): Promise<TenantZoneObservation>;
   /** Key, forward zone, reverse zone: created, adopted or corrected. */
   ensure(spec: TenantZoneSpec): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from reads alone. */
+  plan(spec: TenantZoneSpec): Promise<ObjectOutcome[]>;
   /** Deletes both zones (with their records and metadata) and the key; absent is fine. */
   remove(spec: Pick<TenantZoneSpec, 'zone' | 'reverseZone' | 'tsigKeyName'>): Promise<void>;
   /** Sets exactly this one rrset (name + type) to one record; other rrsets stay as they are. */
   ensureRecord(spec: RecordSpec): Promise<ObjectOutcome>;
+  /** What ensureRecord of each (all in `zone`) would report, from one read of the zone. */
+  planRecords(zone: string, specs: RecordSpec[]): Promise<ObjectOutcome[]>;
   /** Deletes the one rrset (name + type); absent (or zone absent) is fine. */
   removeRecord(spec: { zone: string; name: string; type: PublishedType }): Promise<void>;
   /** Every record of the zone, one entry per record; an absent zone has none. */
@@ -167,7 +171,7 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
     if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
     const drift = keyDrift(current, spec);
     if (drift.length > 0) await http.call({ method: 'PUT', path: keyPath(spec.tsigKeyName), json: body });
-    return outcomeOf(object, true, drift.length > 0);
+    return outcomeOf(object, true, drift.length > 0, drift);
   }
 
   async function ensureZone(zone: string, spec: TenantZoneSpec): Promise<ObjectOutcome> {
@@ -205,7 +209,7 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
     if (drift.includes('TSIG-ALLOW-DNSUPDATE')) await putMetadata(name, 'TSIG-ALLOW-DNSUPDATE', [spec.tsigKeyName]);
     if (drift.includes('ALLOW-DNSUPDATE-FROM')) await putMetadata(name, 'ALLOW-DNSUPDATE-FROM', UPDATE_FROM_ANY);
     // A zone created just now has no update ACL yet: that completes its creation, not a correction.
-    return outcomeOf(object, existed, existed && drift.length > 0);
+    return outcomeOf(object, existed, existed && drift.length > 0, drift);
   }
 
   function soaRrset(zone: string, serial: number) {
@@ -215,6 +219,21 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
 
   async function putMetadata(zone: string, kind: string, values: string[]): Promise<void> {
     await http.call({ method: 'PUT', path: `${zonePath(zone)}/metadata/${kind}`, json: { kind, metadata: values } });
+  }
+
+  /** What ensureRecord of each would report, from one read of the zone. */
+  async function zoneRecordsPlan(zone: string, specs: RecordSpec[]): Promise<ObjectOutcome[]> {
+    if (specs.length === 0) return [];
+    // An absent zone: the dns step's ensure creates it, and every name comes with it.
+    const found = await getZone(zone);
+    return specs.map((spec) => {
+      checkOwner(spec.zone, spec.name);
+      const name = absoluteName(spec.name);
+      const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
+      const current = (found?.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
+      const drift = rrsetDrift(current, { ...spec, content, ttl: spec.ttl ?? DEFAULT_TTL });
+      return outcomeOf(`record ${name} ${spec.type}`, !!current?.records.length, !current?.records.length || drift.length > 0, drift);
+    });
   }
 
   function checkOwner(zone: string, name: string): void {
@@ -232,6 +251,17 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
         reverseZone: await observeZone(spec.reverseZone, spec),
         tsigKey: { exists: !!key, matches: !!key && keyDiff.length === 0, drift: keyDiff },
       };
+    },
+
+    async plan(spec) {
+      const key = await getKey(spec.tsigKeyName);
+      const keyDiff = keyDrift(key, spec);
+      const of = (object: string, o: ObservedObject) => outcomeOf(object, o.exists, !o.matches, o.drift);
+      return [
+        outcomeOf(`tsig key ${spec.tsigKeyName}`, !!key, keyDiff.length > 0, keyDiff),
+        of(`zone ${absoluteName(spec.zone)}`, await observeZone(spec.zone, spec)),
+        of(`zone ${absoluteName(spec.reverseZone)}`, await observeZone(spec.reverseZone, spec)),
+      ];
     },
 
     async ensure(spec) {
@@ -256,16 +286,19 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
       const zone = await getZone(spec.zone, { name, type: spec.type });
       if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(spec.zone)} does not exist`, false, 404);
       const current = (zone.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
-      const records = current?.records ?? [];
-      const same = records.length === 1 && !records[0]?.disabled && sameContent(spec.type, records[0]?.content ?? '', content) && current?.ttl === ttl;
-      if (!same) {
+      const drift = rrsetDrift(current, { ...spec, content, ttl });
+      if (drift.length > 0 || !current?.records.length) {
         await http.call({
           method: 'PATCH',
           path: zonePath(spec.zone),
           json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
         });
       }
-      return outcomeOf(object, records.length > 0, !same);
+      return outcomeOf(object, !!current?.records.length, drift.length > 0, drift);
+    },
+
+    planRecords(zone, specs) {
+      return zoneRecordsPlan(zone, specs);
     },
 
     async removeRecord(spec) {
@@ -290,6 +323,17 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
       return res.status !== 404;
     },
   };
+}
+
+/**
+ * What differs of one rrset the service publishes (one record): `content` (or more than one
+ * record, or a disabled one), `ttl`. Nothing for an absent rrset: it is created, not corrected.
+ */
+function rrsetDrift(current: ApiRrset | undefined, want: { type: PublishedType; content: string; ttl: number }): string[] {
+  const records = current?.records ?? [];
+  if (records.length === 0) return [];
+  const one = records.length === 1 && !records[0]?.disabled && sameContent(want.type, records[0]?.content ?? '', want.content);
+  return [...(one ? [] : ['content']), ...(current?.ttl === want.ttl ? [] : ['ttl'])];
 }
 
 /** PowerDNS ids a key by its absolute name, whatever form it was created with. */

@@ -13,6 +13,10 @@ export const dnsStep: TenantStep<'dns'> = {
     // The names the service published for workloads and records come back with a recreated zone.
     return [...zones, ...(await republishNames(deps, t.name, t.index))];
   },
+  async plan({ deps, tenant: t, secrets }) {
+    const zones = await deps.ports.dns.plan({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: secrets.tsigSecret! });
+    return [...zones, ...(await republishNames(deps, t.name, t.index, true))];
+  },
   async remove({ deps, tenant: t }) {
     await withDnsWrites(deps, () => deps.ports.dns.remove({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName }));
   },

@@ -1,4 +1,4 @@
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome, type ReconcileMode } from '../ensure.js';
 import { PveApi } from '../network/pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
 import {
@@ -80,9 +80,9 @@ export interface HypervisorAdapter {
   /**
    * A reconcile of one tenant's VMs from one list of the cluster's guests: each of `specs`
    * ensured (a correction names the fields that differed), and every other VM whose VMID is in
-   * `range` reported `unknown`, destroyed only when `prune`.
+   * `range` reported `unknown`, destroyed only when `prune`. A `plan` observes and writes nothing.
    */
-  reconcile(specs: VmSpec[], range: { first: number; last: number }, prune: boolean): Promise<ObjectOutcome[]>;
+  reconcile(specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]>;
   /** Stop, then destroy; absent is fine. */
   remove(vmid: number): Promise<void>;
 }
@@ -196,7 +196,6 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     const what = `VM ${spec.vmid} (${spec.name})`;
     let vm = await unlocked(spec.vmid, what, guests);
     const existed = !!vm;
-    const fields: string[] = [];
 
     if (!vm) {
       const tpl = await newestTemplate();
@@ -213,48 +212,42 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     }
 
     const qemu = qemuOn(vm.node);
-    const set: Record<string, string | number> = {};
-    if (vm.name !== spec.name) set.name = spec.name;
-    if (vm.cores !== spec.cores) set.cores = spec.cores;
-    if (vm.memoryMb !== spec.memoryMb) set.memory = spec.memoryMb;
-    if (vm.nicModel !== 'virtio' || vm.mac?.toLowerCase() !== spec.mac.toLowerCase() || vm.bridge !== spec.bridge) {
-      set.net0 = formatNet(spec.mac, spec.bridge);
-    }
-    if (vm.ip !== `${spec.address}/${spec.prefixLength}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLength, spec.gateway);
-    if (vm.ciuser !== spec.ciuser) set.ciuser = spec.ciuser;
-    const keysDiffer = !sameKeys(vm.sshKeys, spec.sshKeys);
-    if (keysDiffer && spec.sshKeys.length > 0) set.sshkeys = encodeSshKeys(spec.sshKeys);
-    const del = keysDiffer && spec.sshKeys.length === 0 ? 'sshkeys' : undefined;
-    if (Object.keys(set).length > 0 || del) {
-      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...set, delete: del });
+    const drift = vmDrift(vm, spec);
+    if (Object.keys(drift.set).length > 0 || drift.del) {
+      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...drift.set, delete: drift.del });
       await pve.waitTask(upid, `configure ${what}`);
-      fields.push(...new Set([...Object.keys(set), ...(del ? [del] : [])].map((k) => FIELD_OF[k] ?? k)));
     }
-
-    if (spec.diskGb !== undefined && vm.diskKey && (vm.diskGb ?? 0) < spec.diskGb) {
+    if (drift.growDisk && vm.diskKey) {
       const upid = await pve.call('PUT', `${qemu}/${spec.vmid}/resize`, { disk: vm.diskKey, size: `${spec.diskGb}G` });
       await pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
-      fields.push('disk_gb');
     }
-
-    if (vm.status !== 'running') {
+    if (drift.start) {
       const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
       await pve.waitTask(upid, `start ${what}`);
-      fields.push('power');
     }
-
-    return [outcomeOf(`vm ${spec.vmid}`, existed, fields.length > 0, fields)];
+    return [outcomeOf(`vm ${spec.vmid}`, existed, drift.fields.length > 0, drift.fields)];
   }
 
-  async function reconcile(specs: VmSpec[], range: { first: number; last: number }, prune: boolean): Promise<ObjectOutcome[]> {
+  /** What an ensure of `spec` would do, from the VM as observed: nothing is written. */
+  function planOne(spec: VmSpec, vm: VmObservation | undefined): ObjectOutcome {
+    if (!vm) return outcomeOf(`vm ${spec.vmid}`, false, false);
+    if (vm.template) throw refuse(`VM ${spec.vmid} (${spec.name}): VMID ${spec.vmid} is a template`);
+    const { fields } = vmDrift(vm, spec);
+    return outcomeOf(`vm ${spec.vmid}`, true, fields.length > 0, fields);
+  }
+
+  async function reconcile(specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]> {
     const guests = await listVms();
     const outcomes: ObjectOutcome[] = [];
-    for (const spec of specs) outcomes.push(...(await ensure(spec, guests)));
+    for (const spec of specs) {
+      if (mode === 'plan') outcomes.push(planOne(spec, await observe(spec.vmid, guests)));
+      else outcomes.push(...(await ensure(spec, guests)));
+    }
     const registered = new Set(specs.map((s) => s.vmid));
     const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
     for (const g of strangers) {
-      if (prune) await remove(Number(g.vmid));
-      outcomes.push({ object: `vm ${g.vmid}${g.name ? ` (${g.name})` : ''}`, result: prune ? 'removed' : 'unknown' });
+      if (mode === 'prune') await remove(Number(g.vmid));
+      outcomes.push({ object: `vm ${g.vmid}${g.name ? ` (${g.name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
     }
     return outcomes;
   }
@@ -286,4 +279,26 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   }
 
   return { newestTemplate, observe: (vmid: number) => observe(vmid), ensure: (spec: VmSpec) => ensure(spec), reconcile, remove };
+}
+
+/** What differs between a VM and its spec: the config to set or delete, a disk to grow, a start, in the API's words. */
+export function vmDrift(vm: VmObservation, spec: VmSpec): { set: Record<string, string | number>; del?: string; growDisk: boolean; start: boolean; fields: string[] } {
+  const set: Record<string, string | number> = {};
+  if (vm.name !== spec.name) set.name = spec.name;
+  if (vm.cores !== spec.cores) set.cores = spec.cores;
+  if (vm.memoryMb !== spec.memoryMb) set.memory = spec.memoryMb;
+  if (vm.nicModel !== 'virtio' || vm.mac?.toLowerCase() !== spec.mac.toLowerCase() || vm.bridge !== spec.bridge) {
+    set.net0 = formatNet(spec.mac, spec.bridge);
+  }
+  if (vm.ip !== `${spec.address}/${spec.prefixLength}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLength, spec.gateway);
+  if (vm.ciuser !== spec.ciuser) set.ciuser = spec.ciuser;
+  const keysDiffer = !sameKeys(vm.sshKeys, spec.sshKeys);
+  if (keysDiffer && spec.sshKeys.length > 0) set.sshkeys = encodeSshKeys(spec.sshKeys);
+  const del = keysDiffer && spec.sshKeys.length === 0 ? 'sshkeys' : undefined;
+  const growDisk = spec.diskGb !== undefined && !!vm.diskKey && (vm.diskGb ?? 0) < spec.diskGb;
+  const start = vm.status !== 'running';
+  const fields = [...new Set([...Object.keys(set), ...(del ? [del] : [])].map((k) => FIELD_OF[k] ?? k))];
+  if (growDisk) fields.push('disk_gb');
+  if (start) fields.push('power');
+  return { set, ...(del ? { del } : {}), growDisk, start, fields };
 }

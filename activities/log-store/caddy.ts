@@ -49,6 +49,8 @@ export interface LogStoreAdapter {
   /** The tokens the gateway admits for a tenant, when it holds both of its routes. */
   heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   ensure(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from one read of the routes. */
+  plan(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
   remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
 }
@@ -74,6 +76,12 @@ function catchAllIndex(routes: Json[]): number {
     const m = r.match;
     return m === undefined || m === null || (Array.isArray(m) && m.length === 0);
   });
+}
+
+/** What differs of a route found: `route` (its matchers or handler), `position` (behind the catch-all, or more than one). */
+function routeDrift(p: Placed, desired: Json, catchAll: number): string[] {
+  const misplaced = p.at.length > 1 || (catchAll >= 0 && (p.at[0] as number) > catchAll);
+  return [...(jsonEqual(p.route, desired) ? [] : ['route']), ...(misplaced ? ['position'] : [])];
 }
 
 function stateOf(p: Placed, desired: Json, catchAll: number): RouteState {
@@ -136,7 +144,7 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
       // In place: the route keeps its position and its @id.
       await http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(id)}`, json: route });
     }
-    return outcomeOf(label, true, true);
+    return outcomeOf(label, true, true, routeDrift(p, route, catchAll));
   }
 
   return {
@@ -155,6 +163,19 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     },
 
     heldTokens: async (tenant) => heldTokens(await readRoutes(), tenant),
+
+    async plan(spec) {
+      const routes = await readRoutes();
+      const ids = routeIds(spec.tenant);
+      const want = desired(spec);
+      const catchAll = catchAllIndex(routes);
+      const one = (id: string, route: Json, label: string) => {
+        const p = place(routes, id);
+        const st = stateOf(p, route, catchAll);
+        return outcomeOf(label, st !== 'absent', st !== 'matches', st === 'drifted' ? routeDrift(p, route, catchAll) : []);
+      };
+      return [one(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`), one(ids.read, want.read, `log read token ${spec.tenant}`)];
+    },
 
     async ensure(spec) {
       const ids = routeIds(spec.tenant);

@@ -39,6 +39,8 @@ export interface NetworkObservation {
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
   ensure(spec: NetworkSpec): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from reads alone. */
+  plan(spec: NetworkSpec): Promise<ObjectOutcome[]>;
   /** Indexes carried by fabric zones (VRF VNI) or VNets (tag or `tvNN` id), with the zone each belongs to. */
   usedIndexes(): Promise<Map<number, string>>;
   /** The index the fabric carries for the zone of this name, if any. */
@@ -260,12 +262,32 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     // as a bridge, so no VM is started on a bridge that does not exist yet.
     await waitForBridge(s);
 
-    // What the running fabric had before this call decides created / corrected / in-place.
+    return outcomesOf(s, o, reload);
+  }
+
+  /**
+   * What the running fabric had before a write decides created / corrected / in-place; the fields
+   * say which of its two configurations differed (`config`, the edited one; `applied`, the
+   * running one) and whether the node lacked the VNet's bridge.
+   */
+  function outcomesOf(s: NetworkSpec, o: NetworkObservation, reload: boolean): ObjectOutcome[] {
+    const part = (object: string, f: FabricObject, ok: (x: Record<string, unknown> | undefined, s: NetworkSpec) => boolean, extra: string[] = []) => {
+      const fields = [...(ok(f.config, s) ? [] : ['config']), ...(ok(f.running, s) ? [] : ['applied']), ...extra];
+      return outcomeOf(object, !!f.running, fields.length > 0, fields);
+    };
     return [
-      outcomeOf(`sdn zone ${s.tenant}`, !!o.zone.running, wrote.zone || !runningOk.zone),
-      outcomeOf(`sdn vnet ${s.vnet}`, !!o.vnet.running, wrote.vnet || !runningOk.vnet || reload),
-      outcomeOf(`sdn subnet ${o.subnet.id}`, !!o.subnet.running, wrote.subnet || !runningOk.subnet),
+      part(`sdn zone ${s.tenant}`, o.zone, zoneOk),
+      part(`sdn vnet ${s.vnet}`, o.vnet, vnetOk, reload ? ['bridge'] : []),
+      part(`sdn subnet ${o.subnet.id}`, o.subnet, subnetOk),
     ];
+  }
+
+  /** What ensure would report, from reads alone. */
+  async function plan(s: NetworkSpec): Promise<ObjectOutcome[]> {
+    checkSpec(s);
+    const o = await observe(s);
+    const reload = zoneOk(o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(s))?.status !== 'available';
+    return outcomesOf(s, o, reload);
   }
 
   /** (index, zone) pairs the fabric carries, zones first, edited and running configs both. */
@@ -297,6 +319,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   return {
     observe,
     ensure,
+    plan,
     async usedIndexes() {
       const used = new Map<number, string>();
       for (const [i, zone] of await carried()) if (!used.has(i)) used.set(i, zone);

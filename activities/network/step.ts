@@ -1,6 +1,7 @@
 import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../ensure.js';
 import type { TenantStep } from '../tenant-step.js';
+import type { TenantIdentity } from '../../core/identity.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;
@@ -22,6 +23,10 @@ export const networkStep: TenantStep<'network'> = {
       if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) {
         throw new BackendError('fabric', `other tenants' fabric writes held it for ${FABRIC_WAIT_MS / 1000} s`);
       }
-      return deps.ports.network.ensure({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnet: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });
+      return deps.ports.network.ensure(networkSpec(t));
     }),
+  // No fabric lock: a plan reads the fabric and writes nothing.
+  plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),
 };
+
+const networkSpec = (t: TenantIdentity) => ({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnet: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });

@@ -1,5 +1,6 @@
 import { absoluteName, ptrName } from '../dns/names.js';
-import type { ObjectOutcome } from '../ensure.js';
+import { outcomeOf, type ObjectOutcome } from '../ensure.js';
+import type { RecordSpec } from '../dns/powerdns.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { listRecords } from '../../db/queries/records.js';
@@ -65,6 +66,7 @@ export async function syncPtrs(
   tenant: string,
   index: number,
   excluding?: { kind: 'workload' | 'record'; name: string },
+  plan = false,
 ): Promise<ObjectOutcome[]> {
   const { zone, reverseZone } = zonesOf(deps, tenant, index);
   const [workloads, records, reverse] = await Promise.all([
@@ -93,8 +95,9 @@ export async function syncPtrs(
         outcomes.push({ object: `record ${ptrName(address)} PTR`, result: 'in-place' });
         continue;
       }
-      outcomes.push(await deps.ports.dns.ensureRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR', content }));
-    } else if (action.kind === 'remove') {
+      if (plan) outcomes.push(outcomeOf(`record ${ptrName(address)} PTR`, now !== undefined, true, now !== undefined ? ['content'] : []));
+      else outcomes.push(await deps.ports.dns.ensureRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR', content }));
+    } else if (action.kind === 'remove' && !plan) {
       await deps.ports.dns.removeRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR' });
     }
   }
@@ -103,17 +106,28 @@ export async function syncPtrs(
 
 /**
  * Re-publishes every name the service holds for a tenant (reconcile): the A of each workload and
- * record, then the PTRs. A zone recreated by the dns step gets its names back.
+ * record from one read of the zone (only what differs is written), then the PTRs. A zone
+ * recreated by the dns step gets its names back. A `plan` reads and reports the same, and writes
+ * nothing.
  */
-export async function republishNames(deps: Deps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+export async function republishNames(deps: Deps, tenant: string, index: number, plan = false): Promise<ObjectOutcome[]> {
   const [workloads, records] = await Promise.all([listWorkloads(deps.db, tenant), listRecords(deps.db, tenant)]);
   if (workloads.length + records.length === 0) return [];
-  return withDnsWrites(deps, async () => {
+  const { zone } = zonesOf(deps, tenant, index);
+  const specs: RecordSpec[] = [
+    ...workloads.filter((w) => w.status !== 'deleting'),
+    ...records,
+  ].map((n) => ({ zone, name: absoluteName(`${n.name}.${zone}`), type: 'A', content: n.address }));
+  const republish = async () => {
+    const planned = await deps.ports.dns.planRecords(zone, specs);
     const outcomes: ObjectOutcome[] = [];
-    for (const w of workloads) if (w.status !== 'deleting') outcomes.push(await publishName(deps, tenant, index, w.name, w.address));
-    for (const r of records) outcomes.push(await publishName(deps, tenant, index, r.name, r.address));
-    return [...outcomes, ...(await syncPtrs(deps, tenant, index))];
-  });
+    for (const [i, spec] of specs.entries()) {
+      const o = planned[i]!;
+      outcomes.push(plan || o.result === 'in-place' ? o : await deps.ports.dns.ensureRecord(spec));
+    }
+    return [...outcomes, ...(await syncPtrs(deps, tenant, index, undefined, plan))];
+  };
+  return plan ? republish() : withDnsWrites(deps, republish);
 }
 
 function sameName(a: string, b: string): boolean {

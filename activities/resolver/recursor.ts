@@ -93,7 +93,7 @@ export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAda
         if (!seen.exists) await http.call({ method: 'POST', path: `${server}/zones`, json: body });
         else if (!seen.matches) await http.call({ method: 'PUT', path: zonePath(seen.zone), json: body });
         if (!seen.matches) await flush(seen.zone);
-        outcomes.push(outcomeOf(`forward ${seen.zone}`, seen.exists, !seen.matches));
+        outcomes.push(outcomeOf(`forward ${seen.zone}`, seen.exists, !seen.matches, seen.drift));
       }
       return outcomes;
     },

@@ -5,5 +5,6 @@ export const resolverStep: TenantStep<'resolver'> = {
   name: 'resolver',
   appliesTo: () => true,
   ensure: ({ deps, tenant: t }) => deps.ports.resolver.ensure({ zones: [t.zone, t.reverseZone] }),
+  plan: ({ deps, tenant: t }) => deps.ports.resolver.plan({ zones: [t.zone, t.reverseZone] }),
   remove: ({ deps, tenant: t }) => deps.ports.resolver.remove({ zones: [t.zone, t.reverseZone] }),
 };

@@ -63,6 +63,8 @@ export interface StateObservation {
 export interface StateAdapter {
   observe(spec: StateObserveSpec): Promise<StateObservation>;
   ensure(spec: StateSpec): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from reads alone. */
+  plan(spec: StateSpec): Promise<ObjectOutcome[]>;
   remove(spec: StateRemoveSpec): Promise<void>;
 }
 
@@ -134,6 +136,22 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
     await admin({ method: 'PUT', path: 'add-user', query: { accessKey }, body });
   }
 
+  /** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */
+  async function observeForEnsure(spec: StateSpec): Promise<{ policy: ObjectOutcome; user: ObjectOutcome; mapping: ObjectOutcome }> {
+    const name = tenantPolicyName(spec.tenant);
+    const doc = await readPolicy(name);
+    const policyCurrent = doc !== undefined && samePolicy(doc, tenantPolicy(opts.bucket, spec.prefix));
+    const user = await readUser(spec.accessKey);
+    const userFields = user === undefined ? [] : user.status !== 'enabled' ? ['enabled'] : (await secretWorks(spec)) ? [] : ['secret'];
+    const mapped = policiesOf(user);
+    const mappingCurrent = mapped.length === 1 && mapped[0] === name;
+    return {
+      policy: outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent, ['statement']),
+      user: outcomeOf(`user ${spec.accessKey}`, user !== undefined, user === undefined || userFields.length > 0, userFields),
+      mapping: outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent, ['policy']),
+    };
+  }
+
   return {
     async observe(spec) {
       check(spec);
@@ -153,34 +171,28 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
 
     async ensure(spec) {
       check(spec);
-      const outcomes: ObjectOutcome[] = [];
       const name = tenantPolicyName(spec.tenant);
       const desired = tenantPolicy(opts.bucket, spec.prefix);
-
-      const doc = await readPolicy(name);
-      const policyCurrent = doc !== undefined && samePolicy(doc, desired);
-      if (!policyCurrent) {
+      const seen = await observeForEnsure(spec);
+      if (seen.policy.result !== 'in-place') {
         await admin({ method: 'PUT', path: 'add-canned-policy', query: { name }, body: JSON.stringify(desired) });
       }
-      outcomes.push(outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent));
-
-      const user = await readUser(spec.accessKey);
-      const userCurrent = user !== undefined && user.status === 'enabled' && (await secretWorks(spec));
-      if (!userCurrent) await addUser(spec.accessKey, spec.secretKey);
-      outcomes.push(outcomeOf(`user ${spec.accessKey}`, user !== undefined, !userCurrent));
-
+      if (seen.user.result !== 'in-place') await addUser(spec.accessKey, spec.secretKey);
       // add-user keeps an existing user's mapping, so what user-info said still holds.
-      const mapped = policiesOf(user);
-      const mappingCurrent = mapped.length === 1 && mapped[0] === name;
-      if (!mappingCurrent) {
+      if (seen.mapping.result !== 'in-place') {
         await admin({
           method: 'PUT',
           path: 'set-user-or-group-policy',
           query: { policyName: name, userOrGroup: spec.accessKey, isGroup: 'false' },
         });
       }
-      outcomes.push(outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent));
-      return outcomes;
+      return [seen.policy, seen.user, seen.mapping];
+    },
+
+    async plan(spec) {
+      check(spec);
+      const seen = await observeForEnsure(spec);
+      return [seen.policy, seen.user, seen.mapping];
     },
 
     async remove(spec) {

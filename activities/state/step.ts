@@ -6,5 +6,7 @@ export const stateStep: TenantStep<'state'> = {
   appliesTo: () => true,
   ensure: ({ deps, tenant: t, secrets }) =>
     deps.ports.state.ensure({ tenant: t.name, accessKey: t.stateAccessKey, secretKey: secrets.stateSecret!, prefix: t.stateKeyPrefix }),
+  plan: ({ deps, tenant: t, secrets }) =>
+    deps.ports.state.plan({ tenant: t.name, accessKey: t.stateAccessKey, secretKey: secrets.stateSecret!, prefix: t.stateKeyPrefix }),
   remove: ({ deps, tenant: t }) => deps.ports.state.remove({ tenant: t.name, accessKey: t.stateAccessKey }),
 };

@@ -55,6 +55,11 @@ export function attemptActivities(deps: ActivityDeps) {
       return answer(input.name, { kind: 'create', carried: input.carried }, input.outcome);
     },
 
+    /** A plan's answer: the tenant as the registry holds it, nothing written, no secret. */
+    async viewForPlan(input: { name: string }): Promise<TenantView> {
+      return view(input.name);
+    },
+
     /** Every step of a reconcile passed. */
     async finishReconcile(input: { name: string }): Promise<Answer> {
       await setTenantStatus(deps.db, input.name, 'ready');

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ensureActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/steps.js';
+import { ensureActivity, planActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type PlanActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/steps.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
-import type { ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome, ReconcileMode } from '../ensure.js';
 import { asBackendStep } from '../step.js';
 import { STEP_MODULES } from '../steps.js';
 import type { TenantStepContext } from '../tenant-step.js';
@@ -19,7 +19,10 @@ export interface ReconcileInput extends StepInput {
   prune: boolean;
 }
 
-type EnsureActivities = { [K in EnsureActivityType]: (input: StepInput) => Promise<ObjectOutcome[]> };
+/** A reconcile area's mode from its input: the input stays `prune` (runs recorded before hold it). */
+export const modeOf = (input: ReconcileInput): ReconcileMode => (input.prune ? 'prune' : 'correct');
+
+type EnsureActivities = { [K in EnsureActivityType | PlanActivityType]: (input: StepInput) => Promise<ObjectOutcome[]> };
 type RemoveActivities = { [K in RemoveActivityType]: (input: StepInput) => Promise<void> };
 
 /**
@@ -50,6 +53,15 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
     };
   }
 
+  /** A step's plan: its module's reads, nothing recorded (a plan leaves the registry as it was). */
+  function plan(step: StepName) {
+    const module = STEP_MODULES[step];
+    return async (input: StepInput): Promise<ObjectOutcome[]> => {
+      const ctx = await context(input, true);
+      return asBackendStep(deps.log, step, { tenant: input.name }, () => module.plan!(ctx), Object.values(ctx.secrets));
+    };
+  }
+
   function remove(step: TenantStepName) {
     const module = STEP_MODULES[step];
     return async (input: StepInput): Promise<void> => {
@@ -59,7 +71,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
   }
 
   return {
-    ...(Object.fromEntries(CREATE_STEPS.map((s) => [ensureActivity(s), ensure(s)])) as EnsureActivities),
+    ...(Object.fromEntries(CREATE_STEPS.flatMap((s) => [[ensureActivity(s), ensure(s)], [planActivity(s), plan(s)]])) as EnsureActivities),
     ...(Object.fromEntries(REMOVAL_STEPS.map((s) => [removeActivity(s), remove(s)])) as RemoveActivities),
     ...fabricActivities(deps),
   };

@@ -57,6 +57,11 @@ export interface WifiAdapter {
   observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined>;
   /** Adds the key, or corrects its network (and MAC binding, where bound) or psk; drops `replaces` entries. */
   ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]>;
+  /**
+   * Every key of one SSID from one read of the controller and at most one write (a reconcile);
+   * with `plan`, the same outcomes and no write.
+   */
+  ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]>;
   /** Revokes the key; when it was the WLAN's last, leaves one unusable placeholder entry. */
   remove(ref: WifiKeyRef): Promise<void>;
 }

@@ -7,8 +7,9 @@ import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
-import type { ObjectOutcome } from '../ensure.js';
-import type { ReconcileInput } from '../tenant/steps.js';
+import type { ObjectOutcome, ReconcileMode } from '../ensure.js';
+import type { WifiKeySpec } from './adapter.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
 import { generatePsk, pskFingerprint } from './psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
 
@@ -61,9 +62,41 @@ export function wifiKeyActivities(deps: ActivityDeps) {
         });
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
-        // A key is found by its psk, so what can differ of one found is the network it places clients on.
-        return outcomes.map((o) => (o.result === 'corrected' && o.object.startsWith('wifi key') ? { ...o, fields: ['network'] } : o));
+        return outcomes;
       });
+    });
+  }
+
+  /**
+   * One SSID at a time under its lock, one read of the controller and at most one write for all
+   * of the tenant's keys on it (not one per key).
+   */
+  async function reconcileKeys(tenant: string, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+    return backendActivity(log, { tenant }, 'wifi', async () => {
+      const outcomes: ObjectOutcome[] = [];
+      const bySsid = new Map<string, WifiKeyRow[]>();
+      for (const row of await listWifiKeys(db, tenant)) bySsid.set(row.ssid, [...(bySsid.get(row.ssid) ?? []), row]);
+      for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
+        outcomes.push(...(await withLocks(db, async (tx, lock) => {
+          if (mode !== 'plan') await lock(LOCK_SPACE.wlan, ssid);
+          const specs: WifiKeySpec[] = [];
+          const found: ObjectOutcome[] = [];
+          // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
+          for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
+            const psk = open(keys, row.psk);
+            const vlanNetwork = networkOf(row);
+            if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
+            else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
+            else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
+          }
+          if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+          const ensured = await taggedWithStep('wifi', () => ports.wifi!.ensureKeys(ssid, specs, mode === 'plan'));
+          const changed = ensured.filter((o) => o.result !== 'in-place');
+          if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
+          return [...ensured, ...found];
+        })));
+      }
+      return outcomes;
     });
   }
 
@@ -104,17 +137,12 @@ export function wifiKeyActivities(deps: ActivityDeps) {
      * network, no name), so none is reported `unknown` (docs/decisions.md).
      */
     async 'wifi.reconcile-keys'(input: ReconcileInput): Promise<ObjectOutcome[]> {
-      return backendActivity(log, { tenant: input.name }, 'wifi', async () => {
-        const outcomes: ObjectOutcome[] = [];
-        for (const row of await listWifiKeys(db, input.name)) {
-          if (open(keys, row.psk) === undefined) {
-            outcomes.push({ object: `wifi key ${wifiKeyId(input.name, row.name)} on ${row.ssid}`, result: 'needs-restore' });
-            continue;
-          }
-          outcomes.push(...(await ensureOnController(input.name, row.name, [])));
-        }
-        return outcomes;
-      });
+      return reconcileKeys(input.name, modeOf(input));
+    },
+
+    /** What `wifi.reconcile-keys` would do, from one read per SSID: nothing is written. */
+    async 'wifi.plan-keys'(input: StepInput): Promise<ObjectOutcome[]> {
+      return reconcileKeys(input.name, 'plan');
     },
 
     async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {

@@ -127,6 +127,67 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
   const matches = (ref: WifiKeyRef) => (e: PpskEntry) =>
     !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
 
+  /**
+   * The keys of one WLAN from one read of it and at most one write: each key stands with its psk
+   * on its network, the entries it `replaces` go, a placeholder goes once a key stands. A `plan`
+   * reads and reports the same outcomes without the write.
+   */
+  async function ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]> {
+    for (const spec of specs) {
+      const problem = pskProblem(spec.psk);
+      if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
+      // Never leave a key unbound that was asked to be bound: refused, not retried.
+      if (spec.mac !== undefined) throw new BackendError(PRODUCT, `key ${spec.keyId}: the controller cannot bind a key to one client`, false);
+      if (spec.ssid !== ssid) throw new Error(`key ${spec.keyId} is for ${spec.ssid}, not ${ssid}`);
+    }
+    if (specs.length === 0) return [];
+
+    return serialized(ssid, async () => {
+      const networks = await call<Network>('GET', 'rest/networkconf');
+      const wlan = await wlanBySsid(ssid);
+      if (!wlan) throw new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false);
+      let entries = wlan.private_preshared_keys ?? [];
+      const outcomes: ObjectOutcome[] = [];
+      let write = false;
+      for (const spec of specs) {
+        const net = networks.find((n) => n._id === spec.vlanNetwork) ?? networks.find((n) => n.name === spec.vlanNetwork);
+        if (!net) throw new BackendError(PRODUCT, `network ${spec.vlanNetwork} not found on the controller`, false);
+        const replaced = new Set(spec.replaces ?? []);
+        const isMine = (e: PpskEntry) => e.password === spec.psk;
+        const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
+        const mine = entries.filter(isMine);
+        const stale = entries.filter(isStale);
+        const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
+        // A key is found by its psk, so what can differ of one found is the network it places clients on.
+        const fields = mine.length > 0 && keyDrifted ? ['network'] : stale.length > 0 ? ['psk'] : [];
+        outcomes.push(outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0, fields));
+        if (!keyDrifted && stale.length === 0) continue;
+        write = true;
+        // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
+        const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
+        const next: PpskEntry[] = [];
+        for (const e of entries) {
+          if (isMine(e)) {
+            if (!next.includes(desired)) next.push(desired);
+          } else if (!isStale(e)) {
+            next.push(e);
+          }
+        }
+        if (!next.includes(desired)) next.push(desired);
+        entries = next;
+      }
+      const placeholders = entries.filter((e) => isPlaceholderPassword(e.password));
+      const ppskOff = wlan.private_preshared_keys_enabled !== true;
+      if (ppskOff) outcomes.push({ object: `wlan ${ssid} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] });
+      if (!write && placeholders.length === 0 && !ppskOff) return outcomes;
+      if (!plan) {
+        const next = entries.filter((e) => !isPlaceholderPassword(e.password));
+        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: next, private_preshared_keys_enabled: true });
+      }
+      return outcomes;
+    });
+  }
+
   return {
     bindsKeysToClients: unifiController.bindsKeysToClients,
 
@@ -143,48 +204,8 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
       };
     },
 
-    async ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]> {
-      const problem = pskProblem(spec.psk);
-      if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
-      // Never leave a key unbound that was asked to be bound: refused, not retried.
-      if (spec.mac !== undefined) throw new BackendError(PRODUCT, `key ${spec.keyId}: the controller cannot bind a key to one client`, false);
-      const object = `wifi key ${spec.keyId} on ${spec.ssid}`;
-
-      return serialized(spec.ssid, async () => {
-        const net = await networkByRef(spec.vlanNetwork);
-        const wlan = await wlanBySsid(spec.ssid);
-        if (!wlan) throw new BackendError(PRODUCT, `wlan ${spec.ssid} not found on the controller`, false);
-        const entries = wlan.private_preshared_keys ?? [];
-        const replaced = new Set(spec.replaces ?? []);
-        const isMine = (e: PpskEntry) => e.password === spec.psk;
-        const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
-
-        const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
-        const mine = entries.filter(isMine);
-        const stale = entries.filter(isStale);
-        const placeholders = entries.filter((e) => isPlaceholderPassword(e.password));
-        const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
-        const ppskOff = wlan.private_preshared_keys_enabled !== true;
-        const outcome = outcomeOf(object, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0);
-        if (!keyDrifted && stale.length === 0 && placeholders.length === 0 && !ppskOff) return [outcome];
-
-        // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
-        const next: PpskEntry[] = [];
-        for (const e of entries) {
-          if (isMine(e)) {
-            if (!next.includes(desired)) next.push(desired);
-          } else if (!isStale(e) && !isPlaceholderPassword(e.password)) {
-            next.push(e);
-          }
-        }
-        if (!next.includes(desired)) next.push(desired);
-        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: next, private_preshared_keys_enabled: true });
-
-        const outcomes = [outcome];
-        if (ppskOff) outcomes.push({ object: `wlan ${spec.ssid} private keys`, result: 'corrected' });
-        return outcomes;
-      });
-    },
+    ensure: (spec: WifiKeySpec) => ensureKeys(spec.ssid, [spec], false),
+    ensureKeys,
 
     async remove(ref: WifiKeyRef): Promise<void> {
       await serialized(ref.ssid, async () => {

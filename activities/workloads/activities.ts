@@ -8,7 +8,8 @@ import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
 import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
-import type { ReconcileInput } from '../tenant/steps.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
+import type { ReconcileMode } from '../ensure.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -96,6 +97,23 @@ export function workloadActivities(deps: ActivityDeps) {
     };
   }
 
+  /**
+   * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
+   * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
+   * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
+   * destroyed only when the operator asks (`prune`).
+   */
+  function reconcileWorkloads(input: StepInput, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+    return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
+      const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
+      const specs = rows.map((r) => specOf(r, input.index));
+      const first = workloadVmid(site.vmidBase, input.index, 0);
+      const outcomes = await ports.hypervisor.reconcile(specs.map(vmSpecOf), { first, last: first + ORDINALS_PER_TENANT - 1 }, mode);
+      const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
+      return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
+    });
+  }
+
   async function view(tenant: string, name: string): Promise<WorkloadView | undefined> {
     const row = await getWorkload(db, tenant, name);
     return row ? viewWorkload(site, row) : undefined;
@@ -166,21 +184,13 @@ export function workloadActivities(deps: ActivityDeps) {
       return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.ensure(vmSpecOf(spec)));
     },
 
-    /**
-     * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
-     * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
-     * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
-     * destroyed only when the operator asks (`prune`).
-     */
     async 'hypervisor.reconcile-workloads'(input: ReconcileInput): Promise<ObjectOutcome[]> {
-      return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
-        const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
-        const specs = rows.map((r) => specOf(r, input.index));
-        const first = workloadVmid(site.vmidBase, input.index, 0);
-        const outcomes = await ports.hypervisor.reconcile(specs.map(vmSpecOf), { first, last: first + ORDINALS_PER_TENANT - 1 }, input.prune);
-        const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
-        return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
-      });
+      return reconcileWorkloads(input, modeOf(input));
+    },
+
+    /** What `hypervisor.reconcile-workloads` would do, from the same reads: nothing is written. */
+    async 'hypervisor.plan-workloads'(input: StepInput): Promise<ObjectOutcome[]> {
+      return reconcileWorkloads(input, 'plan');
     },
 
     /** `<name>.<zone>` and its PTR. */

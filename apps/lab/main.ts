@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     intervalMs: config.site!.reconcileIntervalMs,
     concurrency: config.site!.sweepConcurrency,
+    mode: config.site!.sweepMode,
   });
   await clientConnection.close();
 

@@ -84,8 +84,8 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
     }),
     reconcileObjects: new Counter({
       name: `${PREFIX}reconcile_objects_total`,
-      help: "Objects a tenant's reconcile found in an area of its objects (hypervisor, wifi, broker), by area and result (in-place|created|corrected|needs-restore|unknown|removed).",
-      labelNames: ['area', 'result'] as const,
+      help: "Objects a tenant's reconcile (mode=correct) or its plan (mode=plan) found, by step or area of its objects (dns, network, ..., hypervisor, wifi, broker) and result (in-place|created|corrected|needs-restore|unknown|removed); in a plan, what a reconcile would do.",
+      labelNames: ['area', 'result', 'mode'] as const,
       registers: [registry],
     }),
     lastSweepTime: new Gauge({
@@ -101,8 +101,8 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
   metrics.sweepCorrected.inc(0);
-  for (const type of stepActivities.filter((t) => t.split('.')[1]!.startsWith('reconcile'))) {
-    for (const result of RECONCILE_RESULTS) metrics.reconcileObjects.inc({ area: type.split('.')[0]!, result }, 0);
+  for (const area of new Set(stepActivities.filter((t) => /^(reconcile|plan)/.test(t.split('.')[1]!)).map((t) => t.split('.')[0]!))) {
+    for (const result of RECONCILE_RESULTS) for (const mode of ['correct', 'plan']) metrics.reconcileObjects.inc({ area, result, mode }, 0);
   }
   return metrics;
 }

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     codecKey: config.codecKey,
   });
-  await ensureSweepSchedule(client, { taskQueue: config.env.TEMPORAL_TASK_QUEUE, intervalMs: config.site!.reconcileIntervalMs, concurrency: config.site!.sweepConcurrency });
+  await ensureSweepSchedule(client, { taskQueue: config.env.TEMPORAL_TASK_QUEUE, intervalMs: config.site!.reconcileIntervalMs, concurrency: config.site!.sweepConcurrency, mode: config.site!.sweepMode });
   await client.connection.close();
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -65,6 +65,8 @@ const REMOVALS = /^(remove|unpublish|revoke|release)(-|$)/;
 /** What a step's success did: its objects' most, `removed` for a removal, else `done`. */
 export function successOf(operation: string, answer: unknown): StepOutcome {
   if (REMOVALS.test(operation)) return 'removed';
+  // A plan changed nothing: what it found is counted as drift (reconcile_objects_total{mode="plan"}), not as the step's outcome.
+  if (/^plan/.test(operation)) return 'done';
   return outcomeOfObjects(answer) ?? 'done';
 }
 
@@ -77,6 +79,9 @@ export function failedStepOf(err: unknown): string | undefined {
   const first: unknown = err.details?.[0];
   return typeof first === 'string' && STEP_NAME.test(first) ? first : undefined;
 }
+
+/** The runs whose step answers are a reconcile's findings. */
+const RECONCILE_MODE_OF: Record<string, 'correct' | 'plan' | undefined> = { tenantReconcile: 'correct', tenantPlan: 'plan' };
 
 class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
   constructor(
@@ -97,8 +102,10 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
       const answer = await next(input);
       if (run) {
         this.count(run.step, run.operation, successOf(run.operation, answer), seconds());
-        if (run.operation.startsWith('reconcile') && isObjectOutcomes(answer)) {
-          for (const o of answer) if (typeof o.result === 'string') this.metrics.reconcileObjects.inc({ area: run.step, result: o.result });
+        // What a reconcile or its plan found, step by step and area by area (a create's ensures are not drift).
+        const mode = RECONCILE_MODE_OF[this.ctx.info.workflowType ?? ''];
+        if (mode && isObjectOutcomes(answer)) {
+          for (const o of answer) if (typeof o.result === 'string') this.metrics.reconcileObjects.inc({ area: run.step, result: o.result, mode });
         }
       } else {
         // A report of several steps has no duration per step: counted, not timed.

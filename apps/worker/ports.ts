@@ -13,6 +13,7 @@ import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createIssuer } from '../../activities/certificates/issuer.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 import { paceBackendCalls } from '../../activities/backend-pace.js';
+import { outcomeOf } from '../../activities/ensure.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {
@@ -70,6 +71,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Backen
         ? {
             ensure: (spec) =>
               grafana.ensure({ ...spec, logEndpoint: site.logStore!.endpoint, selectHeader: LOG_SELECT_HEADER }),
+            plan: (spec) => grafana.plan({ ...spec, logEndpoint: site.logStore!.endpoint, selectHeader: LOG_SELECT_HEADER }),
             loginExists: (username) => grafana.loginExists(username),
             remove: (spec) => grafana.remove(spec),
           }
@@ -85,6 +87,7 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Backen
     dns,
     resolver: {
       ensure: (spec) => recursor.ensure({ zones: spec.zones, forwardTo: site.resolver.forwardTo }),
+      plan: async (spec) => (await recursor.observe({ zones: spec.zones, forwardTo: site.resolver.forwardTo })).map((o) => outcomeOf(`forward ${o.zone}`, o.exists, !o.matches, o.drift)),
       remove: (spec) => recursor.remove(spec),
     },
     state,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 /**
@@ -13,6 +15,9 @@ import { startTestSite, type TestSite } from '../support/site.js';
  */
 let site: TestSite;
 let admin: BrokerAdapter;
+let kea: DeviceAddressAdapter;
+let probe: { address: string };
+let index: number;
 let web: { vmid: number; memory_mb: number; cores: number };
 let extra: { vmid: number };
 let sensorsPsk: string;
@@ -28,7 +33,10 @@ beforeAll(async () => {
   site = await startTestSite();
   const m = site.backends.mosquitto!;
   admin = createDynsecAdapter({ url: m.url, adminUser: m.adminUser, adminPassword: m.adminPassword });
-  expect((await site.call('POST', '/v1/tenants', { body: { name: T } })).status).toBe(201);
+  kea = createKeaAdapter({ controlUrl: site.backends.kea!.controlUrl, subnetId: Number(site.config.site!.dhcp!.subnetId) });
+  const created = await site.call('POST', '/v1/tenants', { body: { name: T } });
+  expect(created.status).toBe(201);
+  index = created.body.index;
   const w = await site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name: 'web', cores: 2, memory_mb: 2048 } });
   expect(w.status, w.text).toBe(201);
   web = w.body;
@@ -39,6 +47,10 @@ beforeAll(async () => {
   expect(k.status, k.text).toBe(201);
   sensorsPsk = k.body.psk;
   expect((await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'old', trust_class: 'sensor' } })).status).toBe(201);
+  expect((await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe', trust_class: 'sensor', mac: 'aa:bb:cc:00:26:01' } })).status).toBe(201);
+  const a = await site.call('POST', `/v1/tenants/${T}/devices/probe/address`, { body: {} });
+  expect(a.status, a.text).toBe(201);
+  probe = a.body;
   for (const name of ['app', 'lost']) {
     const b = await site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name, publish: ['data/#'], subscribe: [] } });
     expect(b.status, b.text).toBe(201);
@@ -49,8 +61,46 @@ afterAll(async () => {
   await site?.stop();
 });
 
+/** The PowerDNS zone of the tenant, rrset by rrset, as its API serves it. */
+async function zone(name: string): Promise<Array<{ name: string; type: string; ttl: number; records: { content: string }[] }>> {
+  const pdns = site.backends.pdns;
+  const res = await fetch(`${pdns.apiUrl}/servers/localhost/zones/${name}.`, { headers: { 'x-api-key': pdns.apiKey } });
+  return res.status === 404 ? [] : ((await res.json()) as { rrsets: never[] }).rrsets;
+}
+
+const zoneName = () => `${T}.${site.config.site!.domain}`;
+
+/** Maps and Sets as arrays; what only records that a call happened (call logs, tasks, sessions) left out. */
+const VOLATILE = new Set(['calls', 'tasks', 'taskTiming', 'sessions', 'writes', 'loginAttempts']);
+const plain = (v: unknown) => JSON.stringify(v, (k, x) => (VOLATILE.has(k) ? undefined : x instanceof Map ? [...x] : x instanceof Set ? [...x] : x));
+
+/** Every backend and the registry as they stand: what a plan must leave exactly as it found it. */
+async function census(): Promise<Record<string, string>> {
+  const b = site.backends;
+  const tables = ['tenants', 'workloads', 'records', 'devices', 'device_addresses', 'wifi_keys', 'broker_accounts', 'idempotency_keys', 'tenant_leases'];
+  const registry: Record<string, unknown> = {};
+  for (const t of tables) registry[t] = await site.registry.sql.unsafe(`select * from ${t} order by 1, 2`).catch(() => 'absent');
+  const caddy = await (await fetch(`${b.logStore!.adminUrl}/config/`)).text();
+  const resolver = await (await fetch(`${b.recursor.apiUrl}/servers/localhost/zones`, { headers: { 'x-api-key': b.recursor.apiKey } })).text();
+  return {
+    dns: plain([await zone(zoneName()), await zone(deriveIdentity(site.config.site!, T, index).reverseZone.replace(/\.$/, ''))]),
+    resolver,
+    kea: plain(await kea.list()),
+    broker: plain(await admin.observeMany(await admin.listClients(`${T}-`))),
+    proxmox: plain({ vms: b.proxmox.state.vms, sdn: b.proxmox.state.sdn }),
+    minio: plain({ users: b.minio.state.users, policies: b.minio.state.policies }),
+    grafana: plain(b.grafana!.state),
+    unifi: plain(b.unifi!.state.sites),
+    caddy,
+    registry: plain(registry),
+  };
+}
+
 describe('drift made behind the service', () => {
   let objects: Found[];
+  let planned: Found[];
+  let before: Record<string, string>;
+  let after: Record<string, string>;
 
   beforeAll(async () => {
     // The hypervisor: the VM resized and stopped by hand; a VM in the tenant's VMID range the registry forgot.
@@ -64,11 +114,47 @@ describe('drift made behind the service', () => {
     await admin.ensure({ username: `${T}-app`, publish: [`${T}/elsewhere`], subscribe: [] });
     await admin.remove(`${T}-lost`);
     await admin.ensure({ username: `${T}-ghost`, publish: [`${T}/x`], subscribe: [] });
+    // PowerDNS: the workload's A record deleted through its API; Kea: the device's reservation removed through its own.
+    const pdns = site.backends.pdns;
+    const del = await fetch(`${pdns.apiUrl}/servers/localhost/zones/${zoneName()}.`, {
+      method: 'PATCH', headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ rrsets: [{ name: `web.${zoneName()}.`, type: 'A', changetype: 'DELETE' }] }),
+    });
+    expect(del.status).toBe(204);
+    await kea.remove({ address: probe.address });
+
+    before = await census();
+    const p = await reconcile('?plan=true');
+    expect(p.status, p.text).toBe(200);
+    expect(p.body.plan).toBe(true);
+    planned = p.body.objects;
+    after = await census();
 
     const r = await reconcile();
     expect(r.status, r.text).toBe(200);
     expect(r.body.outcome).toBe('reconciled');
     objects = r.body.objects;
+  });
+
+  it('a plan first: every backend and the registry exactly as they were', () => {
+    for (const k of Object.keys(before)) expect(after[k], `${k} changed by a plan`).toBe(before[k]);
+  });
+
+  it('the plan reports, object by object, what the reconcile then did (same results, same fields)', () => {
+    const notInPlace = (xs: Found[]) => xs.filter((o) => o.result !== 'in-place').map((o) => ({ ...o, fields: o.fields ? [...o.fields].sort() : undefined })).sort((a, b) => `${a.area} ${a.object}`.localeCompare(`${b.area} ${b.object}`));
+    expect(notInPlace(planned).length).toBeGreaterThanOrEqual(8);
+    expect(notInPlace(planned)).toEqual(notInPlace(objects));
+  });
+
+  it('the plan answer carries no secret', () => {
+    expect(JSON.stringify(planned)).not.toContain(sensorsPsk);
+  });
+
+  it("puts the workload's A record and the device's reservation back", async () => {
+    expect(find(objects, 'dns', new RegExp(`^record web\\.${T}\\.`))).toEqual([expect.objectContaining({ result: 'created' })]);
+    expect((await zone(zoneName())).some((r) => r.name === `web.${zoneName()}.` && r.type === 'A')).toBe(true);
+    expect(find(objects, 'device-address', /^dhcp reservation /)).toEqual([expect.objectContaining({ result: 'created' })]);
+    expect((await kea.list()).some((r) => r.address === probe.address && r.mac === 'aa:bb:cc:00:26:01')).toBe(true);
   });
 
   it("puts the workload's VM back as registered and names the fields that differed", () => {
@@ -133,7 +219,24 @@ describe('drift made behind the service', () => {
     expect((await admin.observe(`${T}-stray`))?.client).toBeTruthy();
   });
 
-  it('refuses a prune value that is not a boolean (400)', async () => {
+  it('refuses a prune or plan value that is not a boolean, and plan with prune (400)', async () => {
     expect((await reconcile('?prune=yes')).status).toBe(400);
+    expect((await reconcile('?plan=1')).status).toBe(400);
+    const both = await reconcile('?plan=true&prune=true');
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatch(/plan and prune/);
+  });
+
+  it('a plan sweep (SITE_SWEEP_MODE=plan) reports what it found and changes nothing', async () => {
+    await admin.remove(`${T}-app`);
+    const was = await census();
+    const result = await site.client.workflow.execute('reconcileSweep', {
+      workflowId: `reconcile-sweep-plan-drift`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ concurrency: 2, mode: 'plan' }],
+    });
+    expect(result.mode).toBe('plan');
+    expect(result.planned).toContain(T);
+    expect(result.reconciled).toEqual([]);
+    expect(result.found[T].broker).toMatchObject({ 'needs-restore': 2 });
+    expect(await census()).toEqual(was);
   });
 });

@@ -166,6 +166,27 @@ describe('tenantctl exit codes and output', () => {
     expect(r.stderr).toContain('cannot reach the API');
   });
 
+  it('reconcile --plan prints what a reconcile would change as a table, needs no secrets file, changes nothing', async () => {
+    expect((await tenantctl(['tenant', 'create', 'ctlp', '--secrets-file', join(dir, 'ctlp.json')])).code).toBe(0);
+    const zone = `ctlp.${site.config.site!.domain}.`;
+    const pdns = site.backends.pdns;
+    // Drift behind the service: the zone's NS set changed through PowerDNS's API.
+    const patch = await fetch(`${pdns.apiUrl}/servers/localhost/zones/${zone}`, {
+      method: 'PATCH', headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ rrsets: [{ name: zone, type: 'NS', ttl: 3600, changetype: 'REPLACE', records: [{ content: 'ns.elsewhere.example.', disabled: false }] }] }),
+    });
+    expect(patch.status).toBe(204);
+    const r = await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan']);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, , columns, first] = r.stdout.trim().split('\n');
+    expect(head).toMatch(/^plan for tenant ctlp: nothing was changed; a reconcile would act on 1 of \d+ objects$/);
+    expect(columns!.split(/\s+/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS']);
+    expect(first!.split(/\s{2,}/)).toEqual(['dns', `zone ${zone}`, 'correct', 'NS']);
+    // Nothing changed: a second plan finds the same.
+    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan'])).stdout).toBe(r.stdout);
+    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan', '--prune'])).code).toBe(2);
+  });
+
   it('lists tenants as a table or as JSON', async () => {
     const t = await tenantctl(['tenant', 'list', '--output', 'table']);
     expect(t.code, t.stderr).toBe(0);

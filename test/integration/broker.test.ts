@@ -163,7 +163,7 @@ describe('drift', () => {
     expect(await canPublish(c, 'beta/x')).toBe(true); // the drift is real
     const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
     expect(outcomes).toEqual([
-      { object: 'mqtt role acme-app', result: 'corrected' },
+      { object: 'mqtt role acme-app', result: 'corrected', fields: ['publish', 'subscribe'] },
       { object: 'mqtt client acme-app', result: 'in-place' },
     ]);
     expect(await canPublish(c, 'beta/x')).toBe(false);

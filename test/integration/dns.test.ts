@@ -98,7 +98,7 @@ describe('PowerDNS adapter against a real pdns_server', () => {
     await api.call({ method: 'PUT', path: 'servers/localhost/tsigkeys/tenant-acme.', json: { key: randomBytes(32).toString('base64') } });
     expect((await dns.observe(acme)).tsigKey).toEqual({ exists: true, matches: false, drift: ['secret'] });
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(acme), [`update add drift.${acme.zone} 60 A 10.128.1.5`])).ok).toBe(false);
-    expect((await dns.ensure(acme))[0]).toEqual({ object: 'tsig key tenant-acme', result: 'corrected' });
+    expect((await dns.ensure(acme))[0]).toEqual({ object: 'tsig key tenant-acme', result: 'corrected', fields: ['secret'] });
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(acme), [`update add drift.${acme.zone} 60 A 10.128.1.5`])).ok).toBe(true);
   });
 
@@ -111,7 +111,7 @@ describe('PowerDNS adapter against a real pdns_server', () => {
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(beta), [`update add stolen.${acme.zone} 60 A 10.128.1.6`])).ok).toBe(true);
     expect((await dns.observe(acme)).zone).toEqual({ exists: true, matches: false, drift: ['kind', 'NS', 'TSIG-ALLOW-DNSUPDATE'] });
 
-    expect((await dns.ensure(acme))[1]).toEqual({ object: 'zone acme.lab.example.', result: 'corrected' });
+    expect((await dns.ensure(acme))[1]).toEqual({ object: 'zone acme.lab.example.', result: 'corrected', fields: ['kind', 'NS', 'TSIG-ALLOW-DNSUPDATE'] });
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(beta), [`update add stolen2.${acme.zone} 60 A 10.128.1.6`])).ok).toBe(false);
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(acme), [`update delete stolen.${acme.zone} A`])).ok).toBe(true);
     expect((await dig(pdns.dnsPort, acme.zone, 'NS')).answers).toEqual(['ns1.lab.example.']);

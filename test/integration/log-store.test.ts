@@ -196,7 +196,7 @@ describe('drift and rotation', () => {
     };
     expect((await adminCall('PATCH', '/id/svc-logs-acme-read', loose)).status).toBe(200);
     expect(await logs.observe(acme)).toEqual({ ingest: 'matches', read: 'drifted' });
-    expect((await logs.ensure(acme))[1]).toEqual({ object: 'log read token acme', result: 'corrected' });
+    expect((await logs.ensure(acme))[1]).toEqual({ object: 'log read token acme', result: 'corrected', fields: ['route'] });
     expect((await read(acme.readToken, { 'X-Log-Project': '1002-0' })).status).toBe(403);
   });
 
@@ -205,7 +205,7 @@ describe('drift and rotation', () => {
     await adminCall('DELETE', '/id/svc-logs-acme-ingest');
     await adminCall('POST', routesPath, entry);
     expect((await ship(acme.ingestToken, [{ _msg: 'lost' }])).status).toBe(401);
-    expect((await logs.ensure(acme))[0]).toEqual({ object: 'log ingest token acme', result: 'corrected' });
+    expect((await logs.ensure(acme))[0]).toEqual({ object: 'log ingest token acme', result: 'corrected', fields: ['position'] });
     expect((await ship(acme.ingestToken, [{ _msg: 'found' }])).status).toBe(200);
     const routes = (await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>;
     expect(routes.filter((r) => r['@id'] === 'svc-logs-acme-ingest')).toHaveLength(1);
@@ -214,7 +214,7 @@ describe('drift and rotation', () => {
   it('rotates a token: the new one works, the old one is refused', async () => {
     const old = acme.readToken;
     const rotated = { ...acme, readToken: token() };
-    expect((await logs.ensure(rotated))[1]).toEqual({ object: 'log read token acme', result: 'corrected' });
+    expect((await logs.ensure(rotated))[1]).toEqual({ object: 'log read token acme', result: 'corrected', fields: ['route'] });
     expect((await read(old)).status).toBe(401);
     expect((await read(rotated.readToken)).status).toBe(200);
     acme.readToken = rotated.readToken;
@@ -299,7 +299,7 @@ describe('real Caddy behaviour the adapter relies on', () => {
     const entry = await (await adminCall('GET', '/id/svc-logs-bravo-read')).json();
     expect((await adminCall('PUT', `${routesPath}/0`, entry)).status).toBe(200);
     expect(await logs.observe(bravo)).toEqual({ ingest: 'matches', read: 'drifted' });
-    expect((await logs.ensure(bravo))[1]).toEqual({ object: 'log read token bravo', result: 'corrected' });
+    expect((await logs.ensure(bravo))[1]).toEqual({ object: 'log read token bravo', result: 'corrected', fields: ['position'] });
     const routes = (await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>;
     expect(routes.filter((r) => r['@id'] === 'svc-logs-bravo-read')).toHaveLength(1);
     expect((await read(bravo.readToken)).status).toBe(200);

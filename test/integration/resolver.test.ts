@@ -71,7 +71,7 @@ describe('Recursor adapter against a real pdns_recursor', () => {
     expect((await resolver.observe({ zones, forwardTo }))[0]).toEqual({ zone: names.zone, exists: true, matches: false, drift: ['servers'] });
 
     expect(await resolver.ensure({ zones, forwardTo })).toEqual([
-      { object: `forward ${names.zone}`, result: 'corrected' },
+      { object: `forward ${names.zone}`, result: 'corrected', fields: ['servers'] },
       { object: `forward ${names.reverseZone}`, result: 'in-place' },
     ]);
     // No manual flush here: what the old forward left in the cache must not be served.

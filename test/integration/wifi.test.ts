@@ -59,7 +59,7 @@ describe('issuing and keeping a key', () => {
     const outcomes = await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk });
     expect(outcomes).toEqual([
       { object: `wifi key ${keyId} on ${SSID}`, result: 'created' },
-      { object: `wlan ${SSID} private keys`, result: 'corrected' },
+      { object: `wlan ${SSID} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] },
     ]);
     expect(await associate(psk)).toBe(40);
     expect(sim.wlan(SSID)!.private_preshared_keys_enabled).toBe(true);
@@ -92,7 +92,7 @@ describe('issuing and keeping a key', () => {
     sim.wlan(SSID)!.private_preshared_keys[0]!.networkconf_id = sim.network('Default')!._id;
     expect(await associate(psk)).toBe(null);
     const outcomes = await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk });
-    expect(outcomes).toEqual([{ object: `wifi key ${keyId} on ${SSID}`, result: 'corrected' }]);
+    expect(outcomes).toEqual([{ object: `wifi key ${keyId} on ${SSID}`, result: 'corrected', fields: ['network'] }]);
     expect(await associate(psk)).toBe(40);
   });
 
@@ -133,7 +133,7 @@ describe('restoring with the tenant\'s psk', () => {
       psk: supplied,
       replaces: [pskFingerprint('beta/gate', held)],
     });
-    expect(outcomes).toEqual([{ object: `wifi key beta/gate on ${SSID}`, result: 'corrected' }]);
+    expect(outcomes).toEqual([{ object: `wifi key beta/gate on ${SSID}`, result: 'corrected', fields: ['psk'] }]);
     expect(await associate(supplied)).toBe(40);
     expect(await associate(held)).toBe('refused');
     expect(sim.wlan(SSID)!.private_preshared_keys).toHaveLength(count);

@@ -64,6 +64,7 @@ async function scenarios(site: TestSite): Promise<void> {
   await failing(b.minio.faults, { failNext: 1000, match: '/minio/admin' }, () => ok('POST', '/v1/tenants', { name: 'fail' }, [502]));
   await ok('POST', '/v1/tenants', { name: 'fail' }, [200]);
   await ok('POST', '/v1/tenants/acme/reconcile', undefined, [200]);
+  await ok('POST', '/v1/tenants/acme/reconcile?plan=true', undefined, [200]);
   // Workloads, records, devices with a fixed address, Wi-Fi keys, broker accounts, an admission.
   await ok('POST', '/v1/tenants/acme/workloads', { name: 'web' }, [201]);
   await ok('PUT', '/v1/tenants/acme/records/www', { address: '10.128.1.50' }, [200]);
@@ -109,6 +110,7 @@ async function scenarios(site: TestSite): Promise<void> {
   await ok('DELETE', '/v1/tenants/acme/workloads/flaky', undefined, [204]);
   // The sweep and its children.
   await site.client.workflow.execute('reconcileSweep', { workflowId: 'reconcile-sweep', taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
+  await site.client.workflow.execute('reconcileSweep', { workflowId: 'reconcile-sweep-plan', taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ mode: 'plan' }] });
   // Delete refused while the fabric carries the zone; then failed at dns and resumed.
   await ok('DELETE', '/v1/tenants/fail', undefined, [409]);
   b.proxmox.removeTenantNetwork('fail');

@@ -129,22 +129,35 @@ describe('the interceptor counts what a step activity did', () => {
   });
 });
 
-describe("the interceptor counts what a reconcile found of a tenant's objects", () => {
-  it('counts each object of an area by its result, and only for reconcile activities', async () => {
-    const metrics = createWorkerMetrics(['hypervisor.reconcile-workloads']);
-    const run = async (activityType: string, answer: unknown) => {
-      const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);
+describe("the interceptor counts what a reconcile or its plan found of a tenant's objects", () => {
+  it('counts each object of a step or area by its result and mode, only in a reconcile or plan run', async () => {
+    const metrics = createWorkerMetrics(['hypervisor.reconcile-workloads', 'hypervisor.plan-workloads', 'dns.ensure', 'dns.plan']);
+    const run = async (activityType: string, workflowType: string, answer: unknown) => {
+      const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType, workflowType } } as unknown as Context);
       await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, async () => answer);
     };
-    await run('hypervisor.reconcile-workloads', [
+    await run('hypervisor.reconcile-workloads', 'tenantReconcile', [
       { object: 'workload web (vm 1040)', result: 'corrected', fields: ['cores'] },
       { object: 'vm 1041', result: 'unknown' },
       { object: 'workload db (vm 1042)', result: 'in-place' },
     ]);
-    await run('hypervisor.ensure-vm', [{ object: 'vm 1043', result: 'created' }]);
-    const counted = (await metrics.reconcileObjects.get()).values.filter((v) => v.value > 0).map((v) => [v.labels.area, v.labels.result, v.value]);
-    expect(counted.sort()).toEqual([['hypervisor', 'corrected', 1], ['hypervisor', 'in-place', 1], ['hypervisor', 'unknown', 1]]);
-    // Every result starts at zero for the area, so the alert sees its first increase.
-    expect((await metrics.reconcileObjects.get()).values.filter((v) => v.labels.area === 'hypervisor')).toHaveLength(6);
+    await run('dns.ensure', 'tenantReconcile', [{ object: 'zone a.', result: 'corrected', fields: ['NS'] }]);
+    await run('hypervisor.plan-workloads', 'tenantPlan', [{ object: 'vm 1041', result: 'unknown' }]);
+    // A create's ensures are not drift.
+    await run('hypervisor.ensure-vm', 'workloadCreate', [{ object: 'vm 1043', result: 'created' }]);
+    await run('dns.ensure', 'tenantCreate', [{ object: 'zone b.', result: 'created' }]);
+    const counted = (await metrics.reconcileObjects.get()).values.filter((v) => v.value > 0).map((v) => [v.labels.area, v.labels.result, v.labels.mode, v.value]);
+    expect(counted.sort()).toEqual([
+      ['dns', 'corrected', 'correct', 1],
+      ['hypervisor', 'corrected', 'correct', 1],
+      ['hypervisor', 'in-place', 'correct', 1],
+      ['hypervisor', 'unknown', 'correct', 1],
+      ['hypervisor', 'unknown', 'plan', 1],
+    ]);
+    // Every result of each mode starts at zero for the area, so the alert sees its first increase.
+    expect((await metrics.reconcileObjects.get()).values.filter((v) => v.labels.area === 'hypervisor')).toHaveLength(12);
+    // A plan's own step outcome is `done`: it changed nothing.
+    const planRuns = (await metrics.stepRuns.get()).values.filter((v) => v.labels.operation === 'plan-workloads' && v.value > 0);
+    expect(planRuns.map((v) => v.labels.outcome)).toEqual(['done']);
   });
 });

@@ -7,6 +7,7 @@ export const runIds = {
   tenantCreate: (tenant: string) => `tenant-create/${tenant}`,
   tenantDelete: (tenant: string) => `tenant-delete/${tenant}`,
   tenantReconcile: (tenant: string) => `tenant-reconcile/${tenant}`,
+  tenantPlan: (tenant: string) => `tenant-plan/${tenant}`,
   reconcileSweep: 'reconcile-sweep',
   reconcileSweepSchedule: 'reconcile-sweep-schedule',
   brokerAccountEnsure: (tenant: string, account: string) => `broker-account/${tenant}/${account}`,

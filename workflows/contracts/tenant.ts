@@ -66,6 +66,16 @@ export type ReconcileResult =
   | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
   | Refusal;
 
+/**
+ * A reconcile's plan: what a reconcile would report of each backend object, in the same words
+ * (`created`, `corrected` with its fields, `needs-restore`, `unknown`), and nothing written to a
+ * backend or the registry. No secret: a plan hands out nothing.
+ */
+export type PlanResult =
+  | { kind: 'planned'; tenant: TenantView; report: StepReport[] }
+  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[] }
+  | Refusal;
+
 export interface SweepResult {
   tenants: number;
   reconciled: string[];
@@ -77,6 +87,10 @@ export interface SweepResult {
   skipped: { name: string; reason: string }[];
   /** Per tenant, the objects that were not in place (what drifted, or needs attention). */
   corrected: Record<string, string[]>;
+  /** `plan` (SITE_SWEEP_MODE=plan): each tenant was planned (`planned`), nothing changed. Absent: `correct`. */
+  mode?: 'plan' | 'correct';
+  /** In a plan sweep, the tenants planned (`reconciled` stays empty). */
+  planned?: string[];
   /** Per tenant reconciled, per step or area, how many objects came to each result (`in-place`, `corrected`, `needs-restore`...). */
   found: Record<string, Record<string, Record<string, number>>>;
 }

@@ -7,8 +7,8 @@ import { openValue, sealValue } from '../../../db/seal.js';
 import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.js';
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
-import { tenantCreate, tenantDelete, tenantReconcile } from '../../../workflows/index.js';
-import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
+import { tenantCreate, tenantDelete, tenantPlan, tenantReconcile } from '../../../workflows/index.js';
+import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type PlanResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
 import type { Config } from '../../config/env.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
@@ -26,6 +26,8 @@ export interface TenantOperations {
   create(req: CreateCall): Promise<CreateResult>;
   delete(name: string): Promise<DeleteResult>;
   reconcile(name: string, opts?: { prune?: boolean }): Promise<ReconcileResult>;
+  /** What a reconcile would do, nothing changed; the tenant without secrets. */
+  plan(name: string): Promise<PlanResult>;
   get(name: string): Promise<TenantView | undefined>;
   list(): Promise<TenantView[]>;
   isRegistered(name: string): Promise<boolean>;
@@ -77,6 +79,9 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
       const input = { name, ...(opts.prune ? { prune: true } : {}) };
       const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [input], ...(await labels('reconcile', name)) });
       return result.kind === 'refused' ? result : reveal(result);
+    },
+    async plan(name: string): Promise<PlanResult> {
+      return run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels('plan the reconcile of', name)) });
     },
     get: tenantViews(site, registry.db, keys),
     async list() {

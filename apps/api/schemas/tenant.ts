@@ -127,7 +127,12 @@ export const ReconciledObject = z
   .openapi('ReconciledObject');
 
 /** A reconcile's answer: the tenant, and what it found of each backend object. */
-export const ReconciledTenant = Tenant.extend({ objects: z.array(ReconciledObject) }).openapi('ReconciledTenant');
+export const ReconciledTenant = Tenant.extend({
+  plan: z.boolean().optional().openapi({
+    description: '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret',
+  }),
+  objects: z.array(ReconciledObject),
+}).openapi('ReconciledTenant');
 
 export const TenantCreateFailure = z
   .object({ error: z.string(), tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }) })

@@ -1,16 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { settle } from '../../errors.js';
+import { badRequest, settle } from '../../errors.js';
+import type { StepReport } from '../../../../workflows/contracts/tenant.js';
 import { TenantParam } from '../../schemas/common.js';
 import { ReconciledTenant, TenantCreateFailure } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';
 
 export const route = createRoute({
   method: 'post', path: '/v1/tenants/{t}/reconcile', tags: ['tenants'], ...bearer,
-  summary: 'Re-ensure every backend of a tenant',
+  summary: 'Re-ensure every backend of a tenant, or plan it (`plan=true`)',
   request: {
     params: TenantParam,
     query: z.object({
       prune: z.enum(['true', 'false']).optional().openapi({ description: 'also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise)' }),
+      plan: z.enum(['true', 'false']).optional().openapi({ description: 'observe every backend and answer what a reconcile would change, changing nothing (not with `prune=true`)' }),
     }),
   },
   responses: responses(
@@ -23,8 +25,14 @@ export const route = createRoute({
 // Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
 export const register = handle(route, async (c, deps) => {
   const { t } = c.req.valid('param');
-  const { prune } = c.req.valid('query');
+  const { prune, plan } = c.req.valid('query');
+  if (plan === 'true') {
+    if (prune === 'true') throw badRequest('plan and prune exclude each other: a plan changes nothing');
+    const planned = settle(await deps.operations!.plan(t), (failed) => ({ tenant: failed.tenant }));
+    return c.json({ ...planned.tenant, plan: true, objects: objectsOf(planned.report) }, 200);
+  }
   const result = settle(await deps.operations!.reconcile(t, { prune: prune === 'true' }), (failed) => ({ tenant: failed.tenant }));
-  const objects = result.report.flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
-  return c.json({ ...result.tenant, objects }, 200);
+  return c.json({ ...result.tenant, objects: objectsOf(result.report) }, 200);
 });
+
+const objectsOf = (report: StepReport[]) => report.flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
