@@ -134,7 +134,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -427,7 +427,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -929,7 +929,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1324,7 +1324,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1620,7 +1620,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2000,7 +2000,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2363,7 +2363,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2726,7 +2726,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3021,7 +3021,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
