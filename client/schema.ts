@@ -134,7 +134,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -427,7 +427,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -931,7 +931,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1326,7 +1326,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1622,7 +1622,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2002,7 +2002,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2365,7 +2365,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2728,7 +2728,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3023,7 +3023,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Without the header the call behaves as without idempotency. */
+                    /** @description Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency. */
                     "Idempotency-Key"?: string;
                 };
                 path: {

@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         windowMs: site.idempotencyWindowMs,
       })
     : undefined;
-  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, operatorOnlyRoutes(OPERATOR_ONLY), refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim] : []));
+  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, operatorOnlyRoutes(OPERATOR_ONLY), refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim, idem.forget] : []));
   app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);

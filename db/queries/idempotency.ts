@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, like, lt, lte, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { idempotencyKeys } from '../schema/index.js';
 
@@ -33,8 +33,8 @@ export async function findIdempotencyEntry(db: Db, caller: string, key: string, 
  * Claims a key for a first request; false when a live entry holds it (a concurrent request won).
  * An expired entry not yet purged is replaced: after the window the key is forgotten.
  */
-export async function claimIdempotencyKey(db: Db, e: { caller: string; key: string; requestHash: string; windowMs: number }): Promise<boolean> {
-  const fresh = { requestHash: e.requestHash, status: null, answer: null, createdAt: sql`now()`, heartbeatAt: sql`now()`, expiresAt: ms(e.windowMs) };
+export async function claimIdempotencyKey(db: Db, e: { caller: string; key: string; requestHash: string; object: string; windowMs: number }): Promise<boolean> {
+  const fresh = { requestHash: e.requestHash, object: e.object, status: null, answer: null, createdAt: sql`now()`, heartbeatAt: sql`now()`, expiresAt: ms(e.windowMs) };
   const rows = await db
     .insert(idempotencyKeys)
     .values({ caller: e.caller, key: e.key, ...fresh })
@@ -71,5 +71,20 @@ export async function releaseIdempotencyKey(db: Db, caller: string, key: string)
 /** Deletes every expired entry; the number deleted. */
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
   const rows = await db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, sql`now()`)).returning({ key: idempotencyKeys.key });
+  return rows.length;
+}
+
+/**
+ * Deletes the entries of an object (`below`: and of every object under it), answered or still
+ * running, but the one of `except` (the request replacing the object's secret keeps its own). A
+ * repeat of a deleted entry finds its key unknown and runs as a first request. The number deleted.
+ */
+export async function purgeObjectAnswers(db: Db, object: string, o: { below?: boolean; except?: { caller: string; key: string } } = {}): Promise<number> {
+  const escaped = object.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const which = o.below ? or(eq(idempotencyKeys.object, object), like(idempotencyKeys.object, `${escaped}/%`)) : eq(idempotencyKeys.object, object);
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(o.except ? and(which, not(id(o.except.caller, o.except.key)!)) : which)
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }

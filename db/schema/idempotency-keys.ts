@@ -7,6 +7,9 @@ import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-or
  * `answer` is the status, content type and body sealed with the site's secrets key: a create's
  * answer carries its secrets. While the first request runs, `answer` is null and its API instance
  * keeps `heartbeat_at` fresh, so a repeat waits for it, and takes over if that instance died.
+ * `object` names what the request created or issued (`tenants/<t>/wifi-keys/<name>`, from the
+ * route): its kept answers are purged when it is deleted or its secret replaced (issue 27 item 8).
+ * Null on rows kept before it existed; those go when their window ends.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -19,6 +22,12 @@ export const idempotencyKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    object: text('object'),
   },
-  (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_keys_expires_at').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.caller, t.key] }),
+    index('idempotency_keys_expires_at').on(t.expiresAt),
+    // text_pattern_ops: the purge of a tenant matches every object below it by prefix (LIKE 'x/%').
+    index('idempotency_keys_object').on(t.object.op('text_pattern_ops')),
+  ],
 );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callerId, keepsAnswer, pathMatcher, readIdempotencyKey, requestHash } from '../../apps/api/idempotency/request.js';
+import { callerId, carriesSecret, keepsAnswer, objectOf, pathMatcher, readIdempotencyKey, requestHash } from '../../apps/api/idempotency/request.js';
+import { SECRET_FIELDS } from '../../apps/api/logger.js';
 
 describe('readIdempotencyKey', () => {
   it.each([
@@ -69,5 +70,33 @@ describe('pathMatcher', () => {
     ['/v1/tenants/{t}/devices/{device}/address', '/v1/tenants/a/devices/d1/address', true],
   ])('%s matches %s: %s', (template, path, want) => {
     expect(pathMatcher(template).test(path)).toBe(want);
+  });
+});
+
+describe('objectOf (what a kept answer is purged with)', () => {
+  it.each([
+    ['POST', '/v1/tenants', '{"name":"acme"}', 'tenants/acme', 'a tenant create names the tenant its DELETE takes'],
+    ['DELETE', '/v1/tenants/acme', '', 'tenants/acme', 'the delete of it'],
+    ['POST', '/v1/tenants/acme/wifi-keys', '{"trust_class":"sensor","name":"sensors"}', 'tenants/acme/wifi-keys/sensors', "a collection's POST: its member by name"],
+    ['DELETE', '/v1/tenants/acme/wifi-keys/sensors', '', 'tenants/acme/wifi-keys/sensors', 'the delete of it'],
+    ['PUT', '/v1/tenants/acme/records/www', '{"address":"10.128.1.50"}', 'tenants/acme/records/www', 'a PUT names its path'],
+    ['POST', '/v1/tenants/acme/devices/probe/address', '{}', 'tenants/acme/devices/probe/address', 'a singleton POST: its path'],
+    ['POST', '/v1/admissions', '{"name":"beta"}', 'tenants/beta/wifi-keys/admission', 'an admission is its Wi-Fi key'],
+    ['DELETE', '/v1/admissions/beta', '', 'tenants/beta/wifi-keys/admission', 'withdrawn: the same key'],
+    ['POST', '/v1/tenants/acme/broker-accounts', 'not json', 'tenants/acme/broker-accounts', 'a body that is no JSON names no member'],
+  ])('%s %s %s → %s (%s)', (method, path, body, want) => {
+    expect(objectOf(method, path, body)).toBe(want);
+  });
+});
+
+describe('carriesSecret', () => {
+  it.each([
+    ['{"name":"s","psk":"x"}', true, "a Wi-Fi key's psk"],
+    ['{"name":"acme","dns":{"tsig_secret":"x"}}', true, 'a nested secret'],
+    ['{"name":"app","publish":["acme/#"]}', false, 'an account issued again: no password'],
+    ['{"error":"password: not this account\'s"}', false, 'a field named in a message is no field'],
+    ['', false, 'no body'],
+  ])('%s → %s (%s)', (body, want) => {
+    expect(carriesSecret(body, SECRET_FIELDS)).toBe(want);
   });
 });

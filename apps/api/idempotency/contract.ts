@@ -11,7 +11,8 @@ export const IDEMPOTENCY_DESCRIPTION =
   'default), bound to the caller\'s token and to this request. A repeat with the same key, token and body gets that ' +
   'answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while ' +
   'the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat ' +
-  'runs again (a 502 resumes). Without the header the call behaves as without idempotency.';
+  'runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is ' +
+  'purged: a repeat then runs as a new request. Without the header the call behaves as without idempotency.';
 
 // Documentation only: Hono hands the validator lower-cased header names, so this optional field is
 // never filled there; the middleware reads and checks the header itself.

@@ -5,6 +5,7 @@ import {
   claimIdempotencyKey,
   findIdempotencyEntry,
   keepIdempotentAnswer,
+  purgeObjectAnswers,
   releaseIdempotencyKey,
   takeOverIdempotencyKey,
   type IdempotencyEntry,
@@ -14,7 +15,8 @@ import { open, seal, type SealKeys } from '../../../db/seal.js';
 import { bearerToken } from '../auth/authenticate.js';
 import type { AppEnv } from '../context.js';
 import { ApiError, badRequest, respondError } from '../errors.js';
-import { callerId, keepsAnswer, pathMatcher, readIdempotencyKey, requestHash } from './request.js';
+import { SECRET_FIELDS } from '../logger.js';
+import { callerId, carriesSecret, keepsAnswer, objectOf, pathMatcher, readIdempotencyKey, requestHash } from './request.js';
 
 type BodySchema = { safeParse(v: unknown): { success: boolean } };
 
@@ -59,14 +61,16 @@ interface KeptAnswer {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * `Idempotency-Key` for the routes that create or issue something, as two middlewares of the /v1
+ * `Idempotency-Key` for the routes that create or issue something, as three middlewares of the /v1
  * chain. `replay` runs before authentication: a kept answer goes back to the credential that got
  * it even when that request spent it (an enrollment token) or replaced it (a resume issues a new
  * tenant token); that is the answer the caller lost. `claim` runs after authentication: it binds
- * the key to the request, runs the route, and keeps the answer. Workflows never see the key: the
- * answer is what the caller was told, whatever produced it.
+ * the key to the request and to the object it acts on, runs the route, and keeps the answer. `forget`
+ * runs last, around the route: once an object is deleted, or a create hands out its secret anew,
+ * the answers kept for it are purged, so no repeat hands out a secret that is gone or replaced.
+ * Workflows never see the key: the answer is what the caller was told, whatever produced it.
  */
-export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandler<AppEnv>; claim: MiddlewareHandler<AppEnv> } {
+export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandler<AppEnv>; claim: MiddlewareHandler<AppEnv>; forget: MiddlewareHandler<AppEnv> } {
   let compiled: { method: string; path: RegExp; body: BodySchema | undefined }[] | undefined;
   const routes = () =>
     (compiled ??= opts.routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path), body: bodySchema(r) })));
@@ -169,14 +173,34 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
       if (!(await honours(c))) return next();
       const t = target(c, reading.key)!;
       const hash = await hashOf(c);
+      const object = objectOf(c.req.method, c.req.path, await c.req.text());
       for (;;) {
-        if (await claimIdempotencyKey(opts.db, { ...t, requestHash: hash, windowMs: opts.windowMs })) return runFirst(c, next, t);
+        if (await claimIdempotencyKey(opts.db, { ...t, requestHash: hash, object, windowMs: opts.windowMs })) return runFirst(c, next, t);
         const entry = await findIdempotencyEntry(opts.db, t.caller, t.key, staleMs);
         if (!entry) continue; // released or expired meanwhile: claim again
         const settled = await settle(t, hash, entry, true);
         if (settled === 'run') return runFirst(c, next, t);
         if (settled instanceof Response) return settled;
       }
+    },
+    /**
+     * A delete that succeeded (204) purges the answers kept for its object and every object under
+     * it (a tenant's: all it owned). A create or issue that succeeded and hands out a secret
+     * (a new psk or password, a tenant's secrets or token) purges the object's other kept answers:
+     * theirs are the secrets it replaced. Its own answer is kept after this, by `claim`.
+     */
+    forget: async function idempotentForget(c, next) {
+      await next();
+      const status = c.res.status;
+      if (status < 200 || status >= 300) return;
+      if (c.req.method === 'DELETE') {
+        if (status === 204) await purgeObjectAnswers(opts.db, objectOf('DELETE', c.req.path, ''), { below: true });
+        return;
+      }
+      if (!routeOf(c) || !carriesSecret(await c.res.clone().text(), SECRET_FIELDS)) return;
+      const reading = readIdempotencyKey(c.req.header('idempotency-key'));
+      const own = reading.kind === 'key' ? target(c, reading.key) : undefined;
+      await purgeObjectAnswers(opts.db, objectOf(c.req.method, c.req.path, await c.req.text()), own ? { except: own } : {});
     },
   };
 }

@@ -57,6 +57,42 @@ export function keepsAnswer(status: number): boolean {
   return status >= 200 && status < 500 && status !== 401;
 }
 
+/** The `name` a JSON body gives, when it gives one. */
+function nameOf(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const name = parsed !== null && typeof parsed === 'object' ? (parsed as { name?: unknown }).name : undefined;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The object a request acts on, as kept answers name it: its path below `/v1/`, where a POST to a
+ * collection names the member its body's `name` creates (`tenants/acme/wifi-keys/sensors`, the
+ * path its DELETE takes). An admission is its Wi-Fi key: that is the secret of its answer that
+ * outlives the enrollment token, and once the tenant enrolls, its key named `admission`.
+ */
+export function objectOf(method: string, path: string, body: string): string {
+  let object = path.replace(/^\/v1\//, '').replace(/\/+$/, '');
+  const name = method.toUpperCase() === 'POST' ? nameOf(body) : undefined;
+  if (name !== undefined) object += `/${name}`;
+  const admission = /^admissions\/([^/]+)$/.exec(object);
+  return admission ? `tenants/${admission[1]}/wifi-keys/admission` : object;
+}
+
+/** Whether an answer's JSON hands out a secret (a field the logs redact): a create that issued or replaced one. */
+export function carriesSecret(body: string, fields: readonly string[]): boolean {
+  const walk = (v: unknown): boolean =>
+    v !== null && typeof v === 'object' && Object.entries(v).some(([k, x]) => (typeof x === 'string' && fields.includes(k)) || walk(x));
+  try {
+    return walk(JSON.parse(body));
+  } catch {
+    return false;
+  }
+}
+
 /** `/v1/tenants/{t}/records/{record}` → a matcher for concrete paths. */
 export function pathMatcher(template: string): RegExp {
   const parts = template.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
