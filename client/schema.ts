@@ -450,7 +450,7 @@ export interface paths {
                         "application/json": components["schemas"]["Tenant"];
                     };
                 };
-                /** @description created, restored or reissued; carries the secrets */
+                /** @description created, restored or reissued; carries the secrets (a restore also what the backends still hold of it, `objects`) */
                 201: {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
@@ -458,7 +458,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Tenant"];
+                        "application/json": components["schemas"]["RestoredTenant"];
                     };
                 };
                 /** @description invalid request; the error text says why */
@@ -3670,6 +3670,22 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        RestoredTenant: components["schemas"]["Tenant"] & {
+            /** @description on a restore only, when the backends hold any: objects of the tenant the registry lost (`unknown`), never adopted by guess. A broker client comes back into the registry when the tenant issues the account again with its `password`; a VM of a lost workload stays as it is until an operator removes it (`POST /v1/tenants/{t}/reconcile?prune=true`) */
+            objects?: components["schemas"]["ReconciledObject"][];
+        };
+        ReconciledObject: {
+            /** @description the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object */
+            area: string;
+            object: string;
+            /**
+             * @description `needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)
+             * @enum {string}
+             */
+            result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
+            /** @description for `corrected`: the fields that differed */
+            fields?: string[];
+        };
         TenantCreateFailure: {
             error: string;
             tenant?: components["schemas"]["Tenant"] & unknown;
@@ -3698,18 +3714,6 @@ export interface components {
             /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret */
             plan?: boolean;
             objects: components["schemas"]["ReconciledObject"][];
-        };
-        ReconciledObject: {
-            /** @description the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object */
-            area: string;
-            object: string;
-            /**
-             * @description `needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)
-             * @enum {string}
-             */
-            result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
-            /** @description for `corrected`: the fields that differed */
-            fields?: string[];
         };
         Workload: {
             /** @example acme */

@@ -1,8 +1,10 @@
-import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { patched, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { PLAN_OF_AREA } from '../core/steps.js';
+import { areaOf, runStep } from './steps.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
-import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput } from './contracts/tenant.js';
+import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from './contracts/tenant.js';
 import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-steps.js';
 
@@ -45,5 +47,27 @@ async function tryCreate(req: CreateRequest): Promise<CreateResult> {
     return { kind: 'failed', step: run.step, tenant, secrets };
   }
   const { tenant, secrets } = await registry.finishAttempt({ name: reg.name, outcome: reg.outcome, carried: reg.secrets });
-  return { kind: 'ready', outcome: reg.outcome, tenant, secrets };
+  const found = reg.outcome === 'restored' && patched(RESTORE_REPORT_PATCH) ? await whatTheBackendsHold(reg.name, reg.index) : undefined;
+  return { kind: 'ready', outcome: reg.outcome, tenant, secrets, ...(found ? { found } : {}) };
+}
+
+/** The patch that marks a restore reporting what the backends still hold of the tenant (issue 26 item 5). */
+export const RESTORE_REPORT_PATCH = 'restore-report';
+
+/**
+ * After a restore, the object areas' plans: the registry the tenant restored holds none of its
+ * objects, so whatever the backends hold under its VMID range or its broker prefix is reported
+ * (`unknown`), never adopted by guess. Reads only; a plan that fails is left out of the report
+ * rather than failing a restore whose steps all passed.
+ */
+async function whatTheBackendsHold(name: string, index: number): Promise<StepReport[]> {
+  const start = await registry.beginReconcile({ name });
+  if (start.kind === 'refused') return [];
+  const report: StepReport[] = [];
+  for (const area of start.areas ?? []) {
+    const plan = PLAN_OF_AREA[area];
+    const run = await runStep(plan, [{ name, index }], { object: `what the backends hold of tenant ${name}` });
+    if (run.ok) report.push({ step: areaOf(plan), ok: true, objects: run.value.filter((o) => o.result !== 'in-place') });
+  }
+  return report.filter((s) => s.objects.length > 0);
 }

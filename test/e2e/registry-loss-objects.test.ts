@@ -32,6 +32,8 @@ describe('the registry lost under a tenant with a device address, a Wi-Fi key an
     expect((await as('POST', '/devices', { name: 'd1', trust_class: 'sensor', mac: MAC })).status).toBe(201);
     const address = await as('POST', '/devices/d1/address', {});
     expect(address.status, address.text).toBe(201);
+    const web = await as('POST', '/workloads', { name: 'web' });
+    expect(web.status, web.text).toBe(201);
     expect(await tenantObjects(site, 'rlo', t.body.index)).toEqual({ ...allOneAt(site), reservations: 1, brokerAccounts: 1 });
 
     // The loss: every registry table emptied under the running API and worker.
@@ -41,6 +43,14 @@ describe('the registry lost under a tenant with a device address, a Wi-Fi key an
     const restored = await site.call('POST', '/v1/tenants', { body: { name: 'rlo', tsig_secret: t.body.dns.tsig_secret, state_secret: t.body.state.secret_key, api_token: token } });
     expect(restored.status, restored.text).toBe(201);
     expect(restored.body).toMatchObject({ outcome: 'restored', index: t.body.index });
+    // What the registry cannot rebuild is reported for the tenant to restore, not adopted by guess:
+    // the broker client (only the tenant holds its password) and the workload's VM.
+    expect(restored.body.objects).toEqual(expect.arrayContaining([
+      { area: 'broker', object: 'mqtt client rlo-app', result: 'unknown' },
+      { area: 'hypervisor', object: `vm ${web.body.vmid} (rlo-web)`, result: 'unknown' },
+    ]));
+    expect(restored.body.objects).toHaveLength(2);
+    expect(JSON.stringify(restored.body.objects)).not.toContain(account.body.password);
 
     const key2 = await as('POST', '/wifi-keys', { name: 'k', trust_class: 'sensor', psk: key.body.psk });
     expect(key2.status, key2.text).toBe(201);

@@ -116,4 +116,11 @@ async function scenarios(site: TestSite): Promise<void> {
   b.proxmox.removeTenantNetwork('fail');
   await failing(b.pdns.faults, { failNext: 1000, match: '/zones' }, () => ok('DELETE', '/v1/tenants/fail', undefined, [502]));
   await ok('DELETE', '/v1/tenants/fail', undefined, [204]);
+  // A tenant the registry lost restores itself, and hears what the backends still hold of it.
+  const lost = await ok('POST', '/v1/tenants', { name: 'lost' }, [201]);
+  await ok('POST', '/v1/tenants/lost/broker-accounts', { name: 'app', publish: ['data/#'], subscribe: [] }, [201]);
+  await site.registry.sql`delete from broker_accounts where tenant = 'lost'`;
+  await site.registry.sql`delete from tenants where name = 'lost'`;
+  const secrets = { tsig_secret: lost.body.dns.tsig_secret, state_secret: lost.body.state.secret_key, api_token: lost.body.api_token };
+  await ok('POST', '/v1/tenants', { name: 'lost', ...secrets }, [201]);
 }

@@ -25,7 +25,12 @@ export type { Refusal } from '../../core/refusal.js';
 import type { Refusal } from '../../core/refusal.js';
 
 /** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
-export type CreateResult = { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets> } | CreateFailed | Refusal;
+/**
+ * `found`, on a restore: what the backends still hold of the tenant that the lost registry held
+ * (its workloads' VMs, its broker clients), area by area as a plan reports it: a broker account
+ * comes back when the tenant issues it with its password; a lost workload's VM is left to the operator.
+ */
+export type CreateResult = { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets>; found?: StepReport[] } | CreateFailed | Refusal;
 
 /** `tenant` is absent when the failure came before the tenant was registered. */
 export interface CreateFailed {

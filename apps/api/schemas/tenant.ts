@@ -134,6 +134,16 @@ export const ReconciledTenant = Tenant.extend({
   objects: z.array(ReconciledObject),
 }).openapi('ReconciledTenant');
 
+/**
+ * A create's answer; a restore's also lists what the backends still hold of the tenant that its
+ * lost registry held, for the tenant to restore object by object.
+ */
+export const RestoredTenant = Tenant.extend({
+  objects: z.array(ReconciledObject).optional().openapi({
+    description: 'on a restore only, when the backends hold any: objects of the tenant the registry lost (`unknown`), never adopted by guess. A broker client comes back into the registry when the tenant issues the account again with its `password`; a VM of a lost workload stays as it is until an operator removes it (`POST /v1/tenants/{t}/reconcile?prune=true`)',
+  }),
+}).openapi('RestoredTenant');
+
 export const TenantCreateFailure = z
   .object({ error: z.string(), tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }) })
   .openapi('TenantCreateFailure');

@@ -4,7 +4,7 @@ import { REVOKED_TOKEN_REFUSAL } from '../../../../activities/tenant/api-token.j
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { refuseReservedName } from '../../reserved-names.js';
-import { Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
+import { RestoredTenant, Tenant, TenantCreateFailure, TenantCreateRequest } from '../../schemas/tenant.js';
 import { idempotent } from '../../idempotency/contract.js';
 import { bearer, handle, jsonBody, responses } from '../kit.js';
 
@@ -13,7 +13,7 @@ export const route = createRoute(idempotent({
   summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
   request: { body: jsonBody(TenantCreateRequest) },
   responses: responses(
-    { 200: ['resumed or reconciled; carries the secrets', Tenant], 201: ['created, restored or reissued; carries the secrets', Tenant] },
+    { 200: ['resumed or reconciled; carries the secrets', Tenant], 201: ['created, restored or reissued; carries the secrets (a restore also what the backends still hold of it, `objects`)', RestoredTenant] },
     [400, 401, 404, 409, 413, 501, 503],
     ['a backend step failed; the partial tenant with its secrets', TenantCreateFailure],
   ),
@@ -65,5 +65,6 @@ export const register = handle(route, async (c, deps) => {
     throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
   }
   await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns });
-  return c.json(result.tenant, createdStatus(result.outcome));
+  const found = (result.found ?? []).flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
+  return c.json({ ...result.tenant, ...(found.length ? { objects: found } : {}) }, createdStatus(result.outcome));
 });
