@@ -1,5 +1,6 @@
 import { absoluteName, ptrName } from '../dns/names.js';
 import type { ObjectOutcome } from '../ensure.js';
+import { DEFAULT_TTL, type DnsRecord } from '../dns/powerdns.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { listRecords } from '../../db/queries/records.js';
@@ -109,11 +110,34 @@ export async function republishNames(deps: Deps, tenant: string, index: number):
   const [workloads, records] = await Promise.all([listWorkloads(deps.db, tenant), listRecords(deps.db, tenant)]);
   if (workloads.length + records.length === 0) return [];
   return withDnsWrites(deps, async () => {
+    // One read of the zone for all its names, not one per name (issue 26: a full tenant's 20
+    // names were 20 reads of PowerDNS per reconcile); only a name that differs is written, through
+    // the same ensure as a create. The PTRs are one read of the reverse zone (syncPtrs).
+    const { zone } = zonesOf(deps, tenant, index);
+    const published = await deps.ports.dns.listRecords(zone);
+    const names = [
+      ...workloads.filter((w) => w.status !== 'deleting').map((w) => ({ name: w.name, address: w.address })),
+      ...records.map((r) => ({ name: r.name, address: r.address })),
+    ];
     const outcomes: ObjectOutcome[] = [];
-    for (const w of workloads) if (w.status !== 'deleting') outcomes.push(await publishName(deps, tenant, index, w.name, w.address));
-    for (const r of records) outcomes.push(await publishName(deps, tenant, index, r.name, r.address));
+    for (const { name, address } of names) {
+      const fqdn = absoluteName(`${name}.${zone}`);
+      if (inPlace(published, fqdn, address)) outcomes.push({ object: `record ${fqdn} A`, result: 'in-place' });
+      else outcomes.push(await publishName(deps, tenant, index, name, address));
+    }
     return [...outcomes, ...(await syncPtrs(deps, tenant, index))];
   });
+}
+
+/**
+ * Whether the zone, as read, already serves exactly what publishName would write: one A record
+ * of the name with that address and the service's TTL. Anything else goes to the ensure, which
+ * decides on the rrset itself (a disabled record beside the served one is not read here: it
+ * serves nothing).
+ */
+function inPlace(published: DnsRecord[], fqdn: string, address: string): boolean {
+  const a = published.filter((r) => r.type === 'A' && sameName(r.name, fqdn));
+  return a.length === 1 && a[0]!.content.trim() === address && a[0]!.ttl === DEFAULT_TTL;
 }
 
 function sameName(a: string, b: string): boolean {
