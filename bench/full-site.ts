@@ -47,14 +47,17 @@ interface Call {
   want: number;
 }
 
-async function send(site: FullSite, call: Call): Promise<{ status: number; body: any }> {
+/** An answer's body: only a tenant's `network.subnet` is read from it. */
+type Answer = { status: number; body: { network?: { subnet: string } } | string };
+
+async function send(site: FullSite, call: Call): Promise<Answer> {
   const r = await fetch(`${site.url}${call.path}`, {
     method: call.method,
     headers: { authorization: `Bearer ${site.token}`, 'content-type': 'application/json' },
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
   });
   const text = await r.text();
-  let body: any;
+  let body: Answer['body'];
   try {
     body = JSON.parse(text);
   } catch {
@@ -100,7 +103,7 @@ export async function fillFullSite(site: FullSite): Promise<{ seconds: number; c
   let calls = 0;
   let errors = 0;
   let repeats = 0;
-  const attempt = async (call: Call): Promise<{ status: number; body: any } | undefined> => {
+  const attempt = async (call: Call): Promise<Answer | undefined> => {
     for (let tries = 0; tries < 3; tries++) {
       if (tries > 0) repeats++;
       calls++;
@@ -119,7 +122,9 @@ export async function fillFullSite(site: FullSite): Promise<{ seconds: number; c
         const name = fullSiteTenant(i);
         const created = await attempt({ method: 'POST', path: '/v1/tenants', body: { name }, want: 201 });
         if (!created) continue;
-        for (const call of objectCalls(name, i, created.body.network.subnet)) await attempt(call);
+        const subnet = typeof created.body === 'string' ? undefined : created.body.network?.subnet;
+        if (!subnet) throw new Error(`tenant ${name}: the create answered no network`);
+        for (const call of objectCalls(name, i, subnet)) await attempt(call);
         if (process.env.BENCH_PROGRESS) process.stderr.write(`full-site fill: ${name} done at ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
       }
     }),
