@@ -192,6 +192,9 @@ async function brokerCounter(env: Record<string, string>) {
 
 export interface SweepFigures {
   mode: string;
+  /** The sweep's concurrency (SITE_SWEEP_CONCURRENCY) and pace (SITE_BACKEND_CALLS_PER_SECOND). */
+  concurrency: number;
+  callsPerSecond: number;
   seconds: number;
   tenants: number;
   reconciled: number;
@@ -203,6 +206,8 @@ export interface SweepFigures {
   callsByBackend: Record<string, number>;
   /** HTTP calls per step activity and backend (provisioning_backend_calls_by_activity_total). */
   callsByActivity: Record<string, number>;
+  /** Per step activity: its runs and the seconds they took, summed (provisioning_step_duration_seconds). */
+  activitySeconds: Record<string, { runs: number; seconds: number }>;
   /** Broker (MQTT dynamic-security) requests and commands, counted at the broker's response topic. */
   broker: { requests: number; commands: Record<string, number> };
   /** The pacing bound: the largest (calls − one second's burst) / rate over the HTTP backends. */
@@ -249,6 +254,13 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
     sumBy(m1, 'provisioning_backend_calls_by_activity_total', ['activity', 'backend']),
     sumBy(m0, 'provisioning_backend_calls_by_activity_total', ['activity', 'backend']),
   );
+  const runs = diff(sumBy(m1, 'provisioning_step_duration_seconds_count', ['step', 'operation']), sumBy(m0, 'provisioning_step_duration_seconds_count', ['step', 'operation']));
+  const seconds = diff(sumBy(m1, 'provisioning_step_duration_seconds_sum', ['step', 'operation']), sumBy(m0, 'provisioning_step_duration_seconds_sum', ['step', 'operation']));
+  const activitySeconds = Object.fromEntries(
+    Object.entries(seconds)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => [k.replace(' ', '.'), { runs: runs[k] ?? 0, seconds: Math.round(v * 100) / 100 }]),
+  );
   let paceBoundSeconds = 0;
   let paceBoundBackend = '';
   if (settings.callsPerSecond > 0) {
@@ -265,6 +277,8 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
   }
   return {
     mode: settings.mode,
+    concurrency: settings.concurrency,
+    callsPerSecond: settings.callsPerSecond,
     seconds: (closed - found.start) / 1000,
     tenants: result.tenants,
     reconciled: result.reconciled.length,
@@ -273,6 +287,7 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
     found: sum,
     callsByBackend,
     callsByActivity,
+    activitySeconds,
     broker: brokerCalls,
     paceBoundSeconds,
     paceBoundBackend,

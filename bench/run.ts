@@ -45,6 +45,8 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep,full-s
 const SITE_PARTS = ['creates', 'fill', 'reads', 'sweep'].some((p) => ONLY.has(p));
 /** Correcting sweeps timed per full site (the worst is the figure). */
 const FULL_SITE_SWEEPS = Number(process.env.BENCH_FULL_SITE_SWEEPS ?? 2);
+/** `BENCH_FULL_SITE_CONCURRENCIES=4,16`: one more correcting sweep at each, reported beside the figures. */
+const FULL_SITE_CONCURRENCIES = (process.env.BENCH_FULL_SITE_CONCURRENCIES ?? '').split(',').filter(Boolean).map(Number);
 /** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
 const EXTRA_API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
 const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
@@ -346,14 +348,27 @@ async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: 
     const sweeps: SweepFigures[] = [];
     for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'correct' })));
     if (sweepModeExists(root)) {
-      await site.restartWorker({ SITE_SWEEP_MODE: 'plan' });
-      await waitFor(async () => (await fetch(metricsUrl)).ok);
+      await restartWorker(site, { SITE_SWEEP_MODE: 'plan' }, (args) => JSON.stringify(args).includes('plan'));
       for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'plan' })));
+    }
+    // Other concurrencies, to see what bounds the sweep: one correcting sweep each, not judged.
+    for (const c of FULL_SITE_CONCURRENCIES) {
+      await restartWorker(site, { SITE_SWEEP_CONCURRENCY: String(c) }, (args) => (args[0] as { concurrency?: number } | undefined)?.concurrency === c);
+      sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), concurrency: c, mode: 'correct (other concurrency)' })));
     }
     return { fillSeconds: fill.seconds, fillCalls: fill.calls, fillErrors: fill.errors, fillRepeats: fill.repeats, fillCpu: fill.cpu, fillApiPeakMb, fillWorkerPeakMb, sweeps };
   } finally {
     await site.stop();
   }
+}
+
+/** A new worker with these settings, once it has put them into the sweep's Schedule. */
+async function restartWorker(site: Site, env: Record<string, string>, applied: (args: readonly unknown[]) => boolean): Promise<void> {
+  await site.restartWorker(env);
+  await waitFor(async () => {
+    const d = await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
+    return d.action.type === 'startWorkflow' && applied(d.action.args ?? []);
+  });
 }
 
 async function benchStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -373,9 +388,10 @@ async function waitFor(ok: () => Promise<boolean>): Promise<void> {
 
 function report(s: SweepFigures): SweepFigures {
   const lines = [
-    `full-site sweep (${s.mode}): ${s.seconds.toFixed(2)} s, ${s.reconciled}/${s.tenants} reconciled, ${s.failed} failed, ${s.skipped} skipped; pacing bound ${s.paceBoundSeconds.toFixed(2)} s (${s.paceBoundBackend})`,
+    `full-site sweep (${s.mode}, concurrency ${s.concurrency}, ${s.callsPerSecond} calls/s): ${s.seconds.toFixed(2)} s, ${s.reconciled}/${s.tenants} reconciled, ${s.failed} failed, ${s.skipped} skipped; pacing bound ${s.paceBoundSeconds.toFixed(2)} s (${s.paceBoundBackend})`,
     `  calls by backend: ${JSON.stringify(s.callsByBackend)}`,
     `  calls by activity: ${JSON.stringify(s.callsByActivity)}`,
+    `  activity seconds (runs): ${Object.entries(s.activitySeconds).map(([k, v]) => `${k} ${v.seconds} (${v.runs})`).join(', ')}`,
     `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
     `  objects found: ${JSON.stringify(s.found)}`,
     `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB`,
