@@ -23,6 +23,7 @@ import { type SweepResult } from '../workflows/contracts/tenant.js';
 import { API_FLAGS, startService } from './processes.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { startFloor } from './floor.js';
+import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
 import { runIds } from '../workflows/contracts/ids.js';
@@ -38,8 +39,14 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const CREATES = Number(process.env.BENCH_CREATES ?? 100);
 /** A site has 62 tenant indexes: the creates run on a fresh site every this many (untimed switch). */
 const CREATES_PER_SITE = 25;
-/** `BENCH_ONLY=reads` (comma-separated: creates, fill, reads, sweep) runs a part, to iterate on it. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep').split(','));
+/** `BENCH_ONLY=reads` (comma-separated: creates, fill, reads, sweep, full-site) runs a part, to iterate on it. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep,full-site').split(','));
+/** The parts that share the 62-tenant site of the fill. */
+const SITE_PARTS = ['creates', 'fill', 'reads', 'sweep'].some((p) => ONLY.has(p));
+/** Correcting sweeps timed per full site (the worst is the figure). */
+const FULL_SITE_SWEEPS = Number(process.env.BENCH_FULL_SITE_SWEEPS ?? 2);
+/** `BENCH_FULL_SITE_CONCURRENCIES=4,16`: one more correcting sweep at each, reported beside the figures. */
+const FULL_SITE_CONCURRENCIES = (process.env.BENCH_FULL_SITE_CONCURRENCIES ?? '').split(',').filter(Boolean).map(Number);
 /** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
 const EXTRA_API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
 const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
@@ -84,8 +91,8 @@ async function waitReady(url: string): Promise<void> {
 }
 
 /** One whole site: backends, database, API and worker processes. */
-async function startSite(temporalAddress: string, admin: postgres.Sql, run: number) {
-  const backends = await startLabBackends();
+async function startSite(temporalAddress: string, admin: postgres.Sql, run: number, opts: { env?: Record<string, string>; lab?: Parameters<typeof startLabBackends>[0] } = {}) {
+  const backends = await startLabBackends(opts.lab);
   const namespace = `bench-${run}`;
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureNamespace(connection, namespace);
@@ -100,10 +107,11 @@ async function startSite(temporalAddress: string, admin: postgres.Sql, run: numb
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     WORKFLOW_BUNDLE: join(root, 'dist/workflow-bundle.js'),
+    ...opts.env,
   };
   if (process.env.BENCH_DUMP_ENV) writeFileSync(process.env.BENCH_DUMP_ENV, JSON.stringify(env));
   const api = startService(join(root, 'dist/apps/api/main.js'), env, [...API_FLAGS, ...EXTRA_API_FLAGS]);
-  const worker = startService(join(root, 'dist/apps/worker/main.js'), env, WORKER_FLAGS);
+  let worker = startService(join(root, 'dist/apps/worker/main.js'), env, WORKER_FLAGS);
   const url = `http://127.0.0.1:${apiPort}`;
   await waitReady(url);
   const client = new Client({ connection, namespace, dataConverter: dataConverter(loadConfig(env).codecKey) });
@@ -112,9 +120,16 @@ async function startSite(temporalAddress: string, admin: postgres.Sql, run: numb
     env,
     token: env.OPERATOR_TOKEN!,
     api,
-    worker,
+    get worker() {
+      return worker;
+    },
     backends,
     client,
+    /** A new worker process with these settings besides the site's (it updates the sweep's Schedule as it starts). */
+    restartWorker: async (extra: Record<string, string>) => {
+      await worker.stop();
+      worker = startService(join(root, 'dist/apps/worker/main.js'), { ...env, ...extra }, WORKER_FLAGS);
+    },
     stop: async () => {
       await Promise.all([api.stop(), worker.stop()]);
       await connection.close();
@@ -294,6 +309,136 @@ async function benchReads(site: Site, databaseUrl: string) {
   };
 }
 
+/** The site settings a sweep runs under: the bench's environment passes them through to the worker. */
+const sweepSettings = () => ({
+  concurrency: Number(process.env.SITE_SWEEP_CONCURRENCY ?? 8),
+  callsPerSecond: Number(process.env.SITE_BACKEND_CALLS_PER_SECOND ?? 100),
+});
+
+interface FullSiteRun {
+  fillSeconds: number;
+  fillCalls: number;
+  fillErrors: number;
+  fillRepeats: number;
+  fillCpu: Record<string, number>;
+  /** Peak RSS during the fill (the sweeps' own are in each sweep). */
+  fillApiPeakMb: number;
+  fillWorkerPeakMb: number;
+  sweeps: SweepFigures[];
+}
+
+/**
+ * The full site (bench/full-site.ts): its own lab site, with the worker's metrics on (the backend
+ * call counters) and a device network large enough for 248 addresses, filled through the API,
+ * then swept `FULL_SITE_SWEEPS` times correcting and, where the site setting exists, in plan mode.
+ */
+async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: number): Promise<FullSiteRun> {
+  const metricsPort = await freePort();
+  const site = await startSite(temporalAddress, admin, run + 300, {
+    // A schedule of a day: its own tick never falls inside the bench (every sweep here is triggered).
+    env: { WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`, SITE_RECONCILE_INTERVAL: '24h' },
+    lab: { devices: FULL_SITE_DEVICES },
+  });
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  try {
+    const fill = await benchStep('full-site fill', () => fillFullSite(site));
+    const fillApiPeakMb = site.api.peakRssMb();
+    const fillWorkerPeakMb = site.worker.peakRssMb();
+    process.stderr.write(`full-site fill: ${fill.seconds.toFixed(1)} s, ${fill.calls} calls, ${fill.errors} errors, ${fill.repeats} repeated; CPU ${JSON.stringify(fill.cpu)}\n`);
+    const sweeps: SweepFigures[] = [];
+    for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'correct' })));
+    if (sweepModeExists(root)) {
+      await restartWorker(site, { SITE_SWEEP_MODE: 'plan' }, (args) => JSON.stringify(args).includes('plan'));
+      for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'plan' })));
+    }
+    // Other concurrencies, to see what bounds the sweep: one correcting sweep each, not judged.
+    for (const c of FULL_SITE_CONCURRENCIES) {
+      await restartWorker(site, { SITE_SWEEP_CONCURRENCY: String(c) }, (args) => (args[0] as { concurrency?: number } | undefined)?.concurrency === c);
+      sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), concurrency: c, mode: 'correct (other concurrency)' })));
+    }
+    return { fillSeconds: fill.seconds, fillCalls: fill.calls, fillErrors: fill.errors, fillRepeats: fill.repeats, fillCpu: fill.cpu, fillApiPeakMb, fillWorkerPeakMb, sweeps };
+  } finally {
+    await site.stop();
+  }
+}
+
+/** A new worker with these settings, once it has put them into the sweep's Schedule. */
+async function restartWorker(site: Site, env: Record<string, string>, applied: (args: readonly unknown[]) => boolean): Promise<void> {
+  await site.restartWorker(env);
+  await waitFor(async () => {
+    const d = await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
+    return d.action.type === 'startWorkflow' && applied(d.action.args ?? []);
+  });
+}
+
+async function benchStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  process.stderr.write(`${what}...\n`);
+  return fn();
+}
+
+async function waitFor(ok: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if (await ok()) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting');
+}
+
+function report(s: SweepFigures): SweepFigures {
+  const lines = [
+    `full-site sweep (${s.mode}, concurrency ${s.concurrency}, ${s.callsPerSecond} calls/s): ${s.seconds.toFixed(2)} s, ${s.reconciled}/${s.tenants} reconciled, ${s.failed} failed, ${s.skipped} skipped; pacing bound ${s.paceBoundSeconds.toFixed(2)} s (${s.paceBoundBackend})`,
+    `  calls by backend: ${JSON.stringify(s.callsByBackend)}`,
+    `  calls by activity: ${JSON.stringify(s.callsByActivity)}`,
+    `  activity seconds (runs): ${Object.entries(s.activitySeconds).map(([k, v]) => `${k} ${v.seconds} (${v.runs})`).join(', ')}`,
+    `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
+    `  objects found: ${JSON.stringify(s.found)}`,
+    `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB`,
+  ];
+  process.stderr.write(lines.join('\n') + '\n');
+  return s;
+}
+
+/**
+ * The full site's figures over its runs: the sweeps' ceilings judged on the worst sweep of any run
+ * (issue 14's rule), the calls and CPU of the worst correcting sweep, peaks over fill and sweeps.
+ */
+function fullSiteFigures(runs: FullSiteRun[]): Figure[] {
+  const { concurrency, callsPerSecond } = sweepSettings();
+  const correct = runs.flatMap((r) => r.sweeps.filter((s) => s.mode === 'correct'));
+  const plan = runs.flatMap((r) => r.sweeps.filter((s) => s.mode === 'plan'));
+  const worstOf = (sweeps: SweepFigures[]) => sweeps.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const spreadOf = (xs: number[], digits = 2) => `${round(Math.min(...xs), digits)}–${round(Math.max(...xs), digits)}`;
+  const w = worstOf(correct);
+  const httpCalls = Object.values(w.callsByBackend).reduce((a, b) => a + b, 0);
+  const backendCpu = Object.entries(w.cpu).filter(([k]) => k !== 'worker' && k !== 'api').reduce((a, [, v]) => a + v, 0);
+  const fills = runs.map((r) => r.fillSeconds);
+  const settings = `concurrency ${concurrency}, ${callsPerSecond} calls/s per backend`;
+  const figures: Figure[] = [
+    { name: `full site: fill through the API (${FULL_SITE.tenants} tenants × 36 objects, worst run)`, value: round(Math.max(...fills), 1), unit: 's', target: '(reported)', met: true, spread: spreadOf(fills, 1) },
+    { name: 'full site: fill errors (all runs)', value: runs.reduce((a, r) => a + r.fillErrors, 0), unit: '', target: '0', met: runs.every((r) => r.fillErrors === 0) },
+    { name: `full site: correcting sweep (worst of ${correct.length}; ${settings})`, value: round(w.seconds, 2), unit: 's', target: '≤ 30 s', met: w.seconds <= 30, spread: spreadOf(correct.map((s) => s.seconds)) },
+    { name: 'full site: sweep tenants reconciled (least sweep)', value: Math.min(...correct.map((s) => s.reconciled)), unit: '', target: String(FULL_SITE.tenants), met: correct.every((s) => s.reconciled === FULL_SITE.tenants) },
+    { name: 'full site: sweep tenants failed (all sweeps)', value: correct.reduce((a, s) => a + s.failed, 0), unit: '', target: '0', met: correct.every((s) => s.failed === 0) },
+    { name: 'full site: HTTP backend calls, worst sweep', value: httpCalls, unit: 'calls', target: '(reported)', met: true },
+    { name: `full site: pacing bound (${w.paceBoundBackend || 'none'} calls − 1 s burst) / rate`, value: round(w.paceBoundSeconds, 2), unit: 's', target: '≤ 30 s to be possible', met: w.paceBoundSeconds <= 30 },
+    { name: 'full site: broker (MQTT) requests, worst sweep', value: w.broker.requests, unit: 'req', target: '(reported; not paced)', met: true },
+    { name: 'full site: worker CPU during the worst sweep', value: w.cpu.worker ?? 0, unit: 's', target: '(reported)', met: true },
+    { name: 'full site: backends + Temporal + PostgreSQL CPU, same sweep', value: round(backendCpu, 2), unit: 's', target: '(reported)', met: true },
+    { name: 'full site: worker peak RSS (fill and sweeps)', value: round(Math.max(...runs.map((r) => Math.max(r.fillWorkerPeakMb, ...r.sweeps.map((s) => s.workerPeakMb))))), unit: 'MB', target: '(reported)', met: true },
+    { name: 'full site: worker peak RSS during a sweep', value: round(Math.max(...correct.map((s) => s.workerPeakMb))), unit: 'MB', target: '≤ 300 MB', met: Math.max(...correct.map((s) => s.workerPeakMb)) <= 300 },
+    { name: 'full site: API peak RSS (fill and sweeps)', value: round(Math.max(...runs.map((r) => Math.max(r.fillApiPeakMb, ...r.sweeps.map((s) => s.apiPeakMb))))), unit: 'MB', target: '≤ 150 MB', met: Math.max(...runs.map((r) => Math.max(r.fillApiPeakMb, ...r.sweeps.map((s) => s.apiPeakMb)))) <= 150 },
+  ];
+  if (plan.length) {
+    const p = worstOf(plan);
+    figures.push({ name: `full site: plan sweep (worst of ${plan.length}; ${settings})`, value: round(p.seconds, 2), unit: 's', target: '≤ 20 s', met: p.seconds <= 20, spread: spreadOf(plan.map((s) => s.seconds)) });
+  } else {
+    figures.push({ name: 'full site: plan sweep: not measured yet (no SITE_SWEEP_MODE)', value: NaN, unit: 's', target: '≤ 20 s', met: false });
+  }
+  return figures;
+}
+
 /** The checkout's commit, `-dirty` when it has changes: which code the figures are of. */
 function gitCommit(): string {
   const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
@@ -308,8 +453,14 @@ async function main(): Promise<void> {
   const floor = await startFloor(temporal.address, 'default');
   const runs: Record<string, number>[] = [];
   const fillCpu: Record<string, number>[] = [];
+  const fullSite: FullSiteRun[] = [];
   try {
     for (let run = 0; run < REPEATS; run++) {
+      if (ONLY.has('full-site')) fullSite.push(await benchFullSite(temporal.address, admin, run));
+      if (!SITE_PARTS) {
+        process.stderr.write(`run ${run + 1}/${REPEATS} done\n`);
+        continue;
+      }
       const site = await startSite(temporal.address, admin, run);
       try {
         const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
@@ -377,7 +528,7 @@ async function main(): Promise<void> {
   const sum = (k: string) => values(k).reduce((a, b) => a + b, 0);
   const spread = (k: string, digits = 1) => `${round(Math.min(...values(k)), digits)}–${round(Math.max(...values(k)), digits)}`;
   const samples = least('createSamples');
-  const figures: Figure[] = [
+  const figures: Figure[] = !SITE_PARTS ? [] : [
     { name: 'create p50 (POST /v1/tenants → 201)', value: round(m('createP50')), unit: 'ms', target: '≤ direct + floor + 15 ms (worst run)', met: worst('overFloor') <= 15, spread: spread('createP50') },
     { name: `create p95 (${samples} creates a run)`, value: round(m('createP95')), unit: 'ms', target: '(reported; ≥ 100 samples)', met: samples >= 100, spread: spread('createP95') },
     { name: 'same steps direct, p50', value: round(m('directP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('directP50') },
@@ -402,17 +553,18 @@ async function main(): Promise<void> {
     { name: 'API peak RSS (worst run)', value: round(worst('apiPeakMb')), unit: 'MB', target: '≤ 150 MB', met: worst('apiPeakMb') <= 150, spread: spread('apiPeakMb') },
     { name: 'worker peak RSS (worst run)', value: round(worst('workerPeakMb')), unit: 'MB', target: '≤ 300 MB', met: worst('workerPeakMb') <= 300, spread: spread('workerPeakMb') },
   ];
+  if (fullSite.length) figures.push(...fullSiteFigures(fullSite));
   const width = Math.max(...figures.map((f) => f.name.length));
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${round(totalmem() / 2 ** 30)} GiB; node ${process.version}`;
   const lines = [
     `machine: ${machine}; ${REPEATS} runs: medians unless the line says worst/least run or all runs; [spread of the runs]`,
     ...figures.map((f) => `${f.met ? ' ' : '!'} ${f.name.padEnd(width)}  ${String(f.value).padStart(9)} ${f.unit.padEnd(6)} target ${f.target}${f.spread ? `  [${f.spread}]` : ''}`),
-    `fill CPU seconds per component (last run): ${Object.entries(fillCpu.at(-1) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    ...(fillCpu.length ? [`fill CPU seconds per component (last run): ${Object.entries(fillCpu.at(-1) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench'), { recursive: true });
   const commit = gitCommit();
-  const results = JSON.stringify({ at: new Date().toISOString(), commit, machine, repeats: REPEATS, creates: CREATES, figures, runs, fillCpuSeconds: fillCpu }, null, 2) + '\n';
+  const results = JSON.stringify({ at: new Date().toISOString(), commit, machine, repeats: REPEATS, creates: CREATES, figures, runs, fillCpuSeconds: fillCpu, 'full-site': fullSite.length ? { settings: sweepSettings(), site: FULL_SITE, runs: fullSite } : undefined }, null, 2) + '\n';
   writeFileSync(join(root, 'bench/results.json'), results);
   // BENCH_PUBLISH=1: the run docs/performance.md quotes, kept beside it so every figure can be checked.
   if (process.env.BENCH_PUBLISH) {

@@ -16,7 +16,8 @@ const PRODUCT = 'powerdns';
 /** Update sources are not restricted: the TSIG key is the gate. */
 const UPDATE_FROM_ANY = ['0.0.0.0/0', '::/0'];
 const SOA_TIMERS = '10800 3600 604800 3600';
-const DEFAULT_TTL = 3600;
+/** The TTL of every rrset the service writes (ensureRecord without one). */
+export const DEFAULT_TTL = 3600;
 
 export interface PowerDnsAdapterOptions {
   /** API base including `/api/v1`, e.g. `http://127.0.0.1:8081/api/v1`. */

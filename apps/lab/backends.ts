@@ -44,7 +44,13 @@ export const LAB_TRUST_CLASSES = {
 
 export const LAB_DOMAIN = 'lab.example';
 
-export async function startLabBackends(opts: { domain?: string; dir?: string; taskMs?: [number, number]; minimal?: boolean } = {}): Promise<LabBackends> {
+/**
+ * `devices`: the device network Kea serves and the trust classes' ranges in it; the lab's /24 holds
+ * 128 device addresses, a full site of the bench needs more (bench/full-site.ts).
+ */
+export async function startLabBackends(
+  opts: { domain?: string; dir?: string; taskMs?: [number, number]; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
+): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
   const pdns = await startPowerDns({ dir: opts.dir ? `${opts.dir}/pdns` : undefined });
   const recursor = await startRecursor({ dir: opts.dir ? `${opts.dir}/recursor` : undefined });
@@ -83,7 +89,7 @@ export async function startLabBackends(opts: { domain?: string; dir?: string; ta
     SITE_NODE: 'pve1',
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
-  const optional = opts.minimal ? undefined : await startOptional(env);
+  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES });
   return {
     env,
     ...optional?.parts,
@@ -99,7 +105,7 @@ export async function startLabBackends(opts: { domain?: string; dir?: string; ta
 }
 
 /** Log store (real Caddy), dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
-async function startOptional(env: Record<string, string>) {
+async function startOptional(env: Record<string, string>, devices: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES }) {
   const grafanaAdmin = { adminUser: 'admin', adminPassword: randomBytes(12).toString('hex') };
   const grafana = createGrafanaSimulator(grafanaAdmin);
   const unifiKey = randomBytes(16).toString('hex');
@@ -119,7 +125,7 @@ async function startOptional(env: Record<string, string>) {
     startLogGateway(),
     serveApp(grafana.app),
     serveApp(unifi.app),
-    startKea({ subnets: [{ id: 1, subnet: '10.200.0.0/24' }] }),
+    startKea({ subnets: [{ id: 1, subnet: devices.subnet }] }),
     startMosquitto(),
   ]);
   const ca = createLabCa();
@@ -136,7 +142,7 @@ async function startOptional(env: Record<string, string>) {
     SITE_WIFI_PLACEHOLDER_NETWORK: 'blackhole',
     SITE_WIFI_DEVELOPER_SSID: 'lab-dev',
     SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev',
-    SITE_TRUST_CLASSES: JSON.stringify(LAB_TRUST_CLASSES),
+    SITE_TRUST_CLASSES: JSON.stringify(devices.trustClasses),
     SITE_DHCP_URL: kea.controlUrl,
     SITE_DHCP_SUBNET_ID: '1',
     SITE_BROKER_URL: mosquitto.url,

@@ -53,6 +53,12 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
       labelNames: ['backend', 'result'] as const,
       registers: [registry],
     }),
+    backendCallsByActivity: new Counter({
+      name: `${PREFIX}backend_calls_by_activity_total`,
+      help: 'HTTP calls to the site backends by the step activity that made them (<area>.<verb>; "none" outside an activity) and backend: where a run or a sweep spends its calls.',
+      labelNames: ['activity', 'backend'] as const,
+      registers: [registry],
+    }),
     backendDuration: new Histogram({
       name: `${PREFIX}backend_call_duration_seconds`,
       help: 'Latency of HTTP calls to the site backends, by backend and result.',

@@ -7,6 +7,7 @@
  * runtime is installed, before anything connects); the worker's `/metrics` appends what it
  * answers, so Prometheus scrapes one address per worker.
  */
+import { Context } from '@temporalio/activity';
 import type { RuntimeOptions } from '@temporalio/worker';
 import { observeBackendCalls } from '../../activities/backend-telemetry.js';
 import { STEP_ACTIVITY_TYPES } from '../../core/steps.js';
@@ -39,6 +40,7 @@ export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAd
   observeBackendCalls((backend, result, seconds) => {
     metrics.backendCalls.inc({ backend, result });
     metrics.backendDuration.observe({ backend, result }, seconds);
+    metrics.backendCallsByActivity.inc({ activity: currentActivity(), backend });
   });
   const core = opts.coreMetricsAddress;
   const server: RunningMetrics = await serveMetrics(
@@ -58,4 +60,13 @@ export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAd
       await tracing?.flush();
     },
   };
+}
+
+/** The activity type of the activity this call runs in (its async context), or `none`. */
+function currentActivity(): string {
+  try {
+    return Context.current().info.activityType;
+  } catch {
+    return 'none';
+  }
 }

@@ -107,6 +107,8 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     expect(sample(text, 'provisioning_step_runs_total', { step: 'dns', operation: 'ensure', outcome: 'failed' })).toBe(3);
     expect(sample(text, 'provisioning_backend_calls_total', { backend: 'powerdns', result: 'error' })).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'provisioning_backend_calls_total', { backend: 'powerdns', result: 'ok' })).toBeGreaterThan(0);
+    // The same calls by the step activity that made them: where a run or a sweep spends its calls.
+    expect(sample(text, 'provisioning_backend_calls_by_activity_total', { activity: 'dns.ensure', backend: 'powerdns' })).toBeGreaterThan(0);
     expect(sample(text, 'provisioning_backend_call_duration_seconds_count', { backend: 'caddy', result: 'ok' })).toBeGreaterThan(0);
   });
 

@@ -236,6 +236,25 @@ describe('reconcile', () => {
   });
 });
 
+describe('reconcile, everything in place', () => {
+  it('reads the forward zone as often with 3 more names: once for all its names, not once per name', async () => {
+    const forwardReads = async () => {
+      const before = site.backends.pdns.faults.seen(`/zones/${zone()}.`);
+      const r = await answered(clientFor(site).POST('/v1/tenants/{t}/reconcile', { params: { path: { t: 'acme' } } }));
+      expect(r.status, r.text).toBe(200);
+      const names = r.body.objects.filter((o: { area: string; object: string }) => o.area === 'dns' && / A$/.test(o.object));
+      expect(names.every((o: { result: string }) => o.result === 'in-place')).toBe(true);
+      return { reads: site.backends.pdns.faults.seen(`/zones/${zone()}.`) - before, names: names.length };
+    };
+    const first = await forwardReads();
+    for (const n of [1, 2, 3]) expect((await put(`more${n}`, { address: `10.128.1.${100 + n}` })).status).toBe(200);
+    const then = await forwardReads();
+    expect(then.names).toBe(first.names + 3);
+    expect(then.reads).toBe(first.reads);
+    for (const n of [1, 2, 3]) expect((await del(`more${n}`)).status).toBe(204);
+  });
+});
+
 describe('backend failures', () => {
   it('a DNS failure on PUT is 502; the same call resumes', async () => {
     site.backends.pdns.faults.add({ failNext: 3, status: 500, method: 'PATCH' });
