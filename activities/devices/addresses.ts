@@ -58,17 +58,26 @@ export async function ensureDeviceAddress(
  * that no longer configures a DHCP server keeps only the names.
  */
 export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
+  // One read of the router and one of the zone decide what is in place (the plan); only what is
+  // not goes through the locked ensure of its device, which reads and writes again.
+  const rows = await listDeviceAddresses(deps.db, tenant);
+  const planned = await planDeviceAddresses(deps, tenant, index, rows);
+  const perDevice = deps.ports.deviceAddress ? 2 : 1;
   const outcomes: ObjectOutcome[] = [];
-  const parts: DeviceAddressPart[] = deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'];
-  for (const row of await listDeviceAddresses(deps.db, tenant)) {
-    outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts })));
+  for (const [i, row] of rows.entries()) {
+    const mine = planned.slice(i * perDevice, (i + 1) * perDevice);
+    if (mine.length === perDevice && mine.every((o) => o.result === 'in-place')) outcomes.push(...mine);
+    else outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts: deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'] })));
   }
   return outcomes;
 }
 
 /** What ensureTenantDeviceAddresses would report: one read of the router, one of the zone; nothing written. */
 export async function planTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
-  const rows = await listDeviceAddresses(deps.db, tenant);
+  return planDeviceAddresses(deps, tenant, index, await listDeviceAddresses(deps.db, tenant));
+}
+
+async function planDeviceAddresses(deps: ActivityDeps, tenant: string, index: number, rows: DeviceAddressRow[]): Promise<ObjectOutcome[]> {
   if (rows.length === 0) return [];
   const dhcp = deps.ports.deviceAddress;
   const reservations = dhcp ? await dhcp.plan(rows.map((r) => ({ mac: r.mac, address: r.address, hostname: r.device }))) : [];
