@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { fingerprintForm } from './fingerprint.js';
 import { parseDuration } from './duration.js';
 import { siteProblems } from './site-problems.js';
 
@@ -154,6 +155,10 @@ export const siteSchema = z
     SITE_LOG_CA_FILE: caFile.optional(),
     SITE_GRAFANA_CA_FILE: caFile.optional(),
     SITE_WIFI_CA_FILE: caFile.optional(),
+    SITE_WIFI_CERT_SHA256: z
+      .string()
+      .regex(/^([0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/, 'must be the SHA-256 fingerprint of the controller\'s certificate: 64 hex digits, colons allowed (openssl x509 -noout -fingerprint -sha256)')
+      .optional(),
     SITE_DHCP_CA_FILE: caFile.optional(),
     SITE_BROKER_CA_FILE: caFile.optional(),
   })
@@ -219,6 +224,8 @@ export const siteSchema = z
           site: e.SITE_WIFI_SITE,
           placeholderNetwork: e.SITE_WIFI_PLACEHOLDER_NETWORK,
           ca: e.SITE_WIFI_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+          /** The controller's own certificate, pinned by its fingerprint (SITE_WIFI_CERT_SHA256) instead of a CA. */
+          pin: e.SITE_WIFI_CERT_SHA256 ? fingerprintForm(e.SITE_WIFI_CERT_SHA256) : undefined,
           /** The tenant developer network: where admission keys go. */
           developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN ? { ssid: e.SITE_WIFI_DEVELOPER_SSID, vlan: e.SITE_WIFI_DEVELOPER_VLAN } : undefined,
         }

@@ -34,7 +34,7 @@ const probe = (backend: string, url: string, run: () => Promise<string>): Probe 
 
 function probes(site: Site, timeoutMs: number): Probe[] {
   const list: Probe[] = [];
-  const jsonApi = (product: string, url: string, headers: Record<string, string>, ca: string | undefined) => new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca });
+  const jsonApi = (product: string, url: string, headers: Record<string, string>, ca: string | undefined, pin?: string) => new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca, pin });
 
   // PowerDNS Authoritative and Recursor share their API: the server object carries the version.
   for (const [backend, name, api] of [['powerdns', 'PowerDNS Authoritative', site.dns], ['recursor', 'PowerDNS Recursor', site.resolver]] as const) {
@@ -89,7 +89,7 @@ function probes(site: Site, timeoutMs: number): Probe[] {
     const w = site.wifi;
     list.push(probe('wifi', w.url, async () => {
       // The adapter's own session: an API key, or the deployment's login.
-      const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
+      const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca, w.pin), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
       const wlans = res.json<{ data?: unknown[] }>().data ?? [];
       return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
     }));
