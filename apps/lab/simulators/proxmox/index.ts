@@ -29,12 +29,20 @@
  *   (`qmconfig` task) vs PUT config (synchronous), `sshkeys` in `urlencoded` format, resize
  *   (`resize` task; "shrinking disks is not supported" fails it), start/stop/shutdown
  *   (`qmstart`/`qmstop`/`qmshutdown`), destroy (`qmdestroy`, refused while running: "VM <id>
- *   is running - destroy failed"), unknown guest: 500 "Configuration file
+ *   is running - destroy failed"), a clone with `target` (not the local node) of a VM with a
+ *   volume on a storage without `shared` refused before any task, 500 "can't clone VM to node
+ *   '<target>' (VM uses local storage)" (clone_vm, check_storage_access_clone); start of a running
+ *   VM fails its task "VM <id> already running"; unknown guest: 500 "Configuration file
  *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
+ * - pve-storage (API2/Storage/Config.pm read, API2/Storage/Status.pm index): `GET
+ *   /storage/{storage}` and `GET /nodes/{node}/storage` with the `shared` flag.
  * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
  *   fields 8 upper-case digits; API2/Tasks.pm status `{status: running|stopped, exitstatus}`.
  * - pve-manager (API2/Cluster.pm resources): `GET /cluster/resources?type=vm` lists every guest
- *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`;
+ *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`:
+ *   membership and node current, the rest pvestatd's cache (API2Tools.pm extract_vm_stats), up to
+ *   one round old (`statsIntervalMs`, 10 s by default as on a real node), a guest it has not seen
+ *   `status: "unknown"` with no name;
  *   a node's own `/nodes/{node}/qemu/...` knows only the guests whose config is on that node.
  * Lab assumptions: the site's node plus `otherNodes` (VMs get there by clone `target` or the
  *   lab's migrate); storage is the one named in the options; no QEMU pending
@@ -79,6 +87,13 @@ export interface ProxmoxSimulatorOptions {
   /** Fixed durations per task type in ms, e.g. `{ qmclone: 180_000 }` for a real full clone. */
   taskDurations?: Record<string, number>;
   authFailureDelayMs?: number;
+  /** Storages of the cluster besides `storage` (a local `lvmthin` one), e.g. `{ ceph: { type: 'rbd', shared: true } }`. */
+  storages?: Record<string, { type: string; shared: boolean }>;
+  /**
+   * How old `GET /cluster/resources`'s guest status may be: pvestatd's round, 10 s on a real
+   * node (the default); tests set it small.
+   */
+  statsIntervalMs?: number;
   /** Answer failures as older PVE releases did: the error text in the reason phrase only. */
   legacyErrors?: boolean;
 }
@@ -96,6 +111,8 @@ export interface ProxmoxSimulator {
   releaseTasks(): void;
   /** An operator's migration of a VM to another node of the cluster (its VMID stays). */
   migrate(vmid: number, node: string): void;
+  /** pvestatd's next round now: `GET /cluster/resources` then says what every guest is. */
+  pvestatd(): void;
 }
 
 export const DEFAULT_TEMPLATES: TemplateSeed[] = [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }];
@@ -112,6 +129,8 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     taskMs: opts.taskMs ?? [0, 20],
     taskDurations: opts.taskDurations,
     otherNodes: opts.otherNodes,
+    storages: opts.storages,
+    statsIntervalMs: opts.statsIntervalMs,
   });
   const tasks = new TaskRunner(state);
 
@@ -180,5 +199,6 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     removeTenantNetwork: (name) => removeTenantNetwork(state, name),
     releaseTasks: () => tasks.release(),
     migrate: (vmid, node) => migrateVm(state, vmid, node),
+    pvestatd: () => void (state.stats.at = 0),
   };
 }
