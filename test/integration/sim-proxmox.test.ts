@@ -497,3 +497,40 @@ describe('the cluster list is pvestatd\'s cache (pve-manager API2/Cluster.pm, AP
     sim.state.vms.delete(331);
   });
 });
+
+// Issue 28 item 2. pve-network API2/Network/SDN.pm reload: `reloadnetworkall` runs
+// `pvesh set /nodes/<node>/network` for each node in turn and `warn`s for one it cannot (the task
+// ends `WARNINGS: <n>`, a `WARN:` line each in its log), going on with the next; the node's VNets
+// stay `pending` there. API2/Network/SDN/Controllers.pm and (PVE 9) Fabrics.pm list_all:
+// `pending=1` views with `state` for staged edits, which `PUT /cluster/sdn` applies too.
+describe('SDN apply warnings and staged controllers/fabrics (pve-network SDN.pm reload, Controllers.pm, Fabrics.pm)', () => {
+  it('a node the apply cannot reload is a warning of the task, not its failure', async () => {
+    sim.state.sdn.unreachable.add('pve2');
+    try {
+      const r = await pve('PUT', '/cluster/sdn');
+      const end = await waitTask(r.body.data as string);
+      expect(end.exitstatus).toBe('WARNINGS: 1');
+      const log = (await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(r.body.data as string)}/log`)).body.data as Array<{ t: string }>;
+      expect(log.map((l) => l.t)).toContain("WARN: command 'pvesh set /nodes/pve2/network' failed: exit code 2");
+    } finally {
+      sim.state.sdn.unreachable.delete('pve2');
+    }
+  });
+
+  it('staged controller and fabric edits show in pending=1 views with their state, and the apply commits them', async () => {
+    const ctl = sim.state.sdn.controllers.get('evpnctl')!;
+    sim.state.sdn.controllers.set('evpnctl', { ...ctl, asn: 65001 });
+    sim.state.sdn.fabrics.config.set('underlay', { id: 'underlay', protocol: 'openfabric' });
+    sim.state.sdn.fabricNodes.config.set('underlay_pve1', { fabric_id: 'underlay', node_id: 'pve1', protocol: 'openfabric' });
+    const controllers = (await pve('GET', '/cluster/sdn/controllers', { pending: 1 })).body.data as Array<Record<string, unknown>>;
+    expect(controllers.find((c) => c.controller === 'evpnctl')).toMatchObject({ state: 'changed', asn: 65000, pending: { asn: 65001 } });
+    const all = (await pve('GET', '/cluster/sdn/fabrics/all', { pending: 1 })).body.data as { fabrics: Array<Record<string, unknown>>; nodes: Array<Record<string, unknown>> };
+    expect(all.fabrics).toEqual([expect.objectContaining({ state: 'new', pending: expect.objectContaining({ id: 'underlay' }) })]);
+    expect(all.nodes).toEqual([expect.objectContaining({ state: 'new' })]);
+    const lock = await pve('POST', '/cluster/sdn/lock');
+    expect(lock.body.message).toMatch(/configuration has pending changes/);
+    await waitTask((await pve('PUT', '/cluster/sdn')).body.data as string);
+    expect(((await pve('GET', '/cluster/sdn/fabrics/all', { running: 1 })).body.data as { fabrics: unknown[] }).fabrics).toHaveLength(1);
+    expect(((await pve('GET', '/cluster/sdn/controllers', { pending: 1 })).body.data as Array<Record<string, unknown>>).every((c) => !c.state)).toBe(true);
+  });
+});

@@ -87,7 +87,17 @@ export interface ProxmoxSimState {
   /** Bridges that exist on the node besides applied SDN VNets (a VM can only start on one). */
   bridges: Set<string>;
   sdn: {
+    /** controllers.cfg as edited, and as the last apply committed it. */
     controllers: Map<string, SdnSection>;
+    controllersRunning: Map<string, SdnSection>;
+    /**
+     * PVE 9 fabrics (fabrics.cfg): fabrics by id and their nodes by `<fabric>_<node>`, as edited
+     * and as running; an operator's staged edit is a difference between the two.
+     */
+    fabrics: { config: Map<string, SdnSection>; running: Map<string, SdnSection> };
+    fabricNodes: { config: Map<string, SdnSection>; running: Map<string, SdnSection> };
+    /** Nodes the apply cannot reach: `reloadnetworkall` warns for each and never reloads it. */
+    unreachable: Set<string>;
     config: SdnSet;
     running?: SdnSet & { version: number };
     /** What each node's network runs: the running set as of its last successful reload. */
@@ -123,13 +133,23 @@ export function cloneSdnSet(s: SdnSet): SdnSet {
 export function commitSdn(state: ProxmoxSimState): void {
   const version = (state.sdn.running?.version ?? 0) + 1;
   state.sdn.running = { ...cloneSdnSet(state.sdn.config), version };
+  const copy = (m: Map<string, SdnSection>) => new Map([...m].map(([k, v]) => [k, { ...v }]));
+  state.sdn.controllersRunning = copy(state.sdn.controllers);
+  state.sdn.fabrics.running = copy(state.sdn.fabrics.config);
+  state.sdn.fabricNodes.running = copy(state.sdn.fabricNodes.config);
 }
 
 /** `has_pending_changes`: the edited configuration differs from the running one. */
 export function hasPendingChanges(state: ProxmoxSimState): boolean {
   const running = state.sdn.running ?? emptySdnSet();
   const key = (m: Map<string, SdnSection>) => JSON.stringify([...m].map(([k, v]) => [k, Object.entries(v).map(([a, b]) => [a, String(b)]).sort()]).sort());
-  return (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind]));
+  const { controllers, controllersRunning, fabrics, fabricNodes } = state.sdn;
+  return (
+    (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind])) ||
+    key(controllers) !== key(controllersRunning) ||
+    key(fabrics.config) !== key(fabrics.running) ||
+    key(fabricNodes.config) !== key(fabricNodes.running)
+  );
 }
 
 /** Digest of a section config file, as the API returns it beside each object. */
@@ -235,7 +255,15 @@ export function createState(opts: {
     storages,
     stats: { intervalMs: opts.statsIntervalMs ?? 10_000, at: 0, vms: new Map() },
     bridges: new Set(opts.bridges),
-    sdn: { controllers, config: emptySdnSet(), applied: new Map() },
+    sdn: {
+      controllers,
+      controllersRunning: new Map([...controllers].map(([k, v]) => [k, { ...v }])),
+      fabrics: { config: new Map(), running: new Map() },
+      fabricNodes: { config: new Map(), running: new Map() },
+      unreachable: new Set(),
+      config: emptySdnSet(),
+      applied: new Map(),
+    },
     vms,
     tasks: new Map(),
     taskTiming: {
