@@ -22,7 +22,11 @@
  *   (`POST/DELETE /cluster/sdn/lock`, `lock-token` on writes and on the apply, "invalid lock
  *   token provided!", "configuration has pending changes" without `allow-pending`); subnet ids `<zone>-<network>-<mask>`; id
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
- *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
+ *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock;
+ *   `reloadnetworkall` `warn`s for a node it cannot reload (`state.sdn.unreachable`: a `WARN:` log
+ *   line, exit `WARNINGS: <n>`, that node keeps its old network); controllers (Controllers.pm) and
+ *   PVE 9 fabrics (Fabrics.pm list_all, `/cluster/sdn/fabrics/all`) with `pending=1`/`running=1`
+ *   views, staged edits of either counted as pending changes and committed by the apply.
  * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,
  *   `storage` only for full clones; the target's config is the temporary file `lock: clone`
  *   until the disks are copied, and a failed clone unlinks it and dies "clone failed: ..."), POST config
