@@ -475,6 +475,7 @@ describe('the cluster list is pvestatd\'s cache (pve-manager API2/Cluster.pm, AP
     const now = await listed(330);
     expect(now).toMatchObject({ id: 'qemu/330', node: 'pve1', status: 'unknown' });
     expect(now).not.toHaveProperty('name');
+    expect(now).not.toHaveProperty('template');
     const start = await pve('POST', '/nodes/pve1/qemu/330/status/start');
     await waitTask(start.body.data as string);
     expect((await pve('GET', '/nodes/pve1/qemu/330/status/current')).body.data).toMatchObject({ status: 'running' });

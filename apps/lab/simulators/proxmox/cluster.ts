@@ -9,7 +9,7 @@ import { nodeOf, statsCache, type ProxmoxSimState } from './state.js';
  * now (a new guest is listed at once, a destroyed one is gone, a migrated one names its new
  * node), with what pvestatd last wrote of it to the RRD cache: name, status, template and sizes
  * up to one pvestatd round old (`state.stats.intervalMs`, 10 s on a real node). A guest pvestatd
- * has not seen yet is `status: "unknown"` with no name. Only `type=vm` (and no type) is served;
+ * has not seen yet is `status: "unknown"` with no name and no template flag. Only `type=vm` (and no type) is served;
  * guests are QEMU only here.
  */
 export function mountClusterRoutes(api: Hono, state: ProxmoxSimState): void {
@@ -19,7 +19,7 @@ export function mountClusterRoutes(api: Hono, state: ProxmoxSimState): void {
     const cache = statsCache(state);
     const list = [...state.vms.values()].sort((a, b) => a.vmid - b.vmid).map((vm) => {
       const stats = cache.get(vm.vmid);
-      return { id: `qemu/${vm.vmid}`, type: 'qemu', node: nodeOf(state, vm), vmid: vm.vmid, ...(stats ?? { status: 'unknown', template: 0 }) };
+      return { id: `qemu/${vm.vmid}`, type: 'qemu', node: nodeOf(state, vm), vmid: vm.vmid, ...(stats ?? { status: 'unknown' }) };
     });
     return ok(c, list);
   });
