@@ -20,7 +20,8 @@ export { checkDisk, type DiskCheck } from '../../core/disk-size.js';
 
 /**
  * A tenant workload as a QEMU VM on Proxmox VE: a full clone of the site's newest template
- * (by name prefix, highest name in version order) on the site's node and storage, configured
+ * (by name prefix, highest name in version order) that can be cloned to the site's node (on it,
+ * or on shared storage on another node: pickTemplate) onto the site's node and storage, configured
  * with the workload's derived MAC on the tenant's VNet, its address through cloud-init, the
  * login user and keys, grown to `diskGb` (never shrunk), and running. Every change that PVE
  * runs as a worker task is polled to its end within `taskTimeoutMs`.

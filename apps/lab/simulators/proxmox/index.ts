@@ -49,7 +49,8 @@
  *   `status: "unknown"` with no name;
  *   a node's own `/nodes/{node}/qemu/...` knows only the guests whose config is on that node.
  * Lab assumptions: the site's node plus `otherNodes` (VMs get there by clone `target` or the
- *   lab's migrate); storage is the one named in the options; no QEMU pending
+ *   lab's migrate); the storage named in the options (local, `lvmthin`) plus `storages`, every
+ *   one on every node; no QEMU pending
  * section (GET config shows pending values applied, PVE's default view); tasks end after a
  * short random delay; 401s are not delayed unless `authFailureDelayMs` is set; a VM starts
  * only on `vmbr0` (or the `bridges` option) or an applied VNet.
