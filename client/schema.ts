@@ -3897,6 +3897,8 @@ export interface components {
             result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
             /** @description for `corrected`: the fields that differed */
             fields?: string[];
+            /** @description what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads */
+            warnings?: string[];
         };
         TenantCreateFailure: {
             error: string;
