@@ -149,11 +149,15 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
    * a VM is: its status there is pvestatd's cache, up to ~10 s old (a new VM is `unknown`, with no
    * name), so the status every start, stop and destroy is decided on is `status/current`'s.
    */
-  async function observe(vmid: number, guests?: ListedVm[]): Promise<VmObservation | undefined> {
+  async function observe(vmid: number, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
     const listed = (guests ?? (await listVms())).find((v) => Number(v.vmid) === vmid);
     if (!listed) return undefined;
     const qemu = qemuOn(listed.node);
-    const [config, current] = await Promise.all([pve.get<VmConfig>(`${qemu}/${vmid}/config`), pve.get<{ status?: string }>(`${qemu}/${vmid}/status/current`)]);
+    const status = live?.get(vmid);
+    const [config, current] = await Promise.all([
+      pve.get<VmConfig>(`${qemu}/${vmid}/config`),
+      status !== undefined ? { status } : pve.get<{ status?: string }>(`${qemu}/${vmid}/status/current`),
+    ]);
     const net = parseNet(config.net0);
     const ipc = parseIpconfig(config.ipconfig0);
     return {
@@ -223,11 +227,11 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
    * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
    * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
    */
-  async function unlocked(vmid: number, what: string, guests?: ListedVm[]): Promise<VmObservation | undefined> {
+  async function unlocked(vmid: number, what: string, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
     const deadline = Date.now() + opts.taskTimeoutMs;
     let delay = 250;
     for (let first = true; ; first = false) {
-      const vm = await observe(vmid, first ? guests : undefined);
+      const vm = await observe(vmid, first ? guests : undefined, first ? live : undefined);
       if (!vm?.lock) return vm;
       // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
       if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
@@ -238,9 +242,9 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     }
   }
 
-  async function ensure(spec: VmSpec, guests?: ListedVm[]): Promise<ObjectOutcome[]> {
+  async function ensure(spec: VmSpec, guests?: ListedVm[], live?: Map<number, string>): Promise<ObjectOutcome[]> {
     const what = `VM ${spec.vmid} (${spec.name})`;
-    let vm = await unlocked(spec.vmid, what, guests);
+    let vm = await unlocked(spec.vmid, what, guests, live);
     const existed = !!vm;
 
     if (!vm) {
@@ -295,12 +299,29 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     return outcomeOf(`vm ${spec.vmid}`, true, fields.length > 0, fields);
   }
 
+  /**
+   * The live status of every VM on the nodes that hold these: one `GET /nodes/{node}/qemu` per
+   * node, which qemu-server answers from each VM's process (vmstatus), not from pvestatd's cache:
+   * a reconcile's status reads, one per node instead of one per VM.
+   */
+  async function liveStatuses(guests: ListedVm[], vmids: Set<number>): Promise<Map<number, string>> {
+    const live = new Map<number, string>();
+    const nodes = new Set(guests.filter((g) => vmids.has(Number(g.vmid))).map((g) => g.node));
+    for (const node of nodes) {
+      for (const vm of await pve.get<Array<{ vmid: number | string; status?: string }>>(qemuOn(node))) {
+        if (vm.status !== undefined) live.set(Number(vm.vmid), String(vm.status));
+      }
+    }
+    return live;
+  }
+
   async function reconcile(specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]> {
     const guests = await listVms();
+    const live = await liveStatuses(guests, new Set(specs.map((s) => s.vmid)));
     const outcomes: ObjectOutcome[] = [];
     for (const spec of specs) {
-      if (mode === 'plan') outcomes.push(planOne(spec, await observe(spec.vmid, guests)));
-      else outcomes.push(...(await ensure(spec, guests)));
+      if (mode === 'plan') outcomes.push(planOne(spec, await observe(spec.vmid, guests, live)));
+      else outcomes.push(...(await ensure(spec, guests, live)));
     }
     const registered = new Set(specs.map((s) => s.vmid));
     const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { Hono } from 'hono';
 import { BackendError } from '../../activities/ensure.js';
 import { workloadIdentity } from '../../activities/hypervisor/identity.js';
 import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
@@ -453,3 +454,37 @@ async function pveList(): Promise<Array<{ vmid: number; status: string; name?: s
   const res = await fetch(`${server.url}/api2/json/cluster/resources?type=vm`, { headers: { authorization: `PVEAPIToken=${TOKEN_ID}=${SECRET}` } });
   return ((await res.json()) as { data: Array<{ vmid: number; status: string; name?: string }> }).data;
 }
+
+describe("a reconcile's status reads", () => {
+  it('reads the live status once per node (its VM list), not once per VM, and acts on it', async () => {
+    const specs = [specFor(20), specFor(21), specFor(22)];
+    for (const s of specs) await hv.ensure(s);
+    // Stopped by hand (the cluster's list, pvestatd's cache, may still say running).
+    sim.state.vms.get(specs[1]!.vmid)!.status = 'stopped';
+    const paths: string[] = [];
+    const counting = new Hono();
+    counting.use('*', async (c, next) => {
+      paths.push(new URL(c.req.url).pathname);
+      await next();
+    });
+    counting.route('/', sim.app);
+    const front = await serveApp(counting);
+    try {
+      const counted = createProxmoxHypervisorAdapter({ apiUrl: `${front.url}/api2/json`, tokenId: TOKEN_ID, tokenSecret: SECRET, node: 'pve1', storage: 'local-lvm', templatePrefix: 'tmpl-debian-', taskTimeoutMs: 2_000 });
+      const range = { first: specs[0]!.vmid, last: specs[2]!.vmid };
+      const planned = await counted.reconcile(specs, range, 'plan');
+      expect(planned).toEqual([
+        { object: `vm ${specs[0]!.vmid}`, result: 'in-place' },
+        { object: `vm ${specs[1]!.vmid}`, result: 'corrected', fields: ['power'] },
+        { object: `vm ${specs[2]!.vmid}`, result: 'in-place' },
+      ]);
+      expect(paths.filter((p) => p.endsWith('/status/current'))).toEqual([]);
+      expect(paths.filter((p) => /\/nodes\/[^/]+\/qemu$/.test(p))).toEqual(['/api2/json/nodes/pve1/qemu']);
+      expect(sim.state.vms.get(specs[1]!.vmid)!.status).toBe('stopped');
+      expect((await counted.reconcile(specs, range, 'correct'))[1]).toEqual({ object: `vm ${specs[1]!.vmid}`, result: 'corrected', fields: ['power'] });
+      expect(sim.state.vms.get(specs[1]!.vmid)!.status).toBe('running');
+    } finally {
+      await front.close();
+    }
+  });
+});
