@@ -197,6 +197,7 @@ export interface SweepFigures {
   callsPerSecond: number;
   seconds: number;
   tenants: number;
+  /** Tenants reconciled, or planned in a plan sweep. */
   reconciled: number;
   failed: number;
   skipped: number;
@@ -281,7 +282,8 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
     callsPerSecond: settings.callsPerSecond,
     seconds: (closed - found.start) / 1000,
     tenants: result.tenants,
-    reconciled: result.reconciled.length,
+    // A plan sweep lists its tenants as planned; nothing is reconciled.
+    reconciled: result.mode === 'plan' ? (result.planned?.length ?? 0) : result.reconciled.length,
     failed: result.failed.length,
     skipped: result.skipped.length,
     found: sum,
