@@ -392,6 +392,7 @@ function report(s: SweepFigures): SweepFigures {
     `  calls by backend: ${JSON.stringify(s.callsByBackend)}`,
     `  calls by activity: ${JSON.stringify(s.callsByActivity)}`,
     `  activity seconds (runs): ${Object.entries(s.activitySeconds).map(([k, v]) => `${k} ${v.seconds} (${v.runs})`).join(', ')}`,
+    ...(s.timelines ? [`  tenants' runs, summed (s): ${JSON.stringify(s.timelines)}`] : []),
     `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
     `  objects found: ${JSON.stringify(s.found)}`,
     `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB`,
