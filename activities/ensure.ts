@@ -27,6 +27,11 @@ export interface ObjectOutcome {
   result: ReconcileResult;
   /** For `corrected`: the fields that differed, in the API's words (`cores`, `memory_mb`). */
   fields?: string[];
+  /**
+   * What the backend warned of while it made the object so, without failing the step (an SDN
+   * apply that could not reload a node other than the workload node).
+   */
+  warnings?: string[];
 }
 
 /**

@@ -1,7 +1,10 @@
 import { paced } from './backend-pace.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { instrumentBackendCall } from './backend-telemetry.js';
+import { fingerprintForm } from '../core/fingerprint.js';
 import { BackendError } from './ensure.js';
 
 export interface HttpCall {
@@ -40,6 +43,58 @@ const privateTrust = new Map<string, HttpsAgent>();
 export interface BackendTls {
   /** PEM certificates to trust for this backend, instead of the public roots. */
   ca?: string;
+  /**
+   * The SHA-256 fingerprint of the backend's own certificate (`AB:CD:...`), for a self-signed
+   * one whose names do not hold the address it is reached by (a UniFi console's): that one
+   * certificate is the only trust, and its fingerprint replaces the name check.
+   */
+  pin?: string;
+}
+
+
+const pinnedAgents = new Map<string, Promise<HttpsAgent>>();
+
+/**
+ * The kept-connection pool of a pinned backend. Its certificate is fetched once by a TLS handshake
+ * that sends nothing (no request, no credential), and used only if its fingerprint is the pin;
+ * every connection then trusts that certificate alone and checks the fingerprint again.
+ */
+function pinnedAgent(url: URL, pin: string): Promise<HttpsAgent> {
+  const key = `${url.host}|${pin}`;
+  let agent = pinnedAgents.get(key);
+  if (!agent) {
+    agent = pinnedCertificate(url, pin).then((pem) => new HttpsAgent({
+      keepAlive: true,
+      maxFreeSockets: 16,
+      ca: pem,
+      // The pinned certificate is the trust anchor even when it is not a CA's own.
+      allowPartialTrustChain: true,
+      rejectUnauthorized: true,
+      checkServerIdentity: (_host, cert) => (fingerprintForm(cert.fingerprint256) === pin ? undefined : fingerprintMismatch(cert.fingerprint256)),
+    } as ConstructorParameters<typeof HttpsAgent>[0]));
+    agent.catch(() => pinnedAgents.delete(key));
+    pinnedAgents.set(key, agent);
+  }
+  return agent;
+}
+
+function fingerprintMismatch(seen: string): Error {
+  return Object.assign(new Error(`the certificate's SHA-256 fingerprint ${seen} is not the pinned one`), { code: 'CERT_FINGERPRINT_MISMATCH' });
+}
+
+function pinnedCertificate(url: URL, pin: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }), rejectUnauthorized: false }, () => {
+      const cert = socket.getPeerCertificate();
+      socket.destroy();
+      if (!cert?.raw) return reject(new Error('the backend presented no certificate'));
+      if (fingerprintForm(cert.fingerprint256) !== pin) return reject(fingerprintMismatch(cert.fingerprint256));
+      resolve(`-----BEGIN CERTIFICATE-----\n${cert.raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`);
+    });
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no TLS handshake within 10000 ms')));
+    socket.on('error', reject);
+  });
 }
 
 function agentFor(https: boolean, tls: BackendTls): HttpAgent | HttpsAgent {
@@ -61,13 +116,13 @@ interface RawAnswer {
   text: string;
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number, tls: BackendTls, retried = false): Promise<RawAnswer> {
+async function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number, tls: BackendTls, retried = false): Promise<RawAnswer> {
   const https = url.protocol === 'https:';
-  if (!https && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  if (!https && url.protocol !== 'http:') throw new Error(`unsupported protocol ${url.protocol}`);
   const options: RequestOptions = {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    agent: agentFor(https, tls),
+    agent: https && tls.pin ? await pinnedAgent(url, tls.pin) : agentFor(https, tls),
   };
   return new Promise<RawAnswer>((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(url, options, (res: IncomingMessage) => {
@@ -102,6 +157,7 @@ const CERTIFICATE_CODES = new Set([
   'CERT_UNTRUSTED',
   'CERT_SIGNATURE_FAILURE',
   'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_FINGERPRINT_MISMATCH',
 ]);
 
 export function isCertificateRefusal(err: NodeJS.ErrnoException): boolean {
@@ -140,7 +196,8 @@ export class BackendHttp {
       const err = e as NodeJS.ErrnoException;
       // A certificate the configured trust does not accept is a setting to fix, not a fault to retry.
       if (isCertificateRefusal(err)) {
-        throw new BackendError(this.product, `${method} ${url.pathname}: certificate not trusted (${err.code}: ${err.message}); set the backend's CA bundle`, false);
+        const fix = this.tls.pin ? "check the pinned fingerprint against the backend's certificate" : "set the backend's CA bundle";
+        throw new BackendError(this.product, `${method} ${url.pathname}: certificate not trusted (${err.code}: ${err.message}); ${fix}`, false);
       }
       throw new BackendError(this.product, `${method} ${url.pathname}: ${err.message}`);
     }

@@ -151,6 +151,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -195,6 +199,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -231,6 +239,10 @@ export interface paths {
                 /** @description the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -279,6 +291,10 @@ export interface paths {
                 /** @description withdrawn */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -333,6 +349,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -444,6 +464,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -455,6 +479,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -499,6 +527,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -535,6 +567,10 @@ export interface paths {
                 /** @description a backend step failed; the partial tenant with its secrets */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -652,6 +688,10 @@ export interface paths {
                 /** @description deleted */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -688,6 +728,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -706,6 +750,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -757,6 +805,10 @@ export interface paths {
                 /** @description reconciled; carries the log tokens and the dashboard password only, and what the reconcile found of each backend object */
                 200: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -804,6 +856,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -822,6 +878,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -950,6 +1010,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -994,6 +1058,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1030,6 +1098,10 @@ export interface paths {
                 /** @description the hypervisor or DNS step failed; the partial workload */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1149,6 +1221,10 @@ export interface paths {
                 /** @description deleted; its ordinal is free again */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1185,6 +1261,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1203,6 +1283,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1346,6 +1430,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1390,6 +1478,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1426,6 +1518,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1460,6 +1556,10 @@ export interface paths {
                 /** @description removed */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1496,6 +1596,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1514,6 +1618,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1641,6 +1749,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1685,6 +1797,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1721,6 +1837,10 @@ export interface paths {
                 /** @description the broker step failed; the account with its password */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1840,6 +1960,10 @@ export interface paths {
                 /** @description deleted */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1876,6 +2000,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1894,6 +2022,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2022,6 +2154,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2033,6 +2169,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2102,6 +2242,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2136,6 +2280,10 @@ export interface paths {
                 /** @description forgotten */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -2384,6 +2532,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2428,6 +2580,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2464,6 +2620,10 @@ export interface paths {
                 /** @description the device's fixed address did not move to its new MAC on the router; repeat the call */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2583,6 +2743,10 @@ export interface paths {
                 /** @description removed */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -2748,6 +2912,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2792,6 +2960,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2828,6 +3000,10 @@ export interface paths {
                 /** @description the router or DNS write did not land; the same call resumes */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2861,6 +3037,10 @@ export interface paths {
                 /** @description released: the reservation and `<device>.<zone>` are gone */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -2897,6 +3077,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2915,6 +3099,10 @@ export interface paths {
                 /** @description the router or DNS write did not land; repeat the call */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3042,6 +3230,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3086,6 +3278,10 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3122,6 +3318,10 @@ export interface paths {
                 /** @description the controller write did not land; the key with the same psk, repeating the call resumes */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3244,6 +3444,10 @@ export interface paths {
                 /** @description revoked */
                 204: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -3280,6 +3484,10 @@ export interface paths {
                 /** @description conflict */
                 409: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3298,6 +3506,10 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3685,6 +3897,8 @@ export interface components {
             result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
             /** @description for `corrected`: the fields that differed */
             fields?: string[];
+            /** @description what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads */
+            warnings?: string[];
         };
         TenantCreateFailure: {
             error: string;

@@ -63,6 +63,10 @@ export function siteProblems(e: Env): SiteProblem[] {
     if (selfHosted && !login) problems.push({ variable: 'SITE_WIFI_USERNAME', message: 'required when SITE_WIFI_DEPLOYMENT is self-hosted (it has no API keys)' });
     if (!selfHosted && !login && !set(e.SITE_WIFI_API_KEY)) problems.push({ variable: 'SITE_WIFI_API_KEY', message: 'required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are' });
   }
+  // One trust for the controller: a pinned certificate or a CA bundle.
+  if (set(e.SITE_WIFI_CERT_SHA256) && set(e.SITE_WIFI_CA_FILE)) {
+    problems.push({ variable: 'SITE_WIFI_CERT_SHA256', message: 'pins the controller\'s certificate; SITE_WIFI_CA_FILE is another trust for it: set one of the two' });
+  }
   for (const [variable, needs] of TOGETHER) {
     if (!set(e[variable])) continue;
     for (const other of needs) if (!set(e[other])) problems.push({ variable: other, message: `required when ${variable} is set` });

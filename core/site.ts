@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { fingerprintForm } from './fingerprint.js';
 import { parseDuration } from './duration.js';
 import { siteProblems } from './site-problems.js';
 
@@ -90,6 +91,9 @@ export const siteSchema = z
     // A full clone of a multi-gigabyte template runs for minutes; the workload's VM activity is
     // bounded by Temporal at 12 h (WORKLOAD_VM_OPTIONS), which five such tasks must fit in.
     SITE_HYPERVISOR_TASK_TIMEOUT: duration('30m').refine((ms) => ms >= 10_000 && ms <= 2 * 3600_000, 'must be between 10s and 2h'),
+    // One SDN apply reloads every node of the cluster in turn; the network step waits this long for
+    // it and for the tenant's VNet on the workload node. The step's activity is bounded at 5 min.
+    SITE_NETWORK_APPLY_TIMEOUT: duration('2m').refine((ms) => ms >= 10_000 && ms <= 4 * 60_000, 'must be between 10s and 4m'),
     SITE_TOKEN_KEY: key32,
     SITE_SECRETS_KEY: key32,
     SITE_SECRETS_KEY_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,16}$/).default('k1'),
@@ -154,6 +158,10 @@ export const siteSchema = z
     SITE_LOG_CA_FILE: caFile.optional(),
     SITE_GRAFANA_CA_FILE: caFile.optional(),
     SITE_WIFI_CA_FILE: caFile.optional(),
+    SITE_WIFI_CERT_SHA256: z
+      .string()
+      .regex(/^([0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/, 'must be the SHA-256 fingerprint of the controller\'s certificate: 64 hex digits, colons allowed (openssl x509 -noout -fingerprint -sha256)')
+      .optional(),
     SITE_DHCP_CA_FILE: caFile.optional(),
     SITE_BROKER_CA_FILE: caFile.optional(),
   })
@@ -182,6 +190,8 @@ export const siteSchema = z
     backendCallsPerSecond: e.SITE_BACKEND_CALLS_PER_SECOND,
     /** Bound on one Proxmox QEMU task (clone, resize, start...) and on waiting for a VM's lock. */
     hypervisorTaskTimeoutMs: e.SITE_HYPERVISOR_TASK_TIMEOUT,
+    /** Bound on one SDN apply: its task and the tenant's VNet running on the workload node. */
+    networkApplyTimeoutMs: e.SITE_NETWORK_APPLY_TIMEOUT,
     tokenKey: e.SITE_TOKEN_KEY,
     secretsKey: e.SITE_SECRETS_KEY,
     secretsKeyId: e.SITE_SECRETS_KEY_ID,
@@ -219,6 +229,8 @@ export const siteSchema = z
           site: e.SITE_WIFI_SITE,
           placeholderNetwork: e.SITE_WIFI_PLACEHOLDER_NETWORK,
           ca: e.SITE_WIFI_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+          /** The controller's own certificate, pinned by its fingerprint (SITE_WIFI_CERT_SHA256) instead of a CA. */
+          pin: e.SITE_WIFI_CERT_SHA256 ? fingerprintForm(e.SITE_WIFI_CERT_SHA256) : undefined,
           /** The tenant developer network: where admission keys go. */
           developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN ? { ssid: e.SITE_WIFI_DEVELOPER_SSID, vlan: e.SITE_WIFI_DEVELOPER_VLAN } : undefined,
         }

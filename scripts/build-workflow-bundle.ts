@@ -1,8 +1,8 @@
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tracedBundlePath, workflowInterceptorModules } from '../apps/worker/workflow-interceptor-modules.js';
+import { tracedBundlePath } from '../apps/worker/workflow-interceptor-modules.js';
+import { buildWorkflowBundle } from '../apps/worker/workflow-bundles.js';
 
 /**
  * Pre-builds the workflow bundles the production worker loads through WORKFLOW_BUNDLE (design §4), so
@@ -19,11 +19,7 @@ const out = resolve(process.argv[2] ?? resolve(root, 'dist/workflow-bundle.js'))
 
 await mkdir(dirname(out), { recursive: true });
 for (const [path, tracing] of [[out, false], [tracedBundlePath(out), true]] as const) {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: resolve(root, 'workflows/index.ts'),
-    failureConverterPath: resolve(root, 'temporal/failure-converter.ts'),
-    workflowInterceptorModules: workflowInterceptorModules({ tracing }),
-  });
+  const code = await buildWorkflowBundle(tracing);
   await writeFile(path, code);
   process.stdout.write(`workflow bundle: ${path} (${Math.round(code.length / 1024)} KiB)\n`);
 }

@@ -111,6 +111,9 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     // running: worth another try. Any other refused config-set is Kea saying no to the content;
     // repeating it changes nothing.
     const transient = /unable to forward command|server is likely to be offline/i.test(text) || LFC_RUNNING.test(text);
+    // A configuration file Kea cannot write fails every config-write the same way: a step
+    // failure that says so, not a retry (the reservation is live in Kea until its next restart).
+    if (name === 'config-write' && !transient) throw new BackendError(PRODUCT, keaConfigWriteProblem(text), false);
     const retryable = transient || name !== 'config-set';
     throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
   }
@@ -207,4 +210,9 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
       });
     },
   };
+}
+
+/** A refused config-write, with the fix: Kea's user must be able to write its configuration file. */
+export function keaConfigWriteProblem(text: string): string {
+  return `config-write refused (${text.slice(0, 200)}): Kea cannot save its configuration, so reservations would be lost at its next restart; let the user kea-dhcp4 runs as write its configuration file (and, since Kea 2.6, keep it in Kea's configuration directory)`;
 }

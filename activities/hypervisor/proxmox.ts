@@ -20,7 +20,8 @@ export { checkDisk, type DiskCheck } from '../../core/disk-size.js';
 
 /**
  * A tenant workload as a QEMU VM on Proxmox VE: a full clone of the site's newest template
- * (by name prefix, highest name in version order) on the site's node and storage, configured
+ * (by name prefix, highest name in version order) that can be cloned to the site's node (on it,
+ * or on shared storage on another node: pickTemplate) onto the site's node and storage, configured
  * with the workload's derived MAC on the tenant's VNet, its address through cloud-init, the
  * login user and keys, grown to `diskGb` (never shrunk), and running. Every change that PVE
  * runs as a worker task is polled to its end within `taskTimeoutMs`.
@@ -118,6 +119,18 @@ interface ListedVm {
   template?: number | string | boolean;
 }
 
+/** The storages of a VM's volumes: disks, and CD-ROMs other than `none`/`cdrom` (the cloud-init drive among them). */
+function volumeStorages(config: VmConfig): string[] {
+  const stores = new Set<string>();
+  for (const [k, v] of Object.entries(config)) {
+    if (!/^(scsi|virtio|sata|ide|efidisk|tpmstate)\d+$/.test(k)) continue;
+    const vol = String(v).split(',')[0] ?? '';
+    if (vol === 'none' || vol === 'cdrom' || !vol.includes(':') || vol.startsWith('/')) continue;
+    stores.add(vol.split(':')[0]!);
+  }
+  return [...stores];
+}
+
 /** Locks that record a state rather than a running task (qemu-server's `lock` enum). */
 const STATE_LOCKS = new Set(['suspended']);
 
@@ -131,19 +144,24 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
   // list, then talk to the node each one is on. A node's own list knows only its guests.
   const listVms = async () => (await pve.get<ListedVm[]>('/cluster/resources', { type: 'vm' })).filter((v) => v.type === 'qemu');
 
+  /**
+   * The VM as its node says it is now. The cluster's list (`/cluster/resources`) only says where
+   * a VM is: its status there is pvestatd's cache, up to ~10 s old (a new VM is `unknown`, with no
+   * name), so the status every start, stop and destroy is decided on is `status/current`'s.
+   */
   async function observe(vmid: number, guests?: ListedVm[]): Promise<VmObservation | undefined> {
     const listed = (guests ?? (await listVms())).find((v) => Number(v.vmid) === vmid);
     if (!listed) return undefined;
     const qemu = qemuOn(listed.node);
-    const config = await pve.get<VmConfig>(`${qemu}/${vmid}/config`);
+    const [config, current] = await Promise.all([pve.get<VmConfig>(`${qemu}/${vmid}/config`), pve.get<{ status?: string }>(`${qemu}/${vmid}/status/current`)]);
     const net = parseNet(config.net0);
     const ipc = parseIpconfig(config.ipconfig0);
     return {
       vmid,
       node: listed.node,
       name: config.name === undefined ? undefined : String(config.name),
-      status: listed.status,
-      template: isTemplate(listed.template) || Number(config.template ?? 0) === 1,
+      status: String(current?.status ?? 'unknown'),
+      template: Number(config.template ?? 0) === 1,
       lock: config.lock === undefined ? undefined : String(config.lock),
       cores: config.cores === undefined ? undefined : Number(config.cores),
       memoryMb: memoryMb(config.memory),
@@ -159,16 +177,44 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     };
   }
 
-  async function newestTemplate(): Promise<TemplateInfo> {
+  /** Whether each storage is shared, as the node reads storage.cfg (`GET /nodes/{node}/storage`). */
+  async function sharedStorages(node: string): Promise<Map<string, boolean>> {
+    const list = await pve.get<Array<{ storage: string; shared?: number | string | boolean }>>(`/nodes/${encodeURIComponent(node)}/storage`);
+    return new Map(list.map((s) => [s.storage, s.shared === true || Number(s.shared ?? 0) === 1]));
+  }
+
+  /**
+   * The template a new VM is cloned from, and whether the clone needs `target`. Templates carry
+   * the site's prefix, newest version first; of one version, the copy on the site's node comes
+   * first (sites with local storage keep a copy per node, of one name). A template on another
+   * node is usable only when every volume it has is on shared storage: PVE refuses `target`
+   * otherwise (qemu-server clone_vm, "can't clone VM to node ... (VM uses local storage)").
+   * The newest usable template wins; none usable is a refusal naming what to fix.
+   */
+  async function pickTemplate(): Promise<TemplateInfo & { target?: string }> {
     const templates = (await listVms())
       .filter((v) => isTemplate(v.template) && (v.name ?? '').startsWith(opts.templatePrefix))
-      .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? ''));
-    const newest = templates[0];
-    if (!newest) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
-    const config = await pve.get<VmConfig>(`${qemuOn(newest.node)}/${newest.vmid}/config`);
-    const diskGb = bootDiskGb(config);
-    if (diskGb === undefined) throw refuse(`template ${newest.name} (VM ${newest.vmid}) has no disk`);
-    return { vmid: Number(newest.vmid), node: newest.node, name: newest.name ?? '', diskGb };
+      .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? '') || Number(b.node === opts.node) - Number(a.node === opts.node) || Number(a.vmid) - Number(b.vmid));
+    if (templates.length === 0) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
+    const local: string[] = [];
+    const shared = new Map<string, Map<string, boolean>>();
+    for (const t of templates) {
+      const config = await pve.get<VmConfig>(`${qemuOn(t.node)}/${t.vmid}/config`);
+      const diskGb = bootDiskGb(config);
+      if (diskGb === undefined) throw refuse(`template ${t.name} (VM ${t.vmid}) has no disk`);
+      const info = { vmid: Number(t.vmid), node: t.node, name: t.name ?? '', diskGb };
+      if (t.node === opts.node) return info;
+      if (!shared.has(t.node)) shared.set(t.node, await sharedStorages(t.node));
+      const onLocal = volumeStorages(config).filter((s) => shared.get(t.node)!.get(s) !== true);
+      if (onLocal.length === 0) return { ...info, target: opts.node };
+      local.push(`${t.name} (VM ${t.vmid}) is on node ${t.node} with volumes on local storage ${onLocal.join(', ')}`);
+    }
+    throw refuse(`no template named ${opts.templatePrefix}* can be cloned to node ${opts.node}: ${local.join('; ')}. Put a copy of the template on ${opts.node}, or its disks on shared storage`);
+  }
+
+  async function newestTemplate(): Promise<TemplateInfo> {
+    const { target: _target, ...info } = await pickTemplate();
+    return info;
   }
 
   /**
@@ -198,12 +244,19 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     const existed = !!vm;
 
     if (!vm) {
-      const tpl = await newestTemplate();
+      const tpl = await pickTemplate();
       const disk = checkDisk(spec.diskGb, tpl.diskGb);
       if (!disk.ok) throw new BackendError('proxmox', `${what}: ${disk.error} (template ${tpl.name})`, false, 400);
-      // The clone runs on the template's node; a template elsewhere clones onto the site's node.
-      const target = tpl.node === opts.node ? undefined : opts.node;
-      const upid = await pve.call('POST', `${qemuOn(tpl.node)}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage, target });
+      // The clone runs on the template's node; a template elsewhere (on shared storage) clones onto the site's node.
+      const upid = await pve
+        .call('POST', `${qemuOn(tpl.node)}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage, target: tpl.target })
+        .catch((e: unknown) => {
+          // The storage config changed since it was read: PVE's refusal, not a fault to retry.
+          if (e instanceof BackendError && /VM uses local storage/.test(e.detail)) {
+            throw refuse(`${what}: template ${tpl.name} (VM ${tpl.vmid}) on node ${tpl.node} uses local storage, so it cannot be cloned to node ${opts.node}; put a copy of the template on ${opts.node}, or its disks on shared storage (${e.detail})`);
+          }
+          throw e;
+        });
       await pve.waitTask(upid, `clone ${tpl.name} to ${what}`);
       vm = await observe(spec.vmid);
       if (!vm) throw new BackendError('proxmox', `${what}: absent after its clone task ended`);
@@ -222,8 +275,14 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
       await pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
     }
     if (drift.start) {
-      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
-      await pve.waitTask(upid, `start ${what}`);
+      // Another ensure of the same VM (a quick repeat, a reconcile) may have started it since it
+      // was read: qemu-server's "VM <id> already running" is the state wanted.
+      try {
+        const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
+        await pve.waitTask(upid, `start ${what}`);
+      } catch (e) {
+        if (!(e instanceof BackendError && /VM \d+ already running/.test(e.detail))) throw e;
+      }
     }
     return [outcomeOf(`vm ${spec.vmid}`, existed, drift.fields.length > 0, drift.fields)];
   }
@@ -246,8 +305,10 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     const registered = new Set(specs.map((s) => s.vmid));
     const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
     for (const g of strangers) {
+      // The list's name is pvestatd's, absent for a VM it has not seen yet: the config's is current.
+      const name = await pve.get<VmConfig>(`${qemuOn(g.node)}/${g.vmid}/config`).then((c) => (c.name === undefined ? g.name : String(c.name)), () => g.name);
       if (mode === 'prune') await remove(Number(g.vmid));
-      outcomes.push({ object: `vm ${g.vmid}${g.name ? ` (${g.name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
+      outcomes.push({ object: `vm ${g.vmid}${name ? ` (${name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
     }
     return outcomes;
   }
@@ -270,9 +331,11 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
         return;
       } catch (e) {
         // Gone meanwhile (another remove won the race): that is the outcome wanted.
+        // Started again meanwhile ("VM <id> is running - destroy failed", before the task or in
+        // it): stop and destroy again.
         const now = await observe(vmid);
         if (!now) return;
-        if (round < 3 && now.status === 'running') continue;
+        if (round < 3 && (now.status === 'running' || (e instanceof BackendError && /is running - destroy failed/.test(e.detail)))) continue;
         throw e;
       }
     }

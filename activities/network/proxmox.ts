@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
-import { PveApi, type PveParams } from './pve-api.js';
+import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
@@ -57,8 +57,13 @@ export interface ProxmoxNetworkOptions {
   controller: string;
   /** The node workloads land on: a zone restricted to other nodes is corrected to include it. */
   node: string;
-  /** Bound on the apply task. */
+  /** Bound on each task but the apply. */
   taskTimeoutMs: number;
+  /**
+   * Bound on one SDN apply (SITE_NETWORK_APPLY_TIMEOUT): `PUT /cluster/sdn` reloads every node of
+   * the cluster in turn, and the tenant's VNet must then run on the workload node. Default: `taskTimeoutMs`.
+   */
+  applyTimeoutMs?: number;
   /** The site's VNI bases, to read the index a zone or VNet found on the fabric carries. */
   vrfVniBase: number;
   vnetVniBase: number;
@@ -75,6 +80,7 @@ export function subnetIdOf(zone: string, cidr: string): string {
 
 export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): NetworkAdapter {
   const pve = new PveApi({ ...opts, product: 'proxmox' });
+  const applyTimeoutMs = opts.applyTimeoutMs ?? opts.taskTimeoutMs;
   const list = (path: string, running: boolean) => pve.get<SdnObject[]>(path, running ? { running: 1 } : {});
   const byId = (items: SdnObject[], key: string, id: string) => items.find((o) => o[key] === id);
 
@@ -107,10 +113,38 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   };
   const serviceVnet = (v: SdnObject) => /^tv\d{2}$/.test(String(v.vnet)) && vnetRange(values(v).tag);
 
+  /**
+   * Staged edits of SDN controllers and (PVE 9) fabrics and their nodes: the service never edits
+   * either, so any is an operator's, and `PUT /cluster/sdn` would apply it with ours. PVE 8 has
+   * no fabrics (501: none).
+   */
+  async function pendingControllersAndFabrics(): Promise<string[]> {
+    const none = (e: unknown) => {
+      if (e instanceof BackendError && e.status === 501) return undefined;
+      throw e;
+    };
+    const [controllers, fabrics] = await Promise.all([
+      pve.get<SdnObject[]>('/cluster/sdn/controllers', { pending: 1 }),
+      pve.get<{ fabrics?: SdnObject[]; nodes?: SdnObject[] }>('/cluster/sdn/fabrics/all', { pending: 1 }).catch(none),
+    ]);
+    const staged: string[] = [];
+    for (const c of controllers) if (c.state) staged.push(`controller ${String(c.controller)} (${String(c.state)})`);
+    for (const f of fabrics?.fabrics ?? []) if (f.state) staged.push(`fabric ${String(f.id ?? values(f).id)} (${String(f.state)})`);
+    for (const n of fabrics?.nodes ?? []) {
+      const v = values(n);
+      if (n.state) staged.push(`fabric ${String(v.fabric_id)} node ${String(v.node_id)} (${String(n.state)})`);
+    }
+    return staged;
+  }
+
   /** Pending SDN edits the service did not make (an operator's, staged), described. */
   async function foreignPending(s: NetworkSpec): Promise<string[]> {
-    const [zones, vnets] = await Promise.all([pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }), pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 })]);
-    const foreign: string[] = [];
+    const [zones, vnets, others] = await Promise.all([
+      pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
+      pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
+      pendingControllersAndFabrics(),
+    ]);
+    const foreign: string[] = [...others];
     for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
     for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
     // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
@@ -161,8 +195,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     return content.find((v) => v.vnet === s.vnet);
   }
 
-  async function waitForBridge(s: NetworkSpec): Promise<void> {
-    const deadline = Date.now() + opts.taskTimeoutMs;
+  async function waitForBridge(s: NetworkSpec, deadline = Date.now() + applyTimeoutMs): Promise<void> {
     let delay = 50;
     for (;;) {
       const mine = await onNode(s);
@@ -170,7 +203,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
       const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
       if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnet} on node ${opts.node}: ${last}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${opts.node} after ${opts.taskTimeoutMs} ms (${last}); did its network reload fail?`);
+      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${opts.node} after ${applyTimeoutMs} ms (${last}); did its network reload fail?`);
       await new Promise((r) => setTimeout(r, Math.min(delay, left)));
       delay = Math.min(delay * 2, 1000);
     }
@@ -217,6 +250,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     // write with its token and let the apply release it.
     const token = needsWrite ? await acquireLock(s) : undefined;
     let released = !token;
+    let applied: { upid: unknown; deadline: number } | undefined;
     const write = <T>(method: 'POST' | 'PUT', path: string, params: PveParams = {}) => pve.call<T>(method, path, { ...params, 'lock-token': token });
     try {
       if (needsWrite) await refuseForeignPending(s);
@@ -250,19 +284,40 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
       }
 
       if (reload || wrote.zone || wrote.vnet || wrote.subnet || !runningOk.zone || !runningOk.vnet || !runningOk.subnet) {
+        const deadline = Date.now() + applyTimeoutMs;
         const upid = await pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
         released = true;
-        // A node whose reload could not be started is only a warning of the task: a failed step here.
-        await pve.waitTask(upid, `apply SDN for ${s.tenant}`, { warningsFail: true });
+        applied = { upid, deadline };
       }
     } finally {
       if (!released) await pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
     }
-    // The apply only starts each node's network reload: wait until the site's node runs the VNet
-    // as a bridge, so no VM is started on a bridge that does not exist yet.
-    await waitForBridge(s);
+    // The apply only starts each node's network reload: the step is done when the workload node
+    // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
+    // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
+    // each): reported with the VNet, not a failure, unless it is the workload node (then the
+    // VNet never becomes available there and the wait below fails).
+    const warnings = applied ? await applyWarnings(s, applied.upid, applied.deadline) : [];
+    await waitForBridge(s, applied?.deadline);
 
-    return outcomesOf(s, o, reload);
+    const outcomes = outcomesOf(s, o, reload);
+    if (warnings.length > 0) outcomes[1] = { ...outcomes[1]!, warnings };
+    return outcomes;
+  }
+
+  /** The apply task's end, within the apply's bound, and what it warned of. */
+  async function applyWarnings(s: NetworkSpec, upid: unknown, deadline: number): Promise<string[]> {
+    let exit: string | undefined;
+    try {
+      exit = await pve.waitTask(upid, `apply SDN for ${s.tenant}`, { timeoutMs: Math.max(1, deadline - Date.now()) });
+    } catch (e) {
+      // Still reloading other nodes: the VNet on the workload node decides (waitForBridge).
+      if (e instanceof PveTaskError && /still running/.test(e.detail)) return [`sdn apply: still reloading nodes after ${applyTimeoutMs} ms`];
+      throw e;
+    }
+    if (typeof upid !== 'string' || !exit?.startsWith('WARNINGS')) return [];
+    const lines = await pve.taskWarnings(upid).catch(() => []);
+    return lines.length > 0 ? lines.map((l) => `sdn apply: ${l}`) : [`sdn apply: ${exit}`];
   }
 
   /**

@@ -114,26 +114,35 @@ export class PveApi {
     return this.call<T>('GET', path, query);
   }
 
+  /** A task's `WARN: ...` lines (what it warned of and went on), without the prefix. */
+  async taskWarnings(upid: string): Promise<string[]> {
+    const u = parseUpid(upid);
+    if (!u) return [];
+    const log = await this.get<Array<{ n: number; t: string }>>(`/nodes/${encodeURIComponent(u.node)}/tasks/${encodeURIComponent(upid)}/log`, { limit: 1000 });
+    return log.map((l) => /^WARN: (.*)$/.exec(l.t)?.[1]?.trim()).filter((t): t is string => !!t);
+  }
+
   /**
    * Wait for a worker task to stop, polling `GET /nodes/{node}/tasks/{upid}/status` with a
    * growing interval; its exit status must be OK (or WARNINGS, unless `warningsFail`: a task that
    * only warns when part of its work failed, as `reloadnetworkall` does for a node).
    */
-  async waitTask(upid: unknown, what: string, opts: { warningsFail?: boolean } = {}): Promise<void> {
-    if (typeof upid !== 'string') return; // a synchronous answer (older PVE): nothing to wait for
+  async waitTask(upid: unknown, what: string, opts: { warningsFail?: boolean; timeoutMs?: number } = {}): Promise<string | undefined> {
+    if (typeof upid !== 'string') return undefined; // a synchronous answer (older PVE): nothing to wait for
     const u = parseUpid(upid);
     if (!u) throw new BackendError(this.product, `${what}: unexpected task id ${upid}`);
-    const deadline = Date.now() + this.opts.taskTimeoutMs;
+    const timeoutMs = opts.timeoutMs ?? this.opts.taskTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
     let delay = 5;
     for (;;) {
       const s = await this.get<{ status: string; exitstatus?: string }>(`/nodes/${encodeURIComponent(u.node)}/tasks/${encodeURIComponent(upid)}/status`);
       if (s.status === 'stopped') {
         const exit = s.exitstatus ?? '';
-        if (exit === 'OK' || (!opts.warningsFail && /^WARNINGS: \d+$/.test(exit))) return;
+        if (exit === 'OK' || (!opts.warningsFail && /^WARNINGS: \d+$/.test(exit))) return exit;
         throw new PveTaskError(this.product, `${what}: task ${u.type} ${u.id} on ${u.node} failed: ${exit}`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new PveTaskError(this.product, `${what}: task ${u.type} ${u.id} on ${u.node} still running after ${this.opts.taskTimeoutMs} ms`);
+      if (left <= 0) throw new PveTaskError(this.product, `${what}: task ${u.type} ${u.id} on ${u.node} still running after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, Math.min(delay, left)));
       delay = Math.min(delay * 2, 1000);
     }

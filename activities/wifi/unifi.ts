@@ -42,6 +42,8 @@ export interface UnifiWifiOptions {
   timeoutMs?: number;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
+  /** The controller's own certificate's SHA-256 fingerprint, pinned (instead of `ca`). */
+  pin?: string;
 }
 
 /**
@@ -81,7 +83,7 @@ interface Answer<T> {
 const PRODUCT = 'unifi';
 
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
-  const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
+  const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, pin: opts.pin });
   const session = unifiSession(http, opts);
   const base = unifiApiBase(opts);
 

@@ -1,4 +1,4 @@
-import { runHeaders } from './middleware/run-headers.js';
+import { RUN_ID_HEADER, RUN_STEPS_HEADER, runHeaders } from './middleware/run-headers.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { findTenantToken, isTenantTokenRevoked } from '../../db/queries/tenants.js';
@@ -171,5 +171,33 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
 /** The OpenAPI 3.1 document the code generates (compared with openapi.yaml by the contract test). */
 export function openApiDocument(app: OpenAPIHono<AppEnv>) {
-  return app.getOpenAPI31Document(OPENAPI_INFO);
+  return withRunHeaders(app.getOpenAPI31Document(OPENAPI_INFO));
+}
+
+const RUN_HEADERS = {
+  [RUN_ID_HEADER]: {
+    description: 'the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w`',
+    schema: { type: 'string' },
+  },
+  [RUN_STEPS_HEADER]: {
+    description: 'the step activities this call\'s attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed`',
+    schema: { type: 'string' },
+  },
+} as const;
+
+/**
+ * Every answer a run gave names it (middleware/run-headers.ts): the calls that change something
+ * (POST, PUT, DELETE under /v1), on success, refusal by the run (409) and a failed step (502).
+ */
+function withRunHeaders<D extends { paths?: object }>(doc: D): D {
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const method of ['post', 'put', 'delete']) {
+      const op = item[method] as { responses?: Record<string, { headers?: Record<string, unknown> }> } | undefined;
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
+        if (/^2|^409$|^502$/.test(status)) response.headers = { ...response.headers, ...RUN_HEADERS };
+      }
+    }
+  }
+  return doc;
 }

@@ -49,13 +49,13 @@ export const LAB_DOMAIN = 'lab.example';
  * 128 device addresses, a full site of the bench needs more (bench/full-site.ts).
  */
 export async function startLabBackends(
-  opts: { domain?: string; dir?: string; taskMs?: [number, number]; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
+  opts: { domain?: string; dir?: string; taskMs?: [number, number]; pveStatsIntervalMs?: number; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
 ): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
   const pdns = await startPowerDns({ dir: opts.dir ? `${opts.dir}/pdns` : undefined });
   const recursor = await startRecursor({ dir: opts.dir ? `${opts.dir}/recursor` : undefined });
   const proxmoxToken = { tokenId: 'svc@pve!provisioning', tokenSecret: randomBytes(16).toString('hex') };
-  const proxmox = createProxmoxSimulator({ ...proxmoxToken, node: 'pve1', storage: 'local-lvm', controllers: ['evpnctl'], taskMs: opts.taskMs ?? [0, 2] });
+  const proxmox = createProxmoxSimulator({ ...proxmoxToken, node: 'pve1', storage: 'local-lvm', controllers: ['evpnctl'], taskMs: opts.taskMs ?? [0, 2], statsIntervalMs: opts.pveStatsIntervalMs });
   const minioRoot = { rootAccessKey: 'labadmin', rootSecretKey: randomBytes(16).toString('hex') };
   const minio = createMinioSimulator({ ...minioRoot, buckets: ['tenant-state'] });
   const pdnsProxy = createFaultProxy(pdns.apiUrl);

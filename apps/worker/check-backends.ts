@@ -1,6 +1,8 @@
 import type { Site } from '../../core/site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
 import { BackendError } from '../../activities/ensure.js';
+import { logDataSourceType } from '../../activities/dashboards/datasources.js';
+import { keaConfigWriteProblem } from '../../activities/devices/kea.js';
 import { BackendHttp } from '../../activities/http.js';
 import { PveApi } from '../../activities/network/pve-api.js';
 import { signRequest } from '../../activities/state/sigv4.js';
@@ -10,7 +12,8 @@ import { unifiApiBase, unifiSession } from '../../activities/wifi/unifi-session.
 /**
  * `worker --check-backends`: before the first tenant, call each configured backend's read-only
  * endpoint with the site's URL, credential and CA bundle, exactly as the adapters will, and say
- * what answers. Nothing is written anywhere.
+ * what answers. Nothing is written, but for Kea's `config-write` of its running configuration to
+ * its own file (what every reservation ends with), which is how a file Kea cannot write shows.
  */
 export interface BackendCheck {
   backend: string;
@@ -31,7 +34,7 @@ const probe = (backend: string, url: string, run: () => Promise<string>): Probe 
 
 function probes(site: Site, timeoutMs: number): Probe[] {
   const list: Probe[] = [];
-  const jsonApi = (product: string, url: string, headers: Record<string, string>, ca: string | undefined) => new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca });
+  const jsonApi = (product: string, url: string, headers: Record<string, string>, ca: string | undefined, pin?: string) => new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca, pin });
 
   // PowerDNS Authoritative and Recursor share their API: the server object carries the version.
   for (const [backend, name, api] of [['powerdns', 'PowerDNS Authoritative', site.dns], ['recursor', 'PowerDNS Recursor', site.resolver]] as const) {
@@ -58,7 +61,10 @@ function probes(site: Site, timeoutMs: number): Probe[] {
   if (site.logStore) {
     const ls = site.logStore;
     list.push(probe('log-store', ls.adminUrl, async () => {
-      await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}` });
+      const res = await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}`, accept: [403] });
+      // Caddy's admin API answers only the Host names it listens as (caddyserver/caddy admin.go, checkHost).
+      if (res.status === 403 && /host not allowed/i.test(res.text)) throw new BackendError('caddy', CADDY_ORIGIN_FIX, false, 403);
+      if (res.status === 403) throw new BackendError('caddy', `GET config -> 403 ${res.text.slice(0, 200)}`, false, 403);
       return `Caddy admin API answers; server ${ls.server} is configured`;
     }));
   }
@@ -68,14 +74,22 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       const auth = `Basic ${Buffer.from(`${g.adminUser}:${g.adminPassword}`).toString('base64')}`;
       const me = (await jsonApi('grafana', g.url, { authorization: auth }, g.ca).call({ path: '/api/user' })).json<{ login?: string; isGrafanaAdmin?: boolean }>();
       if (!me.isGrafanaAdmin) throw new BackendError('grafana', `${me.login ?? 'the admin user'} is not a Grafana server admin`, false);
-      return `signed in as ${me.login ?? '?'} (server admin)`;
+      // Grafana accepts a data source of a type no installed plugin provides: ask for the plugin.
+      const api = jsonApi('grafana', g.url, { authorization: auth }, g.ca);
+      const plugin = await api.call({ path: `/api/plugins/${logDataSourceType}/settings`, accept: [404] });
+      if (plugin.status === 404) {
+        const old = await api.call({ path: `/api/plugins/${PRE_013_LOG_PLUGIN}/settings`, accept: [404] });
+        throw new BackendError('grafana', old.status === 404 ? GRAFANA_PLUGIN_FIX : `${GRAFANA_PLUGIN_FIX} (it has ${PRE_013_LOG_PLUGIN}, the plugin before 0.13, whose id differs)`, false, 404);
+      }
+      const version = plugin.json<{ info?: { version?: string } }>().info?.version ?? '?';
+      return `signed in as ${me.login ?? '?'} (server admin); plugin ${logDataSourceType} ${version}`;
     }));
   }
   if (site.wifi) {
     const w = site.wifi;
     list.push(probe('wifi', w.url, async () => {
       // The adapter's own session: an API key, or the deployment's login.
-      const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
+      const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca, w.pin), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
       const wlans = res.json<{ data?: unknown[] }>().data ?? [];
       return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
     }));
@@ -97,7 +111,12 @@ function probes(site: Site, timeoutMs: number): Probe[] {
       if (!subnet) throw new BackendError('kea', `subnet id ${d.subnetId} (SITE_DHCP_SUBNET_ID) is not configured`);
       const problems = trustClassRangeProblems(site.trustClasses, subnet.subnet);
       if (problems.length) throw new BackendError('kea', `SITE_TRUST_CLASSES: ${problems.join('; ')}`);
-      return `Kea DHCPv4 ${first.text ?? ''}; device network ${subnet.subnet} holds every trust class's range`.trim();
+      // Every reservation ends with config-write (so a restart keeps it): the one write of this
+      // check, of the running configuration to its own file, as each reservation does.
+      const written = (await jsonApi('kea', d.controlUrl, headers, d.ca).call({ method: 'POST', path: '', json: { command: 'config-write', ...(d.control === 'agent' ? { service: ['dhcp4'] } : {}) } })).json<unknown>();
+      const write = (Array.isArray(written) ? written[0] : written) as { result?: number; text?: string } | undefined;
+      if (write?.result !== 0) throw new BackendError('kea', keaConfigWriteProblem(write?.text ?? 'no answer'), false);
+      return `Kea DHCPv4 ${first.text ?? ''}; device network ${subnet.subnet} holds every trust class's range; its configuration file is writable`.trim();
     }));
   }
   if (site.broker) {
@@ -115,6 +134,12 @@ function probes(site: Site, timeoutMs: number): Probe[] {
   }
   return list;
 }
+
+/** The pre-0.13 id of the VictoriaLogs data source plugin. */
+const PRE_013_LOG_PLUGIN = 'victorialogs-datasource';
+const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSourceType}, 0.13 or later) is not installed: tenants' data sources would not work; install it (grafana cli plugins install ${logDataSourceType}, or GF_INSTALL_PLUGINS) and restart Grafana`;
+const CADDY_ORIGIN_FIX =
+  'Caddy refuses this Host (403 host not allowed): its admin API answers only the address it listens on; set SITE_LOG_URL to that address, or add this one to admin.origins in Caddy\'s config';
 
 /** Runs every configured backend's check at once; never throws. */
 export async function checkBackends(site: Site, opts: { timeoutMs?: number } = {}): Promise<BackendCheck[]> {

@@ -46,6 +46,8 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Backen
     vrfVniBase: site.vrfVniBase,
     vnetVniBase: site.vnetVniBase,
     taskTimeoutMs: timeoutMs,
+    applyTimeoutMs: site.networkApplyTimeoutMs,
+    timeoutMs,
     ca: site.proxmox.ca,
   });
   const hypervisor = createProxmoxHypervisorAdapter({

@@ -53,6 +53,13 @@ describe('the OpenAPI contract', () => {
     expect(committed.components.schemas.TenantCreateRequest.example).toEqual({ name: 'acme' });
   });
 
+  it('documents Run-Id and Run-Steps on the answers a run gives, and not on reads', () => {
+    const create = generated.paths['/v1/tenants/{t}/workloads'].post.responses;
+    for (const status of ['201', '409', '502']) expect(Object.keys(create[status].headers ?? {})).toEqual(expect.arrayContaining(['Run-Id', 'Run-Steps']));
+    expect(generated.paths['/v1/tenants/{t}/workloads'].get.responses['200'].headers?.['Run-Id']).toBeUndefined();
+    expect(create['400'].headers?.['Run-Id']).toBeUndefined();
+  });
+
   it('names the errors the spec gives each tenant route', () => {
     const statuses = (method: string, path: string) => Object.keys(committed.paths[path][method].responses).sort();
     expect(statuses('post', '/v1/tenants')).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '502', '503']));

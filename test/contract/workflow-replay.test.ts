@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, it } from 'vitest';
-import { workflowsPath } from '../../apps/worker/worker.js';
-import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
+import { describe, expect, inject, it } from 'vitest';
+import { tracedBundlePath } from '../../apps/worker/workflow-interceptor-modules.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import * as workflows from '../../workflows/index.js';
 import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
@@ -11,7 +10,9 @@ import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
 /**
  * The current workflow code replays every recorded history (test/replay/histories, written by
  * `npm run histories:record`): a change that would break running workflows (a command added,
- * removed or reordered without `patched()`) fails here. docs/decisions.md has the policy.
+ * removed or reordered without `patched()`) fails here. docs/decisions.md has the policy. The code
+ * replayed is the bundle that ships (apps/worker/workflow-bundles.ts, as the image's WORKFLOW_BUNDLE),
+ * built once by the test run's global setup.
  */
 const DIR = join(import.meta.dirname, '..', 'replay', 'histories');
 const recorded = readdirSync(DIR)
@@ -25,13 +26,13 @@ describe('recorded workflow histories', () => {
 
   // Tracing on or off picks the worker's bundle (apps/worker/workflow-interceptor-modules.ts): a run
   // started by either must replay on the other, so both replay every history.
-  it.each([false, true])('replay against the current workflow code without a nondeterminism error (tracing %s)', { timeout: 120_000 }, async (tracing) => {
+  it.each([false, true])('replay against the shipped workflow bundle without a nondeterminism error (tracing %s)', { timeout: 120_000 }, async (tracing) => {
+    const bundle = inject('workflowBundle');
     const results = [];
     const histories = recorded.map((r) => ({ workflowId: r.workflowId, history: r.history }));
     for await (const result of Worker.runReplayHistories(
       {
-        workflowsPath: workflowsPath(),
-        interceptors: { workflowModules: workflowInterceptorModules({ tracing }) },
+        workflowBundle: { codePath: tracing ? tracedBundlePath(bundle) : bundle },
         dataConverter: dataConverter(Buffer.from(RECORDING_CODEC_KEY, 'base64')),
       },
       histories,

@@ -323,6 +323,8 @@ describe('the site template', () => {
     ]) {
       site.backends.proxmox.state.vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, storage), status: 'stopped' });
     }
+    // The cluster's list names a new template once pvestatd's next round has run.
+    site.backends.proxmox.pvestatd();
     const small = await create('other', { name: 'app', disk_gb: 9 });
     expect(small.status).toBe(400);
     expect(small.body).toEqual({ error: "disk_gb 9 is smaller than the template's disk of 10 GB; a disk can grow, never shrink" });

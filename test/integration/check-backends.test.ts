@@ -3,6 +3,11 @@ import { execFile } from 'node:child_process';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
+import { createGrafanaSimulator } from '../../apps/lab/simulators/grafana/index.js';
+import { createKeaAdapter } from '../../activities/devices/kea.js';
+import { BackendError } from '../../activities/ensure.js';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { mkdir, rename, rm } from 'node:fs/promises';
 
 /**
  * `worker --check-backends` (issue 17): the operator's check before the first tenant. It reports
@@ -85,5 +90,65 @@ describe('worker --check-backends at a site with DHCP', () => {
     const bad = await checkBackends({ ...full.env, SITE_TRUST_CLASSES: JSON.stringify(classes) });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL\s+dhcp\s+\S+\s+SITE_TRUST_CLASSES: trust class sensor: range 10\.99\.0\.10-10\.99\.0\.20 is not inside the device network /);
+  });
+
+  it('a Grafana without the VictoriaLogs plugin: names the plugin and how to install it (issue 28 item 4)', async () => {
+    expect((await checkBackends(full.env)).stdout).toMatch(/ok\s+grafana\s+\S+\s+signed in as \S+ \(server admin\); plugin victoriametrics-logs-datasource 0\.14\.1/);
+    const bare = await serveApp(createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'grafana-admin-MARK', plugins: [] }).app);
+    const old = await serveApp(createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'grafana-admin-MARK', plugins: [{ id: 'victorialogs-datasource', name: 'VictoriaLogs', version: '0.12.0' }] }).app);
+    try {
+      const login = { SITE_GRAFANA_ADMIN_USER: 'admin', SITE_GRAFANA_ADMIN_PASSWORD: 'grafana-admin-MARK' };
+      const r = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: bare.url });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/FAIL\s+grafana\s+\S+\s+the VictoriaLogs data source plugin \(victoriametrics-logs-datasource, 0\.13 or later\) is not installed: .*grafana cli plugins install victoriametrics-logs-datasource/);
+      const r2 = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: old.url });
+      expect(r2.stdout).toMatch(/it has victorialogs-datasource, the plugin before 0\.13, whose id differs/);
+      expect(r.stdout + r2.stdout).not.toContain('MARK');
+    } finally {
+      await bare.close();
+      await old.close();
+    }
+  });
+
+  it("Caddy's admin API refusing the Host it is reached by: names the cause and the fix (issue 28 item 5)", async () => {
+    // As at a site reaching the admin API through another address (a forward, a NAT, a name):
+    // real Caddy compares the Host header with the address it listens on (admin.go, checkHost).
+    const admin = new URL(full.logStore!.caddy.adminUrl);
+    const forward = createServer((client) => {
+      const upstream = connect(Number(admin.port), admin.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => forward.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await checkBackends({ ...full.env, SITE_LOG_URL: `http://127.0.0.1:${(forward.address() as AddressInfo).port}` });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/FAIL\s+log-store\s+\S+\s+Caddy refuses this Host \(403 host not allowed\): .*set SITE_LOG_URL to that address, or add this one to admin\.origins/);
+    } finally {
+      forward.close();
+    }
+  });
+
+  it('a Kea that cannot write its configuration file: the check and a reservation both say so, and neither is retried (issue 28 item 6)', async () => {
+    expect((await checkBackends(full.env)).stdout).toMatch(/ok\s+dhcp\s+.*its configuration file is writable/);
+    const file = full.kea!.configFile;
+    // Root writes any file: a directory where the file was is what no user can write.
+    await rename(file, `${file}.saved`);
+    await mkdir(file);
+    try {
+      const r = await checkBackends(full.env);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/FAIL\s+dhcp\s+\S+\s+config-write refused \(.+\): Kea cannot save its configuration, .*let the user kea-dhcp4 runs as write its configuration file/);
+      const kea = createKeaAdapter({ controlUrl: full.kea!.controlUrl, subnetId: Number(full.env.SITE_DHCP_SUBNET_ID) });
+      const failed = await kea.ensure({ mac: '02:00:00:00:28:06', address: '10.200.0.250', hostname: 'w' }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(BackendError);
+      expect((failed as BackendError).retryable).toBe(false);
+      expect((failed as BackendError).detail).toMatch(/Kea cannot save its configuration/);
+      await kea.remove({ address: '10.200.0.250' }).catch(() => undefined);
+    } finally {
+      await rm(file, { recursive: true });
+      await rename(`${file}.saved`, file);
+    }
   });
 });

@@ -57,6 +57,9 @@ beforeAll(async () => {
     tokenId: TOKEN_ID,
     tokenSecret: SECRET,
     otherNodes: ['pve2'],
+    storages: { ceph: { type: 'rbd', shared: true } },
+    // pvestatd's round, small here; tests that need the cluster's list current call sim.pvestatd().
+    statsIntervalMs: 300,
     templates: [
       { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
       { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
@@ -305,16 +308,148 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
     expect(sim.state.vms.has(spec.vmid)).toBe(false);
   });
 
-  it('a template on another node is cloned onto the site node (clone target)', async () => {
-    sim.state.vms.set(9100, { vmid: 9100, node: 'pve2', status: 'stopped', config: { ...sim.state.vms.get(9001)!.config, name: 'tmpl-debian-13.0' } });
+  // A copy of the newest template as an operator adds it on another node, its volumes on `storage`.
+  function addTemplate(vmid: number, node: string, name: string, storage: string): void {
+    const config = Object.fromEntries(
+      Object.entries(sim.state.vms.get(9001)!.config).map(([k, v]) => [k, v.replace(/^local-lvm:/, `${storage}:`)]),
+    );
+    sim.state.vms.set(vmid, { vmid, node, status: 'stopped', config: { ...config, name } });
+    sim.pvestatd();
+  }
+
+  it('a template on shared storage on another node is cloned onto the site node (clone target)', async () => {
+    addTemplate(9100, 'pve2', 'tmpl-debian-13.0', 'ceph');
     try {
       expect(await hv.newestTemplate()).toMatchObject({ vmid: 9100, node: 'pve2' });
       const spec = specFor(11);
       expect((await hv.ensure(spec))[0]?.result).toBe('created');
       expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve1', status: 'running' });
+      const clone = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').at(-1);
+      expect([clone?.node, clone?.id]).toEqual(['pve2', '9100']);
       await hv.remove(spec.vmid);
     } finally {
       sim.state.vms.delete(9100);
     }
   });
+
+  // Issue 28 item 1: per-node templates on local storage (local-lvm, ZFS).
+  it('of templates on local storage, the newest on the site node is used; a newer one on another node is not', async () => {
+    addTemplate(9101, 'pve2', 'tmpl-debian-13.0', 'local-lvm');
+    try {
+      expect(await hv.newestTemplate()).toMatchObject({ vmid: 9001, node: 'pve1', name: 'tmpl-debian-12.10' });
+      const spec = specFor(12);
+      expect((await hv.ensure(spec))[0]?.result).toBe('created');
+      const clone = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').at(-1);
+      expect([clone?.node, clone?.id]).toEqual(['pve1', '9001']);
+      await hv.remove(spec.vmid);
+    } finally {
+      sim.state.vms.delete(9101);
+    }
+  });
+
+  it('of two copies of one template name (one per node), the site node\'s is used, without target', async () => {
+    addTemplate(9102, 'pve2', 'tmpl-debian-13.0', 'local-lvm');
+    addTemplate(9103, 'pve1', 'tmpl-debian-13.0', 'local-lvm');
+    try {
+      expect(await hv.newestTemplate()).toMatchObject({ vmid: 9103, node: 'pve1' });
+    } finally {
+      sim.state.vms.delete(9102);
+      sim.state.vms.delete(9103);
+    }
+  });
+
+  it('only templates on another node\'s local storage: a refusal that says what to fix, no clone tried', async () => {
+    const own = [9000, 9001, 9002].map((id) => [id, sim.state.vms.get(id)!] as const);
+    for (const [, vm] of own) vm.node = 'pve2';
+    sim.pvestatd();
+    try {
+      const clones = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').length;
+      const err = (await hv.ensure(specFor(13)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/tmpl-debian-12\.10 \(VM 9001\) is on node pve2 with volumes on local storage local-lvm/);
+      expect(err.detail).toMatch(/Put a copy of the template on pve1, or its disks on shared storage/);
+      expect([...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').length).toBe(clones);
+      expect(sim.state.vms.has(specFor(13).vmid)).toBe(false);
+    } finally {
+      for (const [, vm] of own) delete vm.node;
+      sim.pvestatd();
+    }
+  });
+
+  it('PVE refusing the clone (storage made local after it was read) is a refusal, not a retry', async () => {
+    addTemplate(9104, 'pve2', 'tmpl-debian-13.0', 'ceph');
+    // storage.cfg as the clone reads it: ceph no longer shared (the node's list still said so).
+    const storages = sim.state.storages;
+    const get = storages.get.bind(storages);
+    storages.get = (id: string) => (id === 'ceph' ? { type: 'rbd', shared: false } : get(id));
+    try {
+      const err = (await hv.ensure(specFor(14)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/template tmpl-debian-13\.0 \(VM 9104\) on node pve2 uses local storage, so it cannot be cloned to node pve1; put a copy of the template on pve1/);
+      expect(err.detail).toMatch(/can't clone VM to node 'pve1' \(VM uses local storage\)/);
+    } finally {
+      storages.get = get;
+      sim.state.vms.delete(9104);
+    }
+  });
 });
+
+// Issue 28 item 3: `/cluster/resources` is pvestatd's cache (up to ~10 s old, a new VM `unknown`
+// with no name); starts, stops and destroys are decided on the node's `status/current`.
+describe('stale status in the cluster list', () => {
+  async function withSlowPvestatd(run: () => Promise<void>): Promise<void> {
+    const before = sim.state.stats.intervalMs;
+    sim.state.stats.intervalMs = 60_000;
+    sim.pvestatd();
+    try {
+      await run();
+    } finally {
+      sim.state.stats.intervalMs = before;
+      sim.pvestatd();
+    }
+  }
+  const starts = (vmid: number) => [...sim.state.tasks.values()].filter((t) => t.type === 'qmstart' && t.id === String(vmid)).length;
+
+  it('a create repeated at once (the list still says unknown) is in-place: no second start', async () => {
+    const spec = specFor(20);
+    await withSlowPvestatd(async () => {
+      await pveList(); // pvestatd's round, before the VM exists
+      expect((await hv.ensure(spec))[0]?.result).toBe('created');
+      expect((await pveList()).find((v) => v.vmid === spec.vmid)).toMatchObject({ status: 'unknown' });
+      expect(await hv.ensure(spec)).toEqual([{ object: `vm ${spec.vmid}`, result: 'in-place' }]);
+      expect(starts(spec.vmid)).toBe(1);
+    });
+    await hv.remove(spec.vmid);
+  });
+
+  it('two creates that both start a stopped VM: "already running" fails neither', async () => {
+    const spec = specFor(21);
+    await hv.ensure(spec);
+    sim.state.vms.get(spec.vmid)!.status = 'stopped';
+    const results = await Promise.all([hv.ensure(spec), adapter().ensure(spec)]);
+    expect(results.map((r) => r[0]?.result)).toEqual(['corrected', 'corrected']);
+    expect(sim.state.vms.get(spec.vmid)!.status).toBe('running');
+    await hv.remove(spec.vmid);
+  });
+
+  it('a delete of a VM the list still says is stopped (started since) stops it first, and is done', async () => {
+    const spec = specFor(22);
+    await hv.ensure(spec);
+    const vm = sim.state.vms.get(spec.vmid)!;
+    await withSlowPvestatd(async () => {
+      vm.status = 'stopped';
+      await pveList(); // pvestatd saw it stopped
+      vm.status = 'running';
+      expect((await pveList()).find((v) => v.vmid === spec.vmid)).toMatchObject({ status: 'stopped' });
+      await hv.remove(spec.vmid);
+      expect(sim.state.vms.has(spec.vmid)).toBe(false);
+    });
+  });
+});
+
+async function pveList(): Promise<Array<{ vmid: number; status: string; name?: string }>> {
+  const res = await fetch(`${server.url}/api2/json/cluster/resources?type=vm`, { headers: { authorization: `PVEAPIToken=${TOKEN_ID}=${SECRET}` } });
+  return ((await res.json()) as { data: Array<{ vmid: number; status: string; name?: string }> }).data;
+}

@@ -53,7 +53,7 @@ const applies = () => [...sim.state.tasks.values()].filter((t) => t.type === 're
 const results = (outcomes: Array<{ object: string; result: string }>) => Object.fromEntries(outcomes.map((o) => [o.object, o.result]));
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET });
+  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, otherNodes: ['pve2', 'pve3'] });
   server = await serveApp(sim.app);
   net = adapter();
 });
@@ -170,13 +170,14 @@ describe('failures', () => {
     await expect(net.ensure(specFor('gamma', 9))).rejects.toBeInstanceOf(BackendError);
   });
 
-  it('an apply task that never finishes hits the bound', async () => {
+  it('an apply task that never finishes hits the apply bound (its own setting), the VNet not running on the node', async () => {
     sim.state.taskTiming.stall.add('reloadnetworkall');
     try {
-      const quick = adapter({ taskTimeoutMs: 150 });
+      const quick = adapter({ applyTimeoutMs: 150 });
       const err = (await quick.ensure(specFor('delta', 11)).catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
-      expect(err.detail).toMatch(/reloadnetworkall .* still running after 150 ms/);
+      expect(err.retryable).toBe(true);
+      expect(err.detail).toMatch(/vnet tv11 not running on node pve1 after 150 ms/);
     } finally {
       sim.state.taskTiming.stall.clear();
       sim.releaseTasks();
@@ -275,5 +276,69 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     // Applying them is what the dead create wanted; its resume then finds them in place.
     expect(sim.state.sdn.running?.zones.has('deadc')).toBe(true);
     expect(sim.state.sdn.lockToken).toBeUndefined();
+  });
+});
+
+// Issue 28 item 2: one apply reloads every node; success is the tenant's VNet running on the
+// workload node, other nodes' warnings are reported, and an operator's staged controller or
+// fabric edits (PVE 9) are never applied with the service's.
+describe('SDN apply across the cluster', () => {
+  it('a node other than the workload node the apply cannot reload: the step succeeds, the warning is in the VNet\'s outcome', async () => {
+    sim.state.sdn.unreachable.add('pve3');
+    try {
+      const out = await net.ensure(specFor('echo', 12));
+      expect(results(out)).toEqual({ 'sdn zone echo': 'created', 'sdn vnet tv12': 'created', 'sdn subnet echo-10.128.12.0-24': 'created' });
+      expect(out[1]).toEqual({ object: 'sdn vnet tv12', result: 'created', warnings: ["sdn apply: command 'pvesh set /nodes/pve3/network' failed: exit code 2"] });
+      expect(out[0]).not.toHaveProperty('warnings');
+      // A repeat finds everything in place on the workload node: no apply, no warning.
+      const before = applies();
+      expect(await net.ensure(specFor('echo', 12))).toEqual(out.map((o) => ({ object: o.object, result: 'in-place' })));
+      expect(applies()).toBe(before);
+    } finally {
+      sim.state.sdn.unreachable.delete('pve3');
+    }
+  });
+
+  it('the workload node itself not reloaded: the step fails within the apply bound, naming the node', async () => {
+    sim.state.sdn.unreachable.add('pve1');
+    try {
+      const err = (await adapter({ applyTimeoutMs: 300 }).ensure(specFor('foxtrot', 13)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.detail).toMatch(/vnet tv13 not running on node pve1 after 300 ms \(pending: local sdn network configuration is too old, please reload\)/);
+    } finally {
+      sim.state.sdn.unreachable.delete('pve1');
+    }
+    expect(results(await net.ensure(specFor('foxtrot', 13)))['sdn vnet tv13']).toBe('corrected');
+  });
+
+  it('an operator\'s staged controller edit is not applied with the tenant\'s: a refusal naming it', async () => {
+    const ctl = sim.state.sdn.controllers.get('evpnctl')!;
+    sim.state.sdn.controllers.set('evpnctl', { ...ctl, peers: '10.0.0.1,10.0.0.2,10.0.0.3' });
+    try {
+      const before = applies();
+      const err = (await net.ensure(specFor('golf', 14)).catch((e: unknown) => e)) as BackendError;
+      expect(err).toBeInstanceOf(BackendError);
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/pending changes the service did not make: controller evpnctl \(changed\)/);
+      expect(applies()).toBe(before);
+    } finally {
+      sim.state.sdn.controllers.set('evpnctl', ctl);
+    }
+  });
+
+  it('an operator\'s staged fabric and fabric node (PVE 9) are not applied with the tenant\'s: a refusal naming them', async () => {
+    sim.state.sdn.fabrics.config.set('underlay', { id: 'underlay', protocol: 'openfabric', ip_prefix: '10.250.0.0/24' });
+    sim.state.sdn.fabricNodes.config.set('underlay_pve1', { fabric_id: 'underlay', node_id: 'pve1', protocol: 'openfabric', ip: '10.250.0.1' });
+    try {
+      const before = applies();
+      const err = (await net.ensure(specFor('golf', 14)).catch((e: unknown) => e)) as BackendError;
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/fabric underlay \(new\), fabric underlay node pve1 \(new\)/);
+      expect(applies()).toBe(before);
+    } finally {
+      sim.state.sdn.fabrics.config.clear();
+      sim.state.sdn.fabricNodes.config.clear();
+    }
+    expect(results(await net.ensure(specFor('golf', 14)))['sdn vnet tv14']).toBe('created');
   });
 });

@@ -310,3 +310,15 @@ describe('[users] auto_assign_org = false', () => {
     }
   });
 });
+
+describe('plugins (pkg/api/plugins.go GetPluginSettingByID)', () => {
+  it('answers an installed plugin\'s settings and 404 with Grafana\'s message for any other id', async () => {
+    const r = await call('GET', '/api/plugins/victoriametrics-logs-datasource/settings');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: 'victoriametrics-logs-datasource', type: 'datasource', enabled: true, info: { version: expect.any(String) } });
+    const missing = await call('GET', '/api/plugins/victorialogs-datasource/settings');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('Plugin not found, no installed plugin with that id');
+    expect((await call('GET', '/api/plugins/victoriametrics-logs-datasource/settings', { auth: '' })).status).toBe(401);
+  });
+});

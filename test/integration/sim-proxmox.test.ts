@@ -46,7 +46,17 @@ async function waitTask(upid: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, otherNodes: ['pve2'], templates: [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }] });
+  sim = createProxmoxSimulator({
+    tokenId: TOKEN_ID,
+    tokenSecret: SECRET,
+    otherNodes: ['pve2'],
+    storages: { ceph: { type: 'rbd', shared: true } },
+    statsIntervalMs: 150,
+    templates: [
+      { vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 },
+      { vmid: 9010, name: 'tmpl-shared', diskGb: 8, storage: 'ceph' },
+    ],
+  });
   server = await serveApp(sim.app);
 });
 afterAll(async () => server?.close());
@@ -76,7 +86,10 @@ describe('envelopes and error shapes', () => {
   it('wraps answers in {"data": ...} and lists templates with template: 1', async () => {
     const a = await pve('GET', '/nodes/pve1/qemu');
     expect(a.status).toBe(200);
-    expect(a.body.data).toEqual([expect.objectContaining({ vmid: 9000, name: 'tmpl-debian-12', status: 'stopped', template: 1 })]);
+    expect(a.body.data).toEqual([
+      expect.objectContaining({ vmid: 9000, name: 'tmpl-debian-12', status: 'stopped', template: 1 }),
+      expect.objectContaining({ vmid: 9010, name: 'tmpl-shared', template: 1 }),
+    ]);
   });
 
   it('an unknown VM is a 500 naming its config file, in the status line and in message', async () => {
@@ -346,8 +359,9 @@ describe('fault injection', () => {
 
 describe('the cluster (pve-manager API2/Cluster.pm resources; a node reads its own qemu-server/)', () => {
   it('GET /cluster/resources?type=vm lists guests of every node; a node knows only its own', async () => {
-    const a = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 310, name: 'roamer', full: 1, target: 'pve2' });
+    const a = await pve('POST', '/nodes/pve1/qemu/9010/clone', { newid: 310, name: 'roamer', full: 1, target: 'pve2' });
     await waitTask(a.body.data as string);
+    sim.pvestatd();
     const all = (await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>;
     expect(all.find((r) => r.vmid === 310)).toMatchObject({ id: 'qemu/310', type: 'qemu', node: 'pve2', name: 'roamer', template: 0 });
     expect(all.find((r) => r.vmid === 9000)).toMatchObject({ node: 'pve1', template: 1 });
@@ -409,5 +423,115 @@ describe('SDN apply and lock (pve-network API2/Network/SDN.pm, Network/SDN.pm lo
     const token = (await pve('POST', '/cluster/sdn/lock', { 'allow-pending': 1 })).body.data as string;
     expect((await pve('DELETE', '/cluster/sdn/lock', { 'lock-token': token })).status).toBe(200);
     await pve('DELETE', '/cluster/sdn/zones/pdz');
+  });
+});
+
+// Issue 28 item 1. qemu-server PVE/API2/Qemu.pm clone_vm: `$target` equal to the local node is
+// dropped; `check_storage_access_clone` is "shared" only when every volume of the source (disks,
+// CD-ROMs but `none`/`cdrom`, so the cloud-init drive too) is on a storage with `shared`; then
+// `die "can't clone VM to node '$target' (VM uses local storage)\n" if $target && !$sharedvm`,
+// before the config file is created and before any worker is forked: a 500 with no task.
+// pve-storage PVE/API2/Storage/Config.pm (GET /storage/{storage}) and Status.pm (GET
+// /nodes/{node}/storage): the `shared` flag as storage.cfg has it (set, or implied by the type).
+describe('clone to another node (qemu-server API2/Qemu.pm clone_vm, check_storage_access_clone)', () => {
+  it('a template on local storage cannot be cloned to another node: 500 before any task, nothing created', async () => {
+    const tasks = sim.state.tasks.size;
+    const r = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 320, name: 'far', full: 1, target: 'pve2' });
+    expect([r.status, r.body.message]).toEqual([500, "can't clone VM to node 'pve2' (VM uses local storage)\n"]);
+    expect(sim.state.tasks.size).toBe(tasks);
+    expect(sim.state.vms.has(320)).toBe(false);
+  });
+
+  it('target naming the node the call runs on is no target: the clone runs', async () => {
+    const r = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 321, name: 'near', full: 1, target: 'pve1' });
+    expect(r.status).toBe(200);
+    await waitTask(r.body.data as string);
+    expect(sim.state.vms.get(321)?.node).toBe('pve1');
+    sim.state.vms.delete(321);
+  });
+
+  it('storage config: GET /storage/{id} and /nodes/{node}/storage carry the shared flag', async () => {
+    expect((await pve('GET', '/storage/ceph')).body.data).toMatchObject({ storage: 'ceph', type: 'rbd', shared: 1 });
+    expect((await pve('GET', '/storage/local-lvm')).body.data).not.toHaveProperty('shared');
+    const list = (await pve('GET', '/nodes/pve2/storage')).body.data as Array<Record<string, unknown>>;
+    expect(Object.fromEntries(list.map((s) => [s.storage, s.shared]))).toEqual({ 'local-lvm': 0, ceph: 1 });
+    expect((await pve('GET', '/storage/nope')).body.message).toBe("storage 'nope' does not exist\n");
+  });
+});
+
+// Issue 28 item 3. pve-manager PVE/API2/Cluster.pm resources and PVE/API2Tools.pm
+// extract_vm_stats: the guest list is the cluster filesystem's vmlist (current), the rest is
+// what pvestatd (PVE/Service/pvestatd.pm, a round every 10 s) last broadcast to the RRD cache;
+// a guest without an entry yet is `status: "unknown"` and has no name. The node's own
+// `status/current` (qemu-server API2/Qemu.pm vm_status) is read live.
+describe('the cluster list is pvestatd\'s cache (pve-manager API2/Cluster.pm, API2Tools.pm extract_vm_stats)', () => {
+  const listed = async (vmid: number) => ((await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>).find((v) => v.vmid === vmid);
+
+  it('a new VM is listed at once as unknown with no name; a round later with its name and status; status/current is live', async () => {
+    sim.pvestatd();
+    await listed(9000); // this round ran before the clone
+    const r = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 330, name: 'fresh', full: 1 });
+    await waitTask(r.body.data as string);
+    const now = await listed(330);
+    expect(now).toMatchObject({ id: 'qemu/330', node: 'pve1', status: 'unknown' });
+    expect(now).not.toHaveProperty('name');
+    expect(now).not.toHaveProperty('template');
+    const start = await pve('POST', '/nodes/pve1/qemu/330/status/start');
+    await waitTask(start.body.data as string);
+    expect((await pve('GET', '/nodes/pve1/qemu/330/status/current')).body.data).toMatchObject({ status: 'running' });
+    await new Promise((res) => setTimeout(res, 160));
+    expect(await listed(330)).toMatchObject({ name: 'fresh', status: 'running', template: 0 });
+    sim.state.vms.get(330)!.status = 'stopped';
+    expect(await listed(330)).toMatchObject({ status: 'running' }); // until pvestatd's next round
+    sim.state.vms.delete(330);
+    expect(await listed(330)).toBeUndefined(); // gone from the vmlist at once
+  });
+
+  it('a running VM is refused destroy before the task, and start of a running VM fails its task', async () => {
+    const r = await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 331, name: 'busy', full: 1 });
+    await waitTask(r.body.data as string);
+    sim.state.vms.get(331)!.status = 'running';
+    const d = await pve('DELETE', '/nodes/pve1/qemu/331');
+    expect([d.status, d.body.message]).toEqual([500, 'VM 331 is running - destroy failed\n']);
+    const s = await pve('POST', '/nodes/pve1/qemu/331/status/start');
+    expect(await waitTask(s.body.data as string)).toMatchObject({ exitstatus: 'VM 331 already running' });
+    sim.state.vms.delete(331);
+  });
+});
+
+// Issue 28 item 2. pve-network API2/Network/SDN.pm reload: `reloadnetworkall` runs
+// `pvesh set /nodes/<node>/network` for each node in turn and `warn`s for one it cannot (the task
+// ends `WARNINGS: <n>`, a `WARN:` line each in its log), going on with the next; the node's VNets
+// stay `pending` there. API2/Network/SDN/Controllers.pm and (PVE 9) Fabrics.pm list_all:
+// `pending=1` views with `state` for staged edits, which `PUT /cluster/sdn` applies too.
+describe('SDN apply warnings and staged controllers/fabrics (pve-network SDN.pm reload, Controllers.pm, Fabrics.pm)', () => {
+  it('a node the apply cannot reload is a warning of the task, not its failure', async () => {
+    sim.state.sdn.unreachable.add('pve2');
+    try {
+      const r = await pve('PUT', '/cluster/sdn');
+      const end = await waitTask(r.body.data as string);
+      expect(end.exitstatus).toBe('WARNINGS: 1');
+      const log = (await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(r.body.data as string)}/log`)).body.data as Array<{ t: string }>;
+      expect(log.map((l) => l.t)).toContain("WARN: command 'pvesh set /nodes/pve2/network' failed: exit code 2");
+    } finally {
+      sim.state.sdn.unreachable.delete('pve2');
+    }
+  });
+
+  it('staged controller and fabric edits show in pending=1 views with their state, and the apply commits them', async () => {
+    const ctl = sim.state.sdn.controllers.get('evpnctl')!;
+    sim.state.sdn.controllers.set('evpnctl', { ...ctl, asn: 65001 });
+    sim.state.sdn.fabrics.config.set('underlay', { id: 'underlay', protocol: 'openfabric' });
+    sim.state.sdn.fabricNodes.config.set('underlay_pve1', { fabric_id: 'underlay', node_id: 'pve1', protocol: 'openfabric' });
+    const controllers = (await pve('GET', '/cluster/sdn/controllers', { pending: 1 })).body.data as Array<Record<string, unknown>>;
+    expect(controllers.find((c) => c.controller === 'evpnctl')).toMatchObject({ state: 'changed', asn: 65000, pending: { asn: 65001 } });
+    const all = (await pve('GET', '/cluster/sdn/fabrics/all', { pending: 1 })).body.data as { fabrics: Array<Record<string, unknown>>; nodes: Array<Record<string, unknown>> };
+    expect(all.fabrics).toEqual([expect.objectContaining({ state: 'new', pending: expect.objectContaining({ id: 'underlay' }) })]);
+    expect(all.nodes).toEqual([expect.objectContaining({ state: 'new' })]);
+    const lock = await pve('POST', '/cluster/sdn/lock');
+    expect(lock.body.message).toMatch(/configuration has pending changes/);
+    await waitTask((await pve('PUT', '/cluster/sdn')).body.data as string);
+    expect(((await pve('GET', '/cluster/sdn/fabrics/all', { running: 1 })).body.data as { fabrics: unknown[] }).fabrics).toHaveLength(1);
+    expect(((await pve('GET', '/cluster/sdn/controllers', { pending: 1 })).body.data as Array<Record<string, unknown>>).every((c) => !c.state)).toBe(true);
   });
 });

@@ -18,10 +18,12 @@ import { RECORDING_CODEC_KEY } from './codec-key.js';
  * decodes them through the codec exactly as a worker does.
  */
 const DIR = join(import.meta.dirname, 'histories');
+const PARKED_S = 20;
 
 describe('recording workflow histories', () => {
   it('runs every workflow type through the HTTP API and saves its history', { timeout: 300_000 }, async () => {
-    const site = await startTestSite({ backendTimeoutMs: 1500, env: { TEMPORAL_CODEC_KEY: RECORDING_CODEC_KEY } });
+    // A short parked timeout, so a run parked after its failed step is seen to end (PARKED_RUN_TIMEOUT).
+    const site = await startTestSite({ backendTimeoutMs: 1500, env: { TEMPORAL_CODEC_KEY: RECORDING_CODEC_KEY, PARKED_RUN_TIMEOUT: `${PARKED_S}s` } });
     try {
       await scenarios(site);
       // Beside the histories recorded before: runs begun by an earlier release must keep replaying
@@ -123,4 +125,29 @@ async function scenarios(site: TestSite): Promise<void> {
   await site.registry.sql`delete from tenants where name = 'lost'`;
   const secrets = { tsig_secret: lost.body.dns.tsig_secret, state_secret: lost.body.state.secret_key, api_token: lost.body.api_token };
   await ok('POST', '/v1/tenants', { name: 'lost', ...secrets }, [201]);
+
+  // A run that waits for the tenant's lease: a workload create while a slowed reconcile holds the tenant.
+  b.proxmox.faults.add({ latencyMs: 300 });
+  try {
+    const holder = ok('POST', '/v1/tenants/acme/reconcile', undefined, [200]);
+    await new Promise((r) => setTimeout(r, 400));
+    await Promise.all([holder, ok('POST', '/v1/tenants/acme/workloads', { name: 'waiter' }, [201])]);
+  } finally {
+    b.proxmox.faults.clear();
+  }
+  // A run parked after its failed step and never repeated: it ends Failed at the parked timeout;
+  // another parked one is cancelled by an engineer.
+  const clone = { failNext: 1000, match: '/clone', method: 'POST' };
+  await failing(b.proxmox.faults, clone, () => ok('POST', '/v1/tenants/acme/workloads', { name: 'parked' }, [502]));
+  await failing(b.proxmox.faults, clone, () => ok('POST', '/v1/tenants/acme/workloads', { name: 'cancel' }, [502]));
+  await site.client.workflow.getHandle('workload-create/acme/cancel').cancel();
+  const closed = async (id: string) => {
+    for (let i = 0; i < (PARKED_S + 30) * 4; i++) {
+      if ((await site.client.workflow.getHandle(id).describe()).status.name !== 'RUNNING') return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`${id} still running`);
+  };
+  await closed('workload-create/acme/cancel');
+  await closed('workload-create/acme/parked');
 }

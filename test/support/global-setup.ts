@@ -1,5 +1,5 @@
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { tracedBundlePath, workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
+import { tracedBundlePath } from '../../apps/worker/workflow-interceptor-modules.js';
+import { buildWorkflowBundle } from '../../apps/worker/workflow-bundles.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,23 +48,16 @@ export default async function setup(project: TestProject) {
   await registry.migrate();
   await registry.close();
 
-  // Both bundles, as scripts/build-workflow-bundle.ts builds them: the worker loads the traced one
-  // when tracing is on.
-  const bundleOf = (tracing: boolean) =>
-    bundleWorkflowCode({
-      workflowsPath: join(root, 'workflows/index.ts'),
-      failureConverterPath: join(root, 'temporal/failure-converter.ts'),
-      workflowInterceptorModules: workflowInterceptorModules({ tracing }),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => console.error(m), log() {} },
-    });
+  // Both bundles, built as the image builds them (apps/worker/workflow-bundles.ts): the worker loads
+  // the traced one when tracing is on.
   const [temporal, bundle, traced] = await Promise.all([
     freePort().then((port) => startDevServer({ projectRoot: root, port })),
-    bundleOf(false),
-    bundleOf(true),
+    buildWorkflowBundle(false, { quiet: true }),
+    buildWorkflowBundle(true, { quiet: true }),
   ]);
   const bundlePath = join(runDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, bundle.code);
-  writeFileSync(tracedBundlePath(bundlePath), traced.code);
+  writeFileSync(bundlePath, bundle);
+  writeFileSync(tracedBundlePath(bundlePath), traced);
 
   project.provide('temporalAddress', temporal.address);
   project.provide('pgBaseUrl', base);

@@ -51,13 +51,18 @@ function* payloadsIn(node: unknown, seen = new Set<unknown>()): Generator<Payloa
  * The identities of the workers that started an activity task in any run of the site's namespace
  * that started at or after `since`: how a test knows which worker processes really did the work.
  */
-export async function activityWorkers(site: TestSite, since: Date): Promise<Set<string>> {
+export async function activityWorkers(site: TestSite, since: Date, activityType?: string): Promise<Set<string>> {
   const identities = new Set<string>();
   for await (const w of site.client.workflow.list({ query: `StartTime >= "${since.toISOString()}"` })) {
     const history = await site.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    const typeOf = new Map<string, string>();
     for (const e of history.events ?? []) {
-      const identity = e.activityTaskStartedEventAttributes?.identity;
-      if (identity) identities.add(identity);
+      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (scheduled && e.eventId) typeOf.set(String(e.eventId), scheduled);
+      const started = e.activityTaskStartedEventAttributes;
+      if (!started?.identity) continue;
+      // Only the workers that ran this activity type (the contended write), when one is asked for.
+      if (activityType === undefined || typeOf.get(String(started.scheduledEventId)) === activityType) identities.add(started.identity);
     }
   }
   return identities;

@@ -72,7 +72,7 @@ export async function startTestSite(opts: {
     Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
     runtimeInstalled = true;
   }
-  const backends = await startLabBackends({ minimal: opts.minimal });
+  const backends = await startLabBackends({ minimal: opts.minimal, pveStatsIntervalMs: 1_000 });
   const databaseUrl = await freshDatabase();
   const namespace = `t-${randomBytes(5).toString('hex')}`;
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');

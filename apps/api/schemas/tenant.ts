@@ -123,6 +123,9 @@ export const ReconciledObject = z
       description: '`needs-restore`: only the tenant can restore it (a broker client\'s password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)',
     }),
     fields: z.array(z.string()).optional().openapi({ description: 'for `corrected`: the fields that differed' }),
+    warnings: z.array(z.string()).optional().openapi({
+      description: 'what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site\'s workloads',
+    }),
   })
   .openapi('ReconciledObject');
 

@@ -10,6 +10,7 @@
  * Run: `serveApp(createGrafanaSimulator({ adminUser, adminPassword }).app)`.
  */
 import { Hono } from 'hono';
+import { PLUGIN_ROUTES, VICTORIALOGS_PLUGIN } from './plugins.js';
 import { withFaults, type Faults } from '../faults.js';
 import { DATA_SOURCE_ROUTES } from './datasources.js';
 import { ORG_ROUTES } from './orgs.js';
@@ -24,6 +25,8 @@ export interface GrafanaSimulatorOptions {
   users?: Partial<UsersConfig>;
   /** `[auth.basic] password_policy = true`: the strong password rules (see password.ts). */
   passwordPolicy?: boolean;
+  /** Installed plugins; default the VictoriaLogs data source plugin alone. */
+  plugins?: Array<{ id: string; name: string; version: string }>;
 }
 
 export function createGrafanaSimulator(opts: GrafanaSimulatorOptions = {}): { app: Hono; state: GrafanaState; faults: Faults } {
@@ -34,7 +37,8 @@ export function createGrafanaSimulator(opts: GrafanaSimulatorOptions = {}): { ap
     { login: opts.adminUser ?? 'admin', password: opts.adminPassword ?? 'admin' },
   );
   state.passwordPolicy = opts.passwordPolicy ?? false;
-  mountGrafanaRoutes(app, state, [...ORG_ROUTES, ...USER_ROUTES, ...DATA_SOURCE_ROUTES]);
+  for (const p of opts.plugins ?? [VICTORIALOGS_PLUGIN]) state.plugins.set(p.id, p);
+  mountGrafanaRoutes(app, state, [...ORG_ROUTES, ...USER_ROUTES, ...DATA_SOURCE_ROUTES, ...PLUGIN_ROUTES]);
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   return { app, state, faults };
 }

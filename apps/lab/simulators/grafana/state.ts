@@ -73,6 +73,8 @@ export class GrafanaState {
   /** orgId -> userId -> role */
   members = new Map<number, Map<number, OrgRole>>();
   datasources = new Map<number, DataSource>();
+  /** Installed plugins by id (the lab's Grafana has the VictoriaLogs data source plugin). */
+  plugins = new Map<string, { id: string; name: string; version: string }>();
   /** `[auth.basic] password_policy`: the strong rules for new and updated passwords. */
   passwordPolicy = false;
   /** Every basic-auth sign-in attempt by login, as Grafana's login attempt store counts them. */

@@ -22,22 +22,35 @@
  *   (`POST/DELETE /cluster/sdn/lock`, `lock-token` on writes and on the apply, "invalid lock
  *   token provided!", "configuration has pending changes" without `allow-pending`); subnet ids `<zone>-<network>-<mask>`; id
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
- *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock.
+ *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock;
+ *   `reloadnetworkall` `warn`s for a node it cannot reload (`state.sdn.unreachable`: a `WARN:` log
+ *   line, exit `WARNINGS: <n>`, that node keeps its old network); controllers (Controllers.pm) and
+ *   PVE 9 fabrics (Fabrics.pm list_all, `/cluster/sdn/fabrics/all`) with `pending=1`/`running=1`
+ *   views, staged edits of either counted as pending changes and committed by the apply.
  * - qemu-server (API2/Qemu.pm, PVE 8): clone (`qmclone`, linked only from templates,
  *   `storage` only for full clones; the target's config is the temporary file `lock: clone`
  *   until the disks are copied, and a failed clone unlinks it and dies "clone failed: ..."), POST config
  *   (`qmconfig` task) vs PUT config (synchronous), `sshkeys` in `urlencoded` format, resize
  *   (`resize` task; "shrinking disks is not supported" fails it), start/stop/shutdown
  *   (`qmstart`/`qmstop`/`qmshutdown`), destroy (`qmdestroy`, refused while running: "VM <id>
- *   is running - destroy failed"), unknown guest: 500 "Configuration file
+ *   is running - destroy failed"), a clone with `target` (not the local node) of a VM with a
+ *   volume on a storage without `shared` refused before any task, 500 "can't clone VM to node
+ *   '<target>' (VM uses local storage)" (clone_vm, check_storage_access_clone); start of a running
+ *   VM fails its task "VM <id> already running"; unknown guest: 500 "Configuration file
  *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
+ * - pve-storage (API2/Storage/Config.pm read, API2/Storage/Status.pm index): `GET
+ *   /storage/{storage}` and `GET /nodes/{node}/storage` with the `shared` flag.
  * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
  *   fields 8 upper-case digits; API2/Tasks.pm status `{status: running|stopped, exitstatus}`.
  * - pve-manager (API2/Cluster.pm resources): `GET /cluster/resources?type=vm` lists every guest
- *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`;
+ *   of the cluster as `{id: "qemu/<vmid>", type: "qemu", node, vmid, name, status, template}`:
+ *   membership and node current, the rest pvestatd's cache (API2Tools.pm extract_vm_stats), up to
+ *   one round old (`statsIntervalMs`, 10 s by default as on a real node), a guest it has not seen
+ *   `status: "unknown"` with no name;
  *   a node's own `/nodes/{node}/qemu/...` knows only the guests whose config is on that node.
  * Lab assumptions: the site's node plus `otherNodes` (VMs get there by clone `target` or the
- *   lab's migrate); storage is the one named in the options; no QEMU pending
+ *   lab's migrate); the storage named in the options (local, `lvmthin`) plus `storages`, every
+ *   one on every node; no QEMU pending
  * section (GET config shows pending values applied, PVE's default view); tasks end after a
  * short random delay; 401s are not delayed unless `authFailureDelayMs` is set; a VM starts
  * only on `vmbr0` (or the `bridges` option) or an applied VNet.
@@ -79,6 +92,13 @@ export interface ProxmoxSimulatorOptions {
   /** Fixed durations per task type in ms, e.g. `{ qmclone: 180_000 }` for a real full clone. */
   taskDurations?: Record<string, number>;
   authFailureDelayMs?: number;
+  /** Storages of the cluster besides `storage` (a local `lvmthin` one), e.g. `{ ceph: { type: 'rbd', shared: true } }`. */
+  storages?: Record<string, { type: string; shared: boolean }>;
+  /**
+   * How old `GET /cluster/resources`'s guest status may be: pvestatd's round, 10 s on a real
+   * node (the default); tests set it small.
+   */
+  statsIntervalMs?: number;
   /** Answer failures as older PVE releases did: the error text in the reason phrase only. */
   legacyErrors?: boolean;
 }
@@ -96,6 +116,8 @@ export interface ProxmoxSimulator {
   releaseTasks(): void;
   /** An operator's migration of a VM to another node of the cluster (its VMID stays). */
   migrate(vmid: number, node: string): void;
+  /** pvestatd's next round now: `GET /cluster/resources` then says what every guest is. */
+  pvestatd(): void;
 }
 
 export const DEFAULT_TEMPLATES: TemplateSeed[] = [{ vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 }];
@@ -112,6 +134,8 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     taskMs: opts.taskMs ?? [0, 20],
     taskDurations: opts.taskDurations,
     otherNodes: opts.otherNodes,
+    storages: opts.storages,
+    statsIntervalMs: opts.statsIntervalMs,
   });
   const tasks = new TaskRunner(state);
 
@@ -180,5 +204,6 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     removeTenantNetwork: (name) => removeTenantNetwork(state, name),
     releaseTasks: () => tasks.release(),
     migrate: (vmid, node) => migrateVm(state, vmid, node),
+    pvestatd: () => void (state.stats.at = 0),
   };
 }

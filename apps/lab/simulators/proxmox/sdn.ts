@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { mountTable, type TableRow } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
-import { commitSdn, listControllers, lockSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
+import { commitSdn, listAllFabrics, listControllers, lockSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
 import { sdnContext, type Sdn } from './sdn/context.js';
 import { createSubnet, deleteSubnet, listSubnets, readSubnet, updateSubnet } from './sdn/subnets.js';
 import { createVnet, deleteVnet, listVnets, readVnet, updateVnet } from './sdn/vnets.js';
@@ -20,6 +20,7 @@ const SDN_ROUTES: TableRow<Sdn>[] = [
   ['delete', '/cluster/sdn/lock', unlockSdn],
   ['get', '/nodes/:node/sdn/zones/:zone/content', zoneContent],
   ['get', '/cluster/sdn/controllers', listControllers],
+  ['get', '/cluster/sdn/fabrics/all', listAllFabrics],
   ['get', '/cluster/sdn/zones', listZones],
   ['get', '/cluster/sdn/zones/:zone', readZone],
   ['post', '/cluster/sdn/zones', createZone],

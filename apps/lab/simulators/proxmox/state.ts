@@ -51,15 +51,53 @@ export interface TaskTiming {
   failures: Map<string, string>;
 }
 
+/** A storage of `/etc/pve/storage.cfg`: `shared` as pve-storage reports it (set, or implied by the type). */
+export interface SimStorage {
+  type: string;
+  shared: boolean;
+}
+
+/**
+ * What pvestatd last wrote of a guest to the cluster's RRD cache (pve-manager PVE/Service/pvestatd.pm,
+ * every 10 s), which `GET /cluster/resources` reads (PVE/API2Tools.pm extract_vm_stats): name,
+ * status, template flag and sizes as of that round. A guest it has not seen yet has no entry.
+ */
+export interface SimVmStats {
+  name?: string;
+  status: string;
+  template: number;
+  maxcpu: number;
+  maxmem: number;
+  maxdisk: number;
+  uptime: number;
+}
+
 export interface ProxmoxSimState {
   /** The node the site's workloads land on; `nodes` is the whole cluster (it included). */
   node: string;
   nodes: Set<string>;
   storage: string;
+  /** Every storage of the cluster by id (`storage` among them). */
+  storages: Map<string, SimStorage>;
+  /**
+   * The status cache `GET /cluster/resources` serves: taken anew (every guest) once `intervalMs`
+   * has passed since the last round, so what it says is up to `intervalMs` old.
+   */
+  stats: { intervalMs: number; at: number; vms: Map<number, SimVmStats> };
   /** Bridges that exist on the node besides applied SDN VNets (a VM can only start on one). */
   bridges: Set<string>;
   sdn: {
+    /** controllers.cfg as edited, and as the last apply committed it. */
     controllers: Map<string, SdnSection>;
+    controllersRunning: Map<string, SdnSection>;
+    /**
+     * PVE 9 fabrics (fabrics.cfg): fabrics by id and their nodes by `<fabric>_<node>`, as edited
+     * and as running; an operator's staged edit is a difference between the two.
+     */
+    fabrics: { config: Map<string, SdnSection>; running: Map<string, SdnSection> };
+    fabricNodes: { config: Map<string, SdnSection>; running: Map<string, SdnSection> };
+    /** Nodes the apply cannot reach: `reloadnetworkall` warns for each and never reloads it. */
+    unreachable: Set<string>;
     config: SdnSet;
     running?: SdnSet & { version: number };
     /** What each node's network runs: the running set as of its last successful reload. */
@@ -76,6 +114,10 @@ export interface TemplateSeed {
   vmid: number;
   name: string;
   diskGb: number;
+  /** The node it lives on; absent: the site's node. */
+  node?: string;
+  /** The storage of its disks; absent: the site's storage. */
+  storage?: string;
 }
 
 export function emptySdnSet(): SdnSet {
@@ -91,13 +133,23 @@ export function cloneSdnSet(s: SdnSet): SdnSet {
 export function commitSdn(state: ProxmoxSimState): void {
   const version = (state.sdn.running?.version ?? 0) + 1;
   state.sdn.running = { ...cloneSdnSet(state.sdn.config), version };
+  const copy = (m: Map<string, SdnSection>) => new Map([...m].map(([k, v]) => [k, { ...v }]));
+  state.sdn.controllersRunning = copy(state.sdn.controllers);
+  state.sdn.fabrics.running = copy(state.sdn.fabrics.config);
+  state.sdn.fabricNodes.running = copy(state.sdn.fabricNodes.config);
 }
 
 /** `has_pending_changes`: the edited configuration differs from the running one. */
 export function hasPendingChanges(state: ProxmoxSimState): boolean {
   const running = state.sdn.running ?? emptySdnSet();
   const key = (m: Map<string, SdnSection>) => JSON.stringify([...m].map(([k, v]) => [k, Object.entries(v).map(([a, b]) => [a, String(b)]).sort()]).sort());
-  return (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind]));
+  const { controllers, controllersRunning, fabrics, fabricNodes } = state.sdn;
+  return (
+    (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind])) ||
+    key(controllers) !== key(controllersRunning) ||
+    key(fabrics.config) !== key(fabrics.running) ||
+    key(fabricNodes.config) !== key(fabricNodes.running)
+  );
 }
 
 /** Digest of a section config file, as the API returns it beside each object. */
@@ -184,9 +236,15 @@ export function createState(opts: {
   taskMs: [number, number];
   taskDurations?: Record<string, number>;
   otherNodes?: string[];
+  storages?: Record<string, SimStorage>;
+  statsIntervalMs?: number;
 }): ProxmoxSimState {
   const vms = new Map<number, SimVm>();
-  for (const t of opts.templates) vms.set(t.vmid, { vmid: t.vmid, config: templateConfig(t, opts.storage), status: 'stopped' });
+  for (const t of opts.templates) {
+    vms.set(t.vmid, { vmid: t.vmid, ...(t.node && t.node !== opts.node ? { node: t.node } : {}), config: templateConfig(t, t.storage ?? opts.storage), status: 'stopped' });
+  }
+  const storages = new Map<string, SimStorage>(Object.entries(opts.storages ?? {}));
+  if (!storages.has(opts.storage)) storages.set(opts.storage, { type: 'lvmthin', shared: false });
   const controllers = new Map<string, SdnSection>(
     opts.controllers.map((id) => [id, { type: 'evpn', asn: 65000, peers: '10.0.0.1,10.0.0.2' }]),
   );
@@ -194,8 +252,18 @@ export function createState(opts: {
     node: opts.node,
     nodes: new Set([opts.node, ...(opts.otherNodes ?? [])]),
     storage: opts.storage,
+    storages,
+    stats: { intervalMs: opts.statsIntervalMs ?? 10_000, at: 0, vms: new Map() },
     bridges: new Set(opts.bridges),
-    sdn: { controllers, config: emptySdnSet(), applied: new Map() },
+    sdn: {
+      controllers,
+      controllersRunning: new Map([...controllers].map(([k, v]) => [k, { ...v }])),
+      fabrics: { config: new Map(), running: new Map() },
+      fabricNodes: { config: new Map(), running: new Map() },
+      unreachable: new Set(),
+      config: emptySdnSet(),
+      applied: new Map(),
+    },
     vms,
     tasks: new Map(),
     taskTiming: {
@@ -206,6 +274,29 @@ export function createState(opts: {
       failures: new Map(),
     },
   };
+}
+
+/** pvestatd's round: every guest's name, status, template flag and sizes as they are now. */
+export function vmStatsNow(vm: SimVm): SimVmStats {
+  return {
+    ...(vm.config.name !== undefined ? { name: vm.config.name } : {}),
+    status: vm.status,
+    template: vm.config.template === '1' ? 1 : 0,
+    maxcpu: Number(vm.config.cores ?? 1) * Number(vm.config.sockets ?? 1),
+    maxmem: Number(/\d+/.exec(vm.config.memory ?? '512')?.[0]) * 2 ** 20,
+    maxdisk: (vmDiskGb(vm) ?? 0) * 2 ** 30,
+    uptime: vm.startedAt ? Math.floor((Date.now() - vm.startedAt) / 1000) : 0,
+  };
+}
+
+/** The status cache as `GET /cluster/resources` reads it now: a new round once the last is `intervalMs` old. */
+export function statsCache(state: ProxmoxSimState): Map<number, SimVmStats> {
+  const now = Date.now();
+  if (now - state.stats.at >= state.stats.intervalMs) {
+    state.stats.vms = new Map([...state.vms.values()].map((vm) => [vm.vmid, vmStatsNow(vm)]));
+    state.stats.at = now;
+  }
+  return state.stats.vms;
 }
 
 export interface RemovedNetwork {

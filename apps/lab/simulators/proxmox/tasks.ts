@@ -10,7 +10,8 @@ import type { ProxmoxSimState, SimTask } from './state.js';
  * with PID, PSTART and STARTTIME as 8 upper-case hex digits; an API token's task names the
  * token (`user@realm!tokenid`) in the UPID and reports it split into `user` and `tokenid`.
  */
-export type TaskWork = () => void;
+/** A task's work; the warnings it returns (a `warn` in the worker) end it `WARNINGS: <n>`, each logged `WARN: ...`. */
+export type TaskWork = () => void | string[];
 /** What a worker does when it dies (e.g. a clone unlinks its target); returns the text it dies with. */
 export type TaskCleanup = (error: string) => string;
 
@@ -74,9 +75,10 @@ export class TaskRunner {
     try {
       const dies = this.state.taskTiming.failures.get(task.type);
       if (dies !== undefined) throw new Error(dies);
-      work();
-      task.exitstatus = 'OK';
-      task.log.push('TASK OK');
+      const warnings = work() ?? [];
+      for (const w of warnings) task.log.push(`WARN: ${w}`);
+      task.exitstatus = warnings.length > 0 ? `WARNINGS: ${warnings.length}` : 'OK';
+      task.log.push(warnings.length > 0 ? `TASK WARNINGS: ${warnings.length}` : 'TASK OK');
     } catch (e) {
       // The last line of the task log, as the worker died with it.
       let msg = (e instanceof PveError || e instanceof Error ? e.message : String(e)).trim();

@@ -23,7 +23,9 @@ const CLONE_SCHEMA = {
 /** qemu-server's checks before it forks the clone worker: each fails the call itself. */
 function checkClone(q: Qemu, src: SimVm, p: Record<string, Value>): { full: boolean; storage?: string } {
   const { state } = q;
-  if (p.target !== undefined && !state.nodes.has(String(p.target))) throw died(`no such cluster node '${p.target}'`);
+  // A target that is the node the call runs on is no target.
+  const target = p.target === undefined || String(p.target) === String(p.node) ? undefined : String(p.target);
+  if (target !== undefined && !state.nodes.has(target)) throw died(`no such cluster node '${target}'`);
   const newid = Number(p.newid);
   if (state.vms.has(newid)) throw died(`unable to create VM ${newid}: config file already exists`);
   q.checkLock(src);
@@ -33,8 +35,21 @@ function checkClone(q: Qemu, src: SimVm, p: Record<string, Value>): { full: bool
   if (p.format !== undefined && !full) throw died("parameter 'format' not allowed for linked clones");
   if (!full && !isTemplate(src)) throw died(`Linked clone feature is not supported for drive '${bootDisk(src.config) ?? 'scsi0'}'`);
   const storage = p.storage === undefined ? undefined : String(p.storage);
-  if (storage !== undefined && storage !== state.storage) throw died(`storage '${storage}' does not exist`);
+  if (storage !== undefined && !state.storages.has(storage)) throw died(`storage '${storage}' does not exist`);
+  // check_storage_access_clone: the VM is "shared" only when every volume it has (disks, and
+  // CD-ROMs other than `none`/`cdrom`, the cloud-init drive among them) is on shared storage;
+  // a clone to another node of a VM that is not, is refused before any task.
+  if (target !== undefined && !sharedVm(state, src)) throw died(`can't clone VM to node '${target}' (VM uses local storage)`);
   return { full, ...(storage !== undefined ? { storage } : {}) };
+}
+
+function sharedVm(state: ProxmoxSimState, vm: SimVm): boolean {
+  return Object.entries(vm.config).every(([k, v]) => {
+    if (!DISK_KEY.test(k) && !/^(efidisk|tpmstate)\d+$/.test(k)) return true;
+    const vol = v.split(',')[0] ?? '';
+    if (vol === 'none' || vol === 'cdrom' || !vol.includes(':')) return true;
+    return state.storages.get(vol.split(':')[0]!)?.shared === true;
+  });
 }
 
 /** The clone's configuration: new MACs, its own disks (or linked to the template's), a new identity. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { died, ok } from '../envelope.js';
 import { validate } from '../params.js';
-import { cloneSdnSet, commitSdn as commitSdnConfig, hasPendingChanges, sdnDigest } from '../state.js';
+import { pendingView, type View } from '../sdn-model.js';
+import { cloneSdnSet, commitSdn as commitSdnConfig, hasPendingChanges, sdnDigest, type SdnSection } from '../state.js';
 import type { SdnHandler } from './context.js';
 import { opt, VIEW } from './schemas.js';
 
@@ -23,12 +24,20 @@ export const commitSdn: SdnHandler = async (c, sdn) => {
   return ok(
     c,
     sdn.tasks.start('reloadnetworkall', '', sdn.user, () => {
+      // A node whose reload cannot be started (`pvesh set /nodes/<node>/network` fails: the node
+      // is down or unreachable) is a `warn` of the task, which goes on with the next node.
+      const warnings: string[] = [];
       for (const node of sdn.state.nodes) {
+        if (sdn.state.sdn.unreachable.has(node)) {
+          warnings.push(`command 'pvesh set /nodes/${node}/network' failed: exit code 2`);
+          continue;
+        }
         sdn.tasks.on(node).start('srvreload', 'networking', 'root@pam', () => {
           const running = sdn.state.sdn.running;
           if (running && running.version === version) sdn.state.sdn.applied.set(node, { ...cloneSdnSet(running), version });
         });
       }
+      return warnings;
     }),
   );
 };
@@ -69,8 +78,21 @@ export const zoneContent: SdnHandler = (c, sdn) => {
   return ok(c, items);
 };
 
+// API2/Network/SDN/Controllers.pm index: edited, `running=1` or `pending=1` (with `state`) like zones.
 export const listControllers: SdnHandler = async (c, sdn) => {
   const q = validate(await sdn.params(c), { ...VIEW, type: { type: 'string', ...opt } });
-  const digest = sdnDigest(sdn.state.sdn.controllers);
-  return ok(c, [...sdn.state.sdn.controllers].filter(([, v]) => !q.type || v.type === q.type).map(([id, v]) => ({ ...v, controller: id, digest })));
+  const { controllers, controllersRunning } = sdn.state.sdn;
+  const digest = sdnDigest(q.running ? controllersRunning : controllers);
+  const view = q.pending ? pendingView(controllersRunning, controllers) : new Map([...(q.running ? controllersRunning : controllers)].map(([k, v]) => [k, { ...v }]));
+  return ok(c, [...view].filter(([, v]) => !q.type || (v.type ?? (v.pending as View | undefined)?.type) === q.type).map(([id, v]) => ({ ...v, controller: id, digest })));
+};
+
+// PVE 9, API2/Network/SDN/Fabrics.pm list_all: `{fabrics, nodes}`, edited, `running=1` or
+// `pending=1` (pending_config over fabrics and over nodes: `state` new/changed/deleted).
+export const listAllFabrics: SdnHandler = async (c, sdn) => {
+  const q = validate(await sdn.params(c), VIEW);
+  const { fabrics, fabricNodes } = sdn.state.sdn;
+  const pick = (m: { config: Map<string, SdnSection>; running: Map<string, SdnSection> }) =>
+    q.pending ? pendingView(m.running, m.config) : new Map([...(q.running ? m.running : m.config)].map(([k, v]) => [k, { ...v } as View]));
+  return ok(c, { fabrics: [...pick(fabrics).values()], nodes: [...pick(fabricNodes).values()] });
 };
