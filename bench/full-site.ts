@@ -197,6 +197,7 @@ export interface SweepFigures {
   callsPerSecond: number;
   seconds: number;
   tenants: number;
+  /** Tenants reconciled, or planned in a plan sweep. */
   reconciled: number;
   failed: number;
   skipped: number;
@@ -208,6 +209,8 @@ export interface SweepFigures {
   callsByActivity: Record<string, number>;
   /** Per step activity: its runs and the seconds they took, summed (provisioning_step_duration_seconds). */
   activitySeconds: Record<string, { runs: number; seconds: number }>;
+  /** The tenants' runs of this sweep from their histories, summed (runTimelines). */
+  timelines?: Awaited<ReturnType<typeof runTimelines>>;
   /** Broker (MQTT dynamic-security) requests and commands, counted at the broker's response topic. */
   broker: { requests: number; commands: Record<string, number> };
   /** The pacing bound: the largest (calls − one second's burst) / rate over the HTTP backends. */
@@ -269,6 +272,9 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
       if (bound > paceBoundSeconds) [paceBoundSeconds, paceBoundBackend] = [bound, backend];
     }
   }
+  // After the figures above: reading 62 histories is no part of the sweep.
+  const names = result.mode === 'plan' ? (result.planned ?? []) : result.reconciled;
+  const timelines = process.env.BENCH_TIMELINES ? await runTimelines(site.client, names.map((n) => (result.mode === 'plan' ? runIds.tenantPlan(n) : runIds.tenantReconcile(n)))) : undefined;
   const sum: Record<string, Record<string, number>> = {};
   for (const areas of Object.values(result.found ?? {})) {
     for (const [area, results] of Object.entries(areas)) {
@@ -281,13 +287,15 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
     callsPerSecond: settings.callsPerSecond,
     seconds: (closed - found.start) / 1000,
     tenants: result.tenants,
-    reconciled: result.reconciled.length,
+    // A plan sweep lists its tenants as planned; nothing is reconciled.
+    reconciled: result.mode === 'plan' ? (result.planned?.length ?? 0) : result.reconciled.length,
     failed: result.failed.length,
     skipped: result.skipped.length,
     found: sum,
     callsByBackend,
     callsByActivity,
     activitySeconds,
+    timelines,
     broker: brokerCalls,
     paceBoundSeconds,
     paceBoundBackend,
@@ -300,4 +308,42 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
 /** Whether this checkout's site settings know the sweep's plan mode (issue 26 item 3). */
 export function sweepModeExists(root: string): boolean {
   return readFileSync(`${root}/core/site.ts`, 'utf8').includes('SITE_SWEEP_MODE');
+}
+
+/** Milliseconds of a history event's time. */
+const at = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+
+/**
+ * Where the tenants' runs of a sweep spent their time, from their histories (summed over the
+ * tenants, in seconds): the whole run, its activities executing, activities waiting to start,
+ * workflow tasks executing on the worker and waiting for it, and the local activities' markers.
+ */
+export async function runTimelines(client: Client, workflowIds: string[]) {
+  const sum = { runs: 0, wall: 0, activityExec: 0, activityWait: 0, workflowTaskExec: 0, workflowTaskWait: 0, workflowTasks: 0, activities: 0, localActivities: 0 };
+  for (const id of workflowIds) {
+    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    if (events.length === 0) continue;
+    const time = new Map<number, number>();
+    for (const e of events) time.set(Number(e.eventId), at(e.eventTime));
+    sum.runs++;
+    sum.wall += at(events.at(-1)!.eventTime) - at(events[0]!.eventTime);
+    for (const e of events) {
+      const t = at(e.eventTime);
+      const ac = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+      if (ac) {
+        sum.activities++;
+        sum.activityExec += t - time.get(Number(ac.startedEventId))!;
+        sum.activityWait += time.get(Number(ac.startedEventId))! - time.get(Number(ac.scheduledEventId))!;
+      }
+      const wc = e.workflowTaskCompletedEventAttributes;
+      if (wc) {
+        sum.workflowTasks++;
+        sum.workflowTaskExec += t - time.get(Number(wc.startedEventId))!;
+        sum.workflowTaskWait += time.get(Number(wc.startedEventId))! - time.get(Number(wc.scheduledEventId))!;
+      }
+      if (e.markerRecordedEventAttributes) sum.localActivities++;
+    }
+  }
+  const s = (ms: number) => Math.round(ms / 10) / 100;
+  return { ...sum, wall: s(sum.wall), activityExec: s(sum.activityExec), activityWait: s(sum.activityWait), workflowTaskExec: s(sum.workflowTaskExec), workflowTaskWait: s(sum.workflowTaskWait) };
 }

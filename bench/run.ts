@@ -392,6 +392,7 @@ function report(s: SweepFigures): SweepFigures {
     `  calls by backend: ${JSON.stringify(s.callsByBackend)}`,
     `  calls by activity: ${JSON.stringify(s.callsByActivity)}`,
     `  activity seconds (runs): ${Object.entries(s.activitySeconds).map(([k, v]) => `${k} ${v.seconds} (${v.runs})`).join(', ')}`,
+    ...(s.timelines ? [`  tenants' runs, summed (s): ${JSON.stringify(s.timelines)}`] : []),
     `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
     `  objects found: ${JSON.stringify(s.found)}`,
     `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB`,
@@ -433,6 +434,8 @@ function fullSiteFigures(runs: FullSiteRun[]): Figure[] {
   if (plan.length) {
     const p = worstOf(plan);
     figures.push({ name: `full site: plan sweep (worst of ${plan.length}; ${settings})`, value: round(p.seconds, 2), unit: 's', target: '≤ 20 s', met: p.seconds <= 20, spread: spreadOf(plan.map((s) => s.seconds)) });
+    figures.push({ name: 'full site: plan sweep tenants planned, failed', value: Math.min(...plan.map((s) => s.reconciled)), unit: '', target: `${FULL_SITE.tenants}, 0`, met: plan.every((s) => s.reconciled === FULL_SITE.tenants && s.failed === 0) });
+    figures.push({ name: 'full site: HTTP backend calls, worst plan sweep', value: Object.values(p.callsByBackend).reduce((a, b) => a + b, 0), unit: 'calls', target: '(reported)', met: true });
   } else {
     figures.push({ name: 'full site: plan sweep: not measured yet (no SITE_SWEEP_MODE)', value: NaN, unit: 's', target: '≤ 20 s', met: false });
   }
