@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { tracedBundlePath } from '../../apps/worker/workflow-interceptor-modules.js';
+import { workerTelemetryOptions } from '../../apps/worker/telemetry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import * as workflows from '../../workflows/index.js';
 import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
@@ -33,6 +34,8 @@ describe('recorded workflow histories', () => {
     for await (const result of Worker.runReplayHistories(
       {
         workflowBundle: { codePath: tracing ? tracedBundlePath(bundle) : bundle },
+        // The sinks the worker registers (the traced bundle's span exporter, the sweep's metrics), as it ships.
+        sinks: workerTelemetryOptions(undefined, { fromSource: false }).sinks,
         dataConverter: dataConverter(Buffer.from(RECORDING_CODEC_KEY, 'base64')),
       },
       histories,
