@@ -32,7 +32,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
 # Overrides of what the build baked into dist/build-info.json; empty: the baked values stand.
-ARG SERVICE_VERSION=0.13.0
+ARG SERVICE_VERSION=0.14.0
 ARG SERVICE_COMMIT=
 ARG SERVICE_BUILT=
 # Node 24 sizes the young generation from the host's memory; small semi-spaces keep the resident
