@@ -3789,6 +3789,10 @@ export interface components {
             wifi?: {
                 ssid: string;
                 psk: string;
+                /**
+                 * @description The client the key is bound to, lowercase colon-separated; absent for an unbound key.
+                 * @example aa:bb:cc:dd:ee:ff
+                 */
                 mac?: string;
             };
         };
@@ -3799,7 +3803,7 @@ export interface components {
             /** @example acme */
             name: string;
             /**
-             * @description The spec's binding of the admission's Wi-Fi key to one computer. Refused (400) at a site whose wireless controller cannot bind a key to one client (UniFi's private pre-shared keys cannot), rather than issuing a key any client could use.
+             * @description Binds the admission's Wi-Fi key to one computer: the key is issued on the site's MAC-filtered developer WLAN, whose allow-list holds this MAC beside the key until the key is revoked (withdrawal, expiry of the unused admission, re-admission, the tenant's delete). Refused (400) at a site with a developer network but no MAC-filtered developer WLAN, rather than issuing a key any client could use.
              * @example aa:bb:cc:dd:ee:ff
              */
             mac?: string;

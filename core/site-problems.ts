@@ -25,6 +25,7 @@ const TOGETHER: [string, string[]][] = [
   ['SITE_WIFI_PASSWORD', ['SITE_WIFI_USERNAME']],
   ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN', 'SITE_WIFI_URL']],
   ['SITE_WIFI_DEVELOPER_VLAN', ['SITE_WIFI_DEVELOPER_SSID']],
+  ['SITE_WIFI_DEVELOPER_BOUND_SSID', ['SITE_WIFI_DEVELOPER_SSID']],
   ['SITE_BROKER_URL', ['SITE_BROKER_ADMIN_PASSWORD']],
   // Dashboards' data sources read the log store with the tenant's read token: no store, no token.
   ['SITE_GRAFANA_URL', ['SITE_GRAFANA_ADMIN_PASSWORD', 'SITE_LOG_URL']],
@@ -66,6 +67,14 @@ export function siteProblems(e: Env): SiteProblem[] {
   // One trust for the controller: a pinned certificate or a CA bundle.
   if (set(e.SITE_WIFI_CERT_SHA256) && set(e.SITE_WIFI_CA_FILE)) {
     problems.push({ variable: 'SITE_WIFI_CERT_SHA256', message: 'pins the controller\'s certificate; SITE_WIFI_CA_FILE is another trust for it: set one of the two' });
+  }
+  // The bound WLAN's allow-list admits only admitted MACs: on a WLAN that also carries unbound
+  // keys it would lock every other client out.
+  if (set(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
+    const others = [e.SITE_WIFI_DEVELOPER_SSID, ...Object.values((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { ssid?: string }>).map((c) => c.ssid)];
+    if (others.includes(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
+      problems.push({ variable: 'SITE_WIFI_DEVELOPER_BOUND_SSID', message: 'must be a WLAN of its own: not the developer SSID nor a trust class\'s (its MAC allow-list would lock their clients out)' });
+    }
   }
   for (const [variable, needs] of TOGETHER) {
     if (!set(e[variable])) continue;

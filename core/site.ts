@@ -131,6 +131,7 @@ export const siteSchema = z
     SITE_WIFI_PLACEHOLDER_NETWORK: z.string().min(1).optional(),
     SITE_WIFI_DEVELOPER_SSID: z.string().min(1).optional(),
     SITE_WIFI_DEVELOPER_VLAN: z.string().min(1).optional(),
+    SITE_WIFI_DEVELOPER_BOUND_SSID: z.string().min(1).max(32).optional(),
     SITE_DHCP_URL: url.optional(),
     SITE_DHCP_SUBNET_ID: z.coerce.number().int().positive().optional(),
     SITE_DHCP_USER: z.string().optional(),
@@ -232,7 +233,17 @@ export const siteSchema = z
           /** The controller's own certificate, pinned by its fingerprint (SITE_WIFI_CERT_SHA256) instead of a CA. */
           pin: e.SITE_WIFI_CERT_SHA256 ? fingerprintForm(e.SITE_WIFI_CERT_SHA256) : undefined,
           /** The tenant developer network: where admission keys go. */
-          developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN ? { ssid: e.SITE_WIFI_DEVELOPER_SSID, vlan: e.SITE_WIFI_DEVELOPER_VLAN } : undefined,
+          developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN
+            ? {
+                ssid: e.SITE_WIFI_DEVELOPER_SSID,
+                vlan: e.SITE_WIFI_DEVELOPER_VLAN,
+                /**
+                 * The second developer WLAN, MAC-filtered: an admission with `mac` gets its key there
+                 * and its MAC on the WLAN's allow-list (docs/decisions.md, "Wireless controller").
+                 */
+                boundSsid: e.SITE_WIFI_DEVELOPER_BOUND_SSID,
+              }
+            : undefined,
         }
       : undefined,
     dhcp: e.SITE_DHCP_URL

@@ -56,7 +56,7 @@ export const OBJECT_STEP_ACTIVITIES = {
   workload: ['dns.check-name', 'hypervisor.template-disk', 'hypervisor.ensure-vm', 'dns.publish-workload', 'hypervisor.remove-vm', 'dns.unpublish-workload'],
   record: ['dns.publish-record', 'dns.unpublish-record'],
   'device-address': ['device-address.prepare', 'device-address.apply', 'device-address.release'],
-  'wifi-key': ['wifi.ensure-key', 'wifi.revoke-key'],
+  'wifi-key': ['wifi.ensure-key', 'wifi.revoke-key', 'wifi.expire-admission-keys'],
   'broker-account': ['broker.ensure-account', 'broker.remove-account'],
   /** What a reconcile re-ensures after the tenant's steps: the objects of each area, one activity per area. */
   reconcile: ['hypervisor.reconcile-workloads', 'wifi.reconcile-keys', 'broker.reconcile-accounts'],

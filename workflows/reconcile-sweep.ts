@@ -9,6 +9,10 @@ import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from './contracts/ids.js';
 import { RUN_MODEL_PATCH } from './before-run-model/index.js';
 import { answered } from './run-attributes.js';
+import { runStep } from './steps.js';
+
+/** Sweeps from this one on also revoke the Wi-Fi keys of admissions that expired unused. */
+export const ADMISSION_EXPIRY_PATCH = 'admission-expiry';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -53,8 +57,16 @@ export async function reconcileSweep(input: { concurrency?: number; mode?: 'plan
     }
   }
   await Promise.all(Array.from({ length: Math.min(input.concurrency ?? SWEEP_CONCURRENCY, tenants.length) }, lane));
+  // An admission's key outlives its token on the developer network; expiry is where it ends (a
+  // bound one's client leaves the allow-list with it). A plan changes nothing, so it skips this.
+  let expiryFailed = false;
+  if (!plan && patched(ADMISSION_EXPIRY_PATCH)) {
+    const expired = await runStep('wifi.expire-admission-keys', [], { object: 'the Wi-Fi keys of admissions that expired unused' });
+    result.expiredAdmissions = expired.ok ? { revoked: expired.value.revoked, failed: false } : { revoked: [], failed: true };
+    expiryFailed = !expired.ok;
+  }
   // Its Outcome too, like every run (a sweep begun before the run model set none).
-  if (patched(RUN_MODEL_PATCH)) answered(result.failed.length ? 'failed' : 'swept');
+  if (patched(RUN_MODEL_PATCH)) answered(result.failed.length || expiryFailed ? 'failed' : 'swept');
   return result;
 }
 

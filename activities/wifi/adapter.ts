@@ -13,10 +13,13 @@ export interface WifiKeySpec {
   keyId: string;
   psk: string;
   /**
-   * Binds the key to one client; any accepted MAC form. Only for an adapter whose controller can
-   * (`bindsKeysToClients`): the others refuse a spec with a MAC rather than leave the key unbound.
+   * The client the key is bound to (lowercase colon form): it stands on the WLAN's MAC allow-list
+   * beside the key, and the WLAN's filter admits only the listed clients. Only for a WLAN the
+   * service keeps for bound keys (docs/decisions.md, "Wireless controller").
    */
   mac?: string;
+  /** MACs no key of the WLAN is bound to any more: they leave its allow-list in the same write. */
+  releaseMacs?: string[];
   /**
    * Fingerprints of passwords this key held before (a re-admission, or a restore with a psk
    * other than the one the controller holds): their entries are dropped in the same write, so
@@ -30,6 +33,8 @@ export interface WifiKeyRef {
   ssid: string;
   keyId: string;
   fingerprint: string;
+  /** The key's bound client, when no other key of the WLAN is bound to it: it leaves the allow-list with the key. */
+  releaseMac?: string;
 }
 
 export interface WifiKeyState {
@@ -41,27 +46,20 @@ export interface WifiKeyState {
   mac?: string;
 }
 
-/** What a kind of controller can do, known without connecting to it, and how to connect. */
+/** A kind of controller, and how to connect to it. */
 export interface WifiController<Options> {
-  /**
-   * Whether the controller can bind one key to one client. UniFi's cannot (docs/decisions.md,
-   * "Wireless controller"); the API refuses an admission's `mac` where this is false.
-   */
-  readonly bindsKeysToClients: boolean;
   connect(opts: Options): WifiAdapter;
 }
 
 export interface WifiAdapter {
-  /** Its controller's `bindsKeysToClients`: ensure refuses a spec with a MAC where it is false. */
-  readonly bindsKeysToClients: boolean;
   observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined>;
-  /** Adds the key, or corrects its network (and MAC binding, where bound) or psk; drops `replaces` entries. */
+  /** Adds the key, or corrects its network, MAC binding or psk; drops `replaces` entries and `releaseMacs`. */
   ensure(spec: WifiKeySpec): Promise<ObjectOutcome[]>;
   /**
    * Every key of one SSID from one read of the controller and at most one write (a reconcile);
    * with `plan`, the same outcomes and no write.
    */
   ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]>;
-  /** Revokes the key; when it was the WLAN's last, leaves one unusable placeholder entry. */
+  /** Revokes the key (and its `releaseMac`); when it was the WLAN's last, leaves one unusable placeholder entry. */
   remove(ref: WifiKeyRef): Promise<void>;
 }

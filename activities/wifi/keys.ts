@@ -1,7 +1,7 @@
 import type { Refusal } from '../../core/refusal.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
-import { deleteWifiKey, getWifiKey, issueWifiKey, listWifiKeys, replaceAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
+import { deleteWifiKey, expiredAdmissionKeys, getWifiKey, issueWifiKey, listWifiKeys, macBoundOnSsid, replaceAdmissionKey, type PreviousAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
@@ -38,15 +38,22 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     return wifiOf(site.trustClasses, row.trustClass)?.vlan;
   }
 
-  async function ensureOnController(tenant: string, name: string, replaces: string[]): Promise<ObjectOutcome[]> {
+  async function ensureOnController(tenant: string, name: string, replaces: string[], previous?: PreviousAdmissionKey): Promise<ObjectOutcome[]> {
     return withLocks(db, async (tx, lock) => {
       const row = await getWifiKey(tx, tenant, name);
       if (!row) return [];
-      await lock(LOCK_SPACE.wlan, row.ssid);
+      // Both WLANs when a re-admission moves the key between them, in one order for every caller.
+      for (const ssid of [...new Set([row.ssid, ...(previous ? [previous.ssid] : [])])].sort()) await lock(LOCK_SPACE.wlan, ssid);
       // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
       const current = await getWifiKey(tx, tenant, name);
       if (!current) return [];
       const psk = open(keys, current.psk);
+      const self = { tenant, name };
+      // The earlier binding leaves the allow-list unless another key of the WLAN is bound to it too.
+      const releasable = async (ssid: string, mac: string | null | undefined) => (mac && mac !== (ssid === current.ssid ? current.mac : null) && !(await macBoundOnSsid(tx, ssid, mac, self)) ? mac : undefined);
+      const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
+      const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
+      const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
       return taggedWithStep('wifi', async () => {
         if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
         if (psk === undefined) throw new Error('the stored psk cannot be opened');
@@ -58,8 +65,13 @@ export function wifiKeyActivities(deps: ActivityDeps) {
           keyId: wifiKeyId(tenant, name),
           psk,
           ...(current.mac ? { mac: current.mac } : {}),
+          ...(releaseHere ? { releaseMacs: [releaseHere] } : {}),
           replaces,
         });
+        // After the new key stands: the earlier one stops working on the WLAN it was on.
+        if (elsewhere) {
+          await ports.wifi.remove({ ssid: elsewhere.ssid, keyId: wifiKeyId(tenant, name), fingerprint: elsewhere.fingerprint, ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}) });
+        }
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
         return outcomes;
@@ -125,8 +137,8 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     },
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
-    async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[] }): Promise<void> {
-      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces));
+    async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[]; previous?: PreviousAdmissionKey }): Promise<void> {
+      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces, input.previous));
     },
 
     /**
@@ -145,41 +157,80 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       return reconcileKeys(input.name, 'plan');
     },
 
+    /**
+     * The sweep's expiry of admissions: the key of each admission that expired unused leaves the
+     * developer WLAN, and a bound one's client leaves the allow-list. Each is revoked only if it is
+     * still the key found expired (a re-admission meanwhile mints another). Every key is tried; one
+     * that fails fails the activity after the others, and its retry finds only what is left.
+     */
+    async 'wifi.expire-admission-keys'(): Promise<{ revoked: string[] }> {
+      return backendActivity(log, {}, 'wifi', async () => {
+        const revoked: string[] = [];
+        let failure: unknown;
+        for (const key of await expiredAdmissionKeys(db, ADMISSION_KEY, new Date())) {
+          try {
+            if (await revokeKey(deps, key.tenant, ADMISSION_KEY, key.fingerprint)) revoked.push(key.tenant);
+          } catch (err) {
+            failure ??= err;
+          }
+        }
+        if (failure) throw failure;
+        if (revoked.length) log.info({ names: revoked }, 'wifi keys of expired admissions revoked');
+        return { revoked };
+      });
+    },
+
     async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {
       return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => revokeKey(deps, input.tenant, input.name));
     },
 
-    /** A new admission key for a name: a fresh psk, the earlier key's entry dropped in the same write. */
-    async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: SealedWifiKey; replaces: string[] }> {
+    /**
+     * A new admission key for a name: a fresh psk on the developer WLAN, or on the MAC-filtered one
+     * when it is bound to a client; the earlier key's entry is dropped in the same write, or, when
+     * it stood on the other WLAN or was bound to another client, named in `previous` for the ensure.
+     */
+    async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: SealedWifiKey; replaces: string[]; previous?: PreviousAdmissionKey }> {
       const developer = site.wifi?.developer;
       if (!developer) throw new Error('this site has no tenant developer network');
+      if (input.mac && !developer.boundSsid) throw new Error('this site has no MAC-filtered developer WLAN');
       const psk = generatePsk();
-      const { row, replaces } = await replaceAdmissionKey(db, keys, {
+      const { row, replaces, previous } = await replaceAdmissionKey(db, keys, {
         tenant: input.name,
         name: ADMISSION_KEY,
         trustClass: ADMISSION_CLASS,
-        ssid: developer.ssid,
+        ssid: input.mac ? developer.boundSsid! : developer.ssid,
         mac: input.mac ?? null,
         psk,
         fingerprint: pskFingerprint(wifiKeyId(input.name, ADMISSION_KEY), psk),
       });
-      return { key: sealedWifiKey(keys, row, psk), replaces };
+      return { key: sealedWifiKey(keys, row, psk), replaces, ...(previous ? { previous } : {}) };
     },
   };
 }
 
-/** Revokes a key on the controller and forgets it; false when the registry holds no such key. */
-async function revokeKey(deps: ActivityDeps, tenant: string, name: string): Promise<boolean> {
-  return withLocks(deps.db, async (tx, lock) => {
+/**
+ * Revokes a key on the controller and forgets it; false when the registry holds no such key (or,
+ * with `fingerprint`, no longer that password).
+ */
+async function revokeKey(deps: ActivityDeps, tenant: string, name: string, fingerprint?: string): Promise<boolean> {
+  const revoked = await withLocks(deps.db, async (tx, lock): Promise<boolean | 'moved'> => {
+    const seen = await getWifiKey(tx, tenant, name);
+    if (!seen) return false;
+    await lock(LOCK_SPACE.wlan, seen.ssid);
+    // Re-read under the SSID lock: a re-admission or another revoke may have finished while we waited.
     const row = await getWifiKey(tx, tenant, name);
-    if (!row) return false;
-    await lock(LOCK_SPACE.wlan, row.ssid);
+    if (!row || (fingerprint !== undefined && row.fingerprint !== fingerprint)) return false;
+    // A re-admission moved the key to the other developer WLAN: start again under that one's lock.
+    if (row.ssid !== seen.ssid) return 'moved';
     const wifi = deps.ports.wifi;
-    if (wifi) await taggedWithStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint }));
+    // Its client leaves the WLAN's allow-list with it, unless another key there is bound to it too.
+    const releaseMac = row.mac && !(await macBoundOnSsid(tx, row.ssid, row.mac, { tenant, name })) ? row.mac : undefined;
+    if (wifi) await taggedWithStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) }));
     await deleteWifiKey(tx, tenant, name);
     deps.log.info({ tenant, key: name }, 'wifi key revoked');
     return true;
   });
+  return revoked === 'moved' ? revokeKey(deps, tenant, name, fingerprint) : revoked;
 }
 
 /** Tenant delete: every key of the tenant, `admission` included, leaves the controller and the registry. */

@@ -49,7 +49,8 @@ export interface UnifiWifiOptions {
 /**
  * The controller's whole PPSK entry: a password and the network it places clients on. There is no
  * field that binds an entry to a client (go-unifi's generated `WLANPrivatePresharedKeys`, from the
- * controller's own field list), so this adapter cannot bind keys (`unifiController`).
+ * controller's own field list); a key is bound to a client by the WLAN's MAC allow-list instead
+ * (`mac_filter_*`), on a WLAN the site keeps for bound keys.
  */
 interface PpskEntry {
   password: string;
@@ -57,9 +58,8 @@ interface PpskEntry {
   [field: string]: unknown;
 }
 
-/** UniFi Network: a key admits any client that presents it, so the API refuses an admission's `mac`. */
+/** UniFi Network: private pre-shared keys, bound to clients by a WLAN's MAC allow-list. */
 export const unifiController: WifiController<UnifiWifiOptions> = {
-  bindsKeysToClients: false,
   connect: (opts) => createUnifiWifiAdapter(opts),
 };
 
@@ -68,7 +68,14 @@ interface Wlan {
   name: string;
   private_preshared_keys_enabled?: boolean;
   private_preshared_keys?: PpskEntry[];
+  mac_filter_enabled?: boolean;
+  mac_filter_policy?: string;
+  mac_filter_list?: string[];
 }
+
+/** The WLAN's allow-list as the service reads it: lowercase colon form, like every MAC it stores. */
+const allowListOf = (wlan: Wlan): string[] => (wlan.mac_filter_list ?? []).map((m) => m.toLowerCase());
+const filtersByAllowList = (wlan: Wlan): boolean => wlan.mac_filter_enabled === true && wlan.mac_filter_policy === 'allow';
 
 interface Network {
   _id: string;
@@ -138,8 +145,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     for (const spec of specs) {
       const problem = pskProblem(spec.psk);
       if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
-      // Never leave a key unbound that was asked to be bound: refused, not retried.
-      if (spec.mac !== undefined) throw new BackendError(PRODUCT, `key ${spec.keyId}: the controller cannot bind a key to one client`, false);
+      if (spec.mac !== undefined && !/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(spec.mac)) throw new Error(`key ${spec.keyId}: the MAC is not in the lowercase colon form`);
       if (spec.ssid !== ssid) throw new Error(`key ${spec.keyId} is for ${spec.ssid}, not ${ssid}`);
     }
     if (specs.length === 0) return [];
@@ -151,6 +157,10 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
       let entries = wlan.private_preshared_keys ?? [];
       const outcomes: ObjectOutcome[] = [];
       let write = false;
+      let allowList = allowListOf(wlan);
+      const bound = specs.some((s) => s.mac !== undefined);
+      const release = new Set(specs.flatMap((s) => s.releaseMacs ?? []).filter((m) => !specs.some((s) => s.mac === m)));
+      let listChanged = false;
       for (const spec of specs) {
         const net = networks.find((n) => n._id === spec.vlanNetwork) ?? networks.find((n) => n.name === spec.vlanNetwork);
         if (!net) throw new BackendError(PRODUCT, `network ${spec.vlanNetwork} not found on the controller`, false);
@@ -160,9 +170,15 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         const mine = entries.filter(isMine);
         const stale = entries.filter(isStale);
         const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
-        // A key is found by its psk, so what can differ of one found is the network it places clients on.
-        const fields = mine.length > 0 && keyDrifted ? ['network'] : stale.length > 0 ? ['psk'] : [];
-        outcomes.push(outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0, fields));
+        // The binding is the WLAN's filter admitting exactly the listed clients, this one among them.
+        const macDrifted = spec.mac !== undefined && (!allowList.includes(spec.mac) || !filtersByAllowList(wlan));
+        if (spec.mac !== undefined && !allowList.includes(spec.mac)) {
+          allowList = [...allowList, spec.mac];
+          listChanged = true;
+        }
+        // A key is found by its psk, so what can differ of one found is its network and its binding.
+        const fields = mine.length > 0 ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])] : stale.length > 0 ? ['psk'] : [];
+        outcomes.push(outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields));
         if (!keyDrifted && stale.length === 0) continue;
         write = true;
         // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
@@ -178,21 +194,31 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         if (!next.includes(desired)) next.push(desired);
         entries = next;
       }
+      if (release.size > 0 && allowList.some((m) => release.has(m))) {
+        allowList = allowList.filter((m) => !release.has(m));
+        listChanged = true;
+      }
+      const filterOff = bound && !filtersByAllowList(wlan);
       const placeholders = entries.filter((e) => isPlaceholderPassword(e.password));
       const ppskOff = wlan.private_preshared_keys_enabled !== true;
       if (ppskOff) outcomes.push({ object: `wlan ${ssid} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] });
-      if (!write && placeholders.length === 0 && !ppskOff) return outcomes;
+      if (filterOff) outcomes.push({ object: `wlan ${ssid} MAC filter`, result: 'corrected', fields: ['mac_filter_enabled', 'mac_filter_policy'] });
+      if (!write && placeholders.length === 0 && !ppskOff && !listChanged && !filterOff) return outcomes;
       if (!plan) {
         const next = entries.filter((e) => !isPlaceholderPassword(e.password));
-        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: next, private_preshared_keys_enabled: true });
+        await call('PUT', `rest/wlanconf/${wlan._id}`, {
+          private_preshared_keys: next,
+          private_preshared_keys_enabled: true,
+          // The allow-list goes in the key's own write: a bound key never stands without its binding.
+          ...(listChanged ? { mac_filter_list: allowList } : {}),
+          ...(bound ? { mac_filter_enabled: true, mac_filter_policy: 'allow' } : {}),
+        });
       }
       return outcomes;
     });
   }
 
   return {
-    bindsKeysToClients: unifiController.bindsKeysToClients,
-
     async observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
       const wlan = await wlanBySsid(ref.ssid);
       const entry = wlan?.private_preshared_keys?.find(matches(ref));
@@ -203,6 +229,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         keyId: ref.keyId,
         networkId: entry.networkconf_id,
         networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
+        ...(ref.releaseMac && filtersByAllowList(wlan!) && allowListOf(wlan!).includes(ref.releaseMac) ? { mac: ref.releaseMac } : {}),
       };
     },
 
@@ -214,13 +241,17 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         const wlan = await wlanBySsid(ref.ssid);
         const entries = wlan?.private_preshared_keys ?? [];
         const revoked = entries.filter(matches(ref));
-        if (!wlan || revoked.length === 0) return;
+        const allowList = wlan ? allowListOf(wlan) : [];
+        const unlist = ref.releaseMac !== undefined && allowList.includes(ref.releaseMac);
+        if (!wlan || (revoked.length === 0 && !unlist)) return;
         const keep = entries.filter((e) => !revoked.includes(e));
-        if (keep.length === 0 && wlan.private_preshared_keys_enabled === true) {
+        if (keep.length === 0 && revoked.length > 0 && wlan.private_preshared_keys_enabled === true) {
           const networkId = opts.placeholderNetwork ? (await networkByRef(opts.placeholderNetwork))._id : revoked[0]!.networkconf_id;
           keep.push({ password: placeholderPassword(), networkconf_id: networkId });
         }
-        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: keep });
+        // The client leaves the allow-list in the key's own write; the filter stays on, so an empty
+        // list keeps everyone out of a WLAN that holds no bound key.
+        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: keep, ...(unlist ? { mac_filter_list: allowList.filter((m) => m !== ref.releaseMac) } : {}) });
       });
     },
   };

@@ -119,6 +119,7 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
     wlans: [
       { ssid: 'lab-devices', network: 'tenant-devices' },
       { ssid: 'lab-dev', network: 'tenant-dev' },
+      { ssid: 'lab-dev-bound', network: 'tenant-dev' },
     ],
   });
   const [logStore, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
@@ -142,6 +143,7 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
     SITE_WIFI_PLACEHOLDER_NETWORK: 'blackhole',
     SITE_WIFI_DEVELOPER_SSID: 'lab-dev',
     SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev',
+    SITE_WIFI_DEVELOPER_BOUND_SSID: 'lab-dev-bound',
     SITE_TRUST_CLASSES: JSON.stringify(devices.trustClasses),
     SITE_DHCP_URL: kea.controlUrl,
     SITE_DHCP_SUBNET_ID: '1',

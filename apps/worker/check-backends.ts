@@ -90,7 +90,18 @@ function probes(site: Site, timeoutMs: number): Probe[] {
     list.push(probe('wifi', w.url, async () => {
       // The adapter's own session: an API key, or the deployment's login.
       const res = await unifiSession(jsonApi('unifi', w.url, {}, w.ca, w.pin), w).call({ path: `${unifiApiBase(w)}/rest/wlanconf` });
-      const wlans = res.json<{ data?: unknown[] }>().data ?? [];
+      const wlans = res.json<{ data?: { name?: string }[] }>().data ?? [];
+      // Every WLAN the site names must stand on the controller: keys for a missing one never land.
+      const named: [string, string][] = [
+        ...Object.entries(site.trustClasses).flatMap(([cls, c]) => (c.ssid ? [[c.ssid, `trust class ${cls}`] as [string, string]] : [])),
+        ...(w.developer ? [[w.developer.ssid, 'SITE_WIFI_DEVELOPER_SSID'] as [string, string]] : []),
+        ...(w.developer?.boundSsid ? [[w.developer.boundSsid, 'SITE_WIFI_DEVELOPER_BOUND_SSID'] as [string, string]] : []),
+      ];
+      const missing = named.filter(([ssid]) => !wlans.some((x) => x.name === ssid));
+      if (missing.length) {
+        const which = missing.map(([ssid, by]) => `${ssid} (${by})`).join(', ');
+        throw new BackendError('unifi', `site ${w.site} has no WLAN ${which}: create it on the controller${missing.some(([, by]) => by === 'SITE_WIFI_DEVELOPER_BOUND_SSID') ? ' (the bound developer WLAN: WPA2 on the developer network, a WLAN of its own; the service turns on its MAC filter)' : ''}, or correct the setting`, false);
+      }
       return `UniFi Network (${w.deployment}${w.apiKey && w.deployment !== 'self-hosted' ? ', API key' : ', login'}) answers; site ${w.site} has ${wlans.length} WLANs`;
     }));
   }

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, not, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { namedRows } from './named-rows.js';
 import { LOCK_SPACE, type Executor } from './locks.js';
-import { admissions, wifiKeys } from '../schema/index.js';
+import { admissions, tenants, wifiKeys } from '../schema/index.js';
 import { open, seal, type SealKeys } from '../seal.js';
 
 export type WifiKeyRow = typeof wifiKeys.$inferSelect;
@@ -81,10 +81,10 @@ export async function replaceAdmissionKey(
   db: Db,
   keys: SealKeys,
   input: { tenant: string; name: string; trustClass: string; ssid: string; mac: string | null; psk: string; fingerprint: string },
-): Promise<{ row: WifiKeyRow; replaces: string[] }> {
+): Promise<{ row: WifiKeyRow; replaces: string[]; previous?: PreviousAdmissionKey }> {
   return db.transaction(async (tx) => {
     const where = and(eq(wifiKeys.tenant, input.tenant), eq(wifiKeys.name, input.name));
-    const [before] = await tx.select({ fingerprint: wifiKeys.fingerprint, ssid: wifiKeys.ssid }).from(wifiKeys).where(where).for('update');
+    const [before] = await tx.select({ fingerprint: wifiKeys.fingerprint, ssid: wifiKeys.ssid, mac: wifiKeys.mac }).from(wifiKeys).where(where).for('update');
     const values = { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: input.ssid, psk: seal(keys, input.psk), fingerprint: input.fingerprint, mac: input.mac };
     const [row] = await tx
       .insert(wifiKeys)
@@ -92,8 +92,30 @@ export async function replaceAdmissionKey(
       .onConflictDoUpdate({ target: [wifiKeys.tenant, wifiKeys.name], set: { ...values, updatedAt: new Date() } })
       .returning();
     const replaces = before && before.ssid === input.ssid && before.fingerprint !== input.fingerprint ? [before.fingerprint] : [];
-    return { row: row!, replaces };
+    // Another WLAN or another client: the earlier entry and binding go by a write of their own.
+    const moved = before && (before.ssid !== input.ssid || before.mac !== input.mac);
+    return { row: row!, replaces, ...(moved ? { previous: before } : {}) };
   });
+}
+
+/** Where an admission key stood before a re-admission moved it (to the bound WLAN, or off it). */
+export interface PreviousAdmissionKey {
+  ssid: string;
+  fingerprint: string;
+  mac: string | null;
+}
+
+/**
+ * Whether a key of the WLAN other than the one named is bound to the MAC: then the MAC stays on
+ * the WLAN's allow-list when the named key leaves it.
+ */
+export async function macBoundOnSsid(db: Executor, ssid: string, mac: string, except: { tenant: string; name: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ name: wifiKeys.name })
+    .from(wifiKeys)
+    .where(and(eq(wifiKeys.ssid, ssid), eq(wifiKeys.mac, mac), not(and(eq(wifiKeys.tenant, except.tenant), eq(wifiKeys.name, except.name))!)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function deleteWifiKey(db: Executor, tenant: string, name: string): Promise<void> {
@@ -108,4 +130,24 @@ export async function unusedAdmissionExists(db: Db, name: string): Promise<boole
     .where(and(eq(admissions.name, name), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * The admission keys whose admission expired unused: the name is no registered tenant, it has no
+ * live admission, and the admission issued with the key (the first one after the key was minted:
+ * the key is written before its token) has expired. A key minted for a re-admission still in
+ * flight has no such admission yet, so it is never taken for an expired one.
+ */
+export async function expiredAdmissionKeys(db: Db, name: string, now: Date): Promise<{ tenant: string; fingerprint: string }[]> {
+  return db
+    .select({ tenant: wifiKeys.tenant, fingerprint: wifiKeys.fingerprint })
+    .from(wifiKeys)
+    .where(
+      and(
+        eq(wifiKeys.name, name),
+        sql`not exists (select 1 from ${tenants} where ${tenants.name} = ${wifiKeys.tenant})`,
+        sql`not exists (select 1 from ${admissions} where ${admissions.name} = ${wifiKeys.tenant} and ${admissions.spentAt} is null and ${admissions.expiresAt} > ${now.toISOString()}::timestamptz)`,
+        sql`exists (select 1 from ${admissions} where ${admissions.name} = ${wifiKeys.tenant} and ${admissions.createdAt} >= ${wifiKeys.updatedAt} and ${admissions.expiresAt} <= ${now.toISOString()}::timestamptz)`,
+      ),
+    );
 }

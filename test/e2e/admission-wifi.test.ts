@@ -40,14 +40,22 @@ describe('POST /v1/admissions at a site with a tenant developer network', () => 
     expect(await associate(r.body.wifi.psk, '02:00:00:00:01:01', 'lab-devices')).toBe(403);
   });
 
-  it('refuses a MAC with 400 and issues nothing: the UniFi controller cannot bind a key to one client', async () => {
-    const entries = devEntries().length;
-    const r = await admit({ name: 'dev2', mac: 'AA-BB-CC-DD-EE-02' });
-    expect(r.status, r.text).toBe(400);
-    expect(r.body).toEqual({ error: "mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac" });
-    // No key on the controller, no admission to withdraw, no token that would create the tenant.
-    expect(devEntries()).toHaveLength(entries);
-    expect((await site.call('DELETE', '/v1/admissions/dev2')).status).toBe(404);
+  it('refuses a MAC with 400 and issues nothing at a site with no MAC-filtered developer WLAN', async () => {
+    const developer = site.config.site!.wifi!.developer!;
+    const bound = developer.boundSsid;
+    // The same site with the setting unset, as the API reads it (the in-process API shares this config).
+    developer.boundSsid = undefined;
+    try {
+      const entries = devEntries().length;
+      const r = await admit({ name: 'dev2', mac: 'AA-BB-CC-DD-EE-02' });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body).toEqual({ error: 'mac: this site has no MAC-filtered developer WLAN to bind a Wi-Fi key to one client; admit without mac' });
+      // No key on the controller, no admission to withdraw, no token that would create the tenant.
+      expect(devEntries()).toHaveLength(entries);
+      expect((await site.call('DELETE', '/v1/admissions/dev2')).status).toBe(404);
+    } finally {
+      developer.boundSsid = bound;
+    }
     const again = await admit({ name: 'dev2' });
     expect(again.status, again.text).toBe(201);
     expect(again.body.wifi).toEqual({ ssid: 'lab-dev', psk: expect.any(String) });
@@ -73,6 +81,124 @@ describe('POST /v1/admissions at a site with a tenant developer network', () => 
     const again = await admit({ name: 'dev4' });
     expect(again.status, again.text).toBe(201);
     expect(await associate(again.body.wifi.psk, '02:00:00:00:04:01')).toBe(200);
+  });
+});
+
+describe('an admission bound to one computer (mac): the MAC-filtered developer WLAN', () => {
+  const bound = () => unifi().wlan('lab-dev-bound')!;
+  const boundEntryOf = (psk: string) => bound().private_preshared_keys.find((e) => e.password === psk);
+  const allowed = () => bound().mac_filter_list;
+
+  it('answers 201 with wifi.mac for each accepted form; the key works from that computer only', async () => {
+    const forms = [
+      ['devm1', 'AA-BB-CC-DD-EE-11', 'aa:bb:cc:dd:ee:11'],
+      ['devm2', 'aabbccddee12', 'aa:bb:cc:dd:ee:12'],
+      ['devm3', 'aa:bb:cc:dd:ee:13', 'aa:bb:cc:dd:ee:13'],
+    ] as const;
+    const psks: string[] = [];
+    for (const [name, mac, canonical] of forms) {
+      const r = await admit({ name, mac });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.wifi).toEqual({ ssid: 'lab-dev-bound', psk: expect.stringMatching(/^[A-Za-z2-9]{24}$/), mac: canonical });
+      expect(boundEntryOf(r.body.wifi.psk)).toEqual({ password: r.body.wifi.psk, networkconf_id: devNetwork() });
+      expect(await associate(r.body.wifi.psk, canonical, 'lab-dev-bound')).toBe(200);
+      // Another computer with the same key is kept out by the WLAN's allow-list.
+      expect(await associate(r.body.wifi.psk, '02:00:00:00:0b:01', 'lab-dev-bound')).toBe(403);
+      // The key is not on the unbound developer WLAN, where any computer could use it.
+      expect(entryOf(r.body.wifi.psk)).toBeUndefined();
+      expect(await associate(r.body.wifi.psk, canonical)).toBe(403);
+      psks.push(r.body.wifi.psk);
+    }
+    expect(bound().mac_filter_enabled).toBe(true);
+    expect(bound().mac_filter_policy).toBe('allow');
+    expect(allowed()).toEqual(expect.arrayContaining(forms.map(([, , m]) => m)));
+    // The admission remembers the binding; the key is the name's `admission` key, bound.
+    const rows = await site.registry.sql`select tenant, ssid, mac from wifi_keys where tenant in ('devm1', 'devm2', 'devm3') order by tenant`;
+    expect(rows.map((r) => [r.tenant, r.ssid, r.mac])).toEqual(forms.map(([n, , m]) => [n, 'lab-dev-bound', m]));
+  });
+
+  it('an unbound admission still works on the developer WLAN beside the bound ones', async () => {
+    const r = await admit({ name: 'devm4' });
+    expect(r.status, r.text).toBe(201);
+    expect(await associate(r.body.wifi.psk, '02:00:00:00:0b:04')).toBe(200);
+    expect(await associate(r.body.wifi.psk, '02:00:00:00:0b:04', 'lab-dev-bound')).toBe(403);
+  });
+
+  it('re-admitting without mac moves the key to the developer WLAN: the bound key and its MAC go', async () => {
+    const first = await admit({ name: 'devm5', mac: 'aa:bb:cc:dd:ee:15' });
+    expect(allowed()).toContain('aa:bb:cc:dd:ee:15');
+    const second = await admit({ name: 'devm5' });
+    expect(second.status, second.text).toBe(201);
+    expect(second.body.wifi).toEqual({ ssid: 'lab-dev', psk: expect.any(String) });
+    expect(boundEntryOf(first.body.wifi.psk)).toBeUndefined();
+    expect(allowed()).not.toContain('aa:bb:cc:dd:ee:15');
+    expect(await associate(first.body.wifi.psk, 'aa:bb:cc:dd:ee:15', 'lab-dev-bound')).toBe(403);
+    expect(await associate(second.body.wifi.psk, 'aa:bb:cc:dd:ee:15')).toBe(200);
+    // And back, to another computer: the unbound key goes, the new MAC is listed.
+    const third = await admit({ name: 'devm5', mac: 'aa:bb:cc:dd:ee:16' });
+    expect(third.body.wifi).toEqual({ ssid: 'lab-dev-bound', psk: expect.any(String), mac: 'aa:bb:cc:dd:ee:16' });
+    expect(entryOf(second.body.wifi.psk)).toBeUndefined();
+    expect(allowed()).toContain('aa:bb:cc:dd:ee:16');
+    // Re-admitted to a third computer: the second one's MAC leaves the list in the same write.
+    const fourth = await admit({ name: 'devm5', mac: 'aa:bb:cc:dd:ee:17' });
+    expect(fourth.status, fourth.text).toBe(201);
+    expect(allowed()).not.toContain('aa:bb:cc:dd:ee:16');
+    expect(await associate(third.body.wifi.psk, 'aa:bb:cc:dd:ee:16', 'lab-dev-bound')).toBe(403);
+    expect(await associate(fourth.body.wifi.psk, 'aa:bb:cc:dd:ee:17', 'lab-dev-bound')).toBe(200);
+  });
+
+  it('withdrawing the admission takes the key and its MAC off the WLAN', async () => {
+    const r = await admit({ name: 'devm6', mac: 'aa:bb:cc:dd:ee:18' });
+    expect((await site.call('DELETE', '/v1/admissions/devm6')).status).toBe(204);
+    expect(boundEntryOf(r.body.wifi.psk)).toBeUndefined();
+    expect(allowed()).not.toContain('aa:bb:cc:dd:ee:18');
+    expect(await associate(r.body.wifi.psk, 'aa:bb:cc:dd:ee:18', 'lab-dev-bound')).toBe(403);
+  });
+
+  it("the enrolled tenant's delete takes its bound key and MAC off the WLAN", async () => {
+    const a = await admit({ name: 'devm7', mac: 'aa:bb:cc:dd:ee:19' });
+    const t = await site.call('POST', '/v1/tenants', { token: a.body.enrollment_token, body: { name: 'devm7' } });
+    expect(t.status, t.text).toBe(201);
+    const key = await site.call('GET', '/v1/tenants/devm7/wifi-keys/admission', { token: t.body.api_token });
+    expect(key.body).toMatchObject({ name: 'admission', ssid: 'lab-dev-bound', mac: 'aa:bb:cc:dd:ee:19' });
+    site.backends.proxmox.removeTenantNetwork('devm7');
+    expect((await site.call('DELETE', '/v1/tenants/devm7', { token: t.body.api_token })).status).toBe(204);
+    expect(boundEntryOf(a.body.wifi.psk)).toBeUndefined();
+    expect(allowed()).not.toContain('aa:bb:cc:dd:ee:19');
+  });
+
+  it('a reconcile of the enrolled tenant puts back a MAC an operator took off the list', async () => {
+    const a = await admit({ name: 'devm8', mac: 'aa:bb:cc:dd:ee:1a' });
+    const t = await site.call('POST', '/v1/tenants', { token: a.body.enrollment_token, body: { name: 'devm8' } });
+    expect(t.status, t.text).toBe(201);
+    bound().mac_filter_list = allowed().filter((m) => m !== 'aa:bb:cc:dd:ee:1a');
+    expect(await associate(a.body.wifi.psk, 'aa:bb:cc:dd:ee:1a', 'lab-dev-bound')).toBe(403);
+    const r = await site.call('POST', '/v1/tenants/devm8/reconcile');
+    expect(r.status, r.text).toBe(200);
+    expect(JSON.stringify(r.body)).toContain('"mac"');
+    expect(await associate(a.body.wifi.psk, 'aa:bb:cc:dd:ee:1a', 'lab-dev-bound')).toBe(200);
+  });
+});
+
+describe('admission expiry (the reconcile sweep)', () => {
+  it('revokes the keys of admissions that expired unused, bound and unbound, and leaves the rest', async () => {
+    const boundOne = await admit({ name: 'deve1', mac: 'aa:bb:cc:dd:ee:21' });
+    const unboundOne = await admit({ name: 'deve2' });
+    const live = await admit({ name: 'deve3', mac: 'aa:bb:cc:dd:ee:23' });
+    await site.registry.sql`update admissions set expires_at = now() - interval '1 minute' where name in ('deve1', 'deve2')`;
+    const handle = await site.client.workflow.start('reconcileSweep', { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE!, workflowId: `sweep-expiry-${Date.now()}`, args: [{}] });
+    const result = (await handle.result()) as { expiredAdmissions?: { revoked: string[]; failed: boolean } };
+    expect(result.expiredAdmissions?.failed).toBe(false);
+    expect(result.expiredAdmissions?.revoked).toEqual(expect.arrayContaining(['deve1', 'deve2']));
+    expect(result.expiredAdmissions?.revoked).not.toContain('deve3');
+    expect(await associate(boundOne.body.wifi.psk, 'aa:bb:cc:dd:ee:21', 'lab-dev-bound')).toBe(403);
+    expect(unifi().wlan('lab-dev-bound')!.mac_filter_list).not.toContain('aa:bb:cc:dd:ee:21');
+    expect(await associate(unboundOne.body.wifi.psk, '02:00:00:00:0e:02')).toBe(403);
+    expect(await associate(live.body.wifi.psk, 'aa:bb:cc:dd:ee:23', 'lab-dev-bound')).toBe(200);
+    const rows = await site.registry.sql`select tenant from wifi_keys where tenant in ('deve1', 'deve2', 'deve3')`;
+    expect(rows.map((r) => r.tenant)).toEqual(['deve3']);
+    // Nothing left to withdraw: the admission expired and its key is gone.
+    expect((await site.call('DELETE', '/v1/admissions/deve1')).status).toBe(404);
   });
 });
 

@@ -29,7 +29,7 @@ const createWith = (token: string, name: string) => answered(clientFor(site, tok
 
 beforeAll(async () => {
   // Without a tenant developer network, an admission carries no Wi-Fi key (spec: Admission).
-  site = await startTestSite({ env: { SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '' } });
+  site = await startTestSite({ env: { SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '', SITE_WIFI_DEVELOPER_BOUND_SSID: '' } });
   const r = await createWith(site.operatorToken, 'adreg');
   expect(r.status, r.text).toBe(201);
 });

@@ -348,7 +348,7 @@ describe('at a site with no wireless controller', () => {
   let bare: TestSite;
   beforeAll(async () => {
     // The developer network goes with the controller (a developer SSID alone is refused at start).
-    bare = await startTestSite({ env: { SITE_WIFI_URL: '', SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '' } });
+    bare = await startTestSite({ env: { SITE_WIFI_URL: '', SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '', SITE_WIFI_DEVELOPER_BOUND_SSID: '' } });
     expect((await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } })).status).toBe(201);
   });
   afterAll(async () => {

@@ -67,6 +67,16 @@ describe('worker --check-backends', () => {
     expect(bad.stdout + bad.stderr).not.toContain('MARK');
   });
 
+  it('names a WLAN the site configures that the controller does not have, with the fix', async () => {
+    const wifi = { SITE_WIFI_URL: selfHosted.url, SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_USERNAME: LOGIN.username, SITE_WIFI_PASSWORD: LOGIN.password };
+    const developer = { SITE_WIFI_DEVELOPER_SSID: 'lab-dev', SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev' };
+    const ok = await checkBackends({ ...lab.env, ...wifi, ...developer });
+    expect(ok.code, ok.stderr + ok.stdout).toBe(0);
+    const r = await checkBackends({ ...lab.env, ...wifi, ...developer, SITE_WIFI_DEVELOPER_BOUND_SSID: 'lab-dev-bound' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL\s+wifi\s+\S+\s+site default has no WLAN lab-dev-bound \(SITE_WIFI_DEVELOPER_BOUND_SSID\): create it on the controller/);
+  });
+
   it('without a site it says what is missing (exit 2)', async () => {
     const r = await checkBackends({});
     expect(r.code).toBe(2);

@@ -41,6 +41,7 @@ beforeAll(async () => {
       { ssid: SSID, network: 'tenant-devices' },
       { ssid: 'dev', network: 'tenant-dev' },
       { ssid: 'spare', network: 'tenant-devices' },
+      { ssid: 'bound', network: 'tenant-dev' },
     ],
   });
   server = await serveApp(sim.app);
@@ -140,24 +141,78 @@ describe('restoring with the tenant\'s psk', () => {
   });
 });
 
-describe('a MAC binding', () => {
-  const psk = generatePsk();
-  const keyId = 'acme/admission';
+describe('a MAC binding (the bound WLAN\'s allow-list)', () => {
+  const BOUND = 'bound';
+  const a = { psk: generatePsk(), keyId: 'acme/admission', mac: 'aa:bb:cc:dd:ee:01' };
+  const b = { psk: generatePsk(), keyId: 'beta/admission', mac: 'aa:bb:cc:dd:ee:02' };
+  const spec = (k: typeof a) => ({ ssid: BOUND, vlanNetwork: 'tenant-dev', keyId: k.keyId, psk: k.psk, mac: k.mac });
 
-  it('is refused, not retried, before touching the controller: a UniFi key admits any client', async () => {
-    expect(wifi.bindsKeysToClients).toBe(false);
+  it('puts the client on the allow-list in the key\'s own write and turns the filter on', async () => {
     const writes = sim.state.writes;
-    const e = await backendError(wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk, mac: 'AA-BB-CC-DD-EE-01' }));
-    expect(e.retryable).toBe(false);
-    expect(e.message).toMatch(/cannot bind a key to one client/);
-    expect(sim.state.writes).toBe(writes);
-    expect(await associate(psk, 'aa:bb:cc:dd:ee:01')).toBe('refused');
+    expect(await wifi.ensure(spec(a))).toEqual([
+      { object: `wifi key ${a.keyId} on ${BOUND}`, result: 'created' },
+      { object: `wlan ${BOUND} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] },
+      { object: `wlan ${BOUND} MAC filter`, result: 'corrected', fields: ['mac_filter_enabled', 'mac_filter_policy'] },
+    ]);
+    expect(sim.state.writes).toBe(writes + 1);
+    const wlan = sim.wlan(BOUND)!;
+    expect([wlan.mac_filter_enabled, wlan.mac_filter_policy, wlan.mac_filter_list]).toEqual([true, 'allow', [a.mac]]);
+    expect(await associate(a.psk, a.mac, BOUND)).toBe(41);
+    expect(await associate(a.psk, 'aa:bb:cc:dd:ee:99', BOUND)).toBe('refused');
+    // The PPSK entry itself still carries only the fields the controller defines.
+    expect(Object.keys(wlan.private_preshared_keys.find((e) => e.password === a.psk)!).sort()).toEqual(['networkconf_id', 'password']);
   });
 
-  it('is never sent: an issued entry has only the fields the controller defines', async () => {
-    await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId, psk });
-    const entry = sim.wlan(SSID)!.private_preshared_keys.find((e) => e.password === psk);
-    expect(Object.keys(entry!).sort()).toEqual(['networkconf_id', 'password']);
+  it('keeps both clients when a second key is bound, and a repeat writes nothing', async () => {
+    await wifi.ensure(spec(b));
+    expect(sim.wlan(BOUND)!.mac_filter_list).toEqual([a.mac, b.mac]);
+    const writes = sim.state.writes;
+    expect(await wifi.ensureKeys(BOUND, [spec(a), spec(b)], false)).toEqual([
+      { object: `wifi key ${a.keyId} on ${BOUND}`, result: 'in-place' },
+      { object: `wifi key ${b.keyId} on ${BOUND}`, result: 'in-place' },
+    ]);
+    expect(sim.state.writes).toBe(writes);
+    expect((await wifi.observe({ ...ref(a.keyId, a.psk, BOUND), releaseMac: a.mac }))?.mac).toBe(a.mac);
+  });
+
+  it('puts back a client an operator took off the list, naming the field, and a plan only reports it', async () => {
+    sim.wlan(BOUND)!.mac_filter_list = [b.mac];
+    const writes = sim.state.writes;
+    const drift = [{ object: `wifi key ${a.keyId} on ${BOUND}`, result: 'corrected', fields: ['mac'] }, { object: `wifi key ${b.keyId} on ${BOUND}`, result: 'in-place' }];
+    expect(await wifi.ensureKeys(BOUND, [spec(a), spec(b)], true)).toEqual(drift);
+    expect(sim.state.writes).toBe(writes);
+    expect(await associate(a.psk, a.mac, BOUND)).toBe('refused');
+    expect(await wifi.ensureKeys(BOUND, [spec(a), spec(b)], false)).toEqual(drift);
+    expect(await associate(a.psk, a.mac, BOUND)).toBe(41);
+  });
+
+  it('takes the client off the list with its key; the filter stays on', async () => {
+    await wifi.remove({ ...ref(a.keyId, a.psk, BOUND), releaseMac: a.mac });
+    const wlan = sim.wlan(BOUND)!;
+    expect(wlan.mac_filter_list).toEqual([b.mac]);
+    expect(await associate(a.psk, a.mac, BOUND)).toBe('refused');
+    expect(await associate(b.psk, b.mac, BOUND)).toBe(41);
+    await wifi.remove({ ...ref(b.keyId, b.psk, BOUND), releaseMac: b.mac });
+    expect([wlan.mac_filter_enabled, wlan.mac_filter_list]).toEqual([true, []]);
+    expect(await associate(b.psk, b.mac, BOUND)).toBe('refused');
+  });
+
+  it('a MAC the key no longer holds leaves the list in the ensure that rebinds it', async () => {
+    await wifi.ensure(spec(a));
+    await wifi.ensure({ ...spec(a), mac: 'aa:bb:cc:dd:ee:03', releaseMacs: [a.mac] });
+    expect(sim.wlan(BOUND)!.mac_filter_list).toEqual(['aa:bb:cc:dd:ee:03']);
+  });
+
+  it('the simulator refuses what the controller refuses: a MAC not in the colon form, an unknown policy, an unknown WLAN field', async () => {
+    const id = sim.wlan(BOUND)!._id;
+    const put = (body: unknown) =>
+      fetch(`${server.url}/proxy/network/api/s/default/rest/wlanconf/${id}`, { method: 'PUT', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        async (r) => [r.status, ((await r.json()) as { data: Array<{ validationError?: { field?: string } }> }).data[0]?.validationError?.field],
+      );
+    expect(await put({ mac_filter_list: ['AA-BB-CC-DD-EE-04'] })).toEqual([400, 'mac_filter_list']);
+    expect(await put({ mac_filter_policy: 'block' })).toEqual([400, 'mac_filter_policy']);
+    expect(await put({ mac_filter_enabled: 'yes' })).toEqual([400, 'mac_filter_enabled']);
+    expect(await put({ mac_binding: ['aa:bb:cc:dd:ee:04'] })).toEqual([400, 'mac_binding']);
   });
 });
 

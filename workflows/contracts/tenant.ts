@@ -98,4 +98,9 @@ export interface SweepResult {
   planned?: string[];
   /** Per tenant reconciled, per step or area, how many objects came to each result (`in-place`, `corrected`, `needs-restore`...). */
   found: Record<string, Record<string, Record<string, number>>>;
+  /**
+   * The names whose admission expired unused and whose Wi-Fi key the sweep revoked (`failed`: a
+   * revoke did not land; the next sweep repeats it). Absent in a plan and in earlier sweeps.
+   */
+  expiredAdmissions?: { revoked: string[]; failed: boolean };
 }

@@ -17,7 +17,7 @@ export const AdmissionRequest = z
     name: TenantName,
     mac: Mac.optional().openapi({
       description:
-        "The spec's binding of the admission's Wi-Fi key to one computer. Refused (400) at a site whose wireless controller cannot bind a key to one client (UniFi's private pre-shared keys cannot), rather than issuing a key any client could use.",
+        "Binds the admission's Wi-Fi key to one computer: the key is issued on the site's MAC-filtered developer WLAN, whose allow-list holds this MAC beside the key until the key is revoked (withdrawal, expiry of the unused admission, re-admission, the tenant's delete). Refused (400) at a site with a developer network but no MAC-filtered developer WLAN, rather than issuing a key any client could use.",
     }),
   })
   .openapi('AdmissionRequest');
@@ -27,6 +27,12 @@ export const Admission = z
     name: z.string(),
     enrollment_token: z.string(),
     expires_at: DateTime,
-    wifi: z.object({ ssid: z.string(), psk: z.string(), mac: z.string().optional() }).optional(),
+    wifi: z
+      .object({
+        ssid: z.string(),
+        psk: z.string(),
+        mac: z.string().optional().openapi({ description: 'The client the key is bound to, lowercase colon-separated; absent for an unbound key.', example: 'aa:bb:cc:dd:ee:ff' }),
+      })
+      .optional(),
   })
   .openapi('Admission');

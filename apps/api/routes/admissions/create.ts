@@ -1,6 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
-import { siteWifiController } from '../../../../activities/wifi/site-controller.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, conflict } from '../../errors.js';
@@ -26,10 +25,11 @@ export const register = handle(route, async (c, deps) => {
   const body = c.req.valid('json');
   refuseReservedName(deps.config.site, body.name);
   const mac = body.mac ? normalizeMac(body.mac) : undefined;
-  // The key would be usable by any client: refused before anything is issued, never handed out
-  // unbound (docs/decisions.md, "Wireless controller").
-  if (mac && deps.config.site?.wifi?.developer && !siteWifiController.bindsKeysToClients) {
-    throw badRequest("mac: this site's wireless controller cannot bind a Wi-Fi key to one client; admit without mac");
+  // Without the MAC-filtered developer WLAN the key would be usable by any client: refused before
+  // anything is issued, never handed out unbound (docs/decisions.md, "Wireless controller").
+  const developer = deps.config.site?.wifi?.developer;
+  if (mac && developer && !developer.boundSsid) {
+    throw badRequest('mac: this site has no MAC-filtered developer WLAN to bind a Wi-Fi key to one client; admit without mac');
   }
   const ops = deps.operations!;
   if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');

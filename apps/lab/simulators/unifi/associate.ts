@@ -9,7 +9,8 @@ function clientMac(text: string): string | undefined {
 
 /**
  * `POST /__lab/associate {ssid, psk, mac, site?}`: the network a client with that key would be
- * placed on (`{vlan, network}`), else 403. The key alone decides, whatever the MAC.
+ * placed on (`{vlan, network}`), else 403. The WLAN's MAC filter decides whether the client may
+ * associate at all; then the key alone decides the network.
  */
 export async function associate(c: Context, siteOf: (name?: string) => UnifiSite | undefined): Promise<Response> {
   const b = (await c.req.json().catch(() => ({}))) as { ssid?: unknown; psk?: unknown; mac?: unknown; site?: unknown };
@@ -20,6 +21,11 @@ export async function associate(c: Context, siteOf: (name?: string) => UnifiSite
   const site = siteOf(typeof b.site === 'string' ? b.site : undefined);
   const wlan = site?.wlans.find((w) => w.name === b.ssid && w.enabled);
   if (!site || !wlan) return c.json({ error: 'no such ssid' }, 404);
+  // The WLAN's MAC filter comes before any key: a client it keeps out never gets to present one.
+  if (wlan.mac_filter_enabled) {
+    const listed = wlan.mac_filter_list.some((m) => m.toLowerCase() === mac);
+    if (listed !== (wlan.mac_filter_policy === 'allow')) return c.json({ error: 'association refused' }, 403);
+  }
   let networkId: string | undefined;
   if (wlan.private_preshared_keys_enabled) {
     const entry = wlan.private_preshared_keys.find((e) => e.password === b.psk);

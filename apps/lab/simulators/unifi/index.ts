@@ -21,13 +21,16 @@
  *   `WLANPrivatePresharedKeys`); nothing in it binds a key to one client. An entry with any other
  *   field is refused as an InvalidValue naming that field: stricter than a controller that might
  *   store or drop it silently, so an adapter that sends one fails here instead of on a site.
+ * - The WLAN's MAC filter: `mac_filter_enabled`, `mac_filter_policy` (`allow|deny`) and
+ *   `mac_filter_list` (colon-form MACs, pattern `^([0-9A-Fa-f]{2}:){5}([0-9A-Fa-f]{2})$`), from
+ *   go-unifi's generated `WLAN`; a PUT naming a field outside that field list is refused naming it.
  * Lab assumptions, not taken from a document: the exact refusal of an enabled, empty PPSK list
  * (reported here as an InvalidValue on `private_preshared_keys`), the refusal of a password
  * repeated in one WLAN, and the refusal of unknown entry fields above.
  *
  * Lab-only route (no real controller serves `/__lab`): `POST /__lab/associate {ssid, psk, mac}`
- * answers `{vlan, network}` when a client with that key would be admitted, else 403. The key alone
- * decides, whatever the client's MAC, as on the controller.
+ * answers `{vlan, network}` when a client with that key would be admitted, else 403. The WLAN's MAC
+ * filter decides whether a client may associate at all; then the key alone decides its network.
  */
 import { Hono } from 'hono';
 import { withFaults, type Faults } from '../faults.js';

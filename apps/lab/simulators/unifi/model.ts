@@ -39,8 +39,31 @@ export interface WlanConf {
   hide_ssid: boolean;
   private_preshared_keys_enabled: boolean;
   private_preshared_keys: PpskEntry[];
+  /** The WLAN's MAC filter: with `allow`, only the listed clients associate; with `deny`, all but them. */
+  mac_filter_enabled: boolean;
+  mac_filter_policy: 'allow' | 'deny';
+  mac_filter_list: string[];
   [field: string]: unknown;
 }
+
+/**
+ * wlanconf's field list (go-unifi's generated `WLAN`, from the controller's own field definitions,
+ * plus the PPSK fields of Network 7.5): a PUT naming any other field is refused with that field,
+ * so an adapter that invents one fails here instead of on a site.
+ */
+const WLAN_FIELDS = new Set([
+  '_id', 'site_id', 'attr_hidden', 'attr_hidden_id', 'attr_no_delete', 'attr_no_edit', 'ap_group_ids', 'auth_cache', 'b_supported',
+  'bc_filter_enabled', 'bc_filter_list', 'bss_transition', 'country_beacon', 'dpi_enabled', 'dpigroup_id', 'dtim_mode', 'dtim_na', 'dtim_ng',
+  'element_adopt', 'enabled', 'fast_roaming_enabled', 'group_rekey', 'hide_ssid', 'hotspot2conf_enabled', 'hotspot2conf_id', 'iapp_enabled',
+  'is_guest', 'l2_isolation', 'log_level', 'mac_filter_enabled', 'mac_filter_list', 'mac_filter_policy', 'mcastenhance_enabled', 'name',
+  'name_combine_enabled', 'name_combine_suffix', 'networkconf_id', 'no2ghz_oui', 'p2p', 'p2p_cross_connect', 'pmf_cipher', 'pmf_mode',
+  'priority', 'proxy_arp', 'radius_das_enabled', 'radius_filter_id_enabled', 'radius_mac_auth_enabled', 'radius_macacl_empty_password',
+  'radius_macacl_format', 'radiusprofile_id', 'roam_cluster_id', 'rrm_enabled', 'sae_anti_clogging', 'sae_groups', 'sae_psk',
+  'sae_psk_vlan_required', 'sae_sync', 'schedule', 'schedule_enabled', 'schedule_reversed', 'schedule_with_duration', 'security',
+  'tdls_prohibit', 'uapsd_enabled', 'usergroup_id', 'vlan', 'vlan_enabled', 'wep_idx', 'wlan_band', 'wlangroup_id', 'wpa3_enhanced_192',
+  'wpa3_fast_roaming', 'wpa3_support', 'wpa3_transition', 'wpa_enc', 'wpa_mode', 'wpa_psk_radius', 'x_iapp_key', 'x_passphrase', 'x_wep',
+  'private_preshared_keys', 'private_preshared_keys_enabled',
+]);
 
 export interface UnifiSite {
   _id: string;
@@ -59,6 +82,9 @@ export const PATTERNS = {
   password: /^[\x20-\x7e]{8,255}$/,
   x_passphrase: /^(?:[\x20-\x7e]{8,255}|[0-9a-fA-F]{64})$/,
   name: /^.{1,32}$/,
+  // The colon form only: a hyphenated or bare MAC is refused, not read.
+  mac_filter_list: /^([0-9A-Fa-f]{2}:){5}([0-9A-Fa-f]{2})$/,
+  mac_filter_policy: /^(?:allow|deny)$/,
 } as const;
 
 export interface Refusal {
@@ -72,6 +98,8 @@ export interface Refusal {
  */
 export function refuseWlanUpdate(site: UnifiSite, current: WlanConf, body: Record<string, unknown>): Refusal | undefined {
   const networkIds = new Set(site.networks.map((n) => n._id));
+  const unknownField = Object.keys(body).find((f) => !WLAN_FIELDS.has(f));
+  if (unknownField !== undefined) return { field: unknownField };
   if ('name' in body && (typeof body.name !== 'string' || !PATTERNS.name.test(body.name))) {
     return { field: 'name', pattern: '.{1,32}' };
   }
@@ -81,8 +109,16 @@ export function refuseWlanUpdate(site: UnifiSite, current: WlanConf, body: Recor
   if ('networkconf_id' in body && (typeof body.networkconf_id !== 'string' || !networkIds.has(body.networkconf_id))) {
     return { field: 'networkconf_id' };
   }
-  for (const flag of ['enabled', 'private_preshared_keys_enabled', 'hide_ssid']) {
+  for (const flag of ['enabled', 'private_preshared_keys_enabled', 'hide_ssid', 'mac_filter_enabled']) {
     if (flag in body && typeof body[flag] !== 'boolean') return { field: flag, pattern: 'true|false' };
+  }
+  if ('mac_filter_policy' in body && (typeof body.mac_filter_policy !== 'string' || !PATTERNS.mac_filter_policy.test(body.mac_filter_policy))) {
+    return { field: 'mac_filter_policy', pattern: 'allow|deny' };
+  }
+  if ('mac_filter_list' in body) {
+    const list = body.mac_filter_list;
+    if (!Array.isArray(list)) return { field: 'mac_filter_list' };
+    if (list.some((m) => typeof m !== 'string' || !PATTERNS.mac_filter_list.test(m))) return { field: 'mac_filter_list', pattern: '^([0-9A-Fa-f]{2}:){5}([0-9A-Fa-f]{2})$' };
   }
   if ('private_preshared_keys' in body) {
     const list = body.private_preshared_keys;
@@ -117,6 +153,8 @@ export function applyWlanUpdate(current: WlanConf, body: Record<string, unknown>
     if (field === '_id' || field === 'site_id') continue;
     if (field === 'private_preshared_keys') {
       current.private_preshared_keys = (value as PpskEntry[]).map((e) => ({ password: e.password, networkconf_id: e.networkconf_id }));
+    } else if (field === 'mac_filter_list') {
+      current.mac_filter_list = [...(value as string[])];
     } else {
       current[field] = value;
     }

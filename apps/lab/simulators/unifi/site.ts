@@ -54,6 +54,10 @@ export function buildSite(name: string, opts: SiteSeed): UnifiSite {
     hide_ssid: false,
     private_preshared_keys_enabled: (w.ppsk?.length ?? 0) > 0,
     private_preshared_keys: (w.ppsk ?? []).map((k) => ({ password: k.password, networkconf_id: netId(k.network) })),
+    // As a new WLAN has it: no filter, the controller's default policy, an empty list.
+    mac_filter_enabled: false,
+    mac_filter_policy: 'allow',
+    mac_filter_list: [],
   }));
   return { _id: siteId, name, networks, wlans };
 }
