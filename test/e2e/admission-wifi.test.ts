@@ -117,6 +117,27 @@ describe('an admission bound to one computer (mac): the MAC-filtered developer W
     expect(rows.map((r) => [r.tenant, r.ssid, r.mac])).toEqual(forms.map(([n, , m]) => [n, 'lab-dev-bound', m]));
   });
 
+  it('concurrent bound admissions of several names all stand: no MAC or key lost to another\'s write', async () => {
+    const names = ['devc1', 'devc2', 'devc3', 'devc4', 'devc5', 'devc6'];
+    const mac = (i: number) => `aa:bb:cc:dd:ef:0${i}`;
+    const windows: [number, number][] = [];
+    const answers = await Promise.all(
+      names.map(async (name, i) => {
+        const start = Date.now();
+        const r = await admit({ name, mac: mac(i) });
+        windows.push([start, Date.now()]);
+        return r;
+      }),
+    );
+    // The calls were in flight together: the last to start began before the first to end finished.
+    expect(Math.max(...windows.map(([a]) => a))).toBeLessThan(Math.min(...windows.map(([, b]) => b)));
+    for (const [i, r] of answers.entries()) {
+      expect(r.status, r.text).toBe(201);
+      expect(await associate(r.body.wifi.psk, mac(i), 'lab-dev-bound')).toBe(200);
+    }
+    expect(allowed()).toEqual(expect.arrayContaining(names.map((_, i) => mac(i))));
+  });
+
   it('an unbound admission still works on the developer WLAN beside the bound ones', async () => {
     const r = await admit({ name: 'devm4' });
     expect(r.status, r.text).toBe(201);
