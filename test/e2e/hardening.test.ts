@@ -21,8 +21,7 @@ async function associate(psk: string, mac: string, ssid = 'lab-devices'): Promis
 }
 
 async function created(name: string): Promise<any> {
-  let r = await site.call('POST', '/v1/tenants', { body: { name } });
-  for (let i = 0; i < 2 && (r.status === 502 || r.status === 503); i++) r = await site.call('POST', '/v1/tenants', { body: { name } });
+  const r = await site.call('POST', '/v1/tenants', { body: { name } });
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
