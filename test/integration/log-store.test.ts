@@ -5,7 +5,11 @@ import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '
 import { selectHeaderName } from '../../activities/log-store/routes.js';
 import { BackendError } from '../../activities/ensure.js';
 import { fresh } from '../support/fresh-http.js';
-import { oneGatewayWrite } from '../../activities/log-store/step.js';
+import { logStoreStep } from '../../activities/log-store/step.js';
+import type { ActivityDeps } from '../../activities/deps.js';
+import type { TenantStepContext } from '../../activities/tenant-step.js';
+import type { TenantIdentity } from '../../core/identity.js';
+import type { TenantSecrets } from '../../core/tenant-view.js';
 import { Registry } from '../../db/registry.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -272,17 +276,25 @@ describe('many tenants at once', () => {
   /**
    * Half the crowd removed while the other half is written, as concurrent deletes and creates on
    * several workers do: Caddy resolves a DELETE by @id before it takes its write lock, so an insert
-   * in between makes it remove another tenant's route. The step holds one gateway write at a time.
+   * in between makes it remove another tenant's route. The step holds one gateway write at a time;
+   * it is called here as the log-store step's own ensure and remove, alternating between two
+   * adapters as two workers hold them, so taking the lock out of the step fails this test.
    */
   it('removes and writes concurrently, one gateway write at a time: every tenant keeps exactly its own two routes', async () => {
     const registry = new Registry(await freshDatabase(), undefined, 8);
+    const workers = [adapterFor(), adapterFor()];
+    const ctx = (t: LogStoreSpec, i: number): TenantStepContext => ({
+      deps: { db: registry.db, ports: { logStore: workers[i % 2] } } as unknown as ActivityDeps,
+      tenant: { name: t.tenant, logAccountId: t.accountId } as TenantIdentity,
+      secrets: { logIngestToken: t.ingestToken, logReadToken: t.readToken } as TenantSecrets,
+    });
     try {
       for (let round = 0; round < 3; round++) {
         const [gone, staying] = [crowd(round), crowd(round + 100)];
         for (const t of gone) await logs.ensure(t);
         await Promise.all([
-          ...gone.map((t) => oneGatewayWrite(registry.db, () => logs.remove({ tenant: t.tenant }))),
-          ...staying.map((t) => oneGatewayWrite(registry.db, () => logs.ensure(t))),
+          ...gone.map((t, i) => logStoreStep.remove!(ctx(t, i))),
+          ...staying.map((t, i) => logStoreStep.ensure!(ctx(t, i + 1))),
         ]);
         const want = staying.flatMap((t) => [`svc-logs-${t.tenant}-ingest`, `svc-logs-${t.tenant}-read`]);
         expect((await heldIds()).sort()).toEqual(want.sort());
