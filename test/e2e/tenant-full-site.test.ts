@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allOneAt, NONE, tenantObjects } from '../support/backend-objects.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 let site: TestSite;
@@ -75,5 +76,33 @@ describe('a tenant at a site with a log store and dashboards', () => {
     const orgs = [...site.backends.grafana!.state.orgs.values()].map((o: any) => o.name);
     expect(orgs).toContain(`deleted-full-${t.dashboard.org_id}`);
     expect(orgs).not.toContain('full');
+  });
+});
+
+describe('delete on the full lab', () => {
+  it('leaves no object of any kind: routes, forwards, reservations, broker accounts, Wi-Fi keys and their MACs', async () => {
+    const c = await site.call('POST', '/v1/tenants', { body: { name: 'every' } });
+    expect(c.status, c.text).toBe(201);
+    const token = c.body.api_token;
+    const as = (method: string, path: string, body?: unknown) => site.call(method, `/v1/tenants/every${path}`, { token, ...(body ? { body } : {}) });
+    expect((await as('POST', '/devices', { name: 'cam', trust_class: 'sensor', mac: '02:aa:00:00:00:01' })).status).toBe(201);
+    const address = await as('POST', '/devices/cam/address', {});
+    expect(address.status, address.text).toBe(201);
+    expect((await as('POST', '/broker-accounts', { name: 'cam', publish: ['cam/#'], subscribe: [] })).status).toBe(201);
+    const key = await as('POST', '/wifi-keys', { name: 'cams', trust_class: 'sensor' });
+    expect(key.status, key.text).toBe(201);
+    const all = { ...allOneAt(site), reservations: 1, brokerAccounts: 1 };
+    // The census sees every kind on this lab: nothing counted 0 = 0 because its backend is absent.
+    expect(Object.values(all).every((n) => n === 1)).toBe(true);
+    expect(await tenantObjects(site, 'every', c.body.index)).toEqual(all);
+    const entries = () => site.backends.unifi!.wlan('lab-devices')!.private_preshared_keys.filter((e) => e.password === key.body.psk);
+    expect(entries()).toHaveLength(1);
+
+    site.backends.proxmox.removeTenantNetwork('every');
+    const r = await site.call('DELETE', '/v1/tenants/every', { token });
+    expect(r.status, r.text).toBe(204);
+    expect(await tenantObjects(site, 'every', c.body.index)).toEqual(NONE);
+    expect(entries()).toHaveLength(0);
+    expect(await site.registry.sql`select 1 from wifi_keys where tenant = 'every'`).toHaveLength(0);
   });
 });
