@@ -13,7 +13,7 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
 import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/device-address.js';
-import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
+import { chooseAddress, inRange, rangeSize, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep, backendActivity } from './backend.js';
@@ -75,7 +75,11 @@ export function deviceActivities(deps: ActivityDeps) {
         ? refuse('bad_request', 'the device already holds a different address; release it first')
         : view(held);
 
-    for (let attempt = 0; attempt < 8; attempt++) {
+    // Each lost pick means another reservation of the range committed, so picking again converges:
+    // at worst once per address of the range (a fixed bound of 8 let the ninth of ten concurrent
+    // reservations from one shared range answer 'the address is taken' with addresses still free).
+    const attempts = rangeSize(range) + 2;
+    for (let attempt = 0; attempt < attempts; attempt++) {
       const held = await getDeviceAddress(db, input.tenant, input.device);
       if (held) return converge(held);
       if (input.address !== undefined && !inRange(range, input.address)) return choiceRefusal('outside-range', cls, share);

@@ -52,7 +52,7 @@ beforeAll(async () => {
   site = await startTestSite({ env: { SITE_TRUST_CLASSES: JSON.stringify(CLASSES), SITE_DEVICE_SHARE: '6', SITE_DHCP_URL: keaProxy.url } });
   keaProxy.target = site.backends.kea!.controlUrl;
   kea = createKeaAdapter({ controlUrl: site.backends.kea!.controlUrl, subnetId: 1 });
-  await Promise.all(['addr', 'other', 'share', 'gone', 'many'].map(tenant));
+  await Promise.all(['addr', 'other', 'share', 'gone', 'many', 'many2'].map(tenant));
   for (const [name, cls, mac] of [
     ['s1', 'sensor', 'aa:00:00:00:00:01'],
     ['s2', 'sensor', 'AA-00-00-00-00-02'],
@@ -423,18 +423,20 @@ describe('two workers', () => {
     const two = await twoWorkers(site);
     try {
       // Both workers poll; slow Kea so the changes overlap.
-      const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
-      for (const [i, name] of names.entries()) expect((await register('many', name, 'sensor', `ee:00:00:00:00:0${i}`)).status).toBe(201);
+      // Ten, over two tenants (five each, within the share of six), picking from the one shared range.
+      const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10'];
+      const ownerOf = (i: number) => (i < 5 ? 'many' : 'many2');
+      for (const [i, name] of names.entries()) expect((await register(ownerOf(i), name, 'sensor', `ee:00:00:00:00:${String(i).padStart(2, '0')}`)).status).toBe(201);
       keaProxy.latency(100);
-      const results = await Promise.all(names.map((name) => reserve('many', name)));
+      const results = await Promise.all(names.map((name, i) => reserve(ownerOf(i), name)));
       keaProxy.latency(0);
       for (const r of results) expect(r.status, r.text).toBe(201);
       const addresses = results.map((r) => r.body.address);
       expect(new Set(addresses).size).toBe(names.length);
       const router = await kea.list();
       for (const r of results) expect(router).toContainEqual({ mac: r.body.mac, address: r.body.address, hostname: r.body.device });
-      // Both processes did part of the work, so the serialization held across processes.
-      expect([...(await two.workers())].sort()).toEqual([...two.identities].sort());
+      // Both processes wrote to the router (the contended write), so the serialization held across processes.
+      expect([...(await two.workers('device-address.apply'))].sort()).toEqual([...two.identities].sort());
     } finally {
       keaProxy.latency(0);
       await two.stop();
