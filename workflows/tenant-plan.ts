@@ -44,6 +44,8 @@ export async function tenantPlan(input: PlanInput): Promise<Answered<PlanResult>
       }
     }
     const view = await registry.viewForPlan(input);
+    // Deleted while the plan read (a step may have failed on it): the answer a plan sent after the delete gets.
+    if (!view) return { kind: 'refused', error: 'not_found', message: 'tenant not found' };
     return failed ? { kind: 'failed', step: failed, tenant: view, report } : { kind: 'planned', tenant: view, report };
   });
 }

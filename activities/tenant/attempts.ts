@@ -55,9 +55,13 @@ export function attemptActivities(deps: ActivityDeps) {
       return answer(input.name, { kind: 'create', carried: input.carried }, input.outcome);
     },
 
-    /** A plan's answer: the tenant as the registry holds it, nothing written, no secret. */
-    async viewForPlan(input: { name: string }): Promise<TenantView> {
-      return view(input.name);
+    /**
+     * A plan's answer: the tenant as the registry holds it, nothing written, no secret; undefined
+     * when a delete finished while the plan read (the plan answers 404, as it would have after).
+     */
+    async viewForPlan(input: { name: string }): Promise<TenantView | undefined> {
+      const rec = await getTenantRecord(deps.db, deps.keys, input.name);
+      return rec ? viewTenant(deps.site, rec, {}) : undefined;
     },
 
     /** Every step of a reconcile passed. */

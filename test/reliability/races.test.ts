@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
-import { isPlaceholderPassword } from '../../activities/wifi/psk.js';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { isPlaceholderPassword, pskFingerprint } from '../../activities/wifi/psk.js';
+import { allOneAt, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import type { SweepResult } from '../../workflows/contracts/tenant.js';
@@ -24,7 +30,13 @@ const rng = seededPrng('races');
 let site: TestSite;
 let kea: DeviceAddressAdapter;
 let broker: BrokerAdapter;
+/** One signing request (openssl's own) for every certificate a trial asks for. */
+let csr: string;
 beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'races-csr-'));
+  await promisify(execFile)('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-subj', '/CN=races', '-out', 'r.csr'], { cwd: dir });
+  csr = await readFile(join(dir, 'r.csr'), 'utf8');
+  await rm(dir, { recursive: true, force: true });
   site = await startTestSite();
   kea = createKeaAdapter({ controlUrl: site.backends.kea!.controlUrl, subnetId: 1 });
   const m = site.backends.mosquitto!;
@@ -45,6 +57,8 @@ interface Ctx {
   deviceAddress?: string;
   /** The create's answer (index and secrets), for a restore. */
   created?: { index: number; dns: { tsig_secret: string }; state: { secret_key: string }; api_token: string };
+  /** Every Wi-Fi password a call of the trial was answered with: none may outlive its key. */
+  psks: string[];
 }
 
 interface Pair {
@@ -64,12 +78,16 @@ interface Pair {
   /** The offsets b is sent at after a, in ms; 0-200 unless said. */
   offsets?: readonly [number, number];
   /**
-   * The trials (at least this many, or all when there are fewer) whose two calls must have been in
-   * flight together: b sent before a's answer came back, and a before b's. A trial that did not
-   * overlap still has its answers and backends checked, but proves nothing of the race.
+   * The trials (at least this many, or all when there are fewer; 10 unless said) whose two calls
+   * must have been in flight together: b sent before a's answer came back, and a before b's. A
+   * trial that did not overlap still has its answers and backends checked, but proves nothing of
+   * the race.
    */
   overlapping?: number;
 }
+
+/** Of every pair's trials, at least this many must prove their two calls overlapped (issue 29). */
+const OVERLAPPING = 10;
 
 const MAC = (name: string) => {
   const h = [...name].reduce((acc, ch) => (acc * 31 + ch.charCodeAt(0)) >>> 0, 7);
@@ -189,13 +207,80 @@ const PAIRS: Pair[] = [
     a: brokerIssue(['data/#', 'state/#']), b: (c) => call('DELETE', `/v1/tenants/${c.name}/broker-accounts/app`), allowed: ['201/204', '200/204'],
     offsets: [0, 40], overlapping: 12,
   },
+  // 9. Routes added since issue 15: a key and its revoke, a certificate and the tenant's delete, a
+  // plan beside a delete, an admission bound to a MAC and its withdrawal.
+  {
+    id: 'wifi key issue x its revoke', tag: 'wk', setup: createTenant,
+    a: (c) => call('POST', `/v1/tenants/${c.name}/wifi-keys`, { name: 'sensors', trust_class: 'sensor' }),
+    b: (c) => call('DELETE', `/v1/tenants/${c.name}/wifi-keys/sensors`), allowed: ['201/204', '201/404'], offsets: [0, 40],
+  },
+  {
+    id: 'certificate issue x delete', tag: 'ct', setup: async (c) => { await createTenant(c); removeNetwork(c); },
+    a: (c) => call('PUT', `/v1/tenants/${c.name}/certificates/web`, { csr }), b: del, allowed: ['201/204', '404/204'], offsets: [0, 40],
+  },
+  {
+    id: 'plan x delete', tag: 'pl', setup: async (c) => { await createTenant(c); removeNetwork(c); },
+    a: (c) => call('POST', `/v1/tenants/${c.name}/reconcile?plan=true`), b: del, allowed: ['200/204', '404/204', '409/204'], offsets: [0, 40],
+  },
+  {
+    id: 'bound admission x its withdrawal', tag: 'aw', setup: async () => {},
+    a: (c) => call('POST', '/v1/admissions', { name: c.name, mac: MAC(c.name) }), b: (c) => call('DELETE', `/v1/admissions/${c.name}`),
+    allowed: ['201/204', '201/404'], offsets: [0, 40],
+  },
   { id: 'delete x delete', tag: 'dd', setup: async (c) => { await createTenant(c); removeNetwork(c); }, a: del, b: del, allowed: ['204/404', '404/204', '204/204'] },
 ];
 
-/** What is wrong between the registry and the backends for one tenant name; empty when nothing. */
-async function anomalies(name: string): Promise<string[]> {
+const differences = (what: string, got: TenantObjects, want: Partial<TenantObjects>) =>
+  Object.entries(want).filter(([k, n]) => got[k as keyof TenantObjects] !== n).map(([k, n]) => `${what}: ${got[k as keyof TenantObjects]} ${k}, expected ${n}`);
+
+/**
+ * Every object kind the service writes for a tenant, counted on its backend against the registry:
+ * zones, reverse zone, TSIG key, fabric zone, VNet and subnet, state user and policy, dashboard org
+ * and login, resolver forwards, log gateway routes, Kea reservations and broker clients
+ * (support/backend-objects.ts), then Wi-Fi keys and their MACs by identity.
+ */
+async function census(name: string, index: number | undefined, registered: boolean, ctx?: Ctx): Promise<string[]> {
   const found: string[] = [];
+  const db = site.registry.db;
+  const rows = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as Record<string, unknown>[]);
+  if (index !== undefined) {
+    const got = await tenantObjects(site, name, index);
+    if (!registered) found.push(...differences(`${name} is gone but holds`, got, NONE));
+    else {
+      const reservations = (await rows(sql`select 1 from device_addresses where tenant = ${name}`)).length;
+      const accounts = (await rows(sql`select 1 from broker_accounts where tenant = ${name}`)).length;
+      // The fabric network is the operator's to remove (a trial's setup may have): all or nothing.
+      const fabric = got.fabricZone === 1 ? 1 : 0;
+      found.push(...differences(`${name} is registered with`, got, { ...allOneAt(site), fabricZone: fabric, vnet: fabric, subnet: fabric, reservations, brokerAccounts: accounts }));
+    }
+  }
+  const onRouter = (await kea.list()).filter((r) => r.mac === MAC(name));
+  const held = await rows(sql`select mac, address from device_addresses where tenant = ${name}`);
+  for (const r of onRouter) if (!held.some((h) => h.mac === r.mac && h.address === r.address)) found.push(`${name}: Kea holds ${r.mac}@${r.address}, the registry does not`);
+  const wlans = [...site.backends.unifi!.state.sites.values()].flatMap((x) => x.wlans);
+  const keys = await rows(sql`select name, ssid, fingerprint, mac from wifi_keys where tenant = ${name}`);
+  for (const k of keys) {
+    const wlan = wlans.find((w) => w.name === k.ssid);
+    const entries = (wlan?.private_preshared_keys ?? []).filter((e) => !isPlaceholderPassword(e.password) && pskFingerprint(`${name}/${k.name}`, e.password) === k.fingerprint);
+    if (entries.length !== 1) found.push(`${name}: Wi-Fi key ${k.name} stands ${entries.length} times on ${k.ssid}`);
+    if (k.mac && !(wlan?.mac_filter_enabled && wlan.mac_filter_list.includes(String(k.mac)))) found.push(`${name}: Wi-Fi key ${k.name}'s MAC ${k.mac} is not on ${k.ssid}'s allow-list`);
+  }
+  // A password a call answered that no registry key of the tenant holds any more is on no WLAN.
+  for (const psk of ctx?.psks ?? []) {
+    const held = keys.some((k) => pskFingerprint(`${name}/${k.name}`, psk) === k.fingerprint);
+    if (!held && wlans.some((w) => w.private_preshared_keys.some((e) => e.password === psk))) found.push(`${name}: a revoked Wi-Fi password still stands on the controller`);
+  }
+  const macs = new Set(keys.map((k) => k.mac).filter(Boolean));
+  if (!macs.has(MAC(name)) && wlans.some((w) => w.mac_filter_list.includes(MAC(name)))) found.push(`${name}: ${MAC(name)} is on an allow-list with no key bound to it`);
+  return found;
+}
+
+/** What is wrong between the registry and the backends for one tenant name; empty when nothing. */
+async function anomalies(name: string, ctx?: Ctx): Promise<string[]> {
+  const found: string[] = await census(name, undefined, false, ctx);
   const got = await call('GET', `/v1/tenants/${name}`);
+  const index: number | undefined = got.status === 200 ? got.body.index : ctx?.created?.index;
+  if (index !== undefined) found.push(...(await census(name, index, got.status === 200)).filter((x) => !found.includes(x)));
   const zone = `${name}.lab.example`;
   const pdns = async (path: string) =>
     (await fetch(`${site.backends.pdns.apiUrl}/servers/localhost${path}`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } })).json() as Promise<any>;
@@ -272,12 +357,21 @@ async function siteAnomalies(): Promise<string[]> {
   for (const r of onRouter) if (!want.has(key(r))) found.push(`Kea holds ${key(r)}, the registry does not (orphan reservation)`);
   const have = new Set(onRouter.map(key));
   for (const r of reserved) if (!have.has(key(r))) found.push(`registry holds ${key(r)}, Kea does not`);
-  const wifiKeys = Number(((await db.execute(sql`select count(*)::int as n from wifi_keys`)) as unknown as { n: number }[])[0]!.n);
-  const ppsk = [...site.backends.unifi!.state.sites.values()]
-    .flatMap((s) => s.wlans)
-    .flatMap((w) => ((w as any).private_preshared_keys ?? []) as { password: string }[])
-    .filter((e) => !isPlaceholderPassword(e.password)).length;
-  if (ppsk !== wifiKeys) found.push(`UniFi holds ${ppsk} keys, the registry ${wifiKeys}`);
+  const keys = (await db.execute(sql`select tenant, name, ssid, fingerprint, mac from wifi_keys`)) as unknown as { tenant: string; name: string; ssid: string; fingerprint: string; mac: string | null }[];
+  const wlans = [...site.backends.unifi!.state.sites.values()].flatMap((x) => x.wlans);
+  for (const w of wlans) {
+    const mine = keys.filter((k) => k.ssid === w.name);
+    // By identity: every entry is exactly one registry key's password, and every key has its entry.
+    for (const e of w.private_preshared_keys.filter((x) => !isPlaceholderPassword(x.password))) {
+      const owners = mine.filter((k) => pskFingerprint(`${k.tenant}/${k.name}`, e.password) === k.fingerprint);
+      if (owners.length !== 1) found.push(`UniFi ${w.name} holds an entry of ${owners.length} registry keys`);
+    }
+    const entries = mine.filter((k) => !w.private_preshared_keys.some((e) => pskFingerprint(`${k.tenant}/${k.name}`, e.password) === k.fingerprint));
+    for (const k of entries) found.push(`registry holds Wi-Fi key ${k.tenant}/${k.name} on ${w.name}, UniFi does not`);
+    // The allow-list holds exactly the MACs the WLAN's keys are bound to.
+    const want = [...new Set(mine.map((k) => k.mac).filter((m): m is string => !!m))].sort();
+    if (w.mac_filter_enabled && JSON.stringify([...w.mac_filter_list].sort()) !== JSON.stringify(want)) found.push(`UniFi ${w.name} allows ${JSON.stringify(w.mac_filter_list)}, the registry binds ${JSON.stringify(want)}`);
+  }
   return found;
 }
 
@@ -293,6 +387,8 @@ async function cleanup(name: string): Promise<void> {
   site.backends.proxmox.removeTenantNetwork(name);
   const r = await call('DELETE', `/v1/tenants/${name}`);
   expect([204, 404], `cleanup delete ${name}: ${r.text}`).toContain(r.status);
+  const withdrawn = await call('DELETE', `/v1/admissions/${name}`);
+  expect([204, 404], `cleanup withdraw ${name}: ${withdrawn.text}`).toContain(withdrawn.status);
 }
 
 interface Figures {
@@ -315,12 +411,17 @@ const overlapMs = (x: { start: number; end: number }, y: { start: number; end: n
 
 async function trial(pair: Pair, i: number, figures: Figures): Promise<void> {
   const name = `${pair.tag}${i}`;
-  const ctx: Ctx = { name, subnetHost: () => '' };
+  const ctx: Ctx = { name, subnetHost: () => '', psks: [] };
   await pair.setup(ctx);
   const [low, high] = pair.offsets ?? [0, 200];
   const offset = rng.int(low, high);
   const [ta, tb] = await Promise.all([timed(() => pair.a(ctx)), sleep(offset).then(() => timed(() => pair.b(ctx)))]);
   const [a, b] = [ta.answer, tb.answer];
+  for (const x of [a, b]) {
+    const psk = x.body?.psk ?? x.body?.wifi?.psk ?? x.body?.wifi_key?.psk;
+    if (typeof psk === 'string') ctx.psks.push(psk);
+    if (ctx.created === undefined && typeof x.body?.index === 'number' && x.body?.api_token) ctx.created = x.body;
+  }
   const order = `${a.status}/${b.status}`;
   figures.trials++;
   const overlap = overlapMs(ta, tb);
@@ -331,13 +432,13 @@ async function trial(pair: Pair, i: number, figures: Figures): Promise<void> {
   else if (!pair.allowed.includes(order)) figures.anomalies.push(`${name} (+${offset} ms): ${order} is no serial order's answer (${a.text} / ${b.text})`);
   // A workload whose clone failed for the setup's reason is left `provisioning` and unpublished, as
   // after any 502: its repeat or its delete leaves that state (the cleanup deletes it).
-  const left = (await anomalies(name)).filter((x) => !(setupFault(a) && /workload web is left provisioning|web is registered but not published|has no VM|VMs for/.test(x)));
+  const left = (await anomalies(name, ctx)).filter((x) => !(setupFault(a) && /workload web is left provisioning|web is registered but not published|has no VM|VMs for/.test(x)));
   figures.anomalies.push(...left.map((x) => `${x} (+${offset} ms)`));
   await cleanup(name);
-  figures.anomalies.push(...(await anomalies(name)).map((x) => `after cleanup: ${x}`));
+  figures.anomalies.push(...(await anomalies(name, ctx)).map((x) => `after cleanup: ${x}`));
 }
 
-const results: { pair: string; trials: number; orders: Record<string, number>; anomalies: number }[] = [];
+const results: { pair: string; trials: number; orders: Record<string, number>; anomalies: number; overlapping?: number }[] = [];
 
 // One pair at a time, its trials in lanes. Five pairs at once (30 creates together) was tried: the
 // fabric's SDN lock and the router's configuration writes then fail steps under load (502s that
@@ -353,17 +454,19 @@ describe('two operations on one tenant at once (issue 15)', () => {
     const overlaps = [...figures.overlapped].sort((x, y) => x - y);
     const median = overlaps.length ? overlaps[Math.floor(overlaps.length / 2)] : 0;
     console.log(`races/${pair.id}: ${figures.trials} trials (${overlaps.length} overlapping, median ${median} ms), orders ${JSON.stringify(figures.orders)}, ${figures.anomalies.length} anomalies`);
+    results[results.length - 1]!.overlapping = overlaps.length;
     expect(figures.anomalies).toEqual([]);
     expect(figures.trials).toBe(TRIALS);
-    if (pair.overlapping !== undefined) {
-      const needed = Math.min(pair.overlapping, TRIALS);
-      expect(overlaps.length, `${pair.id}: trials whose two calls were in flight together (of ${TRIALS})`).toBeGreaterThanOrEqual(needed);
-    }
+    const needed = Math.min(pair.overlapping ?? OVERLAPPING, TRIALS);
+    expect(overlaps.length, `${pair.id}: trials whose two calls were in flight together (of ${TRIALS})`).toBeGreaterThanOrEqual(needed);
+    // The site-wide census (router reservations, every WLAN's keys and allow-list) after each pair.
+    expect(await siteAnomalies(), `${pair.id}: site-wide`).toEqual([]);
   }, 600_000);
 
   afterAll(() => {
     const total = results.reduce((n, r) => n + r.trials, 0);
-    console.log(`races: ${results.length} pairs x ${TRIALS} trials = ${total} trials, ${results.reduce((n, r) => n + r.anomalies, 0)} anomalies`);
+    console.log(`races: ${results.length} pairs x ${TRIALS} trials = ${total} trials, ${results.reduce((n, r) => n + (r.overlapping ?? 0), 0)} overlapping, ${results.reduce((n, r) => n + r.anomalies, 0)} anomalies`);
+    for (const r of results) console.log(`races/report: ${r.pair}: ${r.overlapping ?? 0} of ${r.trials} overlapping, ${r.anomalies} anomalies`);
   });
 });
 
@@ -384,7 +487,7 @@ describe('answers the state table allows, one call at a time (issue 15)', () => 
       site.backends.grafana!.faults.clear();
     }
     expect(failed.status, failed.text).toBe(502);
-    const r = await reconcile({ name: 'halfway', subnetHost: () => '' });
+    const r = await reconcile({ name: 'halfway', subnetHost: () => '', psks: [] });
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toMatch(/repeat the create/);
     expect((await call('GET', '/v1/tenants/halfway')).body.status).toBe('provisioning');
