@@ -2154,10 +2154,6 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
-                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
-                        "Run-Id"?: string;
-                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
-                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2169,10 +2165,6 @@ export interface paths {
                     headers: {
                         /** @description present, `true`, when this is the kept answer to an earlier request with the same Idempotency-Key */
                         "Idempotent-Replayed"?: "true";
-                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
-                        "Run-Id"?: string;
-                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
-                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2242,10 +2234,6 @@ export interface paths {
                 /** @description a backend step failed */
                 502: {
                     headers: {
-                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
-                        "Run-Id"?: string;
-                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
-                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2280,10 +2268,6 @@ export interface paths {
                 /** @description forgotten */
                 204: {
                     headers: {
-                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
-                        "Run-Id"?: string;
-                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
-                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -2743,10 +2727,6 @@ export interface paths {
                 /** @description removed */
                 204: {
                     headers: {
-                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
-                        "Run-Id"?: string;
-                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
-                        "Run-Steps"?: string;
                         [name: string]: unknown;
                     };
                     content?: never;

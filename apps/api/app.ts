@@ -186,13 +186,21 @@ const RUN_HEADERS = {
 } as const;
 
 /**
+ * The calls that change something without a run: a certificate is signed in the API and a device
+ * entry writes to no backend (spec: Device registry), so their answers name no run.
+ */
+export const CHANGES_WITHOUT_RUN = new Set(['put /v1/tenants/{t}/certificates/{certificate}', 'delete /v1/tenants/{t}/certificates/{certificate}', 'delete /v1/tenants/{t}/devices/{device}']);
+
+/**
  * Every answer a run gave names it (middleware/run-headers.ts): the calls that change something
- * (POST, PUT, DELETE under /v1), on success, refusal by the run (409) and a failed step (502).
+ * (POST, PUT, DELETE under /v1, but CHANGES_WITHOUT_RUN), on success, refusal by the run (409) and
+ * a failed step (502).
  */
 function withRunHeaders<D extends { paths?: object }>(doc: D): D {
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
     if (!path.startsWith('/v1/')) continue;
     for (const method of ['post', 'put', 'delete']) {
+      if (CHANGES_WITHOUT_RUN.has(`${method} ${path}`)) continue;
       const op = item[method] as { responses?: Record<string, { headers?: Record<string, unknown> }> } | undefined;
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
         if (/^2|^409$|^502$/.test(status)) response.headers = { ...response.headers, ...RUN_HEADERS };
