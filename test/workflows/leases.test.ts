@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { WorkflowFailedError } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runs } from '../../apps/api/runs.js';
@@ -7,7 +8,7 @@ import { attemptTenantCreate } from '../../workflows/contracts/tenant.js';
 import { attemptWorkloadCreate, type WorkloadRequest } from '../../workflows/contracts/workload.js';
 import { runIds } from '../../workflows/contracts/ids.js';
 import { waitFor } from '../support/site.js';
-import { leaseTable, startWorkflowEnv, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+import { gate, leaseTable, startWorkflowEnv, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 import type { leaseProbe } from './lease-probe.js';
 
 /**
@@ -127,6 +128,22 @@ describe('the lease is released however the work ends', () => {
     });
     await expect(create('throws')).rejects.toThrow();
     expect(leases.released).toContain('throws');
+    expect(leases.heldByRuns()).toEqual([]);
+  });
+
+  it('a run cancelled while its step runs', async () => {
+    const stubs = tenantCreateStubs(w);
+    const dns = gate();
+    stubs.step('dns.ensure', () => dns.wait());
+    const id = runIds.tenantCreate('cancelled');
+    const answer = create('cancelled').catch((err: unknown) => err);
+    await waitFor(() => dns.entered > 0);
+    expect(leases.heldByRuns()).toEqual(['cancelled']);
+    await w.env.client.workflow.getHandle(id).cancel();
+    await expect(w.env.client.workflow.getHandle(id).result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    await answer;
+    dns.open();
+    expect(leases.released).toContain('cancelled');
     expect(leases.heldByRuns()).toEqual([]);
   });
 });
