@@ -7,7 +7,7 @@ import { tenantCreate, workloadCreate } from '../../workflows/index.js';
 import { attemptTenantCreate } from '../../workflows/contracts/tenant.js';
 import { attemptWorkloadCreate, type WorkloadRequest } from '../../workflows/contracts/workload.js';
 import { runIds } from '../../workflows/contracts/ids.js';
-import { waitFor } from '../support/site.js';
+import { waitFor } from '../support/wait-for.js';
 import { gate, leaseTable, startWorkflowEnv, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 import type { leaseProbe } from './lease-probe.js';
 
