@@ -164,3 +164,25 @@ export function tenantCreateStubs(w: WorkflowTestEnv) {
     calls: (name: string) => counts.get(name) ?? 0,
   };
 }
+
+/**
+ * A workload create's registry stubbed for a workload already registered (no name or disk checks):
+ * its spec is the request, its view the request's name and cores; its two steps set by the test.
+ */
+export function workloadCreateStubs(w: WorkflowTestEnv) {
+  const view = async (r: { name: string; cores?: number }) => ({ name: r.name, cores: r.cores });
+  Object.assign(w.stubs, {
+    prepareWorkload: async () => ({ kind: 'proceed', index: 1, registered: true, diskGb: 8 }),
+    registerWorkload: async (r: object) => ({ kind: 'proceed', spec: r }),
+    finishWorkload: view,
+    workloadView: view,
+  });
+  return {
+    step: (activity: 'hypervisor.ensure-vm' | 'dns.publish-workload', fn: () => Promise<unknown>) => Object.assign(w.stubs, { [activity]: fn }),
+  };
+}
+
+/** A backend step that fails as activities/step.ts leaves it when a backend refuses: not retried. */
+export const stepFails = (step: string) => async (): Promise<never> => {
+  throw ApplicationFailure.create({ message: `backend step "${step}" failed`, type: 'BackendRefused', nonRetryable: true, details: [{ step, answer: '500' }] });
+};

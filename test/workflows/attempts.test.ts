@@ -1,21 +1,24 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { Client, WorkflowFailedError } from '@temporalio/client';
+import { Client, WithStartWorkflowOperation, WorkflowFailedError } from '@temporalio/client';
+import { defineUpdate } from '@temporalio/workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runs } from '../../apps/api/runs.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
 import { tenantCreate, workloadCreate } from '../../workflows/index.js';
 import { attemptTenantCreate, type CreateResult } from '../../workflows/contracts/tenant.js';
-import { attemptWorkloadCreate, type WorkloadRequest } from '../../workflows/contracts/workload.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../workflows/contracts/workload.js';
+import { FORMER_UPDATE_NAMES } from '../../workflows/contracts/former-names.js';
 import { runIds } from '../../workflows/contracts/ids.js';
 import { waitFor } from '../support/wait-for.js';
-import { gate, leaseTable, startWorkflowEnv, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 
 /**
  * How a run serves its calls (workflows/attempts.ts), through the API's own update-with-start
  * (apps/api/runs.ts) against the production workflow bundle, the backend steps and the registry
  * stubbed: calls for one object meet in its run, a create arriving while an attempt runs joins it,
  * a workload's calls run one after another, a failed attempt parks the run for the repeat, which
- * resumes the same run, and a run parked past its bound ends Failed.
+ * resumes the same run, a run parked past its bound ends Failed, and a run still takes calls under
+ * its former update name.
  */
 let w: WorkflowTestEnv;
 const PARKED_MS = 1500;
@@ -99,14 +102,39 @@ describe("a workload's calls", () => {
     // No attempt left: the run ends, with the last call's answer as its result.
     expect(await w.env.client.workflow.getHandle(runIds.workloadCreate('serial', 'web')).result()).toMatchObject({ workload: { cores: 2 } });
   });
+
+  it('after a failed attempt park the run, and the repeat resumes the same run', async () => {
+    const stubs = workloadCreateStubs(w);
+    stubs.step('hypervisor.ensure-vm', stepFails('hypervisor'));
+    stubs.step('dns.publish-workload', async () => []);
+    const r = { ...req(1), tenant: 'serialpark' };
+    const id = runIds.workloadCreate(r.tenant, r.name);
+    expect(await call(r)).toMatchObject({ kind: 'failed', step: 'hypervisor', workload: { name: 'web' } });
+    const parked = await describeRun(id);
+    expect(parked).toMatchObject({ status: 'RUNNING', outcome: 'failed', failedSteps: ['hypervisor'] });
+    stubs.step('hypervisor.ensure-vm', async () => []);
+    expect(await call(r)).toMatchObject({ kind: 'done', workload: { name: 'web' } });
+    await w.env.client.workflow.getHandle(id).result();
+    expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['hypervisor'] });
+  });
+
+  it('reach the run under the update name it had before the names were made one (workflows/contracts/former-names.ts)', async () => {
+    const stubs = workloadCreateStubs(w);
+    stubs.step('hypervisor.ensure-vm', async () => []);
+    stubs.step('dns.publish-workload', async () => []);
+    const r = { ...req(3), tenant: 'former' };
+    const startWorkflowOperation = new WithStartWorkflowOperation(workloadCreate, {
+      workflowId: runIds.workloadCreate(r.tenant, r.name), taskQueue: w.taskQueue, workflowIdConflictPolicy: 'USE_EXISTING', args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }],
+    });
+    const answer = await w.env.client.workflow.executeUpdateWithStart(defineUpdate<WorkloadResult, [WorkloadRequest]>(FORMER_UPDATE_NAMES.workloadCreate!), { args: [r], startWorkflowOperation });
+    expect(answer).toMatchObject({ kind: 'done', workload: { name: 'web', cores: 3 } });
+  });
 });
 
 describe('a failed attempt', () => {
   it('parks the run, says after which step and until when, and the repeat resumes the same run', async () => {
     const stubs = tenantCreateStubs(w);
-    stubs.step('dns.ensure', async () => {
-      throw ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendRefused', nonRetryable: true, details: [{ step: 'dns', answer: '500' }] });
-    });
+    stubs.step('dns.ensure', stepFails('dns'));
     const failed = await create('parked');
     expect(failed).toMatchObject({ kind: 'failed', step: 'dns' });
     const id = runIds.tenantCreate('parked');
@@ -124,9 +152,7 @@ describe('a failed attempt', () => {
 
   it('parked past its bound ends the run Failed, found by its status and failed step; a later call starts a fresh run', async () => {
     const stubs = tenantCreateStubs(w);
-    stubs.step('dns.ensure', async () => {
-      throw ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendRefused', nonRetryable: true, details: [{ step: 'dns', answer: '500' }] });
-    });
+    stubs.step('dns.ensure', stepFails('dns'));
     const id = runIds.tenantCreate('late');
     expect(await create('late')).toMatchObject({ kind: 'failed', step: 'dns' });
     // Well past the bound: a run that did not give up by then never will.

@@ -8,7 +8,7 @@ import { attemptTenantCreate } from '../../workflows/contracts/tenant.js';
 import { attemptWorkloadCreate, type WorkloadRequest } from '../../workflows/contracts/workload.js';
 import { runIds } from '../../workflows/contracts/ids.js';
 import { waitFor } from '../support/wait-for.js';
-import { gate, leaseTable, startWorkflowEnv, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 import type { leaseProbe } from './lease-probe.js';
 
 /**
@@ -112,9 +112,7 @@ describe('a run on a named object', () => {
 describe('the lease is released however the work ends', () => {
   it('a failed attempt: the parked run holds no lease, so the tenant is free for others', async () => {
     const stubs = tenantCreateStubs(w);
-    stubs.step('dns.ensure', async () => {
-      throw ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendRefused', nonRetryable: true, details: [{ step: 'dns', answer: '500' }] });
-    });
+    stubs.step('dns.ensure', stepFails('dns'));
     expect(await create('parks')).toMatchObject({ kind: 'failed', step: 'dns' });
     expect((await w.env.client.workflow.getHandle(runIds.tenantCreate('parks')).describe()).status.name).toBe('RUNNING');
     expect(leases.heldByRuns()).toEqual([]);
