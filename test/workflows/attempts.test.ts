@@ -4,11 +4,12 @@ import { defineUpdate } from '@temporalio/workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runs } from '../../apps/api/runs.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
-import { tenantCreate, workloadCreate } from '../../workflows/index.js';
+import { tenantCreate, wifiKeyRevoke, workloadCreate } from '../../workflows/index.js';
 import { attemptTenantCreate, type CreateResult } from '../../workflows/contracts/tenant.js';
 import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../workflows/contracts/workload.js';
 import { FORMER_UPDATE_NAMES } from '../../workflows/contracts/former-names.js';
 import { runIds } from '../../workflows/contracts/ids.js';
+import { attemptWifiKeyRevoke } from '../../workflows/contracts/wifi-key.js';
 import { waitFor } from '../support/wait-for.js';
 import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 
@@ -181,6 +182,16 @@ describe('a failed attempt', () => {
 });
 
 describe('update-with-start', () => {
+  it("a call whose requests are all alike (the API's run.call) starts its run with the request and the site's parked timeout", async () => {
+    Object.assign(w.stubs, { 'wifi.revoke-key': stepFails('wifi') });
+    const id = runIds.wifiKeyRevoke('calls', 'old');
+    const answer = await api().call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: id, tenant: 'calls', object: 'Wi-Fi key old' }, { tenant: 'calls', name: 'old' });
+    expect(answer).toMatchObject({ kind: 'failed', step: 'wifi' });
+    // Parked under the site's bound (PARKED_MS here), not the 24 h a run started without one takes.
+    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(() => undefined, (err: unknown) => err);
+    expect(((given as WorkflowFailedError).cause as ApplicationFailure).message).toBe('gave up: step "wifi" failed and no repeat of the wifi key revoke came within 2 s');
+  });
+
   it('starts the run with the first call and answers it in the same request; after the run ends, the next call starts another', async () => {
     const stubs = tenantCreateStubs(w);
     stubs.step('dns.ensure', async () => []);
