@@ -1,5 +1,5 @@
 import type { UpdateDefinition } from '@temporalio/common';
-import { allHandlersFinished, ApplicationFailure, condition, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { FORMER_UPDATE_NAMES } from './contracts/former-names.js';
 import { answering } from './steps.js';
 
@@ -36,12 +36,19 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
   const former = FORMER_UPDATE_NAMES[workflowInfo().workflowType];
   if (former) setHandler(defineUpdate<Res, [Req]>(former), calls.handle);
 
-  if (policy.kind === 'serial') {
-    // Update-with-start delivers the first call with the start; the bound only guards a start without one.
-    await condition(() => calls.served() > 0 && !calls.busy(), '1 hour');
-    if (policy.park && calls.last()?.kind === 'failed') await parkBetweenAttempts(calls, policy.park);
-  } else {
-    await parkBetweenAttempts(calls, policy);
+  try {
+    if (policy.kind === 'serial') {
+      // Update-with-start delivers the first call with the start; the bound only guards a start without one.
+      await condition(() => calls.served() > 0 && !calls.busy(), '1 hour');
+      if (policy.park && calls.last()?.kind === 'failed') await parkBetweenAttempts(calls, policy.park);
+    } else {
+      await parkBetweenAttempts(calls, policy);
+    }
+  } catch (err) {
+    // A cancelled run lets the attempt it is running end first: its lease is released on the way
+    // out (workflows/tenant-lease.ts), and the run's completion stays its last command.
+    if (isCancellation(err)) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+    throw err;
   }
   await condition(allHandlersFinished);
   return calls.last();

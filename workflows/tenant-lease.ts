@@ -25,13 +25,14 @@ export interface Busy {
  * a reconcile or a delete alone, the runs on the tenant's resources together. A run that finds
  * the tenant held waits (durable timers) for the holder to finish, so the operations on one
  * tenant take effect one after another; after `LEASE_WAIT_MS` it refuses with a 409 that says to
- * repeat. The lease is released however `work` ends.
+ * repeat. The lease is released however `work` ends. `waitMs` is there for the workflow tests
+ * (test/workflows/), whose dev server cannot skip time; every run of the service waits the same.
  */
-export async function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>): Promise<T | Busy> {
+export async function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>, waitMs = LEASE_WAIT_MS): Promise<T | Busy> {
   for (let waited = 0; ; waited += POLL_MS) {
     const claim = await registry.claimTenant({ tenant, mode, operation });
     if (claim.granted) break;
-    if (waited >= LEASE_WAIT_MS) {
+    if (waited >= waitMs) {
       return { kind: 'refused', error: 'conflict', message: `another operation on tenant ${tenant} (${claim.heldBy}) is still running; repeat the call when it has answered` };
     }
     await sleep(POLL_MS);

@@ -15,6 +15,7 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
 import { freePort } from './ports.js';
+import { waitFor } from './wait-for.js';
 
 /**
  * A whole lab site for an end-to-end suite: real PowerDNS and Recursor, the simulators, its own
@@ -206,13 +207,4 @@ export async function startTestSite(opts: {
   return site;
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor };

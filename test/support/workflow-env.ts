@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { inject } from 'vitest';
+import type { Activities } from '../../activities/index.js';
+import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
+import { SEARCH_ATTRIBUTES } from '../../core/search-attributes.js';
+import { dataConverter } from '../../temporal/data-converter.js';
+import { temporalCli } from '../../temporal/dev-server.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The workflow machinery under test with its activities stubbed (test/workflows/): a Temporal
+ * dev server of the file's own, started from the project's CLI binary (nothing is downloaded at
+ * run time), with the search attributes the runs write, and a worker that loads the bundle the
+ * production worker loads (failure converter and workflow interceptors included) with the
+ * production data converter, so payloads and failures cross the encrypting codec as in a site.
+ * The dev server has no time skipping: parking and lease bounds are made short by their inputs.
+ */
+export interface WorkflowTestEnv {
+  env: TestWorkflowEnvironment;
+  taskQueue: string;
+  /** The run's stubbed activities, replaced per test: only the ones a test's path calls need be. */
+  stubs: Partial<Activities>;
+  stop(): Promise<void>;
+}
+
+const cli = temporalCli(root);
+
+export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): Promise<WorkflowTestEnv> {
+  // The SDK's logs (each parked run's failed activity, each run given up) are the behaviour under
+  // test here, not news; errors still reach the test as failures.
+  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const codecKey = randomBytes(32);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: cli },
+      log: { format: 'pretty', level: 'error' },
+      searchAttributes: [...SEARCH_ATTRIBUTES],
+      // The production dynamic config (temporal/dev-server.ts): without it each workflow task
+      // after an activity waits ~40 ms, which a file of many short runs adds up.
+      extraArgs: ['--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'],
+    },
+    client: { dataConverter: dataConverter(codecKey) },
+  });
+  const taskQueue = `wf-${randomBytes(4).toString('hex')}`;
+  const stubs: Partial<Activities> = {};
+  // The worker's `default` activity answers every type (the SDK's fallback), so each call finds
+  // the stub of the moment: a test replaces an activity without a new worker.
+  const dispatch = (...args: unknown[]) => {
+    const name = Context.current().info.activityType;
+    const stub = (stubs as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name];
+    if (!stub) throw ApplicationFailure.nonRetryable(`activity ${name} is not stubbed in this test`, 'NotStubbed');
+    return stub(...args);
+  };
+  // A file of test workflows is bundled here with the production bundle's interceptor modules (the
+  // failure converter comes with the data converter); without one, the production bundle itself.
+  const bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors'> = opts.workflowsPath
+    ? { workflowsPath: opts.workflowsPath, interceptors: { workflowModules: workflowInterceptorModules({ tracing: false }) } }
+    : { workflowBundle: { codePath: inject('workflowBundle') } };
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    ...bundle,
+    activities: { default: dispatch },
+    dataConverter: dataConverter(codecKey),
+    // A test that failed may leave a step held at its gate: the file still ends in seconds.
+    shutdownGraceTime: '1s',
+    shutdownForceTime: '3s',
+  });
+  const running = worker.run();
+  return {
+    env,
+    taskQueue,
+    stubs,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
+}
+
+/** A step held open until the test lets it go: `entered` counts the calls that reached it. */
+export function gate() {
+  let release!: () => void;
+  const opened = new Promise<void>((r) => (release = r));
+  const g = {
+    entered: 0,
+    async wait(): Promise<never[]> {
+      g.entered++;
+      await Promise.race([opened, Context.current().cancelled]);
+      return [];
+    },
+    open: () => release(),
+  };
+  return g;
+}
+
+type LeaseMode = 'exclusive' | 'shared';
+
+/**
+ * The registry's tenant leases (db/queries/tenant-leases.ts) in memory, with its rule: an
+ * exclusive lease when no other holder holds any, a shared one when no other holds an exclusive
+ * one; the holder is the calling run, as the real activity names it. `hold` takes a lease for a
+ * run outside the test's (another operation on the tenant); `claims` lists every claim made.
+ */
+export function leaseTable() {
+  const held = new Map<string, Map<string, { mode: LeaseMode; operation: string }>>();
+  const claims: { tenant: string; mode: LeaseMode; granted: boolean }[] = [];
+  const released: string[] = [];
+  const holderOf = () => {
+    const run = Context.current().info.workflowExecution!;
+    return `${run.workflowId}/${run.runId}`;
+  };
+  const claim = (tenant: string, holder: string, mode: LeaseMode, operation: string) => {
+    const others = [...(held.get(tenant) ?? [])].filter(([h]) => h !== holder);
+    const blocking = others.find(([, l]) => mode === 'exclusive' || l.mode === 'exclusive');
+    if (!holder.startsWith('outside:')) claims.push({ tenant, mode, granted: !blocking });
+    if (blocking) return { granted: false as const, heldBy: blocking[1].operation };
+    held.set(tenant, (held.get(tenant) ?? new Map()).set(holder, { mode, operation }));
+    return { granted: true as const };
+  };
+  return {
+    held,
+    claims,
+    released,
+    hold: (tenant: string, mode: LeaseMode, operation: string) => claim(tenant, `outside:${operation}`, mode, operation),
+    free: (tenant: string, operation: string) => held.get(tenant)?.delete(`outside:${operation}`),
+    /** The leases runs of the test still hold, outside holders left out. */
+    heldByRuns: () => [...held].flatMap(([t, hs]) => [...hs.keys()].filter((h) => !h.startsWith('outside:')).map(() => t)),
+    activities: {
+      claimTenant: async (input: { tenant: string; mode: LeaseMode; operation: string }) => claim(input.tenant, holderOf(), input.mode, input.operation),
+      releaseTenant: async (input: { tenant: string }) => {
+        released.push(input.tenant);
+        held.get(input.tenant)?.delete(holderOf());
+      },
+    },
+  };
+}
+
+/**
+ * A tenant create's registry stubbed (registerTenant, failAttempt, finishAttempt) for a tenant
+ * whose only step is `dns`, its backend step set by the test; `calls` counts each activity's calls.
+ */
+export function tenantCreateStubs(w: WorkflowTestEnv) {
+  const counts = new Map<string, number>();
+  const counted = <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) => (...a: A) => {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    return fn(...a);
+  };
+  const answer = async (input: { name: string }) => ({ tenant: { name: input.name }, secrets: {} });
+  Object.assign(w.stubs, {
+    registerTenant: counted('registerTenant', async ({ request }: { request: { name: string } }) => ({ kind: 'proceed', name: request.name, index: 1, outcome: 'created', secrets: {}, steps: ['dns'] })),
+    failAttempt: counted('failAttempt', answer),
+    finishAttempt: counted('finishAttempt', answer),
+  });
+  return {
+    step: (activity: string, fn: (...a: never[]) => Promise<unknown>) => Object.assign(w.stubs, { [activity]: counted(activity, fn as () => Promise<unknown>) }),
+    calls: (name: string) => counts.get(name) ?? 0,
+  };
+}
+
+/**
+ * A workload create's registry stubbed for a workload already registered (no name or disk checks):
+ * its spec is the request, its view the request's name and cores; its two steps set by the test.
+ */
+export function workloadCreateStubs(w: WorkflowTestEnv) {
+  const view = async (r: { name: string; cores?: number }) => ({ name: r.name, cores: r.cores });
+  Object.assign(w.stubs, {
+    prepareWorkload: async () => ({ kind: 'proceed', index: 1, registered: true, diskGb: 8 }),
+    registerWorkload: async (r: object) => ({ kind: 'proceed', spec: r }),
+    finishWorkload: view,
+    workloadView: view,
+  });
+  return {
+    step: (activity: 'hypervisor.ensure-vm' | 'dns.publish-workload', fn: () => Promise<unknown>) => Object.assign(w.stubs, { [activity]: fn }),
+  };
+}
+
+/** A backend step that fails as activities/step.ts leaves it when a backend refuses: not retried. */
+export const stepFails = (step: string) => async (): Promise<never> => {
+  throw ApplicationFailure.create({ message: `backend step "${step}" failed`, type: 'BackendRefused', nonRetryable: true, details: [{ step, answer: '500' }] });
+};

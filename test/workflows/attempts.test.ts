@@ -1,0 +1,210 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { Client, WithStartWorkflowOperation, WorkflowFailedError } from '@temporalio/client';
+import { defineUpdate } from '@temporalio/workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runs } from '../../apps/api/runs.js';
+import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
+import { tenantCreate, wifiKeyRevoke, workloadCreate } from '../../workflows/index.js';
+import { attemptTenantCreate, type CreateResult } from '../../workflows/contracts/tenant.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../workflows/contracts/workload.js';
+import { FORMER_UPDATE_NAMES } from '../../workflows/contracts/former-names.js';
+import { runIds } from '../../workflows/contracts/ids.js';
+import { attemptWifiKeyRevoke } from '../../workflows/contracts/wifi-key.js';
+import { waitFor } from '../support/wait-for.js';
+import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+
+/**
+ * How a run serves its calls (workflows/attempts.ts), through the API's own update-with-start
+ * (apps/api/runs.ts) against the production workflow bundle, the backend steps and the registry
+ * stubbed: calls for one object meet in its run, a create arriving while an attempt runs joins it,
+ * a workload's calls run one after another, a failed attempt parks the run for the repeat, which
+ * resumes the same run, a run parked past its bound ends Failed, and a run still takes calls under
+ * its former update name.
+ */
+let w: WorkflowTestEnv;
+const PARKED_MS = 1500;
+
+beforeAll(async () => {
+  w = await startWorkflowEnv();
+});
+afterAll(async () => {
+  await w?.stop();
+});
+beforeEach(() => {
+  for (const k of Object.keys(w.stubs)) delete (w.stubs as Record<string, unknown>)[k];
+  Object.assign(w.stubs, leaseTable().activities);
+});
+
+const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);
+const create = (name: string) =>
+  api().attempt(tenantCreate, attemptTenantCreate, { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name }, { name });
+const describeRun = async (id: string) => {
+  const d = await w.env.client.workflow.getHandle(id).describe();
+  return { runId: d.runId, status: d.status.name, outcome: d.typedSearchAttributes.get(OUTCOME), failedSteps: d.typedSearchAttributes.get(FAILED_STEPS) ?? [] };
+};
+const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms))]);
+const currentDetails = async (id: string): Promise<string> =>
+  ((await w.env.client.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '');
+
+describe('a create arriving while an attempt runs', () => {
+  it('joins it: one attempt runs, both calls get its answer, in one run', async () => {
+    const stubs = tenantCreateStubs(w);
+    const dns = gate();
+    stubs.step('dns.ensure', () => dns.wait());
+    const first = create('joined');
+    await waitFor(() => dns.entered > 0);
+    const second = create('joined');
+    // The second call reached the run before the step is let go.
+    await waitFor(async () => (await w.env.client.workflow.getHandle(runIds.tenantCreate('joined')).fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length === 2);
+    dns.open();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toEqual(b);
+    expect(a.kind).toBe('ready');
+    expect(stubs.calls('registerTenant')).toBe(1);
+    expect(dns.entered).toBe(1);
+    await w.env.client.workflow.getHandle(runIds.tenantCreate('joined')).result();
+    expect(await describeRun(runIds.tenantCreate('joined'))).toMatchObject({ status: 'COMPLETED', outcome: 'created' });
+  });
+});
+
+describe("a workload's calls", () => {
+  const req = (cores: number): WorkloadRequest => ({ tenant: 'serial', name: 'web', cores, memoryMb: 1024, actor: 'test' });
+  const call = (r: WorkloadRequest) =>
+    api().attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant }, r);
+
+  it('run one after another in arrival order, never interleaved; each gets its own answer', async () => {
+    const order: string[] = [];
+    const vm = gate();
+    Object.assign(w.stubs, {
+      prepareWorkload: async () => ({ kind: 'proceed', index: 1, registered: true, diskGb: 8 }),
+      registerWorkload: async (r: WorkloadRequest) => ({ kind: 'proceed', spec: { cores: r.cores } }),
+      'hypervisor.ensure-vm': async (spec: { cores: number }) => {
+        order.push(`vm ${spec.cores}`);
+        if (spec.cores === 1) await vm.wait();
+        order.push(`vm ${spec.cores} done`);
+        return [];
+      },
+      'dns.publish-workload': async (spec: { cores: number }) => {
+        order.push(`names ${spec.cores}`);
+        return [];
+      },
+      finishWorkload: async () => ({ cores: order.filter((o) => o.startsWith('names')).length }),
+    } as never);
+    const one = call(req(1));
+    await waitFor(() => vm.entered > 0);
+    const two = call(req(2));
+    await waitFor(async () => (await w.env.client.workflow.getHandle(runIds.workloadCreate('serial', 'web')).fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length === 2);
+    expect(order).toEqual(['vm 1']);
+    vm.open();
+    expect(await one).toMatchObject({ kind: 'done', workload: { cores: 1 } });
+    expect(await two).toMatchObject({ kind: 'done', workload: { cores: 2 } });
+    expect(order).toEqual(['vm 1', 'vm 1 done', 'names 1', 'vm 2', 'vm 2 done', 'names 2']);
+    // No attempt left: the run ends, with the last call's answer as its result.
+    expect(await w.env.client.workflow.getHandle(runIds.workloadCreate('serial', 'web')).result()).toMatchObject({ workload: { cores: 2 } });
+  });
+
+  it('after a failed attempt park the run, and the repeat resumes the same run', async () => {
+    const stubs = workloadCreateStubs(w);
+    stubs.step('hypervisor.ensure-vm', stepFails('hypervisor'));
+    stubs.step('dns.publish-workload', async () => []);
+    const r = { ...req(1), tenant: 'serialpark' };
+    const id = runIds.workloadCreate(r.tenant, r.name);
+    expect(await call(r)).toMatchObject({ kind: 'failed', step: 'hypervisor', workload: { name: 'web' } });
+    const parked = await describeRun(id);
+    expect(parked).toMatchObject({ status: 'RUNNING', outcome: 'failed', failedSteps: ['hypervisor'] });
+    stubs.step('hypervisor.ensure-vm', async () => []);
+    expect(await call(r)).toMatchObject({ kind: 'done', workload: { name: 'web' } });
+    await w.env.client.workflow.getHandle(id).result();
+    expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['hypervisor'] });
+  });
+
+  it('reach the run under the update name it had before the names were made one (workflows/contracts/former-names.ts)', async () => {
+    const stubs = workloadCreateStubs(w);
+    stubs.step('hypervisor.ensure-vm', async () => []);
+    stubs.step('dns.publish-workload', async () => []);
+    const r = { ...req(3), tenant: 'former' };
+    const startWorkflowOperation = new WithStartWorkflowOperation(workloadCreate, {
+      workflowId: runIds.workloadCreate(r.tenant, r.name), taskQueue: w.taskQueue, workflowIdConflictPolicy: 'USE_EXISTING', args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }],
+    });
+    const answer = await w.env.client.workflow.executeUpdateWithStart(defineUpdate<WorkloadResult, [WorkloadRequest]>(FORMER_UPDATE_NAMES.workloadCreate!), { args: [r], startWorkflowOperation });
+    expect(answer).toMatchObject({ kind: 'done', workload: { name: 'web', cores: 3 } });
+  });
+});
+
+describe('a failed attempt', () => {
+  it('parks the run, says after which step and until when, and the repeat resumes the same run', async () => {
+    const stubs = tenantCreateStubs(w);
+    stubs.step('dns.ensure', stepFails('dns'));
+    const failed = await create('parked');
+    expect(failed).toMatchObject({ kind: 'failed', step: 'dns' });
+    const id = runIds.tenantCreate('parked');
+    const parked = await describeRun(id);
+    expect(parked).toMatchObject({ status: 'RUNNING', outcome: 'failed', failedSteps: ['dns'] });
+    expect(await currentDetails(id)).toMatch(/^Parked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/);
+
+    stubs.step('dns.ensure', async () => []);
+    const again = await create('parked');
+    expect(again.kind).toBe('ready');
+    await w.env.client.workflow.getHandle(id).result();
+    expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['dns'] });
+    expect(await currentDetails(id)).toBe('');
+  });
+
+  it('parked past its bound ends the run Failed, found by its status and failed step; a later call starts a fresh run', async () => {
+    const stubs = tenantCreateStubs(w);
+    stubs.step('dns.ensure', stepFails('dns'));
+    const id = runIds.tenantCreate('late');
+    expect(await create('late')).toMatchObject({ kind: 'failed', step: 'dns' });
+    // Well past the bound: a run that did not give up by then never will.
+    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(() => undefined, (err: unknown) => err);
+    expect(given).toBeInstanceOf(WorkflowFailedError);
+    const cause = (given as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('ParkedTimeout');
+    expect(cause.message).toBe('gave up: step "dns" failed and no repeat of the create came within 2 s');
+    await waitFor(async () => {
+      for await (const r of w.env.client.workflow.list({ query: `ExecutionStatus = 'Failed' AND FailedSteps = 'dns' AND WorkflowId = '${id}'` })) return r.workflowId === id;
+      return false;
+    });
+    // Without the codec, the history still says why (temporal/failure-converter.ts keeps it in clear).
+    const plain = new Client({ connection: w.env.connection });
+    const last = (await plain.workflow.getHandle(id).fetchHistory()).events!.at(-1)!;
+    expect(last.workflowExecutionFailedEventAttributes?.failure?.message).toBe('gave up: step "dns" failed and no repeat of the create came within 2 s');
+    const failedRun = (await describeRun(id)).runId;
+
+    stubs.step('dns.ensure', async () => []);
+    const fresh: CreateResult = await create('late');
+    expect(fresh.kind).toBe('ready');
+    const run = await describeRun(id);
+    expect(run.runId).not.toBe(failedRun);
+    expect(stubs.calls('registerTenant')).toBe(2);
+  });
+});
+
+describe('update-with-start', () => {
+  it("a call whose requests are all alike (the API's run.call) starts its run with the request and the site's parked timeout", async () => {
+    Object.assign(w.stubs, { 'wifi.revoke-key': stepFails('wifi') });
+    const id = runIds.wifiKeyRevoke('calls', 'old');
+    const answer = await api().call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: id, tenant: 'calls', object: 'Wi-Fi key old' }, { tenant: 'calls', name: 'old' });
+    expect(answer).toMatchObject({ kind: 'failed', step: 'wifi' });
+    // Parked under the site's bound (PARKED_MS here), not the 24 h a run started without one takes.
+    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(() => undefined, (err: unknown) => err);
+    expect(((given as WorkflowFailedError).cause as ApplicationFailure).message).toBe('gave up: step "wifi" failed and no repeat of the wifi key revoke came within 2 s');
+  });
+
+  it('starts the run with the first call and answers it in the same request; after the run ends, the next call starts another', async () => {
+    const stubs = tenantCreateStubs(w);
+    stubs.step('dns.ensure', async () => []);
+    const id = runIds.tenantCreate('uws');
+    expect((await create('uws')).kind).toBe('ready');
+    const first = await describeRun(id);
+    await w.env.client.workflow.getHandle(id).result();
+    expect((await create('uws')).kind).toBe('ready');
+    const second = await describeRun(id);
+    expect(second.runId).not.toBe(first.runId);
+    // Each run was started by its call: its history begins with the start and the update accepted.
+    const events = (await w.env.client.workflow.getHandle(id, second.runId).fetchHistory()).events!;
+    expect(events[0]!.workflowExecutionStartedEventAttributes).toBeTruthy();
+    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1);
+  });
+});
