@@ -1,6 +1,8 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { objectGone } from './contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from './contracts/former-names.js';
+import { answered } from './run-attributes.js';
 import { answering } from './steps.js';
 
 /**
@@ -32,6 +34,9 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
 ): Promise<Res | undefined> {
   const calls = policy.kind === 'parked' ? joined(attempt) : serial(attempt);
   setHandler(update, calls.handle);
+  setHandler(objectGone, () => {
+    calls.gone = true;
+  });
   // A run begun before the update names were made one still receives its calls under the old name.
   const former = FORMER_UPDATE_NAMES[workflowInfo().workflowType];
   if (former) setHandler(defineUpdate<Res, [Req]>(former), calls.handle);
@@ -55,6 +60,8 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
 }
 
 interface Calls<Req, Res> {
+  /** The API said the object was deleted (objectGone): a parked run ends. */
+  gone?: boolean;
   handle(req: Req): Promise<Res>;
   busy(): boolean;
   served(): number;
@@ -119,8 +126,14 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
       setCurrentDetails(`Parked after step \`${stepOf(policy, last)}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`);
     }
     const summary = last ? `parked: waiting for a repeat of the ${call}` : `waiting for the ${call}`;
-    const woke = await condition(calls.busy, parkedTimeoutMs, { summary });
+    const woke = await condition(() => calls.busy() || (last?.kind === 'failed' && calls.gone === true), parkedTimeoutMs, { summary });
     if (!woke) break;
+    if (!calls.busy()) {
+      // The object was deleted while this run waited for a repeat: nothing is left to resume.
+      setCurrentDetails('');
+      answered('superseded');
+      return;
+    }
     setCurrentDetails('');
     await condition(() => !calls.busy());
     const after = calls.last();

@@ -2,7 +2,7 @@ import { WithStartWorkflowOperation, type Client, type WorkflowIdConflictPolicy,
 import type { UpdateDefinition, Workflow, WorkflowResultType } from '@temporalio/common';
 import { operationOf } from '../../core/search-attributes.js';
 import { startOptions } from '../../temporal/start-options.js';
-import { DEFAULT_PARKED_MS } from '../../workflows/contracts/attempt.js';
+import { DEFAULT_PARKED_MS, objectGone } from '../../workflows/contracts/attempt.js';
 import { runUnavailable } from './errors.js';
 import { sawRun } from './middleware/run-headers.js';
 
@@ -34,6 +34,12 @@ export interface Runs {
    * and the repeated call resumes the same run.
    */
   call<W extends Workflow, Ret, Req extends object>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: Omit<RunStart<W>, 'args'>, req: Req): Promise<Ret>;
+  /**
+   * After a delete answered `done`: the runs that built the object (`workload-create/acme/web`)
+   * are told it is gone, so one parked after a failed attempt ends now instead of at its parked
+   * timeout. Best effort: a run not open, or Temporal away, leaves the delete's answer as it is.
+   */
+  superseded<R extends { kind: string }>(result: R, done: R['kind'], workflowIds: string[]): Promise<R>;
 }
 
 export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAULT_PARKED_MS): Runs {
@@ -67,6 +73,10 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
       return answer;
     },
     attempt,
+    async superseded(result, done, workflowIds) {
+      if (result.kind === done) await Promise.all(workflowIds.map((id) => client.workflow.getHandle(id).signal(objectGone).catch(() => undefined)));
+      return result;
+    },
     call: (workflow, update, start, req) => attempt(workflow, update, { ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { templateConfig } from '../../apps/lab/simulators/proxmox/state.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { OUTCOME } from '../../core/search-attributes.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 /**
@@ -274,6 +275,18 @@ describe('backend failures', () => {
     const again = await create('acme', { name: 'dnsfail' });
     expect(again.status, again.text).toBe(201);
     expect((await dig(dnsPort(), `dnsfail.${acme.dns.zone}`)).answers).toEqual([again.body.address]);
+  });
+
+  it('a workload deleted while its failed create is parked ends that run now (Outcome superseded), not at the parked timeout', async () => {
+    site.backends.pdns.faults.add({ failNext: 3, status: 500, method: 'PATCH' });
+    const r = await create('acme', { name: 'dropped' });
+    expect(r.status, r.text).toBe(502);
+    const run = site.client.workflow.getHandle('workload-create/acme/dropped');
+    expect((await run.describe()).status.name).toBe('RUNNING');
+    expect((await site.call('DELETE', '/v1/tenants/acme/workloads/dropped')).status).toBe(204);
+    await run.result();
+    const d = await run.describe();
+    expect([d.status.name, d.typedSearchAttributes.get(OUTCOME)]).toEqual(['COMPLETED', 'superseded']);
   });
 
   it('a template lookup failing before the workload is registered is 502 without a workload', async () => {

@@ -151,6 +151,23 @@ describe('a failed attempt', () => {
     expect(await currentDetails(id)).toBe('');
   });
 
+  it('parked, ends at once, Completed and `superseded`, when the API says its object was deleted', async () => {
+    const stubs = tenantCreateStubs(w);
+    stubs.step('dns.ensure', stepFails('dns'));
+    const id = runIds.tenantCreate('gone');
+    expect(await create('gone')).toMatchObject({ kind: 'failed', step: 'dns' });
+    // What the tenant delete's answer does (apps/api/operations/tenant.ts): the parked create is told.
+    await api().superseded({ kind: 'deleted' }, 'deleted', [id]);
+    // Before its parked bound (1.5 s) could end it Failed.
+    await within(1_000, w.env.client.workflow.getHandle(id).result());
+    expect(await describeRun(id)).toMatchObject({ status: 'COMPLETED', outcome: 'superseded', failedSteps: ['dns'] });
+    // A delete that did not answer `deleted` tells no run.
+    stubs.step('dns.ensure', stepFails('dns'));
+    expect(await create('kept')).toMatchObject({ kind: 'failed', step: 'dns' });
+    await api().superseded({ kind: 'failed' }, 'deleted' as never, [runIds.tenantCreate('kept')]);
+    expect(await describeRun(runIds.tenantCreate('kept'))).toMatchObject({ status: 'RUNNING' });
+  });
+
   it('parked past its bound ends the run Failed, found by its status and failed step; a later call starts a fresh run', async () => {
     const stubs = tenantCreateStubs(w);
     stubs.step('dns.ensure', stepFails('dns'));

@@ -1,4 +1,4 @@
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /**
  * The update that carries one call to an object's run (delivered by update-with-start). Every
@@ -18,3 +18,10 @@ export interface Parked {
 
 /** The bound a run begun without one parks under: the setting's default, 24 h. */
 export const DEFAULT_PARKED_MS = 24 * 3600_000;
+
+/**
+ * Sent by the API to an object's run once the object was deleted: a run parked after a failed
+ * attempt has nothing left to resume, so it ends (`Outcome` `superseded`) instead of waiting out
+ * its parked timeout. A run not parked ignores it.
+ */
+export const objectGone = defineSignal('objectGone');

@@ -51,7 +51,8 @@ export function brokerAccountOperations(opts: { registry: Registry; client: Clie
       return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
     },
     async delete(tenant, name) {
-      return run.call(brokerAccountDelete, attemptBrokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), tenant, object: `broker account ${name}` }, { tenant, name });
+      const result = await run.call(brokerAccountDelete, attemptBrokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), tenant, object: `broker account ${name}` }, { tenant, name });
+      return run.superseded(result, 'deleted', [runIds.brokerAccountEnsure(tenant, name)]);
     },
     async get(tenant, name) {
       const row = await getBrokerAccount(db, tenant, name);

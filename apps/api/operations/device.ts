@@ -133,7 +133,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
         object: `the address of device ${req.device}`,
       }, { tenant: req.tenant, device: req.device });
       if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
-      return result;
+      return run.superseded(result, 'released', [runIds.deviceAddressReserve(req.tenant, req.device)]);
     },
 
     async issueWifiKey(req) {
@@ -160,7 +160,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     async revokeWifiKey(req) {
       const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, { tenant: req.tenant, name: req.name });
       if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
-      return result;
+      return run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
     },
   };
 }

@@ -73,7 +73,8 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
       return result.kind === 'refused' ? result : reveal(result);
     },
     async delete(name: string): Promise<DeleteResult> {
-      return run.call(tenantDelete, attemptTenantDelete, { workflowId: runIds.tenantDelete(name), ...(await labels('delete', name)) }, { name });
+      const result = await run.call(tenantDelete, attemptTenantDelete, { workflowId: runIds.tenantDelete(name), ...(await labels('delete', name)) }, { name });
+      return run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
     },
     async reconcile(name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> {
       const input = { name, ...(opts.prune ? { prune: true } : {}) };
