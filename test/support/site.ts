@@ -3,6 +3,7 @@ import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../apps/config/env.js';
 import { createLogger } from '../../apps/api/logger.js';
@@ -16,6 +17,11 @@ import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
 import { freePort } from './ports.js';
 import { waitFor } from './wait-for.js';
+
+// The API holds a call open for as long as its run works on it (a three-minute clone; a create the
+// crash test's worker kills keep from finishing for minutes): a test waits for the answer as a
+// client does, not giving up at fetch's five-minute default with the run still going.
+setGlobalDispatcher(new Agent({ headersTimeout: 15 * 60_000, bodyTimeout: 15 * 60_000 }));
 
 /**
  * A whole lab site for an end-to-end suite: real PowerDNS and Recursor, the simulators, its own
