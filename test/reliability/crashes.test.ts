@@ -44,8 +44,9 @@ const failedSteps: string[] = [];
  */
 // The bound on repeating is a guard against a loop, not a speed claim: in the full suite (three test
 // files at once on two cores, one of them a browser) a create whose network step waits its turn at
-// the fabric loses attempts to the kills for minutes (~240 s measured) before it converges.
-async function converge(call: () => Promise<Answer>, tries = 40, withinMs = 330_000): Promise<{ final: Answer; statuses: number[] }> {
+// the fabric loses attempts to the kills for minutes (~240 s measured, 354 s once beside the race
+// suite's census) before it converges: it may repeat until the storm is over.
+async function converge(call: () => Promise<Answer>, tries = 60, withinMs = 600_000): Promise<{ final: Answer; statuses: number[] }> {
   const statuses: number[] = [];
   const deadline = Date.now() + withinMs;
   let last: Answer | undefined;
@@ -220,7 +221,7 @@ describe('the worker killed at random points of tenant creates and deletes', () 
       reservations: 0,
       brokerAccounts: 0,
     });
-  }, 480_000);
+  }, 900_000);
 });
 
 describe('the API killed with creates in flight', () => {
