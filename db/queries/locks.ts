@@ -48,17 +48,38 @@ export async function withLocks<T>(db: Db, work: (tx: Tx, lock: Lock) => Promise
 }
 
 /**
- * Takes a transaction-scoped advisory lock, waiting up to `withinMs` for another holder to finish:
- * polled with pg_try_advisory_xact_lock, so a long wait is not cut short by the registry's
- * statement timeout (the holder may be a slow backend write of several seconds). False when the
- * bound passed.
+ * Takes a transaction-scoped advisory lock, waiting up to `withinMs` for another holder to finish.
+ * PostgreSQL queues the waiters and wakes the next one the moment the holder's transaction ends
+ * (polling with pg_try_advisory_xact_lock handed the lock on up to 250 ms late, which a queue of
+ * tenants at the fabric paid once each). The wait's bound is the transaction's own `lock_timeout`
+ * and `statement_timeout`, set for this statement only, so the registry's 15 s statement timeout
+ * does not cut a long wait short (the holder may be a slow backend write of several seconds). A
+ * savepoint keeps the transaction usable when the bound passes. False when it did.
  */
 export async function lockWithin(tx: Tx, space: number, key: string, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
-    const [row] = (await tx.execute(sql`select pg_try_advisory_xact_lock(${space}::int, hashtext(${key})) as locked`)) as unknown as { locked: boolean }[];
-    if (row?.locked) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, pause));
+  const ms = Math.max(1, Math.floor(withinMs));
+  try {
+    await tx.transaction(async (sp) => {
+      await sp.execute(sql`select set_config('lock_timeout', ${String(ms)}, true), set_config('statement_timeout', ${String(ms + 5_000)}, true)`);
+      await sp.execute(sql`select pg_advisory_xact_lock(${space}::int, hashtext(${key}))`);
+    });
+  } catch (e) {
+    // The savepoint rolled back, and its settings with it: the transaction goes on as it was.
+    if (sqlState(e) === LOCK_NOT_AVAILABLE) return false;
+    throw e;
   }
+  // The released savepoint's settings last to the transaction's end: the rest of it runs under the session's.
+  await tx.execute(sql`set local lock_timeout to default`);
+  await tx.execute(sql`set local statement_timeout to default`);
+  return true;
 }
+
+/** lock_not_available: the wait passed `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+const sqlState = (e: unknown): string | undefined => {
+  for (let x: unknown = e; x && typeof x === 'object'; x = (x as { cause?: unknown }).cause) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+};

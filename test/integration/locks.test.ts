@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_SPACE, lockWithin } from '../../db/queries/locks.js';
+import * as schema from '../../db/schema/index.js';
+import { freshDatabase } from '../support/database.js';
+
+/**
+ * The bounded wait for a lock a slow backend write holds (the fabric's, the log gateway's): it must
+ * outlast the registry's statement timeout, give up at its own bound with the transaction still
+ * usable, and leave the rest of the transaction under the session's timeouts.
+ */
+let client: postgres.Sql;
+let db: ReturnType<typeof drizzle<typeof schema>>;
+beforeAll(async () => {
+  // A registry whose statement timeout is short, as the real one's 15 s is against a minute's wait.
+  client = postgres(await freshDatabase(), { max: 4, onnotice: () => {}, connection: { statement_timeout: 300 } });
+  db = drizzle(client, { schema });
+});
+afterAll(async () => {
+  await client?.end();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Another worker's transaction holding the fabric lock of `key` until `release()`; resolves once it holds it. */
+async function hold(key: string): Promise<{ release: () => Promise<void> }> {
+  let held!: () => void;
+  let done!: () => void;
+  const holding = new Promise<void>((r) => (held = r));
+  const released = new Promise<void>((r) => (done = r));
+  const holder = db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE.fabric}::int, hashtext(${key}))`);
+    held();
+    await released;
+  });
+  await Promise.race([holding, holder]);
+  return { release: () => (done(), holder) };
+}
+const setting = async (tx: { execute: typeof db.execute }, name: string) =>
+  ((await tx.execute(sql`select current_setting(${name}) as v`)) as unknown as { v: string }[])[0]!.v;
+
+describe('lockWithin', () => {
+  it('waits past the statement timeout for a holder that takes longer, then runs the rest under the session timeouts', async () => {
+    const holder = await hold('t1');
+    const waited = db.transaction(async (tx) => {
+      const got = await lockWithin(tx, LOCK_SPACE.fabric, 't1', 10_000);
+      return { got, statement: await setting(tx, 'statement_timeout'), lock: await setting(tx, 'lock_timeout') };
+    });
+    // The holder keeps it for four of the waiter's statement timeouts.
+    await sleep(1_200);
+    await holder.release();
+    expect(await waited).toEqual({ got: true, statement: '300ms', lock: '0' });
+  });
+
+  it('gives up at its bound with the transaction still usable, and the lock still the holder\'s', async () => {
+    const holder = await hold('t2');
+    try {
+      const after = await db.transaction(async (tx) => {
+        const got = await lockWithin(tx, LOCK_SPACE.fabric, 't2', 150);
+        const [row] = (await tx.execute(sql`select 1 as one`)) as unknown as { one: number }[];
+        return { got, one: row!.one, lock: await setting(tx, 'lock_timeout'), statement: await setting(tx, 'statement_timeout') };
+      });
+      expect(after).toEqual({ got: false, one: 1, lock: '0', statement: '300ms' });
+      const [free] = (await db.execute(sql`select pg_try_advisory_lock(${LOCK_SPACE.fabric}::int, hashtext('t2')) as locked`)) as unknown as { locked: boolean }[];
+      expect(free!.locked).toBe(false);
+    } finally {
+      await holder.release();
+    }
+  });
+
+  it('hands the lock to each of several waiters in turn, none given it while another holds it', async () => {
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        db.transaction(async (tx) => {
+          expect(await lockWithin(tx, LOCK_SPACE.fabric, 't3', 10_000)).toBe(true);
+          most = Math.max(most, ++inside);
+          await sleep(100);
+          inside--;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+  });
+});
