@@ -148,14 +148,15 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
     for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
     // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
+    // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
+    // rule above), and reading each of them made every fabric write cost one call per tenant.
     const own = subnetIdOf(s.tenant, s.subnet);
-    const withSubnets = vnets.filter((v) => v.state !== 'new' || v.vnet === s.vnet || serviceVnet(v));
+    const withSubnets = vnets.filter((v) => v.vnet === s.vnet || (v.state !== 'new' && !serviceVnet(v)));
     const subnets = await Promise.all(
       withSubnets.map((vnet) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
     );
     for (const { sub, vnet } of subnets.flat()) {
-      const ours = vnet.vnet === s.vnet ? sub.subnet === own : serviceVnet(vnet);
-      if (sub.state && !ours) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
+      if (sub.state && !(vnet.vnet === s.vnet && sub.subnet === own)) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
     }
     return foreign;
   }
