@@ -217,7 +217,7 @@ const PAIRS: Pair[] = [
   },
   {
     id: 'certificate issue x delete', tag: 'ct', setup: async (c) => { await createTenant(c); removeNetwork(c); },
-    a: (c) => call('PUT', `/v1/tenants/${c.name}/certificates/web`, { csr }), b: del, allowed: ['201/204', '404/204'], offsets: [0, 40],
+    a: (c) => call('PUT', `/v1/tenants/${c.name}/certificates/web`, { csr }), b: del, allowed: ['201/204', '404/204'], offsets: [0, 10],
   },
   {
     id: 'plan x delete', tag: 'pl', setup: async (c) => { await createTenant(c); removeNetwork(c); },
@@ -291,8 +291,11 @@ async function anomalies(name: string, ctx?: Ctx): Promise<string[]> {
   const zone = `${name}.lab.example`;
   const pdns = async (path: string) =>
     (await fetch(`${site.backends.pdns.apiUrl}/servers/localhost${path}`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } })).json() as Promise<any>;
-  const zones: { name: string }[] = await pdns('/zones');
-  const keys: { name: string }[] = await pdns('/tsigkeys');
+  // The census counted the zone and TSIG key of a tenant whose index is known; read them here only
+  // for one that never had one (a create that never answered).
+  const counted = index !== undefined;
+  const zones: { name: string }[] = counted ? [] : await pdns('/zones');
+  const keys: { name: string }[] = counted ? [] : await pdns('/tsigkeys');
   const sdn = site.backends.proxmox.state.sdn.config;
   const fabricZones = [...sdn.zones.keys()].filter((z) => z === name).length;
   const vnets = [...sdn.vnets.values()].filter((v) => v.zone === name).length;
@@ -311,7 +314,7 @@ async function anomalies(name: string, ctx?: Ctx): Promise<string[]> {
   }
   if (got.status !== 200) return [`${name}: GET answered ${got.status} ${got.text}`];
   if (got.body.status !== 'ready') found.push(`${name} is left ${got.body.status}`);
-  const one = { dnsZone: zones.filter((z) => z.name === `${zone}.`).length, tsigKey: keys.filter((k) => k.name.replace(/\.$/, '') === `tenant-${name}`).length, orgs, users, stateUser };
+  const one = { orgs, users, stateUser };
   for (const [what, n] of Object.entries(one)) if (n !== 1) found.push(`${name} is registered with ${n} ${what}`);
   if (fabricZones !== vnets || fabricZones > 1) found.push(`${name}: fabric holds ${fabricZones} zones and ${vnets} vnets`);
   const workloads = await rows(sql`select name, status, address, vmid from workloads where tenant = ${name}`);
@@ -330,7 +333,7 @@ async function anomalies(name: string, ctx?: Ctx): Promise<string[]> {
   }
   for (const d of addresses) names.set(String(d.device), String(d.address));
   // Every A record the service publishes in the zone is the registry's, and every registry name is published.
-  // A registered tenant without its zone is reported above (dnsZone); its names then count as unpublished.
+  // A registered tenant without its zone is reported by the census (zone); its names then count as unpublished.
   const zoneAnswer = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones/${zone}.`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } });
   const rrsets: { name: string; type: string; records: { content: string }[] }[] = zoneAnswer.status === 200 ? ((await zoneAnswer.json()) as any).rrsets ?? [] : [];
   for (const rr of rrsets.filter((r) => r.type === 'A')) {
