@@ -1,5 +1,5 @@
 import type { Refusal } from '../../core/refusal.js';
-import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, expiredAdmissionKeys, getWifiKey, issueWifiKey, listWifiKeys, macBoundOnSsid, replaceAdmissionKey, type PreviousAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
@@ -49,8 +49,8 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       if (!current) return [];
       const psk = open(keys, current.psk);
       const self = { tenant, name };
-      // The earlier binding leaves the allow-list unless another key of the WLAN is bound to it too.
-      const releasable = async (ssid: string, mac: string | null | undefined) => (mac && mac !== (ssid === current.ssid ? current.mac : null) && !(await macBoundOnSsid(tx, ssid, mac, self)) ? mac : undefined);
+      // The earlier binding leaves the allow-list unless the key keeps it there, or another key of the WLAN is bound to it too.
+      const releasable = (ssid: string, mac: string | null | undefined) => macToRelease(tx, ssid, mac, self, ssid === current.ssid ? current.mac : null);
       const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
       const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
       const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
@@ -209,6 +209,14 @@ export function wifiKeyActivities(deps: ActivityDeps) {
 }
 
 /**
+ * The MAC a key's leaving takes off `ssid`'s allow-list: none when the key had none, when it stays
+ * bound to that MAC there (`kept`), or when another key of the WLAN is bound to it too.
+ */
+async function macToRelease(tx: Tx, ssid: string, mac: string | null | undefined, self: { tenant: string; name: string }, kept: string | null = null): Promise<string | undefined> {
+  return mac && mac !== kept && !(await macBoundOnSsid(tx, ssid, mac, self)) ? mac : undefined;
+}
+
+/**
  * Revokes a key on the controller and forgets it; false when the registry holds no such key (or,
  * with `fingerprint`, no longer that password).
  */
@@ -224,7 +232,7 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string, finge
     if (row.ssid !== seen.ssid) return 'moved';
     const wifi = deps.ports.wifi;
     // Its client leaves the WLAN's allow-list with it, unless another key there is bound to it too.
-    const releaseMac = row.mac && !(await macBoundOnSsid(tx, row.ssid, row.mac, { tenant, name })) ? row.mac : undefined;
+    const releaseMac = await macToRelease(tx, row.ssid, row.mac, { tenant, name });
     if (wifi) await taggedWithStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) }));
     await deleteWifiKey(tx, tenant, name);
     deps.log.info({ tenant, key: name }, 'wifi key revoked');

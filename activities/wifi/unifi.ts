@@ -3,6 +3,7 @@ import { BackendHttp } from '../http.js';
 import { unifiApiBase, unifiSession, type UnifiDeployment } from './unifi-session.js';
 import type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
+import { normalizeMac } from './mac.js';
 
 export type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';
@@ -145,7 +146,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     for (const spec of specs) {
       const problem = pskProblem(spec.psk);
       if (problem) throw new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
-      if (spec.mac !== undefined && !/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(spec.mac)) throw new Error(`key ${spec.keyId}: the MAC is not in the lowercase colon form`);
+      if (spec.mac !== undefined && normalizeMac(spec.mac) !== spec.mac) throw new Error(`key ${spec.keyId}: the MAC is not in the lowercase colon form`);
       if (spec.ssid !== ssid) throw new Error(`key ${spec.keyId} is for ${spec.ssid}, not ${ssid}`);
     }
     if (specs.length === 0) return [];
