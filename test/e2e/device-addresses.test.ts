@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
+import { OUTCOME } from '../../core/search-attributes.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { dig } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
@@ -290,6 +291,20 @@ describe('DELETE /v1/tenants/{t}/devices/{device}/address', () => {
     expect(again.body).toEqual({ error: 'the device holds no fixed address' });
     const retaken = await reserve('addr', 'c1', { address: '10.200.0.130' });
     expect(retaken.status, retaken.text).toBe(201);
+  });
+
+  it('a release ends the parked reserve of that very address now (Outcome superseded), not at the parked timeout', async () => {
+    expect((await register('addr', 'c9', 'camera', 'aa:00:00:00:00:19')).status).toBe(201);
+    site.backends.pdns.faults.add({ failNext: 10, method: 'PATCH' });
+    const r = await reserve('addr', 'c9', { address: '10.200.0.140' });
+    site.backends.pdns.faults.clear();
+    expect(r.status, r.text).toBe(502);
+    const run = site.client.workflow.getHandle('device-address/addr/c9/10.200.0.140');
+    expect((await run.describe()).status.name).toBe('RUNNING');
+    expect((await release('addr', 'c9')).status).toBe(204);
+    await run.result();
+    const d = await run.describe();
+    expect([d.status.name, d.typedSearchAttributes.get(OUTCOME)]).toEqual(['COMPLETED', 'superseded']);
   });
 
   it('502 when the router write did not land; repeating it resumes', async () => {

@@ -127,13 +127,17 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async releaseAddress(req) {
+      // A reserve parked on a failed step is told its object is gone: the one that asked for the
+      // lowest free address, and the one that asked for this very address.
+      const held = await getDeviceAddress(db, req.tenant, req.device);
       const result = await run.call(deviceAddressRelease, attemptDeviceAddressRelease, {
         workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
         tenant: req.tenant,
         object: `the address of device ${req.device}`,
       }, { tenant: req.tenant, device: req.device });
       if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
-      return run.superseded(result, 'released', [runIds.deviceAddressReserve(req.tenant, req.device)]);
+      const reserves = [runIds.deviceAddressReserve(req.tenant, req.device), ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : [])];
+      return run.superseded(result, 'released', reserves);
     },
 
     async issueWifiKey(req) {
