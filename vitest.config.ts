@@ -11,5 +11,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     fileParallelism: true,
+    // A pool process runs its files in turn on one module graph: the service, the SDK and the lab
+    // are imported once per process instead of once per file (import time summed over the files
+    // 137 s -> 17 s; the suite's CPU 1,086 -> 813 s). Each file still starts its own site, database
+    // and namespace; what is process-wide (the Temporal Core runtime) is installed once
+    // (test/support/runtime.ts).
+    isolate: false,
   },
 });

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -17,6 +17,7 @@ import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
 import { freePort } from './ports.js';
 import { waitFor } from './wait-for.js';
+import { installQuietRuntime } from './runtime.js';
 
 // The API holds a call open for as long as its run works on it (a three-minute clone; a create the
 // crash test's worker kills keep from finishing for minutes): a test waits for the answer as a
@@ -60,8 +61,6 @@ export interface TestSite {
   stop(): Promise<void>;
 }
 
-let runtimeInstalled = false;
-
 export async function startTestSite(opts: {
   env?: Record<string, string>;
   withoutSite?: boolean;
@@ -74,11 +73,7 @@ export async function startTestSite(opts: {
   /** The in-process API's and worker's log level (default info); the secrets scan runs at debug. */
   logLevel?: 'info' | 'debug' | 'trace';
 } = {}): Promise<TestSite> {
-  if (!runtimeInstalled) {
-    // Core SDK logs are noise in test output; errors still surface as failures.
-    Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
-    runtimeInstalled = true;
-  }
+  installQuietRuntime();
   const backends = await startLabBackends({ minimal: opts.minimal, pveStatsIntervalMs: 1_000 });
   const databaseUrl = await freshDatabase();
   const namespace = `t-${randomBytes(5).toString('hex')}`;

@@ -3,13 +3,14 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
 import { SEARCH_ATTRIBUTES } from '../../core/search-attributes.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { temporalCli } from '../../temporal/dev-server.js';
+import { installQuietRuntime } from './runtime.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -33,8 +34,8 @@ const cli = temporalCli(root);
 
 export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): Promise<WorkflowTestEnv> {
   // The SDK's logs (each parked run's failed activity, each run given up) are the behaviour under
-  // test here, not news; errors still reach the test as failures.
-  Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  // test here, not news.
+  installQuietRuntime();
   const codecKey = randomBytes(32);
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
