@@ -11,7 +11,7 @@
  * it (`caddy run --resume`) it loads the autosaved config (docs/production.md says why it matters).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../../activities/log-store/routes.js';
@@ -37,6 +37,8 @@ export interface CaddyOptions {
   /** Keep config and autosave here (kept on stop). Default: a fresh temp dir, removed on stop. */
   dir?: string;
   server?: string;
+  /** The ports to try first (a test's: ports another Caddy holds); free ones otherwise. */
+  ports?: { admin: number; logs: number };
 }
 
 /** The site's starting gateway config: one server whose only route refuses everything with 401. */
@@ -70,6 +72,41 @@ export function bootstrapConfig(server: string, adminPort: number, port: number)
   };
 }
 
+/**
+ * The sockets listening on 127.0.0.1:`port` in this network namespace, by inode (Linux's
+ * /proc/net/tcp); undefined when it cannot tell.
+ */
+export async function listenersOn(port: number): Promise<string[] | undefined> {
+  const table = await readFile('/proc/net/tcp', 'utf8').catch(() => undefined);
+  if (table === undefined) return undefined;
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  // Columns: sl, local_address, rem_address, st (0A = LISTEN), tx:rx, tr:when, retrnsmt, uid, timeout, inode.
+  return table
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols[1] === local && cols[3] === '0A')
+    .map((cols) => cols[9]!);
+}
+
+/** The socket inodes process `pid` holds open (its /proc/<pid>/fd links `socket:[inode]`). */
+async function socketsOf(pid: number): Promise<Set<string>> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
+  return new Set(links.map((l) => /^socket:\[(\d+)\]$/.exec(l)?.[1]).filter((x): x is string => x !== undefined));
+}
+
+/**
+ * Whether process `pid` listens on both ports, and alone: 'mine' once it holds a listener on each
+ * and no one else does, 'shared' when another process listens there too, 'not yet' before it bound.
+ */
+async function portsHeld(pid: number, ports: number[]): Promise<'mine' | 'shared' | 'not yet'> {
+  const listeners = await Promise.all(ports.map(listenersOn));
+  if (listeners.some((l) => l === undefined)) return 'mine';
+  const own = await socketsOf(pid);
+  if (listeners.some((l) => !l!.some((inode) => own.has(inode)))) return 'not yet';
+  return listeners.some((l) => l!.length > 1) ? 'shared' : 'mine';
+}
+
 export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy> {
   const owned = !opts.dir;
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'caddy-')));
@@ -99,7 +136,15 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
       // Ready when the admin API answers and the logs server serves its routes.
       const admin = await fetch(`http://127.0.0.1:${ports.admin}/config/`).then((r) => r.ok, () => false);
       const logs = admin && (await fetch(`http://127.0.0.1:${ports.logs}/`).then(() => true, () => false));
-      if (logs) return 'ready';
+      // Ready when this process listens on both ports. Caddy binds with SO_REUSEPORT: a parallel
+      // lab's Caddy given the same free port binds it too, silently, and the kernel then splits
+      // connections between the two (one lab's routes written into the other's gateway). Two
+      // listeners on a port: start again on other ports.
+      if (logs) {
+        const held = await portsHeld(proc.pid!, [ports.admin, ports.logs]);
+        if (held === 'shared') return 'port shared with another caddy';
+        if (held === 'mine') return 'ready';
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
     return 'timeout';
@@ -118,8 +163,8 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
 
   let started: string = 'not started';
   // A port found free can be taken by a parallel suite before Caddy binds it: retry on new ports.
-  for (let attempt = 0; attempt < 3 && started !== 'ready'; attempt++) {
-    ports = { admin: await freePort(), logs: await freePort() };
+  for (let attempt = 0; attempt < 5 && started !== 'ready'; attempt++) {
+    ports = attempt === 0 && opts.ports ? opts.ports : { admin: await freePort(), logs: await freePort() };
     await writeFile(configFile, JSON.stringify(bootstrapConfig(server, ports.admin, ports.logs), null, 2), { mode: 0o600 });
     started = await launch(false);
     if (started !== 'ready') await terminate();
