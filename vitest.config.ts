@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -17,5 +18,6 @@ export default defineConfig({
     // and namespace; what is process-wide (the Temporal Core runtime) is installed once
     // (test/support/runtime.ts).
     isolate: false,
+    sequence: { sequencer: LongestFirst },
   },
 });
