@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
+import { pgError } from './unique.js';
 
 /** A transaction of the registry, usable wherever the queries take `Db`-like executors. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -65,21 +66,13 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
     });
   } catch (e) {
     // The savepoint rolled back, and its settings with it: the transaction goes on as it was.
-    if (sqlState(e) === LOCK_NOT_AVAILABLE) return false;
+    // lock_not_available: the wait passed `lock_timeout`.
+    if (pgError(e, '55P03')) return false;
     throw e;
   }
   // The released savepoint's settings last to the transaction's end: the rest of it runs under the session's.
-  await tx.execute(sql`set local lock_timeout to default`);
-  await tx.execute(sql`set local statement_timeout to default`);
+  await tx.execute(
+    sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`,
+  );
   return true;
 }
-
-/** lock_not_available: the wait passed `lock_timeout`. */
-const LOCK_NOT_AVAILABLE = '55P03';
-const sqlState = (e: unknown): string | undefined => {
-  for (let x: unknown = e; x && typeof x === 'object'; x = (x as { cause?: unknown }).cause) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-};

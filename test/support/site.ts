@@ -19,7 +19,7 @@ import { freePort } from './ports.js';
 import { waitFor } from './wait-for.js';
 import { installQuietRuntime } from './runtime.js';
 
-// The API holds a call open for as long as its run works on it (a three-minute clone; a create the
+// The API holds a call open for as long as its run works on it (a clone of minutes; a create the
 // crash test's worker kills keep from finishing for minutes): a test waits for the answer as a
 // client does, not giving up at fetch's five-minute default with the run still going.
 setGlobalDispatcher(new Agent({ headersTimeout: 15 * 60_000, bodyTimeout: 15 * 60_000 }));
