@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { EntryBundles } from '../support/entry-bundles.js';
 import { freshDatabase } from '../support/database.js';
 import { waitFor } from '../support/site.js';
 
@@ -22,8 +23,8 @@ interface Exit {
 }
 
 /** Starts an entry point with exactly `env` (plus PATH/HOME), as an operator's process manager would. */
-function start(entry: string, env: Record<string, string>, timeoutMs = 20_000) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+function start(entry: keyof EntryBundles, env: Record<string, string>, timeoutMs = 20_000) {
+  const child = spawn(process.execPath, [inject('entryBundles')[entry]], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +46,7 @@ function start(entry: string, env: Record<string, string>, timeoutMs = 20_000) {
   return { child, out, exited };
 }
 
-const run = (entry: string, env: Record<string, string>) => start(entry, env).exited;
+const run = (entry: keyof EntryBundles, env: Record<string, string>) => start(entry, env).exited;
 
 // Values a test sets; none may ever be printed.
 const secret = {
@@ -104,7 +105,7 @@ describe('the API process refuses to start', () => {
     ['with a TLS_CERT_FILE it cannot read', () => ({ ...base, TLS_CERT_FILE: `${secret.path}/cert.pem`, TLS_KEY_FILE: `${secret.path}/key.pem` }), 'api: TLS_CERT_FILE: cannot read the file (ENOENT)\n'],
     ['on a LISTEN_ADDRESS already in use', () => ({ ...base, LISTEN_ADDRESS: `127.0.0.1:${busyPort}` }), 'api: LISTEN_ADDRESS: cannot listen (EADDRINUSE)\n'],
   ])('%s', async (_case, env, message) => {
-    const exit = await run('apps/api/main.ts', env());
+    const exit = await run('api', env());
     expect(exit.stderr).toBe(message);
     expect(exit.code).toBe(2);
     expectNoValueShown(exit);
@@ -116,7 +117,7 @@ describe('the worker process refuses to start', () => {
     ['without OPERATOR_TOKEN', { DATABASE_URL: databaseUrl }, 'worker: OPERATOR_TOKEN is required\n'],
     ['without DATABASE_URL', { OPERATOR_TOKEN: secret.operatorToken }, 'worker: DATABASE_URL is required\n'],
   ])('%s', async (_case, env, message) => {
-    const exit = await run('apps/worker/main.ts', env);
+    const exit = await run('worker', env);
     expect(exit.stderr).toBe(message);
     expect(exit.code).toBe(2);
     expectNoValueShown(exit);
@@ -126,7 +127,7 @@ describe('the worker process refuses to start', () => {
 describe('with only the required settings', () => {
   it('the API process starts, serves, answers tenant routes 501 and stops on SIGTERM', async () => {
     const url = await freshDatabase();
-    const api = start('apps/api/main.ts', { OPERATOR_TOKEN: secret.operatorToken, DATABASE_URL: url, LISTEN_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'info' });
+    const api = start('api', { OPERATOR_TOKEN: secret.operatorToken, DATABASE_URL: url, LISTEN_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'info' });
     try {
       await waitFor(() => api.out.stdout.includes('"api listening"'));
       const line = api.out.stdout.split('\n').find((l) => l.includes('"api listening"'))!;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
@@ -22,7 +22,7 @@ function checkBackends(env: Record<string, string>): Promise<{ code: number | nu
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'apps/worker/main.ts', '--check-backends'],
+      [inject('entryBundles').worker, '--check-backends'],
       { env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-check-backends-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', ...env }, timeout: 60_000 },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

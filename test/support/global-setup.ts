@@ -8,11 +8,13 @@ import type { TestProject } from 'vitest/node';
 import { Registry } from '../../db/registry.js';
 import { startDevServer } from '../../temporal/dev-server.js';
 import { freePort } from './ports.js';
+import { buildEntryBundles, type EntryBundles } from './entry-bundles.js';
 
 /**
  * Shared servers, started once per test run (design §8): the Temporal dev server, a freshly
- * migrated template database (each suite copies it into its own database), and the workflow
- * bundle (built once instead of once per worker).
+ * migrated template database (each suite copies it into its own database), the workflow
+ * bundle (built once instead of once per worker), and the entry points the tests start as
+ * processes, compiled once (test/support/entry-bundles.ts).
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,6 +24,7 @@ declare module 'vitest' {
     pgBaseUrl: string;
     dbTemplate: string;
     workflowBundle: string;
+    entryBundles: EntryBundles;
   }
 }
 
@@ -50,10 +53,11 @@ export default async function setup(project: TestProject) {
 
   // Both bundles, built as the image builds them (apps/worker/workflow-bundles.ts): the worker loads
   // the traced one when tracing is on.
-  const [temporal, bundle, traced] = await Promise.all([
+  const [temporal, bundle, traced, entryBundles] = await Promise.all([
     freePort().then((port) => startDevServer({ projectRoot: root, port })),
     buildWorkflowBundle(false, { quiet: true }),
     buildWorkflowBundle(true, { quiet: true }),
+    buildEntryBundles(root, runDir),
   ]);
   const bundlePath = join(runDir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle);
@@ -63,6 +67,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgBaseUrl', base);
   project.provide('dbTemplate', template);
   project.provide('workflowBundle', bundlePath);
+  project.provide('entryBundles', entryBundles);
 
   return async () => {
     await temporal.stop();

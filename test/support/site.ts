@@ -163,7 +163,7 @@ export async function startTestSite(opts: {
       running = worker.run();
     },
     spawnWorker(extra = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/main.ts'], {
+      const child = spawn(process.execPath, [inject('entryBundles').worker], {
         env: { ...process.env, ...env, ...extra, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -173,7 +173,7 @@ export async function startTestSite(opts: {
     },
     async spawnApi(o = {}) {
       const port = o.port ?? (await freePort());
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/main.ts'], {
+      const child = spawn(process.execPath, [inject('entryBundles').api], {
         env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}` },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

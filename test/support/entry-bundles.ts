@@ -1,0 +1,58 @@
+import { build, type Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The service's entry points the tests start as processes of their own. */
+export const ENTRIES = { worker: 'apps/worker/main.ts', api: 'apps/api/main.ts' } as const;
+export type EntryBundles = Record<keyof typeof ENTRIES, string>;
+
+/**
+ * Each entry point compiled once per test run into one ES module (the packages stay imports from
+ * node_modules), so a test that starts a worker or an API process runs plain JavaScript.
+ *
+ * Why: under tsx a process resolves and compiles ~400 source files on every start, ~3 s of CPU of
+ * the ~5 s a worker costs before it polls; the suite starts about ninety of them (crashes, faults,
+ * check-backends, config). Compiled, a worker costs ~2 s. The code is the same source, stripped of
+ * its types as tsx and tsc strip them; what the image ships (`npm run build`) is tested apart
+ * (test/e2e/version-build.test.ts).
+ */
+export async function buildEntryBundles(root: string, outDir: string): Promise<EntryBundles> {
+  const out = {} as EntryBundles;
+  await Promise.all(
+    Object.entries(ENTRIES).map(async ([name, entry]) => {
+      const outfile = join(outDir, `${name}.mjs`);
+      await build({
+        entryPoints: [join(root, entry)],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        packages: 'external',
+        logLevel: 'warning',
+        plugins: [keepModuleUrls(root)],
+      });
+      out[name as keyof EntryBundles] = outfile;
+    }),
+  );
+  return out;
+}
+
+/**
+ * A module that finds files beside itself (`new URL('./migrations', import.meta.url)`, the build
+ * info, `createRequire`) must still see its own source location once it is inside one bundle: each
+ * source file's `import.meta.url` becomes the URL of that file.
+ */
+function keepModuleUrls(root: string): Plugin {
+  return {
+    name: 'keep-module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!args.path.startsWith(root) || args.path.includes('/node_modules/')) return undefined;
+        const source = await readFile(args.path, 'utf8');
+        return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+      });
+    },
+  };
+}
