@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isPlaceholderPassword, pskFingerprint } from '../../activities/wifi/psk.js';
-import { allOneAt, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
+import { allOneAt, gatewayRereads, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import type { SweepResult } from '../../workflows/contracts/tenant.js';
@@ -475,7 +475,7 @@ describe('two operations on one tenant at once (issue 15)', () => {
 
   afterAll(() => {
     const total = results.reduce((n, r) => n + r.trials, 0);
-    console.log(`races: ${results.length} pairs x ${TRIALS} trials = ${total} trials, ${results.reduce((n, r) => n + (r.overlapping ?? 0), 0)} overlapping, ${results.reduce((n, r) => n + r.anomalies, 0)} anomalies`);
+    console.log(`races: ${results.length} pairs x ${TRIALS} trials = ${total} trials, ${results.reduce((n, r) => n + (r.overlapping ?? 0), 0)} overlapping, ${results.reduce((n, r) => n + r.anomalies, 0)} anomalies; the census read Caddy's config again ${gatewayRereads()} time(s) after a reload reset it`);
     for (const r of results) console.log(`races/report: ${r.pair}: ${r.overlapping ?? 0} of ${r.trials} overlapping, ${r.anomalies} anomalies`);
   });
 });
