@@ -1,7 +1,7 @@
 import { Errors, unsupportedCall, xmlEscape } from './errors.js';
 import { listV2 } from './s3-list.js';
 import { NS, xml } from './s3-xml.js';
-import type { S3Request } from './s3.js';
+import type { S3Request } from './s3-request.js';
 
 /** Calls on a bucket (no key): CreateBucket, GetBucketLocation, HeadBucket, ListObjectsV2. */
 export function bucketOperation({ c, state, bucket, query, method, resource, objects, bucketArn, can, err }: S3Request): Response {

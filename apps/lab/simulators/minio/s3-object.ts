@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Errors, unsupportedCall } from './errors.js';
-import type { S3Request } from './s3.js';
+import type { S3Request } from './s3-request.js';
 
 /** Calls on a key: PutObject (no copy), GetObject/HeadObject, DeleteObject. */
 export function objectOperation({ c, key, body, now, method, resource, objects, bucketArn, objectArn, can, err }: S3Request): Response {

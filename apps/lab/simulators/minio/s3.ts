@@ -1,11 +1,11 @@
-import type { Context } from 'hono';
 import type { PolicyDocument } from '../../../../activities/state/policy.js';
-import { commonHeaders, s3Error, type ApiError } from './errors.js';
+import { commonHeaders, s3Error } from './errors.js';
 import { isAllowed, type AccessRequest } from './iam.js';
 import type { Caller } from './auth.js';
+import type { S3Call, S3Request } from './s3-request.js';
 import { bucketOperation } from './s3-bucket.js';
 import { objectOperation } from './s3-object.js';
-import type { MinioSimState, SimObject } from './state.js';
+import type { MinioSimState } from './state.js';
 
 /**
  * The S3 subset a tenant uses with its own credentials: PutObject, GetObject/HeadObject,
@@ -15,18 +15,6 @@ import type { MinioSimState, SimObject } from './state.js';
  * 403 AccessDenied XML.
  */
 
-export interface S3Call {
-  c: Context;
-  state: MinioSimState;
-  caller: Caller;
-  bucket: string;
-  key: string;
-  query: URLSearchParams;
-  body: Uint8Array;
-  reqId: string;
-  now: Date;
-}
-
 function allowed(state: MinioSimState, caller: Caller, req: AccessRequest): boolean {
   if (caller.root) return true;
   const user = state.users.get(caller.accessKey);
@@ -34,17 +22,6 @@ function allowed(state: MinioSimState, caller: Caller, req: AccessRequest): bool
     .map((n) => state.policies.get(n)?.document)
     .filter((d): d is PolicyDocument => d !== undefined);
   return isAllowed(docs, req);
-}
-
-/** A call with what every operation checks: the objects of its bucket (absent: no such bucket) and the caller's rights. */
-export interface S3Request extends S3Call {
-  method: string;
-  resource: string;
-  objects: Map<string, SimObject> | undefined;
-  bucketArn: string;
-  objectArn: string;
-  can(action: string, arn: string, conditions?: Record<string, string>): boolean;
-  err(e: ApiError): Response;
 }
 
 export function handleS3(call: S3Call): Response {
