@@ -1,0 +1,78 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of a backend that can be made to hang, as a backend does when its process
+ * is wedged or a firewall drops its packets: while `hang` is on, it still accepts connections and
+ * reads what callers send, but forwards nothing and answers nothing, on new connections and on the
+ * ones already open (a kept-alive HTTP connection, the MQTT session). Turned off, the connections
+ * it held are closed (as the backend's restart would) and new ones pass through again.
+ */
+export interface HangingProxy {
+  /** `host:port` of the proxy, to put where the backend's address was. */
+  hostPort: string;
+  /** Where it forwards; set once the backend's port is known (a connection before then is closed). */
+  target?: { host: string; port: number };
+  /** Connections accepted while hanging (each got no byte back). */
+  readonly held: number;
+  /** Bytes callers sent that the hang swallowed: more than 0 shows the calls met the hang. */
+  readonly swallowed: number;
+  setHang(on: boolean): void;
+  close(): Promise<void>;
+}
+
+export async function hangingProxy(): Promise<HangingProxy> {
+  let hang = false;
+  let held = 0;
+  let swallowed = 0;
+  const pairs = new Set<{ client: Socket; upstream?: Socket }>();
+  const server: Server = createServer((client) => {
+    const pair: { client: Socket; upstream?: Socket } = { client };
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
+    client.on('error', () => pair.upstream?.destroy());
+    if (hang) {
+      held++;
+      client.on('data', (d: Buffer) => void (swallowed += d.length));
+      return;
+    }
+    const target = proxy.target;
+    if (!target) return void client.destroy();
+    const upstream = connect(target.port, target.host);
+    pair.upstream = upstream;
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    // Bytes cross only while not hanging: a hang in the middle of a session swallows them.
+    client.on('data', (d: Buffer) => void (hang ? (swallowed += d.length) : upstream.write(d)));
+    upstream.on('data', (d: Buffer) => void (hang || client.write(d)));
+    client.on('end', () => upstream.end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const proxy: HangingProxy = {
+    hostPort: `127.0.0.1:${port}`,
+    get held() {
+      return held;
+    },
+    get swallowed() {
+      return swallowed;
+    },
+    setHang(on: boolean) {
+      if (hang && !on) {
+        for (const p of pairs) {
+          p.client.destroy();
+          p.upstream?.destroy();
+        }
+        pairs.clear();
+      }
+      hang = on;
+    },
+    close: () => {
+      for (const p of pairs) {
+        p.client.destroy();
+        p.upstream?.destroy();
+      }
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+  return proxy;
+}
