@@ -143,7 +143,7 @@ const CONNECTION_FAILURES = new Set([
 ]);
 
 /** The registry being away is the service being unavailable for a moment, not an internal error. */
-function isDatabaseUnreachable(err: unknown): boolean {
+export function isDatabaseUnreachable(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;

@@ -96,7 +96,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
       ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
     });
     operations = tenantOperations({ ...config, site: config.site }, registry, client);
-    publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs };
+    publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, log };
     if (config.site.broker) {
       brokerAccounts = brokerAccountOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, keys: sealKeys(config.site) });
     }

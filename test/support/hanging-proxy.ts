@@ -1,11 +1,12 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of a backend that can be made to hang, as a backend does when its process
- * is wedged or a firewall drops its packets: while `hang` is on, it still accepts connections and
- * reads what callers send, but forwards nothing and answers nothing, on new connections and on the
- * ones already open (a kept-alive HTTP connection, the MQTT session). Turned off, the connections
- * it held are closed (as the backend's restart would) and new ones pass through again.
+ * A TCP proxy in front of a backend (or the registry's database) that can be made to hang or to go
+ * down. Hanging is what a wedged process or a firewall dropping packets looks like: it still accepts
+ * connections and reads what callers send, but forwards nothing and answers nothing, on new
+ * connections and on the ones already open (a kept-alive HTTP connection, the MQTT session). When
+ * the hang ends, the connections it held are closed (as the backend's restart would) and new ones
+ * pass through again. Down is a restart seen from outside: connections reset, new ones refused.
  */
 export interface HangingProxy {
   /** `host:port` of the proxy, to put where the backend's address was. */
@@ -17,15 +18,22 @@ export interface HangingProxy {
   /** Bytes callers sent that the hang swallowed: more than 0 shows the calls met the hang. */
   readonly swallowed: number;
   setHang(on: boolean): void;
+  /**
+   * Down, as a restarted server is to its clients: every open connection is reset, and new ones are
+   * refused (closed at once) until it is up again.
+   */
+  setDown(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function hangingProxy(): Promise<HangingProxy> {
   let hang = false;
+  let down = false;
   let held = 0;
   let swallowed = 0;
   const pairs = new Set<{ client: Socket; upstream?: Socket }>();
   const server: Server = createServer((client) => {
+    if (down) return void client.resetAndDestroy();
     const pair: { client: Socket; upstream?: Socket } = { client };
     pairs.add(pair);
     client.on('close', () => pairs.delete(pair));
@@ -65,6 +73,15 @@ export async function hangingProxy(): Promise<HangingProxy> {
         pairs.clear();
       }
       hang = on;
+    },
+    setDown(on: boolean) {
+      down = on;
+      if (!on) return;
+      for (const p of pairs) {
+        p.client.resetAndDestroy();
+        p.upstream?.destroy();
+      }
+      pairs.clear();
     },
     close: () => {
       for (const p of pairs) {

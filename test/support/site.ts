@@ -62,7 +62,8 @@ export interface TestSite {
 }
 
 export async function startTestSite(opts: {
-  env?: Record<string, string>;
+  /** Settings over the lab's; a function gets the environment built so far (its database, ports). */
+  env?: Record<string, string> | ((built: Record<string, string>) => Record<string, string>);
   withoutSite?: boolean;
   backendTimeoutMs?: number;
   worker?: boolean;
@@ -92,8 +93,8 @@ export async function startTestSite(opts: {
     TEMPORAL_TASK_QUEUE: `q-${namespace}`,
     LOG_LEVEL: opts.logLevel ?? 'info',
     ...(opts.withoutSite ? {} : backends.env),
-    ...opts.env,
   };
+  Object.assign(env, typeof opts.env === 'function' ? opts.env({ ...env }) : opts.env);
   const config = loadConfig(env);
   const logs: string[] = [];
   const sink = new Writable({

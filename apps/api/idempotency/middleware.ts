@@ -13,6 +13,7 @@ import {
 import type { Db } from '../../../db/registry.js';
 import { open, seal, type SealKeys } from '../../../db/seal.js';
 import { bearerToken } from '../auth/authenticate.js';
+import { afterRun } from '../after-run.js';
 import type { AppEnv } from '../context.js';
 import { ApiError, badRequest, respondError } from '../errors.js';
 import { SECRET_FIELDS } from '../logger.js';
@@ -150,10 +151,12 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
       clearInterval(beating);
     }
     const status = c.res.status;
-    if (!keepsAnswer(status)) return releaseIdempotencyKey(opts.db, t.caller, t.key);
+    // A key left claimed because the registry went away meanwhile goes stale and is taken over.
+    if (!keepsAnswer(status)) return afterRun(c.var.log, { release_key: t.key }, () => releaseIdempotencyKey(opts.db, t.caller, t.key));
     const kept: KeptAnswer = { status, type: c.res.headers.get('content-type'), body: await c.res.clone().text() };
-    // Kept before the answer leaves: a connection cut while it is sent loses nothing.
-    await keepIdempotentAnswer(opts.db, t.caller, t.key, status, seal(opts.keys, JSON.stringify(kept)));
+    // Kept before the answer leaves: a connection cut while it is sent loses nothing. Not kept when
+    // the registry went away during the run: the answer still leaves (after-run.ts).
+    await afterRun(c.var.log, { keep_answer_of_key: t.key }, () => keepIdempotentAnswer(opts.db, t.caller, t.key, status, seal(opts.keys, JSON.stringify(kept))));
   };
 
   return {
@@ -194,13 +197,15 @@ export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandl
       const status = c.res.status;
       if (status < 200 || status >= 300) return;
       if (c.req.method === 'DELETE') {
-        if (status === 204) await purgeObjectAnswers(opts.db, objectOf('DELETE', c.req.path, ''), { below: true });
+        const object = objectOf('DELETE', c.req.path, '');
+        if (status === 204) await afterRun(c.var.log, { purge_kept_answers: object }, () => purgeObjectAnswers(opts.db, object, { below: true }));
         return;
       }
       if (!routeOf(c) || !carriesSecret(await c.res.clone().text(), SECRET_FIELDS)) return;
       const reading = readIdempotencyKey(c.req.header('idempotency-key'));
       const own = reading.kind === 'key' ? target(c, reading.key) : undefined;
-      await purgeObjectAnswers(opts.db, objectOf(c.req.method, c.req.path, await c.req.text()), own ? { except: own } : {});
+      const object = objectOf(c.req.method, c.req.path, await c.req.text());
+      await afterRun(c.var.log, { purge_kept_answers: object }, () => purgeObjectAnswers(opts.db, object, own ? { except: own } : {}));
     },
   };
 }

@@ -19,6 +19,8 @@ import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
+import { afterRun } from '../after-run.js';
+import type { Logger } from '../logger.js';
 import { runIds } from '../../../workflows/contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
@@ -52,6 +54,8 @@ export interface DeviceOperationsDeps {
   client: Client;
   taskQueue: string;
   parkedTimeoutMs: number;
+  /** Where an audit entry goes when the registry is away after a run answered (after-run.ts). */
+  log?: Logger;
 }
 
 const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
@@ -69,6 +73,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
   const db = registry.db;
   const keys = sealKeys(site);
   const run = runs(client, taskQueue, deps.parkedTimeoutMs);
+  const record = (entry: Parameters<typeof audit>[1]) => afterRun(deps.log, { audit: entry }, () => audit(db, entry));
 
   async function zoneOf(tenant: string): Promise<string | undefined> {
     const row = await getTenantRow(db, tenant);
@@ -85,7 +90,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac });
       if (outcome.kind === 'refused') return REGISTER_REFUSALS[outcome.reason];
       const device = viewDevice(outcome.row);
-      if (outcome.created) await audit(db, { actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
+      if (outcome.created) await record({ actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
       // A fixed address follows the device's MAC: its reservation on the router is brought to the
       // registry's (the registry row moved with the device), and a repeated call resumes a move.
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
@@ -107,7 +112,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async deleteDevice(req) {
       const outcome = await deleteDevice(db, req.tenant, req.name);
-      if (outcome === 'deleted') await audit(db, { actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
+      if (outcome === 'deleted') await record({ actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
       return outcome;
     },
 
@@ -116,7 +121,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       const result = await run.call(deviceAddressReserve, attemptDeviceAddressReserve, { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` }, input);
       if (result.kind !== 'refused' && result.reservation) {
         // A published name (and the caller behind it) goes to the audit log.
-        await audit(db, { actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
+        await record({ actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
       }
       return result;
     },
@@ -135,7 +140,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
         tenant: req.tenant,
         object: `the address of device ${req.device}`,
       }, { tenant: req.tenant, device: req.device });
-      if (result.kind === 'released') await audit(db, { actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
+      if (result.kind === 'released') await record({ actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
       const reserves = [runIds.deviceAddressReserve(req.tenant, req.device), ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : [])];
       return run.superseded(result, 'released', reserves);
     },
@@ -146,7 +151,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       }
       const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
       const result = await run.call(wifiKeyIssue, attemptWifiKeyIssue, { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, input);
-      if (result.kind !== 'refused') await audit(db, { actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
+      if (result.kind !== 'refused') await record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
       if (result.kind === 'refused') return result;
       if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
       return { kind: 'done', key: revealWifiKey(keys, result.key) };
@@ -163,7 +168,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async revokeWifiKey(req) {
       const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, { tenant: req.tenant, name: req.name });
-      if (result.kind === 'revoked') await audit(db, { actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
+      if (result.kind === 'revoked') await record({ actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
       return run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
     },
   };

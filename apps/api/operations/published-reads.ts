@@ -3,6 +3,7 @@ import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Client } from '@temporalio/client';
 import type { Db, Registry } from '../../../db/registry.js';
 import { runs, type Runs } from '../runs.js';
+import type { Logger } from '../logger.js';
 
 /** What the workload and record operations need: the registry, and Temporal for their runs. */
 export interface PublishingDeps {
@@ -12,6 +13,8 @@ export interface PublishingDeps {
   taskQueue: string;
   /** How long a run parked on a failed step waits for the repeat (`PARKED_RUN_TIMEOUT`). */
   parkedTimeoutMs: number;
+  /** Where an audit entry goes when the registry is away after a run answered (after-run.ts). */
+  log?: Logger;
 }
 
 /** How one kind of published object (a workload, a record) is read from the registry and shown. */

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../activities/wifi/mac.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
+import { afterRun } from '../../after-run.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
@@ -35,7 +36,8 @@ export const register = handle(route, async (c, deps) => {
   if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
   const admission = await ops.admit({ name: body.name, mac });
   const actor = actorOf(c.var.caller);
-  await auditAdmissionIssue(deps.registry.db, { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined });
+  const entry = { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined };
+  await afterRun(c.var.log, { audit: entry }, () => auditAdmissionIssue(deps.registry.db, entry));
   c.var.log.info({ actor, tenant: body.name }, 'admission issued');
   return c.json(admission, 201);
 });

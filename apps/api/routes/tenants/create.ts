@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { afterRun } from '../../after-run.js';
 import { auditTenantCreate } from '../../../../db/queries/audit.js';
 import { REVOKED_TOKEN_REFUSAL } from '../../../../activities/tenant/api-token.js';
 import { actorOf } from '../../auth/caller.js';
@@ -57,14 +58,20 @@ export const register = handle(route, async (c, deps) => {
   // The enrollment token is spent once its tenant is registered (even when a later step failed:
   // the answer carries the tenant's own token, which resumes). A create that failed before
   // registering anything leaves it usable for the same name.
-  if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) await ops.spendEnrollment(caller.tokenHash);
+  if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) {
+    await afterRun(c.var.log, { enrollment_spent: body.name }, () => ops.spendEnrollment(caller.tokenHash));
+  }
   const actor = actorOf(caller);
   if (result.kind === 'failed') {
     // The token is issued and the tenant registered even when a step failed: on the record too.
-    if (result.tenant) await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step });
+    if (result.tenant) {
+      const entry = { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step };
+      await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));
+    }
     throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
   }
-  await auditTenantCreate(deps.registry.db, { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns });
+  const entry = { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns };
+  await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));
   const found = (result.found ?? []).flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
   return c.json({ ...result.tenant, ...(found.length ? { objects: found } : {}) }, createdStatus(result.outcome));
 });

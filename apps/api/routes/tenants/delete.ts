@@ -1,4 +1,5 @@
 import { auditTenantDelete } from '../../../../db/queries/audit.js';
+import { afterRun } from '../../after-run.js';
 import { requireTenantAccess } from '../../auth/authorize.js';
 import { actorOf } from '../../auth/caller.js';
 import { settle } from '../../errors.js';
@@ -13,6 +14,8 @@ export const { route, register } = deleteRoute({
     // Read first: the audit entry names the zones the delete removes, and the row goes with them.
     const before = await deps.operations!.get(t);
     settle(await deps.operations!.delete(t));
-    if (before) await auditTenantDelete(deps.registry.db, { actor: actorOf(c.var.caller), tenant: t, zones: before.dns });
+    if (!before) return;
+    const entry = { actor: actorOf(c.var.caller), tenant: t, zones: before.dns };
+    await afterRun(c.var.log, { audit: entry }, () => auditTenantDelete(deps.registry.db, entry));
   },
 });
