@@ -449,70 +449,23 @@ function gitCommit(): string {
   return dirty ? `${head}-dirty` : head;
 }
 
+/** What every run measured, as it comes in. */
+interface Measured {
+  runs: Record<string, number>[];
+  fillCpu: Record<string, number>[];
+  fullSite: FullSiteRun[];
+}
+
 async function main(): Promise<void> {
   build();
   const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
   const temporal = await startDevServer({ projectRoot: root, port: await freePort() });
   const floor = await startFloor(temporal.address, 'default');
-  const runs: Record<string, number>[] = [];
-  const fillCpu: Record<string, number>[] = [];
-  const fullSite: FullSiteRun[] = [];
+  const measured: Measured = { runs: [], fillCpu: [], fullSite: [] };
   try {
     for (let run = 0; run < REPEATS; run++) {
-      if (ONLY.has('full-site')) fullSite.push(await benchFullSite(temporal.address, admin, run));
-      if (!SITE_PARTS) {
-        process.stderr.write(`run ${run + 1}/${REPEATS} done\n`);
-        continue;
-      }
-      const site = await startSite(temporal.address, admin, run);
-      try {
-        const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
-        const creates = ONLY.has('creates') ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporal.address, admin, run + 200 + 10 * batch)), run, floor) : skipped;
-        const apiPeakCreates = creates.apiPeakMb;
-        // Fill needs an empty site: the latency runs used up indexes.
-        if (!ONLY.has('creates')) await site.stop();
-        const site2 = await startSite(temporal.address, admin, run + 100);
-        try {
-          // Reads and the sweep need the filled site.
-          const fill = await benchFill(site2);
-          fillCpu.push(fill.cpu);
-          const reads = ONLY.has('reads')
-            ? await benchReads(site2, site2.env.DATABASE_URL!)
-            : { rps: NaN, bareRps: NaN, mixedRps: NaN, justWrittenP50: NaN, justWrittenMax: NaN, p99At1000: NaN, pacedRate: NaN, bareP99At1000: NaN };
-          const sweep = ONLY.has('sweep') ? await benchSweep(site2) : { seconds: NaN, tenants: NaN, reconciled: NaN, failed: NaN };
-          runs.push({
-            createP50: creates.p50,
-            createP95: creates.p95,
-            createSamples: creates.samples,
-            directP50: creates.directP50,
-            ratio: creates.p50 / creates.directP50,
-            floorP50: creates.floorP50,
-            shareP50: creates.shareP50,
-            overFloor: creates.p50 - creates.directP50 - creates.floorP50,
-            fillSeconds: fill.seconds,
-            fillErrors: fill.errors,
-            readRps: reads.rps,
-            bareRps: reads.bareRps,
-            readRatio: reads.rps / reads.bareRps,
-            mixedReadRps: reads.mixedRps,
-            justWrittenReadP50: reads.justWrittenP50,
-            justWrittenReadMax: reads.justWrittenMax,
-            readP99At1000: reads.p99At1000,
-            pacedRate: reads.pacedRate,
-            bareP99At1000: reads.bareP99At1000,
-            sweepSeconds: sweep.seconds,
-            sweepFailed: sweep.failed,
-            sweepReconciled: sweep.reconciled,
-            apiPeakMb: Math.max(apiPeakCreates, site2.api.peakRssMb()),
-            workerPeakMb: site2.worker.peakRssMb(),
-          });
-        } finally {
-          await site2.stop();
-        }
-      } catch (err) {
-        await site.stop().catch(() => {});
-        throw err;
-      }
+      if (ONLY.has('full-site')) measured.fullSite.push(await benchFullSite(temporal.address, admin, run));
+      if (SITE_PARTS) await benchSiteRun(temporal.address, admin, run, floor, measured);
       process.stderr.write(`run ${run + 1}/${REPEATS} done\n`);
     }
   } finally {
@@ -520,18 +473,96 @@ async function main(): Promise<void> {
     await temporal.stop();
     await admin.end();
   }
+  const figures: Figure[] = !SITE_PARTS ? [] : siteFigures(measured.runs);
+  if (measured.fullSite.length) figures.push(...fullSiteFigures(measured.fullSite));
+  writeResults(figures, measured);
+}
+
+/** One run of the site parts: creates on one site, then fill, reads and sweep on a second. */
+async function benchSiteRun(temporalAddress: string, admin: postgres.Sql, run: number, floor: Awaited<ReturnType<typeof startFloor>>, measured: Measured): Promise<void> {
+  const site = await startSite(temporalAddress, admin, run);
+  try {
+    const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
+    const creates = ONLY.has('creates') ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporalAddress, admin, run + 200 + 10 * batch)), run, floor) : skipped;
+    const apiPeakCreates = creates.apiPeakMb;
+    // Fill needs an empty site: the latency runs used up indexes.
+    if (!ONLY.has('creates')) await site.stop();
+    const site2 = await startSite(temporalAddress, admin, run + 100);
+    try {
+      // Reads and the sweep need the filled site.
+      const fill = await benchFill(site2);
+      measured.fillCpu.push(fill.cpu);
+      const reads = ONLY.has('reads')
+        ? await benchReads(site2, site2.env.DATABASE_URL!)
+        : { rps: NaN, bareRps: NaN, mixedRps: NaN, justWrittenP50: NaN, justWrittenMax: NaN, p99At1000: NaN, pacedRate: NaN, bareP99At1000: NaN };
+      const sweep = ONLY.has('sweep') ? await benchSweep(site2) : { seconds: NaN, tenants: NaN, reconciled: NaN, failed: NaN };
+      measured.runs.push({
+        ...runFigures(creates, fill, reads, sweep),
+        apiPeakMb: Math.max(apiPeakCreates, site2.api.peakRssMb()),
+        workerPeakMb: site2.worker.peakRssMb(),
+      });
+    } finally {
+      await site2.stop();
+    }
+  } catch (err) {
+    await site.stop().catch(() => {});
+    throw err;
+  }
+}
+
+/** One run's figures, by the names the report reads them by. */
+function runFigures(
+  creates: Awaited<ReturnType<typeof benchCreates>>,
+  fill: Awaited<ReturnType<typeof benchFill>>,
+  reads: Awaited<ReturnType<typeof benchReads>>,
+  sweep: Awaited<ReturnType<typeof benchSweep>>,
+): Record<string, number> {
+  return {
+    createP50: creates.p50,
+    createP95: creates.p95,
+    createSamples: creates.samples,
+    directP50: creates.directP50,
+    ratio: creates.p50 / creates.directP50,
+    floorP50: creates.floorP50,
+    shareP50: creates.shareP50,
+    overFloor: creates.p50 - creates.directP50 - creates.floorP50,
+    fillSeconds: fill.seconds,
+    fillErrors: fill.errors,
+    readRps: reads.rps,
+    bareRps: reads.bareRps,
+    readRatio: reads.rps / reads.bareRps,
+    mixedReadRps: reads.mixedRps,
+    justWrittenReadP50: reads.justWrittenP50,
+    justWrittenReadMax: reads.justWrittenMax,
+    readP99At1000: reads.p99At1000,
+    pacedRate: reads.pacedRate,
+    bareP99At1000: reads.bareP99At1000,
+    sweepSeconds: sweep.seconds,
+    sweepFailed: sweep.failed,
+    sweepReconciled: sweep.reconciled,
+  };
+}
+
+/** How one figure is read from the runs. */
+function overRuns(runs: Record<string, number>[]) {
   const values = (k: string) => runs.map((r) => r[k]!);
-  /** Reported figures: the median of the runs, with their spread beside it. */
-  const m = (k: string) => median(values(k));
-  /** A ceiling holds only if every run kept under it: the worst (largest) run is the figure. */
-  const worst = (k: string) => Math.max(...values(k));
-  /** A floor (≥) holds only if every run reached it: the smallest run is the figure. */
-  const least = (k: string) => Math.min(...values(k));
-  /** Errors add up over the runs. */
-  const sum = (k: string) => values(k).reduce((a, b) => a + b, 0);
-  const spread = (k: string, digits = 1) => `${round(Math.min(...values(k)), digits)}–${round(Math.max(...values(k)), digits)}`;
+  return {
+    /** Reported figures: the median of the runs, with their spread beside it. */
+    m: (k: string) => median(values(k)),
+    /** A ceiling holds only if every run kept under it: the worst (largest) run is the figure. */
+    worst: (k: string) => Math.max(...values(k)),
+    /** A floor (≥) holds only if every run reached it: the smallest run is the figure. */
+    least: (k: string) => Math.min(...values(k)),
+    /** Errors add up over the runs. */
+    sum: (k: string) => values(k).reduce((a, b) => a + b, 0),
+    spread: (k: string, digits = 1) => `${round(Math.min(...values(k)), digits)}–${round(Math.max(...values(k)), digits)}`,
+  };
+}
+
+function siteFigures(runs: Record<string, number>[]): Figure[] {
+  const { m, worst, least, sum, spread } = overRuns(runs);
   const samples = least('createSamples');
-  const figures: Figure[] = !SITE_PARTS ? [] : [
+  return [
     { name: 'create p50 (POST /v1/tenants → 201)', value: round(m('createP50')), unit: 'ms', target: '≤ direct + floor + 15 ms (worst run)', met: worst('overFloor') <= 15, spread: spread('createP50') },
     { name: `create p95 (${samples} creates a run)`, value: round(m('createP95')), unit: 'ms', target: '(reported; ≥ 100 samples)', met: samples >= 100, spread: spread('createP95') },
     { name: 'same steps direct, p50', value: round(m('directP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('directP50') },
@@ -556,7 +587,10 @@ async function main(): Promise<void> {
     { name: 'API peak RSS (worst run)', value: round(worst('apiPeakMb')), unit: 'MB', target: '≤ 150 MB', met: worst('apiPeakMb') <= 150, spread: spread('apiPeakMb') },
     { name: 'worker peak RSS (worst run)', value: round(worst('workerPeakMb')), unit: 'MB', target: '≤ 300 MB', met: worst('workerPeakMb') <= 300, spread: spread('workerPeakMb') },
   ];
-  if (fullSite.length) figures.push(...fullSiteFigures(fullSite));
+}
+
+/** The table on stdout, bench/results.json, and with BENCH_PUBLISH the copy docs/performance.md quotes. */
+function writeResults(figures: Figure[], { runs, fillCpu, fullSite }: Measured): void {
   const width = Math.max(...figures.map((f) => f.name.length));
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${round(totalmem() / 2 ** 30)} GiB; node ${process.version}`;
   const lines = [

@@ -83,206 +83,224 @@ function basic(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }
 
+/** What the adapter's functions share: the API as the server admin. */
+interface Grafana {
+  api: BackendHttp;
+  adminUser: string;
+}
+
 export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAdapter {
-  const api = new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs, { ca: opts.ca });
-  const inOrg = (orgId: number) => ({ 'X-Grafana-Org-Id': String(orgId) });
-
-  async function findOrg(tenant: string): Promise<{ id: number; name: string } | null> {
-    const res = await api.call({ path: `/api/orgs/name/${encodeURIComponent(orgName(tenant))}`, accept: [404] });
-    return res.status === 404 ? null : res.json<{ id: number; name: string }>();
-  }
-
-  async function lookupUser(login: string): Promise<GrafanaUser | null> {
-    const res = await api.call({ path: '/api/users/lookup', query: { loginOrEmail: login }, accept: [404] });
-    return res.status === 404 ? null : res.json<GrafanaUser>();
-  }
-
-  // The mark lives in the tenant org's address, which only server and org admins may change (the
-  // tenant is an Editor there): a digest of login and password, never the password.
-  async function readPasswordMark(orgId: number): Promise<string> {
-    return (await api.call({ path: `/api/orgs/${orgId}` })).json<{ address?: Record<string, string> }>().address?.[MARK_FIELD] ?? '';
-  }
-
-  async function writePasswordMark(orgId: number, username: string, password: string): Promise<void> {
-    await api.call({ method: 'PUT', path: `/api/orgs/${orgId}/address`, json: { [MARK_FIELD]: passwordMark(username, password) } });
-  }
-
-  async function orgsOf(userId: number): Promise<UserOrg[]> {
-    return (await api.call({ path: `/api/users/${userId}/orgs` })).json<UserOrg[]>();
-  }
-
-  /**
-   * Data-source calls run as the server admin inside the tenant org, which needs the Admin role
-   * there. Grafana gives it to the org's creator; this puts it back if someone took it away.
-   */
-  async function ensureAdminSeat(orgId: number): Promise<void> {
-    const me = (await api.call({ path: '/api/user' })).json<{ id: number }>();
-    const seat = (await orgsOf(me.id)).find((o) => o.orgId === orgId);
-    if (!seat) await api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: opts.adminUser, role: 'Admin' } });
-    else if (seat.role !== 'Admin') await api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${me.id}`, json: { role: 'Admin' } });
-  }
-
-  async function ensureOrg(tenant: string): Promise<{ id: number; existed: boolean }> {
-    const found = await findOrg(tenant);
-    if (found) {
-      await ensureAdminSeat(found.id);
-      return { id: found.id, existed: true };
-    }
-    const res = await api.call({ method: 'POST', path: '/api/orgs', json: { name: orgName(tenant) }, accept: [409] });
-    if (res.status === 200) return { id: res.json<{ orgId: number }>().orgId, existed: false };
-    // Created meanwhile by a concurrent run: adopt it.
-    const again = await findOrg(tenant);
-    if (!again) throw new BackendError('grafana', `organization ${orgName(tenant)} reported taken but not found`);
-    await ensureAdminSeat(again.id);
-    return { id: again.id, existed: true };
-  }
-
-  async function ensureLogin(spec: DashboardsSpec, orgId: number): Promise<{ user: GrafanaUser; outcome: ObjectOutcome }> {
-    const label = `dashboard login ${spec.username}`;
-    let user = await lookupUser(spec.username);
-    if (!user) {
-      if (spec.password === undefined) throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
-      const res = await api.call({
-        method: 'POST',
-        path: '/api/admin/users',
-        json: { name: spec.username, login: spec.username, password: spec.password, OrgId: orgId },
-        accept: [412],
-      });
-      if (res.status === 200) {
-        await writePasswordMark(orgId, spec.username, spec.password);
-        const created = res.json<{ id: number }>();
-        return { user: { id: created.id, login: spec.username, isGrafanaAdmin: false }, outcome: outcomeOf(label, false, true) };
-      }
-      user = await lookupUser(spec.username);
-      if (!user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
-    }
-    const fields: string[] = [];
-    if (user.isGrafanaAdmin) {
-      await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
-      fields.push('grafana_admin');
-    }
-    // Grafana's only check of a password is signing in as the tenant, which counts toward its
-    // brute-force lockout of the tenant's login and fails where basic auth is off; and setting it
-    // signs the tenant out everywhere. So the password is compared with the mark the service left
-    // in the tenant org when it last set one, and set only when they differ (docs/decisions.md).
-    if (spec.password !== undefined && (await readPasswordMark(orgId)) !== passwordMark(spec.username, spec.password)) {
-      await api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
-      await writePasswordMark(orgId, spec.username, spec.password);
-      fields.push('password');
-    }
-    return { user, outcome: outcomeOf(label, true, fields.length > 0, fields) };
-  }
-
-  /** Editor in the tenant org, member of nothing else (Grafana may have put a new user into org 1). */
-  async function ensureMembership(spec: DashboardsSpec, user: GrafanaUser, orgId: number, loginExisted: boolean): Promise<ObjectOutcome> {
-    const orgs = await orgsOf(user.id);
-    const own = orgs.find((o) => o.orgId === orgId);
-    // Add before removing, so the user's current org moves to the tenant org.
-    if (!own) {
-      await api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
-    } else if (own.role !== tenantRole) {
-      await api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user.id}`, json: { role: tenantRole } });
-    }
-    for (const other of orgs) {
-      if (other.orgId === orgId) continue;
-      await api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user.id}`, accept: [404] });
-    }
-    const fields = membershipDrift(orgs, orgId);
-    return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, fields.length > 0, fields);
-  }
-
-  async function readDataSource(orgId: number, uid: string): Promise<ObservedDataSource | null> {
-    const res = await api.call({ path: `/api/datasources/uid/${uid}`, headers: inOrg(orgId), accept: [404] });
-    return res.status === 404 ? null : res.json<ObservedDataSource>();
-  }
-
-  async function ensureDataSource(orgId: number, want: DesiredDataSource): Promise<ObjectOutcome> {
-    const label = `dashboard data source ${want.uid}`;
-    const have = await readDataSource(orgId, want.uid);
-    if (!have) {
-      await api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId), json: want });
-      return outcomeOf(label, false, true);
-    }
-    const drift = dataSourceDrift(have, want);
-    if (drift.length === 0) return outcomeOf(label, true, false);
-    await api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId), json: want });
-    return outcomeOf(label, true, true, drift);
-  }
-
+  const ctx: Grafana = {
+    api: new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs, { ca: opts.ca }),
+    adminUser: opts.adminUser,
+  };
   return {
     publicUrl: opts.publicUrl,
     urlFor: (orgId) => dashboardUrl(opts.publicUrl, orgId),
-
-    loginExists: async (username) => (await lookupUser(username)) !== null,
-
-    async observe(spec) {
-      const org = await findOrg(spec.tenant);
-      const user = await lookupUser(spec.username);
-      const login = user
-        ? {
-            id: user.id,
-            orgs: (await orgsOf(user.id)).map((o) => ({ orgId: o.orgId, role: o.role })),
-          }
-        : null;
-      const dataSources: Record<string, DataSourceState> = {};
-      for (const want of desiredDataSources(spec)) {
-        const have = org ? await readDataSource(org.id, want.uid) : null;
-        dataSources[want.uid] = !have ? 'absent' : dataSourceDrift(have, want).length ? 'drifted' : 'matches';
-      }
-      return { org: org ? { id: org.id, name: org.name } : null, login, dataSources };
-    },
-
-    /** What ensure would report, from reads alone (an org the service admin has no seat in shows no data sources). */
-    async plan(spec) {
-      const org = await findOrg(spec.tenant);
-      const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, !!org, false)];
-      const user = await lookupUser(spec.username);
-      const login = `dashboard login ${spec.username}`;
-      if (!user) {
-        outcomes.push(outcomeOf(login, false, true), outcomeOf(`dashboard membership ${spec.username}`, false, true));
-      } else {
-        const fields = [
-          ...(user.isGrafanaAdmin ? ['grafana_admin'] : []),
-          ...(org && spec.password !== undefined && (await readPasswordMark(org.id)) !== passwordMark(spec.username, spec.password) ? ['password'] : []),
-        ];
-        outcomes.push(outcomeOf(login, true, fields.length > 0, fields));
-        const drift = org ? membershipDrift(await orgsOf(user.id), org.id) : ['role'];
-        outcomes.push(outcomeOf(`dashboard membership ${spec.username}`, true, drift.length > 0, drift));
-      }
-      for (const want of desiredDataSources(spec)) {
-        const have = org ? await readDataSource(org.id, want.uid) : null;
-        const drift = have ? dataSourceDrift(have, want) : [];
-        outcomes.push(outcomeOf(`dashboard data source ${want.uid}`, !!have, !have || drift.length > 0, drift));
-      }
-      return outcomes;
-    },
-
-    async ensure(spec) {
-      const org = await ensureOrg(spec.tenant);
-      const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, org.existed, false)];
-      const login = await ensureLogin(spec, org.id);
-      outcomes.push(login.outcome);
-      outcomes.push(await ensureMembership(spec, login.user, org.id, login.outcome.result !== 'created'));
-      for (const want of desiredDataSources(spec)) outcomes.push(await ensureDataSource(org.id, want));
-      return { orgId: org.id, outcomes };
-    },
-
-    async remove(spec) {
-      const user = await lookupUser(spec.username);
-      if (user) await api.call({ method: 'DELETE', path: `/api/admin/users/${user.id}`, accept: [404] });
-      const org = await findOrg(spec.tenant);
-      if (!org) return;
-      await ensureAdminSeat(org.id);
-      const sources = (await api.call({ path: '/api/datasources', headers: inOrg(org.id) })).json<Array<{ uid: string }>>();
-      for (const ds of sources) await api.call({ method: 'DELETE', path: `/api/datasources/uid/${ds.uid}`, headers: inOrg(org.id), accept: [404] });
-      const me = (await api.call({ path: '/api/user' })).json<{ id: number }>();
-      const members = (await api.call({ path: `/api/orgs/${org.id}/users` })).json<Array<{ userId: number }>>();
-      for (const m of members) {
-        if (m.userId !== me.id) await api.call({ method: 'DELETE', path: `/api/orgs/${org.id}/users/${m.userId}`, accept: [404] });
-      }
-      await api.call({ method: 'PUT', path: `/api/orgs/${org.id}`, json: { name: deletedOrgName(spec.tenant, org.id) } });
-    },
+    loginExists: async (username) => (await lookupUser(ctx, username)) !== null,
+    observe: (spec) => observe(ctx, spec),
+    plan: (spec) => plan(ctx, spec),
+    ensure: (spec) => ensure(ctx, spec),
+    remove: (spec) => remove(ctx, spec),
   };
+}
+
+const inOrg = (orgId: number) => ({ 'X-Grafana-Org-Id': String(orgId) });
+
+async function findOrg(ctx: Grafana, tenant: string): Promise<{ id: number; name: string } | null> {
+  const res = await ctx.api.call({ path: `/api/orgs/name/${encodeURIComponent(orgName(tenant))}`, accept: [404] });
+  return res.status === 404 ? null : res.json<{ id: number; name: string }>();
+}
+
+async function lookupUser(ctx: Grafana, login: string): Promise<GrafanaUser | null> {
+  const res = await ctx.api.call({ path: '/api/users/lookup', query: { loginOrEmail: login }, accept: [404] });
+  return res.status === 404 ? null : res.json<GrafanaUser>();
+}
+
+// The mark lives in the tenant org's address, which only server and org admins may change (the
+// tenant is an Editor there): a digest of login and password, never the password.
+async function readPasswordMark(ctx: Grafana, orgId: number): Promise<string> {
+  return (await ctx.api.call({ path: `/api/orgs/${orgId}` })).json<{ address?: Record<string, string> }>().address?.[MARK_FIELD] ?? '';
+}
+
+async function writePasswordMark(ctx: Grafana, orgId: number, username: string, password: string): Promise<void> {
+  await ctx.api.call({ method: 'PUT', path: `/api/orgs/${orgId}/address`, json: { [MARK_FIELD]: passwordMark(username, password) } });
+}
+
+async function orgsOf(ctx: Grafana, userId: number): Promise<UserOrg[]> {
+  return (await ctx.api.call({ path: `/api/users/${userId}/orgs` })).json<UserOrg[]>();
+}
+
+/**
+ * Data-source calls run as the server admin inside the tenant org, which needs the Admin role
+ * there. Grafana gives it to the org's creator; this puts it back if someone took it away.
+ */
+async function ensureAdminSeat(ctx: Grafana, orgId: number): Promise<void> {
+  const me = (await ctx.api.call({ path: '/api/user' })).json<{ id: number }>();
+  const seat = (await orgsOf(ctx, me.id)).find((o) => o.orgId === orgId);
+  if (!seat) await ctx.api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: ctx.adminUser, role: 'Admin' } });
+  else if (seat.role !== 'Admin') await ctx.api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${me.id}`, json: { role: 'Admin' } });
+}
+
+async function ensureOrg(ctx: Grafana, tenant: string): Promise<{ id: number; existed: boolean }> {
+  const found = await findOrg(ctx, tenant);
+  if (found) {
+    await ensureAdminSeat(ctx, found.id);
+    return { id: found.id, existed: true };
+  }
+  const res = await ctx.api.call({ method: 'POST', path: '/api/orgs', json: { name: orgName(tenant) }, accept: [409] });
+  if (res.status === 200) return { id: res.json<{ orgId: number }>().orgId, existed: false };
+  // Created meanwhile by a concurrent run: adopt it.
+  const again = await findOrg(ctx, tenant);
+  if (!again) throw new BackendError('grafana', `organization ${orgName(tenant)} reported taken but not found`);
+  await ensureAdminSeat(ctx, again.id);
+  return { id: again.id, existed: true };
+}
+
+async function ensureLogin(ctx: Grafana, spec: DashboardsSpec, orgId: number): Promise<{ user: GrafanaUser; outcome: ObjectOutcome }> {
+  const label = `dashboard login ${spec.username}`;
+  let user = await lookupUser(ctx, spec.username);
+  if (!user) {
+    if (spec.password === undefined) throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
+    const res = await ctx.api.call({
+      method: 'POST',
+      path: '/api/admin/users',
+      json: { name: spec.username, login: spec.username, password: spec.password, OrgId: orgId },
+      accept: [412],
+    });
+    if (res.status === 200) {
+      await writePasswordMark(ctx, orgId, spec.username, spec.password);
+      const created = res.json<{ id: number }>();
+      return { user: { id: created.id, login: spec.username, isGrafanaAdmin: false }, outcome: outcomeOf(label, false, true) };
+    }
+    user = await lookupUser(ctx, spec.username);
+    if (!user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
+  }
+  const fields = await correctLogin(ctx, spec, user, orgId);
+  return { user, outcome: outcomeOf(label, true, fields.length > 0, fields) };
+}
+
+/** The fields of an existing login that were corrected. */
+async function correctLogin(ctx: Grafana, spec: DashboardsSpec, user: GrafanaUser, orgId: number): Promise<string[]> {
+  const fields: string[] = [];
+  if (user.isGrafanaAdmin) {
+    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
+    fields.push('grafana_admin');
+  }
+  // Grafana's only check of a password is signing in as the tenant, which counts toward its
+  // brute-force lockout of the tenant's login and fails where basic auth is off; and setting it
+  // signs the tenant out everywhere. So the password is compared with the mark the service left
+  // in the tenant org when it last set one, and set only when they differ (docs/decisions.md).
+  if (spec.password !== undefined && (await readPasswordMark(ctx, orgId)) !== passwordMark(spec.username, spec.password)) {
+    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
+    await writePasswordMark(ctx, orgId, spec.username, spec.password);
+    fields.push('password');
+  }
+  return fields;
+}
+
+/** Editor in the tenant org, member of nothing else (Grafana may have put a new user into org 1). */
+async function ensureMembership(ctx: Grafana, spec: DashboardsSpec, user: GrafanaUser, orgId: number, loginExisted: boolean): Promise<ObjectOutcome> {
+  const orgs = await orgsOf(ctx, user.id);
+  const own = orgs.find((o) => o.orgId === orgId);
+  // Add before removing, so the user's current org moves to the tenant org.
+  if (!own) {
+    await ctx.api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
+  } else if (own.role !== tenantRole) {
+    await ctx.api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user.id}`, json: { role: tenantRole } });
+  }
+  for (const other of orgs) {
+    if (other.orgId === orgId) continue;
+    await ctx.api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user.id}`, accept: [404] });
+  }
+  const fields = membershipDrift(orgs, orgId);
+  return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, fields.length > 0, fields);
+}
+
+async function readDataSource(ctx: Grafana, orgId: number, uid: string): Promise<ObservedDataSource | null> {
+  const res = await ctx.api.call({ path: `/api/datasources/uid/${uid}`, headers: inOrg(orgId), accept: [404] });
+  return res.status === 404 ? null : res.json<ObservedDataSource>();
+}
+
+async function ensureDataSource(ctx: Grafana, orgId: number, want: DesiredDataSource): Promise<ObjectOutcome> {
+  const label = `dashboard data source ${want.uid}`;
+  const have = await readDataSource(ctx, orgId, want.uid);
+  if (!have) {
+    await ctx.api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId), json: want });
+    return outcomeOf(label, false, true);
+  }
+  const drift = dataSourceDrift(have, want);
+  if (drift.length === 0) return outcomeOf(label, true, false);
+  await ctx.api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId), json: want });
+  return outcomeOf(label, true, true, drift);
+}
+
+async function observe(ctx: Grafana, spec: DashboardsSpec): Promise<DashboardsObservation> {
+  const org = await findOrg(ctx, spec.tenant);
+  const user = await lookupUser(ctx, spec.username);
+  const login = user
+    ? {
+        id: user.id,
+        orgs: (await orgsOf(ctx, user.id)).map((o) => ({ orgId: o.orgId, role: o.role })),
+      }
+    : null;
+  const dataSources: Record<string, DataSourceState> = {};
+  for (const want of desiredDataSources(spec)) {
+    const have = org ? await readDataSource(ctx, org.id, want.uid) : null;
+    dataSources[want.uid] = !have ? 'absent' : dataSourceDrift(have, want).length ? 'drifted' : 'matches';
+  }
+  return { org: org ? { id: org.id, name: org.name } : null, login, dataSources };
+}
+
+/** What ensure would report, from reads alone (an org the service admin has no seat in shows no data sources). */
+async function plan(ctx: Grafana, spec: DashboardsSpec): Promise<ObjectOutcome[]> {
+  const org = await findOrg(ctx, spec.tenant);
+  const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, !!org, false)];
+  const user = await lookupUser(ctx, spec.username);
+  const login = `dashboard login ${spec.username}`;
+  if (!user) {
+    outcomes.push(outcomeOf(login, false, true), outcomeOf(`dashboard membership ${spec.username}`, false, true));
+  } else {
+    const fields = [
+      ...(user.isGrafanaAdmin ? ['grafana_admin'] : []),
+      ...(org && spec.password !== undefined && (await readPasswordMark(ctx, org.id)) !== passwordMark(spec.username, spec.password) ? ['password'] : []),
+    ];
+    outcomes.push(outcomeOf(login, true, fields.length > 0, fields));
+    const drift = org ? membershipDrift(await orgsOf(ctx, user.id), org.id) : ['role'];
+    outcomes.push(outcomeOf(`dashboard membership ${spec.username}`, true, drift.length > 0, drift));
+  }
+  for (const want of desiredDataSources(spec)) {
+    const have = org ? await readDataSource(ctx, org.id, want.uid) : null;
+    const drift = have ? dataSourceDrift(have, want) : [];
+    outcomes.push(outcomeOf(`dashboard data source ${want.uid}`, !!have, !have || drift.length > 0, drift));
+  }
+  return outcomes;
+}
+
+async function ensure(ctx: Grafana, spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }> {
+  const org = await ensureOrg(ctx, spec.tenant);
+  const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, org.existed, false)];
+  const login = await ensureLogin(ctx, spec, org.id);
+  outcomes.push(login.outcome);
+  outcomes.push(await ensureMembership(ctx, spec, login.user, org.id, login.outcome.result !== 'created'));
+  for (const want of desiredDataSources(spec)) outcomes.push(await ensureDataSource(ctx, org.id, want));
+  return { orgId: org.id, outcomes };
+}
+
+async function remove(ctx: Grafana, spec: Pick<DashboardsSpec, 'tenant' | 'username'>): Promise<void> {
+  const user = await lookupUser(ctx, spec.username);
+  if (user) await ctx.api.call({ method: 'DELETE', path: `/api/admin/users/${user.id}`, accept: [404] });
+  const org = await findOrg(ctx, spec.tenant);
+  if (!org) return;
+  await ensureAdminSeat(ctx, org.id);
+  const sources = (await ctx.api.call({ path: '/api/datasources', headers: inOrg(org.id) })).json<Array<{ uid: string }>>();
+  for (const ds of sources) await ctx.api.call({ method: 'DELETE', path: `/api/datasources/uid/${ds.uid}`, headers: inOrg(org.id), accept: [404] });
+  const me = (await ctx.api.call({ path: '/api/user' })).json<{ id: number }>();
+  const members = (await ctx.api.call({ path: `/api/orgs/${org.id}/users` })).json<Array<{ userId: number }>>();
+  for (const m of members) {
+    if (m.userId !== me.id) await ctx.api.call({ method: 'DELETE', path: `/api/orgs/${org.id}/users/${m.userId}`, accept: [404] });
+  }
+  await ctx.api.call({ method: 'PUT', path: `/api/orgs/${org.id}`, json: { name: deletedOrgName(spec.tenant, org.id) } });
 }
 
 /** What differs of a login's memberships: `role` in the tenant org (or none there), `other orgs` it is also in. */

@@ -103,227 +103,253 @@ interface ApiZone { id: string; name: string; kind: string; rrsets?: ApiRrset[] 
 interface ApiTsigKey { id: string; name: string; algorithm: string; key: string }
 interface ApiMetadata { kind: string; metadata: string[] }
 
+/** What the adapter's functions share: the API client and the names every tenant zone carries. */
+interface Pdns {
+  http: BackendHttp;
+  server: string;
+  nameservers: string[];
+  primary: string;
+}
+
 export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter {
   if (opts.nameservers.length === 0) throw new Error('powerdns adapter: at least one nameserver is needed');
   const nameservers = opts.nameservers.map(absoluteName);
-  const primary = nameservers[0] as string;
-  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
-  const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
-  // Zone and key ids are the absolute name; '/' would be escaped as =2F, but our names never hold one.
-  const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absoluteName(zone))}`;
-  const keyPath = (name: string) => `${server}/tsigkeys/${encodeURIComponent(keyId(name))}`;
-
-  async function getZone(zone: string, filter?: { name: string; type: string }): Promise<ApiZone | undefined> {
-    const query = filter ? { rrset_name: filter.name, rrset_type: filter.type } : undefined;
-    const res = await http.call({ path: zonePath(zone), query, accept: [404] });
-    return res.status === 404 ? undefined : res.json<ApiZone>();
-  }
-
-  async function getMetadata(zone: string): Promise<ApiMetadata[]> {
-    const res = await http.call({ path: `${zonePath(zone)}/metadata`, accept: [404] });
-    return res.status === 404 ? [] : (res.json<ApiMetadata[]>() ?? []);
-  }
-
-  async function getKey(name: string): Promise<ApiTsigKey | undefined> {
-    const res = await http.call({ path: keyPath(name), accept: [404] });
-    return res.status === 404 ? undefined : res.json<ApiTsigKey>();
-  }
-
-  function keyDrift(key: ApiTsigKey | undefined, spec: TenantZoneSpec): string[] {
-    if (!key) return [];
-    const drift: string[] = [];
-    if (key.algorithm.toLowerCase().replace(/\.$/, '') !== spec.tsigAlgorithm.toLowerCase()) drift.push('algorithm');
-    if (!sameSecret(key.key, spec.tsigSecret)) drift.push('secret');
-    return drift;
-  }
-
-  function zoneDrift(zone: ApiZone | undefined, metadata: ApiMetadata[], spec: TenantZoneSpec): string[] {
-    if (!zone) return [];
-    const drift: string[] = [];
-    if (zone.kind.toLowerCase() !== 'native') drift.push('kind');
-    const apex = norm(zone.name);
-    const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
-    if (!sameSet((ns?.records ?? []).filter((r) => !r.disabled).map((r) => norm(r.content)), nameservers)) drift.push('NS');
-    const soa = (zone.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, apex));
-    const soaPrimary = soa?.records[0]?.content.split(/\s+/)[0];
-    if (!soaPrimary || !sameName(soaPrimary, primary)) drift.push('SOA');
-    const meta = (kind: string) => metadata.find((m) => m.kind.toUpperCase() === kind)?.metadata ?? [];
-    if (!sameSet(meta('TSIG-ALLOW-DNSUPDATE').map(norm), [norm(spec.tsigKeyName)])) drift.push('TSIG-ALLOW-DNSUPDATE');
-    if (!sameSet(meta('ALLOW-DNSUPDATE-FROM'), UPDATE_FROM_ANY)) drift.push('ALLOW-DNSUPDATE-FROM');
-    return drift;
-  }
-
-  async function observeZone(zone: string, spec: TenantZoneSpec): Promise<ObservedObject> {
-    const found = await getZone(zone);
-    const drift = found ? zoneDrift(found, await getMetadata(zone), spec) : [];
-    return { exists: !!found, matches: !!found && drift.length === 0, drift };
-  }
-
-  async function ensureKey(spec: TenantZoneSpec): Promise<ObjectOutcome> {
-    const object = `tsig key ${spec.tsigKeyName}`;
-    const key = await getKey(spec.tsigKeyName);
-    const body = { name: spec.tsigKeyName, algorithm: spec.tsigAlgorithm, key: spec.tsigSecret };
-    if (!key) {
-      const res = await http.call({ method: 'POST', path: `${server}/tsigkeys`, json: body, accept: [409] });
-      // Created by someone else in between: fall through to adopting it.
-      if (res.status !== 409) return outcomeOf(object, false, false);
-    }
-    const current = key ?? (await getKey(spec.tsigKeyName));
-    if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
-    const drift = keyDrift(current, spec);
-    if (drift.length > 0) await http.call({ method: 'PUT', path: keyPath(spec.tsigKeyName), json: body });
-    return outcomeOf(object, true, drift.length > 0, drift);
-  }
-
-  async function ensureZone(zone: string, spec: TenantZoneSpec): Promise<ObjectOutcome> {
-    const name = absoluteName(zone);
-    const object = `zone ${name}`;
-    let found = await getZone(name);
-    let existed = !!found;
-    if (!found) {
-      const res = await http.call({
-        method: 'POST',
-        path: `${server}/zones`,
-        json: { name, kind: 'Native', nameservers, rrsets: [soaRrset(name, 1)] },
-        accept: [409],
-      });
-      existed = res.status === 409;
-      found = existed ? await getZone(name) : res.json<ApiZone>();
-      if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
-    }
-    // A zone this call created has no metadata yet: asking would be a round trip to learn that.
-    const metadata = existed ? await getMetadata(name) : [];
-    const drift = zoneDrift(found, metadata, spec);
-    if (drift.includes('kind')) {
-      await http.call({ method: 'PUT', path: zonePath(name), json: { kind: 'Native', masters: [] } });
-    }
-    const rrsets: unknown[] = [];
-    if (drift.includes('NS')) {
-      rrsets.push({ name, type: 'NS', ttl: DEFAULT_TTL, changetype: 'REPLACE', records: nameservers.map((content) => ({ content, disabled: false })) });
-    }
-    if (drift.includes('SOA')) {
-      const soa = (found.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, name));
-      const serial = Number(soa?.records[0]?.content.split(/\s+/)[2] ?? 1) || 1;
-      rrsets.push({ ...soaRrset(name, serial), changetype: 'REPLACE' });
-    }
-    if (rrsets.length > 0) await http.call({ method: 'PATCH', path: zonePath(name), json: { rrsets } });
-    if (drift.includes('TSIG-ALLOW-DNSUPDATE')) await putMetadata(name, 'TSIG-ALLOW-DNSUPDATE', [spec.tsigKeyName]);
-    if (drift.includes('ALLOW-DNSUPDATE-FROM')) await putMetadata(name, 'ALLOW-DNSUPDATE-FROM', UPDATE_FROM_ANY);
-    // A zone created just now has no update ACL yet: that completes its creation, not a correction.
-    return outcomeOf(object, existed, existed && drift.length > 0, drift);
-  }
-
-  function soaRrset(zone: string, serial: number) {
-    const content = `${primary} hostmaster.${zone} ${serial} ${SOA_TIMERS}`;
-    return { name: zone, type: 'SOA', ttl: DEFAULT_TTL, records: [{ content, disabled: false }] };
-  }
-
-  async function putMetadata(zone: string, kind: string, values: string[]): Promise<void> {
-    await http.call({ method: 'PUT', path: `${zonePath(zone)}/metadata/${kind}`, json: { kind, metadata: values } });
-  }
-
-  /** What ensureRecord of each would report, from one read of the zone. */
-  async function zoneRecordsPlan(zone: string, specs: RecordSpec[]): Promise<ObjectOutcome[]> {
-    if (specs.length === 0) return [];
-    // An absent zone: the dns step's ensure creates it, and every name comes with it.
-    const found = await getZone(zone);
-    return specs.map((spec) => {
-      checkOwner(spec.zone, spec.name);
-      const name = absoluteName(spec.name);
-      const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
-      const current = (found?.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
-      const drift = rrsetDrift(current, { ...spec, content, ttl: spec.ttl ?? DEFAULT_TTL });
-      return outcomeOf(`record ${name} ${spec.type}`, !!current?.records.length, !current?.records.length || drift.length > 0, drift);
-    });
-  }
-
-  function checkOwner(zone: string, name: string): void {
-    if (!isInZone(name, zone)) throw new BackendError(PRODUCT, `${name} is outside zone ${zone}`, false);
-  }
-
+  const ctx: Pdns = {
+    nameservers,
+    primary: nameservers[0] as string,
+    http: new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca }),
+    server: `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`,
+  };
   return {
     updateServer: opts.updateServer,
-
-    async observe(spec) {
-      const key = await getKey(spec.tsigKeyName);
-      const keyDiff = keyDrift(key, spec);
-      return {
-        zone: await observeZone(spec.zone, spec),
-        reverseZone: await observeZone(spec.reverseZone, spec),
-        tsigKey: { exists: !!key, matches: !!key && keyDiff.length === 0, drift: keyDiff },
-      };
-    },
-
-    async plan(spec) {
-      const key = await getKey(spec.tsigKeyName);
-      const keyDiff = keyDrift(key, spec);
-      const of = (object: string, o: ObservedObject) => outcomeOf(object, o.exists, !o.matches, o.drift);
-      return [
-        outcomeOf(`tsig key ${spec.tsigKeyName}`, !!key, keyDiff.length > 0, keyDiff),
-        of(`zone ${absoluteName(spec.zone)}`, await observeZone(spec.zone, spec)),
-        of(`zone ${absoluteName(spec.reverseZone)}`, await observeZone(spec.reverseZone, spec)),
-      ];
-    },
-
-    async ensure(spec) {
-      // The key first: the zones' update ACL names it.
-      const key = await ensureKey(spec);
-      return [key, await ensureZone(spec.zone, spec), await ensureZone(spec.reverseZone, spec)];
-    },
-
-    async remove(spec) {
-      for (const zone of [spec.zone, spec.reverseZone]) {
-        await http.call({ method: 'DELETE', path: zonePath(zone), accept: [404] });
-      }
-      await http.call({ method: 'DELETE', path: keyPath(spec.tsigKeyName), accept: [404] });
-    },
-
-    async ensureRecord(spec) {
-      checkOwner(spec.zone, spec.name);
-      const name = absoluteName(spec.name);
-      const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
-      const ttl = spec.ttl ?? DEFAULT_TTL;
-      const object = `record ${name} ${spec.type}`;
-      const zone = await getZone(spec.zone, { name, type: spec.type });
-      if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(spec.zone)} does not exist`, false, 404);
-      const current = (zone.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
-      const drift = rrsetDrift(current, { ...spec, content, ttl });
-      if (drift.length > 0 || !current?.records.length) {
-        await http.call({
-          method: 'PATCH',
-          path: zonePath(spec.zone),
-          json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
-        });
-      }
-      return outcomeOf(object, !!current?.records.length, drift.length > 0, drift);
-    },
-
-    planRecords(zone, specs) {
-      return zoneRecordsPlan(zone, specs);
-    },
-
-    async removeRecord(spec) {
-      checkOwner(spec.zone, spec.name);
-      await http.call({
-        method: 'PATCH',
-        path: zonePath(spec.zone),
-        json: { rrsets: [{ name: absoluteName(spec.name), type: spec.type, changetype: 'DELETE' }] },
-        accept: [404],
-      });
-    },
-
-    async listRecords(zone) {
-      const found = await getZone(zone);
-      return (found?.rrsets ?? []).flatMap((r) =>
-        r.records.filter((x) => !x.disabled).map((x) => ({ name: r.name, type: r.type, ttl: r.ttl, content: x.content })),
-      );
-    },
-
-    async zoneExists(zone) {
-      const res = await http.call({ path: zonePath(zone), query: { rrsets: 'false' }, accept: [404] });
-      return res.status !== 404;
-    },
+    observe: (spec) => observe(ctx, spec),
+    plan: (spec) => plan(ctx, spec),
+    ensure: (spec) => ensure(ctx, spec),
+    remove: (spec) => remove(ctx, spec),
+    ensureRecord: (spec) => ensureRecord(ctx, spec),
+    planRecords: (zone, specs) => zoneRecordsPlan(ctx, zone, specs),
+    removeRecord: (spec) => removeRecord(ctx, spec),
+    listRecords: (zone) => listRecords(ctx, zone),
+    zoneExists: (zone) => zoneExists(ctx, zone),
   };
+}
+
+// Zone and key ids are the absolute name; '/' would be escaped as =2F, but our names never hold one.
+const zonePath = (ctx: Pdns, zone: string) => `${ctx.server}/zones/${encodeURIComponent(absoluteName(zone))}`;
+const keyPath = (ctx: Pdns, name: string) => `${ctx.server}/tsigkeys/${encodeURIComponent(keyId(name))}`;
+
+async function getZone(ctx: Pdns, zone: string, filter?: { name: string; type: string }): Promise<ApiZone | undefined> {
+  const query = filter ? { rrset_name: filter.name, rrset_type: filter.type } : undefined;
+  const res = await ctx.http.call({ path: zonePath(ctx, zone), query, accept: [404] });
+  return res.status === 404 ? undefined : res.json<ApiZone>();
+}
+
+async function getMetadata(ctx: Pdns, zone: string): Promise<ApiMetadata[]> {
+  const res = await ctx.http.call({ path: `${zonePath(ctx, zone)}/metadata`, accept: [404] });
+  return res.status === 404 ? [] : (res.json<ApiMetadata[]>() ?? []);
+}
+
+async function getKey(ctx: Pdns, name: string): Promise<ApiTsigKey | undefined> {
+  const res = await ctx.http.call({ path: keyPath(ctx, name), accept: [404] });
+  return res.status === 404 ? undefined : res.json<ApiTsigKey>();
+}
+
+function keyDrift(key: ApiTsigKey | undefined, spec: TenantZoneSpec): string[] {
+  if (!key) return [];
+  const drift: string[] = [];
+  if (key.algorithm.toLowerCase().replace(/\.$/, '') !== spec.tsigAlgorithm.toLowerCase()) drift.push('algorithm');
+  if (!sameSecret(key.key, spec.tsigSecret)) drift.push('secret');
+  return drift;
+}
+
+function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[], spec: TenantZoneSpec): string[] {
+  if (!zone) return [];
+  const drift: string[] = [];
+  if (zone.kind.toLowerCase() !== 'native') drift.push('kind');
+  const apex = norm(zone.name);
+  const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
+  if (!sameSet((ns?.records ?? []).filter((r) => !r.disabled).map((r) => norm(r.content)), ctx.nameservers)) drift.push('NS');
+  const soa = (zone.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, apex));
+  const soaPrimary = soa?.records[0]?.content.split(/\s+/)[0];
+  if (!soaPrimary || !sameName(soaPrimary, ctx.primary)) drift.push('SOA');
+  const meta = (kind: string) => metadata.find((m) => m.kind.toUpperCase() === kind)?.metadata ?? [];
+  if (!sameSet(meta('TSIG-ALLOW-DNSUPDATE').map(norm), [norm(spec.tsigKeyName)])) drift.push('TSIG-ALLOW-DNSUPDATE');
+  if (!sameSet(meta('ALLOW-DNSUPDATE-FROM'), UPDATE_FROM_ANY)) drift.push('ALLOW-DNSUPDATE-FROM');
+  return drift;
+}
+
+async function observeZone(ctx: Pdns, zone: string, spec: TenantZoneSpec): Promise<ObservedObject> {
+  const found = await getZone(ctx, zone);
+  const drift = found ? zoneDrift(ctx, found, await getMetadata(ctx, zone), spec) : [];
+  return { exists: !!found, matches: !!found && drift.length === 0, drift };
+}
+
+async function ensureKey(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome> {
+  const object = `tsig key ${spec.tsigKeyName}`;
+  const key = await getKey(ctx, spec.tsigKeyName);
+  const body = { name: spec.tsigKeyName, algorithm: spec.tsigAlgorithm, key: spec.tsigSecret };
+  if (!key) {
+    const res = await ctx.http.call({ method: 'POST', path: `${ctx.server}/tsigkeys`, json: body, accept: [409] });
+    // Created by someone else in between: fall through to adopting it.
+    if (res.status !== 409) return outcomeOf(object, false, false);
+  }
+  const current = key ?? (await getKey(ctx, spec.tsigKeyName));
+  if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
+  const drift = keyDrift(current, spec);
+  if (drift.length > 0) await ctx.http.call({ method: 'PUT', path: keyPath(ctx, spec.tsigKeyName), json: body });
+  return outcomeOf(object, true, drift.length > 0, drift);
+}
+
+async function ensureZone(ctx: Pdns, zone: string, spec: TenantZoneSpec): Promise<ObjectOutcome> {
+  const name = absoluteName(zone);
+  const object = `zone ${name}`;
+  const { found, existed } = await findOrCreateZone(ctx, name);
+  // A zone this call created has no metadata yet: asking would be a round trip to learn that.
+  const metadata = existed ? await getMetadata(ctx, name) : [];
+  const drift = zoneDrift(ctx, found, metadata, spec);
+  await correctZone(ctx, name, found, drift, spec);
+  // A zone created just now has no update ACL yet: that completes its creation, not a correction.
+  return outcomeOf(object, existed, existed && drift.length > 0, drift);
+}
+
+/** The zone of this absolute name, created when absent; `existed` when it was found or someone else created it. */
+async function findOrCreateZone(ctx: Pdns, name: string): Promise<{ found: ApiZone; existed: boolean }> {
+  let found = await getZone(ctx, name);
+  let existed = !!found;
+  if (!found) {
+    const res = await ctx.http.call({
+      method: 'POST',
+      path: `${ctx.server}/zones`,
+      json: { name, kind: 'Native', nameservers: ctx.nameservers, rrsets: [soaRrset(ctx, name, 1)] },
+      accept: [409],
+    });
+    existed = res.status === 409;
+    found = existed ? await getZone(ctx, name) : res.json<ApiZone>();
+    if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
+  }
+  return { found, existed };
+}
+
+async function correctZone(ctx: Pdns, name: string, found: ApiZone, drift: string[], spec: TenantZoneSpec): Promise<void> {
+  if (drift.includes('kind')) {
+    await ctx.http.call({ method: 'PUT', path: zonePath(ctx, name), json: { kind: 'Native', masters: [] } });
+  }
+  const rrsets: unknown[] = [];
+  if (drift.includes('NS')) {
+    rrsets.push({ name, type: 'NS', ttl: DEFAULT_TTL, changetype: 'REPLACE', records: ctx.nameservers.map((content) => ({ content, disabled: false })) });
+  }
+  if (drift.includes('SOA')) {
+    const soa = (found.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, name));
+    const serial = Number(soa?.records[0]?.content.split(/\s+/)[2] ?? 1) || 1;
+    rrsets.push({ ...soaRrset(ctx, name, serial), changetype: 'REPLACE' });
+  }
+  if (rrsets.length > 0) await ctx.http.call({ method: 'PATCH', path: zonePath(ctx, name), json: { rrsets } });
+  if (drift.includes('TSIG-ALLOW-DNSUPDATE')) await putMetadata(ctx, name, 'TSIG-ALLOW-DNSUPDATE', [spec.tsigKeyName]);
+  if (drift.includes('ALLOW-DNSUPDATE-FROM')) await putMetadata(ctx, name, 'ALLOW-DNSUPDATE-FROM', UPDATE_FROM_ANY);
+}
+
+function soaRrset(ctx: Pdns, zone: string, serial: number) {
+  const content = `${ctx.primary} hostmaster.${zone} ${serial} ${SOA_TIMERS}`;
+  return { name: zone, type: 'SOA', ttl: DEFAULT_TTL, records: [{ content, disabled: false }] };
+}
+
+async function putMetadata(ctx: Pdns, zone: string, kind: string, values: string[]): Promise<void> {
+  await ctx.http.call({ method: 'PUT', path: `${zonePath(ctx, zone)}/metadata/${kind}`, json: { kind, metadata: values } });
+}
+
+/** What ensureRecord of each would report, from one read of the zone. */
+async function zoneRecordsPlan(ctx: Pdns, zone: string, specs: RecordSpec[]): Promise<ObjectOutcome[]> {
+  if (specs.length === 0) return [];
+  // An absent zone: the dns step's ensure creates it, and every name comes with it.
+  const found = await getZone(ctx, zone);
+  return specs.map((spec) => {
+    checkOwner(spec.zone, spec.name);
+    const name = absoluteName(spec.name);
+    const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
+    const current = (found?.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
+    const drift = rrsetDrift(current, { ...spec, content, ttl: spec.ttl ?? DEFAULT_TTL });
+    return outcomeOf(`record ${name} ${spec.type}`, !!current?.records.length, !current?.records.length || drift.length > 0, drift);
+  });
+}
+
+function checkOwner(zone: string, name: string): void {
+  if (!isInZone(name, zone)) throw new BackendError(PRODUCT, `${name} is outside zone ${zone}`, false);
+}
+
+async function observe(ctx: Pdns, spec: TenantZoneSpec): Promise<TenantZoneObservation> {
+  const key = await getKey(ctx, spec.tsigKeyName);
+  const keyDiff = keyDrift(key, spec);
+  return {
+    zone: await observeZone(ctx, spec.zone, spec),
+    reverseZone: await observeZone(ctx, spec.reverseZone, spec),
+    tsigKey: { exists: !!key, matches: !!key && keyDiff.length === 0, drift: keyDiff },
+  };
+}
+
+async function plan(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
+  const key = await getKey(ctx, spec.tsigKeyName);
+  const keyDiff = keyDrift(key, spec);
+  const of = (object: string, o: ObservedObject) => outcomeOf(object, o.exists, !o.matches, o.drift);
+  return [
+    outcomeOf(`tsig key ${spec.tsigKeyName}`, !!key, keyDiff.length > 0, keyDiff),
+    of(`zone ${absoluteName(spec.zone)}`, await observeZone(ctx, spec.zone, spec)),
+    of(`zone ${absoluteName(spec.reverseZone)}`, await observeZone(ctx, spec.reverseZone, spec)),
+  ];
+}
+
+async function ensure(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
+  // The key first: the zones' update ACL names it.
+  const key = await ensureKey(ctx, spec);
+  return [key, await ensureZone(ctx, spec.zone, spec), await ensureZone(ctx, spec.reverseZone, spec)];
+}
+
+async function remove(ctx: Pdns, spec: Pick<TenantZoneSpec, 'zone' | 'reverseZone' | 'tsigKeyName'>): Promise<void> {
+  for (const zone of [spec.zone, spec.reverseZone]) {
+    await ctx.http.call({ method: 'DELETE', path: zonePath(ctx, zone), accept: [404] });
+  }
+  await ctx.http.call({ method: 'DELETE', path: keyPath(ctx, spec.tsigKeyName), accept: [404] });
+}
+
+async function ensureRecord(ctx: Pdns, spec: RecordSpec): Promise<ObjectOutcome> {
+  checkOwner(spec.zone, spec.name);
+  const name = absoluteName(spec.name);
+  const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
+  const ttl = spec.ttl ?? DEFAULT_TTL;
+  const object = `record ${name} ${spec.type}`;
+  const zone = await getZone(ctx, spec.zone, { name, type: spec.type });
+  if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(spec.zone)} does not exist`, false, 404);
+  const current = (zone.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
+  const drift = rrsetDrift(current, { ...spec, content, ttl });
+  if (drift.length > 0 || !current?.records.length) {
+    await ctx.http.call({
+      method: 'PATCH',
+      path: zonePath(ctx, spec.zone),
+      json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
+    });
+  }
+  return outcomeOf(object, !!current?.records.length, drift.length > 0, drift);
+}
+
+async function removeRecord(ctx: Pdns, spec: { zone: string; name: string; type: PublishedType }): Promise<void> {
+  checkOwner(spec.zone, spec.name);
+  await ctx.http.call({
+    method: 'PATCH',
+    path: zonePath(ctx, spec.zone),
+    json: { rrsets: [{ name: absoluteName(spec.name), type: spec.type, changetype: 'DELETE' }] },
+    accept: [404],
+  });
+}
+
+async function listRecords(ctx: Pdns, zone: string): Promise<DnsRecord[]> {
+  const found = await getZone(ctx, zone);
+  return (found?.rrsets ?? []).flatMap((r) =>
+    r.records.filter((x) => !x.disabled).map((x) => ({ name: r.name, type: r.type, ttl: r.ttl, content: x.content })),
+  );
+}
+
+async function zoneExists(ctx: Pdns, zone: string): Promise<boolean> {
+  const res = await ctx.http.call({ path: zonePath(ctx, zone), query: { rrsets: 'false' }, accept: [404] });
+  return res.status !== 404;
 }
 
 /**

@@ -134,235 +134,257 @@ function volumeStorages(config: VmConfig): string[] {
 /** Locks that record a state rather than a running task (qemu-server's `lock` enum). */
 const STATE_LOCKS = new Set(['suspended']);
 
+/** What the adapter's functions share: the site's PVE API and options. */
+interface Hypervisor {
+  pve: PveApi;
+  opts: ProxmoxHypervisorOptions;
+}
+
 export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): HypervisorAdapter {
-  const pve = new PveApi({ ...opts, product: 'proxmox' });
-  const qemuOn = (node: string) => `/nodes/${encodeURIComponent(node)}/qemu`;
-  const refuse = (detail: string) => new BackendError('proxmox', detail, false);
-  const isTemplate = (t: ListedVm['template']) => t === true || Number(t ?? 0) === 1;
+  const ctx: Hypervisor = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts };
+  return {
+    newestTemplate: () => newestTemplate(ctx),
+    observe: (vmid: number) => observe(ctx, vmid),
+    ensure: (spec: VmSpec) => ensure(ctx, spec),
+    reconcile: (specs, range, mode) => reconcile(ctx, specs, range, mode),
+    remove: (vmid) => remove(ctx, vmid),
+  };
+}
 
-  // VMIDs are cluster-wide and an operator may migrate a VM: look guests up in the cluster's
-  // list, then talk to the node each one is on. A node's own list knows only its guests.
-  const listVms = async () => (await pve.get<ListedVm[]>('/cluster/resources', { type: 'vm' })).filter((v) => v.type === 'qemu');
+const qemuOn = (node: string) => `/nodes/${encodeURIComponent(node)}/qemu`;
+const refuse = (detail: string) => new BackendError('proxmox', detail, false);
+const isTemplate = (t: ListedVm['template']) => t === true || Number(t ?? 0) === 1;
 
-  /**
-   * The VM as its node says it is now. The cluster's list (`/cluster/resources`) only says where
-   * a VM is: its status there is pvestatd's cache, up to ~10 s old (a new VM is `unknown`, with no
-   * name), so the status every start, stop and destroy is decided on is `status/current`'s.
-   */
-  async function observe(vmid: number, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
-    const listed = (guests ?? (await listVms())).find((v) => Number(v.vmid) === vmid);
-    if (!listed) return undefined;
-    const qemu = qemuOn(listed.node);
-    const status = live?.get(vmid);
-    const [config, current] = await Promise.all([
-      pve.get<VmConfig>(`${qemu}/${vmid}/config`),
-      status !== undefined ? { status } : pve.get<{ status?: string }>(`${qemu}/${vmid}/status/current`),
-    ]);
-    const net = parseNet(config.net0);
-    const ipc = parseIpconfig(config.ipconfig0);
-    return {
-      vmid,
-      node: listed.node,
-      name: config.name === undefined ? undefined : String(config.name),
-      status: String(current?.status ?? 'unknown'),
-      template: Number(config.template ?? 0) === 1,
-      lock: config.lock === undefined ? undefined : String(config.lock),
-      cores: config.cores === undefined ? undefined : Number(config.cores),
-      memoryMb: memoryMb(config.memory),
-      diskKey: bootDiskKey(config),
-      diskGb: bootDiskGb(config),
-      nicModel: net.model,
-      mac: net.mac,
-      bridge: net.bridge,
-      ip: ipc.ip,
-      gateway: ipc.gw,
-      ciuser: config.ciuser === undefined ? undefined : String(config.ciuser),
-      sshKeys: decodeSshKeys(config.sshkeys),
-    };
+// VMIDs are cluster-wide and an operator may migrate a VM: look guests up in the cluster's
+// list, then talk to the node each one is on. A node's own list knows only its guests.
+const listVms = async (ctx: Hypervisor) => (await ctx.pve.get<ListedVm[]>('/cluster/resources', { type: 'vm' })).filter((v) => v.type === 'qemu');
+
+/**
+ * The VM as its node says it is now. The cluster's list (`/cluster/resources`) only says where
+ * a VM is: its status there is pvestatd's cache, up to ~10 s old (a new VM is `unknown`, with no
+ * name), so the status every start, stop and destroy is decided on is `status/current`'s.
+ */
+async function observe(ctx: Hypervisor, vmid: number, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
+  const listed = (guests ?? (await listVms(ctx))).find((v) => Number(v.vmid) === vmid);
+  if (!listed) return undefined;
+  const qemu = qemuOn(listed.node);
+  const status = live?.get(vmid);
+  const [config, current] = await Promise.all([
+    ctx.pve.get<VmConfig>(`${qemu}/${vmid}/config`),
+    status !== undefined ? { status } : ctx.pve.get<{ status?: string }>(`${qemu}/${vmid}/status/current`),
+  ]);
+  const net = parseNet(config.net0);
+  const ipc = parseIpconfig(config.ipconfig0);
+  return {
+    vmid,
+    node: listed.node,
+    name: config.name === undefined ? undefined : String(config.name),
+    status: String(current?.status ?? 'unknown'),
+    template: Number(config.template ?? 0) === 1,
+    lock: config.lock === undefined ? undefined : String(config.lock),
+    cores: config.cores === undefined ? undefined : Number(config.cores),
+    memoryMb: memoryMb(config.memory),
+    diskKey: bootDiskKey(config),
+    diskGb: bootDiskGb(config),
+    nicModel: net.model,
+    mac: net.mac,
+    bridge: net.bridge,
+    ip: ipc.ip,
+    gateway: ipc.gw,
+    ciuser: config.ciuser === undefined ? undefined : String(config.ciuser),
+    sshKeys: decodeSshKeys(config.sshkeys),
+  };
+}
+
+/** Whether each storage is shared, as the node reads storage.cfg (`GET /nodes/{node}/storage`). */
+async function sharedStorages(ctx: Hypervisor, node: string): Promise<Map<string, boolean>> {
+  const list = await ctx.pve.get<Array<{ storage: string; shared?: number | string | boolean }>>(`/nodes/${encodeURIComponent(node)}/storage`);
+  return new Map(list.map((s) => [s.storage, s.shared === true || Number(s.shared ?? 0) === 1]));
+}
+
+/**
+ * The template a new VM is cloned from, and whether the clone needs `target`. Templates carry
+ * the site's prefix, newest version first; of one version, the copy on the site's node comes
+ * first (sites with local storage keep a copy per node, of one name). A template on another
+ * node is usable only when every volume it has is on shared storage: PVE refuses `target`
+ * otherwise (qemu-server clone_vm, "can't clone VM to node ... (VM uses local storage)").
+ * The newest usable template wins; none usable is a refusal naming what to fix.
+ */
+async function pickTemplate(ctx: Hypervisor): Promise<TemplateInfo & { target?: string }> {
+  const { opts } = ctx;
+  const templates = (await listVms(ctx))
+    .filter((v) => isTemplate(v.template) && (v.name ?? '').startsWith(opts.templatePrefix))
+    .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? '') || Number(b.node === opts.node) - Number(a.node === opts.node) || Number(a.vmid) - Number(b.vmid));
+  if (templates.length === 0) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
+  const local: string[] = [];
+  const shared = new Map<string, Map<string, boolean>>();
+  for (const t of templates) {
+    const config = await ctx.pve.get<VmConfig>(`${qemuOn(t.node)}/${t.vmid}/config`);
+    const diskGb = bootDiskGb(config);
+    if (diskGb === undefined) throw refuse(`template ${t.name} (VM ${t.vmid}) has no disk`);
+    const info = { vmid: Number(t.vmid), node: t.node, name: t.name ?? '', diskGb };
+    if (t.node === opts.node) return info;
+    if (!shared.has(t.node)) shared.set(t.node, await sharedStorages(ctx, t.node));
+    const onLocal = volumeStorages(config).filter((s) => shared.get(t.node)!.get(s) !== true);
+    if (onLocal.length === 0) return { ...info, target: opts.node };
+    local.push(`${t.name} (VM ${t.vmid}) is on node ${t.node} with volumes on local storage ${onLocal.join(', ')}`);
+  }
+  throw refuse(`no template named ${opts.templatePrefix}* can be cloned to node ${opts.node}: ${local.join('; ')}. Put a copy of the template on ${opts.node}, or its disks on shared storage`);
+}
+
+async function newestTemplate(ctx: Hypervisor): Promise<TemplateInfo> {
+  const { target: _target, ...info } = await pickTemplate(ctx);
+  return info;
+}
+
+/**
+ * The VM once no task holds its config lock. A clone started by an earlier attempt (a worker
+ * that died, a call that timed out after PVE had forked the task) is still copying: the
+ * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
+ * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
+ */
+async function unlocked(ctx: Hypervisor, vmid: number, what: string, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
+  const deadline = Date.now() + ctx.opts.taskTimeoutMs;
+  let delay = 250;
+  for (let first = true; ; first = false) {
+    const vm = await observe(ctx, vmid, first ? guests : undefined, first ? live : undefined);
+    if (!vm?.lock) return vm;
+    // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
+    if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new BackendError('proxmox', `${what} still locked (${vm.lock}) after ${ctx.opts.taskTimeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    delay = Math.min(delay * 2, 2000);
+  }
+}
+
+async function ensure(ctx: Hypervisor, spec: VmSpec, guests?: ListedVm[], live?: Map<number, string>): Promise<ObjectOutcome[]> {
+  const what = `VM ${spec.vmid} (${spec.name})`;
+  let vm = await unlocked(ctx, spec.vmid, what, guests, live);
+  const existed = !!vm;
+
+  if (!vm) {
+    vm = await cloneVm(ctx, spec, what);
+  } else if (vm.template) {
+    throw refuse(`${what}: VMID ${spec.vmid} is a template`);
   }
 
-  /** Whether each storage is shared, as the node reads storage.cfg (`GET /nodes/{node}/storage`). */
-  async function sharedStorages(node: string): Promise<Map<string, boolean>> {
-    const list = await pve.get<Array<{ storage: string; shared?: number | string | boolean }>>(`/nodes/${encodeURIComponent(node)}/storage`);
-    return new Map(list.map((s) => [s.storage, s.shared === true || Number(s.shared ?? 0) === 1]));
-  }
+  const drift = vmDrift(vm, spec);
+  await correctVm(ctx, spec, vm, drift, what);
+  return [outcomeOf(`vm ${spec.vmid}`, existed, drift.fields.length > 0, drift.fields)];
+}
 
-  /**
-   * The template a new VM is cloned from, and whether the clone needs `target`. Templates carry
-   * the site's prefix, newest version first; of one version, the copy on the site's node comes
-   * first (sites with local storage keep a copy per node, of one name). A template on another
-   * node is usable only when every volume it has is on shared storage: PVE refuses `target`
-   * otherwise (qemu-server clone_vm, "can't clone VM to node ... (VM uses local storage)").
-   * The newest usable template wins; none usable is a refusal naming what to fix.
-   */
-  async function pickTemplate(): Promise<TemplateInfo & { target?: string }> {
-    const templates = (await listVms())
-      .filter((v) => isTemplate(v.template) && (v.name ?? '').startsWith(opts.templatePrefix))
-      .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? '') || Number(b.node === opts.node) - Number(a.node === opts.node) || Number(a.vmid) - Number(b.vmid));
-    if (templates.length === 0) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
-    const local: string[] = [];
-    const shared = new Map<string, Map<string, boolean>>();
-    for (const t of templates) {
-      const config = await pve.get<VmConfig>(`${qemuOn(t.node)}/${t.vmid}/config`);
-      const diskGb = bootDiskGb(config);
-      if (diskGb === undefined) throw refuse(`template ${t.name} (VM ${t.vmid}) has no disk`);
-      const info = { vmid: Number(t.vmid), node: t.node, name: t.name ?? '', diskGb };
-      if (t.node === opts.node) return info;
-      if (!shared.has(t.node)) shared.set(t.node, await sharedStorages(t.node));
-      const onLocal = volumeStorages(config).filter((s) => shared.get(t.node)!.get(s) !== true);
-      if (onLocal.length === 0) return { ...info, target: opts.node };
-      local.push(`${t.name} (VM ${t.vmid}) is on node ${t.node} with volumes on local storage ${onLocal.join(', ')}`);
+async function cloneVm(ctx: Hypervisor, spec: VmSpec, what: string): Promise<VmObservation> {
+  const tpl = await pickTemplate(ctx);
+  const disk = checkDisk(spec.diskGb, tpl.diskGb);
+  if (!disk.ok) throw new BackendError('proxmox', `${what}: ${disk.error} (template ${tpl.name})`, false, 400);
+  // The clone runs on the template's node; a template elsewhere (on shared storage) clones onto the site's node.
+  const upid = await ctx.pve
+    .call('POST', `${qemuOn(tpl.node)}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: ctx.opts.storage, target: tpl.target })
+    .catch((e: unknown) => {
+      // The storage config changed since it was read: PVE's refusal, not a fault to retry.
+      if (e instanceof BackendError && /VM uses local storage/.test(e.detail)) {
+        throw refuse(`${what}: template ${tpl.name} (VM ${tpl.vmid}) on node ${tpl.node} uses local storage, so it cannot be cloned to node ${ctx.opts.node}; put a copy of the template on ${ctx.opts.node}, or its disks on shared storage (${e.detail})`);
+      }
+      throw e;
+    });
+  await ctx.pve.waitTask(upid, `clone ${tpl.name} to ${what}`);
+  const vm = await observe(ctx, spec.vmid);
+  if (!vm) throw new BackendError('proxmox', `${what}: absent after its clone task ended`);
+  return vm;
+}
+
+async function correctVm(ctx: Hypervisor, spec: VmSpec, vm: VmObservation, drift: ReturnType<typeof vmDrift>, what: string): Promise<void> {
+  const qemu = qemuOn(vm.node);
+  if (Object.keys(drift.set).length > 0 || drift.del) {
+    const upid = await ctx.pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...drift.set, delete: drift.del });
+    await ctx.pve.waitTask(upid, `configure ${what}`);
+  }
+  if (drift.growDisk && vm.diskKey) {
+    const upid = await ctx.pve.call('PUT', `${qemu}/${spec.vmid}/resize`, { disk: vm.diskKey, size: `${spec.diskGb}G` });
+    await ctx.pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
+  }
+  if (drift.start) {
+    // Another ensure of the same VM (a quick repeat, a reconcile) may have started it since it
+    // was read: qemu-server's "VM <id> already running" is the state wanted.
+    try {
+      const upid = await ctx.pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
+      await ctx.pve.waitTask(upid, `start ${what}`);
+    } catch (e) {
+      if (!(e instanceof BackendError && /VM \d+ already running/.test(e.detail))) throw e;
     }
-    throw refuse(`no template named ${opts.templatePrefix}* can be cloned to node ${opts.node}: ${local.join('; ')}. Put a copy of the template on ${opts.node}, or its disks on shared storage`);
   }
+}
 
-  async function newestTemplate(): Promise<TemplateInfo> {
-    const { target: _target, ...info } = await pickTemplate();
-    return info;
-  }
+/** What an ensure of `spec` would do, from the VM as observed: nothing is written. */
+function planOne(spec: VmSpec, vm: VmObservation | undefined): ObjectOutcome {
+  if (!vm) return outcomeOf(`vm ${spec.vmid}`, false, false);
+  if (vm.template) throw refuse(`VM ${spec.vmid} (${spec.name}): VMID ${spec.vmid} is a template`);
+  const { fields } = vmDrift(vm, spec);
+  return outcomeOf(`vm ${spec.vmid}`, true, fields.length > 0, fields);
+}
 
-  /**
-   * The VM once no task holds its config lock. A clone started by an earlier attempt (a worker
-   * that died, a call that timed out after PVE had forked the task) is still copying: the
-   * target exists, locked `clone`, and every change to it is refused until the copy ends. It is
-   * waited for, not failed; a clone that fails meanwhile unlinks its target (absent here).
-   */
-  async function unlocked(vmid: number, what: string, guests?: ListedVm[], live?: Map<number, string>): Promise<VmObservation | undefined> {
-    const deadline = Date.now() + opts.taskTimeoutMs;
-    let delay = 250;
-    for (let first = true; ; first = false) {
-      const vm = await observe(vmid, first ? guests : undefined, first ? live : undefined);
-      if (!vm?.lock) return vm;
-      // `suspended` is a state, not a task: nothing will clear it but an operator's resume.
-      if (STATE_LOCKS.has(vm.lock)) throw refuse(`${what} is locked (${vm.lock}); an operator must clear it`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new BackendError('proxmox', `${what} still locked (${vm.lock}) after ${opts.taskTimeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, Math.min(delay, left)));
-      delay = Math.min(delay * 2, 2000);
+/**
+ * The live status of every VM on the nodes that hold these: one `GET /nodes/{node}/qemu` per
+ * node, which qemu-server answers from each VM's process (vmstatus), not from pvestatd's cache:
+ * a reconcile's status reads, one per node instead of one per VM.
+ */
+async function liveStatuses(ctx: Hypervisor, guests: ListedVm[], vmids: Set<number>): Promise<Map<number, string>> {
+  const live = new Map<number, string>();
+  const nodes = new Set(guests.filter((g) => vmids.has(Number(g.vmid))).map((g) => g.node));
+  for (const node of nodes) {
+    for (const vm of await ctx.pve.get<Array<{ vmid: number | string; status?: string }>>(qemuOn(node))) {
+      if (vm.status !== undefined) live.set(Number(vm.vmid), String(vm.status));
     }
   }
+  return live;
+}
 
-  async function ensure(spec: VmSpec, guests?: ListedVm[], live?: Map<number, string>): Promise<ObjectOutcome[]> {
-    const what = `VM ${spec.vmid} (${spec.name})`;
-    let vm = await unlocked(spec.vmid, what, guests, live);
-    const existed = !!vm;
+async function reconcile(ctx: Hypervisor, specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+  const guests = await listVms(ctx);
+  const live = await liveStatuses(ctx, guests, new Set(specs.map((s) => s.vmid)));
+  const outcomes: ObjectOutcome[] = [];
+  for (const spec of specs) {
+    if (mode === 'plan') outcomes.push(planOne(spec, await observe(ctx, spec.vmid, guests, live)));
+    else outcomes.push(...(await ensure(ctx, spec, guests, live)));
+  }
+  const registered = new Set(specs.map((s) => s.vmid));
+  const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
+  for (const g of strangers) {
+    // The list's name is pvestatd's, absent for a VM it has not seen yet: the config's is current.
+    const name = await ctx.pve.get<VmConfig>(`${qemuOn(g.node)}/${g.vmid}/config`).then((c) => (c.name === undefined ? g.name : String(c.name)), () => g.name);
+    if (mode === 'prune') await remove(ctx, Number(g.vmid));
+    outcomes.push({ object: `vm ${g.vmid}${name ? ` (${name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
+  }
+  return outcomes;
+}
 
-    if (!vm) {
-      const tpl = await pickTemplate();
-      const disk = checkDisk(spec.diskGb, tpl.diskGb);
-      if (!disk.ok) throw new BackendError('proxmox', `${what}: ${disk.error} (template ${tpl.name})`, false, 400);
-      // The clone runs on the template's node; a template elsewhere (on shared storage) clones onto the site's node.
-      const upid = await pve
-        .call('POST', `${qemuOn(tpl.node)}/${tpl.vmid}/clone`, { newid: spec.vmid, name: spec.name, full: true, storage: opts.storage, target: tpl.target })
-        .catch((e: unknown) => {
-          // The storage config changed since it was read: PVE's refusal, not a fault to retry.
-          if (e instanceof BackendError && /VM uses local storage/.test(e.detail)) {
-            throw refuse(`${what}: template ${tpl.name} (VM ${tpl.vmid}) on node ${tpl.node} uses local storage, so it cannot be cloned to node ${opts.node}; put a copy of the template on ${opts.node}, or its disks on shared storage (${e.detail})`);
-          }
-          throw e;
-        });
-      await pve.waitTask(upid, `clone ${tpl.name} to ${what}`);
-      vm = await observe(spec.vmid);
-      if (!vm) throw new BackendError('proxmox', `${what}: absent after its clone task ended`);
-    } else if (vm.template) {
-      throw refuse(`${what}: VMID ${spec.vmid} is a template`);
-    }
-
+async function remove(ctx: Hypervisor, vmid: number): Promise<void> {
+  // A create of the same VM may start it between our stop and our destroy (PVE refuses to destroy
+  // a running VM): stop it again and destroy again, a bounded number of times.
+  for (let round = 1; ; round++) {
+    const vm = await unlocked(ctx, vmid, `VM ${vmid}`);
+    if (!vm) return;
+    if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
     const qemu = qemuOn(vm.node);
-    const drift = vmDrift(vm, spec);
-    if (Object.keys(drift.set).length > 0 || drift.del) {
-      const upid = await pve.call('POST', `${qemu}/${spec.vmid}/config`, { ...drift.set, delete: drift.del });
-      await pve.waitTask(upid, `configure ${what}`);
-    }
-    if (drift.growDisk && vm.diskKey) {
-      const upid = await pve.call('PUT', `${qemu}/${spec.vmid}/resize`, { disk: vm.diskKey, size: `${spec.diskGb}G` });
-      await pve.waitTask(upid, `grow the disk of ${what} to ${spec.diskGb} GB`);
-    }
-    if (drift.start) {
-      // Another ensure of the same VM (a quick repeat, a reconcile) may have started it since it
-      // was read: qemu-server's "VM <id> already running" is the state wanted.
-      try {
-        const upid = await pve.call('POST', `${qemu}/${spec.vmid}/status/start`);
-        await pve.waitTask(upid, `start ${what}`);
-      } catch (e) {
-        if (!(e instanceof BackendError && /VM \d+ already running/.test(e.detail))) throw e;
+    try {
+      if (vm.status !== 'stopped') {
+        const upid = await ctx.pve.call('POST', `${qemu}/${vmid}/status/stop`);
+        await ctx.pve.waitTask(upid, `stop VM ${vmid}`);
       }
-    }
-    return [outcomeOf(`vm ${spec.vmid}`, existed, drift.fields.length > 0, drift.fields)];
-  }
-
-  /** What an ensure of `spec` would do, from the VM as observed: nothing is written. */
-  function planOne(spec: VmSpec, vm: VmObservation | undefined): ObjectOutcome {
-    if (!vm) return outcomeOf(`vm ${spec.vmid}`, false, false);
-    if (vm.template) throw refuse(`VM ${spec.vmid} (${spec.name}): VMID ${spec.vmid} is a template`);
-    const { fields } = vmDrift(vm, spec);
-    return outcomeOf(`vm ${spec.vmid}`, true, fields.length > 0, fields);
-  }
-
-  /**
-   * The live status of every VM on the nodes that hold these: one `GET /nodes/{node}/qemu` per
-   * node, which qemu-server answers from each VM's process (vmstatus), not from pvestatd's cache:
-   * a reconcile's status reads, one per node instead of one per VM.
-   */
-  async function liveStatuses(guests: ListedVm[], vmids: Set<number>): Promise<Map<number, string>> {
-    const live = new Map<number, string>();
-    const nodes = new Set(guests.filter((g) => vmids.has(Number(g.vmid))).map((g) => g.node));
-    for (const node of nodes) {
-      for (const vm of await pve.get<Array<{ vmid: number | string; status?: string }>>(qemuOn(node))) {
-        if (vm.status !== undefined) live.set(Number(vm.vmid), String(vm.status));
-      }
-    }
-    return live;
-  }
-
-  async function reconcile(specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]> {
-    const guests = await listVms();
-    const live = await liveStatuses(guests, new Set(specs.map((s) => s.vmid)));
-    const outcomes: ObjectOutcome[] = [];
-    for (const spec of specs) {
-      if (mode === 'plan') outcomes.push(planOne(spec, await observe(spec.vmid, guests, live)));
-      else outcomes.push(...(await ensure(spec, guests, live)));
-    }
-    const registered = new Set(specs.map((s) => s.vmid));
-    const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
-    for (const g of strangers) {
-      // The list's name is pvestatd's, absent for a VM it has not seen yet: the config's is current.
-      const name = await pve.get<VmConfig>(`${qemuOn(g.node)}/${g.vmid}/config`).then((c) => (c.name === undefined ? g.name : String(c.name)), () => g.name);
-      if (mode === 'prune') await remove(Number(g.vmid));
-      outcomes.push({ object: `vm ${g.vmid}${name ? ` (${name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
-    }
-    return outcomes;
-  }
-
-  async function remove(vmid: number): Promise<void> {
-    // A create of the same VM may start it between our stop and our destroy (PVE refuses to destroy
-    // a running VM): stop it again and destroy again, a bounded number of times.
-    for (let round = 1; ; round++) {
-      const vm = await unlocked(vmid, `VM ${vmid}`);
-      if (!vm) return;
-      if (vm.template) throw refuse(`VM ${vmid} is a template; the service never removes templates`);
-      const qemu = qemuOn(vm.node);
-      try {
-        if (vm.status !== 'stopped') {
-          const upid = await pve.call('POST', `${qemu}/${vmid}/status/stop`);
-          await pve.waitTask(upid, `stop VM ${vmid}`);
-        }
-        const upid = await pve.call('DELETE', `${qemu}/${vmid}`, { purge: true, 'destroy-unreferenced-disks': true });
-        await pve.waitTask(upid, `destroy VM ${vmid}`);
-        return;
-      } catch (e) {
-        // Gone meanwhile (another remove won the race): that is the outcome wanted.
-        // Started again meanwhile ("VM <id> is running - destroy failed", before the task or in
-        // it): stop and destroy again.
-        const now = await observe(vmid);
-        if (!now) return;
-        if (round < 3 && (now.status === 'running' || (e instanceof BackendError && /is running - destroy failed/.test(e.detail)))) continue;
-        throw e;
-      }
+      const upid = await ctx.pve.call('DELETE', `${qemu}/${vmid}`, { purge: true, 'destroy-unreferenced-disks': true });
+      await ctx.pve.waitTask(upid, `destroy VM ${vmid}`);
+      return;
+    } catch (e) {
+      // Gone meanwhile (another remove won the race): that is the outcome wanted.
+      // Started again meanwhile ("VM <id> is running - destroy failed", before the task or in
+      // it): stop and destroy again.
+      const now = await observe(ctx, vmid);
+      if (!now) return;
+      if (round < 3 && (now.status === 'running' || (e instanceof BackendError && /is running - destroy failed/.test(e.detail)))) continue;
+      throw e;
     }
   }
-
-  return { newestTemplate, observe: (vmid: number) => observe(vmid), ensure: (spec: VmSpec) => ensure(spec), reconcile, remove };
 }
 
 /** What differs between a VM and its spec: the config to set or delete, a disk to grow, a start, in the API's words. */

@@ -78,315 +78,344 @@ export function subnetIdOf(zone: string, cidr: string): string {
   return `${zone}-${cidr.replace('/', '-')}`;
 }
 
+/** What the adapter's functions share: the site's PVE API and options. */
+interface Sdn {
+  pve: PveApi;
+  opts: ProxmoxNetworkOptions;
+  applyTimeoutMs: number;
+}
+
+type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
+
 export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): NetworkAdapter {
-  const pve = new PveApi({ ...opts, product: 'proxmox' });
-  const applyTimeoutMs = opts.applyTimeoutMs ?? opts.taskTimeoutMs;
-  const list = (path: string, running: boolean) => pve.get<SdnObject[]>(path, running ? { running: 1 } : {});
-  const byId = (items: SdnObject[], key: string, id: string) => items.find((o) => o[key] === id);
-
-  const nodesOk = (nodes: unknown) => nodes === undefined || String(nodes).split(',').includes(opts.node);
-  const zoneOk = (z: SdnObject | undefined, s: NetworkSpec) =>
-    !!z && z.type === 'evpn' && same(z.controller, opts.controller) && same(z['vrf-vxlan'], s.vrfVni) && nodesOk(z.nodes);
-  const vnetOk = (v: SdnObject | undefined, s: NetworkSpec) => !!v && same(v.zone, s.tenant) && same(v.tag, s.vnetTag);
-  const subnetOk = (sub: SdnObject | undefined, s: NetworkSpec) => !!sub && same(sub.vnet, s.vnet) && same(sub.gateway, s.gateway);
-
-  function checkSpec(s: NetworkSpec): void {
-    const bad = (why: string) => new BackendError('proxmox', `network spec for ${s.tenant}: ${why}`, false);
-    if (!ID_RE.test(s.tenant) || s.tenant.length > 8) throw bad('zone id must be <= 8 lowercase alphanumerics');
-    if (!ID_RE.test(s.vnet) || s.vnet.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
-    if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
-  }
-
-  /**
-   * Whether a pending SDN object is one the service itself writes: a tenant zone (EVPN on the
-   * site's controller, its VRF VNI in the site's tenant range), a tenant VNet (`tvNN`, its tag in the
-   * tenant VNet range) or a subnet of one. Another tenant's create that died between its writes and
-   * its apply leaves such edits pending; applying them is what that create wanted.
-   */
-  const vrfRange = (v: unknown) => Number(v) > opts.vrfVniBase && Number(v) < opts.vrfVniBase + 64;
-  const vnetRange = (v: unknown) => Number(v) >= opts.vnetVniBase + 16 && Number(v) < opts.vnetVniBase + 16 * 64;
-  // With `pending=1`, PVE nests a new or changed object's values under `pending`.
-  const values = (o: SdnObject): SdnObject => ({ ...o, ...((o.pending as SdnObject | undefined) ?? {}) });
-  const serviceZone = (z: SdnObject) => {
-    const v = values(z);
-    return v.type === 'evpn' && same(v.controller, opts.controller) && vrfRange(v['vrf-vxlan']);
-  };
-  const serviceVnet = (v: SdnObject) => /^tv\d{2}$/.test(String(v.vnet)) && vnetRange(values(v).tag);
-
-  /**
-   * Staged edits of SDN controllers and (PVE 9) fabrics and their nodes: the service never edits
-   * either, so any is an operator's, and `PUT /cluster/sdn` would apply it with ours. PVE 8 has
-   * no fabrics (501: none).
-   */
-  async function pendingControllersAndFabrics(): Promise<string[]> {
-    const none = (e: unknown) => {
-      if (e instanceof BackendError && e.status === 501) return undefined;
-      throw e;
-    };
-    const [controllers, fabrics] = await Promise.all([
-      pve.get<SdnObject[]>('/cluster/sdn/controllers', { pending: 1 }),
-      pve.get<{ fabrics?: SdnObject[]; nodes?: SdnObject[] }>('/cluster/sdn/fabrics/all', { pending: 1 }).catch(none),
-    ]);
-    const staged: string[] = [];
-    for (const c of controllers) if (c.state) staged.push(`controller ${String(c.controller)} (${String(c.state)})`);
-    for (const f of fabrics?.fabrics ?? []) if (f.state) staged.push(`fabric ${String(f.id ?? values(f).id)} (${String(f.state)})`);
-    for (const n of fabrics?.nodes ?? []) {
-      const v = values(n);
-      if (n.state) staged.push(`fabric ${String(v.fabric_id)} node ${String(v.node_id)} (${String(n.state)})`);
-    }
-    return staged;
-  }
-
-  /** Pending SDN edits the service did not make (an operator's, staged), described. */
-  async function foreignPending(s: NetworkSpec): Promise<string[]> {
-    const [zones, vnets, others] = await Promise.all([
-      pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
-      pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
-      pendingControllersAndFabrics(),
-    ]);
-    const foreign: string[] = [...others];
-    for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
-    for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
-    // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
-    // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
-    // rule above), and reading each of them made every fabric write cost one call per tenant.
-    const own = subnetIdOf(s.tenant, s.subnet);
-    const withSubnets = vnets.filter((v) => v.vnet === s.vnet || (v.state !== 'new' && !serviceVnet(v)));
-    const subnets = await Promise.all(
-      withSubnets.map((vnet) => pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
-    );
-    for (const { sub, vnet } of subnets.flat()) {
-      if (sub.state && !(vnet.vnet === s.vnet && sub.subnet === own)) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
-    }
-    return foreign;
-  }
-
-  /** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
-  async function refuseForeignPending(s: NetworkSpec): Promise<void> {
-    const foreign = await foreignPending(s);
-    if (foreign.length > 0) {
-      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
-    }
-  }
-
-  /**
-   * The global SDN lock's token; none on PVE releases without the lock (501). The step holds the
-   * service's own fabric lock around this (activities/network/step.ts), so no live worker of the
-   * service holds the PVE lock now: one that is held while nothing but the service's edits is
-   * pending was left by a worker that died between taking it and its apply, and is released
-   * (`force`). One held with an operator's edits pending is theirs: the step fails, to be retried.
-   */
-  async function acquireLock(s: NetworkSpec): Promise<string | undefined> {
-    const take = () => pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
-    try {
-      return await take();
-    } catch (e) {
-      if (e instanceof BackendError && e.status === 501) return undefined;
-      if (!(e instanceof BackendError) || !/lock/i.test(e.detail)) throw e;
-      const foreign = await foreignPending(s);
-      if (foreign.length > 0) throw new BackendError('proxmox', `the SDN configuration is locked by someone else (${foreign.join(', ')} pending): ${e.detail}`);
-      await pve.call('DELETE', '/cluster/sdn/lock', { force: true });
-      return take();
-    }
-  }
-
-  /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
-  async function onNode(s: NetworkSpec): Promise<{ vnet: string; status?: string; statusmsg?: string } | undefined> {
-    const content = await pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(`/nodes/${encodeURIComponent(opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`);
-    return content.find((v) => v.vnet === s.vnet);
-  }
-
-  async function waitForBridge(s: NetworkSpec, deadline = Date.now() + applyTimeoutMs): Promise<void> {
-    let delay = 50;
-    for (;;) {
-      const mine = await onNode(s);
-      if (mine?.status === 'available') return;
-      const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
-      if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnet} on node ${opts.node}: ${last}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${opts.node} after ${applyTimeoutMs} ms (${last}); did its network reload fail?`);
-      await new Promise((r) => setTimeout(r, Math.min(delay, left)));
-      delay = Math.min(delay * 2, 1000);
-    }
-  }
-
-  async function observe(s: NetworkSpec): Promise<NetworkObservation> {
-    const [zc, zr, vc, vr] = await Promise.all([
-      list('/cluster/sdn/zones', false),
-      list('/cluster/sdn/zones', true),
-      list('/cluster/sdn/vnets', false),
-      list('/cluster/sdn/vnets', true),
-    ]);
-    const vnetConfig = byId(vc, 'vnet', s.vnet);
-    const subnetId = subnetIdOf(s.tenant, s.subnet);
-    // Subnets are listed per VNet, which must exist in the edited config to be listed.
-    const [sc, sr] = vnetConfig
-      ? await Promise.all([list(`/cluster/sdn/vnets/${s.vnet}/subnets`, false), list(`/cluster/sdn/vnets/${s.vnet}/subnets`, true)])
-      : [[], []];
-    return {
-      zone: { id: s.tenant, config: byId(zc, 'zone', s.tenant), running: byId(zr, 'zone', s.tenant) },
-      vnet: { id: s.vnet, config: vnetConfig, running: byId(vr, 'vnet', s.vnet) },
-      subnet: { id: subnetId, config: byId(sc, 'subnet', subnetId), running: byId(sr, 'subnet', subnetId) },
-    };
-  }
-
-  async function ensure(s: NetworkSpec): Promise<ObjectOutcome[]> {
-    checkSpec(s);
-    const o = await observe(s);
-    const wrote = { zone: false, vnet: false, subnet: false };
-
-    const runningOk = {
-      zone: zoneOk(o.zone.running, s),
-      vnet: vnetOk(o.vnet.running, s),
-      subnet: subnetOk(o.subnet.running, s),
-    };
-    const z = o.zone.config;
-    // Applied but not a bridge on the node (its reload failed or never ran): apply again, which
-    // reloads every node.
-    const reload = runningOk.zone && runningOk.vnet && (await onNode(s))?.status !== 'available';
-    const needsWrite =
-      reload || !z || !zoneOk(z, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s) || !runningOk.zone || !runningOk.vnet || !runningOk.subnet;
-    // PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take
-    // it (keeping others' writes out until the apply), refuse to apply edits that are not ours,
-    // write with its token and let the apply release it.
-    const token = needsWrite ? await acquireLock(s) : undefined;
-    let released = !token;
-    let applied: { upid: unknown; deadline: number } | undefined;
-    const write = <T>(method: 'POST' | 'PUT', path: string, params: PveParams = {}) => pve.call<T>(method, path, { ...params, 'lock-token': token });
-    try {
-      if (needsWrite) await refuseForeignPending(s);
-      if (!z) {
-        await write('POST', '/cluster/sdn/zones', { zone: s.tenant, type: 'evpn', controller: opts.controller, 'vrf-vxlan': s.vrfVni });
-        wrote.zone = true;
-      } else if (z.type !== 'evpn') {
-        throw new BackendError('proxmox', `zone ${s.tenant} exists with type ${String(z.type)}, not evpn`, false);
-      } else if (!zoneOk(z, s)) {
-        const nodes = nodesOk(z.nodes) ? undefined : `${String(z.nodes)},${opts.node}`;
-        await write('PUT', `/cluster/sdn/zones/${s.tenant}`, { controller: opts.controller, 'vrf-vxlan': s.vrfVni, nodes });
-        wrote.zone = true;
-      }
-
-      const v = o.vnet.config;
-      if (!v) {
-        await write('POST', '/cluster/sdn/vnets', { vnet: s.vnet, zone: s.tenant, tag: s.vnetTag });
-        wrote.vnet = true;
-      } else if (!vnetOk(v, s)) {
-        await write('PUT', `/cluster/sdn/vnets/${s.vnet}`, { zone: s.tenant, tag: s.vnetTag });
-        wrote.vnet = true;
-      }
-
-      const sub = o.subnet.config;
-      if (!sub) {
-        await write('POST', `/cluster/sdn/vnets/${s.vnet}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
-        wrote.subnet = true;
-      } else if (!subnetOk(sub, s)) {
-        await write('PUT', `/cluster/sdn/vnets/${s.vnet}/subnets/${o.subnet.id}`, { gateway: s.gateway });
-        wrote.subnet = true;
-      }
-
-      if (reload || wrote.zone || wrote.vnet || wrote.subnet || !runningOk.zone || !runningOk.vnet || !runningOk.subnet) {
-        const deadline = Date.now() + applyTimeoutMs;
-        const upid = await pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
-        released = true;
-        applied = { upid, deadline };
-      }
-    } finally {
-      if (!released) await pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
-    }
-    // The apply only starts each node's network reload: the step is done when the workload node
-    // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
-    // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
-    // each): reported with the VNet, not a failure, unless it is the workload node (then the
-    // VNet never becomes available there and the wait below fails).
-    const warnings = applied ? await applyWarnings(s, applied.upid, applied.deadline) : [];
-    await waitForBridge(s, applied?.deadline);
-
-    const outcomes = outcomesOf(s, o, reload);
-    if (warnings.length > 0) outcomes[1] = { ...outcomes[1]!, warnings };
-    return outcomes;
-  }
-
-  /** The apply task's end, within the apply's bound, and what it warned of. */
-  async function applyWarnings(s: NetworkSpec, upid: unknown, deadline: number): Promise<string[]> {
-    let exit: string | undefined;
-    try {
-      exit = await pve.waitTask(upid, `apply SDN for ${s.tenant}`, { timeoutMs: Math.max(1, deadline - Date.now()) });
-    } catch (e) {
-      // Still reloading other nodes: the VNet on the workload node decides (waitForBridge).
-      if (e instanceof PveTaskError && /still running/.test(e.detail)) return [`sdn apply: still reloading nodes after ${applyTimeoutMs} ms`];
-      throw e;
-    }
-    if (typeof upid !== 'string' || !exit?.startsWith('WARNINGS')) return [];
-    const lines = await pve.taskWarnings(upid).catch(() => []);
-    return lines.length > 0 ? lines.map((l) => `sdn apply: ${l}`) : [`sdn apply: ${exit}`];
-  }
-
-  /**
-   * What the running fabric had before a write decides created / corrected / in-place; the fields
-   * say which of its two configurations differed (`config`, the edited one; `applied`, the
-   * running one) and whether the node lacked the VNet's bridge.
-   */
-  function outcomesOf(s: NetworkSpec, o: NetworkObservation, reload: boolean): ObjectOutcome[] {
-    const part = (object: string, f: FabricObject, ok: (x: Record<string, unknown> | undefined, s: NetworkSpec) => boolean, extra: string[] = []) => {
-      const fields = [...(ok(f.config, s) ? [] : ['config']), ...(ok(f.running, s) ? [] : ['applied']), ...extra];
-      return outcomeOf(object, !!f.running, fields.length > 0, fields);
-    };
-    return [
-      part(`sdn zone ${s.tenant}`, o.zone, zoneOk),
-      part(`sdn vnet ${s.vnet}`, o.vnet, vnetOk, reload ? ['bridge'] : []),
-      part(`sdn subnet ${o.subnet.id}`, o.subnet, subnetOk),
-    ];
-  }
-
-  /** What ensure would report, from reads alone. */
-  async function plan(s: NetworkSpec): Promise<ObjectOutcome[]> {
-    checkSpec(s);
-    const o = await observe(s);
-    const reload = zoneOk(o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(s))?.status !== 'available';
-    return outcomesOf(s, o, reload);
-  }
-
-  /** (index, zone) pairs the fabric carries, zones first, edited and running configs both. */
-  async function carried(): Promise<Array<[number, string]>> {
-    const [zc, zr, vc, vr] = await Promise.all([
-      list('/cluster/sdn/zones', false),
-      list('/cluster/sdn/zones', true),
-      list('/cluster/sdn/vnets', false),
-      list('/cluster/sdn/vnets', true),
-    ]);
-    const pairs: Array<[number, string]> = [];
-    const zoneType = new Map<string, string>();
-    for (const z of [...zr, ...zc]) zoneType.set(String(z.zone), String(z.type));
-    for (const z of [...zc, ...zr]) {
-      const i = z.type === 'evpn' && z['vrf-vxlan'] !== undefined ? indexFromVrfVni(Number(z['vrf-vxlan']), opts) : undefined;
-      if (i !== undefined) pairs.push([i, String(z.zone)]);
-    }
-    for (const v of [...vc, ...vr]) {
-      const zone = String(v.zone);
-      const vxlan = ['evpn', 'vxlan'].includes(zoneType.get(zone) ?? '');
-      const byTag = vxlan && v.tag !== undefined ? indexFromVnetTag(Number(v.tag), opts) : undefined;
-      if (byTag !== undefined) pairs.push([byTag, zone]);
-      const byId = indexFromVnetId(String(v.vnet));
-      if (byId !== undefined) pairs.push([byId, zone]);
-    }
-    return pairs;
-  }
-
+  const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs };
   return {
-    observe,
-    ensure,
-    plan,
-    async usedIndexes() {
-      const used = new Map<number, string>();
-      for (const [i, zone] of await carried()) if (!used.has(i)) used.set(i, zone);
-      return used;
-    },
-    async zoneIndex(name) {
-      return (await carried()).find(([, zone]) => zone === name)?.[0];
-    },
-    async hasZone(name) {
-      const [zc, zr] = await Promise.all([list('/cluster/sdn/zones', false), list('/cluster/sdn/zones', true)]);
-      return !!byId(zc, 'zone', name) || !!byId(zr, 'zone', name);
-    },
+    observe: (s) => observe(ctx, s),
+    ensure: (s) => ensure(ctx, s),
+    plan: (s) => plan(ctx, s),
+    usedIndexes: () => usedIndexes(ctx),
+    zoneIndex: (name) => zoneIndex(ctx, name),
+    hasZone: (name) => hasZone(ctx, name),
   };
+}
+
+const list = (ctx: Sdn, path: string, running: boolean) => ctx.pve.get<SdnObject[]>(path, running ? { running: 1 } : {});
+const byId = (items: SdnObject[], key: string, id: string) => items.find((o) => o[key] === id);
+
+const nodesOk = (ctx: Sdn, nodes: unknown) => nodes === undefined || String(nodes).split(',').includes(ctx.opts.node);
+const zoneOk = (ctx: Sdn, z: SdnObject | undefined, s: NetworkSpec) =>
+  !!z && z.type === 'evpn' && same(z.controller, ctx.opts.controller) && same(z['vrf-vxlan'], s.vrfVni) && nodesOk(ctx, z.nodes);
+const vnetOk = (v: SdnObject | undefined, s: NetworkSpec) => !!v && same(v.zone, s.tenant) && same(v.tag, s.vnetTag);
+const subnetOk = (sub: SdnObject | undefined, s: NetworkSpec) => !!sub && same(sub.vnet, s.vnet) && same(sub.gateway, s.gateway);
+
+function checkSpec(s: NetworkSpec): void {
+  const bad = (why: string) => new BackendError('proxmox', `network spec for ${s.tenant}: ${why}`, false);
+  if (!ID_RE.test(s.tenant) || s.tenant.length > 8) throw bad('zone id must be <= 8 lowercase alphanumerics');
+  if (!ID_RE.test(s.vnet) || s.vnet.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
+  if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
+}
+
+/**
+ * Whether a pending SDN object is one the service itself writes: a tenant zone (EVPN on the
+ * site's controller, its VRF VNI in the site's tenant range), a tenant VNet (`tvNN`, its tag in the
+ * tenant VNet range) or a subnet of one. Another tenant's create that died between its writes and
+ * its apply leaves such edits pending; applying them is what that create wanted.
+ */
+const vrfRange = (ctx: Sdn, v: unknown) => Number(v) > ctx.opts.vrfVniBase && Number(v) < ctx.opts.vrfVniBase + 64;
+const vnetRange = (ctx: Sdn, v: unknown) => Number(v) >= ctx.opts.vnetVniBase + 16 && Number(v) < ctx.opts.vnetVniBase + 16 * 64;
+// With `pending=1`, PVE nests a new or changed object's values under `pending`.
+const values = (o: SdnObject): SdnObject => ({ ...o, ...((o.pending as SdnObject | undefined) ?? {}) });
+const serviceZone = (ctx: Sdn, z: SdnObject) => {
+  const v = values(z);
+  return v.type === 'evpn' && same(v.controller, ctx.opts.controller) && vrfRange(ctx, v['vrf-vxlan']);
+};
+const serviceVnet = (ctx: Sdn, v: SdnObject) => /^tv\d{2}$/.test(String(v.vnet)) && vnetRange(ctx, values(v).tag);
+
+/**
+ * Staged edits of SDN controllers and (PVE 9) fabrics and their nodes: the service never edits
+ * either, so any is an operator's, and `PUT /cluster/sdn` would apply it with ours. PVE 8 has
+ * no fabrics (501: none).
+ */
+async function pendingControllersAndFabrics(ctx: Sdn): Promise<string[]> {
+  const none = (e: unknown) => {
+    if (e instanceof BackendError && e.status === 501) return undefined;
+    throw e;
+  };
+  const [controllers, fabrics] = await Promise.all([
+    ctx.pve.get<SdnObject[]>('/cluster/sdn/controllers', { pending: 1 }),
+    ctx.pve.get<{ fabrics?: SdnObject[]; nodes?: SdnObject[] }>('/cluster/sdn/fabrics/all', { pending: 1 }).catch(none),
+  ]);
+  const staged: string[] = [];
+  for (const c of controllers) if (c.state) staged.push(`controller ${String(c.controller)} (${String(c.state)})`);
+  for (const f of fabrics?.fabrics ?? []) if (f.state) staged.push(`fabric ${String(f.id ?? values(f).id)} (${String(f.state)})`);
+  for (const n of fabrics?.nodes ?? []) {
+    const v = values(n);
+    if (n.state) staged.push(`fabric ${String(v.fabric_id)} node ${String(v.node_id)} (${String(n.state)})`);
+  }
+  return staged;
+}
+
+/** Pending SDN edits the service did not make (an operator's, staged), described. */
+async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
+  const [zones, vnets, others] = await Promise.all([
+    ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
+    ctx.pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
+    pendingControllersAndFabrics(ctx),
+  ]);
+  const foreign: string[] = [...others];
+  for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(ctx, z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
+  for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(ctx, v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+  // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
+  // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
+  // rule above), and reading each of them made every fabric write cost one call per tenant.
+  const own = subnetIdOf(s.tenant, s.subnet);
+  const withSubnets = vnets.filter((v) => v.vnet === s.vnet || (v.state !== 'new' && !serviceVnet(ctx, v)));
+  const subnets = await Promise.all(
+    withSubnets.map((vnet) => ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
+  );
+  for (const { sub, vnet } of subnets.flat()) {
+    if (sub.state && !(vnet.vnet === s.vnet && sub.subnet === own)) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
+  }
+  return foreign;
+}
+
+/** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
+async function refuseForeignPending(ctx: Sdn, s: NetworkSpec): Promise<void> {
+  const foreign = await foreignPending(ctx, s);
+  if (foreign.length > 0) {
+    throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
+  }
+}
+
+/**
+ * The global SDN lock's token; none on PVE releases without the lock (501). The step holds the
+ * service's own fabric lock around this (activities/network/step.ts), so no live worker of the
+ * service holds the PVE lock now: one that is held while nothing but the service's edits is
+ * pending was left by a worker that died between taking it and its apply, and is released
+ * (`force`). One held with an operator's edits pending is theirs: the step fails, to be retried.
+ */
+async function acquireLock(ctx: Sdn, s: NetworkSpec): Promise<string | undefined> {
+  const take = () => ctx.pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
+  try {
+    return await take();
+  } catch (e) {
+    if (e instanceof BackendError && e.status === 501) return undefined;
+    if (!(e instanceof BackendError) || !/lock/i.test(e.detail)) throw e;
+    const foreign = await foreignPending(ctx, s);
+    if (foreign.length > 0) throw new BackendError('proxmox', `the SDN configuration is locked by someone else (${foreign.join(', ')} pending): ${e.detail}`);
+    await ctx.pve.call('DELETE', '/cluster/sdn/lock', { force: true });
+    return take();
+  }
+}
+
+/** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
+async function onNode(ctx: Sdn, s: NetworkSpec): Promise<{ vnet: string; status?: string; statusmsg?: string } | undefined> {
+  const content = await ctx.pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(`/nodes/${encodeURIComponent(ctx.opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`);
+  return content.find((v) => v.vnet === s.vnet);
+}
+
+async function waitForBridge(ctx: Sdn, s: NetworkSpec, deadline = Date.now() + ctx.applyTimeoutMs): Promise<void> {
+  let delay = 50;
+  for (;;) {
+    const mine = await onNode(ctx, s);
+    if (mine?.status === 'available') return;
+    const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
+    if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnet} on node ${ctx.opts.node}: ${last}`);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${ctx.opts.node} after ${ctx.applyTimeoutMs} ms (${last}); did its network reload fail?`);
+    await new Promise((r) => setTimeout(r, Math.min(delay, left)));
+    delay = Math.min(delay * 2, 1000);
+  }
+}
+
+async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
+  const [zc, zr, vc, vr] = await Promise.all([
+    list(ctx, '/cluster/sdn/zones', false),
+    list(ctx, '/cluster/sdn/zones', true),
+    list(ctx, '/cluster/sdn/vnets', false),
+    list(ctx, '/cluster/sdn/vnets', true),
+  ]);
+  const vnetConfig = byId(vc, 'vnet', s.vnet);
+  const subnetId = subnetIdOf(s.tenant, s.subnet);
+  // Subnets are listed per VNet, which must exist in the edited config to be listed.
+  const [sc, sr] = vnetConfig
+    ? await Promise.all([list(ctx, `/cluster/sdn/vnets/${s.vnet}/subnets`, false), list(ctx, `/cluster/sdn/vnets/${s.vnet}/subnets`, true)])
+    : [[], []];
+  return {
+    zone: { id: s.tenant, config: byId(zc, 'zone', s.tenant), running: byId(zr, 'zone', s.tenant) },
+    vnet: { id: s.vnet, config: vnetConfig, running: byId(vr, 'vnet', s.vnet) },
+    subnet: { id: subnetId, config: byId(sc, 'subnet', subnetId), running: byId(sr, 'subnet', subnetId) },
+  };
+}
+
+async function ensure(ctx: Sdn, s: NetworkSpec): Promise<ObjectOutcome[]> {
+  checkSpec(s);
+  const o = await observe(ctx, s);
+  const runningOk = {
+    zone: zoneOk(ctx, o.zone.running, s),
+    vnet: vnetOk(o.vnet.running, s),
+    subnet: subnetOk(o.subnet.running, s),
+  };
+  const z = o.zone.config;
+  // Applied but not a bridge on the node (its reload failed or never ran): apply again, which
+  // reloads every node.
+  const reload = runningOk.zone && runningOk.vnet && (await onNode(ctx, s))?.status !== 'available';
+  const notRunning = !runningOk.zone || !runningOk.vnet || !runningOk.subnet;
+  const needsWrite = reload || !z || !zoneOk(ctx, z, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s) || notRunning;
+  const applied = await writeAndApply(ctx, s, o, needsWrite, reload || notRunning);
+  // The apply only starts each node's network reload: the step is done when the workload node
+  // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
+  // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
+  // each): reported with the VNet, not a failure, unless it is the workload node (then the
+  // VNet never becomes available there and the wait below fails).
+  const warnings = applied ? await applyWarnings(ctx, s, applied.upid, applied.deadline) : [];
+  await waitForBridge(ctx, s, applied?.deadline);
+
+  const outcomes = outcomesOf(ctx, s, o, reload);
+  if (warnings.length > 0) outcomes[1] = { ...outcomes[1]!, warnings };
+  return outcomes;
+}
+
+/**
+ * Writes what differs of zone, VNet and subnet and applies when anything was written or
+ * `stale` (the running fabric differs); the apply's task and its deadline, if one was started.
+ */
+async function writeAndApply(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, needsWrite: boolean, stale: boolean): Promise<{ upid: unknown; deadline: number } | undefined> {
+  // PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take
+  // it (keeping others' writes out until the apply), refuse to apply edits that are not ours,
+  // write with its token and let the apply release it.
+  const token = needsWrite ? await acquireLock(ctx, s) : undefined;
+  let released = !token;
+  const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
+  try {
+    if (needsWrite) await refuseForeignPending(ctx, s);
+    const wroteZone = await writeZone(ctx, s, o.zone.config, write);
+    const wroteVnet = await writeVnet(s, o.vnet.config, write);
+    const wroteSubnet = await writeSubnet(s, o.subnet, write);
+    if (!(stale || wroteZone || wroteVnet || wroteSubnet)) return undefined;
+    const deadline = Date.now() + ctx.applyTimeoutMs;
+    const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
+    released = true;
+    return { upid, deadline };
+  } finally {
+    if (!released) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+  }
+}
+
+async function writeZone(ctx: Sdn, s: NetworkSpec, z: SdnObject | undefined, write: SdnWrite): Promise<boolean> {
+  if (!z) {
+    await write('POST', '/cluster/sdn/zones', { zone: s.tenant, type: 'evpn', controller: ctx.opts.controller, 'vrf-vxlan': s.vrfVni });
+    return true;
+  } else if (z.type !== 'evpn') {
+    throw new BackendError('proxmox', `zone ${s.tenant} exists with type ${String(z.type)}, not evpn`, false);
+  } else if (!zoneOk(ctx, z, s)) {
+    const nodes = nodesOk(ctx, z.nodes) ? undefined : `${String(z.nodes)},${ctx.opts.node}`;
+    await write('PUT', `/cluster/sdn/zones/${s.tenant}`, { controller: ctx.opts.controller, 'vrf-vxlan': s.vrfVni, nodes });
+    return true;
+  }
+  return false;
+}
+
+async function writeVnet(s: NetworkSpec, v: SdnObject | undefined, write: SdnWrite): Promise<boolean> {
+  if (!v) {
+    await write('POST', '/cluster/sdn/vnets', { vnet: s.vnet, zone: s.tenant, tag: s.vnetTag });
+    return true;
+  } else if (!vnetOk(v, s)) {
+    await write('PUT', `/cluster/sdn/vnets/${s.vnet}`, { zone: s.tenant, tag: s.vnetTag });
+    return true;
+  }
+  return false;
+}
+
+async function writeSubnet(s: NetworkSpec, subnet: FabricObject, write: SdnWrite): Promise<boolean> {
+  const sub = subnet.config;
+  if (!sub) {
+    await write('POST', `/cluster/sdn/vnets/${s.vnet}/subnets`, { subnet: s.subnet, type: 'subnet', gateway: s.gateway });
+    return true;
+  } else if (!subnetOk(sub, s)) {
+    await write('PUT', `/cluster/sdn/vnets/${s.vnet}/subnets/${subnet.id}`, { gateway: s.gateway });
+    return true;
+  }
+  return false;
+}
+
+/** The apply task's end, within the apply's bound, and what it warned of. */
+async function applyWarnings(ctx: Sdn, s: NetworkSpec, upid: unknown, deadline: number): Promise<string[]> {
+  let exit: string | undefined;
+  try {
+    exit = await ctx.pve.waitTask(upid, `apply SDN for ${s.tenant}`, { timeoutMs: Math.max(1, deadline - Date.now()) });
+  } catch (e) {
+    // Still reloading other nodes: the VNet on the workload node decides (waitForBridge).
+    if (e instanceof PveTaskError && /still running/.test(e.detail)) return [`sdn apply: still reloading nodes after ${ctx.applyTimeoutMs} ms`];
+    throw e;
+  }
+  if (typeof upid !== 'string' || !exit?.startsWith('WARNINGS')) return [];
+  const lines = await ctx.pve.taskWarnings(upid).catch(() => []);
+  return lines.length > 0 ? lines.map((l) => `sdn apply: ${l}`) : [`sdn apply: ${exit}`];
+}
+
+/**
+ * What the running fabric had before a write decides created / corrected / in-place; the fields
+ * say which of its two configurations differed (`config`, the edited one; `applied`, the
+ * running one) and whether the node lacked the VNet's bridge.
+ */
+function outcomesOf(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, reload: boolean): ObjectOutcome[] {
+  const part = (object: string, f: FabricObject, ok: (x: Record<string, unknown> | undefined, s: NetworkSpec) => boolean, extra: string[] = []) => {
+    const fields = [...(ok(f.config, s) ? [] : ['config']), ...(ok(f.running, s) ? [] : ['applied']), ...extra];
+    return outcomeOf(object, !!f.running, fields.length > 0, fields);
+  };
+  return [
+    part(`sdn zone ${s.tenant}`, o.zone, (x, spec) => zoneOk(ctx, x, spec)),
+    part(`sdn vnet ${s.vnet}`, o.vnet, vnetOk, reload ? ['bridge'] : []),
+    part(`sdn subnet ${o.subnet.id}`, o.subnet, subnetOk),
+  ];
+}
+
+/** What ensure would report, from reads alone. */
+async function plan(ctx: Sdn, s: NetworkSpec): Promise<ObjectOutcome[]> {
+  checkSpec(s);
+  const o = await observe(ctx, s);
+  const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
+  return outcomesOf(ctx, s, o, reload);
+}
+
+/** (index, zone) pairs the fabric carries, zones first, edited and running configs both. */
+async function carried(ctx: Sdn): Promise<Array<[number, string]>> {
+  const [zc, zr, vc, vr] = await Promise.all([
+    list(ctx, '/cluster/sdn/zones', false),
+    list(ctx, '/cluster/sdn/zones', true),
+    list(ctx, '/cluster/sdn/vnets', false),
+    list(ctx, '/cluster/sdn/vnets', true),
+  ]);
+  const pairs: Array<[number, string]> = [];
+  const zoneType = new Map<string, string>();
+  for (const z of [...zr, ...zc]) zoneType.set(String(z.zone), String(z.type));
+  for (const z of [...zc, ...zr]) {
+    const i = z.type === 'evpn' && z['vrf-vxlan'] !== undefined ? indexFromVrfVni(Number(z['vrf-vxlan']), ctx.opts) : undefined;
+    if (i !== undefined) pairs.push([i, String(z.zone)]);
+  }
+  for (const v of [...vc, ...vr]) {
+    const zone = String(v.zone);
+    const vxlan = ['evpn', 'vxlan'].includes(zoneType.get(zone) ?? '');
+    const byTag = vxlan && v.tag !== undefined ? indexFromVnetTag(Number(v.tag), ctx.opts) : undefined;
+    if (byTag !== undefined) pairs.push([byTag, zone]);
+    const byId = indexFromVnetId(String(v.vnet));
+    if (byId !== undefined) pairs.push([byId, zone]);
+  }
+  return pairs;
+}
+
+async function usedIndexes(ctx: Sdn): Promise<Map<number, string>> {
+  const used = new Map<number, string>();
+  for (const [i, zone] of await carried(ctx)) if (!used.has(i)) used.set(i, zone);
+  return used;
+}
+
+async function zoneIndex(ctx: Sdn, name: string): Promise<number | undefined> {
+  return (await carried(ctx)).find(([, zone]) => zone === name)?.[0];
+}
+
+async function hasZone(ctx: Sdn, name: string): Promise<boolean> {
+  const [zc, zr] = await Promise.all([list(ctx, '/cluster/sdn/zones', false), list(ctx, '/cluster/sdn/zones', true)]);
+  return !!byId(zc, 'zone', name) || !!byId(zr, 'zone', name);
 }
