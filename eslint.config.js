@@ -61,10 +61,11 @@ export default tseslint.config(
   { files: ['db/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('db', 'core')) } },
   { files: ['activities/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal'], ['workflows']) } },
   { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'db']) } },
+  { files: ['workflows/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']) } },
   {
-    files: ['workflows/**/*.ts'],
+    // The contract is bundled with the workflows into the sandbox: the same determinism.
+    files: ['workflows/**/*.ts', 'contracts/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']),
       'no-restricted-imports': [
         'error',
         {

@@ -6,11 +6,11 @@ import type { Sealed } from '../core/sealed.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, brokerAccountEnsure as brokerAccountEnsureBefore } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
-} from './contracts/broker-account.js';
+} from '../contracts/broker-account.js';
 import { runStep } from './steps.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 

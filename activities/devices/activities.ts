@@ -12,7 +12,7 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
-import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/device-address.js';
+import type { ReleaseResult, ReserveInput } from '../../contracts/device-address.js';
 import { chooseAddress, inRange, rangeSize, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';

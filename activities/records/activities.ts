@@ -3,7 +3,7 @@ import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, 
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
-import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/contracts/record.js';
+import type { RecordDeleteRequest, RecordPutRequest } from '../../contracts/record.js';
 
 import type { ActivityDeps } from '../deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';

@@ -3,7 +3,7 @@ import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, expiredAdmissionKeys, getWifiKey, issueWifiKey, listWifiKeys, macBoundOnSsid, replaceAdmissionKey, type PreviousAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
-import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
+import type { AdmissionKeyInput, IssueKeyInput } from '../../contracts/wifi-key.js';
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
 import type { ActivityDeps } from '../deps.js';

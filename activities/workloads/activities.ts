@@ -4,7 +4,7 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
 import { deleteWorkload, getWorkload, listWorkloads, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
-import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
+import type { WorkloadRequest } from '../../contracts/workload.js';
 import type { ObjectOutcome } from '../ensure.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';

@@ -20,7 +20,7 @@ const refused = [
   { file: 'db/queries/tenants.ts', code: "import { createActivities } from '../../activities/index.js';", why: 'db imports activities' },
   { file: 'db/registry.ts', code: "import { loadConfig } from '../apps/config/env.js';", why: 'db imports apps' },
   { file: 'activities/tenant/register.ts', code: "import { loadConfig } from '../../apps/config/env.js';", why: 'activities import apps' },
-  { file: 'activities/broker/accounts.ts', code: "import { attemptBrokerAccountEnsure } from '../../workflows/contracts/broker-account.js';", why: 'activities import workflow code' },
+  { file: 'activities/broker/accounts.ts', code: "import { serveRun } from '../../workflows/attempts.js';", why: 'activities import workflow code' },
   { file: 'workflows/tenant-create.ts', code: "import { createActivities } from '../activities/index.js';", why: 'workflows import activity code' },
   { file: 'workflows/tenant-create.ts', code: "import { Registry } from '../db/registry.js';", why: 'workflows import db' },
   { file: 'temporal/schedules.ts', code: "import { Registry } from '../db/registry.js';", why: 'temporal imports db' },
@@ -29,7 +29,7 @@ const refused = [
 const allowed = [
   { file: 'db/queries/tenants.ts', code: "import type { TenantRecord } from '../../core/tenant-view.js';", why: 'db imports core' },
   { file: 'activities/tenant/register.ts', code: "import { listTenantRecords } from '../../db/queries/tenants.js';", why: 'activities import db' },
-  { file: 'activities/broker/accounts.ts', code: "import type { BrokerAccountRequest } from '../../workflows/contracts/broker-account.js';", why: 'activities import a contract type' },
+  { file: 'activities/broker/accounts.ts', code: "import type { BrokerAccountRequest } from '../../contracts/broker-account.js';", why: 'activities import a contract type' },
   { file: 'workflows/tenant-create.ts', code: "import type { Activities } from '../activities/index.js';", why: 'workflows import the activity types they proxy' },
   { file: 'apps/api/app.ts', code: "import { Registry } from '../../db/registry.js';", why: 'apps import anything below' },
 ];

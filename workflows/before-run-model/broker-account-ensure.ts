@@ -11,7 +11,7 @@ import { underLease } from '../tenant-lease.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
-} from '../contracts/broker-account.js';
+} from '../../contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

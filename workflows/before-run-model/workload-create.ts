@@ -8,7 +8,7 @@ import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underNameLease } from '../tenant-lease.js';
 import { serveAttempts } from '../attempts.js';
 import { WORKLOAD_VM_OPTIONS } from '../workload-options.js';
-import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../contracts/workload.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../../contracts/workload.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);

@@ -9,10 +9,10 @@ import { brokerAccountDelete, brokerAccountEnsure } from '../../../workflows/ind
 import {
   attemptBrokerAccountDelete,
   attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
-} from '../../../workflows/contracts/broker-account.js';
+} from '../../../contracts/broker-account.js';
 import { badRequest } from '../errors.js';
 import { runs } from '../runs.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =

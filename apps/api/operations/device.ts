@@ -12,14 +12,14 @@ import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../../db/que
 import type { Registry } from '../../../db/registry.js';
 import { deriveIdentity } from '../../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../../workflows/index.js';
-import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../workflows/contracts/device-address.js';
-import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../workflows/contracts/wifi-key.js';
+import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../contracts/device-address.js';
+import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
 export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | Refusal;

@@ -7,9 +7,9 @@ import {
   type WorkloadDeleteResult,
   type WorkloadRequest,
   type WorkloadResult,
-} from '../../../workflows/contracts/workload.js';
+} from '../../../contracts/workload.js';
 import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
 export interface WorkloadOperations extends PublishedReads<WorkloadView> {
