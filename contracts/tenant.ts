@@ -4,7 +4,7 @@
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { ObjectOutcome } from '../activities/ensure.js';
+import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
 import type { Sealed } from '../core/sealed.js';
 import type { StepName } from '../core/steps.js';

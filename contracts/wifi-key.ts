@@ -3,8 +3,8 @@
  * (through the payload codec; a psk in them is sealed besides).
  */
 import type { Refusal } from '../core/refusal.js';
-import type { BackendStep } from '../activities/devices/backend.js';
-import type { SealedWifiKey } from '../activities/wifi/key-view.js';
+import type { BackendStep } from '../core/steps.js';
+import type { SealedWifiKey } from '../core/views/wifi-key.js';
 import type { Sealed } from '../core/sealed.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 

@@ -4,8 +4,8 @@
  */
 import type { Refusal } from '../core/refusal.js';
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { WorkloadView } from '../activities/workloads/view.js';
-import type { PublishStep } from '../activities/workloads/step.js';
+import type { WorkloadView } from '../core/views/workload.js';
+import type { PublishStep } from '../core/steps.js';
 
 
 export interface WorkloadRequest {

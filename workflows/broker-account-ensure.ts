@@ -1,5 +1,5 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { SealedBrokerAccount } from '../activities/broker/account-view.js';
+import type { SealedBrokerAccount } from '../core/views/broker-account.js';
 import type { Activities } from '../activities/index.js';
 import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Sealed } from '../core/sealed.js';

@@ -22,7 +22,7 @@
  * a dangling reference that crashes 2.0.11 at a later command (eclipse-mosquitto/mosquitto#2660),
  * so remove() always deletes the client before its role.
  */
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { createDynsecControl, type DynsecControl, type DynsecResponse } from './dynsec-control.js';
 
 export interface DynsecAdapterOptions {

@@ -6,9 +6,9 @@
  * that is not a CA, a chain that does not link up) fails when the issuer is built.
  */
 import { X509Certificate, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { BackendError } from '../ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { readCsr, type CsrInspection, type KeyType, inspectCsr } from './csr.js';
-import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from './labels.js';
+import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from '../../core/names/certificate-labels.js';
 import {
   OIDS, buildCertificate, ext, keyIdentifier, nameWithCommonName, readCertificate, readKeyIdentifier, signatureAlgorithm, toPem,
 } from './x509.js';

@@ -18,8 +18,9 @@ import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep, backendActivity } from './backend.js';
 import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
-import { isServed, rangeOf, unservedReason } from './trust-class.js';
-import { viewDeviceAddress, type DeviceAddressView } from './view.js';
+import { isServed, rangeOf, unservedReason } from '../../core/trust-class.js';
+import type { DeviceAddressView } from '../../core/views/device.js';
+import { viewDeviceAddress } from '../../db/views/device.js';
 
 export type PrepareDeviceAddressResult = { kind: 'proceed'; reservation: DeviceAddressView } | Refusal;
 

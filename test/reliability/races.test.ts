@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isPlaceholderPassword, pskFingerprint } from '../../activities/wifi/psk.js';
+import { isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { allOneAt, gatewayRereads, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';

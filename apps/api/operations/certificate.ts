@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { CertificateRequestRefused, type CertificateIssuer } from '../../../activities/certificates/issuer.js';
-import { certificateDnsNames, namesReason, tenantZone } from '../../../activities/certificates/labels.js';
-import { reusable } from '../../../activities/certificates/reuse.js';
-import { viewCertificate, type CertificateView } from '../../../activities/certificates/view.js';
-import { BackendError } from '../../../activities/ensure.js';
+import { certificateDnsNames, namesReason, tenantZone } from '../../../core/names/certificate-labels.js';
+import { reusable } from '../../../core/certificate-reuse.js';
+import type { CertificateView } from '../../../core/views/certificate.js';
+import { viewCertificate } from '../../../db/views/certificate.js';
+import { BackendError } from '../../../core/backend-outcome.js';
 import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../../db/queries/certificates.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';

@@ -1,8 +1,10 @@
 import type { Refusal } from '../../../core/refusal.js';
 import { type Client } from '@temporalio/client';
-import { isServed, unservedReason } from '../../../activities/devices/trust-class.js';
-import { viewDevice, viewDeviceAddress, type DeviceView, type DeviceAddressView } from '../../../activities/devices/view.js';
-import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../../activities/wifi/key-view.js';
+import { isServed, unservedReason } from '../../../core/trust-class.js';
+import type { DeviceView, DeviceAddressView } from '../../../core/views/device.js';
+import { viewDevice, viewDeviceAddress } from '../../../db/views/device.js';
+import { ADMISSION_KEY, type WifiKeyView } from '../../../core/views/wifi-key.js';
+import { revealWifiKey, viewWifiKey } from '../../../db/views/wifi-key.js';
 import { audit } from '../../../db/queries/audit.js';
 import { getDeviceAddress } from '../../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../../db/queries/devices.js';

@@ -1,4 +1,5 @@
-import { viewRecord, type RecordView } from '../../../activities/records/view.js';
+import type { RecordView } from '../../../core/views/record.js';
+import { viewRecord } from '../../../db/views/record.js';
 import { getRecord, listRecords } from '../../../db/queries/records.js';
 import {
   attemptRecordDelete,

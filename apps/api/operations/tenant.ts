@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { tokenHash, verifyTenantToken } from '../../../activities/tenant/api-token.js';
+import { tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../../core/tenant-view.js';
 import type { Sealed } from '../../../core/sealed.js';
 import { openValue, sealValue } from '../../../db/seal.js';

@@ -1,4 +1,5 @@
-import { viewWorkload, type WorkloadView } from '../../../activities/workloads/view.js';
+import type { WorkloadView } from '../../../core/views/workload.js';
+import { viewWorkload } from '../../../db/views/workload.js';
 import { getWorkload, listWorkloads } from '../../../db/queries/workloads.js';
 import { workloadCreate, workloadDelete } from '../../../workflows/index.js';
 import {
