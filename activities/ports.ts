@@ -1,5 +1,5 @@
 import type { BrokerAdapter } from './broker/dynsec.js';
-import type { CertificateIssuer } from './certificates/issuer.js';
+import type { CertificateIssuer } from '../core/certificate-issuer.js';
 import type { DeviceAddressAdapter } from './devices/address-adapter.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { HypervisorAdapter } from './hypervisor/proxmox.js';
