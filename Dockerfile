@@ -11,6 +11,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
 COPY activities ./activities
 COPY workflows ./workflows
+COPY contracts ./contracts
 COPY db ./db
 COPY temporal ./temporal
 COPY core ./core

@@ -21,12 +21,14 @@ const workflowBans = [
 
 /**
  * The layers (docs/architecture.md): an import may only point down. `core` (the shared vocabulary)
- * imports no other folder; `db` imports only `core`; `activities` and `workflows` import `db`/`core`
- * (workflows only `core`), never `apps`; `temporal` imports `core` and the workflow contract.
- * Between `activities` and `workflows` only types cross (the activity types the workflows proxy,
- * the request/result shapes of the contract): no code of one runs in the other.
+ * imports no other folder; `db` imports only `core`; `contracts` (the API↔worker contract) only
+ * `core`; `activities` and `workflows` import `contracts` and `db`/`core` (workflows only `core`),
+ * never `apps`; `temporal` imports `core` and `contracts`. Only types cross from `activities` to
+ * `workflows` (the activity types the workflows proxy); nothing crosses back: what both sides share
+ * is in `contracts` or `core`. The API (`apps/api`) reaches activities only through the worker:
+ * it imports none (its certificate issuer is a port in `core`, bound in `apps/config`).
  */
-const LAYERS = ['core', 'db', 'activities', 'workflows', 'temporal', 'apps'];
+const LAYERS = ['core', 'db', 'contracts', 'activities', 'workflows', 'temporal', 'apps'];
 /** Relative specifiers that reach folder `layer` from a file one to four folders deep. */
 const reach = (layer) => [1, 2, 3, 4].map((depth) => `${'../'.repeat(depth)}${layer}/**`);
 const layerRule = (banned, typesOnly = []) => [
@@ -59,12 +61,14 @@ export default tseslint.config(
   },
   { files: ['core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('core')) } },
   { files: ['db/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('db', 'core')) } },
-  { files: ['activities/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal'], ['workflows']) } },
+  { files: ['contracts/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('contracts', 'core')) } },
+  { files: ['activities/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows']) } },
   { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'db']) } },
+  { files: ['workflows/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']) } },
   {
-    files: ['workflows/**/*.ts'],
+    // The contract is bundled with the workflows into the sandbox: the same determinism.
+    files: ['workflows/**/*.ts', 'contracts/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']),
       'no-restricted-imports': [
         'error',
         {
@@ -74,6 +78,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['apps/api/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['activities']) } },
   {
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts'],

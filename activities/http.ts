@@ -4,7 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { paced } from './backend-pace.js';
 import { instrumentBackendCall } from './backend-telemetry.js';
 import { fingerprintForm } from '../core/fingerprint.js';
-import { BackendError } from './ensure.js';
+import { BackendError } from '../core/backend-outcome.js';
 
 export interface HttpCall {
   method?: string;

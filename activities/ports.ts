@@ -1,7 +1,7 @@
 import type { BrokerAdapter } from './broker/dynsec.js';
-import type { CertificateIssuer } from './certificates/issuer.js';
+import type { CertificateIssuer } from '../core/certificate-issuer.js';
 import type { DeviceAddressAdapter } from './devices/address-adapter.js';
-import type { ObjectOutcome } from './ensure.js';
+import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { HypervisorAdapter } from './hypervisor/proxmox.js';
 import type { DnsAdapter } from './dns/powerdns.js';
 import type { WifiAdapter } from './wifi/adapter.js';

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
-import { BackendError } from './ensure.js';
+import { BackendError } from '../core/backend-outcome.js';
 
 /**
  * How every backend step leaves its activity, whatever its area (tenant, workload, record,

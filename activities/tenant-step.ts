@@ -1,6 +1,6 @@
 import type { Site } from '../core/site.js';
 import type { TenantStepName } from '../core/steps.js';
-import type { ObjectOutcome } from './ensure.js';
+import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { ActivityDeps } from './deps.js';
 import type { TenantIdentity } from '../core/identity.js';
 import type { TenantSecrets } from '../core/tenant-view.js';

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'mqtt';
-import { runIds } from '../workflows/contracts/ids.js';
-import type { SweepResult } from '../workflows/contracts/tenant.js';
+import { runIds } from '../contracts/ids.js';
+import type { SweepResult } from '../contracts/tenant.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import type { ServiceProcess } from './processes.js';
 

@@ -19,14 +19,14 @@ import { dataConverter } from '../temporal/data-converter.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
-import { type SweepResult } from '../workflows/contracts/tenant.js';
+import { type SweepResult } from '../contracts/tenant.js';
 import { API_FLAGS, startService } from './processes.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { startFloor } from './floor.js';
 import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
-import { runIds } from '../workflows/contracts/ids.js';
+import { runIds } from '../contracts/ids.js';
 
 /**
  * `npm run bench`: the figures users judge the service by, on this machine, against the lab with

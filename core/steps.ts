@@ -85,3 +85,9 @@ export const STEP_ACTIVITY_TYPES: readonly string[] = [
 ];
 
 export type ObjectStepActivity = (typeof OBJECT_STEP_ACTIVITIES)[keyof typeof OBJECT_STEP_ACTIVITIES][number];
+
+/** The backend steps of a workload or record: the error text names one of these and nothing more. */
+export type PublishStep = 'hypervisor' | 'dns';
+
+/** The backend steps of devices, addresses and Wi-Fi keys, as a failure names them. */
+export type BackendStep = 'device-address' | 'dns' | 'wifi';

@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
-import { runIds } from '../workflows/contracts/ids.js';
+import { runIds } from '../contracts/ids.js';
 
 /**
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping

@@ -1,7 +1,7 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { objectGone } from './contracts/attempt.js';
-import { FORMER_UPDATE_NAMES } from './contracts/former-names.js';
+import { objectGone } from '../contracts/attempt.js';
+import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
 import { answering } from './steps.js';
 

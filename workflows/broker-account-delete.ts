@@ -3,8 +3,8 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, brokerAccountDelete as brokerAccountDeleteBefore } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
-import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from './contracts/broker-account.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
+import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from '../contracts/broker-account.js';
 import { runStep } from './steps.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 

@@ -1,16 +1,16 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { SealedBrokerAccount } from '../activities/broker/account-view.js';
+import type { SealedBrokerAccount } from '../core/views/broker-account.js';
 import type { Activities } from '../activities/index.js';
 import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Sealed } from '../core/sealed.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, brokerAccountEnsure as brokerAccountEnsureBefore } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
-} from './contracts/broker-account.js';
+} from '../contracts/broker-account.js';
 import { runStep } from './steps.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 

@@ -3,11 +3,11 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import * as before from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove,
   type BackendStep, type DeviceInput, type ReleaseResult, type ReserveInput, type ReserveResult, type SyncResult,
-} from './contracts/device-address.js';
+} from '../contracts/device-address.js';
 import { runStep, type StepAbout } from './steps.js';
 import { underNameLease } from './tenant-lease.js';
 

@@ -1,5 +1,5 @@
 import { failedStepOf, isStepFailure } from './failures.js';
-import type { BackendStep } from './contracts/device-address.js';
+import type { BackendStep } from '../contracts/device-address.js';
 
 /**
  * The step a failed device or Wi-Fi activity names (its ApplicationFailure carries it in its

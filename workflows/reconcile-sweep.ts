@@ -3,10 +3,10 @@ import { executeChild, patched, proxyLocalActivities, ParentClosePolicy } from '
 import type { Activities } from '../activities/index.js';
 import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import { type PlanResult, type ReconcileResult, type StepReport, type SweepResult } from './contracts/tenant.js';
+import { type PlanResult, type ReconcileResult, type StepReport, type SweepResult } from '../contracts/tenant.js';
 import { tenantPlan } from './tenant-plan.js';
 import { tenantReconcile } from './tenant-reconcile.js';
-import { runIds } from './contracts/ids.js';
+import { runIds } from '../contracts/ids.js';
 import { RUN_MODEL_PATCH } from './before-run-model/index.js';
 import { answered } from './run-attributes.js';
 import { runStep } from './steps.js';

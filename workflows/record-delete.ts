@@ -3,8 +3,8 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, recordDelete as recordDeleteBefore } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS, type Parked } from './contracts/attempt.js';
-import { attemptRecordDelete, type RecordDeleteRequest, type RecordDeleteResult } from './contracts/record.js';
+import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
+import { attemptRecordDelete, type RecordDeleteRequest, type RecordDeleteResult } from '../contracts/record.js';
 import { runStep } from './steps.js';
 import { underNameLease } from './tenant-lease.js';
 

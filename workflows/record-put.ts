@@ -3,8 +3,8 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, recordPut as recordPutBefore } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
-import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from './contracts/record.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
+import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from '../contracts/record.js';
 import { runStep } from './steps.js';
 import { underNameLease } from './tenant-lease.js';
 

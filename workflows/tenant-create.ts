@@ -4,7 +4,7 @@ import { areaOf, runStep } from './steps.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
-import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from './contracts/tenant.js';
+import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from '../contracts/tenant.js';
 import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-steps.js';
 

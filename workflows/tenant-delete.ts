@@ -3,8 +3,8 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
 import { beganBeforeRunModel } from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
-import { attemptTenantDelete, type DeleteInput, type DeleteResult } from './contracts/tenant.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
+import { attemptTenantDelete, type DeleteInput, type DeleteResult } from '../contracts/tenant.js';
 import { tenantRun } from './tenant-lease.js';
 import { fabric, removeSteps } from './tenant-steps.js';
 

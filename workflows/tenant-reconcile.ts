@@ -2,7 +2,7 @@ import { patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { ReconcileStart } from '../activities/tenant/remove.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
-import type { ReconcileResult, StepReport } from './contracts/tenant.js';
+import type { ReconcileResult, StepReport } from '../contracts/tenant.js';
 import { areaOf, runStep } from './steps.js';
 import { tenantRun } from './tenant-lease.js';
 import { ensureSteps } from './tenant-steps.js';

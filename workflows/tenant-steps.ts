@@ -2,7 +2,7 @@ import type { StepInput } from '../activities/tenant/steps.js';
 import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/steps.js';
 import { STEP_OPTIONS_OF } from './activity-options.js';
 import { runStep } from './steps.js';
-import type { StepReport } from './contracts/tenant.js';
+import type { StepReport } from '../contracts/tenant.js';
 
 export type StepsRun = { ok: true; report: StepReport[] } | { ok: false; step: StepName; report: StepReport[] };
 

@@ -3,11 +3,11 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
 import * as before from './before-run-model/index.js';
-import { DEFAULT_PARKED_MS } from './contracts/attempt.js';
+import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke,
   type AdmissionKeyInput, type AdmissionKeyResult, type IssueKeyInput, type IssueKeyResult, type RevokeKeyInput, type RevokeKeyResult,
-} from './contracts/wifi-key.js';
+} from '../contracts/wifi-key.js';
 import { runStep } from './steps.js';
 import { underLease } from './tenant-lease.js';
 

@@ -2,18 +2,19 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { deleteBrokerAccount, getBrokerAccount, saveBrokerAccount } from '../../db/queries/broker-accounts.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { BROKER_ACCOUNT_LOST } from '../../core/failure-types.js';
-import type { BrokerAccountRequest } from '../../workflows/contracts/broker-account.js';
-import type { Refusal } from '../../workflows/contracts/tenant.js';
-import { brokerUsername } from './username.js';
+import type { BrokerAccountRequest } from '../../contracts/broker-account.js';
+import type { Refusal } from '../../contracts/tenant.js';
+import { brokerUsername } from '../../core/names/broker-username.js';
 import type { ActivityDeps } from '../deps.js';
-import { hashBrokerPassword, mintBrokerPassword } from './password.js';
+import { hashBrokerPassword, mintBrokerPassword } from '../../core/credentials/broker-password.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
 import { reconcileTenantBrokerAccounts } from './reconcile.js';
-import type { ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
-import { viewBrokerAccount, type BrokerAccountView, type SealedBrokerAccount } from './account-view.js';
+import type { BrokerAccountView, SealedBrokerAccount } from '../../core/views/broker-account.js';
+import { viewBrokerAccount } from '../../db/views/broker-account.js';
 
 export type BrokerAccountStart =
   | {

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect, type MqttClient } from 'mqtt';
-import { BackendError } from '../ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 
 export const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 export const RESPONSE_TOPIC = '$CONTROL/dynamic-security/v1/response';

@@ -1,8 +1,8 @@
 /**
  * Broker accounts on Mosquitto 2 through its dynamic-security plugin. One account is a dynsec
  * client `<tenant>-<name>` holding exactly one role of the same name; the role carries the
- * account's absolute patterns (patterns.ts) and denies everything else on its own, so the account
- * stays closed even on a broker whose default ACL access is open:
+ * account's absolute patterns (core/names/broker-patterns.ts) and denies everything else on its
+ * own, so the account stays closed even on a broker whose default ACL access is open:
  *   publishClientSend    allow <each publish pattern>     priority 0
  *   subscribePattern     allow <each subscribe pattern>   priority 0
  *   publishClientReceive allow <each subscribe pattern>   priority 0
@@ -22,7 +22,7 @@
  * a dangling reference that crashes 2.0.11 at a later command (eclipse-mosquitto/mosquitto#2660),
  * so remove() always deletes the client before its role.
  */
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { createDynsecControl, type DynsecControl, type DynsecResponse } from './dynsec-control.js';
 
 export interface DynsecAdapterOptions {

@@ -1,9 +1,9 @@
 import { listBrokerAccounts } from '../../db/queries/broker-accounts.js';
 import type { ActivityDeps } from '../deps.js';
-import { outcomeOf, type ObjectOutcome, type ReconcileMode } from '../ensure.js';
+import { outcomeOf, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
 import { accountDrift } from './dynsec.js';
-import { brokerUsername, tenantUsernamePrefix } from './username.js';
+import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 
 /**
  * A tenant's reconcile of its broker accounts, from one message to the broker for all of them:

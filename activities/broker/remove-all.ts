@@ -1,5 +1,5 @@
 import { deleteBrokerAccount, listBrokerAccounts } from '../../db/queries/broker-accounts.js';
-import { brokerUsername, tenantUsernamePrefix } from './username.js';
+import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 import type { ActivityDeps } from '../deps.js';
 import { runBrokerStep } from './account-step.js';
 

@@ -7,12 +7,7 @@
 import { createHash, createPublicKey, verify, constants, type KeyObject } from 'node:crypto';
 import { DerError, TAG, children, contentOf, decodeOid, rawOf, readRoot } from './der.js';
 import { fromPem } from './x509.js';
-
-export type KeyType = 'rsa' | 'ecdsa-p256';
-
-export type CsrInspection =
-  | { ok: true; publicKeyFingerprint: string; keyType: KeyType; keyBits: number }
-  | { ok: false; reason: string };
+import type { CsrInspection, KeyType } from '../../core/certificate-issuer.js';
 
 export interface CsrKey {
   publicKey: KeyObject;

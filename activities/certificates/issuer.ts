@@ -3,12 +3,14 @@
  * names in the tenant's zone. Only the request's key is used (csr.ts); subject, names, usages and
  * lifetime are the issuer's and the same for every tenant. The CA key may be RSA or EC; all key
  * work is node:crypto's. Bad configuration (key not matching the certificate, a CA certificate
- * that is not a CA, a chain that does not link up) fails when the issuer is built.
+ * that is not a CA, a chain that does not link up) fails when the issuer is built. It is the
+ * adapter of the port core/certificate-issuer.ts, through which the API signs.
  */
 import { X509Certificate, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { BackendError } from '../ensure.js';
-import { readCsr, type CsrInspection, type KeyType, inspectCsr } from './csr.js';
-import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from './labels.js';
+import { BackendError } from '../../core/backend-outcome.js';
+import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate, type IssueRequest } from '../../core/certificate-issuer.js';
+import { readCsr, inspectCsr } from './csr.js';
+import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from '../../core/names/certificate-labels.js';
 import {
   OIDS, buildCertificate, ext, keyIdentifier, nameWithCommonName, readCertificate, readKeyIdentifier, signatureAlgorithm, toPem,
 } from './x509.js';
@@ -26,45 +28,6 @@ export interface IssuerOptions {
   siteDomain: string;
   /** Clock, for tests. */
   now?: () => Date;
-}
-
-export interface IssueRequest {
-  csrPem: string;
-  /** The certificate name (a label; the common name once the zone is appended). */
-  certificate: string;
-  tenant: string;
-  /** Further labels in the tenant zone. */
-  names: readonly string[];
-}
-
-export interface IssuedCertificate {
-  certificatePem: string;
-  /** What a server presents after its certificate: the issuing CA, then `chainPem`. */
-  chainPem: string;
-  notBefore: Date;
-  notAfter: Date;
-  /** Uppercase hex. */
-  serial: string;
-  /** DNS names in the certificate, the common name first. */
-  sans: string[];
-  publicKeyFingerprint: string;
-  keyType: KeyType;
-}
-
-export interface CertificateIssuer {
-  inspectCsr(pem: string): CsrInspection;
-  /** Throws CertificateRequestRefused (a 400) for a bad request, BackendError when the CA cannot sign. */
-  issue(req: IssueRequest): Promise<IssuedCertificate>;
-  /** The issuing CA certificate. */
-  readonly caCertificatePem: string;
-}
-
-/** The request itself is at fault; `reason` is fit for a 400. */
-export class CertificateRequestRefused extends Error {
-  override readonly name = 'CertificateRequestRefused';
-  constructor(readonly reason: string) {
-    super(reason);
-  }
 }
 
 export const LIFETIME_DAYS = 365;

@@ -1,5 +1,6 @@
 import type { Site } from '../../core/site.js';
-import { createIssuer, type CertificateIssuer } from './issuer.js';
+import type { CertificateIssuer } from '../../core/certificate-issuer.js';
+import { createIssuer } from './issuer.js';
 
 /**
  * The site's tenant service CA, or undefined when the site has none. Bad configuration (a key not

@@ -7,7 +7,7 @@
  * the data sources: the API cannot mark them read-only (only provisioning files can).
  */
 import { createHash } from 'node:crypto';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { dataSourceDrift, desiredDataSources, type DesiredDataSource, type ObservedDataSource } from './datasources.js';
 import { dashboardUrl, deletedOrgName, orgName, tenantRole } from './names.js';

@@ -12,14 +12,15 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
-import type { ReleaseResult, ReserveInput } from '../../workflows/contracts/device-address.js';
+import type { ReleaseResult, ReserveInput } from '../../contracts/device-address.js';
 import { chooseAddress, inRange, rangeSize, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep, backendActivity } from './backend.js';
 import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
-import { isServed, rangeOf, unservedReason } from './trust-class.js';
-import { viewDeviceAddress, type DeviceAddressView } from './view.js';
+import { isServed, rangeOf, unservedReason } from '../../core/trust-class.js';
+import type { DeviceAddressView } from '../../core/views/device.js';
+import { viewDeviceAddress } from '../../db/views/device.js';
 
 export type PrepareDeviceAddressResult = { kind: 'proceed'; reservation: DeviceAddressView } | Refusal;
 

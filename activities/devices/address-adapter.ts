@@ -1,4 +1,4 @@
-import type { ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 
 /** A fixed address on the shared device network: DHCP always hands `address` to `mac`. */
 export interface Reservation {

@@ -1,6 +1,6 @@
 import { deleteDeviceAddress, getDeviceAddress, listDeviceAddresses, type DeviceAddressRow } from '../../db/queries/device-addresses.js';
 import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
-import type { ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep } from './backend.js';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { asBackendStep, taggedWithStep as taggedWithAnyStep, StepFailure } from '../step.js';
+import type { BackendStep } from '../../core/steps.js';
 
 /**
  * The backend steps of devices, addresses and Wi-Fi keys. A failure is logged here with its
@@ -10,8 +11,6 @@ import { asBackendStep, taggedWithStep as taggedWithAnyStep, StepFailure } from 
  * Unlike the tenant steps, these record nothing in the tenant's steps: an admission's key is
  * issued before its tenant exists.
  */
-export type BackendStep = 'device-address' | 'dns' | 'wifi';
-
 export { StepFailure };
 
 /** Runs one backend call, tagging a failure with its step. */

@@ -1,6 +1,6 @@
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
-import { normalizeMac } from '../wifi/mac.js';
+import { normalizeMac } from '../../core/names/mac.js';
 import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationRef } from './address-adapter.js';
 
 export type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';

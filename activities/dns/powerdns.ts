@@ -9,7 +9,7 @@
  * at a time, so the names the tenant publishes with its key are never touched.
  */
 import { BackendHttp } from '../http.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { absoluteName, isInZone } from './names.js';
 
 const PRODUCT = 'powerdns';

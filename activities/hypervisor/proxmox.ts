@@ -1,4 +1,4 @@
-import { BackendError, outcomeOf, type ObjectOutcome, type ReconcileMode } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { PveApi } from '../network/pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
 import {

@@ -6,7 +6,7 @@
  * The service generates the tokens; this adapter only places them. Route JSON carries the tokens,
  * so nothing of it is ever put into an error detail.
  */
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
 

@@ -1,7 +1,7 @@
 import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
 import { updateTenant } from '../../db/queries/tenants.js';
 import type { Db } from '../../db/registry.js';
-import { BackendError } from '../ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { seal } from '../../db/seal.js';
 import type { TenantStep, TenantStepContext } from '../tenant-step.js';
 import { newLogToken } from '../tenant/secrets.js';

@@ -1,4 +1,4 @@
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
 

@@ -1,5 +1,5 @@
 import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
-import { BackendError } from '../ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import type { TenantStep } from '../tenant-step.js';
 import type { TenantIdentity } from '../../core/identity.js';
 

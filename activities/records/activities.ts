@@ -1,18 +1,20 @@
 import type { Refusal } from '../../core/refusal.js';
-import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses, type RecordKind } from '../../db/queries/records.js';
+import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses } from '../../db/queries/records.js';
+import type { RecordKind } from '../../core/views/record.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
-import type { RecordDeleteRequest, RecordPutRequest } from '../../workflows/contracts/record.js';
+import type { RecordDeleteRequest, RecordPutRequest } from '../../contracts/record.js';
 
 import type { ActivityDeps } from '../deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
-import { fqdnOf } from '../workloads/names.js';
+import { fqdnOf } from '../../core/names/workload.js';
 import { runPublishStep } from '../workloads/step.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
 import { publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
-import { viewRecord, type RecordView } from './view.js';
+import type { RecordView } from '../../core/views/record.js';
+import { viewRecord } from '../../db/views/record.js';
 
 export type RecordPutCheck = { kind: 'proceed'; index: number; recordKind: RecordKind; registered: boolean } | Refusal;
 export type RecordDeleteStart = { kind: 'proceed'; index: number } | Refusal;

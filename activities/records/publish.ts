@@ -1,5 +1,5 @@
 import { absoluteName, ptrName } from '../dns/names.js';
-import { outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import type { RecordSpec } from '../dns/powerdns.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';

@@ -9,7 +9,7 @@
  * (4.8 also wipes it when it reloads the zones; the explicit flush does not rely on that).
  */
 import { BackendHttp } from '../http.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { normalizeTarget } from './targets.js';
 
 const PRODUCT = 'pdns-recursor';

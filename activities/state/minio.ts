@@ -1,4 +1,4 @@
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
 import { encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';

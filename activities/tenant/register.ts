@@ -3,9 +3,9 @@ import { getTenantRow, insertTenant, isTenantTokenRevoked, openSecrets, revokeTe
 import { openValue, seal, sealValue } from '../../db/seal.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/steps.js';
-import type { CreateRequest, Refusal, RestoreSecrets } from '../../workflows/contracts/tenant.js';
+import type { CreateRequest, Refusal, RestoreSecrets } from '../../contracts/tenant.js';
 import { createStepsFor } from '../steps.js';
-import { mintTenantToken, REVOKED_TOKEN_REFUSAL, tokenHash } from './api-token.js';
+import { mintTenantToken, REVOKED_TOKEN_REFUSAL, tokenHash } from '../../core/credentials/api-token.js';
 import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';

@@ -4,7 +4,7 @@ export type ReconcileArea = (typeof RECONCILE_AREAS)[number];
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
-import type { Refusal } from '../../workflows/contracts/tenant.js';
+import type { Refusal } from '../../contracts/tenant.js';
 import { createStepsFor, removalStepsFor } from '../steps.js';
 import type { ActivityDeps } from '../deps.js';
 

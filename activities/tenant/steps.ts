@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { ensureActivity, planActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type PlanActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/steps.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
-import type { ObjectOutcome, ReconcileMode } from '../ensure.js';
+import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
 import { asBackendStep } from '../step.js';
 import { STEP_MODULES } from '../steps.js';
 import type { TenantStepContext } from '../tenant-step.js';

@@ -1,4 +1,4 @@
-import type { ObjectOutcome } from '../ensure.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 
 /**
  * Per-key Wi-Fi passwords with a VLAN each (UniFi PPSK semantics): one WLAN per trust class,

@@ -3,15 +3,16 @@ import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import { deleteWifiKey, expiredAdmissionKeys, getWifiKey, issueWifiKey, listWifiKeys, macBoundOnSsid, replaceAdmissionKey, type PreviousAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
-import type { AdmissionKeyInput, IssueKeyInput } from '../../workflows/contracts/wifi-key.js';
+import type { AdmissionKeyInput, IssueKeyInput } from '../../contracts/wifi-key.js';
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
-import { isServed, unservedReason, wifiOf } from '../devices/trust-class.js';
+import { isServed, unservedReason, wifiOf } from '../../core/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
-import type { ObjectOutcome, ReconcileMode } from '../ensure.js';
+import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
 import type { WifiKeySpec } from './adapter.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
-import { generatePsk, pskFingerprint } from './psk.js';
-import { ADMISSION_CLASS, ADMISSION_KEY, sealedWifiKey, wifiKeyId, type SealedWifiKey } from './key-view.js';
+import { generatePsk, pskFingerprint } from '../../core/credentials/wifi-psk.js';
+import { ADMISSION_CLASS, ADMISSION_KEY, wifiKeyId, type SealedWifiKey } from '../../core/views/wifi-key.js';
+import { sealedWifiKey } from '../../db/views/wifi-key.js';
 
 export type PrepareWifiKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
 

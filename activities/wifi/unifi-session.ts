@@ -1,4 +1,4 @@
-import { BackendError } from '../ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import type { BackendHttp, HttpAnswer, HttpCall } from '../http.js';
 
 /**

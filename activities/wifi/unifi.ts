@@ -1,9 +1,9 @@
-import { BackendError, outcomeOf, type ObjectOutcome } from '../ensure.js';
+import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { unifiApiBase, unifiSession, type UnifiDeployment } from './unifi-session.js';
 import type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
-import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './psk.js';
-import { normalizeMac } from './mac.js';
+import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
+import { normalizeMac } from '../../core/names/mac.js';
 
 export type { WifiAdapter, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';

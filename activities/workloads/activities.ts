@@ -4,19 +4,20 @@ import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
 import { deleteWorkload, getWorkload, listWorkloads, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
-import type { WorkloadRequest } from '../../workflows/contracts/workload.js';
-import type { ObjectOutcome } from '../ensure.js';
+import type { WorkloadRequest } from '../../contracts/workload.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
-import type { ReconcileMode } from '../ensure.js';
+import type { ReconcileMode } from '../../core/backend-outcome.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { fqdnOf, LOGIN_USER, vmName } from './names.js';
+import { fqdnOf, LOGIN_USER, vmName } from '../../core/names/workload.js';
 import { repeatedWorkloadSizing } from '../../core/workload-sizing.js';
 import { runPublishStep } from './step.js';
-import { viewWorkload, type WorkloadView } from './view.js';
+import type { WorkloadView } from '../../core/views/workload.js';
+import { viewWorkload } from '../../db/views/workload.js';
 
 /** Everything the backend steps of one workload need, so they never read the registry. */
 export interface WorkloadSpec {

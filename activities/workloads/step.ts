@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
 import { asBackendStep } from '../step.js';
-
-/** The backend steps of a workload or record: the error text names one of these and nothing more. */
-export type PublishStep = 'hypervisor' | 'dns';
+import type { PublishStep } from '../../core/steps.js';
 
 /**
  * Runs one backend call of a workload or record. A failure is logged here with its detail (which

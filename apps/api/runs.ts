@@ -2,7 +2,7 @@ import { WithStartWorkflowOperation, type Client, type WorkflowIdConflictPolicy,
 import type { UpdateDefinition, Workflow, WorkflowResultType } from '@temporalio/common';
 import { operationOf } from '../../core/search-attributes.js';
 import { startOptions } from '../../temporal/start-options.js';
-import { DEFAULT_PARKED_MS, objectGone } from '../../workflows/contracts/attempt.js';
+import { DEFAULT_PARKED_MS, objectGone } from '../../contracts/attempt.js';
 import { runUnavailable } from './errors.js';
 import { sawRun } from './middleware/run-headers.js';
 

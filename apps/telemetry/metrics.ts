@@ -11,7 +11,7 @@ export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as c
 /** A removal that succeeded is `removed`; a read or check, `done`. */
 export type StepOutcome = (typeof STEP_OUTCOMES)[number] | 'removed' | 'done';
 
-/** What a reconcile finds of one object (activities/ensure.ts ReconcileResult). */
+/** What a reconcile finds of one object (core/backend-outcome.ts ReconcileResult). */
 export const RECONCILE_RESULTS = ['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed'] as const;
 
 /** What one backend call came to. */

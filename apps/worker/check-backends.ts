@@ -1,6 +1,6 @@
 import type { Site } from '../../core/site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { logDataSourceType } from '../../activities/dashboards/datasources.js';
 import { keaConfigWriteProblem } from '../../activities/devices/kea.js';
 import { BackendHttp } from '../../activities/http.js';

@@ -13,7 +13,7 @@ import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
 import { createIssuer } from '../../activities/certificates/issuer.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 import { paceBackendCalls } from '../../activities/backend-pace.js';
-import { outcomeOf } from '../../activities/ensure.js';
+import { outcomeOf } from '../../core/backend-outcome.js';
 
 /** Binds the site's backends to the product adapters (design §1). */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities, type Activities } from '../../activities/index.js';
-import { FORMER_ACTIVITY_NAMES } from '../../workflows/contracts/former-names.js';
+import { FORMER_ACTIVITY_NAMES } from '../../contracts/former-names.js';
 import type { BackendPorts } from '../../activities/ports.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';

@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { auditLog, deviceAddresses, records, workloads } from '../schema/index.js';
+import type { RecordKind } from '../../core/views/record.js';
 
 export type RecordRow = typeof records.$inferSelect;
-export type RecordKind = RecordRow['kind'];
 
 export async function getRecord(db: Db, tenant: string, name: string): Promise<RecordRow | undefined> {
   const [row] = await db.select().from(records).where(and(eq(records.tenant, tenant), eq(records.name, name)));

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { auditLog, workloads } from '../schema/index.js';
+import type { WorkloadStatus } from '../../core/views/workload.js';
 
 export type WorkloadRow = typeof workloads.$inferSelect;
-export type WorkloadStatus = 'provisioning' | 'ready' | 'deleting';
 
 export async function getWorkload(db: Db, tenant: string, name: string): Promise<WorkloadRow | undefined> {
   const [row] = await db.select().from(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));

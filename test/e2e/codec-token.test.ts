@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 

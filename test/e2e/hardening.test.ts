@@ -165,7 +165,7 @@ describe('item 9: password and index only restore', () => {
     const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', { token: a.api_token, body: { name: 'meter', publish: ['data/#'], subscribe: [], password: 'chosen-by-the-tenant' } });
     expect([r.status, r.body]).toEqual([400, { error: "password: not this account's; password only restores an account whose password the service or the broker lost" }]);
     const [row] = await site.registry.sql<{ password_hash: string }[]>`select password_hash from broker_accounts where tenant = 'hka' and name = 'meter'`;
-    const { verifyBrokerPassword } = await import('../../activities/broker/password.js');
+    const { verifyBrokerPassword } = await import('../../core/credentials/broker-password.js');
     expect(verifyBrokerPassword(account.password, row!.password_hash)).toBe(true);
     expect(verifyBrokerPassword('chosen-by-the-tenant', row!.password_hash)).toBe(false);
   });

@@ -7,7 +7,7 @@ import { ALERT_RULES, startPrometheus, type RunningPrometheus } from '../../apps
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { freePort } from '../support/ports.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 
 /**
  * Operators' metrics: the API and the worker serve Prometheus text on listeners of their own, a

@@ -2,10 +2,10 @@ import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { type SweepResult } from '../../workflows/contracts/tenant.js';
+import { type SweepResult } from '../../contracts/tenant.js';
 import { fresh } from '../support/fresh-http.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 
 /** Scheduled sweeps: a Temporal Schedule reconciles every ready tenant and repairs drift. */
 let site: TestSite;

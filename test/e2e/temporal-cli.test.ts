@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 
 /**
  * A run explains itself to a platform engineer with the real `temporal` CLI alone, decoding

@@ -4,7 +4,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 import { freePort } from '../support/ports.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLACEHOLDER_PREFIX } from '../../activities/wifi/psk.js';
+import { PLACEHOLDER_PREFIX } from '../../core/credentials/wifi-psk.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../../activities/http.js';
 import { createPrivateCa } from '../support/private-ca.js';
 

@@ -5,9 +5,9 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { BackendError } from '../../activities/ensure.js';
-import { absolutePatterns } from '../../activities/broker/patterns.js';
-import { brokerUsername, tenantUsernamePrefix } from '../../activities/broker/username.js';
+import { BackendError } from '../../core/backend-outcome.js';
+import { absolutePatterns } from '../../core/names/broker-patterns.js';
+import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
 import {

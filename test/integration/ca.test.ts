@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
-import { createIssuer, CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate } from '../../activities/certificates/issuer.js';
+import { createIssuer } from '../../activities/certificates/issuer.js';
+import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate } from '../../core/certificate-issuer.js';
 
 const run = promisify(execFile);
 const SITE = 'site.example';

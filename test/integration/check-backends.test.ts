@@ -5,7 +5,7 @@ import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js
 import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 import { createGrafanaSimulator } from '../../apps/lab/simulators/grafana/index.js';
 import { createKeaAdapter } from '../../activities/devices/kea.js';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { mkdir, rename, rm } from 'node:fs/promises';
 

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
 import { startKea3Front, type Kea3Front } from '../support/kea3-front.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Hono } from 'hono';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { workloadIdentity } from '../../activities/hypervisor/identity.js';
 import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
 import { deriveIdentity } from '../../core/identity.js';

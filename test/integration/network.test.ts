@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { stateAccessKey } from '../../core/identity.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import { createUnifiWifiAdapter, type WifiAdapter, type WifiKeyRef } from '../../activities/wifi/unifi.js';
-import { generatePsk, isPlaceholderPassword, pskFingerprint } from '../../activities/wifi/psk.js';
+import { generatePsk, isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 

@@ -7,11 +7,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isPlaceholderPassword, pskFingerprint } from '../../activities/wifi/psk.js';
+import { isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { allOneAt, gatewayRereads, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
 import { startTestSite, type TestSite } from '../support/site.js';
-import type { SweepResult } from '../../workflows/contracts/tenant.js';
+import type { SweepResult } from '../../contracts/tenant.js';
 
 /**
  * Issue 15: two operations on one tenant at once, at a random offset of 0-200 ms, through the HTTP

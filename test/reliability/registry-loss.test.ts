@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../activities/state/sigv4.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { type SweepResult } from '../../workflows/contracts/tenant.js';
+import { type SweepResult } from '../../contracts/tenant.js';
 import { ALL_ONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';
 import { fresh } from '../support/fresh-http.js';
 import { nsupdate } from '../support/pdns.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
-import { runIds } from '../../workflows/contracts/ids.js';
+import { runIds } from '../../contracts/ids.js';
 
 /**
  * The registry lost with ten tenants in it: each tenant restores itself with its own token and

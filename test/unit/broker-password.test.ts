@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashBrokerPassword, mintBrokerPassword, verifyBrokerPassword } from '../../activities/broker/password.js';
+import { hashBrokerPassword, mintBrokerPassword, verifyBrokerPassword } from '../../core/credentials/broker-password.js';
 
 describe('broker account passwords', () => {
   it('mints 32 URL-safe characters, never the same twice', () => {

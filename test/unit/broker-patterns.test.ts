@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { absolutePatterns, MAX_PATTERNS, MAX_PATTERN_LENGTH } from '../../activities/broker/patterns.js';
-import { brokerUsername, tenantUsernamePrefix } from '../../activities/broker/username.js';
+import { absolutePatterns, MAX_PATTERNS, MAX_PATTERN_LENGTH } from '../../core/names/broker-patterns.js';
+import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 
 const tenant = 'acme';
 const workload = (publish: string[], subscribe: string[]) => ({ tenant, publish, subscribe });

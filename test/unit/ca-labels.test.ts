@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { certificateDnsNames, certificateNameReason, namesReason, tenantZone, MAX_NAMES } from '../../activities/certificates/labels.js';
+import { certificateDnsNames, certificateNameReason, namesReason, tenantZone, MAX_NAMES } from '../../core/names/certificate-labels.js';
 
 const zone = tenantZone('acme', 'Site.Example.');
 

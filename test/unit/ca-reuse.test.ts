@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { reusable } from '../../activities/certificates/reuse.js';
+import { reusable } from '../../core/certificate-reuse.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date('2027-01-01T00:00:00Z');

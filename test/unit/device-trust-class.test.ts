@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isServed, rangeOf, servedClasses, unservedReason, wifiOf } from '../../activities/devices/trust-class.js';
+import { isServed, rangeOf, servedClasses, unservedReason, wifiOf } from '../../core/trust-class.js';
 import { parseIPv4 } from '../../core/address-ranges.js';
 
 const classes = {

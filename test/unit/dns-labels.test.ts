@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aLabelReason } from '../../activities/dns/a-label.js';
+import { aLabelReason } from '../../core/names/a-label.js';
 import { BrokerAccountRequest } from '../../apps/api/schemas/broker-account.js';
 import { CertificateParams } from '../../apps/api/schemas/certificate.js';
 import { DeviceName } from '../../apps/api/schemas/device.js';

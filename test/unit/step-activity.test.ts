@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { BackendError } from '../../activities/ensure.js';
+import { BackendError } from '../../core/backend-outcome.js';
 import type { ActivityDeps } from '../../activities/deps.js';
 import { stepActivities } from '../../activities/tenant/steps.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uncarriableReason } from '../../activities/text/carriable.js';
+import { uncarriableReason } from '../../core/names/carriable.js';
 
 /** What no backend can carry in a one-line value (issue 16 item 8), and what it still takes. */
 describe('uncarriableReason', () => {

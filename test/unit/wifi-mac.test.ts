@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { nicMacReason, normalizeMac, requireMac } from '../../activities/wifi/mac.js';
+import { nicMacReason, normalizeMac, requireMac } from '../../core/names/mac.js';
 import { AdmissionRequest } from '../../apps/api/schemas/admission.js';
 import { DeviceRequest } from '../../apps/api/schemas/device.js';
 

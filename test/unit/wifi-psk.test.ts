@@ -8,7 +8,7 @@ import {
   placeholderPassword,
   pskFingerprint,
   pskProblem,
-} from '../../activities/wifi/psk.js';
+} from '../../core/credentials/wifi-psk.js';
 
 describe('pskProblem', () => {
   const rows: Array<{ psk: string; ok: boolean; reason: string }> = [

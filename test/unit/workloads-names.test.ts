@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DNS_LABEL, fqdnOf, vmName, WORKLOAD_NAME } from '../../activities/workloads/names.js';
+import { DNS_LABEL, fqdnOf, vmName, WORKLOAD_NAME } from '../../core/names/workload.js';
 
 describe('workload names (1-20 lowercase alphanumerics or dashes, a DNS label)', () => {
   const rows = [

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runs } from '../../apps/api/runs.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
 import { tenantCreate, wifiKeyRevoke, workloadCreate } from '../../workflows/index.js';
-import { attemptTenantCreate, type CreateResult } from '../../workflows/contracts/tenant.js';
-import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../workflows/contracts/workload.js';
-import { FORMER_UPDATE_NAMES } from '../../workflows/contracts/former-names.js';
-import { runIds } from '../../workflows/contracts/ids.js';
-import { attemptWifiKeyRevoke } from '../../workflows/contracts/wifi-key.js';
+import { attemptTenantCreate, type CreateResult } from '../../contracts/tenant.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../contracts/workload.js';
+import { FORMER_UPDATE_NAMES } from '../../contracts/former-names.js';
+import { runIds } from '../../contracts/ids.js';
+import { attemptWifiKeyRevoke } from '../../contracts/wifi-key.js';
 import { waitFor } from '../support/wait-for.js';
 import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 
@@ -119,7 +119,7 @@ describe("a workload's calls", () => {
     expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['hypervisor'] });
   });
 
-  it('reach the run under the update name it had before the names were made one (workflows/contracts/former-names.ts)', async () => {
+  it('reach the run under the update name it had before the names were made one (contracts/former-names.ts)', async () => {
     const stubs = workloadCreateStubs(w);
     stubs.step('hypervisor.ensure-vm', async () => []);
     stubs.step('dns.publish-workload', async () => []);

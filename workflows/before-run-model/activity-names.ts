@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import { BEFORE_ONE_NAME } from '../contracts/former-names.js';
+import { BEFORE_ONE_NAME } from '../../contracts/former-names.js';
 
 /** The patch that marks a run begun with the one name of each activity (issue 20). */
 export const ONE_NAME_PATCH = 'one-name';

@@ -3,7 +3,7 @@ import { isStepFailure } from '../failures.js';
 import type { FormerActivities as Activities } from './activities.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underLease } from '../tenant-lease.js';
-import type { BrokerAccountDeleteResult } from '../contracts/broker-account.js';
+import type { BrokerAccountDeleteResult } from '../../contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

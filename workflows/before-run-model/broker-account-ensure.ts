@@ -3,7 +3,7 @@ import { serveAttempts } from '../attempts.js';
 import { isStepFailure } from '../failures.js';
 import { BROKER_ACCOUNT_LOST } from '../../core/failure-types.js';
 import type { FormerActivities as Activities } from './activities.js';
-import type { SealedBrokerAccount } from '../../activities/broker/account-view.js';
+import type { SealedBrokerAccount } from '../../core/views/broker-account.js';
 import type { Sealed } from '../../core/sealed.js';
 import { STEP } from '../../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
@@ -11,7 +11,7 @@ import { underLease } from '../tenant-lease.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
-} from '../contracts/broker-account.js';
+} from '../../contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { FormerActivities as Activities } from './activities.js';
 import { STEP_OPTIONS } from '../activity-options.js';
-import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from '../contracts/device-address.js';
+import type { ReleaseResult, ReserveInput, ReserveResult, SyncResult } from '../../contracts/device-address.js';
 import { activityName } from './activity-names.js';
 import { failedStep } from './device-steps.js';
 import { underNameLease } from '../tenant-lease.js';

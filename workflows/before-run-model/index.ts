@@ -4,7 +4,7 @@ import { patched } from '@temporalio/workflow';
  * Runs begun before the run model (issue 25) replay the workflow code they began with: the
  * bodies in this folder, frozen as they were, reached when a history has no `run-model` marker.
  * New runs record the marker and take today's code. The folder goes with the former names
- * (workflows/contracts/former-names.ts) one release after no such run can be open.
+ * (contracts/former-names.ts) one release after no such run can be open.
  */
 export const RUN_MODEL_PATCH = 'run-model';
 

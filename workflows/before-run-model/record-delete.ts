@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStepFailure } from '../failures.js';
 import type { FormerActivities as Activities } from './activities.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
-import type { RecordDeleteRequest, RecordDeleteResult } from '../contracts/record.js';
+import type { RecordDeleteRequest, RecordDeleteResult } from '../../contracts/record.js';
 import { underNameLease } from '../tenant-lease.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);

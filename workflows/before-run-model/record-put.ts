@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStepFailure } from '../failures.js';
 import type { FormerActivities as Activities } from './activities.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
-import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from '../contracts/record.js';
+import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from '../../contracts/record.js';
 import { underNameLease } from '../tenant-lease.js';
 import { serveAttempts } from '../attempts.js';
 

@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { FormerActivities as Activities } from './activities.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underLease } from '../tenant-lease.js';
-import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from '../contracts/wifi-key.js';
+import type { AdmissionKeyInput, AdmissionKeyResult, IssueKeyInput, IssueKeyResult, RevokeKeyResult } from '../../contracts/wifi-key.js';
 import { activityName } from './activity-names.js';
 import { failedStep } from './device-steps.js';
 

@@ -2,13 +2,13 @@ import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@
 import { isStepFailure } from '../failures.js';
 import type { FormerActivities as Activities } from './activities.js';
 import { newWorkloadDisk } from '../../core/workload-sizing.js';
-import type { PublishStep } from '../../activities/workloads/step.js';
+import type { PublishStep } from '../../core/steps.js';
 import { STEP } from '../../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underNameLease } from '../tenant-lease.js';
 import { serveAttempts } from '../attempts.js';
 import { WORKLOAD_VM_OPTIONS } from '../workload-options.js';
-import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../contracts/workload.js';
+import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../../contracts/workload.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);

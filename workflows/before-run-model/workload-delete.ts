@@ -5,7 +5,7 @@ import { STEP } from '../../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { WORKLOAD_VM_OPTIONS } from '../workload-options.js';
 import { underNameLease } from '../tenant-lease.js';
-import type { WorkloadDeleteResult } from '../contracts/workload.js';
+import type { WorkloadDeleteResult } from '../../contracts/workload.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
 const vmSteps = proxyActivities<Activities>(WORKLOAD_VM_OPTIONS);

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { looksLikeTenantToken, tokenHash, verifyTenantToken } from '../../../activities/tenant/api-token.js';
+import { looksLikeTenantToken, tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import type { AppEnv } from '../context.js';
 import { respondError, unauthorized } from '../errors.js';
 import type { Caller } from './caller.js';

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { verifyBrokerPassword } from '../../../activities/broker/password.js';
-import { revealBrokerAccount, viewBrokerAccount, type BrokerAccountView } from '../../../activities/broker/account-view.js';
+import { verifyBrokerPassword } from '../../../core/credentials/broker-password.js';
+import type { BrokerAccountView } from '../../../core/views/broker-account.js';
+import { revealBrokerAccount, viewBrokerAccount } from '../../../db/views/broker-account.js';
 import { sealValue, type SealKeys } from '../../../db/seal.js';
 import { getBrokerAccount, listBrokerAccounts } from '../../../db/queries/broker-accounts.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
@@ -9,10 +10,10 @@ import { brokerAccountDelete, brokerAccountEnsure } from '../../../workflows/ind
 import {
   attemptBrokerAccountDelete,
   attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
-} from '../../../workflows/contracts/broker-account.js';
+} from '../../../contracts/broker-account.js';
 import { badRequest } from '../errors.js';
 import { runs } from '../runs.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =

@@ -1,15 +1,13 @@
 import type { Logger } from 'pino';
-import { CertificateRequestRefused, type CertificateIssuer } from '../../../activities/certificates/issuer.js';
-import { certificateDnsNames, namesReason, tenantZone } from '../../../activities/certificates/labels.js';
-import { reusable } from '../../../activities/certificates/reuse.js';
-import { viewCertificate, type CertificateView } from '../../../activities/certificates/view.js';
-import { BackendError } from '../../../activities/ensure.js';
+import { CertificateRequestRefused, type CertificateIssuer } from '../../../core/certificate-issuer.js';
+import { certificateDnsNames, namesReason, tenantZone } from '../../../core/names/certificate-labels.js';
+import { reusable } from '../../../core/certificate-reuse.js';
+import type { CertificateView } from '../../../core/views/certificate.js';
+import { viewCertificate } from '../../../db/views/certificate.js';
+import { BackendError } from '../../../core/backend-outcome.js';
 import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../../db/queries/certificates.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
-import { siteIssuer } from '../../../activities/certificates/site-issuer.js';
-import { ConfigError } from '../../config/env.js';
-import type { Site } from '../../../core/site.js';
 
 export type CertificatePutResult =
   /** The current certificate still serves the same key and names with more than 60 days left. */
@@ -96,11 +94,3 @@ export function certificateOperations(opts: { siteDomain: string; registry: Regi
   };
 }
 
-/** The site's CA as the API signs with it; a CA that cannot sign stops the start, naming the variables. */
-export function loadSiteIssuer(site: Site): CertificateIssuer | undefined {
-  try {
-    return siteIssuer(site);
-  } catch (err) {
-    throw new ConfigError(`SITE_CA_CERT, SITE_CA_KEY, SITE_CA_CHAIN: ${(err as Error).message}`);
-  }
-}

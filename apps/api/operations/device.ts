@@ -1,8 +1,10 @@
 import type { Refusal } from '../../../core/refusal.js';
 import { type Client } from '@temporalio/client';
-import { isServed, unservedReason } from '../../../activities/devices/trust-class.js';
-import { viewDevice, viewDeviceAddress, type DeviceView, type DeviceAddressView } from '../../../activities/devices/view.js';
-import { ADMISSION_KEY, revealWifiKey, viewWifiKey, type WifiKeyView } from '../../../activities/wifi/key-view.js';
+import { isServed, unservedReason } from '../../../core/trust-class.js';
+import type { DeviceView, DeviceAddressView } from '../../../core/views/device.js';
+import { viewDevice, viewDeviceAddress } from '../../../db/views/device.js';
+import { ADMISSION_KEY, type WifiKeyView } from '../../../core/views/wifi-key.js';
+import { revealWifiKey, viewWifiKey } from '../../../db/views/wifi-key.js';
 import { audit } from '../../../db/queries/audit.js';
 import { getDeviceAddress } from '../../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../../db/queries/devices.js';
@@ -12,8 +14,8 @@ import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../../db/que
 import type { Registry } from '../../../db/registry.js';
 import { deriveIdentity } from '../../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../../workflows/index.js';
-import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../workflows/contracts/device-address.js';
-import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../workflows/contracts/wifi-key.js';
+import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../contracts/device-address.js';
+import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
@@ -21,7 +23,7 @@ import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
 import { afterRun } from '../after-run.js';
 import type { Logger } from '../logger.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
 export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | Refusal;

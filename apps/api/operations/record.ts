@@ -1,4 +1,5 @@
-import { viewRecord, type RecordView } from '../../../activities/records/view.js';
+import type { RecordView } from '../../../core/views/record.js';
+import { viewRecord } from '../../../db/views/record.js';
 import { getRecord, listRecords } from '../../../db/queries/records.js';
 import {
   attemptRecordDelete,
@@ -7,10 +8,10 @@ import {
   type RecordDeleteResult,
   type RecordPutRequest,
   type RecordPutResult,
-} from '../../../workflows/contracts/record.js';
+} from '../../../contracts/record.js';
 import { recordDelete, recordPut } from '../../../workflows/index.js';
 import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
 export interface RecordOperations extends PublishedReads<RecordView> {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import { tokenHash, verifyTenantToken } from '../../../activities/tenant/api-token.js';
+import { tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../../core/tenant-view.js';
 import type { Sealed } from '../../../core/sealed.js';
 import { openValue, sealValue } from '../../../db/seal.js';
@@ -8,14 +8,14 @@ import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.j
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 import { tenantCreate, tenantDelete, tenantPlan, tenantReconcile } from '../../../workflows/index.js';
-import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type PlanResult, type ReconcileResult, type RestoreSecrets } from '../../../workflows/contracts/tenant.js';
+import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type PlanResult, type ReconcileResult, type RestoreSecrets } from '../../../contracts/tenant.js';
 import type { Config } from '../../config/env.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
 import { admissionKeys } from './device.js';
 import { runs } from '../runs.js';
 import { tenantViews } from '../tenant-views.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
 export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };

@@ -1,4 +1,5 @@
-import { viewWorkload, type WorkloadView } from '../../../activities/workloads/view.js';
+import type { WorkloadView } from '../../../core/views/workload.js';
+import { viewWorkload } from '../../../db/views/workload.js';
 import { getWorkload, listWorkloads } from '../../../db/queries/workloads.js';
 import { workloadCreate, workloadDelete } from '../../../workflows/index.js';
 import {
@@ -7,9 +8,9 @@ import {
   type WorkloadDeleteResult,
   type WorkloadRequest,
   type WorkloadResult,
-} from '../../../workflows/contracts/workload.js';
+} from '../../../contracts/workload.js';
 import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
-import { runIds } from '../../../workflows/contracts/ids.js';
+import { runIds } from '../../../contracts/ids.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
 export interface WorkloadOperations extends PublishedReads<WorkloadView> {

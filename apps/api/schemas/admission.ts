@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { nicMacReason } from '../../../activities/wifi/mac.js';
+import { nicMacReason } from '../../../core/names/mac.js';
 import { DateTime, TenantName } from './common.js';
 
 export const Mac = z

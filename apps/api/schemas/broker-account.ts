@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
+import { WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { dnsLabel, listOf, Stamps, TenantName } from './common.js';
 
 /** Account names: the username is `<tenant>-<name>`, and the name is a path segment. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { certificateLabelReason, CERTIFICATE_NAME } from '../../../activities/certificates/labels.js';
+import { certificateLabelReason, CERTIFICATE_NAME } from '../../../core/names/certificate-labels.js';
 import { DateTime, dnsLabel, listOf, TenantName } from './common.js';
 
 export const CertificateParams = z.object({

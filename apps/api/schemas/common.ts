@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-import { aLabelReason } from '../../../activities/dns/a-label.js';
+import { aLabelReason } from '../../../core/names/a-label.js';
 
 export const TENANT_NAME = /^[a-z][a-z0-9]{0,7}$/;
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { WORKLOAD_NAME } from '../../../activities/workloads/names.js';
+import { WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { Mac } from './admission.js';
 import { dnsLabel, listOf, objectParams, Stamps } from './common.js';
 

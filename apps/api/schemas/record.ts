@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DNS_LABEL } from '../../../activities/workloads/names.js';
+import { DNS_LABEL } from '../../../core/names/workload.js';
 import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
 
 export const RecordLabel = dnsLabel(DNS_LABEL, 'must be a DNS label: 1-63 lowercase letters, digits or dashes, not starting or ending with a dash').openapi({ example: 'www' });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { CREATE_STEPS } from '../../../core/steps.js';
 import { DateTime, listOf, Stamps, TenantName } from './common.js';
 
-export const STEP_NAMES = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'] as const;
 export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;
 
 export const Network = z
@@ -56,7 +56,7 @@ export const Dashboard = z
   .openapi('Dashboard', { description: 'empty at a site with no dashboard server' });
 
 export const Step = z
-  .object({ name: z.enum(STEP_NAMES), ok: z.boolean(), updated_at: DateTime })
+  .object({ name: z.enum(CREATE_STEPS), ok: z.boolean(), updated_at: DateTime })
   .openapi('Step');
 
 export const Tenant = z

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { pskProblem } from '../../../activities/wifi/psk.js';
-import { WIFI_KEY_NAME } from '../../../activities/wifi/key-view.js';
+import { pskProblem } from '../../../core/credentials/wifi-psk.js';
+import { WIFI_KEY_NAME } from '../../../core/views/wifi-key.js';
 import { listOf, objectParams, Stamps } from './common.js';
 import { TrustClass } from './device.js';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../activities/workloads/names.js';
-import { uncarriableReason } from '../../../activities/text/carriable.js';
+import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../core/names/workload.js';
+import { uncarriableReason } from '../../../core/names/carriable.js';
 import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
 
 export const WorkloadName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { normalizeMac } from '../../../../activities/wifi/mac.js';
+import { normalizeMac } from '../../../../core/names/mac.js';
 import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
 import { afterRun } from '../../after-run.js';
 import { actorOf } from '../../auth/caller.js';

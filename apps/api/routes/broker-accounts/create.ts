@@ -1,4 +1,4 @@
-import { absolutePatterns } from '../../../../activities/broker/patterns.js';
+import { absolutePatterns } from '../../../../core/names/broker-patterns.js';
 import { badRequest, settle } from '../../errors.js';
 import { BrokerAccount, BrokerAccountFailure, BrokerAccountRequest } from '../../schemas/broker-account.js';
 import { TenantParam } from '../../schemas/common.js';

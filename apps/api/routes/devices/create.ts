@@ -1,4 +1,4 @@
-import { normalizeMac } from '../../../../activities/wifi/mac.js';
+import { normalizeMac } from '../../../../core/names/mac.js';
 import { settle } from '../../errors.js';
 import { TenantParam } from '../../schemas/common.js';
 import { Device, DeviceFailure, DeviceRequest } from '../../schemas/device.js';

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { afterRun } from '../../after-run.js';
 import { auditTenantCreate } from '../../../../db/queries/audit.js';
-import { REVOKED_TOKEN_REFUSAL } from '../../../../activities/tenant/api-token.js';
+import { REVOKED_TOKEN_REFUSAL } from '../../../../core/credentials/api-token.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
 import { refuseReservedName } from '../../reserved-names.js';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { badRequest, settle } from '../../errors.js';
-import type { StepReport } from '../../../../workflows/contracts/tenant.js';
+import type { StepReport } from '../../../../contracts/tenant.js';
 import { TenantParam } from '../../schemas/common.js';
 import { ReconciledTenant, TenantCreateFailure } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';

@@ -1,4 +1,4 @@
-import { uncarriableReason } from '../text/carriable.js';
+import { uncarriableReason } from './carriable.js';
 /**
  * Topic patterns of a broker account: validated, then made absolute under the tenant, which is
  * the form the broker enforces and the responses return. Pure; every refusal is a reason fit for

@@ -4,10 +4,10 @@
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { ObjectOutcome } from '../../activities/ensure.js';
-import type { Outcome, TenantSecrets, TenantView } from '../../core/tenant-view.js';
-import type { Sealed } from '../../core/sealed.js';
-import type { StepName } from '../../core/steps.js';
+import type { ObjectOutcome } from '../core/backend-outcome.js';
+import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
+import type { Sealed } from '../core/sealed.js';
+import type { StepName } from '../core/steps.js';
 
 export interface RestoreSecrets {
   tsigSecret: string;
@@ -21,8 +21,8 @@ export interface CreateRequest {
   restore?: Sealed<RestoreSecrets>;
 }
 
-export type { Refusal } from '../../core/refusal.js';
-import type { Refusal } from '../../core/refusal.js';
+export type { Refusal } from '../core/refusal.js';
+import type { Refusal } from '../core/refusal.js';
 
 /** `secrets`: what this attempt issued or was given, for the API's answer (tenant views carry none). */
 /**

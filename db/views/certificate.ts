@@ -1,19 +1,6 @@
-import type { CertificateRow } from '../../db/queries/certificates.js';
-import { certificateDnsNames, tenantZone } from './labels.js';
-
-/** A tenant certificate on the wire; everything in it is public. */
-export interface CertificateView {
-  name: string;
-  fqdn: string;
-  names: string[];
-  dns_names: string[];
-  certificate: string;
-  chain: string;
-  not_before: string;
-  not_after: string;
-  serial: string;
-  created_at: string;
-}
+import { certificateDnsNames, tenantZone } from '../../core/names/certificate-labels.js';
+import type { CertificateView } from '../../core/views/certificate.js';
+import type { CertificateRow } from '../queries/certificates.js';
 
 export function viewCertificate(siteDomain: string, row: CertificateRow): CertificateView {
   const dnsNames = certificateDnsNames(row.name, tenantZone(row.tenant, siteDomain), row.names);

@@ -4,8 +4,8 @@
  * password in them is sealed besides, so the codec does not reveal it).
  */
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { SealedBrokerAccount } from '../../activities/broker/account-view.js';
-import type { Sealed } from '../../core/sealed.js';
+import type { SealedBrokerAccount } from '../core/views/broker-account.js';
+import type { Sealed } from '../core/sealed.js';
 import type { DeleteResult, Refusal } from './tenant.js';
 
 /** One issue call, already validated; patterns are absolute. */

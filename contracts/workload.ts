@@ -2,10 +2,10 @@
  * The contract between the API and the worker for workloads: workflow ids, the update that
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
-import type { Refusal } from '../../core/refusal.js';
+import type { Refusal } from '../core/refusal.js';
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { WorkloadView } from '../../activities/workloads/view.js';
-import type { PublishStep } from '../../activities/workloads/step.js';
+import type { WorkloadView } from '../core/views/workload.js';
+import type { PublishStep } from '../core/steps.js';
 
 
 export interface WorkloadRequest {

@@ -2,12 +2,12 @@
  * The contract between the API and the worker for device addresses: the shapes that cross
  * Temporal (through the payload codec). The spec calls what a reserve answers a reservation.
  */
-import type { Refusal } from '../../core/refusal.js';
-import type { BackendStep } from '../../activities/devices/backend.js';
-import type { DeviceAddressView } from '../../activities/devices/view.js';
+import type { Refusal } from '../core/refusal.js';
+import type { BackendStep } from '../core/steps.js';
+import type { DeviceAddressView } from '../core/views/device.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 
-export type { BackendStep } from '../../activities/devices/backend.js';
+export type { BackendStep } from '../core/steps.js';
 
 export interface ReserveInput extends Parked {
   tenant: string;

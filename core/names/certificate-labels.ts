@@ -4,7 +4,7 @@
  * is a reason fit for a 400 (it quotes only the caller's own input).
  */
 import { isIP } from 'node:net';
-import { aLabelReason } from '../dns/a-label.js';
+import { aLabelReason } from './a-label.js';
 
 /** The spec's pattern (published in openapi.yaml); `certificateLabelReason` is what it leaves out. */
 export const CERTIFICATE_NAME = /^[a-z][a-z0-9-]{0,19}$/;

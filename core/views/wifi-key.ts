@@ -1,7 +1,4 @@
-import type { wifiKeys } from '../../db/schema/index.js';
-import type { Sealed } from '../../core/sealed.js';
-import { open, openValue, sealValue, type SealKeys } from '../../db/seal.js';
-import { stamps } from '../../core/wire-time.js';
+import type { Sealed } from '../sealed.js';
 
 /** The Wi-Fi key object of the wire contract; `psk` only in the answers that issue or restore it. */
 export interface WifiKeyView {
@@ -22,38 +19,11 @@ export const ADMISSION_KEY = 'admission';
 /** What an admission key reports as its class: the developer network is not a site trust class. */
 export const ADMISSION_CLASS = 'developer';
 
-type WifiKeyRow = typeof wifiKeys.$inferSelect;
-
 /** The controller-side id of a key, which salts its fingerprint. */
 export const wifiKeyId = (tenant: string, name: string) => `${tenant}/${name}`;
 
 /** A key as it crosses Temporal: its psk, when the answer carries one, sealed (core/sealed.ts). */
 export type SealedWifiKey = Omit<WifiKeyView, 'psk'> & { psk?: Sealed<string> };
-
-/** A key for Temporal: the psk sealed with the site's secrets key. */
-export function sealedWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): SealedWifiKey {
-  const { psk: _clear, ...view } = viewWifiKey(keys, row);
-  return { ...view, ...(psk !== undefined ? { psk: sealValue(keys, psk) } : {}) };
-}
-
-/** The key as the API answers it: the psk opened. */
-export function revealWifiKey(keys: SealKeys, key: SealedWifiKey): WifiKeyView {
-  const { psk, ...view } = key;
-  const clear = openValue(keys, psk);
-  return { ...view, ...(clear !== undefined ? { psk: clear } : {}) };
-}
-
-export function viewWifiKey(keys: SealKeys, row: WifiKeyRow, psk?: string): WifiKeyView {
-  return {
-    name: row.name,
-    trust_class: row.trustClass,
-    ssid: row.ssid,
-    ...(row.mac ? { mac: row.mac } : {}),
-    secrets_stored: open(keys, row.psk) !== undefined,
-    ...stamps(row),
-    ...(psk !== undefined ? { psk } : {}),
-  };
-}
 
 /** A key's name: 1-32 lowercase alphanumerics or dashes, not starting or ending with a dash. */
 // No lookahead: published in openapi.yaml, where RE2-style engines must read it (see WORKLOAD_NAME).

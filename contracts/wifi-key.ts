@@ -2,10 +2,10 @@
  * The contract between the API and the worker for Wi-Fi keys: the shapes that cross Temporal
  * (through the payload codec; a psk in them is sealed besides).
  */
-import type { Refusal } from '../../core/refusal.js';
-import type { BackendStep } from '../../activities/devices/backend.js';
-import type { SealedWifiKey } from '../../activities/wifi/key-view.js';
-import type { Sealed } from '../../core/sealed.js';
+import type { Refusal } from '../core/refusal.js';
+import type { BackendStep } from '../core/steps.js';
+import type { SealedWifiKey } from '../core/views/wifi-key.js';
+import type { Sealed } from '../core/sealed.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 
 export interface IssueKeyInput extends Parked {

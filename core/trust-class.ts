@@ -1,5 +1,5 @@
-import type { Site } from '../../core/site.js';
-import { parseRange, type AddressRange } from '../../core/address-ranges.js';
+import type { Site } from './site.js';
+import { parseRange, type AddressRange } from './address-ranges.js';
 
 /**
  * Trust classes are the site's (SITE_TRUST_CLASSES): a class decides a Wi-Fi key's SSID and VLAN

@@ -1,7 +1,7 @@
-import type { Refusal } from '../../core/refusal.js';
+import type { Refusal } from '../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
 import { attemptUpdate, type Parked } from './attempt.js';
-import type { RecordView } from '../../activities/records/view.js';
+import type { RecordView } from '../core/views/record.js';
 
 
 export interface RecordPutRequest {
