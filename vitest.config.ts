@@ -3,7 +3,8 @@ import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests sit beside the module they test; end-to-end and reliability suites are in test/.
+    include: ['test/**/*.test.ts', '{activities,apps,cli,client,contracts,core,db,temporal,workflows}/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,

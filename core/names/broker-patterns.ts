@@ -4,7 +4,7 @@ import { uncarriableReason } from './carriable.js';
  * the form the broker enforces and the responses return. Pure; every refusal is a reason fit for
  * a 400 (it quotes only the caller's own pattern).
  *
- * Decisions beyond the spec's wording (each has a row in test/unit/broker-patterns.test.ts):
+ * Decisions beyond the spec's wording (each has a row in core/names/broker-patterns.test.ts):
  * - A level starting with `$` anywhere is refused, not only `$SYS`: `$` topics belong to the
  *   broker (`$SYS`, `$CONTROL`, `$share`) and no tenant topic needs one.
  * - An empty level (`a//b`, `a/`) is refused: the leading-`/` rule exists to stop empty levels

@@ -11,7 +11,7 @@ import { waitFor } from '../support/site.js';
 /**
  * The processes refuse to start on bad configuration (spec: Configuration; design §3): exit
  * status 2 and one line on stderr naming the variable — never a value that was set. Each process
- * costs about a second, so the full table of values lives in test/unit/config.test.ts and the
+ * costs about a second, so the full table of values lives in apps/config/env.test.ts and the
  * TLS file checks in test/e2e/tls.test.ts; here one case of each kind.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

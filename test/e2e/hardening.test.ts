@@ -5,7 +5,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
  * Issue 16: what an attacker or a careless operator tried against the lab, each answered as the
  * spec says now. Every case here was reproduced before its fix (docs/reliability.md, "Tried by an
  * attacker"). Items 5, 6, 7 and 12 have their own tests (test/integration/codec-proxy.test.ts,
- * test/unit/config.test.ts, test/e2e/http-rules.test.ts, test/unit/build-info.test.ts).
+ * apps/config/env.test.ts, test/e2e/http-rules.test.ts, apps/api/build-info.test.ts).
  */
 let site: TestSite;
 let a: any;
