@@ -6,6 +6,7 @@ export default defineConfig({
     // Unit tests sit beside the module they test; end-to-end and reliability suites are in test/.
     include: ['test/**/*.test.ts', '{activities,apps,cli,client,contracts,core,db,temporal,workflows}/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/file-cpu.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
