@@ -1,4 +1,5 @@
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -7,7 +8,9 @@ import { describe, expect, it } from 'vitest';
  * a downward one passes. Each row lints one line of code as if it were a file of that layer.
  */
 const root = join(import.meta.dirname, '..', '..');
-const eslint = new ESLint({ cwd: root });
+// The project's own config with the type-aware rules off (the layer rule reads only the import
+// syntax): each row then parses one line instead of loading the program's types (43 s -> seconds).
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
 
 async function layerErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\nexport type Probe = unknown;\n`, { filePath: join(root, file) });
