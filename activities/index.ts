@@ -1,4 +1,4 @@
-import type { EnsureActivityType, ObjectStepActivity, PlanActivityType, RemoveActivityType } from '../core/steps.js';
+import type { EnsureActivityType, ObjectStepActivity, PlanActivityType, RemoveActivityType } from '../core/step-table.js';
 import { brokerAccountActivities } from './broker/accounts.js';
 import { deviceActivities } from './devices/activities.js';
 import { recordActivities } from './records/activities.js';
@@ -7,7 +7,7 @@ import { attemptActivities } from './tenant/attempts.js';
 import { leaseActivities } from './tenant/leases.js';
 import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
-import { stepActivities } from './tenant/steps.js';
+import { stepActivities } from './tenant/step-activities.js';
 import { sweepActivities } from './tenant/sweep.js';
 import { wifiKeyActivities } from './wifi/keys.js';
 import { workloadActivities } from './workloads/activities.js';
@@ -31,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
 
 export type Activities = ReturnType<typeof createActivities>;
 
-/** Every `<area>.<verb>` activity is a listed step (core/steps.ts), and every listed step an activity. */
+/** Every `<area>.<verb>` activity is a listed step (core/step-table.ts), and every listed step an activity. */
 type StepActivityKeys = Extract<keyof Activities, `${string}.${string}`>;
 type Unlisted = Exclude<StepActivityKeys, ObjectStepActivity | EnsureActivityType | PlanActivityType | RemoveActivityType | 'network.observe-indexes' | 'network.observe-zone'>;
 type Missing = Exclude<ObjectStepActivity, StepActivityKeys>;

@@ -1,4 +1,4 @@
-import { ensureActivity } from '../core/steps.js';
+import { ensureActivity } from '../core/step-table.js';
 import { Client, Connection } from '@temporalio/client';
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';

@@ -3,11 +3,11 @@
  * Temporal (through the payload codec). The spec calls what a reserve answers a reservation.
  */
 import type { Refusal } from '../core/refusal.js';
-import type { BackendStep } from '../core/steps.js';
+import type { BackendStep } from '../core/step-table.js';
 import type { DeviceAddressView } from '../core/views/device.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 
-export type { BackendStep } from '../core/steps.js';
+export type { BackendStep } from '../core/step-table.js';
 
 export interface ReserveInput extends Parked {
   tenant: string;

@@ -7,7 +7,7 @@ import { attemptUpdate, type Parked } from './attempt.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
 import type { Sealed } from '../core/sealed.js';
-import type { StepName } from '../core/steps.js';
+import type { StepName } from '../core/step-table.js';
 
 export interface RestoreSecrets {
   tsigSecret: string;

@@ -3,7 +3,7 @@
  * (through the payload codec; a psk in them is sealed besides).
  */
 import type { Refusal } from '../core/refusal.js';
-import type { BackendStep } from '../core/steps.js';
+import type { BackendStep } from '../core/step-table.js';
 import type { SealedWifiKey } from '../core/views/wifi-key.js';
 import type { Sealed } from '../core/sealed.js';
 import { attemptUpdate, type Parked } from './attempt.js';

@@ -5,7 +5,7 @@
 import type { Refusal } from '../core/refusal.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 import type { WorkloadView } from '../core/views/workload.js';
-import type { PublishStep } from '../core/steps.js';
+import type { PublishStep } from '../core/step-table.js';
 
 
 export interface WorkloadRequest {

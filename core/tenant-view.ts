@@ -1,9 +1,9 @@
 import type { Site } from './site.js';
-import { CREATE_STEPS, type StepName } from './steps.js';
+import { CREATE_STEPS, type StepName } from './step-table.js';
 import { deriveIdentity } from './identity.js';
 import { isoTime, stamps } from './wire-time.js';
 
-export type { StepName } from './steps.js';
+export type { StepName } from './step-table.js';
 export type Outcome = 'created' | 'restored' | 'reissued' | 'resumed' | 'reconciled';
 export type TenantStatus = 'provisioning' | 'ready' | 'deleting';
 

@@ -1,5 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
-import type { StepName } from '../core/steps.js';
+import type { StepName } from '../core/step-table.js';
 
 /**
  * Every backend step is its own activity under this policy: three quick attempts for transient

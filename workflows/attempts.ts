@@ -3,7 +3,7 @@ import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, 
 import { objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
-import { answering } from './steps.js';
+import { answering } from './run-step.js';
 
 /**
  * How a run serves the calls delivered to it by update-with-start. Every call is an attempt.
@@ -150,7 +150,7 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
 }
 
 /**
- * An object's run (workflows/steps.ts): its calls served as attempts under `policy`, each
+ * An object's run (workflows/run-step.ts): its calls served as attempts under `policy`, each
  * answered, so `Outcome` and the step activities it ran follow every attempt.
  */
 export function serveRun<Req, Res extends { kind: string }>(

@@ -5,7 +5,7 @@ import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, brokerAccountDelete as brokerAccountDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from '../contracts/broker-account.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -11,7 +11,7 @@ import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
 } from '../contracts/broker-account.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -8,7 +8,7 @@ import {
   attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove,
   type BackendStep, type DeviceInput, type ReleaseResult, type ReserveInput, type ReserveResult, type SyncResult,
 } from '../contracts/device-address.js';
-import { runStep, type StepAbout } from './steps.js';
+import { runStep, type StepAbout } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -10,7 +10,7 @@ export function isStepFailure(err: unknown): err is TemporalFailure {
   return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TemporalFailure;
 }
 
-/** The step a failed activity named in its details (activities/step.ts), if it named one. */
+/** The step a failed activity named in its details (activities/step-failure.ts), if it named one. */
 export function failedStepOf(err: TemporalFailure): string | undefined {
   const app = err instanceof ApplicationFailure ? err : err.cause instanceof ApplicationFailure ? err.cause : undefined;
   const first = app?.details?.[0] as { step?: unknown } | undefined;

@@ -9,7 +9,7 @@ import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from '../contracts/ids.js';
 import { RUN_MODEL_PATCH } from './before-run-model/index.js';
 import { answered } from './run-attributes.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 
 /** Sweeps from this one on also revoke the Wi-Fi keys of admissions that expired unused. */
 export const ADMISSION_EXPIRY_PATCH = 'admission-expiry';

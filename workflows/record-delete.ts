@@ -5,7 +5,7 @@ import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, recordDelete as recordDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
 import { attemptRecordDelete, type RecordDeleteRequest, type RecordDeleteResult } from '../contracts/record.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -5,7 +5,7 @@ import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, recordPut as recordPutBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from '../contracts/record.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

@@ -1,12 +1,12 @@
 import { patched, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
-import { PLAN_OF_AREA } from '../core/steps.js';
-import { areaOf, runStep } from './steps.js';
+import { PLAN_OF_AREA } from '../core/step-table.js';
+import { areaOf, runStep } from './run-step.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
 import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from '../contracts/tenant.js';
 import { aloneOnTenant } from './tenant-lease.js';
-import { ensureSteps, fabric } from './tenant-steps.js';
+import { ensureSteps, fabric } from './tenant-step-sequence.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 

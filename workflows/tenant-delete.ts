@@ -6,7 +6,7 @@ import { beganBeforeRunModel } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptTenantDelete, type DeleteInput, type DeleteResult } from '../contracts/tenant.js';
 import { tenantRun } from './tenant-lease.js';
-import { fabric, removeSteps } from './tenant-steps.js';
+import { fabric, removeSteps } from './tenant-step-sequence.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -20,7 +20,7 @@ export async function tenantDelete(input: DeleteInput): Promise<DeleteResult | u
   const attempt = (req: DeleteInput) => tenantRun(req.name, 'delete', () => registry.beginDelete(req), (start) => remove(req, start.index));
   // Begun before the run model: the one attempt its start carried, as then.
   if (beganBeforeRunModel()) return attempt(input);
-  // tenantRun answers each attempt itself (alone on the tenant, workflows/steps.ts `answering`).
+  // tenantRun answers each attempt itself (alone on the tenant, workflows/run-step.ts `answering`).
   return serveAttempts(attemptTenantDelete, attempt, {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,

@@ -3,7 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { upsertMemo } from '@temporalio/workflow';
 import type { Refusal } from '../core/refusal.js';
-import { answering, type Answered } from './steps.js';
+import { answering, type Answered } from './run-step.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -63,7 +63,7 @@ export function underNameLease<T>(tenant: string, name: string, operation: strin
 
 /**
  * A tenant's own run (a create attempt, a reconcile, a delete): the tenant alone, answered
- * (workflows/steps.ts: `Outcome` from how it answered, the step activities it ran).
+ * (workflows/run-step.ts: `Outcome` from how it answered, the step activities it ran).
  */
 export function aloneOnTenant<R extends { kind: string }>(tenant: string, operation: string, work: () => Promise<R>, success: (r: R | Busy) => string = (r) => r.kind): Promise<Answered<R | Busy>> {
   return answering(() => underLease(tenant, 'exclusive', operation, work), success);

@@ -1,9 +1,9 @@
 import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { planActivity, PLAN_OF_AREA } from '../core/steps.js';
+import { planActivity, PLAN_OF_AREA } from '../core/step-table.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS_OF } from './activity-options.js';
 import type { PlanResult, StepReport } from '../contracts/tenant.js';
-import { answering, areaOf, runStep, type Answered } from './steps.js';
+import { answering, areaOf, runStep, type Answered } from './run-step.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 

@@ -3,9 +3,9 @@ import type { ReconcileStart } from '../activities/tenant/remove.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import type { ReconcileResult, StepReport } from '../contracts/tenant.js';
-import { areaOf, runStep } from './steps.js';
+import { areaOf, runStep } from './run-step.js';
 import { tenantRun } from './tenant-lease.js';
-import { ensureSteps } from './tenant-steps.js';
+import { ensureSteps } from './tenant-step-sequence.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 

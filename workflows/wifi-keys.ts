@@ -8,7 +8,7 @@ import {
   attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke,
   type AdmissionKeyInput, type AdmissionKeyResult, type IssueKeyInput, type IssueKeyResult, type RevokeKeyInput, type RevokeKeyResult,
 } from '../contracts/wifi-key.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { underLease } from './tenant-lease.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);

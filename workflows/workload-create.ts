@@ -6,7 +6,7 @@ import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, workloadCreate as workloadCreateBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../contracts/workload.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 

@@ -5,7 +5,7 @@ import { serveRun } from './attempts.js';
 import { beganBeforeRunModel, workloadDelete as workloadDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
 import { attemptWorkloadDelete, type WorkloadDeleteRequest, type WorkloadDeleteResult } from '../contracts/workload.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
 

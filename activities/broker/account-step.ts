@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { asBackendStep } from '../step.js';
+import { asBackendStep } from '../step-failure.js';
 import type { ActivityDeps } from '../deps.js';
 
 export const BROKER_STEP = 'broker';

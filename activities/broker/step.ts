@@ -1,5 +1,5 @@
 import { removeTenantBrokerAccounts } from './remove-all.js';
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 
 /** `broker` (delete only): every broker account of the tenant; accounts are made by their own route. */
 export const brokerStep: TenantStep<'broker'> = {

@@ -1,6 +1,6 @@
 import { updateTenant } from '../../db/queries/tenants.js';
 import { seal } from '../../db/seal.js';
-import type { TenantStep, TenantStepContext } from '../tenant-step.js';
+import type { TenantStep, TenantStepContext } from '../tenant-step-module.js';
 import { newDashboardPassword } from '../tenant/secrets.js';
 import { dashboardUsername } from '../../core/tenant-view.js';
 

@@ -1,6 +1,6 @@
 import { ensureTenantDeviceAddresses, planTenantDeviceAddresses, removeTenantDeviceAddresses } from './addresses.js';
-import { untagged } from '../step.js';
-import type { TenantStep } from '../tenant-step.js';
+import { untagged } from '../step-failure.js';
+import type { TenantStep } from '../tenant-step-module.js';
 
 /**
  * `device-address`: every fixed address the tenant holds, on the router and as its name (a

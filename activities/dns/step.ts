@@ -1,5 +1,5 @@
 import { republishNames, withDnsWrites } from '../records/publish.js';
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 
 /** `dns`: the tenant's forward and reverse zones and its update key; delete removes them. */
 export const dnsStep: TenantStep<'dns'> = {

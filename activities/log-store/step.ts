@@ -3,7 +3,7 @@ import { updateTenant } from '../../db/queries/tenants.js';
 import type { Db } from '../../db/registry.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { seal } from '../../db/seal.js';
-import type { TenantStep, TenantStepContext } from '../tenant-step.js';
+import type { TenantStep, TenantStepContext } from '../tenant-step-module.js';
 import { newLogToken } from '../tenant/secrets.js';
 
 /**

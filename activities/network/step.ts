@@ -1,6 +1,6 @@
 import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */

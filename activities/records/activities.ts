@@ -9,7 +9,7 @@ import type { RecordDeleteRequest, RecordPutRequest } from '../../contracts/reco
 import type { ActivityDeps } from '../deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../../core/names/workload.js';
-import { runPublishStep } from '../workloads/step.js';
+import { runPublishStep } from '../workloads/publish-step.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
 import { publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';

@@ -1,4 +1,4 @@
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 
 /** `resolver`: the site resolver forwards both tenant zones to the tenant DNS server. */
 export const resolverStep: TenantStep<'resolver'> = {

@@ -1,4 +1,4 @@
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 
 /** `state`: the tenant's state-store user and the policy that confines it to its key prefix. */
 export const stateStep: TenantStep<'state'> = {

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sealed } from '../../core/sealed.js';
-import { CREATE_STEPS, type StepName } from '../../core/steps.js';
+import { CREATE_STEPS, type StepName } from '../../core/step-table.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';

@@ -1,11 +1,11 @@
-import { RECONCILE_AREAS, type RemovalStep, type StepName } from '../../core/steps.js';
+import { RECONCILE_AREAS, type RemovalStep, type StepName } from '../../core/step-table.js';
 
 export type ReconcileArea = (typeof RECONCILE_AREAS)[number];
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
 import type { Refusal } from '../../contracts/tenant.js';
-import { createStepsFor, removalStepsFor } from '../steps.js';
+import { createStepsFor, removalStepsFor } from '../step-registry.js';
 import type { ActivityDeps } from '../deps.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
@@ -16,7 +16,7 @@ export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[]
 const notFound: Refusal = { kind: 'refused', error: 'not_found', message: 'tenant not found' };
 
 /**
- * The registry side of delete and reconcile. A delete removes, in the spec's order (core/steps.ts),
+ * The registry side of delete and reconcile. A delete removes, in the spec's order (core/step-table.ts),
  * each step's backend objects, each as its own activity, then the registry row. The fabric network
  * stays: the operator removes it, and delete is refused while the fabric still carries the zone.
  */

@@ -1,4 +1,4 @@
-import type { TenantStep } from '../tenant-step.js';
+import type { TenantStep } from '../tenant-step-module.js';
 import { revokeTenantWifiKeys } from './keys.js';
 
 /** `wifi` (delete only): every Wi-Fi key of the tenant, `admission` included, is revoked. */

@@ -8,14 +8,14 @@ import type { WorkloadRequest } from '../../contracts/workload.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
-import { modeOf, type ReconcileInput, type StepInput } from '../tenant/steps.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
 import type { ReconcileMode } from '../../core/backend-outcome.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from '../../core/names/workload.js';
 import { repeatedWorkloadSizing } from '../../core/workload-sizing.js';
-import { runPublishStep } from './step.js';
+import { runPublishStep } from './publish-step.js';
 import type { WorkloadView } from '../../core/views/workload.js';
 import { viewWorkload } from '../../db/views/workload.js';
 

@@ -70,7 +70,7 @@ export function successOf(operation: string, answer: unknown): StepOutcome {
   return outcomeOfObjects(answer) ?? 'done';
 }
 
-/** The failure types a backend step leaves with (activities/step.ts asBackendStep). */
+/** The failure types a backend step leaves with (activities/step-failure.ts asBackendStep). */
 const STEP_FAILURES = new Set(['BackendFailed', 'BackendRefused']);
 
 /** The step a backend step's failure names (its first detail), when it names one. */

@@ -10,7 +10,7 @@
 import { Context } from '@temporalio/activity';
 import type { RuntimeOptions } from '@temporalio/worker';
 import { observeBackendCalls } from '../../activities/backend-telemetry.js';
-import { STEP_ACTIVITY_TYPES } from '../../core/steps.js';
+import { STEP_ACTIVITY_TYPES } from '../../core/step-table.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';

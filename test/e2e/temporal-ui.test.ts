@@ -136,7 +136,7 @@ describe('a tenant create failed at one step, in the Temporal UI', () => {
     const failed = await failedActivity(page, 'state.ensure', '"backend": "minio"');
     expect(failed.attempt).toBe('3');
     expect(failed.failure).toContain('"message": "backend step \\"state\\" failed"');
-    // The cause carries the backend and its answer (activities/step.ts), decoded by the codec.
+    // The cause carries the backend and its answer (activities/step-failure.ts), decoded by the codec.
     expect(failed.failure).toMatch(/"message": "minio: [A-Z]+ \/minio\/admin\/\S+ -> 500 /);
     expect(failed.failure).toContain('"backend": "minio"');
     await page.screenshot({ path: join(OUTPUT, 'temporal-ui-tenant-failure.png'), fullPage: true });

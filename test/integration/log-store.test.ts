@@ -7,7 +7,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { fresh } from '../support/fresh-http.js';
 import { logStoreStep } from '../../activities/log-store/step.js';
 import type { ActivityDeps } from '../../activities/deps.js';
-import type { TenantStepContext } from '../../activities/tenant-step.js';
+import type { TenantStepContext } from '../../activities/tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { TenantSecrets } from '../../core/tenant-view.js';
 import { Registry } from '../../db/registry.js';

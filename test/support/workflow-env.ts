@@ -183,7 +183,7 @@ export function workloadCreateStubs(w: WorkflowTestEnv) {
   };
 }
 
-/** A backend step that fails as activities/step.ts leaves it when a backend refuses: not retried. */
+/** A backend step that fails as activities/step-failure.ts leaves it when a backend refuses: not retried. */
 export const stepFails = (step: string) => async (): Promise<never> => {
   throw ApplicationFailure.create({ message: `backend step "${step}" failed`, type: 'BackendRefused', nonRetryable: true, details: [{ step, answer: '500' }] });
 };

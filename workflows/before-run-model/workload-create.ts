@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@
 import { isStepFailure } from '../failures.js';
 import type { FormerActivities as Activities } from './activities.js';
 import { newWorkloadDisk } from '../../core/workload-sizing.js';
-import type { PublishStep } from '../../core/steps.js';
+import type { PublishStep } from '../../core/step-table.js';
 import { STEP } from '../../core/search-attributes.js';
 import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underNameLease } from '../tenant-lease.js';

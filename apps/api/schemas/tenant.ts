@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CREATE_STEPS } from '../../../core/steps.js';
+import { CREATE_STEPS } from '../../../core/step-table.js';
 import { DateTime, listOf, Stamps, TenantName } from './common.js';
 
 export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;

@@ -1,5 +1,5 @@
 import type { Site } from '../core/site.js';
-import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type TenantStepName } from '../core/steps.js';
+import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type TenantStepName } from '../core/step-table.js';
 import { brokerStep } from './broker/step.js';
 import { dashboardsStep } from './dashboards/step.js';
 import { deviceAddressStep } from './devices/address-step.js';
@@ -8,10 +8,10 @@ import { logStoreStep } from './log-store/step.js';
 import { networkStep } from './network/step.js';
 import { resolverStep } from './resolver/step.js';
 import { stateStep } from './state/step.js';
-import type { TenantFacts, TenantStep } from './tenant-step.js';
+import type { TenantFacts, TenantStep } from './tenant-step-module.js';
 import { wifiStep } from './wifi/step.js';
 
-/** Each step of core/steps.ts bound to its module (the typecheck fails when one is missing). */
+/** Each step of core/step-table.ts bound to its module (the typecheck fails when one is missing). */
 export const STEP_MODULES: { [N in TenantStepName]: TenantStep<N> } = {
   dns: dnsStep,
   resolver: resolverStep,

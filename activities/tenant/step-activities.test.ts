@@ -4,10 +4,10 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { ActivityDeps } from '../deps.js';
-import { stepActivities } from './steps.js';
+import { stepActivities } from './step-activities.js';
 
 /**
- * A backend step activity (activities/step.ts, here the network step's fabric read
+ * A backend step activity (activities/step-failure.ts, here the network step's fabric read
  * `network.observe-indexes`) in Temporal's mock activity context: it heartbeats every second
  * while its backend call runs, so a dead worker is noticed within the step's 5 s heartbeat
  * timeout, and stops once the call has answered or failed; a failure leaves naming only its step,

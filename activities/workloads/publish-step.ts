@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { asBackendStep } from '../step.js';
-import type { PublishStep } from '../../core/steps.js';
+import { asBackendStep } from '../step-failure.js';
+import type { PublishStep } from '../../core/step-table.js';
 
 /**
  * Runs one backend call of a workload or record. A failure is logged here with its detail (which

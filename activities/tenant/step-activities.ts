@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ensureActivity, planActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type PlanActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/steps.js';
+import { ensureActivity, planActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type PlanActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/step-table.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
 import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
-import { asBackendStep } from '../step.js';
-import { STEP_MODULES } from '../steps.js';
-import type { TenantStepContext } from '../tenant-step.js';
+import { asBackendStep } from '../step-failure.js';
+import { STEP_MODULES } from '../step-registry.js';
+import type { TenantStepContext } from '../tenant-step-module.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 

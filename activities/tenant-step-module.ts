@@ -1,5 +1,5 @@
 import type { Site } from '../core/site.js';
-import type { TenantStepName } from '../core/steps.js';
+import type { TenantStepName } from '../core/step-table.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { ActivityDeps } from './deps.js';
 import type { TenantIdentity } from '../core/identity.js';
@@ -20,7 +20,7 @@ export interface TenantFacts {
 /**
  * One backend step of a tenant, beside the adapter of its product (`activities/<area>/step.ts`).
  * `ensure` adopts and corrects what exists and reports per object what it found; `remove` is
- * idempotent. A step of `core/steps.ts` marked `create` has an ensure, one with a removal place a
+ * idempotent. A step of `core/step-table.ts` marked `create` has an ensure, one with a removal place a
  * remove. Each runs as its own Temporal activity (`<name>.ensure`, `<name>.remove`).
  */
 export interface TenantStep<N extends TenantStepName = TenantStepName> {

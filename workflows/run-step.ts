@@ -32,7 +32,7 @@ export interface StepAbout {
   object: string;
   options?: ActivityOptions;
   /**
-   * The areas a failure may name (its first detail, activities/step.ts) when the activity writes
+   * The areas a failure may name (its first detail, activities/step-failure.ts) when the activity writes
    * to more than its own area (a device address: the router, then DNS). Default: its own area.
    */
   areas?: readonly string[];

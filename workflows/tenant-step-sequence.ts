@@ -1,7 +1,7 @@
-import type { StepInput } from '../activities/tenant/steps.js';
-import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/steps.js';
+import type { StepInput } from '../activities/tenant/step-activities.js';
+import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/step-table.js';
 import { STEP_OPTIONS_OF } from './activity-options.js';
-import { runStep } from './steps.js';
+import { runStep } from './run-step.js';
 import type { StepReport } from '../contracts/tenant.js';
 
 export type StepsRun = { ok: true; report: StepReport[] } | { ok: false; step: StepName; report: StepReport[] };
