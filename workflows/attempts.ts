@@ -1,6 +1,6 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { objectGone } from '../contracts/attempt.js';
+import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
 import { answering } from './run-step.js';
@@ -24,6 +24,10 @@ export interface Parking<Res> {
   call: string;
   failedStep?(res: Res): string | undefined;
 }
+
+/** The parked policy of a run whose failed step waits for the call's repeat (the site's timeout, or the default). */
+export const parkedPolicy = (input: { parkedTimeoutMs?: number }, call: string) =>
+  ({ kind: 'parked' as const, parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call });
 
 export type AttemptPolicy<Res> = ({ kind: 'parked' } & Parking<Res>) | { kind: 'serial'; park?: Parking<Res> };
 

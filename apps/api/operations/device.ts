@@ -33,7 +33,7 @@ export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind
 /**
  * What the device, device-address and Wi-Fi key routes ask of the service. The registry entry
  * of a device is written here (it touches no backend); reservations and keys run on Temporal
- * (`workflows/device-address.ts`, `workflows/wifi-keys.ts`); reads come from the registry.
+ * (`workflows/device-address-reserve.ts` and the other device and Wi-Fi key workflows, one file each); reads come from the registry.
  */
 export interface DeviceOperations {
   tenantRegistered(tenant: string): Promise<boolean>;

@@ -1,0 +1,18 @@
+import { parkedPolicy, serveRun } from './attempts.js';
+import * as before from './before-run-model/index.js';
+import { attemptWifiKeyRevoke, type RevokeKeyInput, type RevokeKeyResult } from '../contracts/wifi-key.js';
+import { runStep } from './run-step.js';
+import { underLease } from './tenant-lease.js';
+import { ofKey } from './wifi-key-about.js';
+
+/** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
+export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyResult | undefined> {
+  if (before.beganBeforeRunModel()) return before.wifiKeyRevoke(input);
+  return serveRun(attemptWifiKeyRevoke, (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)), parkedPolicy(input, 'wifi key revoke'));
+}
+
+async function revoke(input: RevokeKeyInput): Promise<RevokeKeyResult> {
+  const revoked = await runStep('wifi.revoke-key', [{ tenant: input.tenant, name: input.name }], ofKey(input.tenant, input.name));
+  if (!revoked.ok) return { kind: 'failed', step: 'wifi' };
+  return revoked.value ? { kind: 'revoked' } : { kind: 'refused', error: 'not_found', message: 'wifi key not found' };
+}
