@@ -153,8 +153,8 @@ async function directCreator(site: Site) {
     /** One create, step by step as the workflow runs them; its latency in ms and its step count. */
     async create(name: string): Promise<{ ms: number; steps: number }> {
       const t0 = performance.now();
-      let reg = await acts.registerTenant({ request: { name } });
-      if (reg.kind === 'needs-fabric') reg = await acts.registerTenant({ request: { name }, fabric: await acts['network.observe-indexes']() });
+      let reg = await acts.prepareTenant({ request: { name } });
+      if (reg.kind === 'needs-fabric') reg = await acts.prepareTenant({ request: { name }, fabric: await acts['network.observe-indexes']() });
       if (process.env.BENCH_STEP_TIMES) process.stderr.write(`register ${(performance.now() - t0).toFixed(1)} `);
       if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.kind === 'refused' ? reg.message : reg.kind}`);
       for (const step of reg.steps) {

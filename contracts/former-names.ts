@@ -8,6 +8,8 @@
  *   goes with the release after 0.12.
  * - issue 25 (the `run-model` patch): every backend step activity is named `<area>.<verb>`;
  *   goes with the release after 0.13, together with `workflows/before-run-model/`.
+ * - issue 30 (the `prepare-names` patch): `registerTenant` became `prepareTenant` (the names
+ *   table's `prepare<Object>`); goes with the release after 0.14.
  */
 export const FORMER_UPDATE_NAMES: Readonly<Record<string, string>> = {
   brokerAccountEnsure: 'attemptBrokerAccount',
@@ -28,6 +30,7 @@ export const BEFORE_ONE_NAME = {
  * before `run-model`, which keep scheduling them (workflows/before-run-model/).
  */
 export const FORMER_ACTIVITY_NAMES = {
+  registerTenant: 'prepareTenant',
   allocateDeviceAddress: 'device-address.prepare',
   deviceReservationView: 'deviceAddressView',
   registerWifiKey: 'prepareWifiKey',

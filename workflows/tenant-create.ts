@@ -1,14 +1,17 @@
 import { patched, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import { PLAN_OF_AREA } from '../core/step-table.js';
 import { areaOf, runStep } from './run-step.js';
-import type { Activities } from '../activities/index.js';
+import type { FormerActivities } from './before-run-model/activities.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
 import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from '../contracts/tenant.js';
 import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-step-sequence.js';
 
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+const registry = proxyLocalActivities<FormerActivities>(REGISTRY_OPTIONS);
+
+/** Runs from this one on call the registry part `prepareTenant`; earlier histories recorded `registerTenant`. */
+export const PREPARE_NAMES_PATCH = 'prepare-names';
 
 /**
  * `tenant-create/<name>`: each create call is an attempt delivered by update. Attempts that arrive
@@ -31,12 +34,13 @@ function attempt(req: CreateRequest): Promise<CreateResult> {
 }
 
 async function tryCreate(req: CreateRequest): Promise<CreateResult> {
-  let reg = await registry.registerTenant({ request: req });
+  const prepareTenant = patched(PREPARE_NAMES_PATCH) ? registry.prepareTenant : registry.registerTenant;
+  let reg = await prepareTenant({ request: req });
   if (reg.kind === 'needs-fabric') {
     // A new name: its index is chosen from what the fabric carries, read by the network step.
     const read = await fabric.indexes(req.name);
     if (!read.ok) return { kind: 'failed', step: 'network' };
-    reg = await registry.registerTenant({ request: req, fabric: read.value });
+    reg = await prepareTenant({ request: req, fabric: read.value });
   }
   if (reg.kind === 'refused') return reg;
   if (reg.kind === 'needs-fabric') throw new Error('registration asked for the fabric twice');

@@ -125,7 +125,7 @@ export function registerActivity(deps: ActivityDeps) {
   }
 
   return {
-    async registerTenant(input: RegisterInput): Promise<Registration> {
+    async prepareTenant(input: RegisterInput): Promise<Registration> {
       const { restore, ...rest } = input.request;
       const opened = openValue(keys, restore);
       if (restore !== undefined && !opened) return refuse('conflict', 'the supplied secrets could not be read; send them again');

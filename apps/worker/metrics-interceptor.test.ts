@@ -15,7 +15,7 @@ describe('which activity runs which step', () => {
     ['the older step<Name> activities', 'stepDeviceAddress', { step: 'device-address', operation: 'ensure' }],
     ['a one-word older one', 'stepDns', { step: 'dns', operation: 'ensure' }],
     ['an activity that runs several steps is no single step', 'runSteps', undefined],
-    ['a registry activity', 'registerTenant', undefined],
+    ['a registry activity', 'prepareTenant', undefined],
     ["an object's step: the area and its verb", 'hypervisor.ensure-vm', { step: 'hypervisor', operation: 'ensure-vm' }],
     ['a fabric read', 'network.observe-zone', { step: 'network', operation: 'observe-zone' }],
     ['a capitalised verb is no step', 'dns.Publish', undefined],
@@ -119,7 +119,7 @@ describe('the interceptor counts what a step activity did', () => {
     ["a workload's failed VM step", 'hypervisor.ensure-vm', async () => { throw failure; }, { step: 'hypervisor', operation: 'ensure-vm', outcome: 'failed' }],
     ["a record's published name", 'dns.publish-record', async () => undefined, { step: 'dns', operation: 'publish-record', outcome: 'done' }],
     ["a broker account's removal", 'broker.remove-account', async () => undefined, { step: 'broker', operation: 'remove-account', outcome: 'removed' }],
-    ['an activity that is no step', 'registerTenant', async () => ({ kind: 'proceed' }), undefined],
+    ['an activity that is no step', 'prepareTenant', async () => ({ kind: 'proceed' }), undefined],
   ])('%s', async (_reason, activityType, work, want) => {
     const metrics = createWorkerMetrics();
     const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);

@@ -145,7 +145,7 @@ export function leaseTable() {
 }
 
 /**
- * A tenant create's registry stubbed (registerTenant, failAttempt, finishAttempt) for a tenant
+ * A tenant create's registry stubbed (prepareTenant, failAttempt, finishAttempt) for a tenant
  * whose only step is `dns`, its backend step set by the test; `calls` counts each activity's calls.
  */
 export function tenantCreateStubs(w: WorkflowTestEnv) {
@@ -156,7 +156,7 @@ export function tenantCreateStubs(w: WorkflowTestEnv) {
   };
   const answer = async (input: { name: string }) => ({ tenant: { name: input.name }, secrets: {} });
   Object.assign(w.stubs, {
-    registerTenant: counted('registerTenant', async ({ request }: { request: { name: string } }) => ({ kind: 'proceed', name: request.name, index: 1, outcome: 'created', secrets: {}, steps: ['dns'] })),
+    prepareTenant: counted('prepareTenant', async ({ request }: { request: { name: string } }) => ({ kind: 'proceed', name: request.name, index: 1, outcome: 'created', secrets: {}, steps: ['dns'] })),
     failAttempt: counted('failAttempt', answer),
     finishAttempt: counted('finishAttempt', answer),
   });

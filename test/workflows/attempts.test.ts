@@ -61,7 +61,7 @@ describe('a create arriving while an attempt runs', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(a).toEqual(b);
     expect(a.kind).toBe('ready');
-    expect(stubs.calls('registerTenant')).toBe(1);
+    expect(stubs.calls('prepareTenant')).toBe(1);
     expect(dns.entered).toBe(1);
     await w.env.client.workflow.getHandle(runIds.tenantCreate('joined')).result();
     expect(await describeRun(runIds.tenantCreate('joined'))).toMatchObject({ status: 'COMPLETED', outcome: 'created' });
@@ -194,7 +194,7 @@ describe('a failed attempt', () => {
     expect(fresh.kind).toBe('ready');
     const run = await describeRun(id);
     expect(run.runId).not.toBe(failedRun);
-    expect(stubs.calls('registerTenant')).toBe(2);
+    expect(stubs.calls('prepareTenant')).toBe(2);
   });
 });
 

@@ -46,7 +46,7 @@ describe('a run finding its tenant held', () => {
     leases.hold('waits', 'exclusive', 'tenant delete');
     const created = create('waits');
     await waitFor(() => claimsOf('waits').filter((c) => !c.granted).length >= 2);
-    expect(stubs.calls('registerTenant')).toBe(0);
+    expect(stubs.calls('prepareTenant')).toBe(0);
     leases.free('waits', 'tenant delete');
     expect((await created).kind).toBe('ready');
     expect(claimsOf('waits').filter((c) => c.granted)).toEqual([{ tenant: 'waits', mode: 'exclusive', granted: true }]);
@@ -120,7 +120,7 @@ describe('the lease is released however the work ends', () => {
 
   it('an attempt that throws', async () => {
     Object.assign(w.stubs, {
-      registerTenant: async () => {
+      prepareTenant: async () => {
         throw ApplicationFailure.nonRetryable('the registry is gone', 'Test');
       },
     });
