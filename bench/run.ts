@@ -13,7 +13,7 @@ import { loadConfig } from '../apps/config/env.js';
 import { sealKeys } from '../apps/config/keys.js';
 import { startLabBackends } from '../apps/lab/backends.js';
 import { freePort } from '../apps/lab/free-port.js';
-import { bindPorts } from '../apps/worker/ports.js';
+import { bindPorts } from '../activities/backend-areas.js';
 import { Registry } from '../db/registry.js';
 import { dataConverter } from '../temporal/data-converter.js';
 import { startDevServer } from '../temporal/dev-server.js';

@@ -9,7 +9,7 @@ import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
-import { bindPorts } from './ports.js';
+import { bindPorts } from '../../activities/backend-areas.js';
 import { workerTelemetryOptions, type WorkerTelemetry } from './telemetry.js';
 import { tracedBundlePath } from './workflow-interceptor-modules.js';
 

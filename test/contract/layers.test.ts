@@ -49,7 +49,7 @@ const allowed = [
   { file: 'apps/api/app.ts', code: "import { Registry } from '../../db/registry.js';", why: 'apps import anything below' },
   { file: 'apps/api/operations/device.ts', code: "import { viewDevice } from '../../../db/views/device.js';", why: 'the API imports db views and core' },
   { file: 'apps/config/ca.ts', code: "import { siteIssuer } from '../../activities/certificates/site-issuer.js';", why: 'apps/config binds an adapter of activities to its port' },
-  { file: 'apps/worker/ports.ts', code: "import { createIssuer } from '../../activities/certificates/issuer.js';", why: 'the worker imports activities' },
+  { file: 'apps/worker/worker.ts', code: "import { createIssuer } from '../../activities/certificates/issuer.js';", why: 'the worker imports activities' },
 ];
 
 describe('layer rule', () => {

@@ -7,7 +7,7 @@ import { startMosquitto, type RunningMosquitto } from '../../apps/lab/servers/mo
 import { createFaultProxy } from '../../apps/lab/simulators/fault-proxy.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { checkBackends } from '../../apps/worker/check-backends.js';
-import { bindPorts } from '../../apps/worker/ports.js';
+import { bindPorts } from '../../activities/backend-areas.js';
 import { stateAccessKey } from '../../core/identity.js';
 import { createPrivateCa, type PrivateCa } from '../support/private-ca.js';
 

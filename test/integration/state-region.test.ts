@@ -5,7 +5,7 @@ import { stateAccessKey } from '../../core/identity.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
-import { bindPorts } from '../../apps/worker/ports.js';
+import { bindPorts } from '../../activities/backend-areas.js';
 
 /**
  * MinIO configured with a region (MINIO_SITE_REGION) refuses a request signed for any other:

@@ -1,0 +1,34 @@
+import type { Site } from '../core/site.js';
+import type { BackendPorts } from './ports.js';
+import { BackendHttp } from './http.js';
+
+/**
+ * A backend area (`activities/<area>/area.ts`): how the site's settings bind the area's port to its
+ * product adapter, and the read-only probes `worker --check-backends` runs against that product.
+ * `activities/backend-areas.ts` lists every area once; the worker, the bench and the check take
+ * the ports and the probes from that list.
+ */
+export interface BackendArea<K extends keyof BackendPorts = keyof BackendPorts> {
+  port: K;
+  /** The port bound to the product, or undefined when the site does not configure this backend. */
+  bind(site: Site, timeoutMs: number): BackendPorts[K];
+  /** The product's read-only checks; none when the site does not configure it. */
+  probes?(site: Site, timeoutMs: number): Probe[];
+}
+
+/** One check of `--check-backends`: what answered, or a BackendError saying why not. */
+export interface Probe {
+  backend: string;
+  /** The URL checked (no credential is ever part of it). */
+  url: string;
+  run(): Promise<string>;
+}
+
+export const probe = (backend: string, url: string, run: () => Promise<string>): Probe => ({ backend, url, run });
+
+/** A JSON API client as the adapters make them: the site's timeout, CA bundle and pin. */
+export const jsonApi = (product: string, url: string, headers: Record<string, string>, timeoutMs: number, ca: string | undefined, pin?: string) =>
+  new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca, pin });
+
+/** Typed identity: an area whose `bind` answers its port's type. */
+export const backendArea = <K extends keyof BackendPorts>(area: BackendArea<K>): BackendArea<K> => area;

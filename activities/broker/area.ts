@@ -1,0 +1,29 @@
+import { BackendError } from '../../core/backend-outcome.js';
+import { backendArea, probe } from '../backend-area.js';
+import { createDynsecAdapter } from './dynsec.js';
+import { createDynsecControl } from './dynsec-control.js';
+
+/** Mosquitto's dynamic security plugin: the tenants' broker accounts. */
+export const brokerArea = backendArea({
+  port: 'broker',
+  bind: (site, timeoutMs) => {
+    const b = site.broker;
+    return b ? createDynsecAdapter({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca }) : undefined;
+  },
+  probes: (site, timeoutMs) => {
+    const b = site.broker;
+    if (!b) return [];
+    return [
+      probe('broker', b.url, async () => {
+        const control = createDynsecControl({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca });
+        try {
+          const [r] = await control.run([{ command: 'getDefaultACLAccess' }]);
+          if (r?.error) throw new BackendError('mosquitto', `getDefaultACLAccess: ${r.error}`);
+          return 'Mosquitto dynamic security answers';
+        } finally {
+          await control.close();
+        }
+      }),
+    ];
+  },
+});

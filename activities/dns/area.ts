@@ -1,0 +1,16 @@
+import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { createPowerDnsAdapter } from './powerdns.js';
+
+/** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
+export const dnsArea = backendArea({
+  port: 'dns',
+  bind: (site, timeoutMs) =>
+    createPowerDnsAdapter({ apiUrl: site.dns.apiUrl, apiKey: site.dns.apiKey, nameservers: site.dns.nameservers, updateServer: site.dns.updateServer, timeoutMs, ca: site.dns.ca }),
+  // The server object carries the version.
+  probes: (site, timeoutMs) => [
+    probe('powerdns', site.dns.apiUrl, async () => {
+      const s = (await jsonApi('powerdns', site.dns.apiUrl, { 'X-API-Key': site.dns.apiKey }, timeoutMs, site.dns.ca).call({ path: 'servers/localhost' })).json<{ version?: string }>();
+      return `PowerDNS Authoritative ${s.version ?? '(version not given)'}`;
+    }),
+  ],
+});

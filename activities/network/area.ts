@@ -1,0 +1,21 @@
+import { backendArea } from '../backend-area.js';
+import { createProxmoxNetworkAdapter } from './proxmox.js';
+
+/** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes Proxmox). */
+export const networkArea = backendArea({
+  port: 'network',
+  bind: (site, timeoutMs) =>
+    createProxmoxNetworkAdapter({
+      apiUrl: site.proxmox.apiUrl,
+      tokenId: site.proxmox.tokenId,
+      tokenSecret: site.proxmox.tokenSecret,
+      controller: site.fabricController,
+      node: site.node,
+      vrfVniBase: site.vrfVniBase,
+      vnetVniBase: site.vnetVniBase,
+      taskTimeoutMs: timeoutMs,
+      applyTimeoutMs: site.networkApplyTimeoutMs,
+      timeoutMs,
+      ca: site.proxmox.ca,
+    }),
+});

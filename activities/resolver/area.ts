@@ -1,0 +1,26 @@
+import { outcomeOf } from '../../core/backend-outcome.js';
+import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { createRecursorAdapter } from './recursor.js';
+
+/** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
+export const resolverArea = backendArea({
+  port: 'resolver',
+  bind: (site, timeoutMs) => {
+    const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
+    const forwardTo = site.resolver.forwardTo;
+    return {
+      ensure: (spec) => recursor.ensure({ zones: spec.zones, forwardTo }),
+      plan: async (spec) =>
+        (await recursor.observe({ zones: spec.zones, forwardTo })).map((o) => outcomeOf(`forward ${o.zone}`, o.exists, !o.matches, o.drift)),
+      remove: (spec) => recursor.remove(spec),
+    };
+  },
+  // The Recursor shares the Authoritative's API: the server object carries the version.
+  probes: (site, timeoutMs) => [
+    probe('recursor', site.resolver.apiUrl, async () => {
+      const api = jsonApi('recursor', site.resolver.apiUrl, { 'X-API-Key': site.resolver.apiKey }, timeoutMs, site.resolver.ca);
+      const s = (await api.call({ path: 'servers/localhost' })).json<{ version?: string }>();
+      return `PowerDNS Recursor ${s.version ?? '(version not given)'}`;
+    }),
+  ],
+});

@@ -1,0 +1,30 @@
+import { BackendHttp } from '../http.js';
+import { backendArea, probe } from '../backend-area.js';
+import { createMinioStateAdapter } from './minio.js';
+import { signRequest } from './sigv4.js';
+
+/** MinIO: each tenant's state-store user and its policy on the state bucket. */
+export const stateArea = backendArea({
+  port: 'state',
+  bind: (site, timeoutMs) =>
+    createMinioStateAdapter({
+      endpoint: site.state.adminUrl,
+      accessKey: site.state.accessKey,
+      secretKey: site.state.secretKey,
+      bucket: site.state.bucket,
+      region: site.state.region,
+      timeoutMs,
+      ca: site.state.ca,
+    }),
+  // GetBucketLocation on the state bucket: signed as the adapter signs (its region), read-only.
+  probes: (site, timeoutMs) => [
+    probe('minio', site.state.adminUrl, async () => {
+      const base = site.state.adminUrl.endsWith('/') ? site.state.adminUrl : `${site.state.adminUrl}/`;
+      const url = new URL(`${encodeURIComponent(site.state.bucket)}?location=`, base);
+      const headers = signRequest({ method: 'GET', url }, { accessKey: site.state.accessKey, secretKey: site.state.secretKey }, { region: site.state.region });
+      const res = await new BackendHttp('minio', site.state.adminUrl, {}, timeoutMs, { ca: site.state.ca }).call({ path: url.pathname, query: { location: '' }, headers });
+      const region = /<LocationConstraint[^>]*>([^<]*)</.exec(res.text)?.[1] || 'us-east-1';
+      return `bucket ${site.state.bucket} in region ${region}`;
+    }),
+  ],
+});
