@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { join, resolve } from 'node:path';
+import { Connection } from '@temporalio/client';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
 import { freePort } from '../../apps/lab/free-port.js';
@@ -34,7 +34,9 @@ async function startLab(args: string[] = []): Promise<Lab> {
   const env: NodeJS.ProcessEnv = { ...process.env, LAB_DIR: labDir, LAB_DATABASE: database, TEMPORAL_UI_PORT: String(await freePort()) };
   for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS', 'LISTEN_ADDRESS']) delete env[k];
   const t0 = Date.now();
-  const child = spawn('./node_modules/.bin/tsx', ['apps/lab/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As `npm start` runs it: node_modules/.bin first on PATH, so tsx runs on the project's Node.
+  env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;
+  const child = spawn(resolve('node_modules/.bin/node'), ['node_modules/tsx/dist/cli.mjs', 'apps/lab/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -87,10 +89,12 @@ async function call(lab: Lab, method: string, path: string, token: string, body?
 async function runs(lab: Lab): Promise<string[]> {
   const connection = await Connection.connect({ address: lab.temporal });
   try {
-    const client = new Client({ connection, namespace: lab.namespace });
-    const ids: string[] = [];
-    for await (const w of client.workflow.list()) if (w.workflowId.includes('acme')) ids.push(`${w.workflowId}/${w.runId}`);
-    return ids.sort();
+    // The raw list: the memos are sealed by the service's codec, which this client does not hold.
+    const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: lab.namespace, pageSize: 1000 });
+    return executions
+      .map((e) => `${e.execution?.workflowId}/${e.execution?.runId}`)
+      .filter((id) => id.includes('acme'))
+      .sort();
   } finally {
     await connection.close();
   }
