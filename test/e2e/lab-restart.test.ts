@@ -125,8 +125,19 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   expect(tenant.status, tenant.text).toBe(201);
   const workload = await call(first, 'POST', '/v1/tenants/acme/workloads', tenant.body.api_token, { name: 'web', ssh_keys: [KEY] });
   expect(workload.status, workload.text).toBe(201);
+  // A broker account (Mosquitto's dynsec) and a device's address (a Kea reservation).
+  const account = await call(first, 'POST', '/v1/tenants/acme/broker-accounts', first.operatorToken, { name: 'app', publish: ['data/#'], subscribe: ['#'] });
+  expect(account.status, account.text).toBe(201);
+  const device = await call(first, 'POST', '/v1/tenants/acme/devices', first.operatorToken, { name: 'sensor-1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:01' });
+  expect(device.status, device.text).toBe(201);
+  const address = await call(first, 'POST', '/v1/tenants/acme/devices/sensor-1/address', first.operatorToken, {});
+  expect(address.status, address.text).toBe(201);
   const tenantBefore = (await call(first, 'GET', '/v1/tenants/acme', first.operatorToken)).body;
   const runsBefore = await runs(first);
+  const planBefore = await call(first, 'POST', '/v1/tenants/acme/reconcile?plan=true', first.operatorToken);
+  expect(planBefore.status, planBefore.text).toBe(200);
+  const planAreas = [...new Set((planBefore.body.objects as Array<{ area: string }>).map((o) => o.area))].sort();
+  console.log(`plan areas: ${planAreas.join(', ')}; objects ${planBefore.body.objects.length}`);
   expect(runsBefore.length).toBeGreaterThanOrEqual(2);
   expect(await backendObjects(first, workload.body.vmid)).toEqual({ zone: 200, vm: 200, vmName: 'acme-web' });
   const stopMs = await stopLab(first);
@@ -142,6 +153,12 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   expect(workloadAfter.body).toMatchObject({ name: 'web', vmid: workload.body.vmid, address: workload.body.address, status: 'ready' });
   expect(await runs(second)).toEqual(expect.arrayContaining(runsBefore));
   expect(await backendObjects(second, workload.body.vmid)).toEqual({ zone: 200, vm: 200, vmName: 'acme-web' });
+  // Every backend (PowerDNS, Recursor, Kea, Mosquitto, Caddy, the simulators) observed: all in place.
+  const plan = await call(second, 'POST', '/v1/tenants/acme/reconcile?plan=true', second.operatorToken);
+  expect(plan.status, plan.text).toBe(200);
+  const areas = new Set((plan.body.objects as Array<{ area: string }>).map((o) => o.area));
+  expect([...areas].sort()).toEqual(planAreas);
+  expect((plan.body.objects as Array<{ area: string; object: string; result: string }>).filter((o) => o.result !== 'in-place')).toEqual([]);
   await stopLab(second);
 
   const third = await startLab(['--fresh']);
