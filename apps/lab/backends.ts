@@ -1,3 +1,4 @@
+import { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +92,19 @@ export async function startLabBackends(
   const site: LabSiteState = { secrets: {}, ports: {}, ca: saved.ca };
   const secret = (name: string, bytes: number, encoding: BufferEncoding) => (site.secrets[name] = saved.secrets[name] ?? randomBytes(bytes).toString(encoding));
   const lastPort = (name: string) => saved.ports[name];
+  // A kept site saves the simulators' state soon after each request they answer (set once loaded).
+  let touched = () => {};
+  const served = (app: Hono): Hono => {
+    if (!stateDir) return app;
+    const outer = new Hono();
+    outer.all('*', async (c) => {
+      // c.env carries the node-server bindings (the Proxmox simulator sets a reason phrase there).
+      const res = await app.fetch(c.req.raw, c.env);
+      touched();
+      return res;
+    });
+    return outer;
+  };
   const pdns = await startPowerDns({ dir: dir ? `${dir}/pdns` : undefined, ports: pair(saved.ports, 'pdns') });
   if (stateDir && saved.ports.pdnsDns && saved.ports.pdnsDns !== pdns.dnsPort) moveForwards(join(stateDir, 'recursor', 'api.d'), saved.ports.pdnsDns, pdns.dnsPort);
   const recursor = await startRecursor({ dir: dir ? `${dir}/recursor` : undefined, ports: pair(saved.ports, 'recursor') });
@@ -101,8 +115,8 @@ export async function startLabBackends(
   const pdnsProxy = createFaultProxy(pdns.apiUrl);
   const recursorProxy = createFaultProxy(recursor.apiUrl);
   const [proxmoxServer, minioServer, pdnsProxyServer, recursorProxyServer] = await Promise.all([
-    portOrAny(lastPort('proxmox')).then((p) => serveApp(proxmox.app, p)),
-    portOrAny(lastPort('minio')).then((p) => serveApp(minio.app, p)),
+    portOrAny(lastPort('proxmox')).then((p) => serveApp(served(proxmox.app), p)),
+    portOrAny(lastPort('minio')).then((p) => serveApp(served(minio.app), p)),
     portOrAny(lastPort('pdnsProxy')).then((p) => serveApp(pdnsProxy.app, p)),
     portOrAny(lastPort('recursorProxy')).then((p) => serveApp(recursorProxy.app, p)),
   ]);
@@ -134,7 +148,7 @@ export async function startLabBackends(
     SITE_NODE: 'pve1',
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
-  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret });
+  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret, served });
   let snapshot: SnapshotStore | undefined;
   if (stateDir) {
     writeFileSync(join(stateDir, SITE_STATE_FILE), JSON.stringify(site, null, 2) + '\n', { mode: 0o600 });
@@ -165,6 +179,7 @@ export async function startLabBackends(
           }
         : {}),
     });
+    touched = snapshot.touch;
   }
   return {
     env,
@@ -204,11 +219,12 @@ interface Keep {
   saved: LabSiteState;
   site: LabSiteState;
   secret: (name: string, bytes: number, encoding: BufferEncoding) => string;
+  served: (app: Hono) => Hono;
 }
 
 /** Log store (real Caddy), dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
 async function startOptional(env: Record<string, string>, devices: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES }, keep: Keep) {
-  const { stateDir, saved, site, secret } = keep;
+  const { stateDir, saved, site, secret, served } = keep;
   const grafanaAdmin = { adminUser: 'admin', adminPassword: secret('grafanaAdminPassword', 12, 'hex') };
   const grafana = createGrafanaSimulator(grafanaAdmin);
   const unifiKey = secret('unifiApiKey', 16, 'hex');
@@ -228,8 +244,8 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
   const p = saved.ports;
   const [logStore, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
     startLogGateway(stateDir ? { dir: join(stateDir, 'caddy'), keep: true, ports: { upstream: p.logUpstream, admin: p.caddyAdmin, logs: p.caddyLogs, proxy: p.logProxy } } : {}),
-    portOrAny(p.grafana).then((port) => serveApp(grafana.app, port)),
-    portOrAny(p.unifi).then((port) => serveApp(unifi.app, port)),
+    portOrAny(p.grafana).then((port) => serveApp(served(grafana.app), port)),
+    portOrAny(p.unifi).then((port) => serveApp(served(unifi.app), port)),
     portOrAny(p.kea).then((port) => startKea({ subnets: [{ id: 1, subnet: devices.subnet }], ...(stateDir ? { dir: join(stateDir, 'kea') } : {}), ...(port ? { port } : {}) })),
     portOrAny(p.mosquitto).then((port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
   ]);

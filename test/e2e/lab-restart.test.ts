@@ -31,8 +31,15 @@ interface Lab {
 let running: Lab | undefined;
 
 async function startLab(args: string[] = []): Promise<Lab> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LAB_DIR: labDir, LAB_DATABASE: database, TEMPORAL_UI_PORT: String(await freePort()) };
-  for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS', 'LISTEN_ADDRESS']) delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LAB_DIR: labDir,
+    LAB_DATABASE: database,
+    TEMPORAL_UI_PORT: String(await freePort()),
+    // Not the lab's default :8080, which the engineer's own lab may hold.
+    LISTEN_ADDRESS: `127.0.0.1:${await freePort()}`,
+  };
+  for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS']) delete env[k];
   const t0 = Date.now();
   // As `npm start` runs it: node_modules/.bin first on PATH, so tsx runs on the project's Node.
   env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;

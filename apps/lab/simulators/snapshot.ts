@@ -56,6 +56,8 @@ export function pickFields(source: object, except: string[] = []): Record<string
 export interface SnapshotStore {
   /** Write the snapshot now if it changed since the last write. */
   flush(): void;
+  /** A simulator answered a request: flush soon (`soonMs`), once for a burst of requests. */
+  touch(): void;
   /** A last flush and no more periodic ones. */
   stop(): void;
 }
@@ -64,7 +66,7 @@ export interface SnapshotStore {
  * Loads `file` into the parts (when it exists) and then writes it every `intervalMs` when any
  * part changed, so a lab killed without a stop loses at most that much of the simulators' state.
  */
-export function persistSnapshot(file: string, parts: Record<string, SnapshotPart>, intervalMs = 1000): SnapshotStore {
+export function persistSnapshot(file: string, parts: Record<string, SnapshotPart>, intervalMs = 1000, soonMs = 20): SnapshotStore {
   if (existsSync(file)) {
     const saved = decodeSnapshot(readFileSync(file, 'utf8')) as Record<string, unknown>;
     for (const [name, part] of Object.entries(parts)) if (saved[name] !== undefined) part.load(saved[name]);
@@ -78,18 +80,28 @@ export function persistSnapshot(file: string, parts: Record<string, SnapshotPart
     last = text;
   };
   flush();
-  const timer = setInterval(() => {
+  const tryFlush = () => {
     try {
       flush();
     } catch (e) {
       process.stderr.write(`lab: could not save the simulators' state: ${(e as Error).message}\n`);
     }
-  }, intervalMs);
+  };
+  // Periodically too: a task's work (a clone, a start) changes the state after its request answered.
+  const timer = setInterval(tryFlush, intervalMs);
   timer.unref();
+  let soon: NodeJS.Timeout | undefined;
   return {
     flush,
+    touch: () => {
+      soon ??= setTimeout(() => {
+        soon = undefined;
+        tryFlush();
+      }, soonMs);
+    },
     stop: () => {
       clearInterval(timer);
+      if (soon) clearTimeout(soon);
       flush();
     },
   };
