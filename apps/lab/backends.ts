@@ -1,4 +1,9 @@
+import { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { portOrAny } from './free-port.js';
+import { assignFields, persistSnapshot, pickFields, type SnapshotStore } from './simulators/snapshot.js';
 import { startPowerDns, startRecursor, type RunningDnsServer } from './servers/pdns.js';
 import { createFaultProxy } from './simulators/fault-proxy.js';
 import type { Faults } from './simulators/faults.js';
@@ -45,33 +50,87 @@ export const LAB_TRUST_CLASSES = {
 export const LAB_DOMAIN = 'lab.example';
 
 /**
+ * What a kept lab site (`stateDir`) must find again on its next start besides the servers' own data:
+ * the secrets the registry's tokens and sealed secrets and the backends' accounts were made with,
+ * the CA that signed the tenants' certificates, and the ports addresses were stored with.
+ */
+export interface LabSiteState {
+  secrets: Record<string, string>;
+  ca?: LabCa;
+  ports: Record<string, number>;
+}
+
+export const SITE_STATE_FILE = 'site-state.json';
+
+function readSiteState(stateDir: string | undefined): LabSiteState {
+  const file = stateDir && join(stateDir, SITE_STATE_FILE);
+  if (!file || !existsSync(file)) return { secrets: {}, ports: {} };
+  return JSON.parse(readFileSync(file, 'utf8')) as LabSiteState;
+}
+
+/**
  * `devices`: the device network Kea serves and the trust classes' ranges in it; the lab's /24 holds
  * 128 device addresses, a full site of the bench needs more (bench/full-site.ts).
  */
 export async function startLabBackends(
-  opts: { domain?: string; dir?: string; taskMs?: [number, number]; pveStatsIntervalMs?: number; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
+  opts: {
+    domain?: string;
+    dir?: string;
+    /**
+     * Keep the site here across starts (`npm start`): secrets, the CA and ports in site-state.json
+     * (0600), the real servers' data in their own directories, the simulators' state in
+     * simulators.json. A start with the directory holding them brings the same site back. Without it
+     * (the tests) every start is a new site, in temporary directories removed at stop.
+     */
+    stateDir?: string;
+    taskMs?: [number, number]; pveStatsIntervalMs?: number; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
 ): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
-  const pdns = await startPowerDns({ dir: opts.dir ? `${opts.dir}/pdns` : undefined });
-  const recursor = await startRecursor({ dir: opts.dir ? `${opts.dir}/recursor` : undefined });
-  const proxmoxToken = { tokenId: 'svc@pve!provisioning', tokenSecret: randomBytes(16).toString('hex') };
+  const stateDir = opts.stateDir;
+  const dir = stateDir ?? opts.dir;
+  const saved = readSiteState(stateDir);
+  const site: LabSiteState = { secrets: {}, ports: {}, ca: saved.ca };
+  const secret = (name: string, bytes: number, encoding: BufferEncoding) => (site.secrets[name] = saved.secrets[name] ?? randomBytes(bytes).toString(encoding));
+  const lastPort = (name: string) => saved.ports[name];
+  // A kept site saves the simulators' state soon after each request they answer (set once loaded).
+  let touched = () => {};
+  const served = (app: Hono): Hono => {
+    if (!stateDir) return app;
+    const outer = new Hono();
+    outer.all('*', async (c) => {
+      // c.env carries the node-server bindings (the Proxmox simulator sets a reason phrase there).
+      const res = await app.fetch(c.req.raw, c.env);
+      touched();
+      return res;
+    });
+    return outer;
+  };
+  const pdns = await startPowerDns({ dir: dir ? `${dir}/pdns` : undefined, ports: pair(saved.ports, 'pdns') });
+  if (stateDir && saved.ports.pdnsDns && saved.ports.pdnsDns !== pdns.dnsPort) moveForwards(join(stateDir, 'recursor', 'api.d'), saved.ports.pdnsDns, pdns.dnsPort);
+  const recursor = await startRecursor({ dir: dir ? `${dir}/recursor` : undefined, ports: pair(saved.ports, 'recursor') });
+  const proxmoxToken = { tokenId: 'svc@pve!provisioning', tokenSecret: secret('proxmoxTokenSecret', 16, 'hex') };
   const proxmox = createProxmoxSimulator({ ...proxmoxToken, node: 'pve1', storage: 'local-lvm', controllers: ['evpnctl'], taskMs: opts.taskMs ?? [0, 2], statsIntervalMs: opts.pveStatsIntervalMs });
-  const minioRoot = { rootAccessKey: 'labadmin', rootSecretKey: randomBytes(16).toString('hex') };
+  const minioRoot = { rootAccessKey: 'labadmin', rootSecretKey: secret('minioRootSecretKey', 16, 'hex') };
   const minio = createMinioSimulator({ ...minioRoot, buckets: ['tenant-state'] });
   const pdnsProxy = createFaultProxy(pdns.apiUrl);
   const recursorProxy = createFaultProxy(recursor.apiUrl);
   const [proxmoxServer, minioServer, pdnsProxyServer, recursorProxyServer] = await Promise.all([
-    serveApp(proxmox.app),
-    serveApp(minio.app),
-    serveApp(pdnsProxy.app),
-    serveApp(recursorProxy.app),
+    portOrAny(lastPort('proxmox')).then((p) => serveApp(served(proxmox.app), p)),
+    portOrAny(lastPort('minio')).then((p) => serveApp(served(minio.app), p)),
+    portOrAny(lastPort('pdnsProxy')).then((p) => serveApp(pdnsProxy.app, p)),
+    portOrAny(lastPort('recursorProxy')).then((p) => serveApp(recursorProxy.app, p)),
   ]);
+  Object.assign(site.ports, {
+    pdnsDns: pdns.dnsPort, pdnsWeb: Number(new URL(pdns.apiUrl).port),
+    recursorDns: recursor.dnsPort, recursorWeb: Number(new URL(recursor.apiUrl).port),
+    proxmox: proxmoxServer.port, minio: minioServer.port, pdnsProxy: pdnsProxyServer.port, recursorProxy: recursorProxyServer.port,
+  });
   const viaProxy = (apiUrl: string, proxy: RunningServer) => `${proxy.url}${new URL(apiUrl).pathname}`;
   const env: Record<string, string> = {
     SITE_DOMAIN: domain,
     SITE_TENANT_SUPERNET: '10.128.0.0/16',
-    SITE_TOKEN_KEY: randomBytes(32).toString('base64'),
-    SITE_SECRETS_KEY: randomBytes(32).toString('base64'),
+    SITE_TOKEN_KEY: secret('tokenKey', 32, 'base64'),
+    SITE_SECRETS_KEY: secret('secretsKey', 32, 'base64'),
     SITE_PDNS_URL: viaProxy(pdns.apiUrl, pdnsProxyServer),
     SITE_PDNS_API_KEY: pdns.apiKey,
     SITE_DNS_UPDATE_SERVER: `127.0.0.1:${pdns.dnsPort}`,
@@ -89,7 +148,39 @@ export async function startLabBackends(
     SITE_NODE: 'pve1',
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
-  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES });
+  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret, served });
+  let snapshot: SnapshotStore | undefined;
+  if (stateDir) {
+    writeFileSync(join(stateDir, SITE_STATE_FILE), JSON.stringify(site, null, 2) + '\n', { mode: 0o600 });
+    snapshot = persistSnapshot(join(stateDir, 'simulators.json'), {
+      proxmox: {
+        save: () => proxmox.state,
+        load: (data) => {
+          assignFields(proxmox.state, data);
+          // A task's work ran in the stopped process: one still running there never ends here.
+          for (const task of proxmox.state.tasks.values()) {
+            if (task.status === 'running') Object.assign(task, { status: 'stopped', exitstatus: 'interrupted: the lab stopped' });
+          }
+        },
+      },
+      minio: { save: () => pickFields(minio.state, ['calls', 'root']), load: (data) => assignFields(minio.state, data) },
+      ...(optional
+        ? {
+            grafana: { save: () => pickFields(optional.parts.grafana.state, ['loginAttempts', 'usersConfig']), load: (data: unknown) => assignFields(optional.parts.grafana.state, data) },
+            unifi: { save: () => pickFields(optional.parts.unifi.state, ['apiKey']), load: (data: unknown) => assignFields(optional.parts.unifi.state, data) },
+            logs: {
+              save: () => optional.parts.logStore.logs,
+              load: (data: unknown) => {
+                const logs = optional.parts.logStore.logs;
+                logs.clear();
+                for (const [k, v] of data as typeof logs) logs.set(k, v);
+              },
+            },
+          }
+        : {}),
+    });
+    touched = snapshot.touch;
+  }
   return {
     env,
     ...optional?.parts,
@@ -98,17 +189,45 @@ export async function startLabBackends(
     proxmox: { ...proxmox, server: proxmoxServer },
     minio: { ...minio, server: minioServer },
     stop: async () => {
+      snapshot?.stop();
       await optional?.stop();
       await Promise.all([proxmoxServer.close(), minioServer.close(), pdnsProxyServer.close(), recursorProxyServer.close(), pdns.stop(), recursor.stop()]);
     },
   };
 }
 
+/** `<name>Dns` and `<name>Web` of the last start, when both were saved. */
+function pair(ports: Record<string, number>, name: string): { dns: number; web: number } | undefined {
+  const dns = ports[`${name}Dns`];
+  const web = ports[`${name}Web`];
+  return dns && web ? { dns, web } : undefined;
+}
+
+/** The Recursor's forward zones (files its API wrote) name the Authoritative's DNS port: move them to the new one. */
+function moveForwards(apiDir: string, from: number, to: number): void {
+  if (!existsSync(apiDir)) return;
+  for (const name of readdirSync(apiDir)) {
+    const file = join(apiDir, name);
+    const text = readFileSync(file, 'utf8');
+    const moved = text.replaceAll(`127.0.0.1:${from}`, `127.0.0.1:${to}`);
+    if (moved !== text) writeFileSync(file, moved);
+  }
+}
+
+interface Keep {
+  stateDir: string | undefined;
+  saved: LabSiteState;
+  site: LabSiteState;
+  secret: (name: string, bytes: number, encoding: BufferEncoding) => string;
+  served: (app: Hono) => Hono;
+}
+
 /** Log store (real Caddy), dashboards, wireless controller, DHCP (real Kea), broker (real Mosquitto), CA. */
-async function startOptional(env: Record<string, string>, devices: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES }) {
-  const grafanaAdmin = { adminUser: 'admin', adminPassword: randomBytes(12).toString('hex') };
+async function startOptional(env: Record<string, string>, devices: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES }, keep: Keep) {
+  const { stateDir, saved, site, secret, served } = keep;
+  const grafanaAdmin = { adminUser: 'admin', adminPassword: secret('grafanaAdminPassword', 12, 'hex') };
   const grafana = createGrafanaSimulator(grafanaAdmin);
-  const unifiKey = randomBytes(16).toString('hex');
+  const unifiKey = secret('unifiApiKey', 16, 'hex');
   const unifi = createUnifiSimulator({
     apiKey: unifiKey,
     networks: [
@@ -122,14 +241,25 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
       { ssid: 'lab-dev-bound', network: 'tenant-dev' },
     ],
   });
+  const p = saved.ports;
   const [logStore, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
-    startLogGateway(),
-    serveApp(grafana.app),
-    serveApp(unifi.app),
-    startKea({ subnets: [{ id: 1, subnet: devices.subnet }] }),
-    startMosquitto(),
+    startLogGateway(stateDir ? { dir: join(stateDir, 'caddy'), keep: true, ports: { upstream: p.logUpstream, admin: p.caddyAdmin, logs: p.caddyLogs, proxy: p.logProxy } } : {}),
+    portOrAny(p.grafana).then((port) => serveApp(served(grafana.app), port)),
+    portOrAny(p.unifi).then((port) => serveApp(served(unifi.app), port)),
+    portOrAny(p.kea).then((port) => startKea({ subnets: [{ id: 1, subnet: devices.subnet }], ...(stateDir ? { dir: join(stateDir, 'kea') } : {}), ...(port ? { port } : {}) })),
+    portOrAny(p.mosquitto).then((port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
   ]);
-  const ca = createLabCa();
+  const ca = (site.ca ??= createLabCa());
+  Object.assign(site.ports, {
+    logUpstream: Number(logStore.upstream.split(':')[1]),
+    caddyAdmin: Number(new URL(logStore.caddy.adminUrl).port),
+    caddyLogs: Number(new URL(logStore.endpoint).port),
+    logProxy: Number(new URL(logStore.adminUrl).port),
+    grafana: grafanaServer.port,
+    unifi: unifiServer.port,
+    kea: Number(new URL(kea.controlUrl).port),
+    mosquitto: mosquitto.port,
+  });
   Object.assign(env, {
     SITE_LOG_URL: logStore.adminUrl,
     SITE_LOG_SERVER: logStore.server,

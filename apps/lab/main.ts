@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -21,23 +21,52 @@ import { coreMetricsOptions, startWorkerTelemetry } from '../worker/start-teleme
 
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
- * PowerDNS and Recursor, Kea, Mosquitto and Caddy, the simulated Proxmox VE and MinIO, a fresh registry database, and the
- * worker and API. Honours OPERATOR_TOKEN, CODEC_TOKEN, EGRESS_AGENT_TOKEN, LISTEN_ADDRESS and DATABASE_URL.
+ * PowerDNS and Recursor, Kea, Mosquitto and Caddy, the simulated Proxmox VE and MinIO, the registry
+ * database, and the worker and API. The site is kept under `.lab/` (LAB_DIR): a start after a stop
+ * brings the same tenants, backends' objects and Temporal history back; `--fresh` removes all of it
+ * and starts a new, empty site. Honours OPERATOR_TOKEN, CODEC_TOKEN, EGRESS_AGENT_TOKEN,
+ * LISTEN_ADDRESS, DATABASE_URL, LAB_DIR, LAB_DATABASE (the registry's name, default tenant_lab) and
+ * TEMPORAL_PORT / TEMPORAL_UI_PORT.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const labDir = join(root, '.lab');
+const labDir = resolve(process.env.LAB_DIR ?? join(root, '.lab'));
+const fresh = process.argv.slice(2).includes('--fresh');
+const databaseName = process.env.LAB_DATABASE ?? 'tenant_lab';
+
+/** What a kept site holds under the lab directory; `--fresh` removes exactly these. */
+const SITE_FILES = [
+  'temporal.db', 'temporal.db-wal', 'temporal.db-shm', 'temporal.db-journal',
+  'site-state.json', 'simulators.json', 'simulators.json.tmp', 'tokens.json', 'site.env',
+  'pdns', 'recursor', 'kea', 'mosquitto', 'caddy', 'prometheus',
+];
 
 async function labDatabase(): Promise<string> {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  // Each lab start is a fresh site: the backends are new, so the registry is too.
+  if (!/^[a-z_][a-z0-9_]*$/.test(databaseName)) throw new Error(`LAB_DATABASE must be a plain lower-case name, not ${databaseName}`);
+  // The registry is the site's: kept across starts with the backends' data, new with --fresh.
   const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
-  await admin.unsafe('drop database if exists tenant_lab with (force)');
-  await admin.unsafe('create database tenant_lab');
+  if (fresh) await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
+  const [{ exists }] = await admin<[{ exists: boolean }]>`select exists (select 1 from pg_database where datname = ${databaseName}) as exists`;
+  if (!exists) await admin.unsafe(`create database ${databaseName}`);
   await admin.end();
-  return 'postgres://postgres@127.0.0.1:5432/tenant_lab';
+  return `postgres://postgres@127.0.0.1:5432/${databaseName}`;
+}
+
+/** The operator and codec tokens: the environment's, else the ones this site was first given. */
+function labTokens(): { operatorToken: string; codecToken: string } {
+  const file = join(labDir, 'tokens.json');
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { operatorToken?: string; codecToken?: string }) : {};
+  const generated = {
+    operatorToken: kept.operatorToken ?? `lab-${randomBytes(18).toString('base64url')}`,
+    // Decode-only: what the UI's proxy and an engineer's CLI hold to read runs (docs/production.md).
+    codecToken: kept.codecToken ?? `codec-${randomBytes(18).toString('base64url')}`,
+  };
+  writeFileSync(file, JSON.stringify(generated) + '\n', { mode: 0o600 });
+  return { operatorToken: process.env.OPERATOR_TOKEN ?? generated.operatorToken, codecToken: process.env.CODEC_TOKEN ?? generated.codecToken };
 }
 
 async function main(): Promise<void> {
+  if (fresh) for (const name of SITE_FILES) rmSync(join(labDir, name), { recursive: true, force: true });
   mkdirSync(labDir, { recursive: true });
   // Metrics are on in the lab: each part on a loopback port of its own, Temporal's Core runtime too.
   const coreMetricsAddress = `127.0.0.1:${await freePort()}`;
@@ -54,10 +83,8 @@ async function main(): Promise<void> {
     dbFile: join(labDir, 'temporal.db'),
     codecEndpoint: `http://127.0.0.1:${codecPort}`,
   });
-  const backends = await startLabBackends();
-  const operatorToken = process.env.OPERATOR_TOKEN ?? `lab-${randomBytes(18).toString('base64url')}`;
-  // Decode-only: what the UI's proxy and an engineer's CLI hold to read runs (docs/production.md).
-  const codecToken = process.env.CODEC_TOKEN ?? `codec-${randomBytes(18).toString('base64url')}`;
+  const backends = await startLabBackends({ stateDir: labDir });
+  const { operatorToken, codecToken } = labTokens();
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
@@ -104,7 +131,7 @@ async function main(): Promise<void> {
   );
   const lines = [
     '',
-    'Lab site ready.',
+    fresh ? 'Lab site ready (a new, empty site).' : `Lab site ready (kept in ${labDir}; \`npm start -- --fresh\` starts a new, empty one).`,
     `  API             ${api.url}   (reference: ${api.url}/docs)`,
     `  operator token  ${operatorToken}`,
     `  codec token     ${codecToken}   (decode-only: reads runs in the Temporal UI and CLI, nothing on /v1)`,

@@ -39,6 +39,12 @@ export interface CaddyOptions {
   server?: string;
   /** The ports to try first (a test's: ports another Caddy holds); free ones otherwise. */
   ports?: { admin: number; logs: number };
+  /**
+   * Start from the config Caddy autosaved in `dir` (the routes written through the admin API), when
+   * there is one, instead of the bootstrap: the lab's gateway across restarts. Its listeners are
+   * moved to the ports chosen now; `rewrite` may edit the rest (e.g. an upstream that moved).
+   */
+  resume?: { rewrite?: (config: string) => string };
 }
 
 /** The site's starting gateway config: one server whose only route refuses everything with 401. */
@@ -70,6 +76,15 @@ export function bootstrapConfig(server: string, adminPort: number, port: number)
       },
     },
   };
+}
+
+/** An autosaved config with its admin API and `server`'s listener moved to these ports. */
+function resumedConfig(text: string, server: string, adminPort: number, port: number): JsonObject {
+  const config = JSON.parse(text) as { admin?: { listen?: string }; apps?: { http?: { servers?: Record<string, { listen?: string[] }> } } };
+  config.admin = { ...config.admin, listen: `127.0.0.1:${adminPort}` };
+  const s = config.apps?.http?.servers?.[server];
+  if (s) s.listen = [`127.0.0.1:${port}`];
+  return config as JsonObject;
 }
 
 /**
@@ -165,7 +180,9 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
   // A port found free can be taken by a parallel suite before Caddy binds it: retry on new ports.
   for (let attempt = 0; attempt < 5 && started !== 'ready'; attempt++) {
     ports = attempt === 0 && opts.ports ? opts.ports : { admin: await freePort(), logs: await freePort() };
-    await writeFile(configFile, JSON.stringify(bootstrapConfig(server, ports.admin, ports.logs), null, 2), { mode: 0o600 });
+    const saved = opts.resume ? await readFile(join(dir, 'config', 'caddy', 'autosave.json'), 'utf8').catch(() => undefined) : undefined;
+    const config = saved ? resumedConfig(opts.resume?.rewrite ? opts.resume.rewrite(saved) : saved, server, ports.admin, ports.logs) : bootstrapConfig(server, ports.admin, ports.logs);
+    await writeFile(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
     started = await launch(false);
     if (started !== 'ready') await terminate();
   }

@@ -8,6 +8,7 @@ import type { Faults } from '../simulators/faults.js';
 import { serveApp, type RunningServer } from '../simulators/serve.js';
 import { createVictoriaLogsStandIn, type LogTenants, type ReceivedRequest } from '../simulators/victorialogs/index.js';
 import { startCaddy, type RunningCaddy } from './caddy.js';
+import { portOrAny } from '../free-port.js';
 
 export interface RunningLogGateway {
   caddy: RunningCaddy;
@@ -26,15 +27,31 @@ export interface RunningLogGateway {
   stop(): Promise<void>;
 }
 
-export async function startLogGateway(opts: { dir?: string } = {}): Promise<RunningLogGateway> {
+export interface LogGatewayOptions {
+  /** Caddy's directory; with `keep`, kept across starts with the routes it autosaved. */
+  dir?: string;
+  /** Resume Caddy's autosaved routes from `dir` (the lab across restarts). */
+  keep?: boolean;
+  /** Ports to try first (the last start's); free ones when taken. */
+  ports?: { upstream?: number; admin?: number; logs?: number; proxy?: number };
+}
+
+export async function startLogGateway(opts: LogGatewayOptions = {}): Promise<RunningLogGateway> {
   const standIn = createVictoriaLogsStandIn();
-  const vl: RunningServer = await serveApp(standIn.app);
-  const caddy = await startCaddy({ dir: opts.dir }).catch(async (e: unknown) => {
+  const vl: RunningServer = await serveApp(standIn.app, await portOrAny(opts.ports?.upstream));
+  const p = opts.ports;
+  // Routes saved by the last start dial its stand-in's port: moved to this one's if it changed.
+  const rewrite = (config: string) => (p?.upstream && p.upstream !== vl.port ? config.replaceAll(`"127.0.0.1:${p.upstream}"`, `"127.0.0.1:${vl.port}"`) : config);
+  const caddy = await startCaddy({
+    dir: opts.dir,
+    ...(p?.admin && p.logs ? { ports: { admin: p.admin, logs: p.logs } } : {}),
+    ...(opts.keep ? { resume: { rewrite } } : {}),
+  }).catch(async (e: unknown) => {
     await vl.close();
     throw e;
   });
   const proxy = createFaultProxy(caddy.adminUrl);
-  const proxyServer = await serveApp(proxy.app);
+  const proxyServer = await serveApp(proxy.app, await portOrAny(p?.proxy));
   return {
     caddy,
     adminUrl: proxyServer.url,

@@ -29,6 +29,8 @@ export interface PowerDnsOptions {
   /** Keep config and database here (kept on stop, the database reused on the next start). */
   dir?: string;
   pdnsServer?: string;
+  /** Ports to try first (the lab's last start's), free ones when taken. */
+  ports?: { dns: number; web: number };
 }
 
 export interface RecursorOptions {
@@ -42,6 +44,8 @@ export interface RecursorOptions {
    */
   dnssec?: 'off' | 'process-no-validate' | 'process' | 'validate';
   pdnsRecursor?: string;
+  /** Ports to try first (the lab's last start's), free ones when taken. */
+  ports?: { dns: number; web: number };
 }
 
 const SCHEMA_CANDIDATES = [
@@ -66,7 +70,7 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
     }
   }
   const apiKey = randomBytes(18).toString('base64url');
-  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, (dnsPort, webPort) => [
+  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) => [
     'launch=gsqlite3',
     `gsqlite3-database=${db}`,
     // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
@@ -106,7 +110,7 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   await mkdir(apiDir, { recursive: true });
   const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
-  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, (dnsPort, webPort) => [
+  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) => [
     'local-address=127.0.0.1',
     `local-port=${dnsPort}`,
     'allow-from=127.0.0.0/8,::1',
@@ -136,14 +140,16 @@ async function launch(
   dir: string,
   ownedDir: boolean,
   apiKey: string,
+  preferred: { dns: number; web: number } | undefined,
   settings: (dnsPort: number, webPort: number) => string[],
 ): Promise<RunningDnsServer> {
   const configName = product === 'pdns_server' ? 'pdns.conf' : 'recursor.conf';
   let lastError: Error | undefined;
   // A port found free can be taken by a parallel suite before the server binds it: retry on new ports.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const dnsPort = await freeDnsPort();
-    const webPort = await freePort();
+    const again = attempt === 0 && preferred && (await dnsPortFree(preferred.dns)) && (await freePort(preferred.web).then(() => true, () => false));
+    const dnsPort = again ? preferred.dns : await freeDnsPort();
+    const webPort = again ? preferred.web : await freePort();
     await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -195,6 +201,10 @@ function udpFree(port: number): Promise<boolean> {
     s.once('error', () => { s.close(); resolve(false); });
     s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+async function dnsPortFree(port: number): Promise<boolean> {
+  return (await freePort(port).then(() => true, () => false)) && (await udpFree(port));
 }
 
 /** DNS listens on UDP and TCP with the same number, so the port must be free for both. */
