@@ -4,6 +4,7 @@ import type { DeviceAddressAdapter } from './devices/address-adapter.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { HypervisorAdapter } from './hypervisor/proxmox.js';
 import type { DnsAdapter } from './dns/powerdns.js';
+import type { NetworkAdapter } from './network/proxmox.js';
 import type { WifiAdapter } from './wifi/adapter.js';
 
 /**
@@ -31,7 +32,7 @@ export interface StatePort {
   remove(spec: { tenant: string; accessKey: string }): Promise<void>;
 }
 
-export interface NetworkPort {
+export interface NetworkPort extends Pick<NetworkAdapter, 'stage' | 'settle'> {
   ensure(spec: { tenant: string; index: number; vrfVni: number; vnet: string; vnetTag: number; subnet: string; gateway: string }): Promise<ObjectOutcome[]>;
   plan(spec: { tenant: string; index: number; vrfVni: number; vnet: string; vnetTag: number; subnet: string; gateway: string }): Promise<ObjectOutcome[]>;
   /** Indexes carried by fabric zones or VNets, with the tenant zone each belongs to. */

@@ -32,6 +32,11 @@ export interface ObjectOutcome {
    * apply that could not reload a node other than the workload node).
    */
   warnings?: string[];
+  /**
+   * The SDN apply that made a tenant's network run (network step, VNet): one of its own, carrying
+   * `tenants` tenants' staged edits, or another tenant's that carried this one's.
+   */
+  batch?: { applied: 'by this tenant'; tenants: number } | { applied: 'by another tenant' };
 }
 
 /**

@@ -36,9 +36,35 @@ export interface NetworkObservation {
   subnet: FabricObject;
 }
 
+/**
+ * A tenant's edits written to the fabric's pending configuration, not yet applied: what `settle`
+ * needs to finish the step.
+ */
+export interface StagedNetwork {
+  /** The fabric as it was before the writes: created, corrected or in place is decided from it. */
+  before: NetworkObservation;
+  /** Running, but the workload node lacks the VNet's bridge: only an apply of its own reloads it. */
+  reload: boolean;
+  /** Something of the tenant is not running as wanted: an apply must carry it. */
+  needsApply: boolean;
+}
+
+/** Runs `work` while no other holder writes to the fabric (the step's registry lock); identity alone. */
+export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
+
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
+  /** `stage` then `settle`, for one caller alone at the fabric. */
   ensure(spec: NetworkSpec): Promise<ObjectOutcome[]>;
+  /** Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing. */
+  stage(spec: NetworkSpec): Promise<StagedNetwork>;
+  /**
+   * Ends the step once the tenant's VNet is a bridge on the workload node: applies every pending
+   * edit of the service (the tenant's and any other tenant's staged since the last apply) unless an
+   * apply already carried the tenant's. The caller runs one settle with an apply at a time; the
+   * apply's own writes run in `exclusive`, so no tenant stages between its lock and its commit.
+   */
+  settle(spec: NetworkSpec, staged: StagedNetwork, exclusive: FabricExclusive): Promise<ObjectOutcome[]>;
   /** What ensure would report, from reads alone. */
   plan(spec: NetworkSpec): Promise<ObjectOutcome[]>;
   /** Indexes carried by fabric zones (VRF VNI) or VNets (tag or `tvNN` id), with the zone each belongs to. */
@@ -91,7 +117,9 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs };
   return {
     observe: (s) => observe(ctx, s),
-    ensure: (s) => ensure(ctx, s),
+    ensure: async (s) => settle(ctx, s, await stage(ctx, s), (work) => work()),
+    stage: (s) => stage(ctx, s),
+    settle: (s, staged, exclusive) => settle(ctx, s, staged, exclusive),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
     zoneIndex: (name) => zoneIndex(ctx, name),
@@ -155,16 +183,26 @@ async function pendingControllersAndFabrics(ctx: Sdn): Promise<string[]> {
   return staged;
 }
 
-/** Pending SDN edits the service did not make (an operator's, staged), described. */
-async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
+/**
+ * The fabric's pending edits: those the service did not make (an operator's, staged), described,
+ * and the tenants whose staged edits an apply now would carry.
+ */
+async function pendingSdn(ctx: Sdn, s: NetworkSpec): Promise<{ foreign: string[]; tenants: Set<string> }> {
   const [zones, vnets, others] = await Promise.all([
     ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
     ctx.pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
     pendingControllersAndFabrics(ctx),
   ]);
   const foreign: string[] = [...others];
-  for (const z of zones) if (z.state && z.zone !== s.tenant && !serviceZone(ctx, z)) foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
-  for (const v of vnets) if (v.state && v.vnet !== s.vnet && !serviceVnet(ctx, v)) foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+  const tenants = new Set<string>();
+  for (const z of zones.filter((z) => z.state)) {
+    if (z.zone === s.tenant || serviceZone(ctx, z)) tenants.add(String(z.zone));
+    else foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
+  }
+  for (const v of vnets.filter((v) => v.state)) {
+    if (v.vnet === s.vnet || serviceVnet(ctx, v)) tenants.add(String(values(v).zone));
+    else foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
+  }
   // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
   // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
   // rule above), and reading each of them made every fabric write cost one call per tenant.
@@ -174,9 +212,16 @@ async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
     withSubnets.map((vnet) => ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
   );
   for (const { sub, vnet } of subnets.flat()) {
-    if (sub.state && !(vnet.vnet === s.vnet && sub.subnet === own)) foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
+    if (!sub.state) continue;
+    if (vnet.vnet === s.vnet && sub.subnet === own) tenants.add(s.tenant);
+    else foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
   }
-  return foreign;
+  return { foreign, tenants };
+}
+
+/** Pending SDN edits the service did not make (an operator's, staged), described. */
+async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
+  return (await pendingSdn(ctx, s)).foreign;
 }
 
 /** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
@@ -248,55 +293,76 @@ async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
   };
 }
 
-async function ensure(ctx: Sdn, s: NetworkSpec): Promise<ObjectOutcome[]> {
+async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
   checkSpec(s);
   const o = await observe(ctx, s);
-  const runningOk = {
-    zone: zoneOk(ctx, o.zone.running, s),
-    vnet: vnetOk(o.vnet.running, s),
-    subnet: subnetOk(o.subnet.running, s),
-  };
-  const z = o.zone.config;
+  const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
   // Applied but not a bridge on the node (its reload failed or never ran): apply again, which
   // reloads every node.
-  const reload = runningOk.zone && runningOk.vnet && (await onNode(ctx, s))?.status !== 'available';
-  const notRunning = !runningOk.zone || !runningOk.vnet || !runningOk.subnet;
-  const needsWrite = reload || !z || !zoneOk(ctx, z, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s) || notRunning;
-  const applied = await writeAndApply(ctx, s, o, needsWrite, reload || notRunning);
+  const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
+  const configDiffers = !zoneOk(ctx, o.zone.config, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s);
+  if (configDiffers) await writePending(ctx, s, o);
+  return { before: o, reload, needsApply: reload || !runningOk || configDiffers };
+}
+
+/**
+ * PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take it
+ * (keeping others' writes out), refuse when an operator's edits are staged, write with its token
+ * and release it without applying: the apply is `settle`'s, and may carry other tenants' edits.
+ */
+async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Promise<void> {
+  const token = await acquireLock(ctx, s);
+  const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
+  try {
+    await refuseForeignPending(ctx, s);
+    await writeZone(ctx, s, o.zone.config, write);
+    await writeVnet(s, o.vnet.config, write);
+    await writeSubnet(s, o.subnet, write);
+  } finally {
+    if (token) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+  }
+}
+
+async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, exclusive: FabricExclusive): Promise<ObjectOutcome[]> {
+  const outcomes = outcomesOf(ctx, s, staged.before, staged.reload);
+  if (!staged.needsApply) {
+    await waitForBridge(ctx, s);
+    return outcomes;
+  }
+  // An apply that ended since this tenant staged carried its edits (the caller runs applies one
+  // at a time, so none is running now): then only its bridge is waited for. A bridge that failed
+  // to come up needs an apply of its own, whatever ran.
+  const now = staged.reload ? undefined : await observe(ctx, s);
+  if (now && zoneOk(ctx, now.zone.running, s) && vnetOk(now.vnet.running, s) && subnetOk(now.subnet.running, s)) {
+    await waitForBridge(ctx, s);
+    outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by another tenant' } };
+    return outcomes;
+  }
+  const applied = await exclusive(() => applyPending(ctx, s));
   // The apply only starts each node's network reload: the step is done when the workload node
   // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
   // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
   // each): reported with the VNet, not a failure, unless it is the workload node (then the
   // VNet never becomes available there and the wait below fails).
-  const warnings = applied ? await applyWarnings(ctx, s, applied.upid, applied.deadline) : [];
-  await waitForBridge(ctx, s, applied?.deadline);
-
-  const outcomes = outcomesOf(ctx, s, o, reload);
-  if (warnings.length > 0) outcomes[1] = { ...outcomes[1]!, warnings };
+  const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
+  await waitForBridge(ctx, s, applied.deadline);
+  outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
   return outcomes;
 }
 
-/**
- * Writes what differs of zone, VNet and subnet and applies when anything was written or
- * `stale` (the running fabric differs); the apply's task and its deadline, if one was started.
- */
-async function writeAndApply(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, needsWrite: boolean, stale: boolean): Promise<{ upid: unknown; deadline: number } | undefined> {
-  // PUT /cluster/sdn applies every pending edit, and recent PVE holds a global SDN lock: take
-  // it (keeping others' writes out until the apply), refuse to apply edits that are not ours,
-  // write with its token and let the apply release it.
-  const token = needsWrite ? await acquireLock(ctx, s) : undefined;
+/** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */
+async function applyPending(ctx: Sdn, s: NetworkSpec): Promise<{ upid: unknown; deadline: number; tenants: number }> {
+  const token = await acquireLock(ctx, s);
   let released = !token;
-  const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
   try {
-    if (needsWrite) await refuseForeignPending(ctx, s);
-    const wroteZone = await writeZone(ctx, s, o.zone.config, write);
-    const wroteVnet = await writeVnet(s, o.vnet.config, write);
-    const wroteSubnet = await writeSubnet(s, o.subnet, write);
-    if (!(stale || wroteZone || wroteVnet || wroteSubnet)) return undefined;
+    const pending = await pendingSdn(ctx, s);
+    if (pending.foreign.length > 0) {
+      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${pending.foreign.join(', ')}; apply or roll them back first`, false);
+    }
     const deadline = Date.now() + ctx.applyTimeoutMs;
     const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
     released = true;
-    return { upid, deadline };
+    return { upid, deadline, tenants: Math.max(1, pending.tenants.size) };
   } finally {
     if (!released) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
   }

@@ -1,7 +1,8 @@
-import { LOCK_SPACE, lockWithin, withLocks } from '../../db/queries/locks.js';
+import { LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { TenantStep } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
+import type { Db } from '../../db/registry.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;
@@ -10,23 +11,45 @@ export const FABRIC_WAIT_MS = 4 * 60_000;
  * `network`: the tenant's overlay zone, VNet and subnet in the fabric. No removal: the operator
  * removes the fabric network, and a delete is refused while the fabric still carries the zone.
  *
- * One fabric write at a time across every worker: PVE applies all pending SDN edits at once under
- * one global lock, so concurrent tenants would meet at that lock and fail each other's step. The
- * registry's advisory lock orders them instead, and dies with its worker, unlike PVE's. The step's
- * activity is bounded for that wait (workflows/activity-options.ts) and heartbeats through it.
+ * Group commit (issue 32): PVE applies all pending SDN edits at once under one global lock, and an
+ * apply reloads every node's network in turn (seconds per node). So a tenant writes its edits as
+ * pending (`stage`, under the registry's `sdn` lock, a few calls), then joins the apply round
+ * (`sdn-apply`): one apply at a time, and the tenants that staged while it ran are carried by the
+ * next one, which the first of them to reach the round starts. Each tenant's step still ends only
+ * when its own VNet runs on the workload node, and fails alone when its own edits are refused.
+ * The registry's advisory locks order the workers and die with them, unlike PVE's.
  */
 export const networkStep: TenantStep<'network'> = {
   name: 'network',
   appliesTo: () => true,
-  ensure: ({ deps, tenant: t }) =>
-    withLocks(deps.db, async (tx) => {
-      if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) {
-        throw new BackendError('fabric', `other tenants' fabric writes held it for ${FABRIC_WAIT_MS / 1000} s`);
-      }
-      return deps.ports.network.ensure(networkSpec(t));
-    }),
+  ensure: async ({ deps, tenant: t }) => {
+    const spec = networkSpec(t);
+    const staged = await withLocks(deps.db, async (tx) => {
+      if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
+      return deps.ports.network.stage(spec);
+    });
+    if (!staged.needsApply) return deps.ports.network.settle(spec, staged, (work) => work());
+    return inApplyRound(deps.db, (exclusive) => deps.ports.network.settle(spec, staged, exclusive));
+  },
   // No fabric lock: a plan reads the fabric and writes nothing.
   plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),
 };
+
+type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** One apply round at a time across every worker; its apply's own writes exclude the stagers. */
+function inApplyRound<T>(db: Db, work: (exclusive: Exclusive) => Promise<T>): Promise<T> {
+  return withLocks(db, async (tx) => {
+    if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn-apply', FABRIC_WAIT_MS))) throw busy('fabric applies');
+    const exclusive: Exclusive = async (inner) => {
+      const r = await whileLocked(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS, inner);
+      if (!r.ran) throw busy('fabric writes');
+      return r.value;
+    };
+    return work(exclusive);
+  });
+}
+
+const busy = (what: string) => new BackendError('fabric', `other tenants' ${what} held it for ${FABRIC_WAIT_MS / 1000} s`);
 
 const networkSpec = (t: TenantIdentity) => ({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnet: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });

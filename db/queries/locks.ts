@@ -76,3 +76,31 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
   );
   return true;
 }
+
+/**
+ * Runs `work` holding an advisory lock for its duration only, inside a transaction that goes on
+ * after it: a session-level lock, taken on the transaction's own connection (a second connection
+ * per holder could exhaust the pool while the waiters hold the rest) and released when `work`
+ * ends. It conflicts with `pg_advisory_xact_lock` on the same key, so holders of either kind
+ * exclude each other; it dies with the connection, as a transaction's lock does. False (and
+ * `work` not run) when the wait passed `withinMs`.
+ */
+export async function whileLocked<T>(tx: Tx, space: number, key: string, withinMs: number, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+  const ms = Math.max(1, Math.floor(withinMs));
+  try {
+    await tx.transaction(async (sp) => {
+      await sp.execute(sql`select set_config('lock_timeout', ${String(ms)}, true), set_config('statement_timeout', ${String(ms + 5_000)}, true)`);
+      await sp.execute(sql`select pg_advisory_lock(${space}::int, hashtext(${key}))`);
+    });
+  } catch (e) {
+    if (pgError(e, '55P03')) return { ran: false };
+    throw e;
+  }
+  // Unlike a transaction's, a session lock outlives the savepoint that took it: only this releases it.
+  try {
+    await tx.execute(sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`);
+    return { ran: true, value: await work() };
+  } finally {
+    await tx.execute(sql`select pg_advisory_unlock(${space}::int, hashtext(${key}))`).catch(() => undefined);
+  }
+}

@@ -288,7 +288,12 @@ describe('SDN apply across the cluster', () => {
     try {
       const out = await net.ensure(specFor('echo', 12));
       expect(results(out)).toEqual({ 'sdn zone echo': 'created', 'sdn vnet tv12': 'created', 'sdn subnet echo-10.128.12.0-24': 'created' });
-      expect(out[1]).toEqual({ object: 'sdn vnet tv12', result: 'created', warnings: ["sdn apply: command 'pvesh set /nodes/pve3/network' failed: exit code 2"] });
+      expect(out[1]).toEqual({
+        object: 'sdn vnet tv12',
+        result: 'created',
+        batch: { applied: 'by this tenant', tenants: 1 },
+        warnings: ["sdn apply: command 'pvesh set /nodes/pve3/network' failed: exit code 2"],
+      });
       expect(out[0]).not.toHaveProperty('warnings');
       // A repeat finds everything in place on the workload node: no apply, no warning.
       const before = applies();

@@ -83,3 +83,24 @@ export async function waitForActivityPollers(site: TestSite, identities: string[
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * The decoded results of every completed activity of `activityType` in the runs of the site's
+ * namespace that started at or after `since` (as the UI shows them, through the codec).
+ */
+export async function activityResults(site: TestSite, since: Date, activityType: string): Promise<unknown[]> {
+  const codec = new AesGcmCodec(site.config.codecKey!);
+  const results: unknown[] = [];
+  for await (const w of site.client.workflow.list({ query: `StartTime >= "${since.toISOString()}"` })) {
+    const history = await site.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    const typeOf = new Map<string, string>();
+    for (const e of history.events ?? []) {
+      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (scheduled && e.eventId) typeOf.set(String(e.eventId), scheduled);
+      const done = e.activityTaskCompletedEventAttributes;
+      if (!done || typeOf.get(String(done.scheduledEventId)) !== activityType) continue;
+      for (const p of await codec.decode((done.result?.payloads ?? []) as Payload[])) results.push(JSON.parse(Buffer.from(p.data ?? []).toString('utf8')));
+    }
+  }
+  return results;
+}
