@@ -73,10 +73,8 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
       const labelled = await labels('create', req.name);
       const input = { name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs };
       const workflowId = runIds.tenantCreate(req.name);
-      if (!restore) {
-        const lost = await undelivered.collect(req.name);
-        if (lost) return reveal(lost);
-      }
+      const lost = restore ? undefined : await undelivered.collect(req.name);
+      if (lost?.answer) return reveal(lost.answer);
       let result: CreateResult;
       try {
         result = await run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req);
@@ -84,6 +82,11 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
         // Temporal went away with the attempt delivered or not: its run may finish without us.
         undelivered.note(req.name);
         throw err;
+      }
+      if (result.kind === 'refused' && lost?.runId) {
+        // The run that carried the lost answer completed just before this call reached it: its answer.
+        const answer = await undelivered.collect(req.name, lost.runId);
+        if (answer?.answer) return reveal(answer.answer);
       }
       undelivered.forget(req.name);
       return result.kind === 'refused' ? result : reveal(result);
@@ -139,19 +142,22 @@ function undeliveredCreates(client: Client, windowMs: number) {
     forget(name: string) {
       lost.delete(name);
     },
-    /** The finished run's answer to a create whose answer was lost, once; otherwise nothing. */
-    async collect(name: string): Promise<Extract<CreateResult, { kind: 'ready' }> | undefined> {
+    /**
+     * The finished run's answer to a create whose answer was lost, once. Otherwise the run still
+     * open (`runId`), which the repeat joins by update as usual, or nothing.
+     */
+    async collect(name: string, runId?: string): Promise<{ answer?: Extract<CreateResult, { kind: 'ready' }>; runId?: string } | undefined> {
       const until = lost.get(name);
       if (until === undefined) return undefined;
       if (until < Date.now()) {
         lost.delete(name);
         return undefined;
       }
-      const handle = client.workflow.getHandle<typeof tenantCreate>(runIds.tenantCreate(name));
+      const handle = client.workflow.getHandle<typeof tenantCreate>(runIds.tenantCreate(name), runId);
       let result: CreateResult | undefined;
       try {
-        const { status } = await handle.describe();
-        // Still running (parked or working): the repeat joins or resumes it by update as usual.
+        const { status, runId: current } = await handle.describe();
+        if (status.name === 'RUNNING') return { runId: current };
         if (status.name !== 'COMPLETED') return undefined;
         result = await handle.result();
       } catch (err) {
@@ -161,7 +167,7 @@ function undeliveredCreates(client: Client, windowMs: number) {
       if (result?.kind !== 'ready') return undefined;
       // Taken before it is answered: two repeats at once never both get the secrets.
       if (!lost.delete(name)) return undefined;
-      return result;
+      return { answer: result };
     },
   };
 }
