@@ -111,7 +111,7 @@ describe('the Temporal server killed and restarted during a fill', () => {
     const summary = () =>
       `temporal-restart: ${seen.length} calls, answers ${JSON.stringify(statuses)}; ${away.length} answered while the server was away or starting (${away.filter((s) => s.status === 503).length} of them 503), ` +
         `${lostCreates} creates answered 503 and were repeated, ${after.length} after it was back; down ${restartedAt - killedAt} ms, restart took ${backAt - restartedAt} ms, ` +
-        `converged ${convergedAt - backAt} ms after it was back (fill ${convergedAt - began} ms); slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; ${census.tenants} tenants, ${census.objects} backend object kinds checked`;
+        `converged ${convergedAt - backAt} ms after it was back (fill ${convergedAt - began} ms); slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; ${census.tenants ? `census: ${census.tenants} tenants, ${census.objects} tenant × object-kind counts checked` : 'census not reached yet'}`;
     console.log(summary());
     console.log(JSON.stringify(seen.filter((x) => x.status !== 200 && x.status !== 201 || x.ms > 3000).map(({ text, ...x }) => ({ ...x, at: x.at - killedAt, text: text.slice(0, 120) }))));
 
