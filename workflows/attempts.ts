@@ -1,5 +1,5 @@
 import type { UpdateDefinition } from '@temporalio/common';
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
@@ -72,13 +72,23 @@ interface Calls<Req, Res> {
   last(): Res | undefined;
 }
 
-/** Calls that arrive while an attempt runs join it. */
+/** The patch that makes a call arriving after a successful attempt get its answer (issue 31 item 1). */
+export const JOIN_SETTLED_ANSWER_PATCH = 'join-settled-answer';
+
+/** Calls that arrive while an attempt runs join it, and after a successful one get its answer. */
 function joined<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> {
   let running: Promise<Res> | undefined;
   let last: Res | undefined;
   let served = 0;
   return {
     async handle(req) {
+      // A call arriving after an attempt succeeded, while the run ends, gets that answer: it is
+      // the same request repeated (a create whose answer was lost to Temporal restarting), and a
+      // fresh attempt would answer it 409 with the secrets just issued never shown (issue 31).
+      if (!running && last !== undefined && (last as { kind?: string }).kind !== 'failed' && patched(JOIN_SETTLED_ANSWER_PATCH)) {
+        served++;
+        return last;
+      }
       running ??= attempt(req).finally(() => {
         running = undefined;
       });

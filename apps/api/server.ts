@@ -31,6 +31,9 @@ import { httpRequestMetrics, type RequestObserver } from '../telemetry/http-metr
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
 import { startTracing } from '../telemetry/tracing.js';
 
+/** How the API's channel to Temporal reconnects after losing the server: within a second or two. */
+export const TEMPORAL_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 2_000 };
+
 export interface RunningApi {
   url: string;
   port: number;
@@ -88,7 +91,10 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   let publishing: PublishingDeps | undefined;
   let brokerAccounts: BrokerAccountOperations | undefined;
   if (!operations && config.site) {
-    connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS });
+    // Short reconnect backoff: after Temporal restarts, grpc-js's default backoff (up to 120 s)
+    // kept the channel UNAVAILABLE ("No connection established") for 30 s and more with the
+    // server already back; every call meanwhile answered 503 (issue 31 item 1).
+    connection = Connection.lazy({ address: config.env.TEMPORAL_ADDRESS, channelArgs: TEMPORAL_CHANNEL_ARGS });
     const client = new Client({
       connection,
       namespace: config.env.TEMPORAL_NAMESPACE,

@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../../core/tenant-view.js';
@@ -14,6 +14,7 @@ import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
 import { admissionKeys } from './device.js';
 import { runs } from '../runs.js';
+import { runUnavailable } from '../errors.js';
 import { tenantViews } from '../tenant-views.js';
 import { runIds } from '../../../contracts/ids.js';
 
@@ -63,13 +64,31 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     return { ...rest, tenant: withSecrets(r.tenant, openValue(keys, secrets) ?? {}) } as T;
   };
 
+  const undelivered = undeliveredCreates(client, site.idempotencyWindowMs);
+
   return {
     async create(call: CreateCall): Promise<CreateResult> {
       const { restore, ...rest } = call;
       const req = { ...rest, ...(restore ? { restore: sealValue(keys, restore) } : {}) };
       const labelled = await labels('create', req.name);
       const input = { name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs };
-      const result = await run.attempt(tenantCreate, attemptTenantCreate, { workflowId: runIds.tenantCreate(req.name), args: [input], ...labelled }, req);
+      const workflowId = runIds.tenantCreate(req.name);
+      const lost = restore ? undefined : await undelivered.collect(req.name);
+      if (lost?.answer) return reveal(lost.answer);
+      let result: CreateResult;
+      try {
+        result = await run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req);
+      } catch (err) {
+        // Temporal went away with the attempt delivered or not: its run may finish without us.
+        undelivered.note(req.name);
+        throw err;
+      }
+      if (result.kind === 'refused' && lost?.runId) {
+        // The run that carried the lost answer completed just before this call reached it: its answer.
+        const answer = await undelivered.collect(req.name, lost.runId);
+        if (answer?.answer) return reveal(answer.answer);
+      }
+      undelivered.forget(req.name);
       return result.kind === 'refused' ? result : reveal(result);
     },
     async delete(name: string): Promise<DeleteResult> {
@@ -101,5 +120,54 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
     tokenRevoked: (token) => isTenantTokenRevoked(registry.db, tokenHash(token)),
+  };
+}
+
+/**
+ * Creates whose answer never reached the caller: the call answered 503 because Temporal went away
+ * (killed, restarted) while the run went on, and the run may have finished once Temporal was back,
+ * issuing the tenant's secrets. The repeat of such a create (the same call, resumed) gets the
+ * finished run's answer with its secrets, as its first call would have, instead of the 409 of a
+ * tenant already ready: secrets are shown once, and that once had not happened. Only the first
+ * repeat after the lost answer collects it; any later create of the ready tenant is a 409 again.
+ * Held by this API instance for the site's idempotency window (an instance restarted meanwhile
+ * has forgotten it: the tenant then resumes with new secrets through a restore or reconcile).
+ */
+function undeliveredCreates(client: Client, windowMs: number) {
+  const lost = new Map<string, number>();
+  return {
+    note(name: string) {
+      lost.set(name, Date.now() + windowMs);
+    },
+    forget(name: string) {
+      lost.delete(name);
+    },
+    /**
+     * The finished run's answer to a create whose answer was lost, once. Otherwise the run still
+     * open (`runId`), which the repeat joins by update as usual, or nothing.
+     */
+    async collect(name: string, runId?: string): Promise<{ answer?: Extract<CreateResult, { kind: 'ready' }>; runId?: string } | undefined> {
+      const until = lost.get(name);
+      if (until === undefined) return undefined;
+      if (until < Date.now()) {
+        lost.delete(name);
+        return undefined;
+      }
+      const handle = client.workflow.getHandle<typeof tenantCreate>(runIds.tenantCreate(name), runId);
+      let result: CreateResult | undefined;
+      try {
+        const { status, runId: current } = await handle.describe();
+        if (status.name === 'RUNNING') return { runId: current };
+        if (status.name !== 'COMPLETED') return undefined;
+        result = await handle.result();
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return undefined;
+        throw runUnavailable(err);
+      }
+      if (result?.kind !== 'ready') return undefined;
+      // Taken before it is answered: two repeats at once never both get the secrets.
+      if (!lost.delete(name)) return undefined;
+      return { answer: result };
+    },
   };
 }
