@@ -9,6 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST = [
   'test/reliability/races.test.ts',
   'test/reliability/crashes.test.ts',
+  'test/reliability/temporal-restart.test.ts',
+  'test/e2e/lab-restart.test.ts',
   'test/e2e/workload-slow-clone.test.ts',
   'test/reliability/contract-fuzz.test.ts',
   'test/e2e/tenant-faults.test.ts',
