@@ -1,5 +1,6 @@
 import { LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
+import { stopIfCancelled } from '../step-failure.js';
 import type { TenantStep } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
@@ -26,6 +27,7 @@ export const networkStep: TenantStep<'network'> = {
     const spec = networkSpec(t);
     const staged = await withLocks(deps.db, async (tx) => {
       if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
+      stopIfCancelled();
       return deps.ports.network.stage(spec);
     });
     if (!staged.needsApply) return deps.ports.network.settle(spec, staged, (work) => work());
@@ -41,8 +43,12 @@ type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;
 function inApplyRound<T>(db: Db, work: (exclusive: Exclusive) => Promise<T>): Promise<T> {
   return withLocks(db, async (tx) => {
     if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn-apply', FABRIC_WAIT_MS))) throw busy('fabric applies');
+    stopIfCancelled();
     const exclusive: Exclusive = async (inner) => {
-      const r = await whileLocked(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS, inner);
+      const r = await whileLocked(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS, async () => {
+        stopIfCancelled();
+        return inner();
+      });
       if (!r.ran) throw busy('fabric writes');
       return r.value;
     };
