@@ -114,7 +114,9 @@ export function stopIfCancelled(): void {
   } catch {
     return;
   }
-  if (signal.aborted) throw new Error(`this attempt was cancelled (${String(signal.reason ?? 'by Temporal')}) and writes nothing more`);
+  if (!signal.aborted) return;
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'by Temporal');
+  throw new Error(`this attempt was cancelled (${why}) and writes nothing more`);
 }
 
 function heartbeat(): void {
