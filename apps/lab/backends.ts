@@ -7,6 +7,7 @@ import { assignFields, persistSnapshot, pickFields, type SnapshotStore } from '.
 import { startPowerDns, startRecursor, type RunningDnsServer } from './servers/pdns.js';
 import { createFaultProxy } from './simulators/fault-proxy.js';
 import type { Faults } from './simulators/faults.js';
+import { applyLatencyProfile, latencyProfile } from './simulators/latency-profile.js';
 import { serveApp, type RunningServer } from './simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from './simulators/minio/index.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from './simulators/proxmox/index.js';
@@ -83,9 +84,13 @@ export async function startLabBackends(
      * (the tests) every start is a new site, in temporary directories removed at stop.
      */
     stateDir?: string;
+    /** The simulators' latency profile (`LAB_LATENCY`: zero, real-site; apps/lab/simulators/latency-profile.ts). */
+    latency?: string;
     taskMs?: [number, number]; pveStatsIntervalMs?: number; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
 ): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
+  // Read first: an unknown profile stops the lab before any server starts.
+  const profile = latencyProfile(opts.latency);
   const stateDir = opts.stateDir;
   const dir = stateDir ?? opts.dir;
   const saved = readSiteState(stateDir);
@@ -149,6 +154,7 @@ export async function startLabBackends(
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
   const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret, served });
+  applyLatencyProfile(profile, { proxmox, minio, grafana: optional?.parts.grafana, unifi: optional?.parts.unifi });
   let snapshot: SnapshotStore | undefined;
   if (stateDir) {
     writeFileSync(join(stateDir, SITE_STATE_FILE), JSON.stringify(site, null, 2) + '\n', { mode: 0o600 });
