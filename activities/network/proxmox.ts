@@ -49,8 +49,19 @@ export interface StagedNetwork {
   needsApply: boolean;
 }
 
-/** Runs `work` while no other holder writes to the fabric (the step's registry lock); identity alone. */
+/** Runs `work` holding one of the step's registry locks; identity for a caller alone at the fabric. */
 export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * How `settle` is ordered with the other tenants: `round` runs one apply round at a time across
+ * every worker, and hands it `exclusive`, which keeps the stagers out while the apply commits.
+ */
+export interface FabricOrder {
+  round<T>(work: (exclusive: FabricExclusive) => Promise<T>): Promise<T>;
+}
+
+/** A caller alone at the fabric: no other tenant to order with. */
+export const ALONE: FabricOrder = { round: (work) => work((inner) => inner()) };
 
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
@@ -64,7 +75,7 @@ export interface NetworkAdapter {
    * apply already carried the tenant's. The caller runs one settle with an apply at a time; the
    * apply's own writes run in `exclusive`, so no tenant stages between its lock and its commit.
    */
-  settle(spec: NetworkSpec, staged: StagedNetwork, exclusive: FabricExclusive): Promise<ObjectOutcome[]>;
+  settle(spec: NetworkSpec, staged: StagedNetwork, order: FabricOrder): Promise<ObjectOutcome[]>;
   /** What ensure would report, from reads alone. */
   plan(spec: NetworkSpec): Promise<ObjectOutcome[]>;
   /** Indexes carried by fabric zones (VRF VNI) or VNets (tag or `tvNN` id), with the zone each belongs to. */
@@ -117,9 +128,9 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs };
   return {
     observe: (s) => observe(ctx, s),
-    ensure: async (s) => settle(ctx, s, await stage(ctx, s), (work) => work()),
+    ensure: async (s) => settle(ctx, s, await stage(ctx, s), ALONE),
     stage: (s) => stage(ctx, s),
-    settle: (s, staged, exclusive) => settle(ctx, s, staged, exclusive),
+    settle: (s, staged, order) => settle(ctx, s, staged, order),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
     zoneIndex: (name) => zoneIndex(ctx, name),
@@ -323,31 +334,45 @@ async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Pr
   }
 }
 
-async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, exclusive: FabricExclusive): Promise<ObjectOutcome[]> {
+async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: FabricOrder): Promise<ObjectOutcome[]> {
   const outcomes = outcomesOf(ctx, s, staged.before, staged.reload);
   if (!staged.needsApply) {
     await waitForBridge(ctx, s);
     return outcomes;
   }
-  // An apply that ended since this tenant staged carried its edits (the caller runs applies one
-  // at a time, so none is running now): then only its bridge is waited for. A bridge that failed
-  // to come up needs an apply of its own, whatever ran.
-  const now = staged.reload ? undefined : await observe(ctx, s);
-  if (now && zoneOk(ctx, now.zone.running, s) && vnetOk(now.vnet.running, s) && subnetOk(now.subnet.running, s)) {
+  // An apply that committed since this tenant staged carried its edits: only its bridge is waited
+  // for (the node's reload of that apply). Looked at before the round, so tenants an apply carried
+  // do not queue one by one behind the next; and again in it, for an apply that ended meanwhile.
+  // A bridge that failed to come up needs an apply of its own, whatever ran.
+  const carried = async () => {
+    if (staged.reload || !(await runsAsWanted(ctx, s))) return undefined;
     await waitForBridge(ctx, s);
     outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by another tenant' } };
     return outcomes;
-  }
-  const applied = await exclusive(() => applyPending(ctx, s));
-  // The apply only starts each node's network reload: the step is done when the workload node
-  // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
-  // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
-  // each): reported with the VNet, not a failure, unless it is the workload node (then the
-  // VNet never becomes available there and the wait below fails).
-  const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
-  await waitForBridge(ctx, s, applied.deadline);
-  outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
-  return outcomes;
+  };
+  return (
+    (await carried()) ??
+    order.round(async (exclusive) => {
+      const already = await carried();
+      if (already) return already;
+      const applied = await exclusive(() => applyPending(ctx, s));
+      // The apply only starts each node's network reload: the step is done when the workload node
+      // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
+      // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
+      // each): reported with the VNet, not a failure, unless it is the workload node (then the
+      // VNet never becomes available there and the wait below fails).
+      const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
+      await waitForBridge(ctx, s, applied.deadline);
+      outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
+      return outcomes;
+    })
+  );
+}
+
+/** The tenant's zone, VNet and subnet as the fabric runs them (committed by an apply). */
+async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
+  const now = await observe(ctx, s);
+  return zoneOk(ctx, now.zone.running, s) && vnetOk(now.vnet.running, s) && subnetOk(now.subnet.running, s);
 }
 
 /** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */

@@ -30,8 +30,7 @@ export const networkStep: TenantStep<'network'> = {
       stopIfCancelled();
       return deps.ports.network.stage(spec);
     });
-    if (!staged.needsApply) return deps.ports.network.settle(spec, staged, (work) => work());
-    return inApplyRound(deps.db, (exclusive) => deps.ports.network.settle(spec, staged, exclusive));
+    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work) });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.
   plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),
