@@ -36,7 +36,11 @@ const layerRule = (banned, typesOnly = []) => [
   {
     patterns: [
       ...banned.map((layer) => ({ group: reach(layer), message: `layers: this folder may not import ${layer}/ (docs/architecture.md)` })),
-      ...typesOnly.map((layer) => ({ group: reach(layer), allowTypeImports: true, message: `layers: only types may be imported from ${layer}/ (docs/architecture.md)` })),
+      ...typesOnly.map((layer) => ({
+        group: reach(layer),
+        allowTypeImports: true,
+        message: `layers: only types may be imported from ${layer}/ (docs/architecture.md)`,
+      })),
     ],
   },
 ];

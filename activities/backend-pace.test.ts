@@ -17,7 +17,12 @@ describe('pacing the calls to one backend', () => {
     ['past it, each call waits its turn in order', 4, [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 250, 500]],
     ['calls spread at the rate never wait', 2, [0, 500, 1000, 1500, 2000, 2500], [0, 0, 0, 0, 0, 0]],
     ['an idle backend earns back its burst, never more than a second of it', 2, [0, 0, 0, 10_000, 10_000, 10_000], [0, 0, 500, 0, 0, 500]],
-    ['a sustained flood is held to the rate', 10, Array.from({ length: 30 }, () => 0), [...Array(10).fill(0), ...Array.from({ length: 20 }, (_, i) => (i + 1) * 100)]],
+    [
+      'a sustained flood is held to the rate',
+      10,
+      Array.from({ length: 30 }, () => 0),
+      [...Array(10).fill(0), ...Array.from({ length: 20 }, (_, i) => (i + 1) * 100)],
+    ],
   ])('%s', (_reason, perSecond, callsAt, waits) => {
     expect(run(perSecond, callsAt)).toEqual(waits);
   });

@@ -42,7 +42,7 @@ export async function instrumentBackendCall<T extends { status: number }>(
   const span = tracer.startSpan(`${call.method} ${call.backend}`, {
     kind: SpanKind.CLIENT,
     attributes: {
-      'backend': call.backend,
+      backend: call.backend,
       'http.request.method': call.method,
       'server.address': call.url.hostname,
       'server.port': Number(call.url.port || (call.url.protocol === 'https:' ? 443 : 80)),

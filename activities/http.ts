@@ -212,7 +212,14 @@ const noAnswer = (timeoutMs: number, code?: string) => Object.assign(new Error(`
  * One call, bounded as a whole by `timeoutMs` (connection, the pinned certificate's fetch, the
  * request, the answer and one fresh try): a slow backend is a failed step, never a hang.
  */
-async function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number, tls: BackendTls): Promise<RawAnswer> {
+async function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  timeoutMs: number,
+  tls: BackendTls,
+): Promise<RawAnswer> {
   let current: Exchange | undefined;
   let expired: Error | undefined;
   let timer: NodeJS.Timeout | undefined;

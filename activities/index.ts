@@ -33,6 +33,9 @@ export type Activities = ReturnType<typeof createActivities>;
 
 /** Every `<area>.<verb>` activity is a listed step (core/step-table.ts), and every listed step an activity. */
 type StepActivityKeys = Extract<keyof Activities, `${string}.${string}`>;
-type Unlisted = Exclude<StepActivityKeys, ObjectStepActivity | EnsureActivityType | PlanActivityType | RemoveActivityType | 'network.observe-indexes' | 'network.observe-zone'>;
+type Unlisted = Exclude<
+  StepActivityKeys,
+  ObjectStepActivity | EnsureActivityType | PlanActivityType | RemoveActivityType | 'network.observe-indexes' | 'network.observe-zone'
+>;
 type Missing = Exclude<ObjectStepActivity, StepActivityKeys>;
 export const STEP_LISTS_AGREE: [Unlisted, Missing] extends [never, never] ? true : { unlisted: Unlisted; missing: Missing } = true;

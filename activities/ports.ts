@@ -50,7 +50,13 @@ export interface LogStorePort {
 
 export interface DashboardsPort {
   /** Without a password the existing login is adopted as it is. */
-  ensure(spec: { tenant: string; username: string; password?: string; accountId: number; readToken: string }): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
+  ensure(spec: {
+    tenant: string;
+    username: string;
+    password?: string;
+    accountId: number;
+    readToken: string;
+  }): Promise<{ orgId: number; outcomes: ObjectOutcome[] }>;
   plan(spec: { tenant: string; username: string; password?: string; accountId: number; readToken: string }): Promise<ObjectOutcome[]>;
   loginExists(username: string): Promise<boolean>;
   remove(spec: { tenant: string; username: string }): Promise<void>;

@@ -15,13 +15,16 @@ const calls = Number(process.argv[3] ?? 4000);
 const { BackendHttp } = (await import(pathToFileURL(impl).href)) as typeof import('../activities/http.js');
 
 const serverFile = join(tmpdir(), `backend-http-bench-${process.pid}.mjs`);
-writeFileSync(serverFile, `
+writeFileSync(
+  serverFile,
+  `
 import { createServer } from 'node:http';
 const body = JSON.stringify({ data: Array.from({ length: 12 }, (_, i) => ({ id: 'obj-' + i, name: 'tenant-object-' + i, enabled: true, vlan: 100 + i })) });
 const server = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }); });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-`);
+`,
+);
 const server = fork(serverFile);
 const port = await new Promise<number>((r) => server.once('message', (m) => r(m as number)));
 const http = new BackendHttp('bench', `http://127.0.0.1:${port}/api`, { authorization: 'Bearer bench' }, 10_000);
@@ -31,7 +34,10 @@ async function run(n: number, concurrency: number): Promise<void> {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next++ < n) {
-        const r = next % 2 ? await http.call({ path: 'objects', query: { n: next } }) : await http.call({ method: 'PUT', path: 'objects/1', json: { name: 'x', vlan: 101 } });
+        const r =
+          next % 2
+            ? await http.call({ path: 'objects', query: { n: next } })
+            : await http.call({ method: 'PUT', path: 'objects/1', json: { name: 'x', vlan: 101 } });
         if (r.status !== 200 || !r.json()) throw new Error(`unexpected answer ${r.status}`);
       }
     }),
@@ -46,7 +52,9 @@ try {
     await run(calls, concurrency);
     const cpu = process.cpuUsage(cpu0);
     const seconds = (performance.now() - t0) / 1000;
-    console.log(JSON.stringify({ impl, concurrency, calls, cpuMicrosPerCall: Math.round((cpu.user + cpu.system) / calls), callsPerSecond: Math.round(calls / seconds) }));
+    console.log(
+      JSON.stringify({ impl, concurrency, calls, cpuMicrosPerCall: Math.round((cpu.user + cpu.system) / calls), callsPerSecond: Math.round(calls / seconds) }),
+    );
   }
 } finally {
   server.kill();

@@ -59,5 +59,9 @@ export function cpuSeconds(before: CpuSnapshot, after: CpuSnapshot): Record<stri
     const used = (ticks - (before.get(pid)?.ticks ?? 0)) / TICKS_PER_SECOND;
     total[name] = (total[name] ?? 0) + used;
   }
-  return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+  return Object.fromEntries(
+    Object.entries(total)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => [k, Math.round(v * 100) / 100]),
+  );
 }

@@ -31,8 +31,15 @@ export async function startFloor(address: string, namespace: string) {
     /** One floor create of `steps` steps; its latency in ms. */
     async create(steps: number): Promise<number> {
       const t0 = performance.now();
-      const startWorkflowOperation = new WithStartWorkflowOperation('createShapedFloor', { workflowId: `floor-${taskQueue}-${n++}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' });
-      await client.workflow.executeUpdateWithStart(floorAttempt, { args: [{ localsBefore: 2, activities: steps + 1, localsAfter: 1 }], startWorkflowOperation });
+      const startWorkflowOperation = new WithStartWorkflowOperation('createShapedFloor', {
+        workflowId: `floor-${taskQueue}-${n++}`,
+        taskQueue,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      await client.workflow.executeUpdateWithStart(floorAttempt, {
+        args: [{ localsBefore: 2, activities: steps + 1, localsAfter: 1 }],
+        startWorkflowOperation,
+      });
       return performance.now() - t0;
     },
     async stop() {

@@ -75,14 +75,16 @@ export function objectCalls(t: string, tenantIndex: number, subnet: string): Cal
   const calls: Call[] = [];
   for (let i = 0; i < FULL_SITE.workloads; i++) calls.push({ method: 'POST', path: `${base}/workloads`, body: { name: `w${i}` }, want: 201 });
   // Subnet addresses above the workloads' (.10 + ordinal), one name each.
-  for (let i = 0; i < FULL_SITE.records; i++) calls.push({ method: 'PUT', path: `${base}/records/r${i}`, body: { address: `${prefix}.${200 + i}` }, want: 200 });
+  for (let i = 0; i < FULL_SITE.records; i++)
+    calls.push({ method: 'PUT', path: `${base}/records/r${i}`, body: { address: `${prefix}.${200 + i}` }, want: 200 });
   for (let i = 0; i < FULL_SITE.devices; i++) {
     // Locally administered unicast MACs, unique on the site: 02:00:<tenant>:<device>.
     const mac = `02:00:00:00:${hex(tenantIndex)}:${hex(i)}`;
     calls.push({ method: 'POST', path: `${base}/devices`, body: { name: `d${i}`, trust_class: i % 2 ? 'camera' : 'sensor', mac }, want: 201 });
     calls.push({ method: 'POST', path: `${base}/devices/d${i}/address`, body: {}, want: 201 });
   }
-  for (let i = 0; i < FULL_SITE.wifiKeys; i++) calls.push({ method: 'POST', path: `${base}/wifi-keys`, body: { name: `k${i}`, trust_class: 'sensor' }, want: 201 });
+  for (let i = 0; i < FULL_SITE.wifiKeys; i++)
+    calls.push({ method: 'POST', path: `${base}/wifi-keys`, body: { name: `k${i}`, trust_class: 'sensor' }, want: 201 });
   for (let i = 0; i < FULL_SITE.brokerAccounts; i++) {
     calls.push({ method: 'POST', path: `${base}/broker-accounts`, body: { name: `a${i}`, publish: ['data/#'], subscribe: ['cmd/#'] }, want: 201 });
   }
@@ -171,12 +173,18 @@ function resetPeakRss(pid: number): void {
  */
 async function brokerCounter(env: Record<string, string>) {
   if (!env.SITE_BROKER_URL) return { stop: async () => ({ requests: 0, commands: {} as Record<string, number> }) };
-  const c = connect(env.SITE_BROKER_URL, { username: env.SITE_BROKER_ADMIN_USER, password: env.SITE_BROKER_ADMIN_PASSWORD, clientId: `bench-${process.pid}`, reconnectPeriod: 0 });
+  const c = connect(env.SITE_BROKER_URL, {
+    username: env.SITE_BROKER_ADMIN_USER,
+    password: env.SITE_BROKER_ADMIN_PASSWORD,
+    clientId: `bench-${process.pid}`,
+    reconnectPeriod: 0,
+  });
   let requests = 0;
   const commands: Record<string, number> = {};
   c.on('message', (_topic, payload) => {
     requests++;
-    for (const r of (JSON.parse(payload.toString('utf8')) as { responses?: Array<{ command: string }> }).responses ?? []) commands[r.command] = (commands[r.command] ?? 0) + 1;
+    for (const r of (JSON.parse(payload.toString('utf8')) as { responses?: Array<{ command: string }> }).responses ?? [])
+      commands[r.command] = (commands[r.command] ?? 0) + 1;
   });
   await new Promise<void>((resolve, reject) => {
     c.once('connect', () => c.subscribe('$CONTROL/dynamic-security/v1/response', { qos: 1 }, (err) => (err ? reject(err) : resolve())));
@@ -225,7 +233,11 @@ export interface SweepFigures {
  * One sweep of the filled site, started by triggering the site's reconcile Schedule (the one the
  * worker created with the site's settings): its wall time from the run's start to its close.
  */
-export async function sweepFullSite(site: FullSite, metricsUrl: string, settings: { concurrency: number; callsPerSecond: number; mode: string }): Promise<SweepFigures> {
+export async function sweepFullSite(
+  site: FullSite,
+  metricsUrl: string,
+  settings: { concurrency: number; callsPerSecond: number; mode: string },
+): Promise<SweepFigures> {
   const known = { [site.api.child.pid!]: 'api', [site.worker.child.pid!]: 'worker', [process.pid]: 'lab simulators (bench process)' };
   const scrape = async () => (await fetch(metricsUrl)).text();
   const earlier = new Set<string>();
@@ -257,8 +269,14 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
     sumBy(m1, 'provisioning_backend_calls_by_activity_total', ['activity', 'backend']),
     sumBy(m0, 'provisioning_backend_calls_by_activity_total', ['activity', 'backend']),
   );
-  const runs = diff(sumBy(m1, 'provisioning_step_duration_seconds_count', ['step', 'operation']), sumBy(m0, 'provisioning_step_duration_seconds_count', ['step', 'operation']));
-  const seconds = diff(sumBy(m1, 'provisioning_step_duration_seconds_sum', ['step', 'operation']), sumBy(m0, 'provisioning_step_duration_seconds_sum', ['step', 'operation']));
+  const runs = diff(
+    sumBy(m1, 'provisioning_step_duration_seconds_count', ['step', 'operation']),
+    sumBy(m0, 'provisioning_step_duration_seconds_count', ['step', 'operation']),
+  );
+  const seconds = diff(
+    sumBy(m1, 'provisioning_step_duration_seconds_sum', ['step', 'operation']),
+    sumBy(m0, 'provisioning_step_duration_seconds_sum', ['step', 'operation']),
+  );
   const activitySeconds = Object.fromEntries(
     Object.entries(seconds)
       .sort((a, b) => b[1] - a[1])
@@ -274,7 +292,12 @@ export async function sweepFullSite(site: FullSite, metricsUrl: string, settings
   }
   // After the figures above: reading 62 histories is no part of the sweep.
   const names = result.mode === 'plan' ? (result.planned ?? []) : result.reconciled;
-  const timelines = process.env.BENCH_TIMELINES ? await runTimelines(site.client, names.map((n) => (result.mode === 'plan' ? runIds.tenantPlan(n) : runIds.tenantReconcile(n)))) : undefined;
+  const timelines = process.env.BENCH_TIMELINES
+    ? await runTimelines(
+        site.client,
+        names.map((n) => (result.mode === 'plan' ? runIds.tenantPlan(n) : runIds.tenantReconcile(n))),
+      )
+    : undefined;
   const sum: Record<string, Record<string, number>> = {};
   for (const areas of Object.values(result.found ?? {})) {
     for (const [area, results] of Object.entries(areas)) {
@@ -319,7 +342,17 @@ const at = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) 
  * workflow tasks executing on the worker and waiting for it, and the local activities' markers.
  */
 export async function runTimelines(client: Client, workflowIds: string[]) {
-  const sum = { runs: 0, wall: 0, activityExec: 0, activityWait: 0, workflowTaskExec: 0, workflowTaskWait: 0, workflowTasks: 0, activities: 0, localActivities: 0 };
+  const sum = {
+    runs: 0,
+    wall: 0,
+    activityExec: 0,
+    activityWait: 0,
+    workflowTaskExec: 0,
+    workflowTaskWait: 0,
+    workflowTasks: 0,
+    activities: 0,
+    localActivities: 0,
+  };
   for (const id of workflowIds) {
     const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
     if (events.length === 0) continue;
@@ -345,5 +378,12 @@ export async function runTimelines(client: Client, workflowIds: string[]) {
     }
   }
   const s = (ms: number) => Math.round(ms / 10) / 100;
-  return { ...sum, wall: s(sum.wall), activityExec: s(sum.activityExec), activityWait: s(sum.activityWait), workflowTaskExec: s(sum.workflowTaskExec), workflowTaskWait: s(sum.workflowTaskWait) };
+  return {
+    ...sum,
+    wall: s(sum.wall),
+    activityExec: s(sum.activityExec),
+    activityWait: s(sum.activityWait),
+    workflowTaskExec: s(sum.workflowTaskExec),
+    workflowTaskWait: s(sum.workflowTaskWait),
+  };
 }

@@ -17,7 +17,10 @@ export const API_FLAGS = ['--max-old-space-size=128'];
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
   // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
   // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...flags, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...flags, entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return {
     child,
     // VmHWM is the kernel's own high-water mark of the resident set.

@@ -94,7 +94,12 @@ async function waitReady(url: string): Promise<void> {
 }
 
 /** One whole site: backends, database, API and worker processes. */
-async function startSite(temporalAddress: string, admin: postgres.Sql, run: number, opts: { env?: Record<string, string>; lab?: Parameters<typeof startLabBackends>[0] } = {}) {
+async function startSite(
+  temporalAddress: string,
+  admin: postgres.Sql,
+  run: number,
+  opts: { env?: Record<string, string>; lab?: Parameters<typeof startLabBackends>[0] } = {},
+) {
   const backends = await startLabBackends(opts.lab);
   const namespace = `bench-${run}`;
   const connection = await Connection.connect({ address: temporalAddress });
@@ -150,7 +155,13 @@ type Site = Awaited<ReturnType<typeof startSite>>;
 async function directCreator(site: Site) {
   const config = loadConfig({ ...site.env, DATABASE_URL: site.env.DATABASE_URL! });
   const registry = new Registry(config.env.DATABASE_URL, undefined, 4);
-  const acts = createActivities({ site: config.site!, db: registry.db, keys: sealKeys(config.site!), log: pino({ level: 'silent' }), ports: bindPorts(config.site!) });
+  const acts = createActivities({
+    site: config.site!,
+    db: registry.db,
+    keys: sealKeys(config.site!),
+    log: pino({ level: 'silent' }),
+    ports: bindPorts(config.site!),
+  });
   await registry.db.execute('select 1');
   return {
     /** One create, step by step as the workflow runs them; its latency in ms and its step count. */
@@ -202,7 +213,8 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
       if (process.env.BENCH_HISTORY) {
         const h = await site.client.workflow.getHandle(runIds.tenantCreate(`a${run}x${batch}n${n}`)).fetchHistory();
         const t0 = Number(h.events![0]!.eventTime!.seconds) * 1000 + h.events![0]!.eventTime!.nanos! / 1e6;
-        for (const e of h.events!) process.stderr.write(`${(Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - t0).toFixed(1)} ${e.eventType}\n`);
+        for (const e of h.events!)
+          process.stderr.write(`${(Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - t0).toFixed(1)} ${e.eventType}\n`);
       }
     } finally {
       await direct0.close();
@@ -210,7 +222,15 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
       await site.stop();
     }
   }
-  return { p50: median(viaApi), p95: percentile(viaApi, 95), samples: viaApi.length, directP50: median(direct), floorP50: median(floors), shareP50: median(shares), apiPeakMb };
+  return {
+    p50: median(viaApi),
+    p95: percentile(viaApi, 95),
+    samples: viaApi.length,
+    directP50: median(direct),
+    floorP50: median(floors),
+    shareP50: median(shares),
+    apiPeakMb,
+  };
 }
 
 async function benchFill(site: Site) {
@@ -347,7 +367,9 @@ async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: 
     const fill = await benchStep('full-site fill', () => fillFullSite(site));
     const fillApiPeakMb = site.api.peakRssMb();
     const fillWorkerPeakMb = site.worker.peakRssMb();
-    process.stderr.write(`full-site fill: ${fill.seconds.toFixed(1)} s, ${fill.calls} calls, ${fill.errors} errors, ${fill.repeats} repeated; CPU ${JSON.stringify(fill.cpu)}\n`);
+    process.stderr.write(
+      `full-site fill: ${fill.seconds.toFixed(1)} s, ${fill.calls} calls, ${fill.errors} errors, ${fill.repeats} repeated; CPU ${JSON.stringify(fill.cpu)}\n`,
+    );
     const sweeps: SweepFigures[] = [];
     for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'correct' })));
     if (sweepModeExists(root)) {
@@ -359,7 +381,16 @@ async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: 
       await restartWorker(site, { SITE_SWEEP_CONCURRENCY: String(c) }, (args) => (args[0] as { concurrency?: number } | undefined)?.concurrency === c);
       sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), concurrency: c, mode: 'correct (other concurrency)' })));
     }
-    return { fillSeconds: fill.seconds, fillCalls: fill.calls, fillErrors: fill.errors, fillRepeats: fill.repeats, fillCpu: fill.cpu, fillApiPeakMb, fillWorkerPeakMb, sweeps };
+    return {
+      fillSeconds: fill.seconds,
+      fillCalls: fill.calls,
+      fillErrors: fill.errors,
+      fillRepeats: fill.repeats,
+      fillCpu: fill.cpu,
+      fillApiPeakMb,
+      fillWorkerPeakMb,
+      sweeps,
+    };
   } finally {
     await site.stop();
   }
@@ -394,7 +425,9 @@ function report(s: SweepFigures): SweepFigures {
     `full-site sweep (${s.mode}, concurrency ${s.concurrency}, ${s.callsPerSecond} calls/s): ${s.seconds.toFixed(2)} s, ${s.reconciled}/${s.tenants} reconciled, ${s.failed} failed, ${s.skipped} skipped; pacing bound ${s.paceBoundSeconds.toFixed(2)} s (${s.paceBoundBackend})`,
     `  calls by backend: ${JSON.stringify(s.callsByBackend)}`,
     `  calls by activity: ${JSON.stringify(s.callsByActivity)}`,
-    `  activity seconds (runs): ${Object.entries(s.activitySeconds).map(([k, v]) => `${k} ${v.seconds} (${v.runs})`).join(', ')}`,
+    `  activity seconds (runs): ${Object.entries(s.activitySeconds)
+      .map(([k, v]) => `${k} ${v.seconds} (${v.runs})`)
+      .join(', ')}`,
     ...(s.timelines ? [`  tenants' runs, summed (s): ${JSON.stringify(s.timelines)}`] : []),
     `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
     `  objects found: ${JSON.stringify(s.found)}`,
@@ -416,7 +449,9 @@ function fullSiteFigures(runs: FullSiteRun[]): Figure[] {
   const spreadOf = (xs: number[], digits = 2) => `${round(Math.min(...xs), digits)}–${round(Math.max(...xs), digits)}`;
   const w = worstOf(correct);
   const httpCalls = Object.values(w.callsByBackend).reduce((a, b) => a + b, 0);
-  const backendCpu = Object.entries(w.cpu).filter(([k]) => k !== 'worker' && k !== 'api').reduce((a, [, v]) => a + v, 0);
+  const backendCpu = Object.entries(w.cpu)
+    .filter(([k]) => k !== 'worker' && k !== 'api')
+    .reduce((a, [, v]) => a + v, 0);
   const fills = runs.map((r) => r.fillSeconds);
   const settings = `concurrency ${concurrency}, ${callsPerSecond} calls/s per backend`;
   // A table, one figure a row: the formatter would spread each row over seven lines.
@@ -438,9 +473,28 @@ function fullSiteFigures(runs: FullSiteRun[]): Figure[] {
   ];
   if (plan.length) {
     const p = worstOf(plan);
-    figures.push({ name: `full site: plan sweep (worst of ${plan.length}; ${settings})`, value: round(p.seconds, 2), unit: 's', target: '≤ 20 s', met: p.seconds <= 20, spread: spreadOf(plan.map((s) => s.seconds)) });
-    figures.push({ name: 'full site: plan sweep tenants planned, failed', value: Math.min(...plan.map((s) => s.reconciled)), unit: '', target: `${FULL_SITE.tenants}, 0`, met: plan.every((s) => s.reconciled === FULL_SITE.tenants && s.failed === 0) });
-    figures.push({ name: 'full site: HTTP backend calls, worst plan sweep', value: Object.values(p.callsByBackend).reduce((a, b) => a + b, 0), unit: 'calls', target: '(reported)', met: true });
+    figures.push({
+      name: `full site: plan sweep (worst of ${plan.length}; ${settings})`,
+      value: round(p.seconds, 2),
+      unit: 's',
+      target: '≤ 20 s',
+      met: p.seconds <= 20,
+      spread: spreadOf(plan.map((s) => s.seconds)),
+    });
+    figures.push({
+      name: 'full site: plan sweep tenants planned, failed',
+      value: Math.min(...plan.map((s) => s.reconciled)),
+      unit: '',
+      target: `${FULL_SITE.tenants}, 0`,
+      met: plan.every((s) => s.reconciled === FULL_SITE.tenants && s.failed === 0),
+    });
+    figures.push({
+      name: 'full site: HTTP backend calls, worst plan sweep',
+      value: Object.values(p.callsByBackend).reduce((a, b) => a + b, 0),
+      unit: 'calls',
+      target: '(reported)',
+      met: true,
+    });
   } else {
     figures.push({ name: 'full site: plan sweep: not measured yet (no SITE_SWEEP_MODE)', value: NaN, unit: 's', target: '≤ 20 s', met: false });
   }
@@ -523,11 +577,19 @@ async function main(): Promise<void> {
 }
 
 /** One run of the site parts: creates on one site, then fill, reads and sweep on a second. */
-async function benchSiteRun(temporalAddress: string, admin: postgres.Sql, run: number, floor: Awaited<ReturnType<typeof startFloor>>, measured: Measured): Promise<void> {
+async function benchSiteRun(
+  temporalAddress: string,
+  admin: postgres.Sql,
+  run: number,
+  floor: Awaited<ReturnType<typeof startFloor>>,
+  measured: Measured,
+): Promise<void> {
   const site = await startSite(temporalAddress, admin, run);
   try {
     const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
-    const creates = ONLY.has('creates') ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporalAddress, admin, run + 200 + 10 * batch)), run, floor) : skipped;
+    const creates = ONLY.has('creates')
+      ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporalAddress, admin, run + 200 + 10 * batch)), run, floor)
+      : skipped;
     const apiPeakCreates = creates.apiPeakMb;
     // Fill needs an empty site: the latency runs used up indexes.
     if (!ONLY.has('creates')) await site.stop();
@@ -641,8 +703,17 @@ function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${round(totalmem() / 2 ** 30)} GiB; node ${process.version}`;
   const lines = [
     `machine: ${machine}; ${REPEATS} runs: medians unless the line says worst/least run or all runs; [spread of the runs]`,
-    ...figures.map((f) => `${f.met ? ' ' : '!'} ${f.name.padEnd(width)}  ${String(f.value).padStart(9)} ${f.unit.padEnd(6)} target ${f.target}${f.spread ? `  [${f.spread}]` : ''}`),
-    ...(fillCpu.length ? [`fill CPU seconds per component (last run): ${Object.entries(fillCpu.at(-1) ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),
+    ...figures.map(
+      (f) =>
+        `${f.met ? ' ' : '!'} ${f.name.padEnd(width)}  ${String(f.value).padStart(9)} ${f.unit.padEnd(6)} target ${f.target}${f.spread ? `  [${f.spread}]` : ''}`,
+    ),
+    ...(fillCpu.length
+      ? [
+          `fill CPU seconds per component (last run): ${Object.entries(fillCpu.at(-1) ?? {})
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        ]
+      : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench'), { recursive: true });
@@ -650,7 +721,15 @@ function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill
   const results =
     JSON.stringify(
       {
-        at: new Date().toISOString(), commit, machine, loadAverageAtStart: LOAD_AT_START, repeats: REPEATS, creates: CREATES, figures, runs, fillCpuSeconds: fillCpu,
+        at: new Date().toISOString(),
+        commit,
+        machine,
+        loadAverageAtStart: LOAD_AT_START,
+        repeats: REPEATS,
+        creates: CREATES,
+        figures,
+        runs,
+        fillCpuSeconds: fillCpu,
         'full-site': fullSite.length ? { settings: sweepSettings(), site: FULL_SITE, runs: fullSite } : undefined,
         'real-site-fill': realSiteFill.length ? { profile: LATENCY_PROFILES['real-site'], runs: realSiteFill } : undefined,
       },

@@ -46,15 +46,29 @@ export const COMMANDS: Command[] = [
   { words: ['service', 'version'], args: [], summary: 'the serving build', call: ({ api }) => api.GET('/version') },
 
   {
-    words: ['admission', 'create'], args: ['name'], options: '[--mac MAC]', summary: 'admit a name: a single-use enrollment token',
-    idempotent: true, issuesSecrets: true,
+    words: ['admission', 'create'],
+    args: ['name'],
+    options: '[--mac MAC]',
+    summary: 'admit a name: a single-use enrollment token',
+    idempotent: true,
+    issuesSecrets: true,
     call: ({ api, args, flags, header }) => api.POST('/v1/admissions', { params: { header }, body: { name: args[0]!, mac: flags.mac } }),
   },
-  { words: ['admission', 'delete'], args: ['name'], summary: 'withdraw an unused admission', call: ({ api, args }) => api.DELETE('/v1/admissions/{t}', { params: { path: t(args) } }) },
+  {
+    words: ['admission', 'delete'],
+    args: ['name'],
+    summary: 'withdraw an unused admission',
+    call: ({ api, args }) => api.DELETE('/v1/admissions/{t}', { params: { path: t(args) } }),
+  },
 
   {
-    words: ['tenant', 'create'], args: ['name'], options: '[--index N] [--tsig-secret S --state-secret S --api-token T]',
-    summary: 'create, resume, restore or reconcile a tenant', idempotent: true, issuesSecrets: true, progress: (args) => args[0]!,
+    words: ['tenant', 'create'],
+    args: ['name'],
+    options: '[--index N] [--tsig-secret S --state-secret S --api-token T]',
+    summary: 'create, resume, restore or reconcile a tenant',
+    idempotent: true,
+    issuesSecrets: true,
+    progress: (args) => args[0]!,
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants', {
         params: { header },
@@ -68,11 +82,24 @@ export const COMMANDS: Command[] = [
       }),
   },
   { words: ['tenant', 'list'], args: [], summary: 'every tenant', call: ({ api }) => api.GET('/v1/tenants') },
-  { words: ['tenant', 'get'], args: ['name'], summary: 'one tenant, without secrets', call: ({ api, args }) => api.GET('/v1/tenants/{t}', { params: { path: t(args) } }) },
-  { words: ['tenant', 'delete'], args: ['name'], summary: 'delete a tenant', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }) },
   {
-    words: ['tenant', 'reconcile'], args: ['name'], options: '[--prune | --plan]',
-    summary: 're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold; --plan shows what it would change, changing nothing (a table)',
+    words: ['tenant', 'get'],
+    args: ['name'],
+    summary: 'one tenant, without secrets',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}', { params: { path: t(args) } }),
+  },
+  {
+    words: ['tenant', 'delete'],
+    args: ['name'],
+    summary: 'delete a tenant',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }),
+  },
+  {
+    words: ['tenant', 'reconcile'],
+    args: ['name'],
+    options: '[--prune | --plan]',
+    summary:
+      're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold; --plan shows what it would change, changing nothing (a table)',
     // A plan hands out nothing.
     issuesSecrets: (flags) => !flags.plan,
     call: ({ api, args, flags }) => {
@@ -83,68 +110,190 @@ export const COMMANDS: Command[] = [
   },
 
   {
-    words: ['workload', 'create'], args: ['tenant', 'name'], options: '[--cores N] [--memory-mb N] [--disk-gb N] [--ssh-key K]...',
-    summary: 'create a workload or re-apply its sizing', idempotent: true,
+    words: ['workload', 'create'],
+    args: ['tenant', 'name'],
+    options: '[--cores N] [--memory-mb N] [--disk-gb N] [--ssh-key K]...',
+    summary: 'create a workload or re-apply its sizing',
+    idempotent: true,
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/workloads', {
         params: { path: t(args), header },
-        body: { name: args[1]!, cores: intFlag(flags, 'cores'), memory_mb: intFlag(flags, 'memory-mb'), disk_gb: intFlag(flags, 'disk-gb'), ssh_keys: flags['ssh-key'] },
+        body: {
+          name: args[1]!,
+          cores: intFlag(flags, 'cores'),
+          memory_mb: intFlag(flags, 'memory-mb'),
+          disk_gb: intFlag(flags, 'disk-gb'),
+          ssh_keys: flags['ssh-key'],
+        },
       }),
   },
-  { words: ['workload', 'list'], args: ['tenant'], summary: "the tenant's workloads", call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads', { params: { path: t(args) } }) },
-  { words: ['workload', 'get'], args: ['tenant', 'name'], summary: 'one workload', call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }) },
-  { words: ['workload', 'delete'], args: ['tenant', 'name'], summary: 'delete a workload', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }) },
-
   {
-    words: ['record', 'put'], args: ['tenant', 'name'], options: '--address A', summary: 'publish <name>.<zone> for an address', idempotent: true,
-    call: ({ api, args, flags, header }) =>
-      api.PUT('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! }, header }, body: { address: need(flags.address, 'address') } }),
+    words: ['workload', 'list'],
+    args: ['tenant'],
+    summary: "the tenant's workloads",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads', { params: { path: t(args) } }),
   },
-  { words: ['record', 'list'], args: ['tenant'], summary: 'the names the tenant added', call: ({ api, args }) => api.GET('/v1/tenants/{t}/records', { params: { path: t(args) } }) },
-  { words: ['record', 'delete'], args: ['tenant', 'name'], summary: 'remove a name', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! } } }) },
-
   {
-    words: ['device', 'create'], args: ['tenant', 'name'], options: '--trust-class C [--mac MAC]', summary: 'register a device', idempotent: true,
-    call: ({ api, args, flags, header }) =>
-      api.POST('/v1/tenants/{t}/devices', { params: { path: t(args), header }, body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), mac: flags.mac } }),
+    words: ['workload', 'get'],
+    args: ['tenant', 'name'],
+    summary: 'one workload',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }),
   },
-  { words: ['device', 'list'], args: ['tenant'], summary: "the tenant's devices", call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices', { params: { path: t(args) } }) },
-  { words: ['device', 'get'], args: ['tenant', 'name'], summary: 'one device', call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }) },
-  { words: ['device', 'delete'], args: ['tenant', 'name'], summary: 'remove a device', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }) },
+  {
+    words: ['workload', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'delete a workload',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }),
+  },
 
   {
-    words: ['device-address', 'create'], args: ['tenant', 'device'], options: '[--address A]', summary: 'reserve a fixed address for a device', idempotent: true,
+    words: ['record', 'put'],
+    args: ['tenant', 'name'],
+    options: '--address A',
+    summary: 'publish <name>.<zone> for an address',
+    idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.PUT('/v1/tenants/{t}/records/{record}', {
+        params: { path: { t: args[0]!, record: args[1]! }, header },
+        body: { address: need(flags.address, 'address') },
+      }),
+  },
+  {
+    words: ['record', 'list'],
+    args: ['tenant'],
+    summary: 'the names the tenant added',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/records', { params: { path: t(args) } }),
+  },
+  {
+    words: ['record', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'remove a name',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! } } }),
+  },
+
+  {
+    words: ['device', 'create'],
+    args: ['tenant', 'name'],
+    options: '--trust-class C [--mac MAC]',
+    summary: 'register a device',
+    idempotent: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/devices', {
+        params: { path: t(args), header },
+        body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), mac: flags.mac },
+      }),
+  },
+  {
+    words: ['device', 'list'],
+    args: ['tenant'],
+    summary: "the tenant's devices",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices', { params: { path: t(args) } }),
+  },
+  {
+    words: ['device', 'get'],
+    args: ['tenant', 'name'],
+    summary: 'one device',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }),
+  },
+  {
+    words: ['device', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'remove a device',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}', { params: { path: { t: args[0]!, device: args[1]! } } }),
+  },
+
+  {
+    words: ['device-address', 'create'],
+    args: ['tenant', 'device'],
+    options: '[--address A]',
+    summary: 'reserve a fixed address for a device',
+    idempotent: true,
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! }, header }, body: { address: flags.address } }),
   },
-  { words: ['device-address', 'get'], args: ['tenant', 'device'], summary: "a device's fixed address", call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }) },
-  { words: ['device-address', 'delete'], args: ['tenant', 'device'], summary: "release a device's fixed address", call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }) },
-
   {
-    words: ['wifi-key', 'create'], args: ['tenant', 'name'], options: '--trust-class C [--psk P]', summary: 'issue a Wi-Fi key', idempotent: true, issuesSecrets: true,
-    call: ({ api, args, flags, header }) =>
-      api.POST('/v1/tenants/{t}/wifi-keys', { params: { path: t(args), header }, body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), psk: flags.psk } }),
+    words: ['device-address', 'get'],
+    args: ['tenant', 'device'],
+    summary: "a device's fixed address",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }),
   },
-  { words: ['wifi-key', 'list'], args: ['tenant'], summary: "the tenant's Wi-Fi keys", call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys', { params: { path: t(args) } }) },
-  { words: ['wifi-key', 'get'], args: ['tenant', 'name'], summary: 'one Wi-Fi key', call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }) },
-  { words: ['wifi-key', 'delete'], args: ['tenant', 'name'], summary: 'revoke a Wi-Fi key', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }) },
+  {
+    words: ['device-address', 'delete'],
+    args: ['tenant', 'device'],
+    summary: "release a device's fixed address",
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }),
+  },
 
   {
-    words: ['broker-account', 'create'], args: ['tenant', 'name'], options: '[--device D] [--publish P]... [--subscribe S]... [--password P]',
-    summary: 'issue an MQTT broker account', idempotent: true, issuesSecrets: true,
+    words: ['wifi-key', 'create'],
+    args: ['tenant', 'name'],
+    options: '--trust-class C [--psk P]',
+    summary: 'issue a Wi-Fi key',
+    idempotent: true,
+    issuesSecrets: true,
+    call: ({ api, args, flags, header }) =>
+      api.POST('/v1/tenants/{t}/wifi-keys', {
+        params: { path: t(args), header },
+        body: { name: args[1]!, trust_class: need(flags['trust-class'], 'trust-class'), psk: flags.psk },
+      }),
+  },
+  {
+    words: ['wifi-key', 'list'],
+    args: ['tenant'],
+    summary: "the tenant's Wi-Fi keys",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys', { params: { path: t(args) } }),
+  },
+  {
+    words: ['wifi-key', 'get'],
+    args: ['tenant', 'name'],
+    summary: 'one Wi-Fi key',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }),
+  },
+  {
+    words: ['wifi-key', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'revoke a Wi-Fi key',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }),
+  },
+
+  {
+    words: ['broker-account', 'create'],
+    args: ['tenant', 'name'],
+    options: '[--device D] [--publish P]... [--subscribe S]... [--password P]',
+    summary: 'issue an MQTT broker account',
+    idempotent: true,
+    issuesSecrets: true,
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/broker-accounts', {
         params: { path: t(args), header },
         body: { name: args[1]!, device: flags.device, publish: flags.publish ?? [], subscribe: flags.subscribe ?? [], password: flags.password },
       }),
   },
-  { words: ['broker-account', 'list'], args: ['tenant'], summary: "the tenant's broker accounts", call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts', { params: { path: t(args) } }) },
-  { words: ['broker-account', 'get'], args: ['tenant', 'name'], summary: 'one broker account', call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }) },
-  { words: ['broker-account', 'delete'], args: ['tenant', 'name'], summary: 'delete a broker account', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }) },
+  {
+    words: ['broker-account', 'list'],
+    args: ['tenant'],
+    summary: "the tenant's broker accounts",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts', { params: { path: t(args) } }),
+  },
+  {
+    words: ['broker-account', 'get'],
+    args: ['tenant', 'name'],
+    summary: 'one broker account',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }),
+  },
+  {
+    words: ['broker-account', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'delete a broker account',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }),
+  },
 
   {
-    words: ['certificate', 'put'], args: ['tenant', 'name'], options: '--csr-file FILE [--extra-name LABEL]... [--out FILE]',
-    summary: 'get a server certificate for a CSR; --out writes the certificate and its chain to FILE, as a server presents them', idempotent: true,
+    words: ['certificate', 'put'],
+    args: ['tenant', 'name'],
+    options: '--csr-file FILE [--extra-name LABEL]... [--out FILE]',
+    summary: 'get a server certificate for a CSR; --out writes the certificate and its chain to FILE, as a server presents them',
+    idempotent: true,
     call: async ({ api, args, flags, header }) => {
       const file = need(flags['csr-file'], 'csr-file');
       let csr: string;
@@ -153,15 +302,33 @@ export const COMMANDS: Command[] = [
       } catch {
         throw new UsageError(`--csr-file: cannot read ${file}`);
       }
-      const answer = await api.PUT('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! }, header }, body: { csr, names: flags['extra-name'] } });
+      const answer = await api.PUT('/v1/tenants/{t}/certificates/{certificate}', {
+        params: { path: { t: args[0]!, certificate: args[1]! }, header },
+        body: { csr, names: flags['extra-name'] },
+      });
       // Public material (spec: everything in a certificate is public): a plain file, the server's own first.
       if (flags.out && answer.data) writeFileSync(flags.out, `${answer.data.certificate.trimEnd()}\n${answer.data.chain.trimEnd()}\n`);
       return answer;
     },
   },
-  { words: ['certificate', 'list'], args: ['tenant'], summary: "the tenant's certificates", call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates', { params: { path: t(args) } }) },
-  { words: ['certificate', 'get'], args: ['tenant', 'name'], summary: 'the current certificate of a name', call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }) },
-  { words: ['certificate', 'delete'], args: ['tenant', 'name'], summary: 'forget a certificate', call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }) },
+  {
+    words: ['certificate', 'list'],
+    args: ['tenant'],
+    summary: "the tenant's certificates",
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates', { params: { path: t(args) } }),
+  },
+  {
+    words: ['certificate', 'get'],
+    args: ['tenant', 'name'],
+    summary: 'the current certificate of a name',
+    call: ({ api, args }) => api.GET('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }),
+  },
+  {
+    words: ['certificate', 'delete'],
+    args: ['tenant', 'name'],
+    summary: 'forget a certificate',
+    call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/certificates/{certificate}', { params: { path: { t: args[0]!, certificate: args[1]! } } }),
+  },
 
   { words: ['fabric', 'egress'], args: [], summary: "every ready tenant's VRF", call: ({ api }) => api.GET('/v1/fabric/egress') },
 ];

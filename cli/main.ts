@@ -54,7 +54,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     if (flags.output !== undefined && flags.output !== 'json' && flags.output !== 'table') throw new UsageError('--output must be json or table');
     const issues = typeof picked.command.issuesSecrets === 'function' ? picked.command.issuesSecrets(flags) : picked.command.issuesSecrets;
     if (issues && !flags['secrets-file'] && !flags['show-secrets']) {
-      throw new UsageError(`${picked.command.words.join(' ')} can issue secrets: name a file for them with --secrets-file FILE (mode 0600), or pass --show-secrets`);
+      throw new UsageError(
+        `${picked.command.words.join(' ')} can issue secrets: name a file for them with --secrets-file FILE (mode 0600), or pass --show-secrets`,
+      );
     }
     if (!(flags.api ?? env.TENANT_API_URL)) throw new UsageError('the API address: --api URL or TENANT_API_URL');
   } catch (e) {

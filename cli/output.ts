@@ -45,7 +45,14 @@ function flatten(value: unknown, at = ''): [string, string][] {
 
 function grid(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -79,7 +86,11 @@ function isReconciled(value: unknown): value is Reconciled {
 
 /** In a plan, what a reconcile would do with each object. */
 const PLANNED: Record<string, string> = {
-  'in-place': 'keep', created: 'create', corrected: 'correct', 'needs-restore': 'needs-restore (the tenant restores it)', unknown: 'unknown (removed only with --prune)',
+  'in-place': 'keep',
+  created: 'create',
+  corrected: 'correct',
+  'needs-restore': 'needs-restore (the tenant restores it)',
+  unknown: 'unknown (removed only with --prune)',
 };
 
 /**

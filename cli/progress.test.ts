@@ -6,7 +6,14 @@ describe("tenantctl reads a run's Run-Steps header", () => {
   it.each([
     ['no header', null, []],
     ['one passed step', 'dns.ensure=ok', [{ activity: 'dns.ensure', ok: true }]],
-    ['passed then failed, in order', 'dns.check-name=ok, hypervisor.ensure-vm=failed', [{ activity: 'dns.check-name', ok: true }, { activity: 'hypervisor.ensure-vm', ok: false }]],
+    [
+      'passed then failed, in order',
+      'dns.check-name=ok, hypervisor.ensure-vm=failed',
+      [
+        { activity: 'dns.check-name', ok: true },
+        { activity: 'hypervisor.ensure-vm', ok: false },
+      ],
+    ],
     ['a part that is no step activity is left out', 'dns.ensure=ok, <script>=ok, x=failed, dns.ensure=maybe', [{ activity: 'dns.ensure', ok: true }]],
     ['terminal escapes are never printed', '\u001b[2Jdns.ensure=ok', []],
   ])('%s', (_reason, header, want) => {
@@ -14,7 +21,10 @@ describe("tenantctl reads a run's Run-Steps header", () => {
   });
 
   it('reads back what the API writes', () => {
-    const steps = [{ activity: 'device-address.prepare', ok: true }, { activity: 'device-address.apply', ok: false }];
+    const steps = [
+      { activity: 'device-address.prepare', ok: true },
+      { activity: 'device-address.apply', ok: false },
+    ];
     expect(ranSteps(stepsHeader(steps))).toEqual(steps);
   });
 });

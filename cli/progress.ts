@@ -3,10 +3,13 @@ import type { ApiClient, Step } from '../client/index.js';
 /** The step activities a run's answer names in its `Run-Steps` header: `dns.ensure=ok, ...`. */
 export function ranSteps(header: string | null): { activity: string; ok: boolean }[] {
   if (!header) return [];
-  return header.split(',').map((part) => part.trim()).flatMap((part) => {
-    const m = /^([a-z][a-z0-9-]*\.[a-z][a-z0-9-]*)=(ok|failed)$/.exec(part);
-    return m ? [{ activity: m[1]!, ok: m[2] === 'ok' }] : [];
-  });
+  return header
+    .split(',')
+    .map((part) => part.trim())
+    .flatMap((part) => {
+      const m = /^([a-z][a-z0-9-]*\.[a-z][a-z0-9-]*)=(ok|failed)$/.exec(part);
+      return m ? [{ activity: m[1]!, ok: m[2] === 'ok' }] : [];
+    });
 }
 
 const line = (name: string, ok: boolean, runId: string | undefined) => (ok ? `  ✓ ${name}` : `  ✗ ${name} failed${runId ? ` (run ${runId})` : ''}`);

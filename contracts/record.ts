@@ -3,7 +3,6 @@ import type { Refusal } from '../core/refusal.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 import type { RecordView } from '../core/views/record.js';
 
-
 export interface RecordPutRequest {
   tenant: string;
   name: string;

@@ -30,7 +30,8 @@ import type { Refusal } from '../core/refusal.js';
  * (its workloads' VMs, its broker clients), area by area as a plan reports it: a broker account
  * comes back when the tenant issues it with its password; a lost workload's VM is left to the operator.
  */
-export type CreateResult = { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets>; found?: StepReport[] } | CreateFailed | Refusal;
+export type CreateResult =
+  { kind: 'ready'; outcome: Outcome; tenant: TenantView; secrets: Sealed<TenantSecrets>; found?: StepReport[] } | CreateFailed | Refusal;
 
 /** `tenant` is absent when the failure came before the tenant was registered. */
 export interface CreateFailed {
@@ -77,9 +78,7 @@ export type ReconcileResult =
  * backend or the registry. No secret: a plan hands out nothing.
  */
 export type PlanResult =
-  | { kind: 'planned'; tenant: TenantView; report: StepReport[] }
-  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[] }
-  | Refusal;
+  { kind: 'planned'; tenant: TenantView; report: StepReport[] } | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[] } | Refusal;
 
 export interface SweepResult {
   tenants: number;

@@ -16,10 +16,7 @@ export interface IssueKeyInput extends Parked {
   psk?: Sealed<string>;
 }
 
-export type IssueKeyResult =
-  | { kind: 'done'; key: SealedWifiKey }
-  | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey }
-  | Refusal;
+export type IssueKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey } | Refusal;
 
 export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | Refusal;
 

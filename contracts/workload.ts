@@ -7,7 +7,6 @@ import { attemptUpdate, type Parked } from './attempt.js';
 import type { WorkloadView } from '../core/views/workload.js';
 import type { PublishStep } from '../core/step-table.js';
 
-
 export interface WorkloadRequest {
   tenant: string;
   name: string;

@@ -1,15 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  chooseAddress,
-  formatIPv4,
-  inRange,
-  lowestFree,
-  parseCidr,
-  parseIPv4,
-  parseRange,
-  rangeFitsSubnet,
-  rangeSize,
-} from './address-ranges.js';
+import { chooseAddress, formatIPv4, inRange, lowestFree, parseCidr, parseIPv4, parseRange, rangeFitsSubnet, rangeSize } from './address-ranges.js';
 
 const range = parseRange('10.200.0.64-10.200.0.127')!;
 
@@ -99,13 +89,33 @@ describe('chooseAddress', () => {
   }> = [
     { input: { taken: [], heldByTenant: 0, share: 4 }, want: { ok: true, address: '10.200.0.64' }, reason: 'empty body: lowest free' },
     { input: { taken: ['10.200.0.64'], heldByTenant: 1, share: 4 }, want: { ok: true, address: '10.200.0.65' }, reason: 'lowest free after taken' },
-    { input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0.100' }, want: { ok: true, address: '10.200.0.100' }, reason: 'requested free address' },
-    { input: { taken: ['10.200.0.100'], heldByTenant: 0, share: 4, requested: '10.200.0.100' }, want: { ok: false, reason: 'taken' }, reason: 'requested address held by someone (409)' },
-    { input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0.10' }, want: { ok: false, reason: 'outside-range' }, reason: 'requested outside the tenant range (400)' },
-    { input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0' }, want: { ok: false, reason: 'not-an-address' }, reason: 'requested is no address (400)' },
+    {
+      input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0.100' },
+      want: { ok: true, address: '10.200.0.100' },
+      reason: 'requested free address',
+    },
+    {
+      input: { taken: ['10.200.0.100'], heldByTenant: 0, share: 4, requested: '10.200.0.100' },
+      want: { ok: false, reason: 'taken' },
+      reason: 'requested address held by someone (409)',
+    },
+    {
+      input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0.10' },
+      want: { ok: false, reason: 'outside-range' },
+      reason: 'requested outside the tenant range (400)',
+    },
+    {
+      input: { taken: [], heldByTenant: 0, share: 4, requested: '10.200.0' },
+      want: { ok: false, reason: 'not-an-address' },
+      reason: 'requested is no address (400)',
+    },
     { input: { taken: [], heldByTenant: 4, share: 4 }, want: { ok: false, reason: 'share-full' }, reason: 'tenant holds its full share (409)' },
     { input: { taken: full, heldByTenant: 0, share: 4 }, want: { ok: false, reason: 'range-full' }, reason: 'range full (409)' },
-    { input: { taken: [], heldByTenant: 4, share: 4, requested: '10.200.0.1' }, want: { ok: false, reason: 'outside-range' }, reason: 'a bad request is a 400 before any 409' },
+    {
+      input: { taken: [], heldByTenant: 4, share: 4, requested: '10.200.0.1' },
+      want: { ok: false, reason: 'outside-range' },
+      reason: 'a bad request is a 400 before any 409',
+    },
   ];
   for (const row of rows) {
     it(row.reason, () => expect(chooseAddress({ range, ...row.input })).toEqual(row.want));

@@ -72,9 +72,7 @@ export function lowestFree(r: AddressRange, taken: Iterable<string>): string | u
   return undefined;
 }
 
-export type AddressChoice =
-  | { ok: true; address: string }
-  | { ok: false; reason: 'not-an-address' | 'outside-range' | 'taken' | 'range-full' | 'share-full' };
+export type AddressChoice = { ok: true; address: string } | { ok: false; reason: 'not-an-address' | 'outside-range' | 'taken' | 'range-full' | 'share-full' };
 
 /**
  * Pick the address for a new reservation: the requested one, or the lowest free one. `taken`
@@ -82,13 +80,7 @@ export type AddressChoice =
  * `share` the most one tenant may hold. The reasons map to the spec's answers: outside-range
  * and not-an-address are 400; taken, range-full and share-full are 409.
  */
-export function chooseAddress(input: {
-  range: AddressRange;
-  taken: Iterable<string>;
-  heldByTenant: number;
-  share: number;
-  requested?: string;
-}): AddressChoice {
+export function chooseAddress(input: { range: AddressRange; taken: Iterable<string>; heldByTenant: number; share: number; requested?: string }): AddressChoice {
   const { range, requested } = input;
   if (requested !== undefined) {
     if (parseIPv4(requested) === undefined) return { ok: false, reason: 'not-an-address' };

@@ -6,9 +6,7 @@
 
 export type KeyType = 'rsa' | 'ecdsa-p256';
 
-export type CsrInspection =
-  | { ok: true; publicKeyFingerprint: string; keyType: KeyType; keyBits: number }
-  | { ok: false; reason: string };
+export type CsrInspection = { ok: true; publicKeyFingerprint: string; keyType: KeyType; keyBits: number } | { ok: false; reason: string };
 
 export interface IssueRequest {
   csrPem: string;

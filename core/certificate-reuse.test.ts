@@ -10,7 +10,12 @@ describe('issuance rule 6: reuse or reissue', () => {
     ['same key, same names, 200 days left: the same certificate', current, { publicKeyFingerprint: 'k1', sans: current.sans }, true],
     ['names in another order are the same names', current, { publicKeyFingerprint: 'k1', sans: [...current.sans].reverse() }, true],
     ['61 days left is more than sixty', { ...current, notAfter: new Date(now.getTime() + 61 * DAY) }, { publicKeyFingerprint: 'k1', sans: current.sans }, true],
-    ['exactly sixty days left: reissue', { ...current, notAfter: new Date(now.getTime() + 60 * DAY) }, { publicKeyFingerprint: 'k1', sans: current.sans }, false],
+    [
+      'exactly sixty days left: reissue',
+      { ...current, notAfter: new Date(now.getTime() + 60 * DAY) },
+      { publicKeyFingerprint: 'k1', sans: current.sans },
+      false,
+    ],
     ['ten days left: reissue', { ...current, notAfter: new Date(now.getTime() + 10 * DAY) }, { publicKeyFingerprint: 'k1', sans: current.sans }, false],
     ['expired: reissue', { ...current, notAfter: new Date(now.getTime() - DAY) }, { publicKeyFingerprint: 'k1', sans: current.sans }, false],
     ['a new key: reissue', current, { publicKeyFingerprint: 'k2', sans: current.sans }, false],

@@ -1,2 +1,6 @@
 /** A certificate fingerprint in Node's form (`cert.fingerprint256`): uppercase hex pairs joined by colons. */
-export const fingerprintForm = (fp: string): string => fp.replace(/:/g, '').toUpperCase().replace(/(..)(?!$)/g, '$1:');
+export const fingerprintForm = (fp: string): string =>
+  fp
+    .replace(/:/g, '')
+    .toUpperCase()
+    .replace(/(..)(?!$)/g, '$1:');

@@ -147,10 +147,14 @@ export function addressPlanProblems(site: NetworkPlan): { setting: keyof Network
   }
   const vrf: [number, number] = [site.vrfVniBase + MIN_INDEX, site.vrfVniBase + RESERVED_INDEX];
   const vnet: [number, number] = [site.vnetVniBase + VNIS_PER_TENANT * MIN_INDEX, site.vnetVniBase + VNIS_PER_TENANT * (RESERVED_INDEX + 1) - 1];
-  for (const [setting, what, [lo, hi]] of [['vrfVniBase', 'VRF VNIs', vrf], ['vnetVniBase', 'VNet VNIs', vnet]] as const) {
+  for (const [setting, what, [lo, hi]] of [
+    ['vrfVniBase', 'VRF VNIs', vrf],
+    ['vnetVniBase', 'VNet VNIs', vnet],
+  ] as const) {
     if (!Number.isInteger(lo) || lo < 1 || hi > VNI_MAX) problems.push({ setting, reason: `the tenants' ${what} it gives must stay within 1..${VNI_MAX}` });
   }
   // Overlapping ranges would hand one VXLAN id to two tenants (one's VRF, another's VNet).
-  if (vrf[0] <= vnet[1] && vnet[0] <= vrf[1]) problems.push({ setting: 'vnetVniBase', reason: "the tenants' VNet VNIs it gives overlap their VRF VNIs (SITE_VRF_VNI_BASE)" });
+  if (vrf[0] <= vnet[1] && vnet[0] <= vrf[1])
+    problems.push({ setting: 'vnetVniBase', reason: "the tenants' VNet VNIs it gives overlap their VRF VNIs (SITE_VRF_VNI_BASE)" });
   return problems;
 }

@@ -20,4 +20,3 @@ export function operationOf(workflowType: string): string {
 }
 
 export const SEARCH_ATTRIBUTES = [TENANT_NAME, OPERATION, STEP, FAILED_STEPS, OUTCOME] as const;
-

@@ -50,7 +50,10 @@ export function siteProblems(e: Env): SiteProblem[] {
     }
     // A Wi-Fi network is an SSID and the VLAN its keys place clients on: one without the other serves no key.
     if ((c.ssid === undefined) !== (c.vlan === undefined)) {
-      problems.push({ variable: 'SITE_TRUST_CLASSES', message: `class ${cls}: ssid and vlan go together (a Wi-Fi network and the VLAN its keys place clients on)` });
+      problems.push({
+        variable: 'SITE_TRUST_CLASSES',
+        message: `class ${cls}: ssid and vlan go together (a Wi-Fi network and the VLAN its keys place clients on)`,
+      });
     }
   }
   if (typeof e.SITE_VMID_BASE === 'number') {
@@ -61,19 +64,27 @@ export function siteProblems(e: Env): SiteProblem[] {
   if (set(e.SITE_WIFI_URL)) {
     const selfHosted = e.SITE_WIFI_DEPLOYMENT === 'self-hosted';
     const login = set(e.SITE_WIFI_USERNAME) || set(e.SITE_WIFI_PASSWORD);
-    if (selfHosted && !login) problems.push({ variable: 'SITE_WIFI_USERNAME', message: 'required when SITE_WIFI_DEPLOYMENT is self-hosted (it has no API keys)' });
-    if (!selfHosted && !login && !set(e.SITE_WIFI_API_KEY)) problems.push({ variable: 'SITE_WIFI_API_KEY', message: 'required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are' });
+    if (selfHosted && !login)
+      problems.push({ variable: 'SITE_WIFI_USERNAME', message: 'required when SITE_WIFI_DEPLOYMENT is self-hosted (it has no API keys)' });
+    if (!selfHosted && !login && !set(e.SITE_WIFI_API_KEY))
+      problems.push({ variable: 'SITE_WIFI_API_KEY', message: 'required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are' });
   }
   // One trust for the controller: a pinned certificate or a CA bundle.
   if (set(e.SITE_WIFI_CERT_SHA256) && set(e.SITE_WIFI_CA_FILE)) {
-    problems.push({ variable: 'SITE_WIFI_CERT_SHA256', message: 'pins the controller\'s certificate; SITE_WIFI_CA_FILE is another trust for it: set one of the two' });
+    problems.push({
+      variable: 'SITE_WIFI_CERT_SHA256',
+      message: "pins the controller's certificate; SITE_WIFI_CA_FILE is another trust for it: set one of the two",
+    });
   }
   // The bound WLAN's allow-list admits only admitted MACs: on a WLAN that also carries unbound
   // keys it would lock every other client out.
   if (set(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
     const others = [e.SITE_WIFI_DEVELOPER_SSID, ...Object.values((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { ssid?: string }>).map((c) => c.ssid)];
     if (others.includes(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
-      problems.push({ variable: 'SITE_WIFI_DEVELOPER_BOUND_SSID', message: 'must be a WLAN of its own: not the developer SSID nor a trust class\'s (its MAC allow-list would lock their clients out)' });
+      problems.push({
+        variable: 'SITE_WIFI_DEVELOPER_BOUND_SSID',
+        message: "must be a WLAN of its own: not the developer SSID nor a trust class's (its MAC allow-list would lock their clients out)",
+      });
     }
   }
   for (const [variable, needs] of TOGETHER) {

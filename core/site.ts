@@ -27,7 +27,14 @@ const duration = (def: string) =>
 const supernet = z
   .string()
   .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16')
-  .refine((v) => v.split('.').slice(0, 2).every((o) => Number(o) <= 255), 'must be an IPv4 /16 like 10.128.0.0/16');
+  .refine(
+    (v) =>
+      v
+        .split('.')
+        .slice(0, 2)
+        .every((o) => Number(o) <= 255),
+    'must be an IPv4 /16 like 10.128.0.0/16',
+  );
 /**
  * A file of PEM certificates a backend's TLS certificate is checked against (its private CA), read
  * when the service starts: an unreadable file or one without a certificate stops it.
@@ -46,7 +53,12 @@ const caFile = z.string().transform((path, ctx) => {
   }
   return pem;
 });
-const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 /** Trust classes the site serves: JSON `{"<class>": {"ssid": "...", "vlan": "<network>", "range": "a.b.c.d-a.b.c.e"}}`. */
 const trustClasses = z
@@ -96,7 +108,10 @@ export const siteSchema = z
     SITE_NETWORK_APPLY_TIMEOUT: duration('2m').refine((ms) => ms >= 10_000 && ms <= 4 * 60_000, 'must be between 10s and 4m'),
     SITE_TOKEN_KEY: key32,
     SITE_SECRETS_KEY: key32,
-    SITE_SECRETS_KEY_ID: z.string().regex(/^[a-zA-Z0-9_-]{1,16}$/).default('k1'),
+    SITE_SECRETS_KEY_ID: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]{1,16}$/)
+      .default('k1'),
     SITE_PDNS_URL: url,
     SITE_PDNS_API_KEY: z.string().min(1),
     SITE_DNS_UPDATE_SERVER: z.string().min(1),
@@ -111,7 +126,10 @@ export const siteSchema = z
     SITE_MINIO_ACCESS_KEY: z.string().min(1),
     SITE_MINIO_SECRET_KEY: z.string().min(1),
     // The server's configured region (MINIO_SITE_REGION): requests signed for another are refused.
-    SITE_MINIO_REGION: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a region name like us-east-1').default('us-east-1'),
+    SITE_MINIO_REGION: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a region name like us-east-1')
+      .default('us-east-1'),
     SITE_STATE_BUCKET: z.string().min(3).default('tenant-state'),
     SITE_STATE_ENDPOINT: url.optional(),
     SITE_PROXMOX_URL: url,
@@ -139,7 +157,10 @@ export const siteSchema = z
     // Kea 2.x: the control agent; Kea 3.x: kea-dhcp4's own HTTP control socket.
     SITE_DHCP_CONTROL: z.enum(['agent', 'server'], { message: 'must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)' }).default('agent'),
     SITE_DEVICE_SHARE: z.coerce.number().int().positive().default(16),
-    SITE_BROKER_URL: z.string().regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL').optional(),
+    SITE_BROKER_URL: z
+      .string()
+      .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')
+      .optional(),
     SITE_BROKER_ADMIN_USER: z.string().optional(),
     SITE_BROKER_ADMIN_PASSWORD: z.string().optional(),
     SITE_CA_CERT: z.string().includes('BEGIN CERTIFICATE', { message: 'must be a PEM certificate' }).optional(),
@@ -161,7 +182,10 @@ export const siteSchema = z
     SITE_WIFI_CA_FILE: caFile.optional(),
     SITE_WIFI_CERT_SHA256: z
       .string()
-      .regex(/^([0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/, 'must be the SHA-256 fingerprint of the controller\'s certificate: 64 hex digits, colons allowed (openssl x509 -noout -fingerprint -sha256)')
+      .regex(
+        /^([0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/,
+        "must be the SHA-256 fingerprint of the controller's certificate: 64 hex digits, colons allowed (openssl x509 -noout -fingerprint -sha256)",
+      )
       .optional(),
     SITE_DHCP_CA_FILE: caFile.optional(),
     SITE_BROKER_CA_FILE: caFile.optional(),
@@ -206,7 +230,12 @@ export const siteSchema = z
       ca: e.SITE_PDNS_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
       nameservers: e.SITE_DNS_NAMESERVERS ?? [`ns1.${e.SITE_DOMAIN}.`],
     },
-    resolver: { apiUrl: e.SITE_RECURSOR_URL, apiKey: e.SITE_RECURSOR_API_KEY, forwardTo: e.SITE_RECURSOR_FORWARD_TO, ca: e.SITE_RECURSOR_CA_FILE ?? e.SITE_BACKEND_CA_FILE },
+    resolver: {
+      apiUrl: e.SITE_RECURSOR_URL,
+      apiKey: e.SITE_RECURSOR_API_KEY,
+      forwardTo: e.SITE_RECURSOR_FORWARD_TO,
+      ca: e.SITE_RECURSOR_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+    },
     state: {
       adminUrl: e.SITE_MINIO_URL,
       accessKey: e.SITE_MINIO_ACCESS_KEY,
@@ -216,9 +245,20 @@ export const siteSchema = z
       endpoint: e.SITE_STATE_ENDPOINT ?? e.SITE_MINIO_URL,
       ca: e.SITE_MINIO_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
     },
-    proxmox: { apiUrl: e.SITE_PROXMOX_URL, tokenId: e.SITE_PROXMOX_TOKEN_ID, tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET, ca: e.SITE_PROXMOX_CA_FILE ?? e.SITE_BACKEND_CA_FILE },
+    proxmox: {
+      apiUrl: e.SITE_PROXMOX_URL,
+      tokenId: e.SITE_PROXMOX_TOKEN_ID,
+      tokenSecret: e.SITE_PROXMOX_TOKEN_SECRET,
+      ca: e.SITE_PROXMOX_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+    },
     logStore: e.SITE_LOG_URL
-      ? { adminUrl: e.SITE_LOG_URL, server: e.SITE_LOG_SERVER, upstream: e.SITE_LOG_UPSTREAM ?? '127.0.0.1:9428', endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL, ca: e.SITE_LOG_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
+      ? {
+          adminUrl: e.SITE_LOG_URL,
+          server: e.SITE_LOG_SERVER,
+          upstream: e.SITE_LOG_UPSTREAM ?? '127.0.0.1:9428',
+          endpoint: e.SITE_LOG_ENDPOINT ?? e.SITE_LOG_URL,
+          ca: e.SITE_LOG_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+        }
       : undefined,
     wifi: e.SITE_WIFI_URL
       ? {
@@ -233,24 +273,38 @@ export const siteSchema = z
           /** The controller's own certificate, pinned by its fingerprint (SITE_WIFI_CERT_SHA256) instead of a CA. */
           pin: e.SITE_WIFI_CERT_SHA256 ? fingerprintForm(e.SITE_WIFI_CERT_SHA256) : undefined,
           /** The tenant developer network: where admission keys go. */
-          developer: e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN
-            ? {
-                ssid: e.SITE_WIFI_DEVELOPER_SSID,
-                vlan: e.SITE_WIFI_DEVELOPER_VLAN,
-                /**
-                 * The second developer WLAN, MAC-filtered: an admission with `mac` gets its key there
-                 * and its MAC on the WLAN's allow-list (docs/decisions.md, "Wireless controller").
-                 */
-                boundSsid: e.SITE_WIFI_DEVELOPER_BOUND_SSID,
-              }
-            : undefined,
+          developer:
+            e.SITE_WIFI_DEVELOPER_SSID && e.SITE_WIFI_DEVELOPER_VLAN
+              ? {
+                  ssid: e.SITE_WIFI_DEVELOPER_SSID,
+                  vlan: e.SITE_WIFI_DEVELOPER_VLAN,
+                  /**
+                   * The second developer WLAN, MAC-filtered: an admission with `mac` gets its key there
+                   * and its MAC on the WLAN's allow-list (docs/decisions.md, "Wireless controller").
+                   */
+                  boundSsid: e.SITE_WIFI_DEVELOPER_BOUND_SSID,
+                }
+              : undefined,
         }
       : undefined,
     dhcp: e.SITE_DHCP_URL
-      ? { controlUrl: e.SITE_DHCP_URL, subnetId: e.SITE_DHCP_SUBNET_ID ?? 1, user: e.SITE_DHCP_USER, password: e.SITE_DHCP_PASSWORD, control: e.SITE_DHCP_CONTROL, share: e.SITE_DEVICE_SHARE, ca: e.SITE_DHCP_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
+      ? {
+          controlUrl: e.SITE_DHCP_URL,
+          subnetId: e.SITE_DHCP_SUBNET_ID ?? 1,
+          user: e.SITE_DHCP_USER,
+          password: e.SITE_DHCP_PASSWORD,
+          control: e.SITE_DHCP_CONTROL,
+          share: e.SITE_DEVICE_SHARE,
+          ca: e.SITE_DHCP_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+        }
       : undefined,
     broker: e.SITE_BROKER_URL
-      ? { url: e.SITE_BROKER_URL, adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin', adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '', ca: e.SITE_BROKER_CA_FILE ?? e.SITE_BACKEND_CA_FILE }
+      ? {
+          url: e.SITE_BROKER_URL,
+          adminUser: e.SITE_BROKER_ADMIN_USER ?? 'admin',
+          adminPassword: e.SITE_BROKER_ADMIN_PASSWORD ?? '',
+          ca: e.SITE_BROKER_CA_FILE ?? e.SITE_BACKEND_CA_FILE,
+        }
       : undefined,
     ca: e.SITE_CA_CERT && e.SITE_CA_KEY ? { certPem: e.SITE_CA_CERT, keyPem: e.SITE_CA_KEY, chainPem: e.SITE_CA_CHAIN } : undefined,
     grafana: e.SITE_GRAFANA_URL
@@ -285,7 +339,12 @@ function reservedNames(e: Record<string, unknown>): ReadonlySet<string> {
   for (const host of hosts) {
     const h = host.toLowerCase().replace(/\.$/, '');
     if (!h.endsWith(`.${domain}`)) continue;
-    names.add(h.slice(0, -domain.length - 1).split('.').pop()!);
+    names.add(
+      h
+        .slice(0, -domain.length - 1)
+        .split('.')
+        .pop()!,
+    );
   }
   return names;
 }

@@ -14,10 +14,7 @@ export function newWorkloadDisk(requestedGb: number | undefined, templateGb: num
 }
 
 /** A repeated create: the disk keeps or grows its current size. */
-export function repeatedWorkloadSizing(
-  current: { diskGb: number; sshKeys: string[] },
-  requested: { diskGb?: number; sshKeys?: string[] },
-): SizingCheck {
+export function repeatedWorkloadSizing(current: { diskGb: number; sshKeys: string[] }, requested: { diskGb?: number; sshKeys?: string[] }): SizingCheck {
   if (requested.sshKeys !== undefined && !sameKeys(current.sshKeys, requested.sshKeys)) {
     return { ok: false, error: 'ssh_keys are written at first boot only; to change them delete the workload and create it again' };
   }
@@ -29,7 +26,12 @@ export function repeatedWorkloadSizing(
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
-  const norm = (keys: string[]) => keys.flatMap((k) => k.split('\n')).map((k) => k.trim()).filter(Boolean).sort();
+  const norm = (keys: string[]) =>
+    keys
+      .flatMap((k) => k.split('\n'))
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .sort();
   const x = norm(a);
   const y = norm(b);
   return x.length === y.length && x.every((k, i) => k === y[i]);

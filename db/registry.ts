@@ -23,7 +23,11 @@ export class Registry {
   readonly db: Db;
   private migrated = false;
 
-  constructor(private readonly url: string, private readonly log?: Logger, max = 10) {
+  constructor(
+    private readonly url: string,
+    private readonly log?: Logger,
+    max = 10,
+  ) {
     this.sql = postgres(url, {
       max,
       connect_timeout: 5,
@@ -70,10 +74,7 @@ export class Registry {
   /** Readiness of the registry: never throws; the reason stays with the caller's log. */
   async state(): Promise<{ state: DatabaseState; reason?: unknown }> {
     try {
-      await Promise.race([
-        this.sql`select 1`,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 3000)),
-      ]);
+      await Promise.race([this.sql`select 1`, new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 3000))]);
     } catch (reason) {
       return { state: 'unreachable', reason };
     }

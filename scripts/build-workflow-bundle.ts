@@ -18,7 +18,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = resolve(process.argv[2] ?? resolve(root, 'dist/workflow-bundle.js'));
 
 await mkdir(dirname(out), { recursive: true });
-for (const [path, tracing] of [[out, false], [tracedBundlePath(out), true]] as const) {
+for (const [path, tracing] of [
+  [out, false],
+  [tracedBundlePath(out), true],
+] as const) {
   const code = await buildWorkflowBundle(tracing);
   await writeFile(path, code);
   process.stdout.write(`workflow bundle: ${path} (${Math.round(code.length / 1024)} KiB)\n`);

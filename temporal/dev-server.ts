@@ -79,7 +79,10 @@ export async function startDevServer(opts: {
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = createConnection({ port, host: '127.0.0.1' });
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }

@@ -9,7 +9,10 @@ import { DefaultFailureConverter, type PayloadConverter, type ProtoFailure, type
  * `temporal workflow list` say which step failed without the codec; what the backend answered
  * stays in the encoded cause and details.
  */
-const CLEAR_MESSAGES = [/^backend step "[a-z][a-z0-9-]{0,31}" failed$/, /^gave up: step "[a-z][a-z0-9-]{0,31}" failed and no repeat of the [a-z -]{1,40} came within \d+ s$/];
+const CLEAR_MESSAGES = [
+  /^backend step "[a-z][a-z0-9-]{0,31}" failed$/,
+  /^gave up: step "[a-z][a-z0-9-]{0,31}" failed and no repeat of the [a-z -]{1,40} came within \d+ s$/,
+];
 
 class StepFailureConverter extends DefaultFailureConverter {
   override errorToFailure(err: unknown, payloadConverter: PayloadConverter, context?: SerializationContext): ProtoFailure {

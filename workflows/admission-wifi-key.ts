@@ -20,6 +20,10 @@ export async function admissionWifiKey(input: AdmissionKeyInput): Promise<Admiss
 
 async function admit(input: AdmissionKeyInput): Promise<AdmissionKeyResult> {
   const minted = await registry.mintAdmissionKey(input);
-  const ensured = await runStep('wifi.ensure-key', [{ tenant: input.name, name: 'admission', replaces: minted.replaces, ...(minted.previous ? { previous: minted.previous } : {}) }], ofKey(input.name, 'admission'));
+  const ensured = await runStep(
+    'wifi.ensure-key',
+    [{ tenant: input.name, name: 'admission', replaces: minted.replaces, ...(minted.previous ? { previous: minted.previous } : {}) }],
+    ofKey(input.name, 'admission'),
+  );
   return ensured.ok ? { kind: 'done', key: minted.key } : { kind: 'failed', step: 'wifi', key: minted.key };
 }

@@ -1,5 +1,16 @@
 import type { UpdateDefinition } from '@temporalio/common';
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, defineUpdate, patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  defineUpdate,
+  patched,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
@@ -26,8 +37,11 @@ export interface Parking<Res> {
 }
 
 /** The parked policy of a run whose failed step waits for the call's repeat (the site's timeout, or the default). */
-export const parkedPolicy = (input: { parkedTimeoutMs?: number }, call: string) =>
-  ({ kind: 'parked' as const, parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call });
+export const parkedPolicy = (input: { parkedTimeoutMs?: number }, call: string) => ({
+  kind: 'parked' as const,
+  parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+  call,
+});
 
 export type AttemptPolicy<Res> = ({ kind: 'parked' } & Parking<Res>) | { kind: 'serial'; park?: Parking<Res> };
 
@@ -128,8 +142,7 @@ function serial<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> 
 }
 
 /** The step a failed answer names: its `step`, unless the policy says otherwise. */
-const stepOf = <Res>(policy: Parking<Res>, res: Res): string =>
-  (policy.failedStep ? policy.failedStep(res) : (res as { step?: string }).step) ?? 'unknown';
+const stepOf = <Res>(policy: Parking<Res>, res: Res): string => (policy.failedStep ? policy.failedStep(res) : (res as { step?: string }).step) ?? 'unknown';
 
 async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Calls<Req, Res>, policy: Parking<Res>): Promise<void> {
   const { parkedTimeoutMs, call } = policy;
@@ -137,7 +150,9 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
     const last = calls.last();
     if (last?.kind === 'failed') {
       const until = new Date(Date.now() + parkedTimeoutMs).toISOString();
-      setCurrentDetails(`Parked after step \`${stepOf(policy, last)}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`);
+      setCurrentDetails(
+        `Parked after step \`${stepOf(policy, last)}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`,
+      );
     }
     const summary = last ? `parked: waiting for a repeat of the ${call}` : `waiting for the ${call}`;
     const woke = await condition(() => calls.busy() || (last?.kind === 'failed' && calls.gone === true), parkedTimeoutMs, { summary });

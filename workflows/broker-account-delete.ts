@@ -27,6 +27,8 @@ export async function brokerAccountDelete(input: BrokerAccountDeleteRequest): Pr
 async function remove(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult> {
   const start = await registry.beginBrokerAccountDelete(input);
   if (start.kind === 'refused') return start;
-  const removed = await runStep('broker.remove-account', [{ tenant: input.tenant, name: input.name }], { object: `broker account ${input.name} of tenant ${input.tenant}` });
+  const removed = await runStep('broker.remove-account', [{ tenant: input.tenant, name: input.name }], {
+    object: `broker account ${input.name} of tenant ${input.tenant}`,
+  });
   return removed.ok ? { kind: 'deleted' } : { kind: 'failed', step: 'broker' };
 }

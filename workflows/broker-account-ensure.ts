@@ -9,7 +9,9 @@ import { beganBeforeRunModel, brokerAccountEnsure as brokerAccountEnsureBefore }
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
-  type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
+  type BrokerAccountRequest,
+  type BrokerAccountResult,
+  type BrokerAccountWorkflowInput,
 } from '../contracts/broker-account.js';
 import { runStep } from './run-step.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
@@ -32,13 +34,21 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     const start = await registry.prepareBrokerAccount({ request: req, ...(pending !== undefined ? { pending } : {}) });
     if (start.kind === 'refused') return start;
     if (start.minted) pending = start.password;
-    const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount =>
-      start.password !== undefined ? { ...view, password: start.password } : view;
+    const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount => (start.password !== undefined ? { ...view, password: start.password } : view);
 
-    const ensured = await runStep('broker.ensure-account', [{
-      tenant: req.tenant, name: req.name, publish: req.publish, subscribe: req.subscribe,
-      ...(start.password !== undefined ? { password: start.password } : {}),
-    }], { object: `broker account ${req.name} of tenant ${req.tenant}`, refusals: [BROKER_ACCOUNT_LOST] });
+    const ensured = await runStep(
+      'broker.ensure-account',
+      [
+        {
+          tenant: req.tenant,
+          name: req.name,
+          publish: req.publish,
+          subscribe: req.subscribe,
+          ...(start.password !== undefined ? { password: start.password } : {}),
+        },
+      ],
+      { object: `broker account ${req.name} of tenant ${req.tenant}`, refusals: [BROKER_ACCOUNT_LOST] },
+    );
     if (!ensured.ok) {
       if (ensured.refused) {
         return { kind: 'refused', error: 'conflict', message: `the broker no longer holds account "${req.name}"; send its password to restore it` };
@@ -53,9 +63,14 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
 
   // The account alone (the tenant shared): an issue and a delete of one account never interleave (issue 27).
   const held = (req: BrokerAccountRequest) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account issue', () => attempt(req));
-  return serveRun(attemptBrokerAccountEnsure, held, {
-    kind: 'parked',
-    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
-    call: 'broker account issue',
-  }, (r) => (r.kind === 'done' ? 'ensured' : r.kind));
+  return serveRun(
+    attemptBrokerAccountEnsure,
+    held,
+    {
+      kind: 'parked',
+      parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
+      call: 'broker account issue',
+    },
+    (r) => (r.kind === 'done' ? 'ensured' : r.kind),
+  );
 }

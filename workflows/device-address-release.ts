@@ -13,7 +13,11 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 /** `device-address-release/<tenant>/<device>`: the name, then the router, then the registry row. */
 export async function deviceAddressRelease(input: DeviceInput): Promise<ReleaseResult | undefined> {
   if (before.beganBeforeRunModel()) return before.deviceAddressRelease(input);
-  return serveRun(attemptDeviceAddressRelease, (req) => underNameLease(req.tenant, req.device, 'device address release', () => release(req)), parkedPolicy(input, 'device address release'));
+  return serveRun(
+    attemptDeviceAddressRelease,
+    (req) => underNameLease(req.tenant, req.device, 'device address release', () => release(req)),
+    parkedPolicy(input, 'device address release'),
+  );
 }
 
 async function release(input: DeviceInput): Promise<ReleaseResult> {

@@ -13,7 +13,12 @@ import { underNameLease } from './tenant-lease.js';
  */
 export async function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult | undefined> {
   if (before.beganBeforeRunModel()) return before.deviceAddressReserve(input);
-  return serveRun(attemptDeviceAddressReserve, (req) => underNameLease(req.tenant, req.device, 'device address reserve', () => reserve(req)), parkedPolicy(input, 'device address reserve'), (r) => (r.kind === 'done' ? 'reserved' : r.kind));
+  return serveRun(
+    attemptDeviceAddressReserve,
+    (req) => underNameLease(req.tenant, req.device, 'device address reserve', () => reserve(req)),
+    parkedPolicy(input, 'device address reserve'),
+    (r) => (r.kind === 'done' ? 'reserved' : r.kind),
+  );
 }
 
 async function reserve(input: ReserveInput): Promise<ReserveResult> {

@@ -8,7 +8,12 @@ import { underNameLease } from './tenant-lease.js';
 /** `device-mac/<tenant>/<device>/<mac>`: a device's new MAC takes over its reservation on the router. */
 export async function deviceMacMove(input: DeviceInput): Promise<SyncResult | undefined> {
   if (before.beganBeforeRunModel()) return before.deviceMacMove(input);
-  return serveRun(attemptDeviceMacMove, (req) => underNameLease(req.tenant, req.device, 'device mac move', () => moveMac(req)), parkedPolicy(input, 'device mac move'), (r) => (r.kind === 'done' ? 'moved' : r.kind));
+  return serveRun(
+    attemptDeviceMacMove,
+    (req) => underNameLease(req.tenant, req.device, 'device mac move', () => moveMac(req)),
+    parkedPolicy(input, 'device mac move'),
+    (r) => (r.kind === 'done' ? 'moved' : r.kind),
+  );
 }
 
 async function moveMac(input: DeviceInput): Promise<SyncResult> {

@@ -28,7 +28,15 @@ export const SWEEP_CONCURRENCY = 8;
 export async function reconcileSweep(input: { concurrency?: number; mode?: 'plan' | 'correct' } = {}): Promise<SweepResult> {
   const { ready: tenants, skipped } = await registry.sweepTenants();
   const plan = input.mode === 'plan';
-  const result: SweepResult = { tenants: tenants.length + skipped.length, reconciled: [], failed: [], skipped, corrected: {}, found: {}, ...(plan ? { mode: 'plan' as const, planned: [] } : {}) };
+  const result: SweepResult = {
+    tenants: tenants.length + skipped.length,
+    reconciled: [],
+    failed: [],
+    skipped,
+    corrected: {},
+    found: {},
+    ...(plan ? { mode: 'plan' as const, planned: [] } : {}),
+  };
   let next = 0;
   async function lane(): Promise<void> {
     while (next < tenants.length) {
@@ -71,7 +79,13 @@ export async function reconcileSweep(input: { concurrency?: number; mode?: 'plan
 }
 
 /** A tenant's reconcile or plan as a child run, found by `TenantName` and `Operation` like an operator's. */
-function child<W extends typeof tenantReconcile | typeof tenantPlan>(workflow: W, workflowId: string, name: string, index: number, staticSummary: string): Promise<ReconcileResult | PlanResult> {
+function child<W extends typeof tenantReconcile | typeof tenantPlan>(
+  workflow: W,
+  workflowId: string,
+  name: string,
+  index: number,
+  staticSummary: string,
+): Promise<ReconcileResult | PlanResult> {
   return executeChild(workflow as typeof tenantPlan, {
     workflowId,
     args: [{ name }],

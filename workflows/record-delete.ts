@@ -26,7 +26,9 @@ export async function recordDelete(input: RecordDeleteRequest & Parked): Promise
 async function remove(input: RecordDeleteRequest): Promise<RecordDeleteResult> {
   const start = await registry.beginRecordDelete(input);
   if (start.kind === 'refused') return start;
-  const unpublished = await runStep('dns.unpublish-record', [{ tenant: input.tenant, index: start.index, name: input.name }], { object: `record ${input.name} of tenant ${input.tenant}` });
+  const unpublished = await runStep('dns.unpublish-record', [{ tenant: input.tenant, index: start.index, name: input.name }], {
+    object: `record ${input.name} of tenant ${input.tenant}`,
+  });
   if (!unpublished.ok) return { kind: 'failed', step: 'dns' };
   await registry.forgetRecord(input);
   return { kind: 'deleted' };

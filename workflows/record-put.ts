@@ -18,10 +18,15 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  */
 export async function recordPut(input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
   if (beganBeforeRunModel()) return recordPutBefore(input);
-  return serveRun(attemptRecordPut, (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)), {
-    kind: 'serial',
-    park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'record put' },
-  }, (r) => (r.kind === 'done' ? 'published' : r.kind));
+  return serveRun(
+    attemptRecordPut,
+    (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)),
+    {
+      kind: 'serial',
+      park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'record put' },
+    },
+    (r) => (r.kind === 'done' ? 'published' : r.kind),
+  );
 }
 
 async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
@@ -33,7 +38,11 @@ async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
     const free = await runStep('dns.check-name', [at], object);
     if (!free.ok) return { kind: 'failed', step: 'dns' };
     if (!free.value) {
-      return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
+      return {
+        kind: 'refused',
+        error: 'bad_request',
+        message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name`,
+      };
     }
   }
   const saved = await registry.saveRecord({ ...req, recordKind: check.recordKind });

@@ -30,7 +30,12 @@ export function tenantCreate(input: CreateWorkflowInput): Promise<CreateResult |
 
 function attempt(req: CreateRequest): Promise<CreateResult> {
   // The tenant alone for the attempt: a delete or reconcile of the name waits for it (docs/decisions.md).
-  return aloneOnTenant(req.name, 'create', () => tryCreate(req), (r) => (r.kind === 'ready' ? r.outcome : r.kind));
+  return aloneOnTenant(
+    req.name,
+    'create',
+    () => tryCreate(req),
+    (r) => (r.kind === 'ready' ? r.outcome : r.kind),
+  );
 }
 
 async function tryCreate(req: CreateRequest): Promise<CreateResult> {

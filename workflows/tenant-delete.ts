@@ -17,7 +17,13 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * delete resumes it, and every removal is idempotent.
  */
 export async function tenantDelete(input: DeleteInput): Promise<DeleteResult | undefined> {
-  const attempt = (req: DeleteInput) => tenantRun(req.name, 'delete', () => registry.beginDelete(req), (start) => remove(req, start.index));
+  const attempt = (req: DeleteInput) =>
+    tenantRun(
+      req.name,
+      'delete',
+      () => registry.beginDelete(req),
+      (start) => remove(req, start.index),
+    );
   // Begun before the run model: the one attempt its start carried, as then.
   if (beganBeforeRunModel()) return attempt(input);
   // tenantRun answers each attempt itself (alone on the tenant, workflows/run-step.ts `answering`).

@@ -33,7 +33,11 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
     const claim = await registry.claimTenant({ tenant, mode, operation });
     if (claim.granted) break;
     if (waited >= waitMs) {
-      return { kind: 'refused', error: 'conflict', message: `another operation on tenant ${tenant} (${claim.heldBy}) is still running; repeat the call when it has answered` };
+      return {
+        kind: 'refused',
+        error: 'conflict',
+        message: `another operation on tenant ${tenant} (${claim.heldBy}) is still running; repeat the call when it has answered`,
+      };
     }
     await sleep(POLL_MS);
   }
@@ -65,7 +69,12 @@ export function underNameLease<T>(tenant: string, name: string, operation: strin
  * A tenant's own run (a create attempt, a reconcile, a delete): the tenant alone, answered
  * (workflows/run-step.ts: `Outcome` from how it answered, the step activities it ran).
  */
-export function aloneOnTenant<R extends { kind: string }>(tenant: string, operation: string, work: () => Promise<R>, success: (r: R | Busy) => string = (r) => r.kind): Promise<Answered<R | Busy>> {
+export function aloneOnTenant<R extends { kind: string }>(
+  tenant: string,
+  operation: string,
+  work: () => Promise<R>,
+  success: (r: R | Busy) => string = (r) => r.kind,
+): Promise<Answered<R | Busy>> {
   return answering(() => underLease(tenant, 'exclusive', operation, work), success);
 }
 

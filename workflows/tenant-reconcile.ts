@@ -27,7 +27,12 @@ export interface ReconcileInput {
  * log tokens and the dashboard password (sealed) and no other secret.
  */
 export function tenantReconcile(input: ReconcileInput): Promise<ReconcileResult> {
-  return tenantRun(input.name, 'reconcile', () => registry.beginReconcile(input), (start) => reconcile(input, start));
+  return tenantRun(
+    input.name,
+    'reconcile',
+    () => registry.beginReconcile(input),
+    (start) => reconcile(input, start),
+  );
 }
 
 async function reconcile(input: ReconcileInput, start: Extract<ReconcileStart, { kind: 'proceed' }>): Promise<ReconcileResult> {

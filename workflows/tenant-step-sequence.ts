@@ -12,7 +12,10 @@ const ofTenant = (tenant: string) => `tenant ${tenant}`;
 export async function ensureSteps(tenant: StepInput, steps: StepName[]): Promise<StepsRun> {
   const report: StepReport[] = [];
   for (const step of steps) {
-    const run = await runStep(ensureActivity(step), [tenant], { object: ofTenant(tenant.name), ...(STEP_OPTIONS_OF[step] ? { options: STEP_OPTIONS_OF[step] } : {}) });
+    const run = await runStep(ensureActivity(step), [tenant], {
+      object: ofTenant(tenant.name),
+      ...(STEP_OPTIONS_OF[step] ? { options: STEP_OPTIONS_OF[step] } : {}),
+    });
     if (!run.ok) {
       report.push({ step, ok: false, objects: [] });
       return { ok: false, step, report };

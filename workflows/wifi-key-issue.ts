@@ -17,7 +17,12 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  */
 export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult | undefined> {
   if (before.beganBeforeRunModel()) return before.wifiKeyIssue(input);
-  return serveRun(attemptWifiKeyIssue, (req) => underLease(req.tenant, 'shared', 'wifi key issue', () => issue(req)), parkedPolicy(input, 'wifi key issue'), (r) => (r.kind === 'done' ? 'issued' : r.kind));
+  return serveRun(
+    attemptWifiKeyIssue,
+    (req) => underLease(req.tenant, 'shared', 'wifi key issue', () => issue(req)),
+    parkedPolicy(input, 'wifi key issue'),
+    (r) => (r.kind === 'done' ? 'issued' : r.kind),
+  );
 }
 
 async function issue(input: IssueKeyInput): Promise<IssueKeyResult> {

@@ -8,7 +8,11 @@ import { ofKey } from './wifi-key-about.js';
 /** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
 export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyResult | undefined> {
   if (before.beganBeforeRunModel()) return before.wifiKeyRevoke(input);
-  return serveRun(attemptWifiKeyRevoke, (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)), parkedPolicy(input, 'wifi key revoke'));
+  return serveRun(
+    attemptWifiKeyRevoke,
+    (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)),
+    parkedPolicy(input, 'wifi key revoke'),
+  );
 }
 
 async function revoke(input: RevokeKeyInput): Promise<RevokeKeyResult> {

@@ -21,10 +21,15 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  */
 export async function workloadCreate(input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
   if (beganBeforeRunModel()) return workloadCreateBefore(input);
-  return serveRun(attemptWorkloadCreate, (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)), {
-    kind: 'serial',
-    park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'workload create' },
-  }, (r) => (r.kind === 'done' ? 'created' : r.kind));
+  return serveRun(
+    attemptWorkloadCreate,
+    (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)),
+    {
+      kind: 'serial',
+      park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'workload create' },
+    },
+    (r) => (r.kind === 'done' ? 'created' : r.kind),
+  );
 }
 
 async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
@@ -36,7 +41,11 @@ async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
     const free = await runStep('dns.check-name', [{ tenant: req.tenant, index: prep.index, name: req.name }], object);
     if (!free.ok) return { kind: 'failed', step: 'dns' };
     if (!free.value) {
-      return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
+      return {
+        kind: 'refused',
+        error: 'bad_request',
+        message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name`,
+      };
     }
     const template = await runStep('hypervisor.template-disk', [{ tenant: req.tenant, name: req.name }], object);
     if (!template.ok) return { kind: 'failed', step: 'hypervisor' };

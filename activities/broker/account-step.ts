@@ -17,6 +17,7 @@ export function runBrokerStep<T>(deps: ActivityDeps, tenant: string, account: st
 /** The broker adapter, or a refusal: a worker at a site with no broker cannot run broker work. */
 export function brokerOf(deps: ActivityDeps) {
   const broker = deps.ports.broker;
-  if (!broker) throw ApplicationFailure.create({ message: `backend step "${BROKER_STEP}" failed: no broker at this site`, type: 'BackendRefused', nonRetryable: true });
+  if (!broker)
+    throw ApplicationFailure.create({ message: `backend step "${BROKER_STEP}" failed: no broker at this site`, type: 'BackendRefused', nonRetryable: true });
   return broker;
 }

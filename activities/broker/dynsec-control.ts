@@ -91,7 +91,11 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
     c.on('message', (topic, payload) => {
       if (topic !== RESPONSE_TOPIC) return;
       let body: unknown;
-      try { body = JSON.parse(payload.toString('utf8')); } catch { return; }
+      try {
+        body = JSON.parse(payload.toString('utf8'));
+      } catch {
+        return;
+      }
       const responses = (body as { responses?: unknown }).responses;
       if (!Array.isArray(responses)) return;
       for (const r of responses as Array<DynsecResponse & { correlationData?: unknown }>) {
@@ -122,11 +126,18 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
   function whenReady(deadline: number): Promise<void> {
     if (ready) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const done = () => { clearTimeout(timer); waiters.delete(done); resolve(); };
-      const timer = setTimeout(() => {
+      const done = () => {
+        clearTimeout(timer);
         waiters.delete(done);
-        reject(new BackendError(PRODUCT, `not connected to the broker's control API (${lastError || 'no answer'})`, !authRefused));
-      }, Math.max(0, deadline - Date.now()));
+        resolve();
+      };
+      const timer = setTimeout(
+        () => {
+          waiters.delete(done);
+          reject(new BackendError(PRODUCT, `not connected to the broker's control API (${lastError || 'no answer'})`, !authRefused));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       waiters.add(done);
     });
   }
@@ -139,14 +150,17 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
     await whenReady(deadline);
     const ids = commands.map(() => randomUUID());
     const answers = ids.map((id) => new Promise<DynsecResponse>((resolve, reject) => pending.set(id, { resolve, reject })));
-    const timer = setTimeout(() => {
-      for (const id of ids) {
-        const p = pending.get(id);
-        if (!p) continue;
-        pending.delete(id);
-        p.reject(new BackendError(PRODUCT, `no dynsec response within ${opts.timeoutMs} ms`));
-      }
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        for (const id of ids) {
+          const p = pending.get(id);
+          if (!p) continue;
+          pending.delete(id);
+          p.reject(new BackendError(PRODUCT, `no dynsec response within ${opts.timeoutMs} ms`));
+        }
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     try {
       const body = JSON.stringify({ commands: commands.map((cmd, i) => ({ ...cmd, correlationData: ids[i] })) });
       c.publish(CONTROL_TOPIC, body, { qos: 1 }, (err) => {
@@ -168,15 +182,25 @@ export function createDynsecControl(opts: DynsecControlOptions): DynsecControl {
   function canConnect(username: string, password: string): Promise<boolean> {
     return new Promise((resolve, reject) => {
       const probe = connect(opts.url, {
-        username, password,
+        username,
+        password,
         clientId: `provisioning-probe-${randomUUID()}`,
         ...tlsOptions,
         clean: true,
         connectTimeout: opts.timeoutMs,
         reconnectPeriod: 0,
       });
-      const finish = (fn: () => void) => { clearTimeout(timer); probe.removeAllListeners(); probe.on('error', () => {}); probe.end(true); fn(); };
-      const timer = setTimeout(() => finish(() => reject(new BackendError(PRODUCT, `probe connection not answered within ${opts.timeoutMs} ms`))), opts.timeoutMs);
+      const finish = (fn: () => void) => {
+        clearTimeout(timer);
+        probe.removeAllListeners();
+        probe.on('error', () => {});
+        probe.end(true);
+        fn();
+      };
+      const timer = setTimeout(
+        () => finish(() => reject(new BackendError(PRODUCT, `probe connection not answered within ${opts.timeoutMs} ms`))),
+        opts.timeoutMs,
+      );
       probe.once('connect', () => finish(() => resolve(true)));
       probe.on('error', (err: Error & { code?: number }) => {
         if (typeof err.code === 'number' && AUTH_REFUSED.has(err.code)) finish(() => resolve(false));

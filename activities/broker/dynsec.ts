@@ -90,13 +90,14 @@ const DENY_PRIORITY = -1;
 
 /** The exact ACL list the role of an account must hold. */
 export function roleAcls(publish: readonly string[], subscribe: readonly string[]): DynsecAcl[] {
-  const allow = (acltype: string) => (topic: string): DynsecAcl => ({ acltype, topic, allow: true, priority: ALLOW_PRIORITY });
+  const allow =
+    (acltype: string) =>
+    (topic: string): DynsecAcl => ({ acltype, topic, allow: true, priority: ALLOW_PRIORITY });
   return [
     ...publish.map(allow('publishClientSend')),
     ...subscribe.map(allow('subscribePattern')),
     ...subscribe.map(allow('publishClientReceive')),
-    ...['publishClientSend', 'subscribePattern', 'publishClientReceive']
-      .map((acltype) => ({ acltype, topic: '#', allow: false, priority: DENY_PRIORITY })),
+    ...['publishClientSend', 'subscribePattern', 'publishClientReceive'].map((acltype) => ({ acltype, topic: '#', allow: false, priority: DENY_PRIORITY })),
   ];
 }
 
@@ -120,10 +121,12 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
   async function observeMany(usernames: readonly string[]): Promise<Map<string, BrokerAccountObservation | null>> {
     const found = new Map<string, BrokerAccountObservation | null>();
     if (usernames.length === 0) return found;
-    const answers = await control.run(usernames.flatMap((username) => [
-      { command: 'getClient', username },
-      { command: 'getRole', rolename: username },
-    ]));
+    const answers = await control.run(
+      usernames.flatMap((username) => [
+        { command: 'getClient', username },
+        { command: 'getRole', rolename: username },
+      ]),
+    );
     usernames.forEach((username, i) => found.set(username, observation(username, answers[2 * i], answers[2 * i + 1])));
     return found;
   }
@@ -151,15 +154,19 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     const clientObject = `mqtt client ${username}`;
     if (!seen?.client) {
       const r = await one({
-        command: 'createClient', username,
+        command: 'createClient',
+        username,
         ...(account.password !== undefined ? { password: account.password } : {}),
         roles: [{ rolename: username }],
       });
       if (!r.error) {
-        return [roleOutcome, {
-          object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
-          result: 'created',
-        }];
+        return [
+          roleOutcome,
+          {
+            object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
+            result: 'created',
+          },
+        ];
       }
       if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
     }
@@ -214,7 +221,9 @@ function observation(username: string, c: DynsecResponse | undefined, r: DynsecR
   if (!client && !role) return null;
   const allowed = (t: string) => (role?.acls ?? []).filter((a) => a.acltype === t && a.allow).map((a) => a.topic);
   return {
-    username, client, role,
+    username,
+    client,
+    role,
     publish: allowed('publishClientSend'),
     subscribe: allowed('subscribePattern'),
     managedShape: !!client && !!role && clientInShape(username, client),
@@ -226,7 +235,10 @@ function observation(username: string, c: DynsecResponse | undefined, r: DynsecR
  * when only the deny rules or priorities differ), of its client `role binding` and `enabled`.
  * Absent parts differ in nothing: they are created, not corrected. Its password cannot be read.
  */
-export function accountDrift(account: Pick<BrokerAccountSpec, 'username' | 'publish' | 'subscribe'>, seen: BrokerAccountObservation | null): { role: string[]; client: string[] } {
+export function accountDrift(
+  account: Pick<BrokerAccountSpec, 'username' | 'publish' | 'subscribe'>,
+  seen: BrokerAccountObservation | null,
+): { role: string[]; client: string[] } {
   const role: string[] = [];
   if (seen?.role && !sameAcls(seen.role.acls, roleAcls(account.publish, account.subscribe))) {
     if (!sameSet([...new Set(seen.publish)], [...new Set(account.publish)])) role.push('publish');
@@ -237,10 +249,7 @@ export function accountDrift(account: Pick<BrokerAccountSpec, 'username' | 'publ
 }
 
 function clientDrift(username: string, c: NonNullable<BrokerAccountObservation['client']>): string[] {
-  return [
-    ...(!sameSet(c.roles, [username]) || c.groups.length > 0 || c.clientid ? ['role binding'] : []),
-    ...(c.disabled ? ['enabled'] : []),
-  ];
+  return [...(!sameSet(c.roles, [username]) || c.groups.length > 0 || c.clientid ? ['role binding'] : []), ...(c.disabled ? ['enabled'] : [])];
 }
 
 function clientInShape(username: string, c: NonNullable<BrokerAccountObservation['client']>): boolean {
@@ -249,7 +258,10 @@ function clientInShape(username: string, c: NonNullable<BrokerAccountObservation
 
 function parseClient(r: DynsecResponse): NonNullable<BrokerAccountObservation['client']> {
   const c = (r.data?.client ?? {}) as {
-    clientid?: unknown; disabled?: unknown; roles?: Array<{ rolename?: unknown }>; groups?: Array<{ groupname?: unknown }>;
+    clientid?: unknown;
+    disabled?: unknown;
+    roles?: Array<{ rolename?: unknown }>;
+    groups?: Array<{ groupname?: unknown }>;
   };
   return {
     roles: (c.roles ?? []).map((x) => String(x.rolename)),

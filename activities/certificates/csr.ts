@@ -97,9 +97,10 @@ function readCsrDer(der: Buffer): { ok: true; key: CsrKey } | { ok: false; reaso
   const signed = rawOf(der, info);
   let ok = false;
   try {
-    ok = alg.family === 'rsa'
-      ? verify(alg.hash, signed, { key: publicKey, padding: constants.RSA_PKCS1_PADDING }, sigBits.subarray(1))
-      : verify(alg.hash, signed, { key: publicKey, dsaEncoding: 'der' }, sigBits.subarray(1));
+    ok =
+      alg.family === 'rsa'
+        ? verify(alg.hash, signed, { key: publicKey, padding: constants.RSA_PKCS1_PADDING }, sigBits.subarray(1))
+        : verify(alg.hash, signed, { key: publicKey, dsaEncoding: 'der' }, sigBits.subarray(1));
   } catch {
     // OpenSSL throws on a signature it cannot even decode: that is a bad signature too.
   }

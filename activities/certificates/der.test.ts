@@ -32,7 +32,10 @@ describe('DER reading', () => {
 
   it('lists the children of a SEQUENCE as exact slices', () => {
     const der = Buffer.from('3006020101020102', 'hex');
-    expect(children(der, readRoot(der)).map((t) => [t.start, t.end])).toEqual([[2, 5], [5, 8]]);
+    expect(children(der, readRoot(der)).map((t) => [t.start, t.end])).toEqual([
+      [2, 5],
+      [5, 8],
+    ]);
   });
 
   it.each([
@@ -43,6 +46,9 @@ describe('DER reading', () => {
     ['a child running past its parent', '3003020501'],
   ])('refuses %s', (_reason, h) => {
     const der = Buffer.from(h, 'hex');
-    expect(() => { const r = readRoot(der); if (r.tag & 0x20) children(der, r); }).toThrow(DerError);
+    expect(() => {
+      const r = readRoot(der);
+      if (r.tag & 0x20) children(der, r);
+    }).toThrow(DerError);
   });
 });

@@ -123,13 +123,16 @@ export function unsignedInteger(magnitude: Uint8Array): Buffer {
   let start = 0;
   while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
   const trimmed = Buffer.from(magnitude.subarray(start));
-  return tlv(TAG.INTEGER, (trimmed[0]! & 0x80) ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed);
+  return tlv(TAG.INTEGER, trimmed[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed);
 }
 
 export function smallInteger(n: number): Buffer {
   const bytes: number[] = [];
   let v = n;
-  do { bytes.unshift(v & 0xff); v = Math.floor(v / 256); } while (v > 0);
+  do {
+    bytes.unshift(v & 0xff);
+    v = Math.floor(v / 256);
+  } while (v > 0);
   return unsignedInteger(Buffer.from(bytes.length ? bytes : [0]));
 }
 

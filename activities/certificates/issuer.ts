@@ -11,9 +11,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate, type IssueRequest } from '../../core/certificate-issuer.js';
 import { readCsr, inspectCsr } from './csr.js';
 import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from '../../core/names/certificate-labels.js';
-import {
-  OIDS, buildCertificate, ext, keyIdentifier, nameWithCommonName, readCertificate, readKeyIdentifier, signatureAlgorithm, toPem,
-} from './x509.js';
+import { OIDS, buildCertificate, ext, keyIdentifier, nameWithCommonName, readCertificate, readKeyIdentifier, signatureAlgorithm, toPem } from './x509.js';
 
 export interface IssuerOptions {
   /** The issuing CA's certificate (a root, or an intermediate). */

@@ -32,9 +32,7 @@ export function createLabCa(opts: LabCaOptions = {}): LabCa {
   const levels = opts.intermediates ?? 0;
 
   const newKey = (): { privateKey: KeyObject; publicKey: KeyObject } =>
-    keyType === 'rsa'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    keyType === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 
   const made: Array<{ certDer: Buffer; key: KeyObject; subject: Buffer; keyId: Buffer }> = [];
   for (let level = 0; level <= levels; level++) {
@@ -72,6 +70,9 @@ export function createLabCa(opts: LabCaOptions = {}): LabCa {
     rootKeyPem: pem(root.key),
     caCertPem: toPem(issuing.certDer),
     caKeyPem: pem(issuing.key),
-    chainPem: made.slice(1, -1).reverse().map((m) => toPem(m.certDer)),
+    chainPem: made
+      .slice(1, -1)
+      .reverse()
+      .map((m) => toPem(m.certDer)),
   };
 }

@@ -6,8 +6,27 @@
  */
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import {
-  DerError, TAG, bitString, bool, children, contentOf, decodeOid, explicit, ia5Implicit, nullValue, octets, oid,
-  rawOf, readRoot, seq, set, smallInteger, time, tlv, unsignedInteger, utf8,
+  DerError,
+  TAG,
+  bitString,
+  bool,
+  children,
+  contentOf,
+  decodeOid,
+  explicit,
+  ia5Implicit,
+  nullValue,
+  octets,
+  oid,
+  rawOf,
+  readRoot,
+  seq,
+  set,
+  smallInteger,
+  time,
+  tlv,
+  unsignedInteger,
+  utf8,
 } from './der.js';
 
 export const OIDS = {
@@ -33,7 +52,13 @@ export interface Extension {
 }
 
 const KEY_USAGE_BITS = {
-  digitalSignature: 0, nonRepudiation: 1, keyEncipherment: 2, dataEncipherment: 3, keyAgreement: 4, keyCertSign: 5, cRLSign: 6,
+  digitalSignature: 0,
+  nonRepudiation: 1,
+  keyEncipherment: 2,
+  dataEncipherment: 3,
+  keyAgreement: 4,
+  keyCertSign: 5,
+  cRLSign: 6,
 } as const;
 export type KeyUsage = keyof typeof KEY_USAGE_BITS;
 

@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  dataSourceDrift,
-  desiredDataSources,
-  logDataSourceType,
-  secureDigest,
-  type DesiredDataSource,
-  type ObservedDataSource,
-} from './datasources.js';
+import { dataSourceDrift, desiredDataSources, logDataSourceType, secureDigest, type DesiredDataSource, type ObservedDataSource } from './datasources.js';
 import { dashboardUrl, deletedOrgName, orgName } from './names.js';
 
 const inputs = { logEndpoint: 'https://logs.site.example', readToken: 'r3ad', selectHeader: 'X-Log-Project', accountId: 1001 };

@@ -161,7 +161,8 @@ async function ensureLogin(ctx: Grafana, spec: DashboardsSpec, orgId: number): P
   const label = `dashboard login ${spec.username}`;
   let user = await lookupUser(ctx, spec.username);
   if (!user) {
-    if (spec.password === undefined) throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
+    if (spec.password === undefined)
+      throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
     const res = await ctx.api.call({
       method: 'POST',
       path: '/api/admin/users',

@@ -67,7 +67,8 @@ export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: st
   for (const [i, row] of rows.entries()) {
     const mine = planned.slice(i * perDevice, (i + 1) * perDevice);
     if (mine.length === perDevice && mine.every((o) => o.result === 'in-place')) outcomes.push(...mine);
-    else outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts: deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'] })));
+    else
+      outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts: deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'] })));
   }
   return outcomes;
 }
@@ -82,7 +83,10 @@ async function planDeviceAddresses(deps: ActivityDeps, tenant: string, index: nu
   const dhcp = deps.ports.deviceAddress;
   const reservations = dhcp ? await dhcp.plan(rows.map((r) => ({ mac: r.mac, address: r.address, hostname: r.device }))) : [];
   const { zone } = deviceFqdn(deps, tenant, index, '');
-  const names = await deps.ports.dns.planRecords(zone, rows.map((r) => ({ zone, name: deviceFqdn(deps, tenant, index, r.device).name, type: 'A', content: r.address })));
+  const names = await deps.ports.dns.planRecords(
+    zone,
+    rows.map((r) => ({ zone, name: deviceFqdn(deps, tenant, index, r.device).name, type: 'A', content: r.address })),
+  );
   // In ensure's order: each device's reservation, then its name.
   return rows.flatMap((_, i) => [...(dhcp ? [reservations[i]!] : []), names[i]!]);
 }

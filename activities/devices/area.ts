@@ -10,7 +10,15 @@ export const deviceAddressArea = backendArea({
   bind: (site, timeoutMs) => {
     const d = site.dhcp;
     return d
-      ? createKeaAdapter({ controlUrl: d.controlUrl, subnetId: d.subnetId, authUser: d.user, authPassword: d.password, control: d.control, timeoutMs, ca: d.ca })
+      ? createKeaAdapter({
+          controlUrl: d.controlUrl,
+          subnetId: d.subnetId,
+          authUser: d.user,
+          authPassword: d.password,
+          control: d.control,
+          timeoutMs,
+          ca: d.ca,
+        })
       : undefined;
   },
   probes: (site, timeoutMs) => (site.dhcp ? [keaProbe(site, site.dhcp, timeoutMs)] : []),

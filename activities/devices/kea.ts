@@ -190,7 +190,10 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
           await writeConfig(dhcp4);
         }
         await command('config-write');
-        const drift = reservationDrift(list.map(toReservation).filter((r): r is Reservation => !!r), { ...wanted, mac, hostname });
+        const drift = reservationDrift(
+          list.map(toReservation).filter((r): r is Reservation => !!r),
+          { ...wanted, mac, hostname },
+        );
         return [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
       });
     },

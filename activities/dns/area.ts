@@ -5,11 +5,20 @@ import { createPowerDnsAdapter } from './powerdns.js';
 export const dnsArea = backendArea({
   port: 'dns',
   bind: (site, timeoutMs) =>
-    createPowerDnsAdapter({ apiUrl: site.dns.apiUrl, apiKey: site.dns.apiKey, nameservers: site.dns.nameservers, updateServer: site.dns.updateServer, timeoutMs, ca: site.dns.ca }),
+    createPowerDnsAdapter({
+      apiUrl: site.dns.apiUrl,
+      apiKey: site.dns.apiKey,
+      nameservers: site.dns.nameservers,
+      updateServer: site.dns.updateServer,
+      timeoutMs,
+      ca: site.dns.ca,
+    }),
   // The server object carries the version.
   probes: (site, timeoutMs) => [
     probe('powerdns', site.dns.apiUrl, async () => {
-      const s = (await jsonApi('powerdns', site.dns.apiUrl, { 'X-API-Key': site.dns.apiKey }, timeoutMs, site.dns.ca).call({ path: 'servers/localhost' })).json<{ version?: string }>();
+      const s = (
+        await jsonApi('powerdns', site.dns.apiUrl, { 'X-API-Key': site.dns.apiKey }, timeoutMs, site.dns.ca).call({ path: 'servers/localhost' })
+      ).json<{ version?: string }>();
       return `PowerDNS Authoritative ${s.version ?? '(version not given)'}`;
     }),
   ],

@@ -6,17 +6,35 @@ describe('tenantDnsNames', () => {
     {
       reason: 'first tenant of a 10.128/16 site',
       input: { tenant: 'acme', siteDomain: 'lab.example', index: 1, supernet: '10.128.0.0/16' },
-      want: { zone: 'acme.lab.example.', reverseZone: '1.128.10.in-addr.arpa.', subnet: '10.128.1.0/24', tsigKeyName: 'tenant-acme', tsigAlgorithm: 'hmac-sha256' },
+      want: {
+        zone: 'acme.lab.example.',
+        reverseZone: '1.128.10.in-addr.arpa.',
+        subnet: '10.128.1.0/24',
+        tsigKeyName: 'tenant-acme',
+        tsigAlgorithm: 'hmac-sha256',
+      },
     },
     {
       reason: 'domain given absolute and in capitals is normalised',
       input: { tenant: 'b2', siteDomain: 'Site.Example.ORG.', index: 62, supernet: '172.20.0.0/16' },
-      want: { zone: 'b2.site.example.org.', reverseZone: '62.20.172.in-addr.arpa.', subnet: '172.20.62.0/24', tsigKeyName: 'tenant-b2', tsigAlgorithm: 'hmac-sha256' },
+      want: {
+        zone: 'b2.site.example.org.',
+        reverseZone: '62.20.172.in-addr.arpa.',
+        subnet: '172.20.62.0/24',
+        tsigKeyName: 'tenant-b2',
+        tsigAlgorithm: 'hmac-sha256',
+      },
     },
     {
       reason: 'longest tenant name',
       input: { tenant: 'abcdefgh', siteDomain: 'x.test', index: 17, supernet: '192.168.0.0/16' },
-      want: { zone: 'abcdefgh.x.test.', reverseZone: '17.168.192.in-addr.arpa.', subnet: '192.168.17.0/24', tsigKeyName: 'tenant-abcdefgh', tsigAlgorithm: 'hmac-sha256' },
+      want: {
+        zone: 'abcdefgh.x.test.',
+        reverseZone: '17.168.192.in-addr.arpa.',
+        subnet: '192.168.17.0/24',
+        tsigKeyName: 'tenant-abcdefgh',
+        tsigAlgorithm: 'hmac-sha256',
+      },
     },
   ];
   for (const row of rows) {

@@ -97,11 +97,32 @@ export interface DnsAdapter {
   zoneExists(zone: string): Promise<boolean>;
 }
 
-interface ApiRecord { content: string; disabled?: boolean }
-interface ApiRrset { name: string; type: string; ttl: number; records: ApiRecord[] }
-interface ApiZone { id: string; name: string; kind: string; rrsets?: ApiRrset[] }
-interface ApiTsigKey { id: string; name: string; algorithm: string; key: string }
-interface ApiMetadata { kind: string; metadata: string[] }
+interface ApiRecord {
+  content: string;
+  disabled?: boolean;
+}
+interface ApiRrset {
+  name: string;
+  type: string;
+  ttl: number;
+  records: ApiRecord[];
+}
+interface ApiZone {
+  id: string;
+  name: string;
+  kind: string;
+  rrsets?: ApiRrset[];
+}
+interface ApiTsigKey {
+  id: string;
+  name: string;
+  algorithm: string;
+  key: string;
+}
+interface ApiMetadata {
+  kind: string;
+  metadata: string[];
+}
 
 /** What the adapter's functions share: the API client and the names every tenant zone carries. */
 interface Pdns {
@@ -168,7 +189,13 @@ function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[]
   if (zone.kind.toLowerCase() !== 'native') drift.push('kind');
   const apex = norm(zone.name);
   const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
-  if (!sameSet((ns?.records ?? []).filter((r) => !r.disabled).map((r) => norm(r.content)), ctx.nameservers)) drift.push('NS');
+  if (
+    !sameSet(
+      (ns?.records ?? []).filter((r) => !r.disabled).map((r) => norm(r.content)),
+      ctx.nameservers,
+    )
+  )
+    drift.push('NS');
   const soa = (zone.rrsets ?? []).find((r) => r.type === 'SOA' && sameName(r.name, apex));
   const soaPrimary = soa?.records[0]?.content.split(/\s+/)[0];
   if (!soaPrimary || !sameName(soaPrimary, ctx.primary)) drift.push('SOA');

@@ -8,13 +8,27 @@ export const dnsStep: TenantStep<'dns'> = {
   async ensure({ deps, tenant: t, secrets }) {
     // One DNS write at a time per worker: PowerDNS on SQLite refuses concurrent writes.
     const zones = await withDnsWrites(deps, () =>
-      deps.ports.dns.ensure({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: secrets.tsigSecret! }),
+      deps.ports.dns.ensure({
+        tenant: t.name,
+        zone: t.zone,
+        reverseZone: t.reverseZone,
+        tsigKeyName: t.tsigKeyName,
+        tsigAlgorithm: t.tsigAlgorithm,
+        tsigSecret: secrets.tsigSecret!,
+      }),
     );
     // The names the service published for workloads and records come back with a recreated zone.
     return [...zones, ...(await republishNames(deps, t.name, t.index))];
   },
   async plan({ deps, tenant: t, secrets }) {
-    const zones = await deps.ports.dns.plan({ tenant: t.name, zone: t.zone, reverseZone: t.reverseZone, tsigKeyName: t.tsigKeyName, tsigAlgorithm: t.tsigAlgorithm, tsigSecret: secrets.tsigSecret! });
+    const zones = await deps.ports.dns.plan({
+      tenant: t.name,
+      zone: t.zone,
+      reverseZone: t.reverseZone,
+      tsigKeyName: t.tsigKeyName,
+      tsigAlgorithm: t.tsigAlgorithm,
+      tsigSecret: secrets.tsigSecret!,
+    });
     return [...zones, ...(await republishNames(deps, t.name, t.index, true))];
   },
   async remove({ deps, tenant: t }) {

@@ -4,9 +4,27 @@ import { checkDisk } from '../../core/disk-size.js';
 
 describe('workloadIdentity', () => {
   const rows = [
-    { reason: 'first workload of tenant 1', base: 10000, tenant: { index: 1, subnet: '10.128.1.0/24' }, ordinal: 0, want: { ordinal: 0, vmid: 10040, mac: '02:00:00:00:27:38', address: '10.128.1.10' } },
-    { reason: 'last ordinal of tenant 62', base: 10000, tenant: { index: 62, subnet: '10.128.62.0/24' }, ordinal: 39, want: { ordinal: 39, vmid: 12519, mac: '02:00:00:00:30:e7', address: '10.128.62.49' } },
-    { reason: 'a large base uses all four bytes', base: 300_000_000, tenant: { index: 5, subnet: '172.20.5.0/24' }, ordinal: 7, want: { ordinal: 7, vmid: 300000207, mac: '02:00:11:e1:a3:cf', address: '172.20.5.17' } },
+    {
+      reason: 'first workload of tenant 1',
+      base: 10000,
+      tenant: { index: 1, subnet: '10.128.1.0/24' },
+      ordinal: 0,
+      want: { ordinal: 0, vmid: 10040, mac: '02:00:00:00:27:38', address: '10.128.1.10' },
+    },
+    {
+      reason: 'last ordinal of tenant 62',
+      base: 10000,
+      tenant: { index: 62, subnet: '10.128.62.0/24' },
+      ordinal: 39,
+      want: { ordinal: 39, vmid: 12519, mac: '02:00:00:00:30:e7', address: '10.128.62.49' },
+    },
+    {
+      reason: 'a large base uses all four bytes',
+      base: 300_000_000,
+      tenant: { index: 5, subnet: '172.20.5.0/24' },
+      ordinal: 7,
+      want: { ordinal: 7, vmid: 300000207, mac: '02:00:11:e1:a3:cf', address: '172.20.5.17' },
+    },
   ];
   for (const row of rows) it(row.reason, () => expect(workloadIdentity(row.base, row.tenant, row.ordinal)).toEqual(row.want));
 

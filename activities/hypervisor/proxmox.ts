@@ -90,7 +90,13 @@ export interface HypervisorAdapter {
 
 /** The API's word for each VM setting the ensure corrects, for a reconcile's `fields`. */
 const FIELD_OF: Record<string, string> = {
-  name: 'name', cores: 'cores', memory: 'memory_mb', net0: 'network', ipconfig0: 'address', ciuser: 'login_user', sshkeys: 'ssh_keys',
+  name: 'name',
+  cores: 'cores',
+  memory: 'memory_mb',
+  net0: 'network',
+  ipconfig0: 'address',
+  ciuser: 'login_user',
+  sshkeys: 'ssh_keys',
 };
 
 export interface ProxmoxHypervisorOptions {
@@ -105,7 +111,7 @@ export interface ProxmoxHypervisorOptions {
    * lock to clear: the site's SITE_HYPERVISOR_TASK_TIMEOUT, sized for a full clone (minutes).
    */
   taskTimeoutMs: number;
-  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  timeoutMs?: number; /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
   ca?: string;
 }
 
@@ -214,7 +220,10 @@ async function pickTemplate(ctx: Hypervisor): Promise<TemplateInfo & { target?: 
   const { opts } = ctx;
   const templates = (await listVms(ctx))
     .filter((v) => isTemplate(v.template) && (v.name ?? '').startsWith(opts.templatePrefix))
-    .sort((a, b) => compareVersionNames(b.name ?? '', a.name ?? '') || Number(b.node === opts.node) - Number(a.node === opts.node) || Number(a.vmid) - Number(b.vmid));
+    .sort(
+      (a, b) =>
+        compareVersionNames(b.name ?? '', a.name ?? '') || Number(b.node === opts.node) - Number(a.node === opts.node) || Number(a.vmid) - Number(b.vmid),
+    );
   if (templates.length === 0) throw refuse(`no template named ${opts.templatePrefix}* in the cluster`);
   const local: string[] = [];
   const shared = new Map<string, Map<string, boolean>>();
@@ -229,7 +238,9 @@ async function pickTemplate(ctx: Hypervisor): Promise<TemplateInfo & { target?: 
     if (onLocal.length === 0) return { ...info, target: opts.node };
     local.push(`${t.name} (VM ${t.vmid}) is on node ${t.node} with volumes on local storage ${onLocal.join(', ')}`);
   }
-  throw refuse(`no template named ${opts.templatePrefix}* can be cloned to node ${opts.node}: ${local.join('; ')}. Put a copy of the template on ${opts.node}, or its disks on shared storage`);
+  throw refuse(
+    `no template named ${opts.templatePrefix}* can be cloned to node ${opts.node}: ${local.join('; ')}. Put a copy of the template on ${opts.node}, or its disks on shared storage`,
+  );
 }
 
 async function newestTemplate(ctx: Hypervisor): Promise<TemplateInfo> {
@@ -284,7 +295,9 @@ async function cloneVm(ctx: Hypervisor, spec: VmSpec, what: string): Promise<VmO
     .catch((e: unknown) => {
       // The storage config changed since it was read: PVE's refusal, not a fault to retry.
       if (e instanceof BackendError && /VM uses local storage/.test(e.detail)) {
-        throw refuse(`${what}: template ${tpl.name} (VM ${tpl.vmid}) on node ${tpl.node} uses local storage, so it cannot be cloned to node ${ctx.opts.node}; put a copy of the template on ${ctx.opts.node}, or its disks on shared storage (${e.detail})`);
+        throw refuse(
+          `${what}: template ${tpl.name} (VM ${tpl.vmid}) on node ${tpl.node} uses local storage, so it cannot be cloned to node ${ctx.opts.node}; put a copy of the template on ${ctx.opts.node}, or its disks on shared storage (${e.detail})`,
+        );
       }
       throw e;
     });
@@ -349,10 +362,15 @@ async function reconcile(ctx: Hypervisor, specs: VmSpec[], range: { first: numbe
     else outcomes.push(...(await ensure(ctx, spec, guests, live)));
   }
   const registered = new Set(specs.map((s) => s.vmid));
-  const strangers = guests.filter((g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template));
+  const strangers = guests.filter(
+    (g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template),
+  );
   for (const g of strangers) {
     // The list's name is pvestatd's, absent for a VM it has not seen yet: the config's is current.
-    const name = await ctx.pve.get<VmConfig>(`${qemuOn(g.node)}/${g.vmid}/config`).then((c) => (c.name === undefined ? g.name : String(c.name)), () => g.name);
+    const name = await ctx.pve.get<VmConfig>(`${qemuOn(g.node)}/${g.vmid}/config`).then(
+      (c) => (c.name === undefined ? g.name : String(c.name)),
+      () => g.name,
+    );
     if (mode === 'prune') await remove(ctx, Number(g.vmid));
     outcomes.push({ object: `vm ${g.vmid}${name ? ` (${name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
   }
@@ -388,7 +406,10 @@ async function remove(ctx: Hypervisor, vmid: number): Promise<void> {
 }
 
 /** What differs between a VM and its spec: the config to set or delete, a disk to grow, a start, in the API's words. */
-export function vmDrift(vm: VmObservation, spec: VmSpec): { set: Record<string, string | number>; del?: string; growDisk: boolean; start: boolean; fields: string[] } {
+export function vmDrift(
+  vm: VmObservation,
+  spec: VmSpec,
+): { set: Record<string, string | number>; del?: string; growDisk: boolean; start: boolean; fields: string[] } {
   const set: Record<string, string | number> = {};
   if (vm.name !== spec.name) set.name = spec.name;
   if (vm.cores !== spec.cores) set.cores = spec.cores;
@@ -396,7 +417,8 @@ export function vmDrift(vm: VmObservation, spec: VmSpec): { set: Record<string, 
   if (vm.nicModel !== 'virtio' || vm.mac?.toLowerCase() !== spec.mac.toLowerCase() || vm.bridge !== spec.bridge) {
     set.net0 = formatNet(spec.mac, spec.bridge);
   }
-  if (vm.ip !== `${spec.address}/${spec.prefixLength}` || vm.gateway !== spec.gateway) set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLength, spec.gateway);
+  if (vm.ip !== `${spec.address}/${spec.prefixLength}` || vm.gateway !== spec.gateway)
+    set.ipconfig0 = formatIpconfig(spec.address, spec.prefixLength, spec.gateway);
   if (vm.ciuser !== spec.ciuser) set.ciuser = spec.ciuser;
   const keysDiffer = !sameKeys(vm.sshKeys, spec.sshKeys);
   if (keysDiffer && spec.sshKeys.length > 0) set.sshkeys = encodeSshKeys(spec.sshKeys);

@@ -1,19 +1,18 @@
 import { describe, it, expect } from 'vitest';
-import {
-  bootDiskGb,
-  compareVersionNames,
-  decodeSshKeys,
-  encodeSshKeys,
-  memoryMb,
-  parseIpconfig,
-  parseNet,
-  sameKeys,
-} from './vm-config.js';
+import { bootDiskGb, compareVersionNames, decodeSshKeys, encodeSshKeys, memoryMb, parseIpconfig, parseNet, sameKeys } from './vm-config.js';
 
 describe('QEMU config values', () => {
   const nets = [
-    { reason: 'model with MAC and bridge', v: 'virtio=02:00:00:00:27:38,bridge=tv01,firewall=1', want: { model: 'virtio', mac: '02:00:00:00:27:38', bridge: 'tv01' } },
-    { reason: 'explicit model and macaddr keys', v: 'model=e1000,macaddr=BC:24:11:00:00:01,bridge=vmbr0', want: { model: 'e1000', mac: 'BC:24:11:00:00:01', bridge: 'vmbr0' } },
+    {
+      reason: 'model with MAC and bridge',
+      v: 'virtio=02:00:00:00:27:38,bridge=tv01,firewall=1',
+      want: { model: 'virtio', mac: '02:00:00:00:27:38', bridge: 'tv01' },
+    },
+    {
+      reason: 'explicit model and macaddr keys',
+      v: 'model=e1000,macaddr=BC:24:11:00:00:01,bridge=vmbr0',
+      want: { model: 'e1000', mac: 'BC:24:11:00:00:01', bridge: 'vmbr0' },
+    },
     { reason: 'absent', v: undefined, want: {} },
   ];
   for (const row of nets) it(`net: ${row.reason}`, () => expect(parseNet(row.v)).toEqual(row.want));
@@ -21,7 +20,11 @@ describe('QEMU config values', () => {
   it('ipconfig', () => expect(parseIpconfig('ip=10.128.1.10/24,gw=10.128.1.1')).toEqual({ ip: '10.128.1.10/24', gw: '10.128.1.1' }));
 
   const disks = [
-    { reason: 'boot order names the disk', config: { boot: 'order=scsi0;ide2', scsi0: 'local-lvm:vm-1-disk-0,size=8G', ide2: 'local-lvm:vm-1-cloudinit,media=cdrom' }, want: 8 },
+    {
+      reason: 'boot order names the disk',
+      config: { boot: 'order=scsi0;ide2', scsi0: 'local-lvm:vm-1-disk-0,size=8G', ide2: 'local-lvm:vm-1-cloudinit,media=cdrom' },
+      want: 8,
+    },
     { reason: 'megabytes', config: { virtio0: 'local:vm-1-disk-0,size=2252M' }, want: 2252 / 1024 },
     { reason: 'bytes', config: { scsi0: 'local:vm-1-disk-0,size=10737418240' }, want: 10 },
     { reason: 'cloud-init drive is no disk', config: { ide2: 'local-lvm:vm-1-cloudinit,media=cdrom' }, want: undefined },

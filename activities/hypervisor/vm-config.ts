@@ -81,7 +81,10 @@ export function parseIpconfig(v: unknown): { ip?: string; gw?: string } {
 }
 
 function keyLines(keys: string[]): string[] {
-  return keys.flatMap((k) => k.split('\n')).map((k) => k.trim()).filter(Boolean);
+  return keys
+    .flatMap((k) => k.split('\n'))
+    .map((k) => k.trim())
+    .filter(Boolean);
 }
 
 /** The `sshkeys` value PVE wants: the keys one per line, URL-encoded (uri_escape). */

@@ -11,14 +11,19 @@ export const logStoreArea = backendArea({
   port: 'logStore',
   bind: (site, timeoutMs) => {
     const ls = site.logStore;
-    return ls ? createLogStoreAdapter({ adminUrl: ls.adminUrl, server: ls.server, upstream: ls.upstream, endpoint: ls.endpoint, timeoutMs, ca: ls.ca }) : undefined;
+    return ls
+      ? createLogStoreAdapter({ adminUrl: ls.adminUrl, server: ls.server, upstream: ls.upstream, endpoint: ls.endpoint, timeoutMs, ca: ls.ca })
+      : undefined;
   },
   probes: (site, timeoutMs) => {
     const ls = site.logStore;
     if (!ls) return [];
     return [
       probe('log-store', ls.adminUrl, async () => {
-        const res = await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({ path: `config/apps/http/servers/${encodeURIComponent(ls.server)}`, accept: [403] });
+        const res = await new BackendHttp('caddy', ls.adminUrl, {}, timeoutMs, { ca: ls.ca }).call({
+          path: `config/apps/http/servers/${encodeURIComponent(ls.server)}`,
+          accept: [403],
+        });
         // Caddy's admin API answers only the Host names it listens as (caddyserver/caddy admin.go, checkHost).
         if (res.status === 403 && /host not allowed/i.test(res.text)) throw new BackendError('caddy', CADDY_ORIGIN_FIX, false, 403);
         if (res.status === 403) throw new BackendError('caddy', `GET config -> 403 ${res.text.slice(0, 200)}`, false, 403);

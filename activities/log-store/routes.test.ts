@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  ingestRoute,
-  jsonEqual,
-  projectHeaderValue,
-  readRoute,
-  routeIds,
-  type LogRouteInputs,
-} from './routes.js';
+import { ingestRoute, jsonEqual, projectHeaderValue, readRoute, routeIds, type LogRouteInputs } from './routes.js';
 
 const acme: LogRouteInputs = { tenant: 'acme', accountId: 1001, ingestToken: 'ing-acme', readToken: 'read-acme', upstream: 'vl:9428' };
 

@@ -51,9 +51,10 @@ export const logStoreStep: TenantStep<'log-store'> = {
   },
   /** Without tokens in the registry a reconcile adopts the gateway's or mints new ones: the plan reports the routes as they stand. */
   async plan({ deps, tenant: t, secrets }) {
-    const held = secrets.logIngestToken && secrets.logReadToken
-      ? { ingestToken: secrets.logIngestToken, readToken: secrets.logReadToken }
-      : ((await deps.ports.logStore!.heldTokens(t.name)) ?? { ingestToken: '', readToken: '' });
+    const held =
+      secrets.logIngestToken && secrets.logReadToken
+        ? { ingestToken: secrets.logIngestToken, readToken: secrets.logReadToken }
+        : ((await deps.ports.logStore!.heldTokens(t.name)) ?? { ingestToken: '', readToken: '' });
     return deps.ports.logStore!.plan({ tenant: t.name, accountId: t.logAccountId, ...held });
   },
   remove: async ({ deps, tenant: t }) => {

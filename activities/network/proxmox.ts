@@ -104,7 +104,7 @@ export interface ProxmoxNetworkOptions {
   /** The site's VNI bases, to read the index a zone or VNet found on the fabric carries. */
   vrfVniBase: number;
   vnetVniBase: number;
-  timeoutMs?: number;  /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
+  timeoutMs?: number; /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
   ca?: string;
 }
 
@@ -220,7 +220,12 @@ async function pendingSdn(ctx: Sdn, s: NetworkSpec): Promise<{ foreign: string[]
   const own = subnetIdOf(s.tenant, s.subnet);
   const withSubnets = vnets.filter((v) => v.vnet === s.vnet || (v.state !== 'new' && !serviceVnet(ctx, v)));
   const subnets = await Promise.all(
-    withSubnets.map((vnet) => ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then((subs) => subs.map((sub) => ({ sub, vnet })), () => [])),
+    withSubnets.map((vnet) =>
+      ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then(
+        (subs) => subs.map((sub) => ({ sub, vnet })),
+        () => [],
+      ),
+    ),
   );
   for (const { sub, vnet } of subnets.flat()) {
     if (!sub.state) continue;
@@ -266,7 +271,9 @@ async function acquireLock(ctx: Sdn, s: NetworkSpec): Promise<string | undefined
 
 /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
 async function onNode(ctx: Sdn, s: NetworkSpec): Promise<{ vnet: string; status?: string; statusmsg?: string } | undefined> {
-  const content = await ctx.pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(`/nodes/${encodeURIComponent(ctx.opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`);
+  const content = await ctx.pve.get<Array<{ vnet: string; status?: string; statusmsg?: string }>>(
+    `/nodes/${encodeURIComponent(ctx.opts.node)}/sdn/zones/${encodeURIComponent(s.tenant)}/content`,
+  );
   return content.find((v) => v.vnet === s.vnet);
 }
 
@@ -278,7 +285,11 @@ async function waitForBridge(ctx: Sdn, s: NetworkSpec, deadline = Date.now() + c
     const last = mine ? `${mine.status ?? '?'}${mine.statusmsg ? `: ${mine.statusmsg}` : ''}` : 'not listed';
     if (mine?.status === 'error') throw new BackendError('proxmox', `vnet ${s.vnet} on node ${ctx.opts.node}: ${last}`);
     const left = deadline - Date.now();
-    if (left <= 0) throw new BackendError('proxmox', `vnet ${s.vnet} not running on node ${ctx.opts.node} after ${ctx.applyTimeoutMs} ms (${last}); did its network reload fail?`);
+    if (left <= 0)
+      throw new BackendError(
+        'proxmox',
+        `vnet ${s.vnet} not running on node ${ctx.opts.node} after ${ctx.applyTimeoutMs} ms (${last}); did its network reload fail?`,
+      );
     await new Promise((r) => setTimeout(r, Math.min(delay, left)));
     delay = Math.min(delay * 2, 1000);
   }
@@ -382,7 +393,11 @@ async function applyPending(ctx: Sdn, s: NetworkSpec): Promise<{ upid: unknown; 
   try {
     const pending = await pendingSdn(ctx, s);
     if (pending.foreign.length > 0) {
-      throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${pending.foreign.join(', ')}; apply or roll them back first`, false);
+      throw new BackendError(
+        'proxmox',
+        `SDN has pending changes the service did not make: ${pending.foreign.join(', ')}; apply or roll them back first`,
+        false,
+      );
     }
     const deadline = Date.now() + ctx.applyTimeoutMs;
     const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});

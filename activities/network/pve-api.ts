@@ -80,13 +80,20 @@ export class PveApi {
     this.product = opts.product ?? 'proxmox';
     const base = opts.apiUrl.replace(/\/+$/, '');
     const root = /\/api2\/json$/.test(base) ? base : `${base}/api2/json`;
-    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, { ca: opts.ca });
+    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, {
+      ca: opts.ca,
+    });
   }
 
   /** One call; a non-2xx answer becomes a BackendError (4xx: the product refused, not retryable). */
   async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, params: PveParams = {}): Promise<T> {
     const withBody = method === 'POST' || method === 'PUT';
-    const query = withBody ? undefined : (Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v])) as Record<string, string | number | undefined>);
+    const query = withBody
+      ? undefined
+      : (Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v])) as Record<
+          string,
+          string | number | undefined
+        >);
     const res = await this.http.call({
       method,
       path,

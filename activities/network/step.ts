@@ -57,4 +57,12 @@ function inApplyRound<T>(db: Db, work: (exclusive: Exclusive) => Promise<T>): Pr
 
 const busy = (what: string) => new BackendError('fabric', `other tenants' ${what} held it for ${FABRIC_WAIT_MS / 1000} s`);
 
-const networkSpec = (t: TenantIdentity) => ({ tenant: t.name, index: t.index, vrfVni: t.vrfVni, vnet: t.vnet, vnetTag: t.vnetVniBase, subnet: t.subnet, gateway: t.gateway });
+const networkSpec = (t: TenantIdentity) => ({
+  tenant: t.name,
+  index: t.index,
+  vrfVni: t.vrfVni,
+  vnet: t.vnet,
+  vnetTag: t.vnetVniBase,
+  subnet: t.subnet,
+  gateway: t.gateway,
+});

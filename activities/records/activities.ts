@@ -43,7 +43,11 @@ export function recordActivities(deps: ActivityDeps) {
     if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
     if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
     const devices = await tenantDeviceAddresses(exec, req.tenant);
-    const target = classifyRecordAddress(t.subnet, req.address, devices.map((d) => d.address));
+    const target = classifyRecordAddress(
+      t.subnet,
+      req.address,
+      devices.map((d) => d.address),
+    );
     if (!target.ok) return refuse('bad_request', target.error);
     return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
   }

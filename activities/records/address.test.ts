@@ -9,8 +9,16 @@ describe('what a record may point at', () => {
     { reason: 'a host of the subnet', address: '10.128.5.20', want: { ok: true, kind: 'subnet' } },
     { reason: 'the gateway is a host too', address: '10.128.5.1', want: { ok: true, kind: 'subnet' } },
     { reason: 'a device address of the tenant', address: '10.200.0.70', want: { ok: true, kind: 'device' } },
-    { reason: 'the network address', address: '10.128.5.0', want: { ok: false, error: "address 10.128.5.0 is not a host address of the tenant's subnet 10.128.5.0/24" } },
-    { reason: 'the broadcast address', address: '10.128.5.255', want: { ok: false, error: "address 10.128.5.255 is not a host address of the tenant's subnet 10.128.5.0/24" } },
+    {
+      reason: 'the network address',
+      address: '10.128.5.0',
+      want: { ok: false, error: "address 10.128.5.0 is not a host address of the tenant's subnet 10.128.5.0/24" },
+    },
+    {
+      reason: 'the broadcast address',
+      address: '10.128.5.255',
+      want: { ok: false, error: "address 10.128.5.255 is not a host address of the tenant's subnet 10.128.5.0/24" },
+    },
     {
       reason: "another tenant's subnet",
       address: '10.128.6.20',
@@ -55,7 +63,7 @@ describe('what happens to a PTR', () => {
     { reason: "the service's and no owner left: remove it", current: 'web.acme.lab.example.', owner: undefined, want: { kind: 'remove' } },
     { reason: "the tenant's own (a name the service does not publish): leave it", current: 'mine.acme.lab.example.', owner: 'web', want: { kind: 'leave' } },
     { reason: "the tenant's own, no owner: leave it", current: 'mine.acme.lab.example.', owner: undefined, want: { kind: 'leave' } },
-    { reason: 'a name outside the zone is not the service\'s', current: 'web.elsewhere.example.', owner: undefined, want: { kind: 'leave' } },
+    { reason: "a name outside the zone is not the service's", current: 'web.elsewhere.example.', owner: undefined, want: { kind: 'leave' } },
     { reason: 'none and no owner: nothing', current: undefined, owner: undefined, want: { kind: 'leave' } },
   ];
   for (const row of rows) it(row.reason, () => expect(ptrAction(row.current, row.owner, zone, service)).toEqual(row.want));

@@ -15,8 +15,7 @@ export function ptrOwner(
   names: { workloads: readonly NamedAddress[]; records: readonly NamedAddress[] },
   excluding?: { kind: 'workload' | 'record'; name: string },
 ): string | undefined {
-  const keep = (kind: 'workload' | 'record') => (n: NamedAddress) =>
-    n.address === address && !(excluding?.kind === kind && excluding.name === n.name);
+  const keep = (kind: 'workload' | 'record') => (n: NamedAddress) => n.address === address && !(excluding?.kind === kind && excluding.name === n.name);
   const workload = names.workloads.find(keep('workload'));
   if (workload) return workload.name;
   const records = names.records

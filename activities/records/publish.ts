@@ -25,7 +25,10 @@ export function withDnsWrites<T>(deps: Deps, work: () => Promise<T>): Promise<T>
   const key = deps.ports.dns as object;
   const before = writers.get(key) ?? Promise.resolve();
   const mine = before.then(work, work);
-  writers.set(key, mine.catch(() => undefined));
+  writers.set(
+    key,
+    mine.catch(() => undefined),
+  );
   return mine;
 }
 
@@ -114,10 +117,12 @@ export async function republishNames(deps: Deps, tenant: string, index: number, 
   const [workloads, records] = await Promise.all([listWorkloads(deps.db, tenant), listRecords(deps.db, tenant)]);
   if (workloads.length + records.length === 0) return [];
   const { zone } = zonesOf(deps, tenant, index);
-  const specs: RecordSpec[] = [
-    ...workloads.filter((w) => w.status !== 'deleting'),
-    ...records,
-  ].map((n) => ({ zone, name: absoluteName(`${n.name}.${zone}`), type: 'A', content: n.address }));
+  const specs: RecordSpec[] = [...workloads.filter((w) => w.status !== 'deleting'), ...records].map((n) => ({
+    zone,
+    name: absoluteName(`${n.name}.${zone}`),
+    type: 'A',
+    content: n.address,
+  }));
   const republish = async () => {
     const planned = await deps.ports.dns.planRecords(zone, specs);
     const outcomes: ObjectOutcome[] = [];

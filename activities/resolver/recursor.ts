@@ -48,7 +48,13 @@ export interface ResolverAdapter {
   remove(spec: { zones: string[] }): Promise<void>;
 }
 
-interface ApiZone { id: string; name: string; kind: string; servers?: string[]; recursion_desired?: boolean }
+interface ApiZone {
+  id: string;
+  name: string;
+  kind: string;
+  servers?: string[];
+  recursion_desired?: boolean;
+}
 
 export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAdapter {
   const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });

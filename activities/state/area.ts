@@ -22,7 +22,11 @@ export const stateArea = backendArea({
       const base = site.state.adminUrl.endsWith('/') ? site.state.adminUrl : `${site.state.adminUrl}/`;
       const url = new URL(`${encodeURIComponent(site.state.bucket)}?location=`, base);
       const headers = signRequest({ method: 'GET', url }, { accessKey: site.state.accessKey, secretKey: site.state.secretKey }, { region: site.state.region });
-      const res = await new BackendHttp('minio', site.state.adminUrl, {}, timeoutMs, { ca: site.state.ca }).call({ path: url.pathname, query: { location: '' }, headers });
+      const res = await new BackendHttp('minio', site.state.adminUrl, {}, timeoutMs, { ca: site.state.ca }).call({
+        path: url.pathname,
+        query: { location: '' },
+        headers,
+      });
       const region = /<LocationConstraint[^>]*>([^<]*)</.exec(res.text)?.[1] || 'us-east-1';
       return `bucket ${site.state.bucket} in region ${region}`;
     }),

@@ -1,13 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  MADMIN_ARGON2ID_AES_GCM,
-  MADMIN_ARGON2ID_CHACHA20_POLY1305,
-  decryptData,
-  encryptData,
-  isEncrypted,
-  sioOpen,
-  sioSeal,
-} from './madmin-crypto.js';
+import { MADMIN_ARGON2ID_AES_GCM, MADMIN_ARGON2ID_CHACHA20_POLY1305, decryptData, encryptData, isEncrypted, sioOpen, sioSeal } from './madmin-crypto.js';
 
 // Ciphertexts produced by Go's madmin.EncryptData (madmin-go encrypt_test.go, decryptDataTests) with
 // the plaintexts encryptDataTests lists for them: all zero bytes.

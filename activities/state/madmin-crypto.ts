@@ -93,9 +93,7 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
 
 function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+    argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 

@@ -93,7 +93,7 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   function check(spec: { tenant: string; accessKey: string; secretKey?: string; prefix?: string }): void {
     const invalid = (what: string) => new BackendError(PRODUCT, `invalid state spec: ${what}`, false);
     if (!/^[a-z][a-z0-9]{0,7}$/.test(spec.tenant)) throw invalid('tenant name');
-    if (spec.accessKey !== stateAccessKey(spec.tenant)) throw invalid('access key must be the tenant\'s (design §7)');
+    if (spec.accessKey !== stateAccessKey(spec.tenant)) throw invalid("access key must be the tenant's (design §7)");
     if (spec.secretKey !== undefined && (spec.secretKey.length < 8 || spec.secretKey.length > 40)) throw invalid('secret length');
     if (spec.prefix === undefined) return;
     // The prefix is derived from the name (design §7); any other would hand the tenant someone else's objects.
@@ -116,7 +116,10 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   }
 
   const policiesOf = (u: UserInfo | undefined) =>
-    (u?.policyName ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    (u?.policyName ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
 
   /** Sign a listing of the tenant's own prefix with its secret; see the note at the top. */
   async function secretWorks(spec: StateSpec): Promise<boolean> {

@@ -56,7 +56,7 @@ describe('samePolicy', () => {
       },
       true,
     ],
-    ['another tenant\'s prefix', tenantPolicy('tenants', 'other/'), false],
+    ["another tenant's prefix", tenantPolicy('tenants', 'other/'), false],
     ['another bucket', tenantPolicy('others', 'acme/'), false],
     [
       'a widened object grant',

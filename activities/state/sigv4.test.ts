@@ -1,15 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  EMPTY_SHA256,
-  canonicalQuery,
-  canonicalRequest,
-  parseAuthorization,
-  sha256Hex,
-  signRequest,
-  signatureOf,
-  signingKey,
-  uriEncode,
-} from './sigv4.js';
+import { EMPTY_SHA256, canonicalQuery, canonicalRequest, parseAuthorization, sha256Hex, signRequest, signatureOf, signingKey, uriEncode } from './sigv4.js';
 
 // AWS's SigV4 test suite (awslabs/aws-c-auth tests/aws-signing-test-suite/v4/<case>/header-signed-request.txt):
 // credentials AKIDEXAMPLE / wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY, 2015-08-30T12:36:00Z, us-east-1, service "service".
@@ -24,7 +14,10 @@ const vectors: { name: string; method: string; path: string; query: [string, str
     name: 'get-vanilla-query-order-key-case',
     method: 'GET',
     path: '/',
-    query: [['Param2', 'value2'], ['Param1', 'value1']],
+    query: [
+      ['Param2', 'value2'],
+      ['Param1', 'value1'],
+    ],
     headers: BASE,
     signature: 'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500',
   },
@@ -64,9 +57,7 @@ describe('SigV4 against the AWS signing test suite', () => {
 
   it('derives the documented signing key', () => {
     // AWS General Reference, "Examples of how to derive a signing key for Signature Version 4".
-    expect(signingKey(SECRET, '20150830', 'us-east-1', 'iam').toString('hex')).toBe(
-      'c4afb1cc5771d871763a393e44b703571b55cc28424d1a5e86da6ed3c154a4b9',
-    );
+    expect(signingKey(SECRET, '20150830', 'us-east-1', 'iam').toString('hex')).toBe('c4afb1cc5771d871763a393e44b703571b55cc28424d1a5e86da6ed3c154a4b9');
   });
 });
 
@@ -84,19 +75,28 @@ describe('encoding', () => {
   });
 
   it('sorts query parameters by encoded name, then value, and keeps empty values', () => {
-    expect(canonicalQuery([['prefix', 'a b/'], ['list-type', '2'], ['b', ''], ['a', '2'], ['a', '1']])).toBe(
-      'a=1&a=2&b=&list-type=2&prefix=a%20b%2F',
-    );
+    expect(
+      canonicalQuery([
+        ['prefix', 'a b/'],
+        ['list-type', '2'],
+        ['b', ''],
+        ['a', '2'],
+        ['a', '1'],
+      ]),
+    ).toBe('a=1&a=2&b=&list-type=2&prefix=a%20b%2F');
   });
 });
 
 describe('parseAuthorization', () => {
   it('reads the credential scope, signed headers and signature', () => {
-    expect(
-      parseAuthorization(
-        'AWS4-HMAC-SHA256 Credential=AKID/20150830/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc',
-      ),
-    ).toEqual({ accessKey: 'AKID', date8: '20150830', region: 'us-east-1', service: 's3', signedHeaders: ['host', 'x-amz-date'], signature: 'abc' });
+    expect(parseAuthorization('AWS4-HMAC-SHA256 Credential=AKID/20150830/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc')).toEqual({
+      accessKey: 'AKID',
+      date8: '20150830',
+      region: 'us-east-1',
+      service: 's3',
+      signedHeaders: ['host', 'x-amz-date'],
+      signature: 'abc',
+    });
   });
 
   it.each([

@@ -80,14 +80,7 @@ export function canonicalRequest(input: CanonicalInput): string {
   }
   const names = [...input.signedHeaders].map((h) => h.toLowerCase()).sort();
   const headerLines = names.map((n) => `${n}:${lower.get(n) ?? ''}\n`).join('');
-  return [
-    input.method.toUpperCase(),
-    canonicalUri(input.path),
-    canonicalQuery(input.query),
-    headerLines,
-    names.join(';'),
-    input.payloadHash,
-  ].join('\n');
+  return [input.method.toUpperCase(), canonicalUri(input.path), canonicalQuery(input.query), headerLines, names.join(';'), input.payloadHash].join('\n');
 }
 
 export function credentialScope(amzDate: string, region: string, service: string): string {
@@ -106,12 +99,17 @@ export function signingKey(secretKey: string, date8: string, region: string, ser
 export function signatureOf(secretKey: string, amzDate: string, region: string, service: string, canonical: string): string {
   const scope = credentialScope(amzDate, region, service);
   const key = signingKey(secretKey, amzDate.slice(0, 8), region, service);
-  return createHmac('sha256', key).update(stringToSign(amzDate, scope, canonical)).digest('hex');
+  return createHmac('sha256', key)
+    .update(stringToSign(amzDate, scope, canonical))
+    .digest('hex');
 }
 
 /** `20150830T123600Z` for a date. */
 export function amzDateOf(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export interface ParsedAuthorization {

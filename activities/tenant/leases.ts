@@ -13,8 +13,7 @@ function holder(): string {
 /** Claiming and releasing a tenant for the calling run (db/queries/tenant-leases.ts). */
 export function leaseActivities(deps: ActivityDeps) {
   return {
-    claimTenant: (input: { tenant: string; mode: LeaseMode; operation: string }): Promise<LeaseClaim> =>
-      claimTenant(deps.db, { ...input, holder: holder() }),
+    claimTenant: (input: { tenant: string; mode: LeaseMode; operation: string }): Promise<LeaseClaim> => claimTenant(deps.db, { ...input, holder: holder() }),
     releaseTenant: (input: { tenant: string }): Promise<void> => releaseTenant(deps.db, input.tenant, holder()),
   };
 }

@@ -18,9 +18,7 @@ import type { Outcome, TenantSecrets } from '../../core/tenant-view.js';
  * chosen from the indexes the fabric carries, which the workflow reads in an activity of its own.
  */
 export type Registration =
-  | { kind: 'proceed'; name: string; index: number; outcome: Outcome; secrets: Sealed<TenantSecrets>; steps: StepName[] }
-  | { kind: 'needs-fabric' }
-  | Refusal;
+  { kind: 'proceed'; name: string; index: number; outcome: Outcome; secrets: Sealed<TenantSecrets>; steps: StepName[] } | { kind: 'needs-fabric' } | Refusal;
 
 /** A registration attempt; `fabric` is the fabric's indexes with their zones, once read. */
 export interface RegisterInput {
@@ -43,7 +41,10 @@ export function registerActivity(deps: ActivityDeps) {
   async function existing(req: Request, row: NonNullable<Awaited<ReturnType<typeof getTenantRow>>>): Promise<Registration> {
     if (row.status === 'deleting') return refuse('conflict', 'tenant is being deleted; repeat the delete first');
     if (row.status === 'ready' && !req.restore) {
-      return refuse('conflict', `tenant already exists; to reconcile it send tsig_secret, state_secret and api_token, or have the operator call POST /v1/tenants/${req.name}/reconcile`);
+      return refuse(
+        'conflict',
+        `tenant already exists; to reconcile it send tsig_secret, state_secret and api_token, or have the operator call POST /v1/tenants/${req.name}/reconcile`,
+      );
     }
     const stored = openSecrets(keys, row);
     if (!req.restore && (!stored.tsigSecret || !stored.stateSecret)) {
@@ -106,11 +107,7 @@ export function registerActivity(deps: ActivityDeps) {
     const index = chooseIndex({ requested: req.requestedIndex, fabricIndexOfName, taken });
     if (index === undefined) return refuse('conflict', 'no free tenant index');
     const restoring = req.restore !== undefined || req.requestedIndex !== undefined;
-    const outcome: Outcome = !restoring
-      ? 'created'
-      : req.requestedIndex === undefined || req.requestedIndex === index
-        ? 'restored'
-        : 'reissued';
+    const outcome: Outcome = !restoring ? 'created' : req.requestedIndex === undefined || req.requestedIndex === index ? 'restored' : 'reissued';
     const secrets: TenantSecrets = {
       tsigSecret: req.restore?.tsigSecret ?? newTsigSecret(),
       stateSecret: req.restore?.stateSecret ?? newStateSecret(),

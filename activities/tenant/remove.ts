@@ -51,12 +51,15 @@ export function lifecycleActivities(deps: ActivityDeps) {
       if (!row) return notFound;
       // The state table allows reconcile from `ready` only: a create or a delete that stopped half way is finished by repeating it.
       if (row.status === 'deleting') return { kind: 'refused', error: 'conflict', message: 'tenant is being deleted; repeat the delete to finish it' };
-      if (row.status !== 'ready') return { kind: 'refused', error: 'conflict', message: 'tenant is not ready: its create has not finished; repeat the create to resume it' };
+      if (row.status !== 'ready')
+        return { kind: 'refused', error: 'conflict', message: 'tenant is not ready: its create has not finished; repeat the create to resume it' };
       return {
         kind: 'proceed',
         index: row.index,
         steps: createStepsFor(site, { holdsDeviceAddresses: await holdsDeviceAddresses(db, input.name) }),
-        areas: RECONCILE_AREAS.filter((a) => (a === 'wifi.reconcile-keys' ? deps.ports.wifi !== undefined : a === 'broker.reconcile-accounts' ? deps.ports.broker !== undefined : true)),
+        areas: RECONCILE_AREAS.filter((a) =>
+          a === 'wifi.reconcile-keys' ? deps.ports.wifi !== undefined : a === 'broker.reconcile-accounts' ? deps.ports.broker !== undefined : true,
+        ),
       };
     },
   };

@@ -50,7 +50,11 @@ describe.concurrent('a backend step activity', () => {
     const failure = (await s.run().catch((err: unknown) => err)) as ApplicationFailure;
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure.message).toBe('backend step "network" failed');
-    expect(failure).toMatchObject({ type: 'BackendFailed', nonRetryable: false, details: [{ step: 'network', backend: 'proxmox', status: 500, answer: 'GET /cluster/sdn/zones -> 500 internal error' }] });
+    expect(failure).toMatchObject({
+      type: 'BackendFailed',
+      nonRetryable: false,
+      details: [{ step: 'network', backend: 'proxmox', status: 500, answer: 'GET /cluster/sdn/zones -> 500 internal error' }],
+    });
     expect(failure.cause?.message).toBe('proxmox: GET /cluster/sdn/zones -> 500 internal error');
     expect(s.beats).toHaveLength(1);
     await sleep(1300);

@@ -1,5 +1,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ensureActivity, planActivity, removeActivity, CREATE_STEPS, REMOVAL_STEPS, type EnsureActivityType, type PlanActivityType, type RemoveActivityType, type StepName, type TenantStepName } from '../../core/step-table.js';
+import {
+  ensureActivity,
+  planActivity,
+  removeActivity,
+  CREATE_STEPS,
+  REMOVAL_STEPS,
+  type EnsureActivityType,
+  type PlanActivityType,
+  type RemoveActivityType,
+  type StepName,
+  type TenantStepName,
+} from '../../core/step-table.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
 import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
 import { asBackendStep } from '../step-failure.js';
@@ -43,13 +54,19 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
     const module = STEP_MODULES[step];
     return async (input: StepInput): Promise<ObjectOutcome[]> => {
       const ctx = await context(input, true);
-      return asBackendStep(deps.log, step, { tenant: input.name }, async () => {
-        const outcomes = await module.ensure!(ctx);
-        await recordStep(deps.db, input.name, step, true);
-        const changed = outcomes.filter((o) => o.result !== 'in-place');
-        deps.log.info({ tenant: input.name, step, changed }, changed.length ? 'step corrected backend objects' : 'step in place');
-        return outcomes;
-      }, Object.values(ctx.secrets));
+      return asBackendStep(
+        deps.log,
+        step,
+        { tenant: input.name },
+        async () => {
+          const outcomes = await module.ensure!(ctx);
+          await recordStep(deps.db, input.name, step, true);
+          const changed = outcomes.filter((o) => o.result !== 'in-place');
+          deps.log.info({ tenant: input.name, step, changed }, changed.length ? 'step corrected backend objects' : 'step in place');
+          return outcomes;
+        },
+        Object.values(ctx.secrets),
+      );
     };
   }
 
@@ -71,7 +88,12 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
   }
 
   return {
-    ...(Object.fromEntries(CREATE_STEPS.flatMap((s) => [[ensureActivity(s), ensure(s)], [planActivity(s), plan(s)]])) as EnsureActivities),
+    ...(Object.fromEntries(
+      CREATE_STEPS.flatMap((s) => [
+        [ensureActivity(s), ensure(s)],
+        [planActivity(s), plan(s)],
+      ]),
+    ) as EnsureActivities),
     ...(Object.fromEntries(REMOVAL_STEPS.map((s) => [removeActivity(s), remove(s)])) as RemoveActivities),
     ...fabricActivities(deps),
   };

@@ -1,7 +1,17 @@
 import type { Refusal } from '../../core/refusal.js';
 import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import { tenantExists } from '../../db/queries/tenants.js';
-import { deleteWifiKey, expiredAdmissionKeys, getWifiKey, issueWifiKey, listWifiKeys, macBoundOnSsid, replaceAdmissionKey, type PreviousAdmissionKey, type WifiKeyRow } from '../../db/queries/wifi-keys.js';
+import {
+  deleteWifiKey,
+  expiredAdmissionKeys,
+  getWifiKey,
+  issueWifiKey,
+  listWifiKeys,
+  macBoundOnSsid,
+  replaceAdmissionKey,
+  type PreviousAdmissionKey,
+  type WifiKeyRow,
+} from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, IssueKeyInput } from '../../contracts/wifi-key.js';
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
@@ -71,7 +81,12 @@ export function wifiKeyActivities(deps: ActivityDeps) {
         });
         // After the new key stands: the earlier one stops working on the WLAN it was on.
         if (elsewhere) {
-          await ports.wifi.remove({ ssid: elsewhere.ssid, keyId: wifiKeyId(tenant, name), fingerprint: elsewhere.fingerprint, ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}) });
+          await ports.wifi.remove({
+            ssid: elsewhere.ssid,
+            keyId: wifiKeyId(tenant, name),
+            fingerprint: elsewhere.fingerprint,
+            ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}),
+          });
         }
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
@@ -90,24 +105,26 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       const bySsid = new Map<string, WifiKeyRow[]>();
       for (const row of await listWifiKeys(db, tenant)) bySsid.set(row.ssid, [...(bySsid.get(row.ssid) ?? []), row]);
       for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
-        outcomes.push(...(await withLocks(db, async (tx, lock) => {
-          if (mode !== 'plan') await lock(LOCK_SPACE.wlan, ssid);
-          const specs: WifiKeySpec[] = [];
-          const found: ObjectOutcome[] = [];
-          // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
-          for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
-            const psk = open(keys, row.psk);
-            const vlanNetwork = networkOf(row);
-            if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
-            else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
-            else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
-          }
-          if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
-          const ensured = await taggedWithStep('wifi', () => ports.wifi!.ensureKeys(ssid, specs, mode === 'plan'));
-          const changed = ensured.filter((o) => o.result !== 'in-place');
-          if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
-          return [...ensured, ...found];
-        })));
+        outcomes.push(
+          ...(await withLocks(db, async (tx, lock) => {
+            if (mode !== 'plan') await lock(LOCK_SPACE.wlan, ssid);
+            const specs: WifiKeySpec[] = [];
+            const found: ObjectOutcome[] = [];
+            // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
+            for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
+              const psk = open(keys, row.psk);
+              const vlanNetwork = networkOf(row);
+              if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
+              else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
+              else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
+            }
+            if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+            const ensured = await taggedWithStep('wifi', () => ports.wifi!.ensureKeys(ssid, specs, mode === 'plan'));
+            const changed = ensured.filter((o) => o.result !== 'in-place');
+            if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
+            return [...ensured, ...found];
+          })),
+        );
       }
       return outcomes;
     });
@@ -139,7 +156,9 @@ export function wifiKeyActivities(deps: ActivityDeps) {
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
     async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[]; previous?: PreviousAdmissionKey }): Promise<void> {
-      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => ensureOnController(input.tenant, input.name, input.replaces, input.previous));
+      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () =>
+        ensureOnController(input.tenant, input.name, input.replaces, input.previous),
+      );
     },
 
     /**
@@ -213,7 +232,13 @@ export function wifiKeyActivities(deps: ActivityDeps) {
  * The MAC a key's leaving takes off `ssid`'s allow-list: none when the key had none, when it stays
  * bound to that MAC there (`kept`), or when another key of the WLAN is bound to it too.
  */
-async function macToRelease(tx: Tx, ssid: string, mac: string | null | undefined, self: { tenant: string; name: string }, kept: string | null = null): Promise<string | undefined> {
+async function macToRelease(
+  tx: Tx,
+  ssid: string,
+  mac: string | null | undefined,
+  self: { tenant: string; name: string },
+  kept: string | null = null,
+): Promise<string | undefined> {
   return mac && mac !== kept && !(await macBoundOnSsid(tx, ssid, mac, self)) ? mac : undefined;
 }
 
@@ -234,7 +259,10 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string, finge
     const wifi = deps.ports.wifi;
     // Its client leaves the WLAN's allow-list with it, unless another key there is bound to it too.
     const releaseMac = await macToRelease(tx, row.ssid, row.mac, { tenant, name });
-    if (wifi) await taggedWithStep('wifi', () => wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) }));
+    if (wifi)
+      await taggedWithStep('wifi', () =>
+        wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) }),
+      );
     await deleteWifiKey(tx, tenant, name);
     deps.log.info({ tenant, key: name }, 'wifi key revoked');
     return true;

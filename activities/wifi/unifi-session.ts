@@ -42,7 +42,11 @@ export function unifiSession(http: BackendHttp, opts: UnifiAccess): UnifiSession
     return { call: (c) => http.call({ ...c, headers: { ...c.headers, 'x-api-key': apiKey } }) };
   }
   if (!opts.username || !opts.password) {
-    throw new BackendError('unifi', selfHosted ? 'a self-hosted Network application needs a username and password' : 'an API key or a username and password is needed', false);
+    throw new BackendError(
+      'unifi',
+      selfHosted ? 'a self-hosted Network application needs a username and password' : 'an API key or a username and password is needed',
+      false,
+    );
   }
   const credentials = { username: opts.username, password: opts.password };
   let cookie: string | undefined;
@@ -53,7 +57,12 @@ export function unifiSession(http: BackendHttp, opts: UnifiAccess): UnifiSession
     const res = await http.call({ method: 'POST', path: selfHosted ? 'api/login' : 'api/auth/login', json: credentials, accept: [400, 401, 403, 429] });
     if (res.status >= 300) {
       // Never the answer's body: it may echo the login.
-      throw new BackendError('unifi', `login refused -> ${res.status}; check the site's wireless controller username and password`, res.status === 429, res.status);
+      throw new BackendError(
+        'unifi',
+        `login refused -> ${res.status}; check the site's wireless controller username and password`,
+        res.status === 429,
+        res.status,
+      );
     }
     const jar = new Map<string, string>();
     for (const line of [res.headers['set-cookie'] ?? []].flat()) {

@@ -134,8 +134,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     return net;
   }
 
-  const matches = (ref: WifiKeyRef) => (e: PpskEntry) =>
-    !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
+  const matches = (ref: WifiKeyRef) => (e: PpskEntry) => !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
 
   /**
    * The keys of one WLAN from one read of it and at most one write: each key stands with its psk
@@ -178,8 +177,15 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
           listChanged = true;
         }
         // A key is found by its psk, so what can differ of one found is its network and its binding.
-        const fields = mine.length > 0 ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])] : stale.length > 0 ? ['psk'] : [];
-        outcomes.push(outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields));
+        const fields =
+          mine.length > 0
+            ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])]
+            : stale.length > 0
+              ? ['psk']
+              : [];
+        outcomes.push(
+          outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields),
+        );
         if (!keyDrifted && stale.length === 0) continue;
         write = true;
         // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
@@ -252,7 +258,10 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
         }
         // The client leaves the allow-list in the key's own write; the filter stays on, so an empty
         // list keeps everyone out of a WLAN that holds no bound key.
-        await call('PUT', `rest/wlanconf/${wlan._id}`, { private_preshared_keys: keep, ...(unlist ? { mac_filter_list: allowList.filter((m) => m !== ref.releaseMac) } : {}) });
+        await call('PUT', `rest/wlanconf/${wlan._id}`, {
+          private_preshared_keys: keep,
+          ...(unlist ? { mac_filter_list: allowList.filter((m) => m !== ref.releaseMac) } : {}),
+        });
       });
     },
   };

@@ -36,8 +36,7 @@ export interface WorkloadSpec {
 
 export type WorkloadPreparation =
   /** `diskGb`: settled for a registered workload; a new one's waits for the template's size. */
-  | { kind: 'proceed'; index: number; registered: boolean; diskGb?: number }
-  | Refusal;
+  { kind: 'proceed'; index: number; registered: boolean; diskGb?: number } | Refusal;
 
 export type WorkloadRegistered = { kind: 'proceed'; spec: WorkloadSpec } | Refusal;
 
@@ -145,7 +144,12 @@ export function workloadActivities(deps: ActivityDeps) {
 
     /** The disk size of the template a new workload is cloned from. */
     async 'hypervisor.template-disk'(input: { tenant: string; name: string }): Promise<number> {
-      return runPublishStep(log, 'hypervisor', { tenant: input.tenant, object: `workload ${input.name}` }, async () => (await ports.hypervisor.newestTemplate()).diskGb);
+      return runPublishStep(
+        log,
+        'hypervisor',
+        { tenant: input.tenant, object: `workload ${input.name}` },
+        async () => (await ports.hypervisor.newestTemplate()).diskGb,
+      );
     },
 
     /**
@@ -156,27 +160,29 @@ export function workloadActivities(deps: ActivityDeps) {
     async registerWorkload(input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
       const t = deriveIdentity(site, input.tenant, input.index);
       return withLocks(db, async (tx, lock) => {
-      await lock(LOCK_SPACE.names, input.tenant);
-      const exec = tx as unknown as Db;
-      const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
-      if ('kind' in tenant) return tenant;
-      const owner = await nameOwner(exec, input.tenant, input.name);
-      if (owner === 'record') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
-      if (owner === 'device') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
-      const reg = await registerWorkload(exec, {
-        tenant: input.tenant,
-        name: input.name,
-        cores: input.cores,
-        memoryMb: input.memoryMb,
-        diskGb: input.diskGb,
-        sshKeys: input.sshKeys ?? [],
-        loginUser: LOGIN_USER,
-        identity: (ordinal) => workloadIdentity(site.vmidBase, { index: input.index, subnet: t.subnet }, ordinal),
-        chooseOrdinal: lowestFreeOrdinal,
-        actor: input.actor,
-      });
-      if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
-      return { kind: 'proceed', spec: specOf(reg.row, input.index) } as const;
+        await lock(LOCK_SPACE.names, input.tenant);
+        const exec = tx as unknown as Db;
+        const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
+        if ('kind' in tenant) return tenant;
+        const owner = await nameOwner(exec, input.tenant, input.name);
+        if (owner === 'record')
+          return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
+        if (owner === 'device')
+          return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
+        const reg = await registerWorkload(exec, {
+          tenant: input.tenant,
+          name: input.name,
+          cores: input.cores,
+          memoryMb: input.memoryMb,
+          diskGb: input.diskGb,
+          sshKeys: input.sshKeys ?? [],
+          loginUser: LOGIN_USER,
+          identity: (ordinal) => workloadIdentity(site.vmidBase, { index: input.index, subnet: t.subnet }, ordinal),
+          chooseOrdinal: lowestFreeOrdinal,
+          actor: input.actor,
+        });
+        if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
+        return { kind: 'proceed', spec: specOf(reg.row, input.index) } as const;
       });
     },
 

@@ -103,7 +103,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const uiOrigin = deps.config.env.TEMPORAL_UI_ORIGIN;
   if (uiOrigin) {
     // The Temporal UI calls the codec from the browser: its preflight is answered before auth.
-    app.use('/codec/*', cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }));
+    app.use(
+      '/codec/*',
+      cors({ origin: uiOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'], credentials: true }),
+    );
   }
   // Every registered route's contract, read at the first request: the middlewares' one list of routes.
   const routes = () => app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : []));
@@ -117,7 +120,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         windowMs: site.idempotencyWindowMs,
       })
     : undefined;
-  app.use('/v1/*', runHeaders(), limitBody(), requireMigrated(deps.registry), ...(idem ? [idem.replay] : []), auth, operatorOnlyRoutes(OPERATOR_ONLY), refuseUndeclaredBody(routes), requireJsonBody(), ...(idem ? [idem.claim, idem.forget] : []));
+  app.use(
+    '/v1/*',
+    runHeaders(),
+    limitBody(),
+    requireMigrated(deps.registry),
+    ...(idem ? [idem.replay] : []),
+    auth,
+    operatorOnlyRoutes(OPERATOR_ONLY),
+    refuseUndeclaredBody(routes),
+    requireJsonBody(),
+    ...(idem ? [idem.claim, idem.forget] : []),
+  );
   app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);
@@ -176,11 +190,12 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
 
 const RUN_HEADERS = {
   [RUN_ID_HEADER]: {
-    description: 'the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w`',
+    description:
+      'the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w`',
     schema: { type: 'string' },
   },
   [RUN_STEPS_HEADER]: {
-    description: 'the step activities this call\'s attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed`',
+    description: "the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed`",
     schema: { type: 'string' },
   },
 } as const;
@@ -189,7 +204,11 @@ const RUN_HEADERS = {
  * The calls that change something without a run: a certificate is signed in the API and a device
  * entry writes to no backend (spec: Device registry), so their answers name no run.
  */
-export const CHANGES_WITHOUT_RUN = new Set(['put /v1/tenants/{t}/certificates/{certificate}', 'delete /v1/tenants/{t}/certificates/{certificate}', 'delete /v1/tenants/{t}/devices/{device}']);
+export const CHANGES_WITHOUT_RUN = new Set([
+  'put /v1/tenants/{t}/certificates/{certificate}',
+  'delete /v1/tenants/{t}/certificates/{certificate}',
+  'delete /v1/tenants/{t}/devices/{device}',
+]);
 
 /**
  * Every answer a run gave names it (middleware/run-headers.ts): the calls that change something

@@ -9,18 +9,35 @@ import { loadConfig } from '../config/env.js';
  */
 const required = { OPERATOR_TOKEN: 'op-token-0123456789abcdef', DATABASE_URL: 'postgres://svc@db/registry' };
 const SHA = 'a'.repeat(40);
-const fakeGit = (answers: Record<string, string | undefined>): Git => (args) => answers[args.join(' ')];
+const fakeGit =
+  (answers: Record<string, string | undefined>): Git =>
+  (args) =>
+    answers[args.join(' ')];
 const clean = fakeGit({ 'rev-parse HEAD': SHA, 'status --porcelain --untracked-files=no': '', 'show -s --format=%cI HEAD': '2026-11-20T08:00:00+00:00' });
-const dirty = fakeGit({ 'rev-parse HEAD': SHA, 'status --porcelain --untracked-files=no': ' M apps/api/app.ts', 'show -s --format=%cI HEAD': '2026-11-20T08:00:00+00:00' });
+const dirty = fakeGit({
+  'rev-parse HEAD': SHA,
+  'status --porcelain --untracked-files=no': ' M apps/api/app.ts',
+  'show -s --format=%cI HEAD': '2026-11-20T08:00:00+00:00',
+});
 const noGit: Git = () => undefined;
 const START = new Date('2026-11-25T01:00:00Z');
 
 describe('buildInfo', () => {
   it.each([
-    ['baked in: taken as given, git not asked', { SERVICE_COMMIT: 'c0ffee1', SERVICE_BUILT: '2026-11-21T10:00:00Z' }, noGit, { commit: 'c0ffee1', built: '2026-11-21T10:00:00Z' }],
+    [
+      'baked in: taken as given, git not asked',
+      { SERVICE_COMMIT: 'c0ffee1', SERVICE_BUILT: '2026-11-21T10:00:00Z' },
+      noGit,
+      { commit: 'c0ffee1', built: '2026-11-21T10:00:00Z' },
+    ],
     ['a clean checkout: the commit and its time', {}, clean, { commit: SHA, built: '2026-11-20T08:00:00+00:00' }],
     ['a dirty checkout: the commit marked dirty, built when started', {}, dirty, { commit: `${SHA}-dirty`, built: START.toISOString() }],
-    ["an image's unknown default counts as not baked in", { SERVICE_COMMIT: 'unknown', SERVICE_BUILT: 'unknown' }, clean, { commit: SHA, built: '2026-11-20T08:00:00+00:00' }],
+    [
+      "an image's unknown default counts as not baked in",
+      { SERVICE_COMMIT: 'unknown', SERVICE_BUILT: 'unknown' },
+      clean,
+      { commit: SHA, built: '2026-11-20T08:00:00+00:00' },
+    ],
     ['no git and nothing baked in: unknown', {}, noGit, { commit: 'unknown', built: 'unknown' }],
   ] as [string, Record<string, string>, Git, { commit: string; built: string }][])('%s', (_reason, env, git, want) => {
     expect(buildInfo(loadConfig({ ...required, ...env }), git, () => START)).toMatchObject(want);

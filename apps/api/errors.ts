@@ -43,8 +43,7 @@ export const tenantNotFound = () => notFound('tenant not found');
 export const conflict = (reason: string) => new ApiError('conflict', reason);
 export const notConfigured = (reason: string) => new ApiError('not_configured', reason);
 export const notMigrated = () => new ApiError('unavailable', 'database not migrated yet');
-export const stepFailed = (step: string, partial: Record<string, unknown>) =>
-  new ApiError('backend_failed', `backend step "${step}" failed`, partial);
+export const stepFailed = (step: string, partial: Record<string, unknown>) => new ApiError('backend_failed', `backend step "${step}" failed`, partial);
 /** Temporal or the registry failing under a run (not a backend step): 503, repeat the call; the cause is logged. */
 export const runUnavailable = (cause: unknown) =>
   Object.assign(new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call'), { cause });
@@ -139,7 +138,14 @@ export function createdStatus(outcome: string | undefined): 200 | 201 {
 }
 
 const CONNECTION_FAILURES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
 ]);
 
 /** The registry being away is the service being unavailable for a moment, not an internal error. */

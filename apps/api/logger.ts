@@ -7,9 +7,23 @@ export const requestScope = new AsyncLocalStorage<string>();
 
 /** Field names that carry secrets anywhere in a logged object. */
 export const SECRET_FIELDS = [
-  'tsig_secret', 'secret_key', 'state_secret', 'password', 'api_token', 'psk', 'ingest_token', 'read_token',
-  'enrollment_token', 'tsigSecret', 'secretKey', 'stateSecret', 'apiToken', 'ingestToken', 'readToken',
-  'authorization', 'Authorization',
+  'tsig_secret',
+  'secret_key',
+  'state_secret',
+  'password',
+  'api_token',
+  'psk',
+  'ingest_token',
+  'read_token',
+  'enrollment_token',
+  'tsigSecret',
+  'secretKey',
+  'stateSecret',
+  'apiToken',
+  'ingestToken',
+  'readToken',
+  'authorization',
+  'Authorization',
 ];
 
 export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {

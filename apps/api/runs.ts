@@ -33,7 +33,12 @@ export interface Runs {
    * update, and the start carries it too with the site's parked timeout, so a failed attempt parks
    * and the repeated call resumes the same run.
    */
-  call<W extends Workflow, Ret, Req extends object>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: Omit<RunStart<W>, 'args'>, req: Req): Promise<Ret>;
+  call<W extends Workflow, Ret, Req extends object>(
+    workflow: W,
+    update: UpdateDefinition<Ret, [Req]>,
+    start: Omit<RunStart<W>, 'args'>,
+    req: Req,
+  ): Promise<Ret>;
   /**
    * After a delete answered `done`: the runs that built the object (`workload-create/acme/web`)
    * are told it is gone, so one parked after a failed attempt ends now instead of at its parked
@@ -48,7 +53,13 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
   const options = <W extends Workflow>(workflow: W, s: RunStart<W>) => {
     const operation = operationOf(workflow.name);
     const staticSummary = `${operation} of ${s.object ? `${s.object} of ` : ''}tenant ${s.tenant}`;
-    return { workflowId: s.workflowId, args: s.args, ...startOptions(taskQueue, operation, s.tenant), staticSummary, ...s.extra } as unknown as WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy };
+    return {
+      workflowId: s.workflowId,
+      args: s.args,
+      ...startOptions(taskQueue, operation, s.tenant),
+      staticSummary,
+      ...s.extra,
+    } as unknown as WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy };
   };
   async function attempt<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
     sawRun(start.workflowId);
@@ -74,9 +85,18 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
     },
     attempt,
     async superseded(result, done, workflowIds) {
-      if (result.kind === done) await Promise.all(workflowIds.map((id) => client.workflow.getHandle(id).signal(objectGone).catch(() => undefined)));
+      if (result.kind === done)
+        await Promise.all(
+          workflowIds.map((id) =>
+            client.workflow
+              .getHandle(id)
+              .signal(objectGone)
+              .catch(() => undefined),
+          ),
+        );
       return result;
     },
-    call: (workflow, update, start, req) => attempt(workflow, update, { ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
+    call: (workflow, update, start, req) =>
+      attempt(workflow, update, { ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
   };
 }

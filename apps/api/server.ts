@@ -105,11 +105,29 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     operations = tenantOperations({ ...config, site: config.site }, registry, client);
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, log };
     if (config.site.broker) {
-      brokerAccounts = brokerAccountOperations({ registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, keys: sealKeys(config.site) });
+      brokerAccounts = brokerAccountOperations({
+        registry,
+        client,
+        taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+        parkedTimeoutMs: config.parkedRunTimeoutMs,
+        keys: sealKeys(config.site),
+      });
     }
   }
   const certificates = config.site && issuer ? certificateOperations({ siteDomain: config.site.domain, registry, issuer, log }) : undefined;
-  const app = createApp({ config, registry, log, build: buildInfo(config), operations, workloads: publishing && workloadOperations(publishing), records: publishing && recordOperations(publishing), brokerAccounts, certificates, devices: publishing && deviceOperations(publishing), telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined } });
+  const app = createApp({
+    config,
+    registry,
+    log,
+    build: buildInfo(config),
+    operations,
+    workloads: publishing && workloadOperations(publishing),
+    records: publishing && recordOperations(publishing),
+    brokerAccounts,
+    certificates,
+    devices: publishing && deviceOperations(publishing),
+    telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined },
+  });
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     // Built here rather than by @hono/node-server's serve(): its `hostname` would be both where to
     // listen and the Host assumed for HTTP/1.0 requests without one, and its errors have no body.
@@ -122,8 +140,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
       resolve(s);
     });
     // Unhandled, a listen error would crash the process with a trace naming the address.
-    const refused = (err: NodeJS.ErrnoException) =>
-      reject(new ConfigError(`LISTEN_ADDRESS: cannot listen (${err.code ?? 'error'})`));
+    const refused = (err: NodeJS.ErrnoException) => reject(new ConfigError(`LISTEN_ADDRESS: cannot listen (${err.code ?? 'error'})`));
     s.once('error', refused);
   }).catch(async (err: unknown) => {
     migrating.abort();

@@ -11,13 +11,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const listen = z
-  .string()
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'must look like host:port or :port');
+const listen = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'must look like host:port or :port');
 
-const base64Key = z
-  .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64');
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64');
 
 const duration = z.string().refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h');
 

@@ -86,7 +86,11 @@ export async function startLabBackends(
     stateDir?: string;
     /** The simulators' latency profile (`LAB_LATENCY`: zero, real-site; apps/lab/simulators/latency-profile.ts). */
     latency?: string;
-    taskMs?: [number, number]; pveStatsIntervalMs?: number; minimal?: boolean; devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES } } = {},
+    taskMs?: [number, number];
+    pveStatsIntervalMs?: number;
+    minimal?: boolean;
+    devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES };
+  } = {},
 ): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
   // Read first: an unknown profile stops the lab before any server starts.
@@ -111,10 +115,18 @@ export async function startLabBackends(
     return outer;
   };
   const pdns = await startPowerDns({ dir: dir ? `${dir}/pdns` : undefined, ports: pair(saved.ports, 'pdns') });
-  if (stateDir && saved.ports.pdnsDns && saved.ports.pdnsDns !== pdns.dnsPort) moveForwards(join(stateDir, 'recursor', 'api.d'), saved.ports.pdnsDns, pdns.dnsPort);
+  if (stateDir && saved.ports.pdnsDns && saved.ports.pdnsDns !== pdns.dnsPort)
+    moveForwards(join(stateDir, 'recursor', 'api.d'), saved.ports.pdnsDns, pdns.dnsPort);
   const recursor = await startRecursor({ dir: dir ? `${dir}/recursor` : undefined, ports: pair(saved.ports, 'recursor') });
   const proxmoxToken = { tokenId: 'svc@pve!provisioning', tokenSecret: secret('proxmoxTokenSecret', 16, 'hex') };
-  const proxmox = createProxmoxSimulator({ ...proxmoxToken, node: 'pve1', storage: 'local-lvm', controllers: ['evpnctl'], taskMs: opts.taskMs ?? [0, 2], statsIntervalMs: opts.pveStatsIntervalMs });
+  const proxmox = createProxmoxSimulator({
+    ...proxmoxToken,
+    node: 'pve1',
+    storage: 'local-lvm',
+    controllers: ['evpnctl'],
+    taskMs: opts.taskMs ?? [0, 2],
+    statsIntervalMs: opts.pveStatsIntervalMs,
+  });
   const minioRoot = { rootAccessKey: 'labadmin', rootSecretKey: secret('minioRootSecretKey', 16, 'hex') };
   const minio = createMinioSimulator({ ...minioRoot, buckets: ['tenant-state'] });
   const pdnsProxy = createFaultProxy(pdns.apiUrl);
@@ -126,9 +138,14 @@ export async function startLabBackends(
     portOrAny(lastPort('recursorProxy')).then((p) => serveApp(recursorProxy.app, p)),
   ]);
   Object.assign(site.ports, {
-    pdnsDns: pdns.dnsPort, pdnsWeb: Number(new URL(pdns.apiUrl).port),
-    recursorDns: recursor.dnsPort, recursorWeb: Number(new URL(recursor.apiUrl).port),
-    proxmox: proxmoxServer.port, minio: minioServer.port, pdnsProxy: pdnsProxyServer.port, recursorProxy: recursorProxyServer.port,
+    pdnsDns: pdns.dnsPort,
+    pdnsWeb: Number(new URL(pdns.apiUrl).port),
+    recursorDns: recursor.dnsPort,
+    recursorWeb: Number(new URL(recursor.apiUrl).port),
+    proxmox: proxmoxServer.port,
+    minio: minioServer.port,
+    pdnsProxy: pdnsProxyServer.port,
+    recursorProxy: recursorProxyServer.port,
   });
   const viaProxy = (apiUrl: string, proxy: RunningServer) => `${proxy.url}${new URL(apiUrl).pathname}`;
   const env: Record<string, string> = {
@@ -153,7 +170,9 @@ export async function startLabBackends(
     SITE_NODE: 'pve1',
     SITE_FABRIC_CONTROLLER: 'evpnctl',
   };
-  const optional = opts.minimal ? undefined : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret, served });
+  const optional = opts.minimal
+    ? undefined
+    : await startOptional(env, opts.devices ?? { subnet: '10.200.0.0/24', trustClasses: LAB_TRUST_CLASSES }, { stateDir, saved, site, secret, served });
   applyLatencyProfile(profile, { proxmox, minio, grafana: optional?.parts.grafana, unifi: optional?.parts.unifi });
   let snapshot: SnapshotStore | undefined;
   if (stateDir) {
@@ -172,7 +191,10 @@ export async function startLabBackends(
       minio: { save: () => pickFields(minio.state, ['calls', 'root']), load: (data) => assignFields(minio.state, data) },
       ...(optional
         ? {
-            grafana: { save: () => pickFields(optional.parts.grafana.state, ['loginAttempts', 'usersConfig']), load: (data: unknown) => assignFields(optional.parts.grafana.state, data) },
+            grafana: {
+              save: () => pickFields(optional.parts.grafana.state, ['loginAttempts', 'usersConfig']),
+              load: (data: unknown) => assignFields(optional.parts.grafana.state, data),
+            },
             unifi: { save: () => pickFields(optional.parts.unifi.state, ['apiKey']), load: (data: unknown) => assignFields(optional.parts.unifi.state, data) },
             logs: {
               save: () => optional.parts.logStore.logs,
@@ -249,10 +271,16 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
   });
   const p = saved.ports;
   const [logStore, grafanaServer, unifiServer, kea, mosquitto] = await Promise.all([
-    startLogGateway(stateDir ? { dir: join(stateDir, 'caddy'), keep: true, ports: { upstream: p.logUpstream, admin: p.caddyAdmin, logs: p.caddyLogs, proxy: p.logProxy } } : {}),
+    startLogGateway(
+      stateDir
+        ? { dir: join(stateDir, 'caddy'), keep: true, ports: { upstream: p.logUpstream, admin: p.caddyAdmin, logs: p.caddyLogs, proxy: p.logProxy } }
+        : {},
+    ),
     portOrAny(p.grafana).then((port) => serveApp(served(grafana.app), port)),
     portOrAny(p.unifi).then((port) => serveApp(served(unifi.app), port)),
-    portOrAny(p.kea).then((port) => startKea({ subnets: [{ id: 1, subnet: devices.subnet }], ...(stateDir ? { dir: join(stateDir, 'kea') } : {}), ...(port ? { port } : {}) })),
+    portOrAny(p.kea).then((port) =>
+      startKea({ subnets: [{ id: 1, subnet: devices.subnet }], ...(stateDir ? { dir: join(stateDir, 'kea') } : {}), ...(port ? { port } : {}) }),
+    ),
     portOrAny(p.mosquitto).then((port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
   ]);
   const ca = (site.ca ??= createLabCa());

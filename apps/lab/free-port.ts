@@ -15,5 +15,8 @@ export function freePort(port = 0): Promise<number> {
 /** `port` when it is free on 127.0.0.1 now, else 0 (any): a server that prefers its last port. */
 export async function portOrAny(port: number | undefined): Promise<number> {
   if (!port) return 0;
-  return freePort(port).then(() => port, () => 0);
+  return freePort(port).then(
+    () => port,
+    () => 0,
+  );
 }

@@ -35,9 +35,21 @@ const databaseName = process.env.LAB_DATABASE ?? 'tenant_lab';
 
 /** What a kept site holds under the lab directory; `--fresh` removes exactly these. */
 const SITE_FILES = [
-  'temporal.db', 'temporal.db-wal', 'temporal.db-shm', 'temporal.db-journal',
-  'site-state.json', 'simulators.json', 'simulators.json.tmp', 'tokens.json', 'site.env',
-  'pdns', 'recursor', 'kea', 'mosquitto', 'caddy', 'prometheus',
+  'temporal.db',
+  'temporal.db-wal',
+  'temporal.db-shm',
+  'temporal.db-journal',
+  'site-state.json',
+  'simulators.json',
+  'simulators.json.tmp',
+  'tokens.json',
+  'site.env',
+  'pdns',
+  'recursor',
+  'kea',
+  'mosquitto',
+  'caddy',
+  'prometheus',
 ];
 
 async function labDatabase(): Promise<string> {
@@ -126,7 +138,9 @@ async function main(): Promise<void> {
   const shellQuote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
   writeFileSync(
     join(labDir, 'site.env'),
-    Object.entries({ ...backends.env, API_URL: api.url, TEMPORAL_ADDRESS: temporal.address }).map(([k, v]) => `${k}=${shellQuote(v)}`).join('\n') + '\n',
+    Object.entries({ ...backends.env, API_URL: api.url, TEMPORAL_ADDRESS: temporal.address })
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join('\n') + '\n',
     { mode: 0o600 },
   );
   const lines = [

@@ -17,8 +17,19 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 export function httpRequestMetrics(registry: Registry): RequestObserver {
   const labelNames = ['method', 'route', 'status', 'ok'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'API requests by method, route template, status and ok.', labelNames, registers: [registry] });
-  const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'API request duration by method, route template, status and ok.', labelNames, buckets: BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'API requests by method, route template, status and ok.',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'API request duration by method, route template, status and ok.',
+    labelNames,
+    buckets: BUCKETS,
+    registers: [registry],
+  });
   const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof duration.labels> }>();
   return function observeRequest(method, route, status, seconds) {
     const key = `${method} ${status} ${route}`;

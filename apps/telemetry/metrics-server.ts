@@ -42,7 +42,11 @@ export function serveMetrics(registry: Registry, at: ListenAddress, extra?: () =
       resolve({
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
         port,
-        close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            server.closeAllConnections();
+          }),
       });
     });
   });

@@ -127,7 +127,10 @@ export function createApiMetrics(census: () => Promise<TenantCensus>, registry =
   let pending: Promise<TenantCensus> | undefined;
   const read = () =>
     (pending ??= census()
-      .then((c) => (last = c), () => last)
+      .then(
+        (c) => (last = c),
+        () => last,
+      )
       .finally(() => (pending = undefined)));
   new Gauge({
     name: `${PREFIX}tenants`,
@@ -145,7 +148,14 @@ export function createApiMetrics(census: () => Promise<TenantCensus>, registry =
     ['parked_create_oldest_age_seconds', 'Age of the oldest parked create (since its failed step), 0 when none.', 'oldestParkedSeconds'],
   ] as const;
   for (const [name, help, field] of censusGauges) {
-    new Gauge({ name: `${PREFIX}${name}`, help, registers: [registry], async collect() { this.set((await read())[field]); } });
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set((await read())[field]);
+      },
+    });
   }
   return { registry };
 }

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const coreMetricsAddress = config.metrics.worker ? `127.0.0.1:${await freePort()}` : undefined;
   Runtime.install({
     logger: {
-      log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](meta ?? {}, message),
+      log: (level, message, meta) =>
+        log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](meta ?? {}, message),
       trace: (m, meta) => log.trace(meta ?? {}, m),
       debug: (m, meta) => log.debug(meta ?? {}, m),
       info: (m, meta) => log.info(meta ?? {}, m),
@@ -67,7 +68,12 @@ async function main(): Promise<void> {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     codecKey: config.codecKey,
   });
-  await ensureSweepSchedule(client, { taskQueue: config.env.TEMPORAL_TASK_QUEUE, intervalMs: config.site!.reconcileIntervalMs, concurrency: config.site!.sweepConcurrency, mode: config.site!.sweepMode });
+  await ensureSweepSchedule(client, {
+    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+    intervalMs: config.site!.reconcileIntervalMs,
+    concurrency: config.site!.sweepConcurrency,
+    mode: config.site!.sweepMode,
+  });
   await client.connection.close();
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');

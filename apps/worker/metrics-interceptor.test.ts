@@ -29,8 +29,22 @@ describe('which activity runs which step', () => {
 describe('the outcome of a step run from its objects', () => {
   it.each([
     ['nothing to do', [{ object: 'zone a.', result: 'in-place' }], 'in_place'],
-    ['an object made', [{ object: 'zone a.', result: 'in-place' }, { object: 'key a', result: 'created' }], 'created'],
-    ['a corrected object wins over a created one', [{ object: 'a', result: 'created' }, { object: 'b', result: 'corrected' }], 'corrected'],
+    [
+      'an object made',
+      [
+        { object: 'zone a.', result: 'in-place' },
+        { object: 'key a', result: 'created' },
+      ],
+      'created',
+    ],
+    [
+      'a corrected object wins over a created one',
+      [
+        { object: 'a', result: 'created' },
+        { object: 'b', result: 'corrected' },
+      ],
+      'corrected',
+    ],
     ['no objects', [], 'in_place'],
     ['not a list of objects', { tenant: 'a' }, undefined],
     ['a list of something else', ['a'], undefined],
@@ -56,7 +70,17 @@ describe('what a step that passed did', () => {
 
 describe('the steps of a report answer', () => {
   it.each([
-    ['each step with its outcome', [{ step: 'dns', ok: true, objects: [{ object: 'z', result: 'created' }] }, { step: 'state', ok: true, objects: [] }], [{ step: 'dns', outcome: 'created' }, { step: 'state', outcome: 'in_place' }]],
+    [
+      'each step with its outcome',
+      [
+        { step: 'dns', ok: true, objects: [{ object: 'z', result: 'created' }] },
+        { step: 'state', ok: true, objects: [] },
+      ],
+      [
+        { step: 'dns', outcome: 'created' },
+        { step: 'state', outcome: 'in_place' },
+      ],
+    ],
     ['a tenant view is no report', { name: 'a', steps: [{ name: 'dns', ok: true }] }, []],
     ['entries without objects are no report', [{ name: 'dns', ok: true }], []],
     ['a step name that is no label value', [{ step: 'Acme Corp', objects: [] }], []],
@@ -78,7 +102,11 @@ describe('the step a failure names', () => {
 
 describe('what a sweep did, in counts', () => {
   it.each([
-    ['reconciled, failed and corrected', { tenants: 3, reconciled: ['a', 'b'], failed: ['c'], corrected: { a: ['dns: zone a. created', 'state: user a corrected'], b: ['x'] } }, { ok: true, tenants: 3, reconciled: 2, failed: 1, corrected: 3 }],
+    [
+      'reconciled, failed and corrected',
+      { tenants: 3, reconciled: ['a', 'b'], failed: ['c'], corrected: { a: ['dns: zone a. created', 'state: user a corrected'], b: ['x'] } },
+      { ok: true, tenants: 3, reconciled: 2, failed: 1, corrected: 3 },
+    ],
     ['nothing to do', { tenants: 0, reconciled: [], failed: [], corrected: {} }, { ok: true, tenants: 0, reconciled: 0, failed: 0, corrected: 0 }],
     ['an answer of another shape', undefined, { ok: true, tenants: 0, reconciled: 0, failed: 0, corrected: 0 }],
   ])('%s', (_reason, result, want) => {
@@ -110,13 +138,49 @@ describe('the result label of a backend call', () => {
 describe('the interceptor counts what a step activity did', () => {
   const failure = ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendFailed', details: ['dns'] });
   it.each([
-    ['an ensure that created an object', 'dns.ensure', async () => [{ object: 'zone a.', result: 'created' }], { step: 'dns', operation: 'ensure', outcome: 'created' }],
-    ['an ensure with everything in place', 'network.ensure', async () => [{ object: 'vnet v1', result: 'in-place' }], { step: 'network', operation: 'ensure', outcome: 'in_place' }],
+    [
+      'an ensure that created an object',
+      'dns.ensure',
+      async () => [{ object: 'zone a.', result: 'created' }],
+      { step: 'dns', operation: 'ensure', outcome: 'created' },
+    ],
+    [
+      'an ensure with everything in place',
+      'network.ensure',
+      async () => [{ object: 'vnet v1', result: 'in-place' }],
+      { step: 'network', operation: 'ensure', outcome: 'in_place' },
+    ],
     ['a remove', 'broker.remove', async () => undefined, { step: 'broker', operation: 'remove', outcome: 'removed' }],
-    ['a failed ensure', 'dns.ensure', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
-    ['a report of several steps', 'runSteps', async () => [{ step: 'state', ok: true, objects: [{ object: 'user a', result: 'corrected' }] }], { step: 'state', operation: 'ensure', outcome: 'corrected' }],
-    ['the failure of several steps names its step', 'runStepsAndFinish', async () => { throw failure; }, { step: 'dns', operation: 'ensure', outcome: 'failed' }],
-    ["a workload's failed VM step", 'hypervisor.ensure-vm', async () => { throw failure; }, { step: 'hypervisor', operation: 'ensure-vm', outcome: 'failed' }],
+    [
+      'a failed ensure',
+      'dns.ensure',
+      async () => {
+        throw failure;
+      },
+      { step: 'dns', operation: 'ensure', outcome: 'failed' },
+    ],
+    [
+      'a report of several steps',
+      'runSteps',
+      async () => [{ step: 'state', ok: true, objects: [{ object: 'user a', result: 'corrected' }] }],
+      { step: 'state', operation: 'ensure', outcome: 'corrected' },
+    ],
+    [
+      'the failure of several steps names its step',
+      'runStepsAndFinish',
+      async () => {
+        throw failure;
+      },
+      { step: 'dns', operation: 'ensure', outcome: 'failed' },
+    ],
+    [
+      "a workload's failed VM step",
+      'hypervisor.ensure-vm',
+      async () => {
+        throw failure;
+      },
+      { step: 'hypervisor', operation: 'ensure-vm', outcome: 'failed' },
+    ],
     ["a record's published name", 'dns.publish-record', async () => undefined, { step: 'dns', operation: 'publish-record', outcome: 'done' }],
     ["a broker account's removal", 'broker.remove-account', async () => undefined, { step: 'broker', operation: 'remove-account', outcome: 'removed' }],
     ['an activity that is no step', 'prepareTenant', async () => ({ kind: 'proceed' }), undefined],
@@ -146,7 +210,9 @@ describe("the interceptor counts what a reconcile or its plan found of a tenant'
     // A create's ensures are not drift.
     await run('hypervisor.ensure-vm', 'workloadCreate', [{ object: 'vm 1043', result: 'created' }]);
     await run('dns.ensure', 'tenantCreate', [{ object: 'zone b.', result: 'created' }]);
-    const counted = (await metrics.reconcileObjects.get()).values.filter((v) => v.value > 0).map((v) => [v.labels.area, v.labels.result, v.labels.mode, v.value]);
+    const counted = (await metrics.reconcileObjects.get()).values
+      .filter((v) => v.value > 0)
+      .map((v) => [v.labels.area, v.labels.result, v.labels.mode, v.value]);
     expect(counted.sort()).toEqual([
       ['dns', 'corrected', 'correct', 1],
       ['hypervisor', 'corrected', 'correct', 1],

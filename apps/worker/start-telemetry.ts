@@ -35,7 +35,13 @@ export function coreMetricsOptions(bindAddress: string): NonNullable<RuntimeOpti
 export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAddress?: string } = {}): Promise<RunningWorkerTelemetry> {
   const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-worker' });
   const at = config.metrics.worker;
-  if (!at) return { telemetry: { tracing }, close: async () => { await tracing?.flush(); } };
+  if (!at)
+    return {
+      telemetry: { tracing },
+      close: async () => {
+        await tracing?.flush();
+      },
+    };
   const metrics = createWorkerMetrics(STEP_ACTIVITY_TYPES);
   observeBackendCalls((backend, result, seconds) => {
     metrics.backendCalls.inc({ backend, result });

@@ -4,7 +4,15 @@
  * counts it (apps/worker/telemetry.ts). Sinks are the workflow's way out: it may not do I/O, and
  * the sink is not called again when the run is replayed.
  */
-import { proxySinks, workflowInfo, type Sinks, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptorsFactory, type Next } from '@temporalio/workflow';
+import {
+  proxySinks,
+  workflowInfo,
+  type Sinks,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+  type Next,
+} from '@temporalio/workflow';
 
 /** What a sweep did, in counts only (no tenant names reach the metrics). */
 export interface SweepSummary {

@@ -5,7 +5,11 @@
  * The sinks are always there, doing nothing when their telemetry is off: a workflow calling a
  * sink the worker lacks would log a warning on every call.
  */
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks, WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../telemetry/tracing.js';
 import type { WorkerMetrics } from '../telemetry/metrics.js';
@@ -38,11 +42,14 @@ export function workerTelemetryOptions(t: WorkerTelemetry | undefined, opts: { f
   const metrics = t?.metrics;
   const sinks: InjectedSinks<ServiceMetricsSinks> & Record<string, unknown> = {
     serviceMetrics: {
-      sweepFinished: { fn: (_info, summary) => { if (metrics) countSweep(metrics, summary); }, callDuringReplay: false },
+      sweepFinished: {
+        fn: (_info, summary) => {
+          if (metrics) countSweep(metrics, summary);
+        },
+        callDuringReplay: false,
+      },
     },
-    exporter: t?.tracing
-      ? makeWorkflowExporter(t.tracing.spanProcessor, t.tracing.resource)
-      : { export: { fn: () => {}, callDuringReplay: false } },
+    exporter: t?.tracing ? makeWorkflowExporter(t.tracing.spanProcessor, t.tracing.resource) : { export: { fn: () => {}, callDuringReplay: false } },
   };
   return {
     interceptors: { activity, ...(opts.fromSource ? { workflowModules: workflowInterceptorModules({ tracing: Boolean(t?.tracing) }) } : {}) },

@@ -82,7 +82,9 @@ function bundleFor(bundlePath: string, tracing: boolean): string {
   if (!tracing) return bundlePath;
   const traced = tracedBundlePath(bundlePath);
   if (!existsSync(traced)) {
-    throw new Error(`tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT) but the traced workflow bundle ${traced} is missing; build both with scripts/build-workflow-bundle.ts`);
+    throw new Error(
+      `tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT) but the traced workflow bundle ${traced} is missing; build both with scripts/build-workflow-bundle.ts`,
+    );
   }
   return traced;
 }

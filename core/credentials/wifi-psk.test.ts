@@ -1,14 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  PSK_ALPHABET,
-  PSK_LENGTH,
-  PSK_MAX,
-  generatePsk,
-  isPlaceholderPassword,
-  placeholderPassword,
-  pskFingerprint,
-  pskProblem,
-} from './wifi-psk.js';
+import { PSK_ALPHABET, PSK_LENGTH, PSK_MAX, generatePsk, isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from './wifi-psk.js';
 
 describe('pskProblem', () => {
   const rows: Array<{ psk: string; ok: boolean; reason: string }> = [

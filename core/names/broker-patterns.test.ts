@@ -18,13 +18,25 @@ const accepted: Row[] = [
   ['duplicates collapse, first kept', workload(['a', 'b', 'a'], []), ['acme/a', 'acme/b'], []],
   ['rule 4: a workload may subscribe under log/', workload([], ['log/#', 'log/d1', 'log/+']), [], ['acme/log/#', 'acme/log/d1', 'acme/log/+']],
   ['rule 4: a workload may subscribe to "#", log space included', workload([], ['#', '+/status']), [], ['acme/#', 'acme/+/status']],
-  ['rule 4: a device may publish exactly log/<its device>', device(['log/d1', 'telemetry/d1'], ['cmd/d1']), ['acme/log/d1', 'acme/telemetry/d1'], ['acme/cmd/d1']],
+  [
+    'rule 4: a device may publish exactly log/<its device>',
+    device(['log/d1', 'telemetry/d1'], ['cmd/d1']),
+    ['acme/log/d1', 'acme/telemetry/d1'],
+    ['acme/cmd/d1'],
+  ],
   ['rule 4: a device may use wildcards below a named first level', device(['data/#'], ['cmd/+/x']), ['acme/data/#'], ['acme/cmd/+/x']],
   ['"log" deeper than the first level is an ordinary level', device(['data/log'], ['x/log/#']), ['acme/data/log'], ['acme/x/log/#']],
   ['level names are case-sensitive: "Log" is not the reserved level', device(['Log/x'], []), ['acme/Log/x'], []],
   ['a "$" inside a level (not first char) is fine', workload(['price/us$'], []), ['acme/price/us$'], []],
-  ['the limits themselves are accepted', workload(Array.from({ length: MAX_PATTERNS }, (_, i) => `t${i}`), ['x'.repeat(MAX_PATTERN_LENGTH)]),
-    Array.from({ length: MAX_PATTERNS }, (_, i) => `acme/t${i}`), [`acme/${'x'.repeat(MAX_PATTERN_LENGTH)}`]],
+  [
+    'the limits themselves are accepted',
+    workload(
+      Array.from({ length: MAX_PATTERNS }, (_, i) => `t${i}`),
+      ['x'.repeat(MAX_PATTERN_LENGTH)],
+    ),
+    Array.from({ length: MAX_PATTERNS }, (_, i) => `acme/t${i}`),
+    [`acme/${'x'.repeat(MAX_PATTERN_LENGTH)}`],
+  ],
 ];
 
 type Refusal = [reason: string, input: Parameters<typeof absolutePatterns>[0], message: RegExp];
@@ -46,12 +58,19 @@ const refused: Refusal[] = [
   ['trailing "/" is an empty level', workload(['a/'], []), /empty topic level/],
   ['control character', workload(['a\u0000b'], []), /control characters/],
   ['too long', workload(['x'.repeat(MAX_PATTERN_LENGTH + 1)], []), /longer than/],
-  ['too many', workload(Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => `t${i}`), []), /more than/],
+  [
+    'too many',
+    workload(
+      Array.from({ length: MAX_PATTERNS + 1 }, (_, i) => `t${i}`),
+      [],
+    ),
+    /more than/,
+  ],
   ['rule 4: a workload may not publish under log/', workload(['log/d1'], []), /workload account may not publish under log\//],
   ['rule 4: a workload may not publish to log itself', workload(['log'], []), /workload account may not publish under log\//],
   ['rule 4: a workload publishing "#" reaches log/', workload(['#'], []), /reaches the reserved log\//],
   ['rule 4: a workload publishing "+/x" reaches log/', workload(['+/x'], []), /reaches the reserved log\//],
-  ['rule 4: a device may not publish another device\'s log', device(['log/d2'], []), /only to log\/d1/],
+  ["rule 4: a device may not publish another device's log", device(['log/d2'], []), /only to log\/d1/],
   ['rule 4: a device may not publish below its log topic', device(['log/d1/x'], []), /only to log\/d1/],
   ['rule 4: a device may not publish to log/+', device(['log/+'], []), /only to log\/d1/],
   ['rule 4: a device may not publish to log/#', device(['log/#'], []), /only to log\/d1/],

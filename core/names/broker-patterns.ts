@@ -30,9 +30,7 @@ export interface AccountPatternsInput {
   subscribe: readonly string[];
 }
 
-export type AccountPatterns =
-  | { ok: true; publish: string[]; subscribe: string[] }
-  | { ok: false; reason: string };
+export type AccountPatterns = { ok: true; publish: string[]; subscribe: string[] } | { ok: false; reason: string };
 
 type Direction = 'publish' | 'subscribe';
 

@@ -58,7 +58,11 @@ describe('nicMacReason (a MAC a device can have)', () => {
     ['device', (mac: string) => DeviceRequest.safeParse({ name: 'cam', trust_class: 'sensor', mac })],
   ])('the %s schema refuses them with the reason', (_which, parse) => {
     expect(parse('02:00:de:ad:be:ef').success).toBe(true);
-    for (const [mac, why] of [['ff:ff:ff:ff:ff:ff', /broadcast/], ['01:00:5e:00:00:01', /multicast/], ['00:00:00:00:00:00', /all zero/]] as const) {
+    for (const [mac, why] of [
+      ['ff:ff:ff:ff:ff:ff', /broadcast/],
+      ['01:00:5e:00:00:01', /multicast/],
+      ['00:00:00:00:00:00', /all zero/],
+    ] as const) {
       const r = parse(mac);
       expect(r.success, mac).toBe(false);
       expect(r.error?.issues[0]?.path, mac).toEqual(['mac']);

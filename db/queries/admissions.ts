@@ -5,7 +5,10 @@ import { admissions } from '../schema/index.js';
 /** Issues an admission; an earlier unused one for the name is spent, so one token is live at a time. */
 export async function issueAdmission(db: Db, a: { tokenHash: string; name: string; mac?: string; expiresAt: Date }): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(admissions).set({ spentAt: new Date() }).where(and(eq(admissions.name, a.name), isNull(admissions.spentAt)));
+    await tx
+      .update(admissions)
+      .set({ spentAt: new Date() })
+      .where(and(eq(admissions.name, a.name), isNull(admissions.spentAt)));
     await tx.insert(admissions).values({ tokenHash: a.tokenHash, name: a.name, mac: a.mac ?? null, expiresAt: a.expiresAt });
   });
 }

@@ -29,18 +29,35 @@ export async function auditTenantCreate(
     action: restore ? 'tenant.restore' : 'tenant.create',
     tenant: entry.tenant,
     object: entry.zones.zone,
-    detail: { outcome: entry.outcome, index: entry.index, zones: [entry.zones.zone, entry.zones.reverse_zone], ...(entry.failedStep ? { failed_step: entry.failedStep } : {}) },
+    detail: {
+      outcome: entry.outcome,
+      index: entry.index,
+      zones: [entry.zones.zone, entry.zones.reverse_zone],
+      ...(entry.failedStep ? { failed_step: entry.failedStep } : {}),
+    },
   });
 }
 
 /** A tenant deleted: every name under its zones is gone, and its token names no tenant any more. */
 export async function auditTenantDelete(db: Db, entry: { actor: string; tenant: string; zones: TenantZones }): Promise<void> {
-  await audit(db, { actor: entry.actor, action: 'tenant.delete', tenant: entry.tenant, object: entry.zones.zone, detail: { zones: [entry.zones.zone, entry.zones.reverse_zone] } });
+  await audit(db, {
+    actor: entry.actor,
+    action: 'tenant.delete',
+    tenant: entry.tenant,
+    object: entry.zones.zone,
+    detail: { zones: [entry.zones.zone, entry.zones.reverse_zone] },
+  });
 }
 
 /** An admission issued (an enrollment token, and a Wi-Fi key on the developer network where there is one). */
 export async function auditAdmissionIssue(db: Db, entry: { actor: string; name: string; mac?: string; wifi: boolean }): Promise<void> {
-  await audit(db, { actor: entry.actor, action: 'admission.issue', tenant: entry.name, object: entry.name, detail: { wifi: entry.wifi, mac: entry.mac ?? null } });
+  await audit(db, {
+    actor: entry.actor,
+    action: 'admission.issue',
+    tenant: entry.name,
+    object: entry.name,
+    detail: { wifi: entry.wifi, mac: entry.mac ?? null },
+  });
 }
 
 /** An admission withdrawn (its Wi-Fi key revoked). */

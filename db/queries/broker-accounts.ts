@@ -4,12 +4,10 @@ import { brokerAccounts } from '../schema/index.js';
 
 export type BrokerAccountRow = typeof brokerAccounts.$inferSelect;
 
-
 const rows = namedRows(brokerAccounts);
 const key = rows.key;
 export const getBrokerAccount = rows.get;
 export const listBrokerAccounts = rows.list;
-
 
 export interface BrokerAccountWrite {
   tenant: string;

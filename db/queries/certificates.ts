@@ -6,12 +6,10 @@ import { certificates } from '../schema/index.js';
 export type CertificateRow = typeof certificates.$inferSelect;
 export type CertificateWrite = Omit<typeof certificates.$inferInsert, 'createdAt'>;
 
-
 const rows = namedRows(certificates);
 const key = rows.key;
 export const getCertificate = rows.get;
 export const listCertificates = rows.list;
-
 
 /** True when a certificate was forgotten. */
 export async function deleteCertificate(db: Db, tenant: string, name: string): Promise<boolean> {

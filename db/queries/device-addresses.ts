@@ -38,9 +38,15 @@ export async function countDeviceAddresses(db: Db, tenant: string): Promise<numb
 
 /** Whether `name` is already one of the tenant's workloads or published records. */
 export async function nameUsedByWorkloadOrRecord(db: Db, tenant: string, name: string): Promise<boolean> {
-  const [w] = await db.select({ name: workloads.name }).from(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
+  const [w] = await db
+    .select({ name: workloads.name })
+    .from(workloads)
+    .where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
   if (w) return true;
-  const [r] = await db.select({ name: records.name }).from(records).where(and(eq(records.tenant, tenant), eq(records.name, name)));
+  const [r] = await db
+    .select({ name: records.name })
+    .from(records)
+    .where(and(eq(records.tenant, tenant), eq(records.name, name)));
   return r !== undefined;
 }
 
@@ -53,11 +59,7 @@ export async function recordPointsAt(db: Executor, tenant: string, address: stri
   return r !== undefined;
 }
 
-export type InsertOutcome =
-  | { kind: 'inserted'; row: DeviceAddressRow }
-  | { kind: 'exists' }
-  | { kind: 'address-taken' }
-  | { kind: 'mac-taken' };
+export type InsertOutcome = { kind: 'inserted'; row: DeviceAddressRow } | { kind: 'exists' } | { kind: 'address-taken' } | { kind: 'mac-taken' };
 
 /** The unique constraints settle races: two replicas can never reserve one address or one MAC twice. */
 export async function insertDeviceAddress(
@@ -67,7 +69,13 @@ export async function insertDeviceAddress(
   try {
     // In a savepoint of its own (a transaction when `db` is none): the caller may hold a
     // transaction (a lock around the claim), which a unique violation would otherwise abort whole.
-    const [row] = await db.transaction((t) => t.insert(deviceAddresses).values(r).onConflictDoNothing({ target: [deviceAddresses.tenant, deviceAddresses.device] }).returning());
+    const [row] = await db.transaction((t) =>
+      t
+        .insert(deviceAddresses)
+        .values(r)
+        .onConflictDoNothing({ target: [deviceAddresses.tenant, deviceAddresses.device] })
+        .returning(),
+    );
     return row ? { kind: 'inserted', row } : { kind: 'exists' };
   } catch (err) {
     if (isUniqueViolation(err, 'device_addresses_address')) return { kind: 'address-taken' };

@@ -10,22 +10,16 @@ const rows = namedRows(devices);
 export const getDevice = rows.get;
 export const listDevices = rows.list;
 
-
 export type RegisterRefusal = 'trust-class-changed' | 'mac-cleared-with-address' | 'mac-holds-address';
 
-export type RegisterOutcome =
-  | { kind: 'registered'; row: DeviceRow; created: boolean; holdsAddress: boolean }
-  | { kind: 'refused'; reason: RegisterRefusal };
+export type RegisterOutcome = { kind: 'registered'; row: DeviceRow; created: boolean; holdsAddress: boolean } | { kind: 'refused'; reason: RegisterRefusal };
 
 /**
  * Registers a device or converges an existing entry. Only the MAC may change; when the device
  * holds a fixed address, the reservation's MAC changes with it in the same transaction (its DHCP
  * side is the caller's to bring along). A MAC that holds another device's address is refused.
  */
-export async function registerDevice(
-  db: Db,
-  input: { tenant: string; name: string; trustClass: string; mac: string | null },
-): Promise<RegisterOutcome> {
+export async function registerDevice(db: Db, input: { tenant: string; name: string; trustClass: string; mac: string | null }): Promise<RegisterOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       const outcome = await db.transaction(async (tx) => {

@@ -34,7 +34,15 @@ export async function findIdempotencyEntry(db: Db, caller: string, key: string, 
  * An expired entry not yet purged is replaced: after the window the key is forgotten.
  */
 export async function claimIdempotencyKey(db: Db, e: { caller: string; key: string; requestHash: string; object: string; windowMs: number }): Promise<boolean> {
-  const fresh = { requestHash: e.requestHash, object: e.object, status: null, answer: null, createdAt: sql`now()`, heartbeatAt: sql`now()`, expiresAt: ms(e.windowMs) };
+  const fresh = {
+    requestHash: e.requestHash,
+    object: e.object,
+    status: null,
+    answer: null,
+    createdAt: sql`now()`,
+    heartbeatAt: sql`now()`,
+    expiresAt: ms(e.windowMs),
+  };
   const rows = await db
     .insert(idempotencyKeys)
     .values({ caller: e.caller, key: e.key, ...fresh })
@@ -55,12 +63,18 @@ export async function takeOverIdempotencyKey(db: Db, caller: string, key: string
 
 /** The running first request is alive. */
 export async function beatIdempotencyKey(db: Db, caller: string, key: string): Promise<void> {
-  await db.update(idempotencyKeys).set({ heartbeatAt: sql`now()` }).where(and(id(caller, key), isNull(idempotencyKeys.answer)));
+  await db
+    .update(idempotencyKeys)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(id(caller, key), isNull(idempotencyKeys.answer)));
 }
 
 /** Keeps the first answer (sealed by the caller of this function). */
 export async function keepIdempotentAnswer(db: Db, caller: string, key: string, status: number, sealedAnswer: string): Promise<void> {
-  await db.update(idempotencyKeys).set({ status, answer: sealedAnswer }).where(and(id(caller, key), isNull(idempotencyKeys.answer)));
+  await db
+    .update(idempotencyKeys)
+    .set({ status, answer: sealedAnswer })
+    .where(and(id(caller, key), isNull(idempotencyKeys.answer)));
 }
 
 /** Forgets a key whose first request ended with no answer worth keeping (a 5xx: the repeat must run again). */
@@ -70,7 +84,10 @@ export async function releaseIdempotencyKey(db: Db, caller: string, key: string)
 
 /** Deletes every expired entry; the number deleted. */
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, sql`now()`)).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lte(idempotencyKeys.expiresAt, sql`now()`))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
 

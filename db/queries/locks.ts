@@ -71,9 +71,7 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
     throw e;
   }
   // The released savepoint's settings last to the transaction's end: the rest of it runs under the session's.
-  await tx.execute(
-    sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`,
-  );
+  await tx.execute(sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`);
   return true;
 }
 
@@ -85,7 +83,13 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
  * exclude each other; it dies with the connection, as a transaction's lock does. False (and
  * `work` not run) when the wait passed `withinMs`.
  */
-export async function whileLocked<T>(tx: Tx, space: number, key: string, withinMs: number, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+export async function whileLocked<T>(
+  tx: Tx,
+  space: number,
+  key: string,
+  withinMs: number,
+  work: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
   const ms = Math.max(1, Math.floor(withinMs));
   try {
     await tx.transaction(async (sp) => {

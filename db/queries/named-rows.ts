@@ -11,9 +11,17 @@ export function namedRows<T extends Named>(table: T) {
   return {
     key,
     async get(db: Executor, tenant: string, name: string): Promise<Row | undefined> {
-      const [row] = (await db.select().from(table as PgTable).where(key(tenant, name))) as Row[];
+      const [row] = (await db
+        .select()
+        .from(table as PgTable)
+        .where(key(tenant, name))) as Row[];
       return row;
     },
-    list: (db: Executor, tenant: string): Promise<Row[]> => db.select().from(table as PgTable).where(eq(table.tenant, tenant)).orderBy(asc(table.name)) as Promise<Row[]>,
+    list: (db: Executor, tenant: string): Promise<Row[]> =>
+      db
+        .select()
+        .from(table as PgTable)
+        .where(eq(table.tenant, tenant))
+        .orderBy(asc(table.name)) as Promise<Row[]>,
   };
 }

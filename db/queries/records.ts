@@ -6,7 +6,10 @@ import type { RecordKind } from '../../core/views/record.js';
 export type RecordRow = typeof records.$inferSelect;
 
 export async function getRecord(db: Db, tenant: string, name: string): Promise<RecordRow | undefined> {
-  const [row] = await db.select().from(records).where(and(eq(records.tenant, tenant), eq(records.name, name)));
+  const [row] = await db
+    .select()
+    .from(records)
+    .where(and(eq(records.tenant, tenant), eq(records.name, name)));
   return row;
 }
 
@@ -17,7 +20,11 @@ export async function listRecords(db: Db, tenant: string): Promise<RecordRow[]> 
 
 /** Records pointing at an address (a device address cannot be released while one does). */
 export async function recordsAt(db: Db, tenant: string, address: string): Promise<RecordRow[]> {
-  return db.select().from(records).where(and(eq(records.tenant, tenant), eq(records.address, address))).orderBy(asc(records.name));
+  return db
+    .select()
+    .from(records)
+    .where(and(eq(records.tenant, tenant), eq(records.address, address)))
+    .orderBy(asc(records.name));
 }
 
 /** The addresses the tenant reserved for its devices, with the device each is for. */
@@ -33,9 +40,18 @@ export type NameOwner = 'workload' | 'record' | 'device';
  */
 export async function nameOwner(db: Db, tenant: string, label: string): Promise<NameOwner | undefined> {
   const [w, r, d] = await Promise.all([
-    db.select({ name: workloads.name }).from(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, label))),
-    db.select({ name: records.name }).from(records).where(and(eq(records.tenant, tenant), eq(records.name, label))),
-    db.select({ name: deviceAddresses.device }).from(deviceAddresses).where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, label))),
+    db
+      .select({ name: workloads.name })
+      .from(workloads)
+      .where(and(eq(workloads.tenant, tenant), eq(workloads.name, label))),
+    db
+      .select({ name: records.name })
+      .from(records)
+      .where(and(eq(records.tenant, tenant), eq(records.name, label))),
+    db
+      .select({ name: deviceAddresses.device })
+      .from(deviceAddresses)
+      .where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, label))),
   ]);
   return w.length ? 'workload' : r.length ? 'record' : d.length ? 'device' : undefined;
 }
@@ -43,7 +59,10 @@ export async function nameOwner(db: Db, tenant: string, label: string): Promise<
 /** Publishes (or moves) a record in the registry, with its audit row. */
 export async function saveRecord(db: Db, r: { tenant: string; name: string; address: string; kind: RecordKind; actor: string }): Promise<RecordRow> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(records).where(and(eq(records.tenant, r.tenant), eq(records.name, r.name)));
+    const [before] = await tx
+      .select()
+      .from(records)
+      .where(and(eq(records.tenant, r.tenant), eq(records.name, r.name)));
     const [row] = await tx
       .insert(records)
       .values({ tenant: r.tenant, name: r.name, address: r.address, kind: r.kind })
@@ -65,9 +84,14 @@ export async function saveRecord(db: Db, r: { tenant: string; name: string; addr
 /** Forgets a record, with its audit row; false when there was none. */
 export async function deleteRecord(db: Db, tenant: string, name: string, actor: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [gone] = await tx.delete(records).where(and(eq(records.tenant, tenant), eq(records.name, name))).returning();
+    const [gone] = await tx
+      .delete(records)
+      .where(and(eq(records.tenant, tenant), eq(records.name, name)))
+      .returning();
     if (gone) {
-      await tx.insert(auditLog).values({ actor, action: 'record.delete', tenant, object: `record ${name}`, detail: { address: gone.address, kind: gone.kind } });
+      await tx
+        .insert(auditLog)
+        .values({ actor, action: 'record.delete', tenant, object: `record ${name}`, detail: { address: gone.address, kind: gone.kind } });
     }
     return gone !== undefined;
   });

@@ -133,11 +133,17 @@ export async function getStepOutcomes(db: Db, tenant: string): Promise<Map<strin
 }
 
 export async function setTenantStatus(db: Db, name: string, status: TenantStatus, extra: Partial<TenantRow> = {}): Promise<void> {
-  await db.update(tenants).set({ ...extra, status, updatedAt: new Date() }).where(eq(tenants.name, name));
+  await db
+    .update(tenants)
+    .set({ ...extra, status, updatedAt: new Date() })
+    .where(eq(tenants.name, name));
 }
 
 export async function updateTenant(db: Db, name: string, set: Partial<TenantRow>): Promise<void> {
-  await db.update(tenants).set({ ...set, updatedAt: new Date() }).where(eq(tenants.name, name));
+  await db
+    .update(tenants)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(tenants.name, name));
 }
 
 export async function deleteTenantRow(db: Db, name: string): Promise<void> {
@@ -151,7 +157,10 @@ export async function insertTenant(db: Db, row: typeof tenants.$inferInsert): Pr
 }
 
 export async function tenantExists(db: Db, name: string): Promise<boolean> {
-  const [row] = await db.select({ one: sql<number>`1` }).from(tenants).where(and(eq(tenants.name, name)));
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(tenants)
+    .where(and(eq(tenants.name, name)));
   return row !== undefined;
 }
 
@@ -168,6 +177,10 @@ export async function revokeTenantToken(db: Db, tenant: string, hash: string | n
 }
 
 export async function isTenantTokenRevoked(db: Db, hash: string): Promise<boolean> {
-  const rows = await db.select({ one: sql<number>`1` }).from(revokedTenantTokens).where(eq(revokedTenantTokens.tokenHash, hash)).limit(1);
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(revokedTenantTokens)
+    .where(eq(revokedTenantTokens.tokenHash, hash))
+    .limit(1);
   return rows.length > 0;
 }

@@ -11,12 +11,9 @@ const rows = namedRows(wifiKeys);
 export const getWifiKey = rows.get;
 export const listWifiKeys = rows.list;
 
-
 export type IssueRefusal = 'trust-class-changed' | 'psk-mismatch' | 'psk-unreadable' | 'psk-elsewhere';
 
-export type IssueOutcome =
-  | { kind: 'issued'; row: WifiKeyRow; psk: string; replaces: string[] }
-  | { kind: 'refused'; reason: IssueRefusal };
+export type IssueOutcome = { kind: 'issued'; row: WifiKeyRow; psk: string; replaces: string[] } | { kind: 'refused'; reason: IssueRefusal };
 
 /**
  * Issues a key or picks up the one the tenant holds. A new key gets a minted psk (or the
@@ -44,7 +41,14 @@ export async function issueWifiKey(
     const [row] = await tx.select().from(wifiKeys).where(where).for('update');
     if (!row) {
       const psk = input.supplied ?? secret.mint();
-      const values = { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: input.ssid, psk: seal(keys, psk), fingerprint: secret.fingerprint(psk) };
+      const values = {
+        tenant: input.tenant,
+        name: input.name,
+        trustClass: input.trustClass,
+        ssid: input.ssid,
+        psk: seal(keys, psk),
+        fingerprint: secret.fingerprint(psk),
+      };
       const [inserted] = await tx.insert(wifiKeys).values(values).onConflictDoNothing().returning();
       if (inserted) return { kind: 'issued' as const, row: inserted, psk, replaces: [] };
       // A concurrent first issue won the name: read its key (the lock now waits for its commit).
@@ -85,7 +89,15 @@ export async function replaceAdmissionKey(
   return db.transaction(async (tx) => {
     const where = and(eq(wifiKeys.tenant, input.tenant), eq(wifiKeys.name, input.name));
     const [before] = await tx.select({ fingerprint: wifiKeys.fingerprint, ssid: wifiKeys.ssid, mac: wifiKeys.mac }).from(wifiKeys).where(where).for('update');
-    const values = { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: input.ssid, psk: seal(keys, input.psk), fingerprint: input.fingerprint, mac: input.mac };
+    const values = {
+      tenant: input.tenant,
+      name: input.name,
+      trustClass: input.trustClass,
+      ssid: input.ssid,
+      psk: seal(keys, input.psk),
+      fingerprint: input.fingerprint,
+      mac: input.mac,
+    };
     const [row] = await tx
       .insert(wifiKeys)
       .values(values)

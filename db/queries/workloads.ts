@@ -6,7 +6,10 @@ import type { WorkloadStatus } from '../../core/views/workload.js';
 export type WorkloadRow = typeof workloads.$inferSelect;
 
 export async function getWorkload(db: Db, tenant: string, name: string): Promise<WorkloadRow | undefined> {
-  const [row] = await db.select().from(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
+  const [row] = await db
+    .select()
+    .from(workloads)
+    .where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
   return row;
 }
 
@@ -15,7 +18,11 @@ export async function listWorkloads(db: Db, tenant: string): Promise<WorkloadRow
 }
 
 export async function hasWorkloads(db: Db, tenant: string): Promise<boolean> {
-  const [row] = await db.select({ one: sql<number>`1` }).from(workloads).where(eq(workloads.tenant, tenant)).limit(1);
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(workloads)
+    .where(eq(workloads.tenant, tenant))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -122,7 +129,10 @@ export async function setWorkloadStatus(db: Db, tenant: string, name: string, st
 /** Forgets a deleted workload (its ordinal is free again), with its audit row. */
 export async function deleteWorkload(db: Db, tenant: string, name: string, actor: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [gone] = await tx.delete(workloads).where(and(eq(workloads.tenant, tenant), eq(workloads.name, name))).returning();
+    const [gone] = await tx
+      .delete(workloads)
+      .where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)))
+      .returning();
     if (gone) {
       await tx.insert(auditLog).values({
         actor,

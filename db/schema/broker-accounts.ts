@@ -6,7 +6,9 @@ import { tenants } from './tenants.js';
 export const brokerAccounts = pgTable(
   'broker_accounts',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     device: text('device'),
     publish: jsonb('publish').$type<string[]>().notNull(),

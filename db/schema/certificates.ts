@@ -5,7 +5,9 @@ import { tenants } from './tenants.js';
 export const certificates = pgTable(
   'certificates',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     names: jsonb('names').$type<string[]>().notNull(),
     certificatePem: text('certificate_pem').notNull(),

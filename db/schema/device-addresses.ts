@@ -6,16 +6,14 @@ import { tenants } from './tenants.js';
 export const deviceAddresses = pgTable(
   'device_addresses',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'cascade' }),
     device: text('device').notNull(),
     trustClass: text('trust_class').notNull(),
     address: text('address').notNull(),
     mac: text('mac').notNull(),
     ...stamps(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenant, t.device] }),
-    unique('device_addresses_address').on(t.address),
-    unique('device_addresses_mac').on(t.mac),
-  ],
+  (t) => [primaryKey({ columns: [t.tenant, t.device] }), unique('device_addresses_address').on(t.address), unique('device_addresses_mac').on(t.mac)],
 );

@@ -6,7 +6,9 @@ import { tenants } from './tenants.js';
 export const devices = pgTable(
   'devices',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     trustClass: text('trust_class').notNull(),
     mac: text('mac'),

@@ -6,7 +6,9 @@ import { tenants } from './tenants.js';
 export const records = pgTable(
   'records',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'cascade' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     address: text('address').notNull(),
     /** `subnet`: published with its PTR; `device`: an address reserved for a device, no PTR. */

@@ -17,4 +17,3 @@ export const wifiKeys = pgTable(
   // No foreign key: the admission key exists before its tenant does.
   (t) => [primaryKey({ columns: [t.tenant, t.name] })],
 );
-

@@ -6,7 +6,9 @@ import { tenants } from './tenants.js';
 export const workloads = pgTable(
   'workloads',
   {
-    tenant: text('tenant').notNull().references(() => tenants.name, { onDelete: 'restrict' }),
+    tenant: text('tenant')
+      .notNull()
+      .references(() => tenants.name, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     ordinal: integer('ordinal').notNull(),
     vmid: integer('vmid').notNull().unique(),

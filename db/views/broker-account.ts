@@ -10,7 +10,9 @@ export function revealBrokerAccount(keys: SealKeys, account: SealedBrokerAccount
   return { ...view, ...(clear !== undefined ? { password: clear } : {}) };
 }
 
-export function viewBrokerAccount(row: Pick<BrokerAccountRow, 'tenant' | 'name' | 'device' | 'publish' | 'subscribe' | 'createdAt' | 'updatedAt'>): BrokerAccountView {
+export function viewBrokerAccount(
+  row: Pick<BrokerAccountRow, 'tenant' | 'name' | 'device' | 'publish' | 'subscribe' | 'createdAt' | 'updatedAt'>,
+): BrokerAccountView {
   return {
     name: row.name,
     username: brokerUsername(row.tenant, row.name),

@@ -20,12 +20,22 @@ describe('alert rules', () => {
   });
 
   it('every rule has a firing case and a quiet case', () => {
-    const rules = (parse(readFileSync(join(DIR, 'alerts.yml'), 'utf8')) as { groups: { rules: { alert: string }[] }[] }).groups.flatMap((g) => g.rules.map((r) => r.alert));
-    const cases = (parse(readFileSync(join(DIR, 'alerts.test.yml'), 'utf8')) as { tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[] }).tests.flatMap((t) => t.alert_rule_test);
+    const rules = (parse(readFileSync(join(DIR, 'alerts.yml'), 'utf8')) as { groups: { rules: { alert: string }[] }[] }).groups.flatMap((g) =>
+      g.rules.map((r) => r.alert),
+    );
+    const cases = (
+      parse(readFileSync(join(DIR, 'alerts.test.yml'), 'utf8')) as { tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[] }
+    ).tests.flatMap((t) => t.alert_rule_test);
     for (const alert of rules) {
       const mine = cases.filter((c) => c.alertname === alert);
-      expect(mine.some((c) => c.exp_alerts.length > 0), `${alert} never shown to fire`).toBe(true);
-      expect(mine.some((c) => c.exp_alerts.length === 0), `${alert} never shown to stay quiet`).toBe(true);
+      expect(
+        mine.some((c) => c.exp_alerts.length > 0),
+        `${alert} never shown to fire`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => c.exp_alerts.length === 0),
+        `${alert} never shown to stay quiet`,
+      ).toBe(true);
     }
   });
 });

@@ -26,7 +26,11 @@ const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const CORE = ['postgres', 'temporal', 'temporal-ui', 'api', 'worker'];
 const KEYS_32 = new Set(['SITE_TOKEN_KEY', 'SITE_SECRETS_KEY', 'TEMPORAL_CODEC_KEY']);
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeout = 30_000): Promise<Run> {
   return new Promise((done) => {
@@ -116,8 +120,9 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
     }
     dir = await mkdtemp(join(tmpdir(), 'compose-test-'));
     // The example with its placeholders replaced by valid secrets, as an operator would fill it in.
-    const secrets = exampleText.replace(/^([A-Z][A-Z0-9_]*)=CHANGE_ME$/gm, (_l, name: string) =>
-      `${name}=${KEYS_32.has(name) ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex')}`,
+    const secrets = exampleText.replace(
+      /^([A-Z][A-Z0-9_]*)=CHANGE_ME$/gm,
+      (_l, name: string) => `${name}=${KEYS_32.has(name) ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex')}`,
     );
     filledEnvFile = join(dir, 'filled.env');
     await writeFile(filledEnvFile, secrets);
@@ -242,9 +247,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
     it('sets up the namespace and every search attribute the service writes', () => {
       const script = example.services['temporal-setup']!.command!.toString();
       for (const key of SEARCH_ATTRIBUTES) expect(script).toMatch(new RegExp(`\\b${key.name}\\b`));
-      expect(example.services['temporal-setup']!.environment!.NAMESPACE).toBe(
-        example.services.worker!.environment!.TEMPORAL_NAMESPACE,
-      );
+      expect(example.services['temporal-setup']!.environment!.NAMESPACE).toBe(example.services.worker!.environment!.TEMPORAL_NAMESPACE);
     });
 
     it('gives the one-shot jobs shell scripts that parse', async () => {
@@ -305,7 +308,10 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
     });
 
     it('lists every variable in .env.example', () => {
-      const code = composeText.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+      const code = composeText
+        .split('\n')
+        .filter((l) => !/^\s*#/.test(l))
+        .join('\n');
       const interpolated = [...code.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
       const passed = ['api', 'worker'].flatMap((n) => Object.keys(example.services[n]!.environment!));
       for (const key of new Set([...interpolated, ...passed, ...buildTime])) {
@@ -337,9 +343,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
 
     it('hands the API and worker a configuration the service accepts once the secrets are filled in', () => {
       for (const name of ['api', 'worker']) {
-        const env = Object.fromEntries(
-          Object.entries(filled.services[name]!.environment!).filter((e): e is [string, string] => e[1] !== null),
-        );
+        const env = Object.fromEntries(Object.entries(filled.services[name]!.environment!).filter((e): e is [string, string] => e[1] !== null));
         const config = loadConfig(env);
         expect(config.site?.domain).toBe('lab.example.net');
         expect(config.listen.port).toBe(8080);
@@ -350,9 +354,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
     });
 
     it('refuses to start on the unedited example, naming the variable and not its value', () => {
-      const env = Object.fromEntries(
-        Object.entries(example.services.api!.environment!).filter((e): e is [string, string] => e[1] !== null),
-      );
+      const env = Object.fromEntries(Object.entries(example.services.api!.environment!).filter((e): e is [string, string] => e[1] !== null));
       let error: unknown;
       try {
         loadConfig(env);
@@ -394,7 +396,9 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
     });
 
     it('keeps secrets and local state out of the build context', () => {
-      const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+      const ignored = read('.dockerignore')
+        .split('\n')
+        .map((l) => l.trim());
       for (const entry of ['.env', 'node_modules', 'dist', '.git']) expect(ignored).toContain(entry);
       expect(read('.gitignore').split('\n')).toContain('.env');
     });
@@ -419,10 +423,27 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
 
       beforeAll(async () => {
         certDir = await mkdtemp(join(tmpdir(), 'healthcheck-tls-'));
-        const r = await run('openssl', [
-          'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-          '-subj', '/CN=localhost', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-        ], { PATH: process.env.PATH });
+        const r = await run(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-days',
+            '1',
+            '-subj',
+            '/CN=localhost',
+            '-keyout',
+            join(certDir, 'key.pem'),
+            '-out',
+            join(certDir, 'cert.pem'),
+          ],
+          { PATH: process.env.PATH },
+        );
         if (r.code !== 0) throw new Error(`openssl could not make a test certificate: ${r.stderr}`);
       });
       afterAll(async () => {

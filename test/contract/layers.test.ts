@@ -30,8 +30,16 @@ const refused = [
   { file: 'contracts/tenant.ts', code: "import type { TenantRow } from '../db/schema/index.js';", why: 'contracts import db, even a type' },
   { file: 'core/step-table.ts', code: "import type { CreateRequest } from '../contracts/tenant.js';", why: 'core imports contracts' },
   { file: 'db/queries/tenants.ts', code: "import type { CreateRequest } from '../../contracts/tenant.js';", why: 'db imports contracts' },
-  { file: 'apps/api/operations/certificate.ts', code: "import { createIssuer } from '../../../activities/certificates/issuer.js';", why: 'the API imports activity code' },
-  { file: 'apps/api/routes/broker-accounts/create.ts', code: "import type { BackendPorts } from '../../../../activities/ports.js';", why: 'the API imports activities, even a type' },
+  {
+    file: 'apps/api/operations/certificate.ts',
+    code: "import { createIssuer } from '../../../activities/certificates/issuer.js';",
+    why: 'the API imports activity code',
+  },
+  {
+    file: 'apps/api/routes/broker-accounts/create.ts',
+    code: "import type { BackendPorts } from '../../../../activities/ports.js';",
+    why: 'the API imports activities, even a type',
+  },
   { file: 'workflows/tenant-create.ts', code: "import { createActivities } from '../activities/index.js';", why: 'workflows import activity code' },
   { file: 'workflows/tenant-create.ts', code: "import { Registry } from '../db/registry.js';", why: 'workflows import db' },
   { file: 'temporal/schedules.ts', code: "import { Registry } from '../db/registry.js';", why: 'temporal imports db' },
@@ -40,15 +48,31 @@ const refused = [
 const allowed = [
   { file: 'db/queries/tenants.ts', code: "import type { TenantRecord } from '../../core/tenant-view.js';", why: 'db imports core' },
   { file: 'activities/tenant/register.ts', code: "import { listTenantRecords } from '../../db/queries/tenants.js';", why: 'activities import db' },
-  { file: 'activities/broker/accounts.ts', code: "import type { BrokerAccountRequest } from '../../contracts/broker-account.js';", why: 'activities import a contract type' },
-  { file: 'workflows/tenant-create.ts', code: "import type { Activities } from '../activities/index.js';", why: 'workflows import the activity types they proxy' },
-  { file: 'activities/broker/accounts.ts', code: "import { attemptBrokerAccountEnsure } from '../../contracts/broker-account.js';", why: 'activities import contract code' },
+  {
+    file: 'activities/broker/accounts.ts',
+    code: "import type { BrokerAccountRequest } from '../../contracts/broker-account.js';",
+    why: 'activities import a contract type',
+  },
+  {
+    file: 'workflows/tenant-create.ts',
+    code: "import type { Activities } from '../activities/index.js';",
+    why: 'workflows import the activity types they proxy',
+  },
+  {
+    file: 'activities/broker/accounts.ts',
+    code: "import { attemptBrokerAccountEnsure } from '../../contracts/broker-account.js';",
+    why: 'activities import contract code',
+  },
   { file: 'contracts/tenant.ts', code: "import type { StepName } from '../core/step-table.js';", why: 'contracts import core' },
   { file: 'workflows/tenant-create.ts', code: "import { attemptTenantCreate } from '../contracts/tenant.js';", why: 'workflows import the contract' },
   { file: 'temporal/schedules.ts', code: "import { runIds } from '../contracts/ids.js';", why: 'temporal imports the contract' },
   { file: 'apps/api/app.ts', code: "import { Registry } from '../../db/registry.js';", why: 'apps import anything below' },
   { file: 'apps/api/operations/device.ts', code: "import { viewDevice } from '../../../db/views/device.js';", why: 'the API imports db views and core' },
-  { file: 'apps/config/ca.ts', code: "import { siteIssuer } from '../../activities/certificates/site-issuer.js';", why: 'apps/config binds an adapter of activities to its port' },
+  {
+    file: 'apps/config/ca.ts',
+    code: "import { siteIssuer } from '../../activities/certificates/site-issuer.js';",
+    why: 'apps/config binds an adapter of activities to its port',
+  },
   { file: 'apps/worker/worker.ts', code: "import { createIssuer } from '../../activities/certificates/issuer.js';", why: 'the worker imports activities' },
 ];
 

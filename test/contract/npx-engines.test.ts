@@ -13,7 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // The machine's PATH, without the node_modules/.bin an npm script or vitest put first.
-const PATH = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.includes('node_modules/.bin')).join(delimiter);
+const PATH = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((p) => !p.includes('node_modules/.bin'))
+  .join(delimiter);
 // Without the npm_* settings an npm that started this process passes down (they are not the machine's),
 // and with an empty npm cache: npx installs the project into its cache (~/.npm/_npx) the first time,
 // and that install is where npm checks `engines` against the Node npm runs on. A newcomer's first
@@ -23,7 +26,7 @@ afterAll(() => rmSync(cache, { recursive: true, force: true }));
 const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), PATH, npm_config_cache: cache };
 const run = (cmd: string, args: string[]) => promisify(execFile)(cmd, args, { cwd: root, env, timeout: 60_000 });
 
-describe('npx tenantctl on the machine\'s Node', () => {
+describe("npx tenantctl on the machine's Node", () => {
   it('prints no engine warning, and the CLI runs on the pinned Node 24', async () => {
     const machine = (await run('node', ['--version'])).stdout.trim();
     const help = await run('npx', ['tenantctl', '--help']);

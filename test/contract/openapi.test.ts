@@ -11,7 +11,9 @@ const generated = JSON.parse(JSON.stringify(generatedDocument()));
 type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
 
 function operations(doc: Doc): string[] {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
 }
 
 describe('the OpenAPI contract', () => {
@@ -61,7 +63,8 @@ describe('the OpenAPI contract', () => {
     // A certificate is signed in the API and a device entry writes no backend: no run to name.
     const cert = generated.paths['/v1/tenants/{t}/certificates/{certificate}'];
     for (const op of [cert.put, cert.delete, generated.paths['/v1/tenants/{t}/devices/{device}'].delete]) {
-      for (const [status, r] of Object.entries(op.responses as Record<string, { headers?: object }>)) expect(r.headers?.['Run-Id' as keyof object], status).toBeUndefined();
+      for (const [status, r] of Object.entries(op.responses as Record<string, { headers?: object }>))
+        expect(r.headers?.['Run-Id' as keyof object], status).toBeUndefined();
     }
   });
 

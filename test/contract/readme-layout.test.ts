@@ -13,11 +13,13 @@ const layout = readme.slice(readme.indexOf('\n## Layout\n'), readme.indexOf('\n#
 /** The folders the section's list items are about: the first `code` of each item. */
 const listed = [...layout.matchAll(/^- `([^`]+\/)`/gm)].map((m) => m[1]!);
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
-const folders = new Set(tracked.flatMap((f) => {
-  const parts = f.split('/');
-  if (parts.length < 2 || parts[0]!.startsWith('.')) return [];
-  return parts[0] === 'apps' && parts.length > 2 ? [`apps/${parts[1]}/`] : parts[0] === 'apps' ? [] : [`${parts[0]}/`];
-}));
+const folders = new Set(
+  tracked.flatMap((f) => {
+    const parts = f.split('/');
+    if (parts.length < 2 || parts[0]!.startsWith('.')) return [];
+    return parts[0] === 'apps' && parts.length > 2 ? [`apps/${parts[1]}/`] : parts[0] === 'apps' ? [] : [`${parts[0]}/`];
+  }),
+);
 
 describe('README layout', () => {
   it('lists each folder once', () => {

@@ -117,7 +117,7 @@ describe('an admission bound to one computer (mac): the MAC-filtered developer W
     expect(rows.map((r) => [r.tenant, r.ssid, r.mac])).toEqual(forms.map(([n, , m]) => [n, 'lab-dev-bound', m]));
   });
 
-  it('concurrent bound admissions of several names all stand: no MAC or key lost to another\'s write', async () => {
+  it("concurrent bound admissions of several names all stand: no MAC or key lost to another's write", async () => {
     const names = ['devc1', 'devc2', 'devc3', 'devc4', 'devc5', 'devc6'];
     const mac = (i: number) => `aa:bb:cc:dd:ef:0${i}`;
     const windows: [number, number][] = [];
@@ -207,7 +207,11 @@ describe('admission expiry (the reconcile sweep)', () => {
     const unboundOne = await admit({ name: 'deve2' });
     const live = await admit({ name: 'deve3', mac: 'aa:bb:cc:dd:ee:23' });
     await site.registry.sql`update admissions set expires_at = now() - interval '1 minute' where name in ('deve1', 'deve2')`;
-    const handle = await site.client.workflow.start('reconcileSweep', { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE!, workflowId: `sweep-expiry-${Date.now()}`, args: [{}] });
+    const handle = await site.client.workflow.start('reconcileSweep', {
+      taskQueue: site.config.env.TEMPORAL_TASK_QUEUE!,
+      workflowId: `sweep-expiry-${Date.now()}`,
+      args: [{}],
+    });
     const result = (await handle.result()) as { expiredAdmissions?: { revoked: string[]; failed: boolean } };
     expect(result.expiredAdmissions?.failed).toBe(false);
     expect(result.expiredAdmissions?.revoked).toEqual(expect.arrayContaining(['deve1', 'deve2']));

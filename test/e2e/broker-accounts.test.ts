@@ -113,7 +113,7 @@ describe('issuing a workload account', () => {
     expect(got.messages).toContainEqual({ topic: 'acme/data/roundtrip', payload: 'hello' });
   });
 
-  it('another tenant\'s tree is unreachable', async () => {
+  it("another tenant's tree is unreachable", async () => {
     const o = await issue('other', { name: 'app', publish: ['data/#'], subscribe: ['#'] }, other.api_token);
     expect(o.status, o.text).toBe(201);
     expect(o.body.publish).toEqual(['other/data/#']);
@@ -130,8 +130,12 @@ describe('issuing a workload account', () => {
     await mine.subscribeAsync('acme/#', { qos: 1 });
     await theirs.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
     await theirs.subscribeAsync('other/#', { qos: 1 });
-    expect(await receivedUntilControl(mine, () => canPublish(theirs, 'acme/data/intrusion'), { client: mine, topic: 'acme/data/control' })).toEqual(['acme/data/control']);
-    expect(await receivedUntilControl(theirs, () => mine.publishAsync('acme/data/secret', 'x', { qos: 1 }), { client: theirs, topic: 'other/data/control' })).toEqual(['other/data/control']);
+    expect(await receivedUntilControl(mine, () => canPublish(theirs, 'acme/data/intrusion'), { client: mine, topic: 'acme/data/control' })).toEqual([
+      'acme/data/control',
+    ]);
+    expect(
+      await receivedUntilControl(theirs, () => mine.publishAsync('acme/data/secret', 'x', { qos: 1 }), { client: theirs, topic: 'other/data/control' }),
+    ).toEqual(['other/data/control']);
   });
 
   it('mosquitto_sub and mosquitto_pub with the issued account: allowed topics pass, a wrong password is refused', async () => {
@@ -178,7 +182,10 @@ describe('issuing a workload account', () => {
 
   it("a password of the tenant's choosing on an account the registry holds is refused: password only restores", async () => {
     const r = await issue('acme', { name: 'app', publish: ['data/#'], subscribe: ['#'], password: 'chosen-password-0123456789' }, acme.api_token);
-    expect([r.status, r.body]).toEqual([400, { error: "password: not this account's; password only restores an account whose password the service or the broker lost" }]);
+    expect([r.status, r.body]).toEqual([
+      400,
+      { error: "password: not this account's; password only restores an account whose password the service or the broker lost" },
+    ]);
     expect(await canConnect(url, { username: 'acme-app', password: app.password })).toBe(true);
   });
 
@@ -202,12 +209,36 @@ describe('the pattern rules', () => {
     ['a # that is not last', { publish: [], subscribe: ['a/#/b'] }, 'subscribe pattern "a/#/b": "#" must be the last level'],
     ['both lists empty', { publish: [], subscribe: [] }, 'publish and subscribe cannot both be empty'],
     ['a workload publishing under log/', { publish: ['log/x'], subscribe: [] }, 'publish pattern "log/x": a workload account may not publish under log/'],
-    ['a workload publishing # (it reaches log/)', { publish: ['#'], subscribe: [] }, 'publish pattern "#": reaches the reserved log/ level, where a workload account may not publish; name the first level'],
-    ['a device publishing another device\'s log', { device: 'sensor1', publish: ['log/sensor2'], subscribe: [] }, 'publish pattern "log/sensor2": a device account may publish under log/ only to log/sensor1'],
-    ['a device subscribing under log/', { device: 'sensor1', publish: [], subscribe: ['log/#'] }, 'subscribe pattern "log/#": a device account may not subscribe under log/'],
-    ['a device subscribing to # (it reaches log/)', { device: 'sensor1', publish: [], subscribe: ['#'] }, 'subscribe pattern "#": reaches the reserved log/ level, where a device account may not subscribe; name the first level'],
-    ['a device publishing + (it reaches log/)', { device: 'sensor1', publish: ['+/sensor1'], subscribe: [] }, 'publish pattern "+/sensor1": reaches the reserved log/ level; a device account must name its first level'],
-    ['a device name that is not a label', { device: 'Sensor 1', publish: ['x'], subscribe: [] }, 'device: must be a device name: a DNS label of 1-20 lowercase alphanumerics or dashes'],
+    [
+      'a workload publishing # (it reaches log/)',
+      { publish: ['#'], subscribe: [] },
+      'publish pattern "#": reaches the reserved log/ level, where a workload account may not publish; name the first level',
+    ],
+    [
+      "a device publishing another device's log",
+      { device: 'sensor1', publish: ['log/sensor2'], subscribe: [] },
+      'publish pattern "log/sensor2": a device account may publish under log/ only to log/sensor1',
+    ],
+    [
+      'a device subscribing under log/',
+      { device: 'sensor1', publish: [], subscribe: ['log/#'] },
+      'subscribe pattern "log/#": a device account may not subscribe under log/',
+    ],
+    [
+      'a device subscribing to # (it reaches log/)',
+      { device: 'sensor1', publish: [], subscribe: ['#'] },
+      'subscribe pattern "#": reaches the reserved log/ level, where a device account may not subscribe; name the first level',
+    ],
+    [
+      'a device publishing + (it reaches log/)',
+      { device: 'sensor1', publish: ['+/sensor1'], subscribe: [] },
+      'publish pattern "+/sensor1": reaches the reserved log/ level; a device account must name its first level',
+    ],
+    [
+      'a device name that is not a label',
+      { device: 'Sensor 1', publish: ['x'], subscribe: [] },
+      'device: must be a device name: a DNS label of 1-20 lowercase alphanumerics or dashes',
+    ],
     ['an unknown field', { publish: ['x'], subscribe: [], qos: 2 }, 'unknown field "qos"'],
     ['a missing list', { publish: ['x'] }, 'subscribe: required'],
     ['a short password', { publish: ['x'], subscribe: [], password: 'short' }, 'password: must be at least 16 characters'],
@@ -244,8 +275,11 @@ describe('a device account', () => {
 
   it('answers its device and absolute patterns', () => {
     expect(dev).toMatchObject({
-      name: 'sensor1', username: 'acme-sensor1', device: 'sensor1',
-      publish: ['acme/log/sensor1', 'acme/telemetry/sensor1'], subscribe: ['acme/cmd/sensor1'],
+      name: 'sensor1',
+      username: 'acme-sensor1',
+      device: 'sensor1',
+      publish: ['acme/log/sensor1', 'acme/telemetry/sensor1'],
+      subscribe: ['acme/cmd/sensor1'],
     });
     expect(dev.password).toBeTruthy();
   });
@@ -270,12 +304,15 @@ describe('a device account', () => {
     expect(await canPublish(d, 'acme/log/sensor1', 'fence')).toBe(true);
     await waitFor(() => got.messages.some((m) => m.payload === 'fence'), 5000);
     got.stop();
-    expect(got.messages).toEqual([{ topic: 'acme/log/sensor1', payload: 'boot ok' }, { topic: 'acme/log/sensor1', payload: 'fence' }]);
+    expect(got.messages).toEqual([
+      { topic: 'acme/log/sensor1', payload: 'boot ok' },
+      { topic: 'acme/log/sensor1', payload: 'fence' },
+    ]);
   });
 });
 
 describe('when the broker lost an account', () => {
-  it('issuing again without a password is 409; with the tenant\'s password it is restored', async () => {
+  it("issuing again without a password is 409; with the tenant's password it is restored", async () => {
     const r = await issue('acme', { name: 'lost', publish: ['data/#'], subscribe: [] });
     expect(r.status, r.text).toBe(201);
     await admin.remove('acme-lost');
@@ -299,7 +336,7 @@ describe('access', () => {
     expectUnauthorized(await site.call('DELETE', '/v1/tenants/acme/broker-accounts/app', { token: null }));
   });
 
-  it('404 for another tenant\'s token, an unknown tenant, or an unknown account', async () => {
+  it("404 for another tenant's token, an unknown tenant, or an unknown account", async () => {
     for (const [method, path] of [
       ['GET', '/v1/tenants/acme/broker-accounts'],
       ['GET', '/v1/tenants/acme/broker-accounts/app'],
@@ -372,7 +409,7 @@ describe('when the broker step fails', () => {
 });
 
 describe('tenant delete', () => {
-  it('removes the tenant\'s accounts first, leftovers at the broker included', async () => {
+  it("removes the tenant's accounts first, leftovers at the broker included", async () => {
     const t = await site.call('POST', '/v1/tenants', { body: { name: 'gone' } });
     expect(t.status, t.text).toBe(201);
     const a = await issue('gone', { name: 'app', publish: ['x'], subscribe: [] });
@@ -401,8 +438,9 @@ describe('tenant delete when the broker step fails', () => {
     expect(failed.body).toEqual({ error: 'backend step "broker" failed' });
     expect((await site.call('GET', '/v1/tenants/first')).body.status).toBe('deleting');
     // Broker accounts come first: the zones are still there.
-    const zones = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } })
-      .then((r) => r.json() as Promise<{ name: string }[]>);
+    const zones = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones`, { headers: { 'X-API-Key': site.backends.pdns.apiKey } }).then(
+      (r) => r.json() as Promise<{ name: string }[]>,
+    );
     expect(zones.map((z) => z.name)).toContain(`${t.body.dns.zone}.`);
     const d = await site.call('DELETE', '/v1/tenants/first');
     expect(d.status, d.text).toBe(204);

@@ -33,8 +33,20 @@ async function openssl(...args: string[]): Promise<string> {
 
 async function makeCsr(name: string, newkey: string[]): Promise<void> {
   // The request asks for a hostile subject and names: the issuer must ignore them.
-  await openssl('req', '-new', ...newkey, '-nodes', '-keyout', `${name}.key`, '-subj', '/CN=evil.example',
-    '-addext', 'subjectAltName=DNS:evil.example,DNS:*.acme.lab.example', '-out', `${name}.csr`);
+  await openssl(
+    'req',
+    '-new',
+    ...newkey,
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-subj',
+    '/CN=evil.example',
+    '-addext',
+    'subjectAltName=DNS:evil.example,DNS:*.acme.lab.example',
+    '-out',
+    `${name}.csr`,
+  );
   csr[name] = await readFile(join(dir, `${name}.csr`), 'utf8');
   key[name] = await readFile(join(dir, `${name}.key`), 'utf8');
 }
@@ -116,7 +128,7 @@ describe('issuing a certificate', () => {
     expect(out).toContain('web.pem: OK');
   });
 
-  it('openssl x509 shows the issuer\'s names, server usage and one-year validity, none of the request\'s', async () => {
+  it("openssl x509 shows the issuer's names, server usage and one-year validity, none of the request's", async () => {
     const text = await openssl('x509', '-in', 'web.pem', '-noout', '-text');
     expect(text).toContain(`Subject: CN = web.acme.${DOMAIN}`);
     expect(text).toMatch(new RegExp(`DNS:web\\.acme\\.lab\\.example, DNS:www\\.acme\\.lab\\.example, DNS:api\\.acme\\.lab\\.example`));
@@ -236,9 +248,17 @@ describe('refusals', () => {
     ['a request not signed by its own key', () => ({ csr: tamper(csr.rsa!) }), 'csr: the request is not signed by its own key'],
     ['a private key instead of a request', () => ({ csr: key.p256 }), /^csr: /],
     ['not PEM at all', () => ({ csr: 'hello' }), /^csr: /],
-    ['a label with a dot', () => ({ csr: csr.rsa, names: ['a.b'] }), 'names entry "a.b": a dot is not allowed: entries are labels in acme.lab.example, and a name outside it cannot be certified'],
+    [
+      'a label with a dot',
+      () => ({ csr: csr.rsa, names: ['a.b'] }),
+      'names entry "a.b": a dot is not allowed: entries are labels in acme.lab.example, and a name outside it cannot be certified',
+    ],
     ['a name outside the zone', () => ({ csr: csr.rsa, names: ['evil.example'] }), /^names entry "evil.example": a dot is not allowed/],
-    ['a full name inside the zone', () => ({ csr: csr.rsa, names: ['www.acme.lab.example'] }), 'names entry "www.acme.lab.example": a name, not a label: give only the part before ".acme.lab.example"'],
+    [
+      'a full name inside the zone',
+      () => ({ csr: csr.rsa, names: ['www.acme.lab.example'] }),
+      'names entry "www.acme.lab.example": a name, not a label: give only the part before ".acme.lab.example"',
+    ],
     ['a wildcard', () => ({ csr: csr.rsa, names: ['*'] }), 'names entry "*": wildcards are not allowed'],
     ['an address', () => ({ csr: csr.rsa, names: ['10.0.0.1'] }), 'names entry "10.0.0.1": addresses are not allowed'],
     ['an IPv6 address', () => ({ csr: csr.rsa, names: ['::1'] }), 'names entry "::1": addresses are not allowed'],
@@ -265,7 +285,7 @@ describe('refusals', () => {
     expectUnauthorized(await site.call('GET', '/v1/tenants/acme/certificates', { token: 'nope' }));
   });
 
-  it('404 for another tenant\'s token, an unknown tenant, or an unknown certificate', async () => {
+  it("404 for another tenant's token, an unknown tenant, or an unknown certificate", async () => {
     for (const [method, path] of [
       ['GET', '/v1/tenants/acme/certificates'],
       ['GET', '/v1/tenants/acme/certificates/web'],
@@ -301,7 +321,7 @@ describe('deleting a certificate', () => {
     expect(next.body.serial).not.toBe(r.body.serial);
   });
 
-  it('a tenant delete forgets the tenant\'s certificates', async () => {
+  it("a tenant delete forgets the tenant's certificates", async () => {
     const t = await site.call('POST', '/v1/tenants', { body: { name: 'brief' } });
     expect(t.status, t.text).toBe(201);
     expect((await put('brief', 'web', { csr: csr.rsa })).status).toBe(201);
@@ -354,9 +374,13 @@ describe('tenantctl certificate put --out', () => {
   it('writes the certificate and the chain a server presents to the file, which openssl verifies', async () => {
     const out = join(dir, 'tenantctl-web.pem');
     await writeFile(join(dir, 'tenantctl.csr'), csr.p256!);
-    const { stderr } = await run(process.execPath, ['bin/tenantctl.mjs', 'certificate', 'put', 'acme', 'cli', '--csr-file', join(dir, 'tenantctl.csr'), '--out', out, '--output', 'json'], {
-      env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: acme.api_token },
-    });
+    const { stderr } = await run(
+      process.execPath,
+      ['bin/tenantctl.mjs', 'certificate', 'put', 'acme', 'cli', '--csr-file', join(dir, 'tenantctl.csr'), '--out', out, '--output', 'json'],
+      {
+        env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: acme.api_token },
+      },
+    );
     expect(stderr).not.toMatch(/refused|cannot/);
     const pem = await readFile(out, 'utf8');
     const held = (await site.call('GET', '/v1/tenants/acme/certificates/cli')).body as { certificate: string; chain: string };

@@ -45,7 +45,10 @@ describe('the codec token', () => {
 
   it('encodes (the protocol has both routes; encoding reveals nothing)', async () => {
     const data = Buffer.from('"x"').toString('base64');
-    const r = await site.call('POST', '/codec/encode', { token: site.codecToken, body: { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] } });
+    const r = await site.call('POST', '/codec/encode', {
+      token: site.codecToken,
+      body: { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body.payloads[0].data).not.toBe(data);
   });

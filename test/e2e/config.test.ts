@@ -99,10 +99,26 @@ describe('the API process refuses to start', () => {
   it.each([
     ['without OPERATOR_TOKEN', () => without('OPERATOR_TOKEN'), 'api: OPERATOR_TOKEN is required\n'],
     ['without DATABASE_URL', () => without('DATABASE_URL'), 'api: DATABASE_URL is required\n'],
-    ['with LISTEN_ADDRESS=nonsense', () => ({ ...base, LISTEN_ADDRESS: secret.listen }), 'api: invalid configuration: LISTEN_ADDRESS: must look like host:port or :port\n'],
-    ['with SITE_TOKEN_KEY not 32 bytes', () => ({ ...base, ...site, SITE_TOKEN_KEY: secret.tokenKey }), 'api: invalid site configuration: SITE_TOKEN_KEY: must be 32 bytes, base64\n'],
-    ['with TLS_CERT_FILE but no TLS_KEY_FILE', () => ({ ...base, TLS_CERT_FILE: `${secret.path}/cert.pem` }), 'api: TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither\n'],
-    ['with a TLS_CERT_FILE it cannot read', () => ({ ...base, TLS_CERT_FILE: `${secret.path}/cert.pem`, TLS_KEY_FILE: `${secret.path}/key.pem` }), 'api: TLS_CERT_FILE: cannot read the file (ENOENT)\n'],
+    [
+      'with LISTEN_ADDRESS=nonsense',
+      () => ({ ...base, LISTEN_ADDRESS: secret.listen }),
+      'api: invalid configuration: LISTEN_ADDRESS: must look like host:port or :port\n',
+    ],
+    [
+      'with SITE_TOKEN_KEY not 32 bytes',
+      () => ({ ...base, ...site, SITE_TOKEN_KEY: secret.tokenKey }),
+      'api: invalid site configuration: SITE_TOKEN_KEY: must be 32 bytes, base64\n',
+    ],
+    [
+      'with TLS_CERT_FILE but no TLS_KEY_FILE',
+      () => ({ ...base, TLS_CERT_FILE: `${secret.path}/cert.pem` }),
+      'api: TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither\n',
+    ],
+    [
+      'with a TLS_CERT_FILE it cannot read',
+      () => ({ ...base, TLS_CERT_FILE: `${secret.path}/cert.pem`, TLS_KEY_FILE: `${secret.path}/key.pem` }),
+      'api: TLS_CERT_FILE: cannot read the file (ENOENT)\n',
+    ],
     ['on a LISTEN_ADDRESS already in use', () => ({ ...base, LISTEN_ADDRESS: `127.0.0.1:${busyPort}` }), 'api: LISTEN_ADDRESS: cannot listen (EADDRINUSE)\n'],
   ])('%s', async (_case, env, message) => {
     const exit = await run('api', env());

@@ -27,8 +27,10 @@ const CLASSES = {
 };
 
 const call = (method: string, path: string, body?: unknown, token?: string | null) => site.call(method, path, { body, token });
-const register = (t: string, name: string, trust_class: string, mac?: string) => call('POST', `/v1/tenants/${t}/devices`, { name, trust_class, ...(mac ? { mac } : {}) });
-const reserve = (t: string, device: string, body: unknown = {}, token?: string | null) => call('POST', `/v1/tenants/${t}/devices/${device}/address`, body, token);
+const register = (t: string, name: string, trust_class: string, mac?: string) =>
+  call('POST', `/v1/tenants/${t}/devices`, { name, trust_class, ...(mac ? { mac } : {}) });
+const reserve = (t: string, device: string, body: unknown = {}, token?: string | null) =>
+  call('POST', `/v1/tenants/${t}/devices/${device}/address`, body, token);
 const release = (t: string, device: string, token?: string | null) => call('DELETE', `/v1/tenants/${t}/devices/${device}/address`, undefined, token);
 const reservationOf = async (mac: string) => (await kea.list()).find((r) => r.mac === mac);
 const pdnsA = async (fqdn: string) => (await dig(site.backends.pdns.dnsPort, fqdn)).answers;
@@ -434,14 +436,15 @@ describe('tenant reconcile and restore failing at the device-address step', () =
 });
 
 describe('two workers', () => {
-  it("concurrent reservations on two workers all land on the router (its read-modify-write is serialized)", async () => {
+  it('concurrent reservations on two workers all land on the router (its read-modify-write is serialized)', async () => {
     const two = await twoWorkers(site);
     try {
       // Both workers poll; slow Kea so the changes overlap.
       // Ten, over two tenants (five each, within the share of six), picking from the one shared range.
       const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10'];
       const ownerOf = (i: number) => (i < 5 ? 'many' : 'many2');
-      for (const [i, name] of names.entries()) expect((await register(ownerOf(i), name, 'sensor', `ee:00:00:00:00:${String(i).padStart(2, '0')}`)).status).toBe(201);
+      for (const [i, name] of names.entries())
+        expect((await register(ownerOf(i), name, 'sensor', `ee:00:00:00:00:${String(i).padStart(2, '0')}`)).status).toBe(201);
       keaProxy.latency(100);
       const results = await Promise.all(names.map((name, i) => reserve(ownerOf(i), name)));
       keaProxy.latency(0);

@@ -136,7 +136,10 @@ describe('a device holding a fixed address', () => {
   });
 
   it('400: its MAC cannot be cleared', async () => {
-    for (const body of [{ name: 'held', trust_class: 'sensor' }, { name: 'held', trust_class: 'sensor', mac: null }]) {
+    for (const body of [
+      { name: 'held', trust_class: 'sensor' },
+      { name: 'held', trust_class: 'sensor', mac: null },
+    ]) {
       const r = await register('devs', body);
       expect(r.status, r.text).toBe(400);
       expect(r.body.error).toMatch(/mac cannot be cleared/);

@@ -57,7 +57,11 @@ it('renders every operation of openapi.yaml from the site alone', async () => {
   // Rendered: the document's title is on the page; the sidebar then lists every operation.
   await page.getByText('Tenant provisioning service', { exact: false }).first().waitFor({ timeout: 30_000 });
   // Summaries are rendered as Markdown (`<record>` is a tag, `_` may emphasize): compare words only.
-  const words = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/[^A-Za-z0-9]+/g, ' ').trim();
+  const words = (s: string) =>
+    s
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/[^A-Za-z0-9]+/g, ' ')
+      .trim();
   const text = async () => words(await page.locator('body').innerText());
   const last = words(summaries.at(-1)!);
   await waitFor(async () => (await text()).includes(last), 30_000).catch(() => {});

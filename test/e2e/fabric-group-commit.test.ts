@@ -46,7 +46,9 @@ describe('the fabric written by many tenants at once', () => {
     const seconds = (Date.now() - started) / 1000;
     for (const a of answers) expect(a.status, a.text).toBe(201);
     const ran = applies() - before;
-    console.log(`fabric group commit: ${TENANTS} tenants, ${ran} applies, ${seconds.toFixed(1)} s (one apply each: >= ${((TENANTS * RELOAD_MS) / 1000).toFixed(1)} s)`);
+    console.log(
+      `fabric group commit: ${TENANTS} tenants, ${ran} applies, ${seconds.toFixed(1)} s (one apply each: >= ${((TENANTS * RELOAD_MS) / 1000).toFixed(1)} s)`,
+    );
     // Serialized, each tenant would run its own apply and wait out its reload: TENANTS applies.
     expect(ran).toBeLessThan(TENANTS);
     expect(ran).toBeGreaterThanOrEqual(1);
@@ -65,7 +67,7 @@ describe('the fabric written by many tenants at once', () => {
     expect(Math.max(...own)).toBeGreaterThan(1);
   });
 
-  it("a tenant whose own fabric objects are refused fails alone (502, network) beside two that are created", async () => {
+  it('a tenant whose own fabric objects are refused fails alone (502, network) beside two that are created', async () => {
     // An operator's zone of another type under the tenant's name: the adapter refuses to rewrite it.
     await pveCall('POST', '/cluster/sdn/zones', { zone: 'gcbad', type: 'simple' });
     await pveCall('PUT', '/cluster/sdn', {});

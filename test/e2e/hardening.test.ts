@@ -16,7 +16,11 @@ const entriesWith = (psk: string) =>
   ['lab-devices', 'lab-dev'].flatMap((ssid) => unifi().wlan(ssid)?.private_preshared_keys ?? []).filter((e) => e.password === psk);
 
 async function associate(psk: string, mac: string, ssid = 'lab-devices'): Promise<number> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ssid, psk, mac }) });
+  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ssid, psk, mac }),
+  });
   return res.status;
 }
 
@@ -26,7 +30,8 @@ async function created(name: string): Promise<any> {
   return r.body;
 }
 
-const auditOf = (action: string, object: string) => site.registry.sql`select actor, action, tenant, object, detail from audit_log where action = ${action} and object = ${object} order by id`;
+const auditOf = (action: string, object: string) =>
+  site.registry.sql`select actor, action, tenant, object, detail from audit_log where action = ${action} and object = ${object} order by id`;
 
 beforeAll(async () => {
   site = await startTestSite({ env: { SITE_RESERVED_NAMES: 'www,portal' } });
@@ -50,7 +55,10 @@ describe('item 2: one Wi-Fi key, one tenant', () => {
     ["the same tenant's key under a second name", 'hka', () => a.api_token, { name: 'twin', trust_class: 'sensor' }],
   ])('%s: 400, nothing issued, the key keeps one entry', async (_case, tenant, token, body) => {
     const r = await site.call('POST', `/v1/tenants/${tenant}/wifi-keys`, { token: token(), body: { ...body, psk: key.psk } });
-    expect([r.status, r.body]).toEqual([400, { error: 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost' }]);
+    expect([r.status, r.body]).toEqual([
+      400,
+      { error: 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost' },
+    ]);
     expect((await site.call('GET', `/v1/tenants/${tenant}/wifi-keys/${body.name}`, { token: token() })).status).toBe(404);
     expect(entriesWith(key.psk)).toHaveLength(1);
   });
@@ -61,7 +69,10 @@ describe('item 2: one Wi-Fi key, one tenant', () => {
     expect(again.status, again.text).toBe(201);
     // After the registry lost the key, the owner's psk restores it.
     await site.registry.sql`delete from wifi_keys where tenant = 'hka' and name = 'things'`;
-    const restored = await site.call('POST', '/v1/tenants/hka/wifi-keys', { token: a.api_token, body: { name: 'things', trust_class: 'sensor', psk: key.psk } });
+    const restored = await site.call('POST', '/v1/tenants/hka/wifi-keys', {
+      token: a.api_token,
+      body: { name: 'things', trust_class: 'sensor', psk: key.psk },
+    });
     expect(restored.status, restored.text).toBe(201);
     expect(restored.body.psk).toBe(key.psk);
     expect(entriesWith(key.psk)).toHaveLength(1);
@@ -104,8 +115,12 @@ describe('item 3: admission Wi-Fi keys can be revoked after expiry or a spent to
   });
 
   it('item 11: admissions issued and withdrawn are in the audit log, with the operator as actor', async () => {
-    expect(await auditOf('admission.issue', 'hkx')).toEqual([{ actor: 'operator', action: 'admission.issue', tenant: 'hkx', object: 'hkx', detail: { wifi: true, mac: null } }]);
-    expect(await auditOf('admission.withdraw', 'hkx')).toEqual([{ actor: 'operator', action: 'admission.withdraw', tenant: 'hkx', object: 'hkx', detail: null }]);
+    expect(await auditOf('admission.issue', 'hkx')).toEqual([
+      { actor: 'operator', action: 'admission.issue', tenant: 'hkx', object: 'hkx', detail: { wifi: true, mac: null } },
+    ]);
+    expect(await auditOf('admission.withdraw', 'hkx')).toEqual([
+      { actor: 'operator', action: 'admission.withdraw', tenant: 'hkx', object: 'hkx', detail: null },
+    ]);
   });
 });
 
@@ -162,8 +177,14 @@ describe('item 9: password and index only restore', () => {
   });
 
   it("a password of the tenant's choosing on an existing account: 400, the account's password stays", async () => {
-    const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', { token: a.api_token, body: { name: 'meter', publish: ['data/#'], subscribe: [], password: 'chosen-by-the-tenant' } });
-    expect([r.status, r.body]).toEqual([400, { error: "password: not this account's; password only restores an account whose password the service or the broker lost" }]);
+    const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', {
+      token: a.api_token,
+      body: { name: 'meter', publish: ['data/#'], subscribe: [], password: 'chosen-by-the-tenant' },
+    });
+    expect([r.status, r.body]).toEqual([
+      400,
+      { error: "password: not this account's; password only restores an account whose password the service or the broker lost" },
+    ]);
     const [row] = await site.registry.sql<{ password_hash: string }[]>`select password_hash from broker_accounts where tenant = 'hka' and name = 'meter'`;
     const { verifyBrokerPassword } = await import('../../core/credentials/broker-password.js');
     expect(verifyBrokerPassword(account.password, row!.password_hash)).toBe(true);
@@ -171,23 +192,35 @@ describe('item 9: password and index only restore', () => {
   });
 
   it("the account's own password still restores it", async () => {
-    const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', { token: a.api_token, body: { name: 'meter', publish: ['data/#'], subscribe: [], password: account.password } });
+    const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', {
+      token: a.api_token,
+      body: { name: 'meter', publish: ['data/#'], subscribe: [], password: account.password },
+    });
     expect(r.status, r.text).toBe(201);
   });
 
-  it.each([
-    ['as the operator', () => site.operatorToken],
-  ])('a tenant create with index and no secrets (%s): 400, no tenant labelled restored', async (_case, token) => {
-    const r = await site.call('POST', '/v1/tenants', { token: token(), body: { name: 'hkn', index: 40 } });
-    expect([r.status, r.body]).toEqual([400, { error: 'index: is for restore only: send it with tsig_secret, state_secret and api_token' }]);
-    expect(await site.registry.sql`select 1 from tenants where name = 'hkn'`).toHaveLength(0);
-  });
+  it.each([['as the operator', () => site.operatorToken]])(
+    'a tenant create with index and no secrets (%s): 400, no tenant labelled restored',
+    async (_case, token) => {
+      const r = await site.call('POST', '/v1/tenants', { token: token(), body: { name: 'hkn', index: 40 } });
+      expect([r.status, r.body]).toEqual([400, { error: 'index: is for restore only: send it with tsig_secret, state_secret and api_token' }]);
+      expect(await site.registry.sql`select 1 from tenants where name = 'hkn'`).toHaveLength(0);
+    },
+  );
 });
 
 describe('item 11: tenant create, restore and delete are in the audit log', () => {
   it('create: the zones published, the caller, the outcome', async () => {
     const rows = await auditOf('tenant.create', a.dns.zone);
-    expect(rows).toEqual([{ actor: 'operator', action: 'tenant.create', tenant: 'hka', object: a.dns.zone, detail: { outcome: 'created', index: a.index, zones: [a.dns.zone, a.dns.reverse_zone] } }]);
+    expect(rows).toEqual([
+      {
+        actor: 'operator',
+        action: 'tenant.create',
+        tenant: 'hka',
+        object: a.dns.zone,
+        detail: { outcome: 'created', index: a.index, zones: [a.dns.zone, a.dns.reverse_zone] },
+      },
+    ]);
   });
 
   it('restore: a create carrying the secrets, by the tenant itself', async () => {
@@ -195,19 +228,30 @@ describe('item 11: tenant create, restore and delete are in the audit log', () =
     const r = await site.call('POST', '/v1/tenants', { token: b.api_token, body });
     expect(r.status, r.text).toBe(200);
     const rows = await auditOf('tenant.restore', b.dns.zone);
-    expect(rows).toEqual([{ actor: 'tenant:hkb', action: 'tenant.restore', tenant: 'hkb', object: b.dns.zone, detail: { outcome: 'reconciled', index: b.index, zones: [b.dns.zone, b.dns.reverse_zone] } }]);
+    expect(rows).toEqual([
+      {
+        actor: 'tenant:hkb',
+        action: 'tenant.restore',
+        tenant: 'hkb',
+        object: b.dns.zone,
+        detail: { outcome: 'reconciled', index: b.index, zones: [b.dns.zone, b.dns.reverse_zone] },
+      },
+    ]);
   });
 
   it('delete: every name of the zones gone, by the tenant itself', async () => {
     site.backends.proxmox.removeTenantNetwork('hkb');
     const del = await site.call('DELETE', '/v1/tenants/hkb', { token: b.api_token });
     expect(del.status, del.text).toBe(204);
-    expect(await auditOf('tenant.delete', b.dns.zone)).toEqual([{ actor: 'tenant:hkb', action: 'tenant.delete', tenant: 'hkb', object: b.dns.zone, detail: { zones: [b.dns.zone, b.dns.reverse_zone] } }]);
+    expect(await auditOf('tenant.delete', b.dns.zone)).toEqual([
+      { actor: 'tenant:hkb', action: 'tenant.delete', tenant: 'hkb', object: b.dns.zone, detail: { zones: [b.dns.zone, b.dns.reverse_zone] } },
+    ]);
   });
 
   it('no audit entry carries a secret', async () => {
     const text = JSON.stringify(await site.registry.sql`select * from audit_log`);
-    for (const secret of [a.api_token, a.dns.tsig_secret, a.state.secret_key, b.api_token, b.dns.tsig_secret, b.state.secret_key]) expect(text).not.toContain(secret);
+    for (const secret of [a.api_token, a.dns.tsig_secret, a.state.secret_key, b.api_token, b.dns.tsig_secret, b.state.secret_key])
+      expect(text).not.toContain(secret);
   });
 });
 

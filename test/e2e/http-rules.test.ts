@@ -55,11 +55,19 @@ describe('authentication (401 with WWW-Authenticate)', () => {
     ['a tenant token with its MAC cut off', { token: 'TRUNCATED' }],
   ] as [string, { token: string | null; headers?: Record<string, string> }][])('%s', async (_case, opts) => {
     const token =
-      opts.token === 'OPERATOR+x' ? `${site.operatorToken}x`
-      : opts.token === 'FORGED' ? forged(created.api_token)
-      : opts.token === 'TRUNCATED' ? created.api_token.split('.').slice(0, 3).join('.')
-      : opts.token;
-    for (const [method, path, body] of [['GET', '/v1/tenants'], ['GET', '/v1/tenants/acme'], ['POST', '/v1/tenants', { name: 'acme' }], ['DELETE', '/v1/tenants/acme']] as const) {
+      opts.token === 'OPERATOR+x'
+        ? `${site.operatorToken}x`
+        : opts.token === 'FORGED'
+          ? forged(created.api_token)
+          : opts.token === 'TRUNCATED'
+            ? created.api_token.split('.').slice(0, 3).join('.')
+            : opts.token;
+    for (const [method, path, body] of [
+      ['GET', '/v1/tenants'],
+      ['GET', '/v1/tenants/acme'],
+      ['POST', '/v1/tenants', { name: 'acme' }],
+      ['DELETE', '/v1/tenants/acme'],
+    ] as const) {
       const r = await call(method, path, { ...opts, token, body });
       expect([r.status, r.text], `${method} ${path}`).toEqual([401, UNAUTHORIZED]);
       expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc-api"');
@@ -161,7 +169,13 @@ function chunked(method: string, path: string, chunks: string[]): Promise<{ stat
   const url = new URL(site.url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path, method, headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -224,7 +238,13 @@ function chunkedUpload(path: string, total: number, token: string): Promise<{ st
     let sent = 0;
     let answered = false;
     const req = request(
-      { host: url.hostname, port: url.port, path, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      },
       (res) => {
         answered = true;
         let text = '';
@@ -277,7 +297,13 @@ describe('request body limit (64 KB)', () => {
     const url = new URL(site.url);
     const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: '/v1/tenants', method: 'POST', headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/v1/tenants',
+          method: 'POST',
+          headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));
@@ -358,8 +384,18 @@ describe("the HTTP server's own answers", () => {
     ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '{"error":"request headers too large"}'],
     ['HTTP/1.1 without a Host header', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n', 400, '{"error":"missing Host header"}'],
     // Issue 27 item 7: RFC 9112 3.2, more than one Host field line is a 400 (which Host is meant?).
-    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
-    ['the same Host twice, on /v1', 'GET /v1/tenants HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n', 400, '{"error":"more than one Host header"}'],
+    [
+      'two Host headers',
+      'GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n',
+      400,
+      '{"error":"more than one Host header"}',
+    ],
+    [
+      'the same Host twice, on /v1',
+      'GET /v1/tenants HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n',
+      400,
+      '{"error":"more than one Host header"}',
+    ],
     ['two Host headers in HTTP/1.0', 'GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n', 400, '{"error":"more than one Host header"}'],
   ])('%s: %s with the {error} body', async (_case, raw, status, body) => {
     const r = await rawExchange(raw);

@@ -13,7 +13,11 @@ let token: string;
 
 type Answer = { status: number; body: any; headers: Headers; text: string };
 const call = (method: string, path: string, o: { key?: string; body?: unknown; token?: string } = {}): Promise<Answer> =>
-  site.call(method, path, { ...(o.token ? { token: o.token } : {}), ...(o.body !== undefined ? { body: o.body } : {}), headers: o.key ? { 'idempotency-key': o.key } : {} });
+  site.call(method, path, {
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.body !== undefined ? { body: o.body } : {}),
+    headers: o.key ? { 'idempotency-key': o.key } : {},
+  });
 const replayed = (r: Answer) => r.headers.get('idempotent-replayed') === 'true';
 
 beforeAll(async () => {
@@ -131,7 +135,12 @@ describe('a kept answer whose secret is replaced', () => {
     const first = await create();
     expect(first.status, first.text).toBe(201);
     const restored = await call('POST', '/v1/tenants', {
-      body: { name: 'idpgsec', tsig_secret: Buffer.from(randomUUID()).toString('base64'), state_secret: `st-${randomUUID().slice(0, 20)}`, api_token: first.body.api_token },
+      body: {
+        name: 'idpgsec',
+        tsig_secret: Buffer.from(randomUUID()).toString('base64'),
+        state_secret: `st-${randomUUID().slice(0, 20)}`,
+        api_token: first.body.api_token,
+      },
     });
     expect(restored.status, restored.text).toBe(200);
     const again = await create();

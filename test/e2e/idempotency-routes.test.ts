@@ -25,7 +25,21 @@ beforeAll(async () => {
   token = created.body.api_token;
   subnet = created.body.network.subnet.replace(/0\/24$/, '');
   const dir = mkdtempSync(join(tmpdir(), 'idrt-'));
-  await promisify(execFile)('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'k.pem'), '-subj', '/CN=x', '-out', join(dir, 'r.csr')]);
+  await promisify(execFile)('openssl', [
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    join(dir, 'k.pem'),
+    '-subj',
+    '/CN=x',
+    '-out',
+    join(dir, 'r.csr'),
+  ]);
   csr = readFileSync(join(dir, 'r.csr'), 'utf8');
 });
 afterAll(async () => {
@@ -45,14 +59,54 @@ interface Row {
 
 // In order: the device registered first is the one the address is reserved for.
 const ROWS: Row[] = [
-  { route: 'admissions', method: 'POST', path: '/v1/admissions', body: () => ({ name: 'idrtadm' }), other: () => ({ name: 'idrtad2' }), secret: (b) => b.enrollment_token, token: 'operator' },
+  {
+    route: 'admissions',
+    method: 'POST',
+    path: '/v1/admissions',
+    body: () => ({ name: 'idrtadm' }),
+    other: () => ({ name: 'idrtad2' }),
+    secret: (b) => b.enrollment_token,
+    token: 'operator',
+  },
   { route: 'workloads', method: 'POST', path: '/v1/tenants/idrt/workloads', body: () => ({ name: 'web' }), other: () => ({ name: 'web', cores: 3 }) },
-  { route: 'records', method: 'PUT', path: '/v1/tenants/idrt/records/www', body: () => ({ address: `${subnet}50` }), other: () => ({ address: `${subnet}51` }) },
-  { route: 'devices', method: 'POST', path: '/v1/tenants/idrt/devices', body: () => ({ name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:01' }), other: () => ({ name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:02' }) },
+  {
+    route: 'records',
+    method: 'PUT',
+    path: '/v1/tenants/idrt/records/www',
+    body: () => ({ address: `${subnet}50` }),
+    other: () => ({ address: `${subnet}51` }),
+  },
+  {
+    route: 'devices',
+    method: 'POST',
+    path: '/v1/tenants/idrt/devices',
+    body: () => ({ name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:01' }),
+    other: () => ({ name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:02' }),
+  },
   { route: 'device addresses', method: 'POST', path: '/v1/tenants/idrt/devices/probe1/address', body: () => ({}), other: () => ({ address: '10.200.0.70' }) },
-  { route: 'Wi-Fi keys', method: 'POST', path: '/v1/tenants/idrt/wifi-keys', body: () => ({ name: 'sensors', trust_class: 'sensor' }), other: () => ({ name: 'sensors', trust_class: 'camera' }), secret: (b) => b.psk },
-  { route: 'broker accounts', method: 'POST', path: '/v1/tenants/idrt/broker-accounts', body: () => ({ name: 'probe1', device: 'probe1', publish: ['log/probe1'], subscribe: [] }), other: () => ({ name: 'probe1', publish: ['x'], subscribe: [] }), secret: (b) => b.password },
-  { route: 'certificates', method: 'PUT', path: '/v1/tenants/idrt/certificates/web', body: () => ({ csr, names: ['www'] }), other: () => ({ csr, names: ['api'] }) },
+  {
+    route: 'Wi-Fi keys',
+    method: 'POST',
+    path: '/v1/tenants/idrt/wifi-keys',
+    body: () => ({ name: 'sensors', trust_class: 'sensor' }),
+    other: () => ({ name: 'sensors', trust_class: 'camera' }),
+    secret: (b) => b.psk,
+  },
+  {
+    route: 'broker accounts',
+    method: 'POST',
+    path: '/v1/tenants/idrt/broker-accounts',
+    body: () => ({ name: 'probe1', device: 'probe1', publish: ['log/probe1'], subscribe: [] }),
+    other: () => ({ name: 'probe1', publish: ['x'], subscribe: [] }),
+    secret: (b) => b.password,
+  },
+  {
+    route: 'certificates',
+    method: 'PUT',
+    path: '/v1/tenants/idrt/certificates/web',
+    body: () => ({ csr, names: ['www'] }),
+    other: () => ({ csr, names: ['api'] }),
+  },
 ];
 
 describe.each(ROWS)('$method $path ($route)', (row) => {

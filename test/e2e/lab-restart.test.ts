@@ -43,7 +43,10 @@ async function startLab(args: string[] = []): Promise<Lab> {
   const t0 = Date.now();
   // As `npm start` runs it: node_modules/.bin first on PATH, so tsx runs on the project's Node.
   env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;
-  const child = spawn(resolve('node_modules/.bin/node'), ['node_modules/tsx/dist/cli.mjs', 'apps/lab/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(resolve('node_modules/.bin/node'), ['node_modules/tsx/dist/cli.mjs', 'apps/lab/main.ts', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -135,7 +138,11 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   // A broker account (Mosquitto's dynsec) and a device's address (a Kea reservation).
   const account = await call(first, 'POST', '/v1/tenants/acme/broker-accounts', first.operatorToken, { name: 'app', publish: ['data/#'], subscribe: ['#'] });
   expect(account.status, account.text).toBe(201);
-  const device = await call(first, 'POST', '/v1/tenants/acme/devices', first.operatorToken, { name: 'sensor-1', trust_class: 'sensor', mac: 'aa:bb:cc:00:00:01' });
+  const device = await call(first, 'POST', '/v1/tenants/acme/devices', first.operatorToken, {
+    name: 'sensor-1',
+    trust_class: 'sensor',
+    mac: 'aa:bb:cc:00:00:01',
+  });
   expect(device.status, device.text).toBe(201);
   const address = await call(first, 'POST', '/v1/tenants/acme/devices/sensor-1/address', first.operatorToken, {});
   expect(address.status, address.text).toBe(201);

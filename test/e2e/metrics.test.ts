@@ -112,14 +112,17 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     expect(sample(text, 'provisioning_backend_call_duration_seconds_count', { backend: 'caddy', result: 'ok' })).toBeGreaterThan(0);
   });
 
-  it('counts a reconcile\'s steps by outcome, and the sweep with what it corrected', async () => {
+  it("counts a reconcile's steps by outcome, and the sweep with what it corrected", async () => {
     expect((await site.call('POST', `/v1/tenants/${TENANTS[0]}/reconcile`)).status).toBe(200);
     let text = await scrape(site.workerMetricsUrl);
     for (const step of ['dns', 'resolver', 'state', 'network', 'log-store', 'dashboards']) {
       expect(sample(text, 'provisioning_step_runs_total', { step, operation: 'ensure', outcome: 'in_place' }), step).toBeGreaterThanOrEqual(1);
     }
     // Drift behind the service: a zone deleted in PowerDNS; the sweep puts it back.
-    const zone = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones/${TENANTS[1]}.lab.example.`, { method: 'DELETE', headers: { 'X-API-Key': site.backends.pdns.apiKey } });
+    const zone = await fetch(`${site.backends.pdns.apiUrl}/servers/localhost/zones/${TENANTS[1]}.lab.example.`, {
+      method: 'DELETE',
+      headers: { 'X-API-Key': site.backends.pdns.apiKey },
+    });
     expect(zone.status).toBe(204);
     const client = new Client({ connection: site.temporal, namespace: site.namespace });
     await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
@@ -174,7 +177,7 @@ describe('the Grafana dashboard', () => {
   };
   const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
 
-  it("queries only metrics the service exports, in PromQL this Prometheus accepts", async () => {
+  it('queries only metrics the service exports, in PromQL this Prometheus accepts', async () => {
     expect(exprs.length).toBeGreaterThan(15);
     const exported = (await scrape(site.apiMetricsUrl)) + (await scrape(site.workerMetricsUrl));
     for (const { title, expr } of exprs) {

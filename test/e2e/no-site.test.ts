@@ -60,7 +60,10 @@ describe('an instance with no site configured', () => {
   });
 
   it('service routes and the fabric egress list work', async () => {
-    for (const [path, text] of [['/healthz', '{"status":"ok"}'], ['/readyz', '{"status":"ok","database":"ok"}']]) {
+    for (const [path, text] of [
+      ['/healthz', '{"status":"ok"}'],
+      ['/readyz', '{"status":"ok","database":"ok"}'],
+    ]) {
       const r = await site.call('GET', path!, { token: null });
       expect([r.status, r.text]).toEqual([200, text]);
     }

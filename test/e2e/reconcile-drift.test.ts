@@ -117,7 +117,8 @@ describe('drift made behind the service', () => {
     // PowerDNS: the workload's A record deleted through its API; Kea: the device's reservation removed through its own.
     const pdns = site.backends.pdns;
     const del = await fetch(`${pdns.apiUrl}/servers/localhost/zones/${zoneName()}.`, {
-      method: 'PATCH', headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
+      method: 'PATCH',
+      headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ rrsets: [{ name: `web.${zoneName()}.`, type: 'A', changetype: 'DELETE' }] }),
     });
     expect(del.status).toBe(204);
@@ -141,7 +142,11 @@ describe('drift made behind the service', () => {
   });
 
   it('the plan reports, object by object, what the reconcile then did (same results, same fields)', () => {
-    const notInPlace = (xs: Found[]) => xs.filter((o) => o.result !== 'in-place').map((o) => ({ ...o, fields: o.fields ? [...o.fields].sort() : undefined })).sort((a, b) => `${a.area} ${a.object}`.localeCompare(`${b.area} ${b.object}`));
+    const notInPlace = (xs: Found[]) =>
+      xs
+        .filter((o) => o.result !== 'in-place')
+        .map((o) => ({ ...o, fields: o.fields ? [...o.fields].sort() : undefined }))
+        .sort((a, b) => `${a.area} ${a.object}`.localeCompare(`${b.area} ${b.object}`));
     expect(notInPlace(planned).length).toBeGreaterThanOrEqual(8);
     expect(notInPlace(planned)).toEqual(notInPlace(objects));
   });
@@ -206,7 +211,9 @@ describe('drift made behind the service', () => {
   it("the sweep sums each tenant's objects by area and result, and never prunes", async () => {
     await admin.ensure({ username: `${T}-stray`, publish: [`${T}/y`], subscribe: [] });
     const result = await site.client.workflow.execute('reconcileSweep', {
-      workflowId: `reconcile-sweep-drift`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ concurrency: 2 }],
+      workflowId: `reconcile-sweep-drift`,
+      taskQueue: site.config.env.TEMPORAL_TASK_QUEUE,
+      args: [{ concurrency: 2 }],
     });
     expect(result.reconciled).toContain(T);
     expect(result.found[T]).toMatchObject({
@@ -231,7 +238,9 @@ describe('drift made behind the service', () => {
     await admin.remove(`${T}-app`);
     const was = await census();
     const result = await site.client.workflow.execute('reconcileSweep', {
-      workflowId: `reconcile-sweep-plan-drift`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ concurrency: 2, mode: 'plan' }],
+      workflowId: `reconcile-sweep-plan-drift`,
+      taskQueue: site.config.env.TEMPORAL_TASK_QUEUE,
+      args: [{ concurrency: 2, mode: 'plan' }],
     });
     expect(result.mode).toBe('plan');
     expect(result.planned).toContain(T);

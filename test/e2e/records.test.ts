@@ -24,7 +24,9 @@ beforeAll(async () => {
   expect(o.status, o.text).toBe(201);
   other = o.body;
   // A device address reservation as the device-address routes leave it in the registry.
-  await site.registry.db.insert(deviceAddresses).values({ tenant: 'acme', device: 'cam1', trustClass: 'camera', address: DEVICE_ADDRESS, mac: 'aa:bb:cc:00:00:01' });
+  await site.registry.db
+    .insert(deviceAddresses)
+    .values({ tenant: 'acme', device: 'cam1', trustClass: 'camera', address: DEVICE_ADDRESS, mac: 'aa:bb:cc:00:00:01' });
   const w = await answered(clientFor(site).POST('/v1/tenants/{t}/workloads', { params: { path: { t: 'acme' } }, body: { name: 'web' } }));
   expect(w.status, w.text).toBe(201);
 });
@@ -42,7 +44,8 @@ const reverseName = (address: string) => `${address.split('.').reverse().join('.
 const put = (record: string, body: { address: string }, token?: string | null) =>
   answered(clientFor(site, token).PUT('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record } }, body }));
 const putRaw = (name: string, body: unknown) => site.call('PUT', `/v1/tenants/acme/records/${name}`, { body });
-const del = (record: string, token?: string) => answered(clientFor(site, token).DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record } } }));
+const del = (record: string, token?: string) =>
+  answered(clientFor(site, token).DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: 'acme', record } } }));
 const list = (token?: string) => answered(clientFor(site, token).GET('/v1/tenants/{t}/records', { params: { path: { t: 'acme' } } }));
 const a = async (name: string) => (await dig(port(), `${name}.${zone()}`)).answers;
 const ptr = async (address: string) => (await dig(port(), reverseName(address), 'PTR')).answers;
@@ -132,10 +135,30 @@ describe("publishing a record for a device's address", () => {
 
 describe('requests that are refused', () => {
   const rows: { reason: string; name: string; body: unknown; error: string | RegExp }[] = [
-    { reason: 'an address outside the subnet and not a device address', name: 'x', body: { address: '192.0.2.10' }, error: "address 192.0.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices" },
-    { reason: "another tenant's subnet", name: 'x', body: { address: '10.128.2.10' }, error: "address 10.128.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices" },
-    { reason: 'the network address', name: 'x', body: { address: '10.128.1.0' }, error: "address 10.128.1.0 is not a host address of the tenant's subnet 10.128.1.0/24" },
-    { reason: 'the broadcast address', name: 'x', body: { address: '10.128.1.255' }, error: "address 10.128.1.255 is not a host address of the tenant's subnet 10.128.1.0/24" },
+    {
+      reason: 'an address outside the subnet and not a device address',
+      name: 'x',
+      body: { address: '192.0.2.10' },
+      error: "address 192.0.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices",
+    },
+    {
+      reason: "another tenant's subnet",
+      name: 'x',
+      body: { address: '10.128.2.10' },
+      error: "address 10.128.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices",
+    },
+    {
+      reason: 'the network address',
+      name: 'x',
+      body: { address: '10.128.1.0' },
+      error: "address 10.128.1.0 is not a host address of the tenant's subnet 10.128.1.0/24",
+    },
+    {
+      reason: 'the broadcast address',
+      name: 'x',
+      body: { address: '10.128.1.255' },
+      error: "address 10.128.1.255 is not a host address of the tenant's subnet 10.128.1.0/24",
+    },
     { reason: 'not an IPv4 address', name: 'x', body: { address: 'web' }, error: /^address: / },
     { reason: 'no address', name: 'x', body: {}, error: 'address: required' },
     { reason: 'an unknown field', name: 'x', body: { address: '10.128.1.40', ttl: 5 }, error: 'unknown field "ttl"' },

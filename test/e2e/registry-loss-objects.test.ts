@@ -40,15 +40,19 @@ describe('the registry lost under a tenant with a device address, a Wi-Fi key an
     const tables = await site.registry.sql<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`;
     await site.registry.sql.unsafe(`truncate ${tables.map((x) => `"${x.tablename}"`).join(', ')} cascade`);
 
-    const restored = await site.call('POST', '/v1/tenants', { body: { name: 'rlo', tsig_secret: t.body.dns.tsig_secret, state_secret: t.body.state.secret_key, api_token: token } });
+    const restored = await site.call('POST', '/v1/tenants', {
+      body: { name: 'rlo', tsig_secret: t.body.dns.tsig_secret, state_secret: t.body.state.secret_key, api_token: token },
+    });
     expect(restored.status, restored.text).toBe(201);
     expect(restored.body).toMatchObject({ outcome: 'restored', index: t.body.index });
     // What the registry cannot rebuild is reported for the tenant to restore, not adopted by guess:
     // the broker client (only the tenant holds its password) and the workload's VM.
-    expect(restored.body.objects).toEqual(expect.arrayContaining([
-      { area: 'broker', object: 'mqtt client rlo-app', result: 'unknown' },
-      { area: 'hypervisor', object: `vm ${web.body.vmid} (rlo-web)`, result: 'unknown' },
-    ]));
+    expect(restored.body.objects).toEqual(
+      expect.arrayContaining([
+        { area: 'broker', object: 'mqtt client rlo-app', result: 'unknown' },
+        { area: 'hypervisor', object: `vm ${web.body.vmid} (rlo-web)`, result: 'unknown' },
+      ]),
+    );
     expect(restored.body.objects).toHaveLength(2);
     expect(JSON.stringify(restored.body.objects)).not.toContain(account.body.password);
     // The restore's run read the areas that can hold unknown objects, not the Wi-Fi controller

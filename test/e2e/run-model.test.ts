@@ -35,14 +35,16 @@ afterAll(async () => {
 });
 
 /** A fault of a simulator or real server's proxy, on for the call only. */
-const faulted = (faults: () => Faults, fault: Parameters<Faults['add']>[0]) => async <R>(call: () => Promise<R>): Promise<R> => {
-  faults().add(fault);
-  try {
-    return await call();
-  } finally {
-    faults().clear();
-  }
-};
+const faulted =
+  (faults: () => Faults, fault: Parameters<Faults['add']>[0]) =>
+  async <R>(call: () => Promise<R>): Promise<R> => {
+    faults().add(fault);
+    try {
+      return await call();
+    } finally {
+      faults().clear();
+    }
+  };
 const pdns = (fault: Parameters<Faults['add']>[0]) => faulted(() => site.backends.pdns.faults, fault);
 
 interface Case {
@@ -60,49 +62,104 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    object: 'tenant create', call: () => site.call('POST', '/v1/tenants', { body: { name: 'runsnew' } }), during: pdns({ failNext: 1000, status: 500, match: '/zones' }),
-    run: 'tenant-create/runsnew', step: 'dns', activity: 'dns.ensure', backend: 'powerdns', resumed: 200,
+    object: 'tenant create',
+    call: () => site.call('POST', '/v1/tenants', { body: { name: 'runsnew' } }),
+    during: pdns({ failNext: 1000, status: 500, match: '/zones' }),
+    run: 'tenant-create/runsnew',
+    step: 'dns',
+    activity: 'dns.ensure',
+    backend: 'powerdns',
+    resumed: 200,
   },
   {
-    object: 'tenant delete', call: () => site.call('DELETE', '/v1/tenants/runsdel'), during: pdns({ failNext: 1000, status: 500, match: '/zones', method: 'DELETE' }),
-    run: 'tenant-delete/runsdel', step: 'dns', activity: 'dns.remove', backend: 'powerdns', resumed: 204,
+    object: 'tenant delete',
+    call: () => site.call('DELETE', '/v1/tenants/runsdel'),
+    during: pdns({ failNext: 1000, status: 500, match: '/zones', method: 'DELETE' }),
+    run: 'tenant-delete/runsdel',
+    step: 'dns',
+    activity: 'dns.remove',
+    backend: 'powerdns',
+    resumed: 204,
   },
   {
-    object: 'workload create', call: () => site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name: 'web' } }),
+    object: 'workload create',
+    call: () => site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name: 'web' } }),
     during: faulted(() => site.backends.proxmox.faults, { failNext: 1000, status: 500, match: '/clone', method: 'POST' }),
-    run: `workload-create/${T}/web`, step: 'hypervisor', activity: 'hypervisor.ensure-vm', backend: 'proxmox', resumed: 201,
+    run: `workload-create/${T}/web`,
+    step: 'hypervisor',
+    activity: 'hypervisor.ensure-vm',
+    backend: 'proxmox',
+    resumed: 201,
   },
   {
-    object: 'workload delete', call: () => site.call('DELETE', `/v1/tenants/${T}/workloads/gone`),
+    object: 'workload delete',
+    call: () => site.call('DELETE', `/v1/tenants/${T}/workloads/gone`),
     during: (call) => faulted(() => site.backends.proxmox.faults, { failNext: 1000, status: 500, match: `/qemu/${workload.vmid}`, method: 'DELETE' })(call),
-    run: `workload-delete/${T}/gone`, step: 'hypervisor', activity: 'hypervisor.remove-vm', backend: 'proxmox', resumed: 204,
+    run: `workload-delete/${T}/gone`,
+    step: 'hypervisor',
+    activity: 'hypervisor.remove-vm',
+    backend: 'proxmox',
+    resumed: 204,
   },
   {
-    object: 'record put', call: () => site.call('PUT', `/v1/tenants/${T}/records/www`, { body: { address: '10.128.1.50' } }), during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
-    run: `record-put/${T}/www`, step: 'dns', activity: 'dns.publish-record', backend: 'powerdns', resumed: 200,
+    object: 'record put',
+    call: () => site.call('PUT', `/v1/tenants/${T}/records/www`, { body: { address: '10.128.1.50' } }),
+    during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
+    run: `record-put/${T}/www`,
+    step: 'dns',
+    activity: 'dns.publish-record',
+    backend: 'powerdns',
+    resumed: 200,
   },
   {
-    object: 'record delete', call: () => site.call('DELETE', `/v1/tenants/${T}/records/old`), during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
-    run: `record-delete/${T}/old`, step: 'dns', activity: 'dns.unpublish-record', backend: 'powerdns', resumed: 204,
+    object: 'record delete',
+    call: () => site.call('DELETE', `/v1/tenants/${T}/records/old`),
+    during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
+    run: `record-delete/${T}/old`,
+    step: 'dns',
+    activity: 'dns.unpublish-record',
+    backend: 'powerdns',
+    resumed: 204,
   },
   {
-    object: 'device address reserve', call: () => site.call('POST', `/v1/tenants/${T}/devices/probe1/address`, { body: {} }), during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
-    run: `device-address/${T}/probe1/lowest`, step: 'dns', activity: 'device-address.apply', backend: 'powerdns', resumed: 201,
+    object: 'device address reserve',
+    call: () => site.call('POST', `/v1/tenants/${T}/devices/probe1/address`, { body: {} }),
+    during: pdns({ failNext: 1000, status: 500, method: 'PATCH' }),
+    run: `device-address/${T}/probe1/lowest`,
+    step: 'dns',
+    activity: 'device-address.apply',
+    backend: 'powerdns',
+    resumed: 201,
   },
   {
-    object: 'Wi-Fi key issue', call: () => site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'sensors', trust_class: 'sensor' } }),
+    object: 'Wi-Fi key issue',
+    call: () => site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'sensors', trust_class: 'sensor' } }),
     during: faulted(() => site.backends.unifi!.faults, { failNext: 1000, status: 500, method: 'PUT', match: 'wlanconf' }),
-    run: `wifi-key/${T}/sensors`, step: 'wifi', activity: 'wifi.ensure-key', backend: 'unifi', resumed: 201,
+    run: `wifi-key/${T}/sensors`,
+    step: 'wifi',
+    activity: 'wifi.ensure-key',
+    backend: 'unifi',
+    resumed: 201,
   },
   {
-    object: 'Wi-Fi key revoke', call: () => site.call('DELETE', `/v1/tenants/${T}/wifi-keys/oldkey`),
+    object: 'Wi-Fi key revoke',
+    call: () => site.call('DELETE', `/v1/tenants/${T}/wifi-keys/oldkey`),
     during: faulted(() => site.backends.unifi!.faults, { failNext: 1000, status: 500, method: 'PUT', match: 'wlanconf' }),
-    run: `wifi-key-revoke/${T}/oldkey`, step: 'wifi', activity: 'wifi.revoke-key', backend: 'unifi', resumed: 204,
+    run: `wifi-key-revoke/${T}/oldkey`,
+    step: 'wifi',
+    activity: 'wifi.revoke-key',
+    backend: 'unifi',
+    resumed: 204,
   },
   {
-    object: 'broker account ensure', call: () => site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app', publish: ['data/#'], subscribe: [] } }),
+    object: 'broker account ensure',
+    call: () => site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app', publish: ['data/#'], subscribe: [] } }),
     during: (call) => pausingBroker(site.backends.mosquitto!.dir, call),
-    run: `broker-account/${T}/app`, step: 'broker', activity: 'broker.ensure-account', backend: 'broker', resumed: 201,
+    run: `broker-account/${T}/app`,
+    step: 'broker',
+    activity: 'broker.ensure-account',
+    backend: 'broker',
+    resumed: 201,
   },
 ];
 

@@ -135,7 +135,10 @@ describe('a create, read with the temporal CLI through the codec', () => {
 
     const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'clif' } });
     expect(resumed.status, resumed.text).toBe(200);
-    await waitFor(async () => (await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='clif' AND ExecutionStatus='Completed'`)).length === 1, 10_000);
+    await waitFor(
+      async () => (await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='clif' AND ExecutionStatus='Completed'`)).length === 1,
+      10_000,
+    );
     // After the resume, the past failure is still searchable.
     const past = await json<any[]>(site, 'workflow', 'list', '--query', `FailedSteps='state' AND ExecutionStatus='Completed'`);
     expect(past.map((w) => w.execution.workflowId)).toContain(runIds.tenantCreate('clif'));
@@ -169,7 +172,7 @@ describe('a create, read with the temporal CLI through the codec', () => {
     expect(schedule).toContain('reconcileSweep');
   });
 
-  it('finds the sweep\'s reconciles by TenantName and Operation, like an operator\'s', async () => {
+  it("finds the sweep's reconciles by TenantName and Operation, like an operator's", async () => {
     const sweep = await site.client.workflow.execute('reconcileSweep', { workflowId: `sweep-${Date.now()}`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
     expect(sweep.reconciled).toContain('cli');
     const children = await json<any[]>(site, 'workflow', 'list', '--query', `TenantName='cli' AND Operation='tenant-reconcile'`);

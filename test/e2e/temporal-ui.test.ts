@@ -107,7 +107,11 @@ async function failedActivity(page: Page, activity: string, needle: string): Pro
   await page.getByTestId('timeline-tab').click();
   await timelineEvent(page, activity).first().click();
   // The details list the last attempt's Activity Task Started event: `Attempt` beside its number.
-  const attempt = await page.locator('div.items-start', { has: page.getByText('Attempt', { exact: true }) }).locator('p').nth(1).innerText();
+  const attempt = await page
+    .locator('div.items-start', { has: page.getByText('Attempt', { exact: true }) })
+    .locator('p')
+    .nth(1)
+    .innerText();
   return { attempt: attempt.trim(), failure: await panelText(page, 'Failure', needle) };
 }
 
@@ -141,7 +145,13 @@ describe('a tenant create failed at one step, in the Temporal UI', () => {
     expect(failed.failure).toContain('"backend": "minio"');
     await page.screenshot({ path: join(OUTPUT, 'temporal-ui-tenant-failure.png'), fullPage: true });
 
-    expect(await searchAttributes(page)).toMatchObject({ Outcome: 'failed', FailedSteps: ['state'], Step: 'state', TenantName: 'uif', Operation: 'tenant-create' });
+    expect(await searchAttributes(page)).toMatchObject({
+      Outcome: 'failed',
+      FailedSteps: ['state'],
+      Step: 'state',
+      TenantName: 'uif',
+      Operation: 'tenant-create',
+    });
     await page.close();
   });
 });
@@ -156,7 +166,9 @@ describe('a workload create failed at one step, in the Temporal UI', () => {
     const tenant = await site.call('POST', '/v1/tenants', { body: { name: 'uiw' } });
     expect(tenant.status, tenant.text).toBe(201);
     // PowerDNS refuses the name's write (a PATCH): the VM exists, the names are not published.
-    const step = await failedAt(site.backends.pdns.faults, { method: 'PATCH' }, () => site.call('POST', '/v1/tenants/uiw/workloads', { body: { name: 'web' } }));
+    const step = await failedAt(site.backends.pdns.faults, { method: 'PATCH' }, () =>
+      site.call('POST', '/v1/tenants/uiw/workloads', { body: { name: 'web' } }),
+    );
     const page = await openRun(runIds.workloadCreate('uiw', 'web'));
     // A failed run parks for its repeat: the UI shows it Running, not a green Completed.
     expect(await runStatus(page)).toBe('running');
@@ -167,7 +179,12 @@ describe('a workload create failed at one step, in the Temporal UI', () => {
 
     await timelineEvent(page, 'dns.publish-workload').first().waitFor();
     expect(await timelineActivities(page)).toEqual(
-      expect.arrayContaining(['hypervisor.template-disk: Completed', 'hypervisor.ensure-vm: Completed', 'dns.check-name: Completed', 'dns.publish-workload: Failed']),
+      expect.arrayContaining([
+        'hypervisor.template-disk: Completed',
+        'hypervisor.ensure-vm: Completed',
+        'dns.check-name: Completed',
+        'dns.publish-workload: Failed',
+      ]),
     );
     await page.getByText(/^3 • dns\.publish-workload/).waitFor();
     await page.screenshot({ path: join(OUTPUT, 'temporal-ui-workload.png'), fullPage: true });

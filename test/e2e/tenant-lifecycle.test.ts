@@ -83,7 +83,9 @@ describe('creating a tenant', () => {
   it('a repeated create without secrets is 409 and changes nothing', async () => {
     const r = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ error: `tenant already exists; to reconcile it send tsig_secret, state_secret and api_token, or have the operator call POST /v1/tenants/acme/reconcile` });
+    expect(r.body).toEqual({
+      error: `tenant already exists; to reconcile it send tsig_secret, state_secret and api_token, or have the operator call POST /v1/tenants/acme/reconcile`,
+    });
     const again = await site.call('GET', '/v1/tenants/acme', { token: created.api_token });
     expect(again.status).toBe(200);
   });

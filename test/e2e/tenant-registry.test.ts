@@ -32,9 +32,21 @@ function fabric(zones: Record<string, number>, vnets: Record<string, { zone: str
 /** The tenant object a read must return for `name` at index `i` (spec: Tenant; design §7). */
 function expectTenant(t: any, name: string, i: number) {
   const s = site.config.site!;
-  expect(Object.keys(t).sort()).toEqual(
-    ['created_at', 'dashboard', 'dns', 'fabric', 'index', 'log', 'name', 'network', 'secrets_stored', 'state', 'status', 'steps', 'updated_at'],
-  );
+  expect(Object.keys(t).sort()).toEqual([
+    'created_at',
+    'dashboard',
+    'dns',
+    'fabric',
+    'index',
+    'log',
+    'name',
+    'network',
+    'secrets_stored',
+    'state',
+    'status',
+    'steps',
+    'updated_at',
+  ]);
   expect(t.name).toBe(name);
   expect(t.index).toBe(i);
   expect(t.status).toBe('ready');
@@ -52,12 +64,8 @@ function expectTenant(t: any, name: string, i: number) {
   });
   expect(t.state).toEqual({ endpoint: s.state.endpoint, bucket: 'tenant-state', key_prefix: `${name}/`, access_key: name });
   // Log store and dashboards are optional backends: their fields follow what the site has.
-  expect(t.log).toEqual(
-    s.logStore ? { account_id: 1000 + i, endpoint: s.logStore.endpoint, select_header: expect.any(String) } : { account_id: 1000 + i },
-  );
-  expect(t.dashboard).toEqual(
-    s.grafana ? { url: expect.any(String), org_id: expect.any(Number), username: expect.any(String) } : {},
-  );
+  expect(t.log).toEqual(s.logStore ? { account_id: 1000 + i, endpoint: s.logStore.endpoint, select_header: expect.any(String) } : { account_id: 1000 + i });
+  expect(t.dashboard).toEqual(s.grafana ? { url: expect.any(String), org_id: expect.any(Number), username: expect.any(String) } : {});
   expect(t.secrets_stored).toBe(true);
   expect(t.steps.map((x: any) => x.name)).toEqual([
     'dns',
@@ -247,7 +255,13 @@ describe('GET /v1/tenants', () => {
     const r = await site.call('GET', '/v1/tenants');
     expect(r.status, r.text).toBe(200);
     expect(Object.keys(r.body)).toEqual(['tenants']);
-    const expected: [string, number][] = [['rga', 1], ['rgd', 2], ['rgc', 3], ['rgf', 7], ['rgh', 30]];
+    const expected: [string, number][] = [
+      ['rga', 1],
+      ['rgd', 2],
+      ['rgc', 3],
+      ['rgf', 7],
+      ['rgh', 30],
+    ];
     expect(r.body.tenants.map((t: any) => [t.name, t.index])).toEqual(expected);
     r.body.tenants.forEach((t: any, k: number) => expectTenant(t, ...expected[k]!));
   });

@@ -34,7 +34,11 @@ function tenantctl(args: string[], env: Record<string, string> = {}): Promise<Ru
   });
 }
 
-const SECRETS = (body: { api_token: string; dns: { tsig_secret: string }; state: { secret_key: string } }) => [body.api_token, body.dns.tsig_secret, body.state.secret_key];
+const SECRETS = (body: { api_token: string; dns: { tsig_secret: string }; state: { secret_key: string } }) => [
+  body.api_token,
+  body.dns.tsig_secret,
+  body.state.secret_key,
+];
 
 beforeAll(async () => {
   site = await startTestSite({ minimal: true });
@@ -153,7 +157,12 @@ describe('tenantctl exit codes and output', () => {
   });
 
   it('usage errors exit 2: unknown command, missing argument, unknown flag, bad output', async () => {
-    for (const args of [['bogus', 'thing'], ['tenant', 'get'], ['tenant', 'list', '--nope'], ['tenant', 'list', '--output', 'xml']]) {
+    for (const args of [
+      ['bogus', 'thing'],
+      ['tenant', 'get'],
+      ['tenant', 'list', '--nope'],
+      ['tenant', 'list', '--output', 'xml'],
+    ]) {
       const r = await tenantctl(args);
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -172,8 +181,11 @@ describe('tenantctl exit codes and output', () => {
     const pdns = site.backends.pdns;
     // Drift behind the service: the zone's NS set changed through PowerDNS's API.
     const patch = await fetch(`${pdns.apiUrl}/servers/localhost/zones/${zone}`, {
-      method: 'PATCH', headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ rrsets: [{ name: zone, type: 'NS', ttl: 3600, changetype: 'REPLACE', records: [{ content: 'ns.elsewhere.example.', disabled: false }] }] }),
+      method: 'PATCH',
+      headers: { 'x-api-key': pdns.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        rrsets: [{ name: zone, type: 'NS', ttl: 3600, changetype: 'REPLACE', records: [{ content: 'ns.elsewhere.example.', disabled: false }] }],
+      }),
     });
     expect(patch.status).toBe(204);
     const r = await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan']);

@@ -66,7 +66,23 @@ beforeAll(async () => {
   key = join(dir, 'key.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { stdio: 'ignore' },
   );
   databaseUrl = await freshDatabase();
@@ -134,16 +150,24 @@ describe('TLS files that cannot be used stop the start, naming the variable and 
     ['an unreadable certificate', () => ({ TLS_CERT_FILE: join(dir, 'missing-cert.pem'), TLS_KEY_FILE: key }), 'TLS_CERT_FILE: cannot read the file (ENOENT)'],
     ['an unreadable key', () => ({ TLS_CERT_FILE: cert, TLS_KEY_FILE: join(dir, 'missing-key.pem') }), 'TLS_KEY_FILE: cannot read the file (ENOENT)'],
     ['files swapped', () => ({ TLS_CERT_FILE: key, TLS_KEY_FILE: cert }), 'TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key'],
-    ['a key that is not the certificate\'s', () => {
-      const other = join(dir, 'other-key.pem');
-      execFileSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', other], { stdio: 'ignore' });
-      return { TLS_CERT_FILE: cert, TLS_KEY_FILE: other };
-    }, 'TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key'],
-    ['not PEM at all', () => {
-      const junk = join(dir, 'junk.pem');
-      writeFileSync(junk, 'not a certificate\n');
-      return { TLS_CERT_FILE: junk, TLS_KEY_FILE: junk };
-    }, 'TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key'],
+    [
+      "a key that is not the certificate's",
+      () => {
+        const other = join(dir, 'other-key.pem');
+        execFileSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', other], { stdio: 'ignore' });
+        return { TLS_CERT_FILE: cert, TLS_KEY_FILE: other };
+      },
+      'TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key',
+    ],
+    [
+      'not PEM at all',
+      () => {
+        const junk = join(dir, 'junk.pem');
+        writeFileSync(junk, 'not a certificate\n');
+        return { TLS_CERT_FILE: junk, TLS_KEY_FILE: junk };
+      },
+      'TLS_CERT_FILE, TLS_KEY_FILE: must be a PEM certificate and its private key',
+    ],
   ])('%s', async (_case, files, message) => {
     const failure = await startApi({ config: config(files()), log }).then(
       async (started) => {

@@ -44,9 +44,11 @@ function startReceiver(): Promise<string> {
       if (req.url === '/v1/traces' && req.method === 'POST') {
         bodies.push(text);
         const body = JSON.parse(text) as { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: OtlpSpan[] }> }> };
-        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) {
-          spans.push({ ...s, traceId: hex(s.traceId)!, spanId: hex(s.spanId)!, parentSpanId: hex(s.parentSpanId) });
-        }
+        for (const rs of body.resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? [])
+            for (const s of ss.spans ?? []) {
+              spans.push({ ...s, traceId: hex(s.traceId)!, spanId: hex(s.spanId)!, parentSpanId: hex(s.parentSpanId) });
+            }
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
@@ -88,7 +90,10 @@ describe('a traced create', () => {
     const http = trace.find((s) => s.name === 'POST /v1/tenants')!;
     expect(http.parentSpanId).toBeUndefined();
     expect(attr(http, 'http.route')?.stringValue).toBe('/v1/tenants');
-    expect(names.some((n) => /^(UpdateWithStartWorkflow|StartWorkflow):/.test(n)), names.join(', ')).toBe(true);
+    expect(
+      names.some((n) => /^(UpdateWithStartWorkflow|StartWorkflow):/.test(n)),
+      names.join(', '),
+    ).toBe(true);
     expect(names).toContain('RunWorkflow:tenantCreate');
     expect(names.filter((n) => n.startsWith('RunActivity:')).length).toBeGreaterThan(0);
   });
@@ -123,10 +128,17 @@ describe('a traced create', () => {
 
   it('carries no secret in any span, in any encoding, after both processes flushed every span', async () => {
     const b = created.body;
-    const secrets = new Map(Object.entries({
-      api_token: b.api_token, tsig_secret: b.dns.tsig_secret, state_secret: b.state.secret_key, log_ingest_token: b.log.ingest_token,
-      log_read_token: b.log.read_token, dashboard_password: b.dashboard.password, operator_token: site.operatorToken,
-    }) as [string, string][]);
+    const secrets = new Map(
+      Object.entries({
+        api_token: b.api_token,
+        tsig_secret: b.dns.tsig_secret,
+        state_secret: b.state.secret_key,
+        log_ingest_token: b.log.ingest_token,
+        log_read_token: b.log.read_token,
+        dashboard_password: b.dashboard.password,
+        operator_token: site.operatorToken,
+      }) as [string, string][],
+    );
     expect([...secrets.values()].every((s) => typeof s === 'string' && s.length >= 8)).toBe(true);
     // Stopping the site flushes the worker's and the API's exporters: every span is in.
     const before = bodies.length;

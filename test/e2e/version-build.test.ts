@@ -28,7 +28,12 @@ beforeAll(async () => {
   api = spawn(process.execPath, [join(dir, 'apps/api/main.js')], {
     cwd: dir,
     // Only what the service needs to start; nothing names the build (no SERVICE_* variables).
-    env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-version-build-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', LISTEN_ADDRESS: `127.0.0.1:${port}` },
+    env: {
+      PATH: process.env.PATH ?? '',
+      OPERATOR_TOKEN: 'op-version-build-0123456789',
+      DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none',
+      LISTEN_ADDRESS: `127.0.0.1:${port}`,
+    },
     stdio: 'ignore',
   });
   await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 30_000);

@@ -284,7 +284,9 @@ describe('two workers', () => {
       // Both workers poll; slow the controller so the writes overlap.
       unifi().faults.add({ latencyMs: 100 });
       // Ten, so each worker surely gets some of the WLAN writes (all on one: 2 in 1,024).
-      const results = await Promise.all(['c-1', 'c-2', 'c-3', 'c-4', 'c-5', 'c-6', 'c-7', 'c-8', 'c-9', 'c-10'].map((name) => issue('keys', { name, trust_class: 'camera' })));
+      const results = await Promise.all(
+        ['c-1', 'c-2', 'c-3', 'c-4', 'c-5', 'c-6', 'c-7', 'c-8', 'c-9', 'c-10'].map((name) => issue('keys', { name, trust_class: 'camera' })),
+      );
       unifi().faults.clear();
       for (const r of results) {
         expect(r.status, r.text).toBe(201);
@@ -336,7 +338,13 @@ describe('tenant delete failing at the wifi step', () => {
 
 describe('secrets', () => {
   it('no psk ever reaches the service log', async () => {
-    const psks = [...new Set(unifi().state.sites.get('default')!.wlans.flatMap((w) => w.private_preshared_keys.map((e) => e.password)))];
+    const psks = [
+      ...new Set(
+        unifi()
+          .state.sites.get('default')!
+          .wlans.flatMap((w) => w.private_preshared_keys.map((e) => e.password)),
+      ),
+    ];
     expect(psks.length).toBeGreaterThan(0);
     for (const psk of [...psks, sensors.psk, 'Restored-Key-0001']) {
       expect(site.logs.filter((l) => l.includes(psk))).toEqual([]);

@@ -105,7 +105,7 @@ describe('creating a workload', () => {
     expect(again.body).toMatchObject({ cores: 2, memory_mb: 2048, disk_gb: 20, vmid: 10040 });
   });
 
-  it('a disk smaller than the workload\'s is refused (400): a disk never shrinks', async () => {
+  it("a disk smaller than the workload's is refused (400): a disk never shrinks", async () => {
     const r = await create('acme', { name: 'web', disk_gb: 10 });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: "disk_gb 10 is smaller than the workload's disk of 20 GB; a disk can grow, never shrink" });
@@ -143,7 +143,11 @@ describe('requests that are refused', () => {
     { reason: 'zero cores', body: { name: 'x', cores: 0 }, error: /^cores: / },
     { reason: 'fractional memory', body: { name: 'x', memory_mb: 1.5 }, error: /^memory_mb: / },
     { reason: 'a disk of 0 GB', body: { name: 'x', disk_gb: 0 }, error: /^disk_gb: / },
-    { reason: 'a key that is not an OpenSSH public key', body: { name: 'x', ssh_keys: ['hello'] }, error: 'ssh_keys.0: must be an OpenSSH public key on one line' },
+    {
+      reason: 'a key that is not an OpenSSH public key',
+      body: { name: 'x', ssh_keys: ['hello'] },
+      error: 'ssh_keys.0: must be an OpenSSH public key on one line',
+    },
   ];
   for (const row of rows) {
     it(`400: ${row.reason}`, async () => {

@@ -20,7 +20,9 @@ afterEach(async () => {
 });
 
 /** A server that reads requests off each connection and lets `onRequest` answer (or not). */
-async function rawServer(onRequest: (socket: Socket, nth: { onConnection: number; overall: number }) => void): Promise<{ url: string; requests: () => number }> {
+async function rawServer(
+  onRequest: (socket: Socket, nth: { onConnection: number; overall: number }) => void,
+): Promise<{ url: string; requests: () => number }> {
   let overall = 0;
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -52,7 +54,11 @@ const answer = (socket: Socket, body: string, status = '200 OK') =>
  */
 const turn = () => new Promise((r) => setImmediate(r));
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as BackendError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as BackendError,
+  );
 
 describe('the bound on a call', () => {
   it('a backend that never answers fails the call at the bound, as a retryable "no answer within"', async () => {
@@ -103,7 +109,7 @@ describe('a kept connection the backend closed', () => {
 });
 
 describe('the answer', () => {
-  it("keeps the reason phrase, the headers (lowercase, a repeated one as a list) and the body", async () => {
+  it('keeps the reason phrase, the headers (lowercase, a repeated one as a list) and the body', async () => {
     const { url } = await rawServer((socket) =>
       socket.write('HTTP/1.1 409 Already There\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-Csrf-Token: t\r\ncontent-length: 2\r\n\r\n{}'),
     );
@@ -138,7 +144,9 @@ describe('a certificate the configured trust does not accept', () => {
     try {
       const err = await failure(new BackendHttp('tls', url, { authorization: 'Bearer s3cret' }).call({ path: 't' }));
       expect(err!.retryable).toBe(false);
-      expect(err!.detail).toMatch(/^GET \/t: certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY): .*\); set the backend's CA bundle$/);
+      expect(err!.detail).toMatch(
+        /^GET \/t: certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY): .*\); set the backend's CA bundle$/,
+      );
       expect(err!.message).not.toContain('s3cret');
       expect(requests).toBe(0);
       expect((await new BackendHttp('tls', url, {}, 3_000, { ca: ca.caPem }).call({ path: 't' })).text).toBe('ok');

@@ -83,14 +83,22 @@ describe('the backend check (worker --check-backends)', () => {
     const checks = await checkBackends(siteWith({}), { timeoutMs: 3000 });
     for (const c of checks) {
       expect(c.ok, c.backend).toBe(false);
-      if (c.backend !== 'broker') expect(c.detail, c.backend).toMatch(/certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/);
+      if (c.backend !== 'broker')
+        expect(c.detail, c.backend).toMatch(
+          /certificate not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/,
+        );
       else expect(c.detail).toMatch(/certificate/);
     }
   });
 
   it('with another CA it is refused too; a per-backend bundle overrides the site-wide one', async () => {
-    const checks = await checkBackends(siteWith({ SITE_BACKEND_CA_FILE: ca.otherCaFile, SITE_PROXMOX_CA_FILE: ca.caFile, SITE_WIFI_CA_FILE: ca.caFile }), { timeoutMs: 3000 });
-    const ok = checks.filter((c) => c.ok).map((c) => c.backend).sort();
+    const checks = await checkBackends(siteWith({ SITE_BACKEND_CA_FILE: ca.otherCaFile, SITE_PROXMOX_CA_FILE: ca.caFile, SITE_WIFI_CA_FILE: ca.caFile }), {
+      timeoutMs: 3000,
+    });
+    const ok = checks
+      .filter((c) => c.ok)
+      .map((c) => c.backend)
+      .sort();
     expect(ok).toEqual(['proxmox', 'wifi']);
   });
 });
@@ -108,7 +116,13 @@ describe('the adapters over TLS with the private CA', () => {
     await ports.state.remove({ tenant: 'tlsx', accessKey: stateAccessKey('tlsx') });
     await ports.logStore!.ensure({ tenant: 'tlsx', accountId: 1999, ingestToken: randomBytes(16).toString('hex'), readToken: randomBytes(16).toString('hex') });
     await ports.logStore!.remove({ tenant: 'tlsx' });
-    await ports.dashboards!.ensure({ tenant: 'tlsx', username: 'tlsx-viewer', password: `Aa1!${randomBytes(12).toString('hex')}`, accountId: 1999, readToken: randomBytes(16).toString('hex') });
+    await ports.dashboards!.ensure({
+      tenant: 'tlsx',
+      username: 'tlsx-viewer',
+      password: `Aa1!${randomBytes(12).toString('hex')}`,
+      accountId: 1999,
+      readToken: randomBytes(16).toString('hex'),
+    });
     await ports.dashboards!.remove({ tenant: 'tlsx', username: 'tlsx-viewer' });
     expect(await ports.wifi!.observe({ ssid: 'lab-devices', keyId: 'tlsx', fingerprint: 'none' })).toBeUndefined();
     expect(Array.isArray(await ports.deviceAddress!.list())).toBe(true);
@@ -119,7 +133,7 @@ describe('the adapters over TLS with the private CA', () => {
     }
   });
 
-  it("an adapter without the CA fails on the certificate, as a refusal (not retried)", async () => {
+  it('an adapter without the CA fails on the certificate, as a refusal (not retried)', async () => {
     const ports = bindPorts(siteWith({}));
     const err = (await ports.hypervisor.newestTemplate().catch((e: unknown) => e)) as { detail: string; retryable: boolean };
     expect(err.detail).toMatch(/certificate not trusted/);

@@ -10,9 +10,7 @@ import { absolutePatterns } from '../../core/names/broker-patterns.js';
 import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
-import {
-  startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, receivedUntilControl, type RunningMosquitto,
-} from '../support/mosquitto.js';
+import { startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, receivedUntilControl, type RunningMosquitto } from '../support/mosquitto.js';
 import { freePort } from '../support/ports.js';
 import { waitFor } from '../support/site.js';
 
@@ -105,7 +103,7 @@ describe('a workload account', () => {
     expect(await canSubscribe(c, '$CONTROL/dynamic-security/#')).toBe(false);
   });
 
-  it('receives its own tenant\'s messages and never another tenant\'s', async () => {
+  it("receives its own tenant's messages and never another tenant's", async () => {
     await account('beta', 'app', { publish: ['data/#'], subscribe: ['#'] }, 'pw-beta');
     const acme = await as('acme-app', 'pw-app-1');
     const beta = await as('beta-app', 'pw-beta');
@@ -115,8 +113,12 @@ describe('a workload account', () => {
     await beta.subscribeAsync('acme/#', { qos: 1 }).catch(() => undefined);
     await beta.subscribeAsync('beta/#', { qos: 1 });
     const acme2 = await as('acme-app', 'pw-app-1');
-    expect(await receivedUntilControl(acme, () => canPublish(beta, 'acme/data/intrusion'), { client: acme2, topic: 'acme/data/mine' })).toEqual(['acme/data/mine']);
-    expect(await receivedUntilControl(beta, () => acme2.publishAsync('acme/data/secret', 'a', { qos: 1 }), { client: beta, topic: 'beta/data/control' })).toEqual(['beta/data/control']);
+    expect(await receivedUntilControl(acme, () => canPublish(beta, 'acme/data/intrusion'), { client: acme2, topic: 'acme/data/mine' })).toEqual([
+      'acme/data/mine',
+    ]);
+    expect(
+      await receivedUntilControl(beta, () => acme2.publishAsync('acme/data/secret', 'a', { qos: 1 }), { client: beta, topic: 'beta/data/control' }),
+    ).toEqual(['beta/data/control']);
   });
 });
 
@@ -150,14 +152,17 @@ describe('a device account', () => {
 
 describe('drift', () => {
   it('replaces a tampered ACL list exactly', async () => {
-    const [r] = await admin.run([{
-      command: 'modifyRole', rolename: 'acme-app',
-      acls: [
-        { acltype: 'publishClientSend', topic: 'acme/data/#', allow: true, priority: 0 },
-        { acltype: 'publishClientSend', topic: 'beta/#', allow: true, priority: 5 },
-        { acltype: 'subscribePattern', topic: '#', allow: true, priority: 5 },
-      ],
-    }]);
+    const [r] = await admin.run([
+      {
+        command: 'modifyRole',
+        rolename: 'acme-app',
+        acls: [
+          { acltype: 'publishClientSend', topic: 'acme/data/#', allow: true, priority: 0 },
+          { acltype: 'publishClientSend', topic: 'beta/#', allow: true, priority: 5 },
+          { acltype: 'subscribePattern', topic: '#', allow: true, priority: 5 },
+        ],
+      },
+    ]);
     expect(r?.error).toBeUndefined();
     const c = await as('acme-app', 'pw-app-1');
     expect(await canPublish(c, 'beta/x')).toBe(true); // the drift is real
@@ -216,7 +221,7 @@ describe('the test probe canConnect', () => {
 });
 
 describe('passwords', () => {
-  it('issuing again without a password keeps the broker\'s one and the current connection', async () => {
+  it("issuing again without a password keeps the broker's one and the current connection", async () => {
     const c = await as('acme-app', 'pw-app-1');
     const outcomes = await adapter.ensure({ username: 'acme-app', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
     expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'in-place']);
@@ -275,7 +280,7 @@ describe('changes and revocation', () => {
     await adapter.remove('acme-mover');
   });
 
-  it('lists a tenant\'s accounts (clients and orphan roles) by prefix, not a longer tenant name\'s', async () => {
+  it("lists a tenant's accounts (clients and orphan roles) by prefix, not a longer tenant name's", async () => {
     await account('acme2', 'x', { publish: ['a'], subscribe: [] }, 'pw-x');
     await admin.run([{ command: 'createRole', rolename: 'acme-orphan' }]);
     expect(await adapter.listClients(tenantUsernamePrefix('acme'))).toEqual(['acme-app', 'acme-d1', 'acme-orphan']);

@@ -32,8 +32,21 @@ async function openssl(...args: string[]): Promise<string> {
 
 async function makeCsr(name: string, newkey: string[], extra: string[] = []): Promise<void> {
   // The subject and names asked for are hostile on purpose: the issuer must ignore them.
-  await openssl('req', '-new', ...newkey, '-nodes', '-keyout', `${name}.key`, '-subj', '/CN=evil.example',
-    '-addext', 'subjectAltName=DNS:evil.example,DNS:*.acme.site.example', ...extra, '-out', `${name}.csr`);
+  await openssl(
+    'req',
+    '-new',
+    ...newkey,
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-subj',
+    '/CN=evil.example',
+    '-addext',
+    'subjectAltName=DNS:evil.example,DNS:*.acme.site.example',
+    ...extra,
+    '-out',
+    `${name}.csr`,
+  );
   csr[name] = await readFile(join(dir, `${name}.csr`), 'utf8');
   key[name] = await readFile(join(dir, `${name}.key`), 'utf8');
 }
@@ -96,7 +109,11 @@ describe('reading a signing request', () => {
     ['not PEM at all', () => 'hello', /no PEM block/],
     ['a private key instead of a request', () => key.p256!, /not CERTIFICATE REQUEST/],
     ['two requests at once', () => csr.p256! + csr.rsa2048!, /more than one PEM block/],
-    ['a PEM body that is not DER', () => '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n', /not a valid signing request|not a PKCS#10/],
+    [
+      'a PEM body that is not DER',
+      () => '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n',
+      /not a valid signing request|not a PKCS#10/,
+    ],
   ])('refuses: %s', (_reason, pem, reason) => {
     const r = rsaIssuer.inspectCsr(pem());
     expect(r.ok).toBe(false);
@@ -116,8 +133,14 @@ describe('reading a signing request', () => {
 });
 
 describe.each([
-  ['an RSA root CA, RSA tenant key', () => ({ issuer: rsaIssuer, ca: rsaCa, root: 'rsa-root.pem', req: 'rsa2048', usage: 'Digital Signature, Key Encipherment' })],
-  ['an EC CA under two intermediates, ECDSA P-256 tenant key', () => ({ issuer: ecIssuer, ca: ecCa, root: 'ec-root.pem', req: 'p256', usage: 'Digital Signature' })],
+  [
+    'an RSA root CA, RSA tenant key',
+    () => ({ issuer: rsaIssuer, ca: rsaCa, root: 'rsa-root.pem', req: 'rsa2048', usage: 'Digital Signature, Key Encipherment' }),
+  ],
+  [
+    'an EC CA under two intermediates, ECDSA P-256 tenant key',
+    () => ({ issuer: ecIssuer, ca: ecCa, root: 'ec-root.pem', req: 'p256', usage: 'Digital Signature' }),
+  ],
 ])('issuing with %s', (label, setup) => {
   let s: ReturnType<typeof setup>;
   let cert: IssuedCertificate;
@@ -140,7 +163,7 @@ describe.each([
     await expect(openssl('verify', '-CAfile', other, '-untrusted', `${tag}-chain.pem`, `${tag}-leaf.pem`)).rejects.toThrow();
   });
 
-  it('carries the issuer\'s subject, names, usages and one year, never the request\'s', async () => {
+  it("carries the issuer's subject, names, usages and one year, never the request's", async () => {
     const text = await openssl('x509', '-in', `${tag}-leaf.pem`, '-noout', '-text');
     expect(text).toMatch(/Subject: CN ?= ?web\.acme\.site\.example/);
     expect(text).toContain('DNS:web.acme.site.example, DNS:www.acme.site.example, DNS:api.acme.site.example');
@@ -214,18 +237,27 @@ describe('issuing', () => {
   });
 
   it('refuses to sign once the CA has expired', async () => {
-    const issuer = createIssuer({ caCertPem: rsaCa.caCertPem, caKeyPem: rsaCa.caKeyPem, siteDomain: SITE, now: () => new Date(Date.now() + 20 * 365 * 86_400_000) });
+    const issuer = createIssuer({
+      caCertPem: rsaCa.caCertPem,
+      caKeyPem: rsaCa.caKeyPem,
+      siteDomain: SITE,
+      now: () => new Date(Date.now() + 20 * 365 * 86_400_000),
+    });
     await expect(issuer.issue({ csrPem: csr.p256!, certificate: 'web', tenant: 'acme', names: [] })).rejects.toThrow(/expired/);
   });
 });
 
 describe('configuration', () => {
   it.each([
-    ['a key that is not the CA\'s', () => ({ caCertPem: rsaCa.caCertPem, caKeyPem: ecCa.caKeyPem }), /does not belong/],
-    ['a certificate that is not a CA', async () => {
-      const leaf = await rsaIssuer.issue({ csrPem: csr.p256!, certificate: 'web', tenant: 'acme', names: [] });
-      return { caCertPem: leaf.certificatePem, caKeyPem: key.p256! };
-    }, /not a CA certificate/],
+    ["a key that is not the CA's", () => ({ caCertPem: rsaCa.caCertPem, caKeyPem: ecCa.caKeyPem }), /does not belong/],
+    [
+      'a certificate that is not a CA',
+      async () => {
+        const leaf = await rsaIssuer.issue({ csrPem: csr.p256!, certificate: 'web', tenant: 'acme', names: [] });
+        return { caCertPem: leaf.certificatePem, caKeyPem: key.p256! };
+      },
+      /not a CA certificate/,
+    ],
     ['a chain that does not link up', () => ({ caCertPem: ecCa.caCertPem, caKeyPem: ecCa.caKeyPem, chainPem: [rsaCa.rootCertPem] }), /does not link up/],
     ['an unreadable key', () => ({ caCertPem: rsaCa.caCertPem, caKeyPem: 'nope' }), /cannot be read/],
   ])('refuses %s when the issuer is built', async (_reason, make, message) => {

@@ -23,7 +23,10 @@ function checkBackends(env: Record<string, string>): Promise<{ code: number | nu
     execFile(
       process.execPath,
       [inject('entryBundles').worker, '--check-backends'],
-      { env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-check-backends-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', ...env }, timeout: 60_000 },
+      {
+        env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-check-backends-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', ...env },
+        timeout: 60_000,
+      },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -99,18 +102,30 @@ describe('worker --check-backends at a site with DHCP', () => {
     const classes = { sensor: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.99.0.10-10.99.0.20' } };
     const bad = await checkBackends({ ...full.env, SITE_TRUST_CLASSES: JSON.stringify(classes) });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/FAIL\s+dhcp\s+\S+\s+SITE_TRUST_CLASSES: trust class sensor: range 10\.99\.0\.10-10\.99\.0\.20 is not inside the device network /);
+    expect(bad.stdout).toMatch(
+      /FAIL\s+dhcp\s+\S+\s+SITE_TRUST_CLASSES: trust class sensor: range 10\.99\.0\.10-10\.99\.0\.20 is not inside the device network /,
+    );
   });
 
   it('a Grafana without the VictoriaLogs plugin: names the plugin and how to install it (issue 28 item 4)', async () => {
-    expect((await checkBackends(full.env)).stdout).toMatch(/ok\s+grafana\s+\S+\s+signed in as \S+ \(server admin\); plugin victoriametrics-logs-datasource 0\.14\.1/);
+    expect((await checkBackends(full.env)).stdout).toMatch(
+      /ok\s+grafana\s+\S+\s+signed in as \S+ \(server admin\); plugin victoriametrics-logs-datasource 0\.14\.1/,
+    );
     const bare = await serveApp(createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'grafana-admin-MARK', plugins: [] }).app);
-    const old = await serveApp(createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'grafana-admin-MARK', plugins: [{ id: 'victorialogs-datasource', name: 'VictoriaLogs', version: '0.12.0' }] }).app);
+    const old = await serveApp(
+      createGrafanaSimulator({
+        adminUser: 'admin',
+        adminPassword: 'grafana-admin-MARK',
+        plugins: [{ id: 'victorialogs-datasource', name: 'VictoriaLogs', version: '0.12.0' }],
+      }).app,
+    );
     try {
       const login = { SITE_GRAFANA_ADMIN_USER: 'admin', SITE_GRAFANA_ADMIN_PASSWORD: 'grafana-admin-MARK' };
       const r = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: bare.url });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/FAIL\s+grafana\s+\S+\s+the VictoriaLogs data source plugin \(victoriametrics-logs-datasource, 0\.13 or later\) is not installed: .*grafana cli plugins install victoriametrics-logs-datasource/);
+      expect(r.stdout).toMatch(
+        /FAIL\s+grafana\s+\S+\s+the VictoriaLogs data source plugin \(victoriametrics-logs-datasource, 0\.13 or later\) is not installed: .*grafana cli plugins install victoriametrics-logs-datasource/,
+      );
       const r2 = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: old.url });
       expect(r2.stdout).toMatch(/it has victorialogs-datasource, the plugin before 0\.13, whose id differs/);
       expect(r.stdout + r2.stdout).not.toContain('MARK');
@@ -134,7 +149,9 @@ describe('worker --check-backends at a site with DHCP', () => {
     try {
       const r = await checkBackends({ ...full.env, SITE_LOG_URL: `http://127.0.0.1:${(forward.address() as AddressInfo).port}` });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/FAIL\s+log-store\s+\S+\s+Caddy refuses this Host \(403 host not allowed\): .*set SITE_LOG_URL to that address, or add this one to admin\.origins/);
+      expect(r.stdout).toMatch(
+        /FAIL\s+log-store\s+\S+\s+Caddy refuses this Host \(403 host not allowed\): .*set SITE_LOG_URL to that address, or add this one to admin\.origins/,
+      );
     } finally {
       forward.close();
     }
@@ -149,7 +166,9 @@ describe('worker --check-backends at a site with DHCP', () => {
     try {
       const r = await checkBackends(full.env);
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/FAIL\s+dhcp\s+\S+\s+config-write refused \(.+\): Kea cannot save its configuration, .*let the user kea-dhcp4 runs as write its configuration file/);
+      expect(r.stdout).toMatch(
+        /FAIL\s+dhcp\s+\S+\s+config-write refused \(.+\): Kea cannot save its configuration, .*let the user kea-dhcp4 runs as write its configuration file/,
+      );
       const kea = createKeaAdapter({ controlUrl: full.kea!.controlUrl, subnetId: Number(full.env.SITE_DHCP_SUBNET_ID) });
       const failed = await kea.ensure({ mac: '02:00:00:00:28:06', address: '10.200.0.250', hostname: 'w' }).catch((e: unknown) => e);
       expect(failed).toBeInstanceOf(BackendError);

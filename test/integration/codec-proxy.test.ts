@@ -38,7 +38,9 @@ function raw(method: string, path: string): Promise<{ status: number; body: stri
   return new Promise((resolve, reject) => {
     const body = '{"payloads":[]}';
     const socket = connect({ host: '127.0.0.1', port: proxyPort }, () =>
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`),
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ),
     );
     let received = '';
     socket.on('data', (d: Buffer) => (received += d.toString()));

@@ -82,9 +82,18 @@ describe('ensure a tenant', () => {
   it('the data sources carry the read token and the project header; devices is the default', () => {
     const got = state.datasourcesOf(orgId);
     expect(got.map((d) => d.uid).sort()).toEqual([...uids].sort());
-    for (const [uid, project] of [['svc-logs-workloads', '1001-0'], ['svc-logs-platform', '1001-1'], ['svc-logs-devices', '1001-2']] as const) {
+    for (const [uid, project] of [
+      ['svc-logs-workloads', '1001-0'],
+      ['svc-logs-platform', '1001-1'],
+      ['svc-logs-devices', '1001-2'],
+    ] as const) {
       const d = state.datasourceByUid(orgId, uid);
-      expect(d).toMatchObject({ type: 'victoriametrics-logs-datasource', access: 'proxy', url: 'https://logs.site.example', isDefault: uid === 'svc-logs-devices' });
+      expect(d).toMatchObject({
+        type: 'victoriametrics-logs-datasource',
+        access: 'proxy',
+        url: 'https://logs.site.example',
+        isDefault: uid === 'svc-logs-devices',
+      });
       expect(d?.jsonData).toMatchObject({ httpHeaderName1: 'Authorization', httpHeaderName2: 'X-Log-Project' });
       expect(d?.secureJsonData).toEqual({ httpHeaderValue1: `Bearer ${acme.readToken}`, httpHeaderValue2: project });
     }
@@ -136,12 +145,22 @@ describe('ensure a tenant', () => {
     });
 
     it('an edited data source (url, default moved) is corrected', async () => {
-      await asAdmin('PUT', '/api/datasources/uid/svc-logs-workloads', { name: 'Logs: workloads', type: 'victoriametrics-logs-datasource', access: 'proxy', url: 'http://evil.example', isDefault: true }, orgId);
+      await asAdmin(
+        'PUT',
+        '/api/datasources/uid/svc-logs-workloads',
+        { name: 'Logs: workloads', type: 'victoriametrics-logs-datasource', access: 'proxy', url: 'http://evil.example', isDefault: true },
+        orgId,
+      );
       expect(state.datasourceByUid(orgId, 'svc-logs-devices')?.isDefault).toBe(false);
       const r = results((await dash.ensure(acme)).outcomes);
       expect(r['dashboard data source svc-logs-workloads']).toBe('corrected');
       expect(r['dashboard data source svc-logs-devices']).toBe('corrected');
-      expect(state.datasourcesOf(orgId).filter((d) => d.isDefault).map((d) => d.uid)).toEqual(['svc-logs-devices']);
+      expect(
+        state
+          .datasourcesOf(orgId)
+          .filter((d) => d.isDefault)
+          .map((d) => d.uid),
+      ).toEqual(['svc-logs-devices']);
       expect(state.datasourceByUid(orgId, 'svc-logs-workloads')?.url).toBe('https://logs.site.example');
     });
 

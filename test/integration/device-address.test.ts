@@ -40,7 +40,10 @@ async function reservations(): Promise<KeaReservation[]> {
 }
 
 async function backendError(p: Promise<unknown>): Promise<BackendError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(BackendError);
   return e as BackendError;
 }
@@ -84,7 +87,7 @@ describe('making a reservation', () => {
     expect((await dhcp.observe('aa:bb:cc:00:00:01'))?.hostname).toBe('sensor1');
   });
 
-  it('leaves the subnet\'s other reservations alone', async () => {
+  it("leaves the subnet's other reservations alone", async () => {
     await dhcp.ensure({ mac: '02:00:00:00:00:aa', address: '10.200.0.70', hostname: 'other' });
     await dhcp.ensure({ mac: '02:00:00:00:00:bb', address: '10.200.0.71' });
     const list = await dhcp.list();

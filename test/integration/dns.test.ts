@@ -32,7 +32,9 @@ describe('PowerDNS adapter against a real pdns_server', () => {
     });
     api = new BackendHttp('powerdns', pdns.apiUrl, { 'X-API-Key': pdns.apiKey });
   });
-  afterAll(async () => { await pdns?.stop(); });
+  afterAll(async () => {
+    await pdns?.stop();
+  });
 
   it('creates the key and both zones, which then observe as matching', async () => {
     expect(await dns.ensure(acme)).toEqual([
@@ -60,12 +62,8 @@ describe('PowerDNS adapter against a real pdns_server', () => {
     expect((await dig(pdns.dnsPort, ptrName('10.128.1.77'), 'PTR')).answers).toEqual([`printer.${acme.zone}`]);
   });
 
-  it('refuses updates signed with a wrong secret, an unknown key, another tenant\'s key, or none', async () => {
-    const attempts = [
-      keyArg(acme, randomBytes(32).toString('base64')),
-      keyArg(acme, acme.tsigSecret, 'tenant-nobody'),
-      keyArg(beta),
-    ];
+  it("refuses updates signed with a wrong secret, an unknown key, another tenant's key, or none", async () => {
+    const attempts = [keyArg(acme, randomBytes(32).toString('base64')), keyArg(acme, acme.tsigSecret, 'tenant-nobody'), keyArg(beta)];
     for (const key of attempts) {
       const res = await nsupdate(pdns.dnsPort, acme.zone, key, [`update add intruder.${acme.zone} 60 A 10.128.1.66`]);
       expect(res.ok).toBe(false);
@@ -107,7 +105,11 @@ describe('PowerDNS adapter against a real pdns_server', () => {
     await api.call({ method: 'PUT', path: zonePath, json: { kind: 'Master' } });
     // Bind the zone to another tenant's key and point NS elsewhere.
     await api.call({ method: 'PUT', path: `${zonePath}/metadata/TSIG-ALLOW-DNSUPDATE`, json: { metadata: [beta.tsigKeyName] } });
-    await api.call({ method: 'PATCH', path: zonePath, json: { rrsets: [{ name: acme.zone, type: 'NS', ttl: 3600, changetype: 'REPLACE', records: [{ content: 'ns.elsewhere.example.', disabled: false }] }] } });
+    await api.call({
+      method: 'PATCH',
+      path: zonePath,
+      json: { rrsets: [{ name: acme.zone, type: 'NS', ttl: 3600, changetype: 'REPLACE', records: [{ content: 'ns.elsewhere.example.', disabled: false }] }] },
+    });
     expect((await nsupdate(pdns.dnsPort, acme.zone, keyArg(beta), [`update add stolen.${acme.zone} 60 A 10.128.1.6`])).ok).toBe(true);
     expect((await dns.observe(acme)).zone).toEqual({ exists: true, matches: false, drift: ['kind', 'NS', 'TSIG-ALLOW-DNSUPDATE'] });
 
@@ -148,8 +150,10 @@ describe('PowerDNS adapter against a real pdns_server', () => {
   });
 
   it('refuses a record outside the zone it names', async () => {
-    await expect(dns.ensureRecord({ zone: acme.zone, name: `x.${beta.zone}`, type: 'A', content: '10.128.2.5' }))
-      .rejects.toMatchObject({ name: 'BackendError', retryable: false });
+    await expect(dns.ensureRecord({ zone: acme.zone, name: `x.${beta.zone}`, type: 'A', content: '10.128.2.5' })).rejects.toMatchObject({
+      name: 'BackendError',
+      retryable: false,
+    });
   });
 
   it('removes zones and key idempotently', async () => {

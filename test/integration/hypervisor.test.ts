@@ -71,8 +71,25 @@ beforeAll(async () => {
   server = await serveApp(sim.app);
   hv = adapter();
   // The tenant's VNet must run on the fabric for its VMs to start.
-  const net = createProxmoxNetworkAdapter({ apiUrl: server.url, tokenId: TOKEN_ID, tokenSecret: SECRET, controller: 'evpnctl', node: 'pve1', taskTimeoutMs: 2_000, vrfVniBase: site.vrfVniBase, vnetVniBase: site.vnetVniBase });
-  await net.ensure({ tenant: 'acme', index: 5, vrfVni: tenant.vrfVni, vnet: tenant.vnet, vnetTag: tenant.vnetTag, subnet: tenant.subnet, gateway: tenant.gateway });
+  const net = createProxmoxNetworkAdapter({
+    apiUrl: server.url,
+    tokenId: TOKEN_ID,
+    tokenSecret: SECRET,
+    controller: 'evpnctl',
+    node: 'pve1',
+    taskTimeoutMs: 2_000,
+    vrfVniBase: site.vrfVniBase,
+    vnetVniBase: site.vnetVniBase,
+  });
+  await net.ensure({
+    tenant: 'acme',
+    index: 5,
+    vrfVni: tenant.vrfVni,
+    vnet: tenant.vnet,
+    vnetTag: tenant.vnetTag,
+    subnet: tenant.subnet,
+    gateway: tenant.gateway,
+  });
 });
 afterAll(async () => server?.close());
 
@@ -200,7 +217,11 @@ describe('failures', () => {
 
   it('a fault injected over HTTP on the config write surfaces too', async () => {
     const spec = specFor(5, { cores: 3 });
-    await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 503, match: '/config', method: 'POST' }) });
+    await fetch(`${server.url}/__lab/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fail_next: 1, status: 503, match: '/config', method: 'POST' }),
+    });
     const err = (await hv.ensure(spec).catch((e: unknown) => e)) as BackendError;
     expect(err.status).toBe(503);
     expect((await hv.ensure(spec))[0]?.result).toBe('corrected');
@@ -210,7 +231,9 @@ describe('failures', () => {
     const spec = specFor(6);
     sim.state.taskTiming.stall.add('qmstart');
     try {
-      const err = (await adapter(150).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      const err = (await adapter(150)
+        .ensure(spec)
+        .catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
       expect(err.retryable).toBe(true);
       expect(err.detail).toMatch(/qmstart .* still running after 150 ms/);
@@ -231,7 +254,9 @@ describe('long clones (a real full clone runs for minutes)', () => {
     sim.state.taskTiming.stall.add('qmclone');
     const clonesBefore = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').length;
     // The first attempt's worker "dies" while the clone runs: its promise is simply not awaited.
-    const first = adapter(60_000).ensure(spec).catch((e: unknown) => e);
+    const first = adapter(60_000)
+      .ensure(spec)
+      .catch((e: unknown) => e);
     await waitUntil(() => sim.state.vms.get(spec.vmid)?.config.lock === 'clone');
     const retry = adapter(60_000).ensure(spec);
     try {
@@ -255,7 +280,9 @@ describe('long clones (a real full clone runs for minutes)', () => {
     const spec = specFor(8);
     sim.state.taskTiming.failures.set('qmclone', "storage 'local-lvm' is full");
     try {
-      const err = (await adapter(60_000).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      const err = (await adapter(60_000)
+        .ensure(spec)
+        .catch((e: unknown) => e)) as BackendError;
       expect(err.detail).toMatch(/qmclone .* failed: clone failed: storage 'local-lvm' is full/);
       expect(sim.state.vms.has(spec.vmid)).toBe(false);
     } finally {
@@ -267,7 +294,9 @@ describe('long clones (a real full clone runs for minutes)', () => {
   it('remove waits for a running clone, then destroys the VM', async () => {
     const spec = specFor(9);
     sim.state.taskTiming.stall.add('qmclone');
-    const creating = adapter(60_000).ensure(spec).catch((e: unknown) => e);
+    const creating = adapter(60_000)
+      .ensure(spec)
+      .catch((e: unknown) => e);
     await waitUntil(() => sim.state.vms.get(spec.vmid)?.config.lock === 'clone');
     const removing = adapter(60_000).remove(spec.vmid);
     await new Promise((r) => setTimeout(r, 100));
@@ -284,7 +313,9 @@ describe('long clones (a real full clone runs for minutes)', () => {
     const vm = sim.state.vms.get(spec.vmid)!;
     vm.config.lock = 'suspended';
     try {
-      const err = (await adapter(60_000).ensure(spec).catch((e: unknown) => e)) as BackendError;
+      const err = (await adapter(60_000)
+        .ensure(spec)
+        .catch((e: unknown) => e)) as BackendError;
       expect(err.retryable).toBe(false);
       expect(err.detail).toMatch(/locked \(suspended\); an operator must clear it/);
     } finally {
@@ -311,9 +342,7 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
 
   // A copy of the newest template as an operator adds it on another node, its volumes on `storage`.
   function addTemplate(vmid: number, node: string, name: string, storage: string): void {
-    const config = Object.fromEntries(
-      Object.entries(sim.state.vms.get(9001)!.config).map(([k, v]) => [k, v.replace(/^local-lvm:/, `${storage}:`)]),
-    );
+    const config = Object.fromEntries(Object.entries(sim.state.vms.get(9001)!.config).map(([k, v]) => [k, v.replace(/^local-lvm:/, `${storage}:`)]));
     sim.state.vms.set(vmid, { vmid, node, status: 'stopped', config: { ...config, name } });
     sim.pvestatd();
   }
@@ -348,7 +377,7 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
     }
   });
 
-  it('of two copies of one template name (one per node), the site node\'s is used, without target', async () => {
+  it("of two copies of one template name (one per node), the site node's is used, without target", async () => {
     addTemplate(9102, 'pve2', 'tmpl-debian-13.0', 'local-lvm');
     addTemplate(9103, 'pve1', 'tmpl-debian-13.0', 'local-lvm');
     try {
@@ -359,7 +388,7 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
     }
   });
 
-  it('only templates on another node\'s local storage: a refusal that says what to fix, no clone tried', async () => {
+  it("only templates on another node's local storage: a refusal that says what to fix, no clone tried", async () => {
     const own = [9000, 9001, 9002].map((id) => [id, sim.state.vms.get(id)!] as const);
     for (const [, vm] of own) vm.node = 'pve2';
     sim.pvestatd();
@@ -388,7 +417,9 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
       const err = (await hv.ensure(specFor(14)).catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
       expect(err.retryable).toBe(false);
-      expect(err.detail).toMatch(/template tmpl-debian-13\.0 \(VM 9104\) on node pve2 uses local storage, so it cannot be cloned to node pve1; put a copy of the template on pve1/);
+      expect(err.detail).toMatch(
+        /template tmpl-debian-13\.0 \(VM 9104\) on node pve2 uses local storage, so it cannot be cloned to node pve1; put a copy of the template on pve1/,
+      );
       expect(err.detail).toMatch(/can't clone VM to node 'pve1' \(VM uses local storage\)/);
     } finally {
       storages.get = get;
@@ -470,7 +501,15 @@ describe("a reconcile's status reads", () => {
     counting.route('/', sim.app);
     const front = await serveApp(counting);
     try {
-      const counted = createProxmoxHypervisorAdapter({ apiUrl: `${front.url}/api2/json`, tokenId: TOKEN_ID, tokenSecret: SECRET, node: 'pve1', storage: 'local-lvm', templatePrefix: 'tmpl-debian-', taskTimeoutMs: 2_000 });
+      const counted = createProxmoxHypervisorAdapter({
+        apiUrl: `${front.url}/api2/json`,
+        tokenId: TOKEN_ID,
+        tokenSecret: SECRET,
+        node: 'pve1',
+        storage: 'local-lvm',
+        templatePrefix: 'tmpl-debian-',
+        taskTimeoutMs: 2_000,
+      });
       const range = { first: specs[0]!.vmid, last: specs[2]!.vmid };
       const planned = await counted.reconcile(specs, range, 'plan');
       expect(planned).toEqual([

@@ -37,7 +37,10 @@ describe("the lab's Caddy", () => {
       const logs = Number(new URL(caddy.url).port);
       const config = join(dir, 'c.json');
       await writeFile(config, JSON.stringify(bootstrapConfig(caddy.server, admin, logs)));
-      const stray = spawn('caddy', ['run', '--config', config], { stdio: 'ignore', env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir } });
+      const stray = spawn('caddy', ['run', '--config', config], {
+        stdio: 'ignore',
+        env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir },
+      });
       strays.push(stray);
       await waitFor(async () => (await listenersOn(admin))?.length === 2 && (await listenersOn(logs))?.length === 2, 10_000);
       stray.kill('SIGKILL');

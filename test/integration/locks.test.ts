@@ -54,7 +54,7 @@ describe('lockWithin', () => {
     expect(await waited).toEqual({ got: true, statement: '300ms', lock: '0' });
   });
 
-  it('gives up at its bound with the transaction still usable, and the lock still the holder\'s', async () => {
+  it("gives up at its bound with the transaction still usable, and the lock still the holder's", async () => {
     const holder = await hold('t2');
     try {
       const after = await db.transaction(async (tx) => {
@@ -63,7 +63,9 @@ describe('lockWithin', () => {
         return { got, one: row!.one, lock: await setting(tx, 'lock_timeout'), statement: await setting(tx, 'statement_timeout') };
       });
       expect(after).toEqual({ got: false, one: 1, lock: '0', statement: '300ms' });
-      const [free] = (await db.execute(sql`select pg_try_advisory_lock(${LOCK_SPACE.fabric}::int, hashtext('t2')) as locked`)) as unknown as { locked: boolean }[];
+      const [free] = (await db.execute(sql`select pg_try_advisory_lock(${LOCK_SPACE.fabric}::int, hashtext('t2')) as locked`)) as unknown as {
+        locked: boolean;
+      }[];
       expect(free!.locked).toBe(false);
     } finally {
       await holder.release();

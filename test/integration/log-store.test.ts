@@ -37,7 +37,13 @@ function ship(t: string, lines: object[], headers: Record<string, string> = {}) 
 async function read(t: string, headers: Record<string, string> = {}) {
   const res = await fresh(`${logs.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${t}`, ...headers } });
   const ok = res.status >= 200 && res.status < 300;
-  const msgs = ok ? res.text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { _msg: string })._msg) : [];
+  const msgs = ok
+    ? res.text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { _msg: string })._msg)
+    : [];
   return { status: res.status, msgs };
 }
 
@@ -48,13 +54,16 @@ const routesPath = '/config/apps/http/servers/logs/routes';
  * every change, and a kept-alive connection then meets the old one's close (ECONNRESET).
  */
 async function adminCall(method: string, path: string, body?: unknown) {
-  const r = await fresh(gw.caddy.adminUrl + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const r = await fresh(gw.caddy.adminUrl + path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: r.status, json: async (): Promise<unknown> => JSON.parse(r.text) };
 }
 
 const adapterFor = (timeoutMs?: number) => createLogStoreAdapter({ adminUrl: gw.adminUrl, upstream: gw.upstream, endpoint: gw.endpoint, timeoutMs });
-const faults = (plan: object | null) =>
-  fetch(`${gw.adminUrl}/__lab/faults`, plan ? { method: 'POST', body: JSON.stringify(plan) } : { method: 'DELETE' });
+const faults = (plan: object | null) => fetch(`${gw.adminUrl}/__lab/faults`, plan ? { method: 'POST', body: JSON.stringify(plan) } : { method: 'DELETE' });
 
 beforeAll(async () => {
   gw = await startLogGateway();
@@ -157,7 +166,15 @@ describe('what a request reaches through the tenant routes (real Caddy, the stan
     ['header naming another account is refused', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1001-0' }), 403, null, null],
     ['header naming an unknown project is refused', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), [selectHeaderName]: '1009-3' }), 403, null, null],
     ['tenant headers sent by a reader are overridden', 'GET', '/select/logsql/query?query=*', () => ({ ...rd(), AccountID: '1001' }), 200, '1009', '0'],
-    ["another tenant's read token reads its own account, not this one", 'GET', '/select/logsql/query?query=*', () => ({ Authorization: `Bearer ${bravo.readToken}` }), 200, '1002', '0'],
+    [
+      "another tenant's read token reads its own account, not this one",
+      'GET',
+      '/select/logsql/query?query=*',
+      () => ({ Authorization: `Bearer ${bravo.readToken}` }),
+      200,
+      '1002',
+      '0',
+    ],
     ['unknown token is refused', 'GET', '/select/logsql/query?query=*', () => ({ Authorization: 'Bearer nope' }), 401, null, null],
     ['no token is refused', 'POST', '/insert/jsonline', () => ({}), 401, null, null],
   ];
@@ -270,7 +287,9 @@ describe('backend failures', () => {
 describe('many tenants at once', () => {
   /** Every tenant route the gateway holds, by @id. */
   const heldIds = async () =>
-    ((await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>).map((r) => r['@id']).filter((id): id is string => !!id?.startsWith('svc-logs-crowd'));
+    ((await (await adminCall('GET', routesPath)).json()) as Array<{ '@id'?: string }>)
+      .map((r) => r['@id'])
+      .filter((id): id is string => !!id?.startsWith('svc-logs-crowd'));
   const crowd = (round: number) => Array.from({ length: 8 }, (_, i) => spec(`crowd${round}x${i}`, 2000 + round * 10 + i));
 
   /**
@@ -292,10 +311,7 @@ describe('many tenants at once', () => {
       for (let round = 0; round < 3; round++) {
         const [gone, staying] = [crowd(round), crowd(round + 100)];
         for (const t of gone) await logs.ensure(t);
-        await Promise.all([
-          ...gone.map((t, i) => logStoreStep.remove!(ctx(t, i))),
-          ...staying.map((t, i) => logStoreStep.ensure!(ctx(t, i + 1))),
-        ]);
+        await Promise.all([...gone.map((t, i) => logStoreStep.remove!(ctx(t, i))), ...staying.map((t, i) => logStoreStep.ensure!(ctx(t, i + 1)))]);
         const want = staying.flatMap((t) => [`svc-logs-${t.tenant}-ingest`, `svc-logs-${t.tenant}-read`]);
         expect((await heldIds()).sort()).toEqual(want.sort());
         for (const t of staying) await logs.remove({ tenant: t.tenant });

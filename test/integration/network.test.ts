@@ -78,7 +78,7 @@ describe('ensure', () => {
     expect(applies()).toBe(before);
   });
 
-  it("corrects a zone whose vrf-vxlan the operator altered and applied", async () => {
+  it('corrects a zone whose vrf-vxlan the operator altered and applied', async () => {
     await operator('PUT', '/cluster/sdn/zones/acme', { 'vrf-vxlan': 10999 });
     await operatorApply();
     const out = await net.ensure(acme);
@@ -166,7 +166,11 @@ describe('failures', () => {
   });
 
   it('faults injected over HTTP (POST /__lab/faults) fail the next call', async () => {
-    await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 502, match: '/cluster/sdn/zones' }) });
+    await fetch(`${server.url}/__lab/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fail_next: 1, status: 502, match: '/cluster/sdn/zones' }),
+    });
     await expect(net.ensure(specFor('gamma', 9))).rejects.toBeInstanceOf(BackendError);
   });
 
@@ -222,7 +226,9 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
   it("a node whose network reload fails fails the step, naming the VNet's state there", async () => {
     sim.state.taskTiming.failures.set('srvreload', 'ifreload -a failed');
     try {
-      const err = (await adapter({ taskTimeoutMs: 400 }).ensure(specFor('badrl', 41)).catch((e: unknown) => e)) as BackendError;
+      const err = (await adapter({ taskTimeoutMs: 400 })
+        .ensure(specFor('badrl', 41))
+        .catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
       expect(err.detail).toMatch(/vnet tv41 not running on node pve1 .*pending: local sdn network configuration is too old, please reload/);
     } finally {
@@ -248,9 +254,15 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     }
   });
 
-  it("holds the global SDN lock for its writes and apply; one held by an operator with staged edits fails the step (retryable)", async () => {
+  it('holds the global SDN lock for its writes and apply; one held by an operator with staged edits fails the step (retryable)', async () => {
     sim.state.sdn.lockToken = 'held-by-an-operator';
-    await operator('POST', '/cluster/sdn/zones', { zone: 'oplock', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 778, 'lock-token': 'held-by-an-operator' });
+    await operator('POST', '/cluster/sdn/zones', {
+      zone: 'oplock',
+      type: 'evpn',
+      controller: 'evpnctl',
+      'vrf-vxlan': 778,
+      'lock-token': 'held-by-an-operator',
+    });
     try {
       const err = (await net.ensure(specFor('lockd', 43)).catch((e: unknown) => e)) as BackendError;
       expect(err.retryable).toBe(true);
@@ -283,7 +295,7 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
 // workload node, other nodes' warnings are reported, and an operator's staged controller or
 // fabric edits (PVE 9) are never applied with the service's.
 describe('SDN apply across the cluster', () => {
-  it('a node other than the workload node the apply cannot reload: the step succeeds, the warning is in the VNet\'s outcome', async () => {
+  it("a node other than the workload node the apply cannot reload: the step succeeds, the warning is in the VNet's outcome", async () => {
     sim.state.sdn.unreachable.add('pve3');
     try {
       const out = await net.ensure(specFor('echo', 12));
@@ -307,7 +319,9 @@ describe('SDN apply across the cluster', () => {
   it('the workload node itself not reloaded: the step fails within the apply bound, naming the node', async () => {
     sim.state.sdn.unreachable.add('pve1');
     try {
-      const err = (await adapter({ applyTimeoutMs: 300 }).ensure(specFor('foxtrot', 13)).catch((e: unknown) => e)) as BackendError;
+      const err = (await adapter({ applyTimeoutMs: 300 })
+        .ensure(specFor('foxtrot', 13))
+        .catch((e: unknown) => e)) as BackendError;
       expect(err).toBeInstanceOf(BackendError);
       expect(err.detail).toMatch(/vnet tv13 not running on node pve1 after 300 ms \(pending: local sdn network configuration is too old, please reload\)/);
     } finally {
@@ -316,7 +330,7 @@ describe('SDN apply across the cluster', () => {
     expect(results(await net.ensure(specFor('foxtrot', 13)))['sdn vnet tv13']).toBe('corrected');
   });
 
-  it('an operator\'s staged controller edit is not applied with the tenant\'s: a refusal naming it', async () => {
+  it("an operator's staged controller edit is not applied with the tenant's: a refusal naming it", async () => {
     const ctl = sim.state.sdn.controllers.get('evpnctl')!;
     sim.state.sdn.controllers.set('evpnctl', { ...ctl, peers: '10.0.0.1,10.0.0.2,10.0.0.3' });
     try {
@@ -331,7 +345,7 @@ describe('SDN apply across the cluster', () => {
     }
   });
 
-  it('an operator\'s staged fabric and fabric node (PVE 9) are not applied with the tenant\'s: a refusal naming them', async () => {
+  it("an operator's staged fabric and fabric node (PVE 9) are not applied with the tenant's: a refusal naming them", async () => {
     sim.state.sdn.fabrics.config.set('underlay', { id: 'underlay', protocol: 'openfabric', ip_prefix: '10.250.0.0/24' });
     sim.state.sdn.fabricNodes.config.set('underlay_pve1', { fabric_id: 'underlay', node_id: 'pve1', protocol: 'openfabric', ip: '10.250.0.1' });
     try {

@@ -27,7 +27,12 @@ describe('Recursor adapter against a real pdns_recursor', () => {
     const dns = createPowerDnsAdapter({ apiUrl: server.apiUrl, apiKey: server.apiKey, nameservers: ['ns1.lab.example.'], updateServer: '' });
     await dns.ensure(spec);
     await dns.ensureRecord({ zone: names.zone, name: web, type: 'A', content: address });
-    await dns.ensureRecord({ zone: names.reverseZone, name: ptrName('10.128.1.10'), type: 'PTR', content: address === '10.128.1.10' ? web : `stale.${names.zone}` });
+    await dns.ensureRecord({
+      zone: names.reverseZone,
+      name: ptrName('10.128.1.10'),
+      type: 'PTR',
+      content: address === '10.128.1.10' ? web : `stale.${names.zone}`,
+    });
   }
 
   beforeAll(async () => {

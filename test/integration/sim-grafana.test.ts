@@ -137,7 +137,11 @@ describe('users', () => {
   it('a user who is not a server admin cannot use the admin APIs (403 access denied)', async () => {
     const r = await call('GET', '/api/users/lookup?loginOrEmail=admin', { auth: basic('una', 'new-pw') });
     expect(r.status).toBe(403);
-    expect(r.body).toMatchObject({ title: 'Access denied', message: expect.stringContaining('Permissions needed: users:read'), accessErrorId: expect.stringMatching(/^ACE\d+$/) });
+    expect(r.body).toMatchObject({
+      title: 'Access denied',
+      message: expect.stringContaining('Permissions needed: users:read'),
+      accessErrorId: expect.stringMatching(/^ACE\d+$/),
+    });
   });
 
   it('deletes a user: 200 "User deleted", then 404', async () => {
@@ -158,14 +162,19 @@ describe('org membership', () => {
   });
 
   it('adds a user with a role; a second add is 409 with the user id', async () => {
-    expect((await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'una', role: 'Editor' } })).body).toEqual({ message: 'User added to organization', userId: una });
+    expect((await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'una', role: 'Editor' } })).body).toEqual({
+      message: 'User added to organization',
+      userId: una,
+    });
     const again = await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'una', role: 'Editor' } });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ message: 'User is already member of this organization', userId: una });
   });
 
   it('refuses an invalid role (400) and an unknown user (404)', async () => {
-    expect((await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'una', role: 'Owner' } })).body).toEqual({ message: 'Invalid role specified' });
+    expect((await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'una', role: 'Owner' } })).body).toEqual({
+      message: 'Invalid role specified',
+    });
     const r = await call('POST', `/api/orgs/${org}/users`, { body: { loginOrEmail: 'ghost', role: 'Viewer' } });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ message: 'User not found' });
@@ -228,7 +237,9 @@ describe('data sources', () => {
   });
 
   it('refuses a duplicate uid or name with 409', async () => {
-    expect((await call('POST', '/api/datasources', { org, body: ds({ name: 'Other' }) })).body).toEqual({ message: 'data source with the same uid already exists' });
+    expect((await call('POST', '/api/datasources', { org, body: ds({ name: 'Other' }) })).body).toEqual({
+      message: 'data source with the same uid already exists',
+    });
     const r = await call('POST', '/api/datasources', { org, body: ds({ uid: 'logs-b' }) });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ message: 'data source with the same name already exists' });
@@ -248,7 +259,12 @@ describe('data sources', () => {
   it('keeps a single default per org', async () => {
     await call('PUT', '/api/datasources/uid/logs-a', { org, body: ds({ isDefault: true }) });
     await call('PUT', '/api/datasources/uid/logs-ro', { org, body: ds({ uid: 'logs-ro', name: 'Try RO', isDefault: true }) });
-    expect(state.datasourcesOf(org).filter((d) => d.isDefault).map((d) => d.uid)).toEqual(['logs-ro']);
+    expect(
+      state
+        .datasourcesOf(org)
+        .filter((d) => d.isDefault)
+        .map((d) => d.uid),
+    ).toEqual(['logs-ro']);
   });
 
   it('refuses changes to a provisioned (read-only) data source even for an org admin', async () => {
@@ -299,7 +315,9 @@ describe('[users] auto_assign_org = false', () => {
     try {
       const auth = basic('admin', 'a');
       const post = (path: string, body: unknown) =>
-        fetch(s.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, number>>);
+        fetch(s.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<Record<string, number>>,
+        );
       const org = (await post('/api/orgs', { name: 'own' })).orgId as number;
       const inOrg = (await post('/api/admin/users', { login: 'in', password: 'pw-in', OrgId: org })).id as number;
       expect(sim.state.orgsOf(inOrg)).toEqual([{ orgId: org, name: 'own', role: 'Admin' }]);
@@ -312,7 +330,7 @@ describe('[users] auto_assign_org = false', () => {
 });
 
 describe('plugins (pkg/api/plugins.go GetPluginSettingByID)', () => {
-  it('answers an installed plugin\'s settings and 404 with Grafana\'s message for any other id', async () => {
+  it("answers an installed plugin's settings and 404 with Grafana's message for any other id", async () => {
     const r = await call('GET', '/api/plugins/victoriametrics-logs-datasource/settings');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: 'victoriametrics-logs-datasource', type: 'datasource', enabled: true, info: { version: expect.any(String) } });

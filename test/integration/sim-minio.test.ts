@@ -22,7 +22,14 @@ interface Answer {
 async function call(
   method: string,
   path: string,
-  o: { query?: Record<string, string>; body?: string | Uint8Array; creds?: SigV4Credentials | null; now?: Date; region?: string; headers?: Record<string, string> } = {},
+  o: {
+    query?: Record<string, string>;
+    body?: string | Uint8Array;
+    creds?: SigV4Credentials | null;
+    now?: Date;
+    region?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const url = new URL(path, server.url);
   for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, v);
@@ -134,7 +141,10 @@ describe('users', () => {
   });
 
   it('answers an unknown user with 404 XMinioAdminNoSuchUser, on info and on removal', async () => {
-    for (const [method, op] of [['GET', 'user-info'], ['DELETE', 'remove-user']] as const) {
+    for (const [method, op] of [
+      ['GET', 'user-info'],
+      ['DELETE', 'remove-user'],
+    ] as const) {
       const res = await admin(method, op, { query: { accessKey: 'ghost' } });
       expect(res.status).toBe(404);
       expect(res.json()).toMatchObject({ Code: 'XMinioAdminNoSuchUser', Message: 'The specified user does not exist.', Resource: `/minio/admin/v3/${op}` });
@@ -167,7 +177,11 @@ describe('canned policies', () => {
 
   it.each([
     ['broken JSON', '{"Version":', 'XMinioMalformedIAMPolicy'],
-    ['a bad Effect', JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Perhaps', Action: 's3:GetObject', Resource: 'arn:aws:s3:::x/*' }] }), 'XMinioMalformedIAMPolicy'],
+    [
+      'a bad Effect',
+      JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Perhaps', Action: 's3:GetObject', Resource: 'arn:aws:s3:::x/*' }] }),
+      'XMinioMalformedIAMPolicy',
+    ],
     ['no Version', JSON.stringify({ Statement: POLICY.Statement }), 'MalformedPolicy'],
   ])('refuses %s with 400 %s', async (_what, body, code) => {
     const res = await admin('PUT', 'add-canned-policy', { query: { name: 'bad' }, body });

@@ -19,7 +19,12 @@ interface Answer {
   body: { data?: unknown; message?: string; errors?: Record<string, string> };
 }
 
-async function pve(method: string, path: string, params?: Record<string, string | number>, opts: { json?: boolean; auth?: string | null } = {}): Promise<Answer> {
+async function pve(
+  method: string,
+  path: string,
+  params?: Record<string, string | number>,
+  opts: { json?: boolean; auth?: string | null } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (opts.auth !== null) headers.authorization = opts.auth ?? AUTH;
   let body: string | undefined;
@@ -170,7 +175,11 @@ describe('tasks', () => {
   });
 
   it('a task type given a duration runs that long (set over HTTP for the lab)', async () => {
-    const set = await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ durations: { qmclone: 400 } }) });
+    const set = await fetch(`${server.url}/__lab/proxmox/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ durations: { qmclone: 400 } }),
+    });
     expect(((await set.json()) as { durations: unknown }).durations).toEqual({ qmclone: 400 });
     try {
       const upid = (await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 303, name: 'clone-c', full: 1 })).body.data as string;
@@ -224,11 +233,21 @@ describe('QEMU', () => {
     const put = await pve('PUT', '/nodes/pve1/qemu/301/config', { cores: 4, memory: '4096' }, { json: true });
     expect(put.body).toEqual({ data: null });
     expect(sim.state.vms.get(301)?.config.cores).toBe('4');
-    const post = await pve('POST', '/nodes/pve1/qemu/301/config', { net0: 'virtio=02:00:00:00:01:2d,bridge=vmbr0', ipconfig0: 'ip=10.128.5.10/24,gw=10.128.5.1', ciuser: 'tenant' });
+    const post = await pve('POST', '/nodes/pve1/qemu/301/config', {
+      net0: 'virtio=02:00:00:00:01:2d,bridge=vmbr0',
+      ipconfig0: 'ip=10.128.5.10/24,gw=10.128.5.1',
+      ciuser: 'tenant',
+    });
     expect(post.body.data).toMatch(/:qmconfig:301:/);
     expect(await waitTask(post.body.data as string)).toMatchObject({ exitstatus: 'OK' });
     const cfg = (await pve('GET', '/nodes/pve1/qemu/301/config')).body.data as Record<string, unknown>;
-    expect(cfg).toMatchObject({ cores: 4, memory: '4096', net0: 'virtio=02:00:00:00:01:2d,bridge=vmbr0', ipconfig0: 'ip=10.128.5.10/24,gw=10.128.5.1', ciuser: 'tenant' });
+    expect(cfg).toMatchObject({
+      cores: 4,
+      memory: '4096',
+      net0: 'virtio=02:00:00:00:01:2d,bridge=vmbr0',
+      ipconfig0: 'ip=10.128.5.10/24,gw=10.128.5.1',
+      ciuser: 'tenant',
+    });
   });
 
   it('sshkeys must be URL-encoded', async () => {
@@ -291,7 +310,9 @@ describe('SDN: pending until applied', () => {
     expect((await pve('POST', '/cluster/sdn/zones', { zone: 'acme', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10005 })).body).toEqual({ data: null });
     expect((await pve('GET', '/cluster/sdn/zones', { running: 1 })).body.data).toEqual([]);
     const pending = (await pve('GET', '/cluster/sdn/zones', { pending: 1 })).body.data as Array<Record<string, unknown>>;
-    expect(pending).toEqual([expect.objectContaining({ zone: 'acme', type: 'evpn', state: 'new', pending: expect.objectContaining({ controller: 'evpnctl', 'vrf-vxlan': 10005 }) })]);
+    expect(pending).toEqual([
+      expect.objectContaining({ zone: 'acme', type: 'evpn', state: 'new', pending: expect.objectContaining({ controller: 'evpnctl', 'vrf-vxlan': 10005 }) }),
+    ]);
     const cfg = (await pve('GET', '/cluster/sdn/zones/acme')).body.data;
     expect(cfg).toMatchObject({ zone: 'acme', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10005 });
 
@@ -326,9 +347,13 @@ describe('SDN: pending until applied', () => {
   it('subnets are named <zone>-<network>-<mask> and keep their gateway inside the subnet', async () => {
     const outside = await pve('POST', '/cluster/sdn/vnets/tv05/subnets', { subnet: '10.128.5.0/24', type: 'subnet', gateway: '10.128.6.1' });
     expect(outside.statusText).toBe('create sdn subnet object failed: gateway: 10.128.6.1 is not in subnet 10.128.5.0/24');
-    expect((await pve('POST', '/cluster/sdn/vnets/tv05/subnets', { subnet: '10.128.5.0/24', type: 'subnet', gateway: '10.128.5.1', snat: 1 })).status).toBe(200);
+    expect((await pve('POST', '/cluster/sdn/vnets/tv05/subnets', { subnet: '10.128.5.0/24', type: 'subnet', gateway: '10.128.5.1', snat: 1 })).status).toBe(
+      200,
+    );
     const list = (await pve('GET', '/cluster/sdn/vnets/tv05/subnets')).body.data;
-    expect(list).toEqual([expect.objectContaining({ subnet: 'acme-10.128.5.0-24', vnet: 'tv05', zone: 'acme', cidr: '10.128.5.0/24', gateway: '10.128.5.1', snat: 1 })]);
+    expect(list).toEqual([
+      expect.objectContaining({ subnet: 'acme-10.128.5.0-24', vnet: 'tv05', zone: 'acme', cidr: '10.128.5.0/24', gateway: '10.128.5.1', snat: 1 }),
+    ]);
     expect((await pve('GET', '/cluster/sdn/vnets/tv05/subnets/acme-10.128.5.0-24')).body.data).toMatchObject({ gateway: '10.128.5.1' });
   });
 
@@ -351,7 +376,11 @@ describe('SDN: pending until applied', () => {
 
 describe('fault injection', () => {
   it('POST /__lab/faults makes the next matching call fail', async () => {
-    await fetch(`${server.url}/__lab/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_next: 1, status: 503, match: '/cluster/sdn' }) });
+    await fetch(`${server.url}/__lab/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fail_next: 1, status: 503, match: '/cluster/sdn' }),
+    });
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(503);
     expect((await pve('GET', '/cluster/sdn/zones')).status).toBe(200);
   });
@@ -390,7 +419,9 @@ describe('SDN apply and lock (pve-network API2/Network/SDN.pm, Network/SDN.pm lo
       const reloads = [...sim.state.tasks.values()].filter((t) => t.type === 'srvreload' && t.status === 'running');
       expect(reloads.map((t) => t.node).sort()).toEqual(['pve1', 'pve2']);
       const content = await pve('GET', '/nodes/pve1/sdn/zones/rlz/content');
-      expect(content.body.data).toEqual([{ vnet: 'rlv', status: 'pending', statusmsg: expect.stringMatching(/^local sdn network configuration is (not yet generated|too old), please reload$/) }]);
+      expect(content.body.data).toEqual([
+        { vnet: 'rlv', status: 'pending', statusmsg: expect.stringMatching(/^local sdn network configuration is (not yet generated|too old), please reload$/) },
+      ]);
     } finally {
       sim.state.taskTiming.stall.clear();
       sim.releaseTasks();
@@ -409,7 +440,9 @@ describe('SDN apply and lock (pve-network API2/Network/SDN.pm, Network/SDN.pm lo
     expect(token).toMatch(/\S+/);
     const refused = await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300 });
     expect([refused.status, refused.body.message]).toEqual([500, 'create sdn zone object failed: invalid lock token provided!\n']);
-    expect((await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300, 'lock-token': token })).status).toBe(200);
+    expect((await pve('POST', '/cluster/sdn/zones', { zone: 'lkz', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 4300, 'lock-token': token })).status).toBe(
+      200,
+    );
     const again = await pve('POST', '/cluster/sdn/lock');
     expect(again.body.message).toBe('could not acquire lock for SDN config: invalid lock token provided!\n');
     expect((await pve('PUT', '/cluster/sdn', { 'lock-token': token })).status).toBe(200);
@@ -466,8 +499,9 @@ describe('clone to another node (qemu-server API2/Qemu.pm clone_vm, check_storag
 // what pvestatd (PVE/Service/pvestatd.pm, a round every 10 s) last broadcast to the RRD cache;
 // a guest without an entry yet is `status: "unknown"` and has no name. The node's own
 // `status/current` (qemu-server API2/Qemu.pm vm_status) is read live.
-describe('the cluster list is pvestatd\'s cache (pve-manager API2/Cluster.pm, API2Tools.pm extract_vm_stats)', () => {
-  const listed = async (vmid: number) => ((await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>).find((v) => v.vmid === vmid);
+describe("the cluster list is pvestatd's cache (pve-manager API2/Cluster.pm, API2Tools.pm extract_vm_stats)", () => {
+  const listed = async (vmid: number) =>
+    ((await pve('GET', '/cluster/resources', { type: 'vm' })).body.data as Array<Record<string, unknown>>).find((v) => v.vmid === vmid);
 
   it('a new VM is listed at once as unknown with no name; a round later with its name and status; status/current is live', async () => {
     sim.pvestatd();
@@ -527,7 +561,10 @@ describe('SDN apply warnings and staged controllers/fabrics (pve-network SDN.pm 
     sim.state.sdn.fabricNodes.config.set('underlay_pve1', { fabric_id: 'underlay', node_id: 'pve1', protocol: 'openfabric' });
     const controllers = (await pve('GET', '/cluster/sdn/controllers', { pending: 1 })).body.data as Array<Record<string, unknown>>;
     expect(controllers.find((c) => c.controller === 'evpnctl')).toMatchObject({ state: 'changed', asn: 65000, pending: { asn: 65001 } });
-    const all = (await pve('GET', '/cluster/sdn/fabrics/all', { pending: 1 })).body.data as { fabrics: Array<Record<string, unknown>>; nodes: Array<Record<string, unknown>> };
+    const all = (await pve('GET', '/cluster/sdn/fabrics/all', { pending: 1 })).body.data as {
+      fabrics: Array<Record<string, unknown>>;
+      nodes: Array<Record<string, unknown>>;
+    };
     expect(all.fabrics).toEqual([expect.objectContaining({ state: 'new', pending: expect.objectContaining({ id: 'underlay' }) })]);
     expect(all.nodes).toEqual([expect.objectContaining({ state: 'new' })]);
     const lock = await pve('POST', '/cluster/sdn/lock');

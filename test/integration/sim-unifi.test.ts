@@ -140,7 +140,11 @@ describe('PUT rest/wlanconf', () => {
     // binding a key to a client is not the controller's field. A wlanconf body the controller does
     // not accept is a 400 api.err.InvalidPayload (jens-maus/node-unifi issue #14, a WLAN update
     // refused so); the data[0] detail follows the capture in the simulator's header.
-    { entry: { password: 'long-enough-1', networkconf_id: 'DEVICES', mac: 'aa:bb:cc:dd:ee:ff' }, field: 'mac', reason: 'a field a PPSK entry does not have (mac)' },
+    {
+      entry: { password: 'long-enough-1', networkconf_id: 'DEVICES', mac: 'aa:bb:cc:dd:ee:ff' },
+      field: 'mac',
+      reason: 'a field a PPSK entry does not have (mac)',
+    },
   ];
   for (const row of refusals) {
     it(`refuses ${row.reason} with validationError.field ${row.field}`, async () => {
@@ -172,7 +176,7 @@ describe('PUT rest/wlanconf', () => {
 describe('POST /__lab/associate', () => {
   const associate = (body: unknown) => call('POST', `${server.url}/__lab/associate`, body, null);
 
-  it('admits a client holding a PPSK onto that key\'s VLAN', async () => {
+  it("admits a client holding a PPSK onto that key's VLAN", async () => {
     const res = await associate({ ssid: 'keyed', psk: 'first-key-123', mac: '02:00:00:00:00:01' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ vlan: 40, network: 'devices' });
@@ -216,11 +220,19 @@ describe.each(['unifi-os', 'self-hosted'] as const)('a %s deployment', (deployme
   let depServer: RunningServer;
   const base = () => `${depServer.url}${selfHosted ? '' : '/proxy/network'}/api/s/default`;
   const login = (body: unknown) =>
-    fetch(`${depServer.url}${selfHosted ? '/api/login' : '/api/auth/login'}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${depServer.url}${selfHosted ? '/api/login' : '/api/auth/login'}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const cookiesOf = (res: Response) => new Map(res.headers.getSetCookie().map((c) => c.split(';', 1)[0]!.split('=') as [string, string]));
   const jar = (cookies: Map<string, string>) => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const put = (cookie: string, headers: Record<string, string> = {}) =>
-    fetch(`${base()}/rest/wlanconf/${dep.wlan('lab-devices')!._id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ hide_ssid: true }) });
+    fetch(`${base()}/rest/wlanconf/${dep.wlan('lab-devices')!._id}`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ hide_ssid: true }),
+    });
 
   beforeAll(async () => {
     dep = createUnifiSimulator({ deployment, login: LOGIN });

@@ -20,8 +20,7 @@ afterAll(async () => {
 });
 
 describe('VictoriaLogs stand-in', () => {
-  const vl = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    fetch(srv.url + path, { ...init, headers: { ...init.headers } });
+  const vl = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(srv.url + path, { ...init, headers: { ...init.headers } });
 
   it('ingests JSON lines per AccountID/ProjectID and answers 200 with an empty JSON response', async () => {
     const body = ['{"_msg":"boot ok","host":"a","_time":"2026-01-01T00:00:00Z"}', '', '{"_msg":"second","host":"b","_time":"2026-01-01T00:00:01Z"}'].join('\n');
@@ -36,7 +35,10 @@ describe('VictoriaLogs stand-in', () => {
     const res = await vl('/select/logsql/query?query=*', { headers: { AccountID: '5', ProjectID: '1' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/stream+json; charset=utf-8');
-    const rows = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    const rows = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
     expect(rows.map((r) => r._msg)).toEqual(['boot ok', 'second']);
     expect(rows[0]).toMatchObject({ _time: '2026-01-01T00:00:00.000Z', _stream: '{}', host: 'a' });
     const other = await vl('/select/logsql/query?query=*', { headers: { AccountID: '5', ProjectID: '0' } });
@@ -47,7 +49,9 @@ describe('VictoriaLogs stand-in', () => {
     const h = { AccountID: '5', ProjectID: '1' };
     expect((await (await vl('/select/logsql/query?query=boot', { headers: h })).text()).trim().split('\n')).toHaveLength(1);
     expect(await (await vl('/select/logsql/query?query=host:b', { headers: h })).text()).toContain('"second"');
-    const limited = await (await vl('/select/logsql/query', { method: 'POST', headers: { ...h, 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=*&limit=1' })).text();
+    const limited = await (
+      await vl('/select/logsql/query', { method: 'POST', headers: { ...h, 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=*&limit=1' })
+    ).text();
     expect(JSON.parse(limited.trim())._msg).toBe('second');
   });
 

@@ -123,7 +123,7 @@ describe('drift', () => {
     expect((await s3(credsOf(acme), 'GET', `/${BUCKET}/acme/state.json`)).text).toBe('{"v":1}');
   });
 
-  it('puts back the tenant\'s secret when MinIO holds another', async () => {
+  it("puts back the tenant's secret when MinIO holds another", async () => {
     sim.state.users.get('acme')!.secretKey = 'someone-changed-this';
     expect((await s3(credsOf(acme), 'GET', `/${BUCKET}/acme/state.json`)).code).toBe('SignatureDoesNotMatch');
     expect((await adapter.observe(acme)).user.secretCurrent).toBe(false);
@@ -138,7 +138,7 @@ describe('drift', () => {
     expect(sim.state.users.get('acme')?.status).toBe('enabled');
   });
 
-  it('drops a policy mapped beside the tenant\'s', async () => {
+  it("drops a policy mapped beside the tenant's", async () => {
     sim.state.users.get('acme')!.policies = ['tenant-acme', 'readwrite'];
     expect(results(await adapter.ensure(acme))['policy mapping tenant-acme -> user acme']).toBe('corrected');
     expect(sim.state.users.get('acme')?.policies).toEqual(['tenant-acme']);

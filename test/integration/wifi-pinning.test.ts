@@ -30,7 +30,27 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'unifi-cert-'));
   const key = join(dir, 'unifi.key');
   certFile = join(dir, 'unifi.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certFile, '-days', '2', '-subj', '/CN=unifi.local', '-addext', 'subjectAltName=DNS:unifi.local'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      certFile,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=unifi.local',
+      '-addext',
+      'subjectAltName=DNS:unifi.local',
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = readFileSync(certFile, 'utf8');
   fingerprint = new X509Certificate(cert).fingerprint256;
   sim = createUnifiSimulator({ apiKey: API_KEY, wlans: [{ ssid: 'lab-devices', network: 'tenant-devices' }] });
@@ -48,7 +68,11 @@ afterAll(async () => {
 });
 
 const spec = (psk: string) => ({ ssid: 'lab-devices', vlanNetwork: 'tenant-devices', keyId: `acme/${psk.slice(0, 4)}`, psk });
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as BackendError);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as BackendError,
+  );
 
 describe('a controller with its own self-signed certificate', () => {
   it('pinned by its fingerprint (any spelling): keys land, every connection checked', async () => {
@@ -84,19 +108,33 @@ describe('SITE_WIFI_CERT_SHA256', () => {
   it('refuses what is not a SHA-256 fingerprint, and a CA bundle beside it, naming the setting', () => {
     expect(() => loadConfig(env({ SITE_WIFI_CERT_SHA256: 'AB:CD' }))).toThrow(/SITE_WIFI_CERT_SHA256: must be the SHA-256 fingerprint/);
     writeFileSync(join(dir, 'ca.pem'), readFileSync(certFile));
-    expect(() => loadConfig(env({ SITE_WIFI_CERT_SHA256: fingerprint, SITE_WIFI_CA_FILE: join(dir, 'ca.pem') }))).toThrow(/SITE_WIFI_CERT_SHA256: pins the controller's certificate; SITE_WIFI_CA_FILE is another trust/);
+    expect(() => loadConfig(env({ SITE_WIFI_CERT_SHA256: fingerprint, SITE_WIFI_CA_FILE: join(dir, 'ca.pem') }))).toThrow(
+      /SITE_WIFI_CERT_SHA256: pins the controller's certificate; SITE_WIFI_CA_FILE is another trust/,
+    );
   });
 });
 
 function env(extra: Record<string, string>): Record<string, string> {
   return {
-    OPERATOR_TOKEN: 'op-pinning-0123456789', DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/none',
-    SITE_DOMAIN: 'lab.example', SITE_TOKEN_KEY: Buffer.alloc(32, 3).toString('base64'), SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-    SITE_PDNS_URL: 'http://127.0.0.1:1/api/v1', SITE_PDNS_API_KEY: 'k', SITE_DNS_UPDATE_SERVER: '127.0.0.1:53',
-    SITE_RECURSOR_URL: 'http://127.0.0.1:1/api/v1', SITE_RECURSOR_API_KEY: 'k', SITE_RECURSOR_FORWARD_TO: '127.0.0.1:53',
-    SITE_MINIO_URL: 'http://127.0.0.1:1', SITE_MINIO_ACCESS_KEY: 'k', SITE_MINIO_SECRET_KEY: 'secretsecret',
-    SITE_PROXMOX_URL: 'http://127.0.0.1:1/api2/json', SITE_PROXMOX_TOKEN_ID: 'u@pve!t', SITE_PROXMOX_TOKEN_SECRET: 's',
-    SITE_WIFI_URL: server.url, SITE_WIFI_API_KEY: API_KEY,
+    OPERATOR_TOKEN: 'op-pinning-0123456789',
+    DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/none',
+    SITE_DOMAIN: 'lab.example',
+    SITE_TOKEN_KEY: Buffer.alloc(32, 3).toString('base64'),
+    SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    SITE_PDNS_URL: 'http://127.0.0.1:1/api/v1',
+    SITE_PDNS_API_KEY: 'k',
+    SITE_DNS_UPDATE_SERVER: '127.0.0.1:53',
+    SITE_RECURSOR_URL: 'http://127.0.0.1:1/api/v1',
+    SITE_RECURSOR_API_KEY: 'k',
+    SITE_RECURSOR_FORWARD_TO: '127.0.0.1:53',
+    SITE_MINIO_URL: 'http://127.0.0.1:1',
+    SITE_MINIO_ACCESS_KEY: 'k',
+    SITE_MINIO_SECRET_KEY: 'secretsecret',
+    SITE_PROXMOX_URL: 'http://127.0.0.1:1/api2/json',
+    SITE_PROXMOX_TOKEN_ID: 'u@pve!t',
+    SITE_PROXMOX_TOKEN_SECRET: 's',
+    SITE_WIFI_URL: server.url,
+    SITE_WIFI_API_KEY: API_KEY,
     ...extra,
   };
 }

@@ -23,7 +23,10 @@ async function associate(psk: string, mac = '02:00:00:00:10:01', ssid = SSID): P
 }
 
 async function backendError(p: Promise<unknown>): Promise<BackendError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(BackendError);
   return e as BackendError;
 }
@@ -113,7 +116,7 @@ describe('issuing and keeping a key', () => {
   });
 });
 
-describe('restoring with the tenant\'s psk', () => {
+describe("restoring with the tenant's psk", () => {
   it('adopts the controller entry when the tenant supplies the psk it holds', async () => {
     const psk = generatePsk();
     await wifi.ensure({ ssid: SSID, vlanNetwork: 'tenant-devices', keyId: 'beta/door', psk });
@@ -141,13 +144,13 @@ describe('restoring with the tenant\'s psk', () => {
   });
 });
 
-describe('a MAC binding (the bound WLAN\'s allow-list)', () => {
+describe("a MAC binding (the bound WLAN's allow-list)", () => {
   const BOUND = 'bound';
   const a = { psk: generatePsk(), keyId: 'acme/admission', mac: 'aa:bb:cc:dd:ee:01' };
   const b = { psk: generatePsk(), keyId: 'beta/admission', mac: 'aa:bb:cc:dd:ee:02' };
   const spec = (k: typeof a) => ({ ssid: BOUND, vlanNetwork: 'tenant-dev', keyId: k.keyId, psk: k.psk, mac: k.mac });
 
-  it('puts the client on the allow-list in the key\'s own write and turns the filter on', async () => {
+  it("puts the client on the allow-list in the key's own write and turns the filter on", async () => {
     const writes = sim.state.writes;
     expect(await wifi.ensure(spec(a))).toEqual([
       { object: `wifi key ${a.keyId} on ${BOUND}`, result: 'created' },
@@ -178,7 +181,10 @@ describe('a MAC binding (the bound WLAN\'s allow-list)', () => {
   it('puts back a client an operator took off the list, naming the field, and a plan only reports it', async () => {
     sim.wlan(BOUND)!.mac_filter_list = [b.mac];
     const writes = sim.state.writes;
-    const drift = [{ object: `wifi key ${a.keyId} on ${BOUND}`, result: 'corrected', fields: ['mac'] }, { object: `wifi key ${b.keyId} on ${BOUND}`, result: 'in-place' }];
+    const drift = [
+      { object: `wifi key ${a.keyId} on ${BOUND}`, result: 'corrected', fields: ['mac'] },
+      { object: `wifi key ${b.keyId} on ${BOUND}`, result: 'in-place' },
+    ];
     expect(await wifi.ensureKeys(BOUND, [spec(a), spec(b)], true)).toEqual(drift);
     expect(sim.state.writes).toBe(writes);
     expect(await associate(a.psk, a.mac, BOUND)).toBe('refused');
@@ -206,9 +212,11 @@ describe('a MAC binding (the bound WLAN\'s allow-list)', () => {
   it('the simulator refuses what the controller refuses: a MAC not in the colon form, an unknown policy, an unknown WLAN field', async () => {
     const id = sim.wlan(BOUND)!._id;
     const put = (body: unknown) =>
-      fetch(`${server.url}/proxy/network/api/s/default/rest/wlanconf/${id}`, { method: 'PUT', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-        async (r) => [r.status, ((await r.json()) as { data: Array<{ validationError?: { field?: string } }> }).data[0]?.validationError?.field],
-      );
+      fetch(`${server.url}/proxy/network/api/s/default/rest/wlanconf/${id}`, {
+        method: 'PUT',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => [r.status, ((await r.json()) as { data: Array<{ validationError?: { field?: string } }> }).data[0]?.validationError?.field]);
     expect(await put({ mac_filter_list: ['AA-BB-CC-DD-EE-04'] })).toEqual([400, 'mac_filter_list']);
     expect(await put({ mac_filter_policy: 'block' })).toEqual([400, 'mac_filter_policy']);
     expect(await put({ mac_filter_enabled: 'yes' })).toEqual([400, 'mac_filter_enabled']);
@@ -263,7 +271,7 @@ describe('revoking', () => {
     expect(await associate(psk, '02:00:00:00:20:05', 'dev')).toBe(41);
   });
 
-  it('uses the revoked key\'s own network for the placeholder when the site names none', async () => {
+  it("uses the revoked key's own network for the placeholder when the site names none", async () => {
     const plain = createUnifiWifiAdapter({ url: server.url, apiKey: KEY });
     const psk = generatePsk();
     await plain.ensure({ ssid: 'spare', vlanNetwork: 'tenant-devices', keyId: 'acme/one', psk });

@@ -136,35 +136,101 @@ const ROUTES: Record<string, RouteSpec> = {
   'POST /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, body: () => WORKLOAD, ok: [201], why: 're-applies the workload' },
   'GET /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, ok: [200], why: 'lists' },
   'GET /v1/tenants/{t}/workloads/{workload}': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads/web`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/workloads/{workload}': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads/web`, ok: [204], before: onlyAfterFirst(makeWorkload), why: 'deleted' },
+  'DELETE /v1/tenants/{t}/workloads/{workload}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/workloads/web`,
+    ok: [204],
+    before: onlyAfterFirst(makeWorkload),
+    why: 'deleted',
+  },
 
   'GET /v1/tenants/{t}/records': { callers: 'OT', path: `/v1/tenants/${OWN}/records`, ok: [200], why: 'lists' },
   'PUT /v1/tenants/{t}/records/{record}': { callers: 'OT', path: `/v1/tenants/${OWN}/records/www`, body: record, ok: [200], why: 'same record again' },
-  'DELETE /v1/tenants/{t}/records/{record}': { callers: 'OT', path: `/v1/tenants/${OWN}/records/www`, ok: [204], before: onlyAfterFirst(makeRecord), why: 'deleted' },
+  'DELETE /v1/tenants/{t}/records/{record}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/records/www`,
+    ok: [204],
+    before: onlyAfterFirst(makeRecord),
+    why: 'deleted',
+  },
 
-  'POST /v1/tenants/{t}/broker-accounts': { callers: 'OT', path: `/v1/tenants/${OWN}/broker-accounts`, body: () => ACCOUNT, ok: [201], why: 'issued again (keeps its password)' },
+  'POST /v1/tenants/{t}/broker-accounts': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/broker-accounts`,
+    body: () => ACCOUNT,
+    ok: [201],
+    why: 'issued again (keeps its password)',
+  },
   'GET /v1/tenants/{t}/broker-accounts': { callers: 'OT', path: `/v1/tenants/${OWN}/broker-accounts`, ok: [200], why: 'lists' },
   'GET /v1/tenants/{t}/broker-accounts/{account}': { callers: 'OT', path: `/v1/tenants/${OWN}/broker-accounts/acct`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/broker-accounts/{account}': { callers: 'OT', path: `/v1/tenants/${OWN}/broker-accounts/acct`, ok: [204], before: onlyAfterFirst(makeAccount), why: 'deleted' },
+  'DELETE /v1/tenants/{t}/broker-accounts/{account}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/broker-accounts/acct`,
+    ok: [204],
+    before: onlyAfterFirst(makeAccount),
+    why: 'deleted',
+  },
 
-  'PUT /v1/tenants/{t}/certificates/{certificate}': { callers: 'OT', path: `/v1/tenants/${OWN}/certificates/srv`, body: () => ({ csr }), ok: [200], why: 'same key and names: the same certificate' },
+  'PUT /v1/tenants/{t}/certificates/{certificate}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/certificates/srv`,
+    body: () => ({ csr }),
+    ok: [200],
+    why: 'same key and names: the same certificate',
+  },
   'GET /v1/tenants/{t}/certificates': { callers: 'OT', path: `/v1/tenants/${OWN}/certificates`, ok: [200], why: 'lists' },
   'GET /v1/tenants/{t}/certificates/{certificate}': { callers: 'OT', path: `/v1/tenants/${OWN}/certificates/srv`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/certificates/{certificate}': { callers: 'OT', path: `/v1/tenants/${OWN}/certificates/srv`, ok: [204], before: onlyAfterFirst(makeCertificate), why: 'forgotten' },
+  'DELETE /v1/tenants/{t}/certificates/{certificate}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/certificates/srv`,
+    ok: [204],
+    before: onlyAfterFirst(makeCertificate),
+    why: 'forgotten',
+  },
 
   'POST /v1/tenants/{t}/devices': { callers: 'OT', path: `/v1/tenants/${OWN}/devices`, body: () => DEVICE, ok: [201], why: 'registered again (converges)' },
   'GET /v1/tenants/{t}/devices': { callers: 'OT', path: `/v1/tenants/${OWN}/devices`, ok: [200], why: 'lists' },
   'GET /v1/tenants/{t}/devices/{device}': { callers: 'OT', path: `/v1/tenants/${OWN}/devices/dev1`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/devices/{device}': { callers: 'OT', path: `/v1/tenants/${OWN}/devices/dev1`, ok: [204], before: onlyAfterFirst(makeDevice), why: 'deleted (its address released first)' },
+  'DELETE /v1/tenants/{t}/devices/{device}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/devices/dev1`,
+    ok: [204],
+    before: onlyAfterFirst(makeDevice),
+    why: 'deleted (its address released first)',
+  },
 
-  'POST /v1/tenants/{t}/devices/{device}/address': { callers: 'OT', path: `/v1/tenants/${OWN}/devices/dev1/address`, body: () => ({}), ok: [201], why: 'reserved again (converges)' },
+  'POST /v1/tenants/{t}/devices/{device}/address': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/devices/dev1/address`,
+    body: () => ({}),
+    ok: [201],
+    why: 'reserved again (converges)',
+  },
   'GET /v1/tenants/{t}/devices/{device}/address': { callers: 'OT', path: `/v1/tenants/${OWN}/devices/dev1/address`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/devices/{device}/address': { callers: 'OT', path: `/v1/tenants/${OWN}/devices/dev1/address`, ok: [204], before: onlyAfterFirst(makeAddress), why: 'released' },
+  'DELETE /v1/tenants/{t}/devices/{device}/address': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/devices/dev1/address`,
+    ok: [204],
+    before: onlyAfterFirst(makeAddress),
+    why: 'released',
+  },
 
-  'POST /v1/tenants/{t}/wifi-keys': { callers: 'OT', path: `/v1/tenants/${OWN}/wifi-keys`, body: () => WIFI_KEY, ok: [201], why: 'issued again (keeps the key)' },
+  'POST /v1/tenants/{t}/wifi-keys': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/wifi-keys`,
+    body: () => WIFI_KEY,
+    ok: [201],
+    why: 'issued again (keeps the key)',
+  },
   'GET /v1/tenants/{t}/wifi-keys': { callers: 'OT', path: `/v1/tenants/${OWN}/wifi-keys`, ok: [200], why: 'lists' },
   'GET /v1/tenants/{t}/wifi-keys/{key}': { callers: 'OT', path: `/v1/tenants/${OWN}/wifi-keys/k1`, ok: [200], why: 'reads' },
-  'DELETE /v1/tenants/{t}/wifi-keys/{key}': { callers: 'OT', path: `/v1/tenants/${OWN}/wifi-keys/k1`, ok: [204], before: onlyAfterFirst(makeWifiKey), why: 'revoked' },
+  'DELETE /v1/tenants/{t}/wifi-keys/{key}': {
+    callers: 'OT',
+    path: `/v1/tenants/${OWN}/wifi-keys/k1`,
+    ok: [204],
+    before: onlyAfterFirst(makeWifiKey),
+    why: 'revoked',
+  },
 
   'GET /v1/fabric/egress': { callers: 'OA', path: '/v1/fabric/egress', ok: [200], why: 'lists ready VRFs' },
 
@@ -190,7 +256,11 @@ const DELETE_ORDER = [
 const OPENAPI_OPS: string[] = (() => {
   const doc = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => methods.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => methods.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
 })();
 
 interface Expectation {
@@ -209,13 +279,19 @@ function expected(key: string, spec: RouteSpec, caller: Caller): Expectation {
   if (caller === 'bogus') return { status: [401], text: UNAUTHORIZED, reason: 'forged tenant token (wrong MAC)' };
   const letter = LETTER[caller]!;
   if (spec.callers.includes(letter)) {
-    if (key === 'POST /v1/tenants') return caller === 'enrollment' ? { status: [201], reason: 'enrollment creates its own name (spends the token)' } : { status: [409], reason: 'own is ready and no secrets were sent' };
+    if (key === 'POST /v1/tenants')
+      return caller === 'enrollment'
+        ? { status: [201], reason: 'enrollment creates its own name (spends the token)' }
+        : { status: [409], reason: 'own is ready and no secrets were sent' };
     return { status: spec.ok, reason: spec.why };
   }
-  if (caller === 'other' && spec.callers.includes('T')) return { status: [404], text: '{"error":"tenant not found"}', reason: 'another tenant is told the tenant does not exist (rule 2)' };
+  if (caller === 'other' && spec.callers.includes('T'))
+    return { status: [404], text: '{"error":"tenant not found"}', reason: 'another tenant is told the tenant does not exist (rule 2)' };
   const operatorOnly = !spec.callers.includes('T') && !spec.callers.includes('A') && !spec.callers.includes('E');
-  if ((caller === 'own' || caller === 'other') && operatorOnly) return { status: [403], text: '{"error":"operator only"}', reason: 'a tenant token on an operator-only route (rule 3)' };
-  if (caller === 'own' || caller === 'other') return { status: [401], text: UNAUTHORIZED, reason: 'a tenant token where only operator and egress agent may go (spec lists 401 only)' };
+  if ((caller === 'own' || caller === 'other') && operatorOnly)
+    return { status: [403], text: '{"error":"operator only"}', reason: 'a tenant token on an operator-only route (rule 3)' };
+  if (caller === 'own' || caller === 'other')
+    return { status: [401], text: UNAUTHORIZED, reason: 'a tenant token where only operator and egress agent may go (spec lists 401 only)' };
   return { status: [401], text: UNAUTHORIZED, reason: `${caller} token is valid on its one route only (decisions.md)` };
 }
 
@@ -277,7 +353,8 @@ function forged(token: string): string {
 
 /** What `own` holds, as the operator reads it: names of every object. */
 async function holdings(): Promise<Record<string, unknown>> {
-  const names = async (path: string, field: string) => ((await ops('GET', `/v1/tenants/${OWN}/${path}`)).body[field] as { name: string }[]).map((o) => o.name).sort();
+  const names = async (path: string, field: string) =>
+    ((await ops('GET', `/v1/tenants/${OWN}/${path}`)).body[field] as { name: string }[]).map((o) => o.name).sort();
   return {
     tenant: (await ops('GET', `/v1/tenants/${OWN}`)).body.status,
     workloads: await names('workloads', 'workloads'),
@@ -295,11 +372,18 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'auth-matrix-'));
   const [s] = await Promise.all([
     startTestSite(),
-    run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'srv.key', '-subj', '/CN=srv', '-out', 'srv.csr'], { cwd: dir }),
+    run(
+      'openssl',
+      ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'srv.key', '-subj', '/CN=srv', '-out', 'srv.csr'],
+      { cwd: dir },
+    ),
   ]);
   site = s;
   csr = await readFile(join(dir, 'srv.csr'), 'utf8');
-  const [own, other] = await Promise.all([made([201], 'POST', '/v1/tenants', { name: OWN }, 'own'), made([201], 'POST', '/v1/tenants', { name: OTHER }, 'other')]);
+  const [own, other] = await Promise.all([
+    made([201], 'POST', '/v1/tenants', { name: OWN }, 'own'),
+    made([201], 'POST', '/v1/tenants', { name: OTHER }, 'other'),
+  ]);
   ownTenant = own.body;
   const admitted = await made([201], 'POST', '/v1/admissions', { name: NEWBIE }, 'admission');
   await made([201], 'POST', '/v1/admissions', { name: WITHDRAWN }, 'admission to withdraw');
@@ -359,13 +443,62 @@ describe('every route × every caller, except deletes', () => {
  */
 describe('attacks by callers the matrix allows on the route', () => {
   const attacks: [string, Caller, string, string, () => unknown, string][] = [
-    ["another tenant issues a Wi-Fi key with own's psk", 'other', 'POST', `/v1/tenants/${OTHER}/wifi-keys`, () => ({ name: 'stolen', trust_class: 'sensor', psk: ownSecrets.psk }), 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost'],
-    ["another tenant does so under another trust class", 'other', 'POST', `/v1/tenants/${OTHER}/wifi-keys`, () => ({ name: 'stolen', trust_class: 'camera', psk: ownSecrets.psk }), 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost'],
-    ['the tenant chooses the password of its existing broker account', 'own', 'POST', `/v1/tenants/${OWN}/broker-accounts`, () => ({ ...ACCOUNT, password: 'chosen-by-the-tenant-01' }), "password: not this account's; password only restores an account whose password the service or the broker lost"],
-    ['the operator sends an index without the secrets', 'operator', 'POST', '/v1/tenants', () => ({ name: 'fresh', index: 40 }), 'index: is for restore only: send it with tsig_secret, state_secret and api_token'],
-    ["the operator creates a tenant named like the site's nameserver", 'operator', 'POST', '/v1/tenants', () => ({ name: 'ns1' }), 'name: "ns1" is a name the site itself uses under its domain'],
-    ["the operator admits the nameserver's name", 'operator', 'POST', '/v1/admissions', () => ({ name: 'ns1' }), 'name: "ns1" is a name the site itself uses under its domain'],
-    ['the tenant sends an SSH key with U+2028 in its comment', 'own', 'POST', `/v1/tenants/${OWN}/workloads`, () => ({ name: 'lsep', ssh_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me\u2028x'] }), 'ssh_keys.0: contains a Unicode line or paragraph separator (U+2028, U+2029)'],
+    [
+      "another tenant issues a Wi-Fi key with own's psk",
+      'other',
+      'POST',
+      `/v1/tenants/${OTHER}/wifi-keys`,
+      () => ({ name: 'stolen', trust_class: 'sensor', psk: ownSecrets.psk }),
+      'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost',
+    ],
+    [
+      'another tenant does so under another trust class',
+      'other',
+      'POST',
+      `/v1/tenants/${OTHER}/wifi-keys`,
+      () => ({ name: 'stolen', trust_class: 'camera', psk: ownSecrets.psk }),
+      'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost',
+    ],
+    [
+      'the tenant chooses the password of its existing broker account',
+      'own',
+      'POST',
+      `/v1/tenants/${OWN}/broker-accounts`,
+      () => ({ ...ACCOUNT, password: 'chosen-by-the-tenant-01' }),
+      "password: not this account's; password only restores an account whose password the service or the broker lost",
+    ],
+    [
+      'the operator sends an index without the secrets',
+      'operator',
+      'POST',
+      '/v1/tenants',
+      () => ({ name: 'fresh', index: 40 }),
+      'index: is for restore only: send it with tsig_secret, state_secret and api_token',
+    ],
+    [
+      "the operator creates a tenant named like the site's nameserver",
+      'operator',
+      'POST',
+      '/v1/tenants',
+      () => ({ name: 'ns1' }),
+      'name: "ns1" is a name the site itself uses under its domain',
+    ],
+    [
+      "the operator admits the nameserver's name",
+      'operator',
+      'POST',
+      '/v1/admissions',
+      () => ({ name: 'ns1' }),
+      'name: "ns1" is a name the site itself uses under its domain',
+    ],
+    [
+      'the tenant sends an SSH key with U+2028 in its comment',
+      'own',
+      'POST',
+      `/v1/tenants/${OWN}/workloads`,
+      () => ({ name: 'lsep', ssh_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 me\u2028x'] }),
+      'ssh_keys.0: contains a Unicode line or paragraph separator (U+2028, U+2029)',
+    ],
   ];
   it.each(attacks)('%s (as %s): 400', async (_what, caller, method, path, body, error) => {
     expect(ownSecrets.psk && ownSecrets.password).toBeTruthy();
@@ -391,7 +524,8 @@ describe('deletes: refused callers first, then the allowed ones', () => {
     for (const r of results) tally[r.status] = (tally[r.status] ?? 0) + 1;
     console.log(
       `auth matrix: ${OPENAPI_OPS.length} operations × ${CALLERS.length} callers = ${results.length} cells; statuses ${JSON.stringify(tally)}; ` +
-      `${retries.length} repeat(s) after a 502/503: ${JSON.stringify(retries)}`);
+        `${retries.length} repeat(s) after a 502/503: ${JSON.stringify(retries)}`,
+    );
     // The repeats let every cell finish; an allowed call answered 502/503 still fails the matrix.
     expect(retries, 'cells answered 502/503 and were repeated').toEqual([]);
   });

@@ -122,8 +122,11 @@ async function seed(): Promise<void> {
   await ok('POST', '/v1/tenants/acme/devices/sensor-1/address');
   await ok('POST', '/v1/tenants/acme/wifi-keys', { name: 'sensors', trust_class: 'sensor' });
   await ok('POST', '/v1/tenants/acme/broker-accounts', { name: 'sensor-gw', publish: ['telemetry/#'], subscribe: [] });
-  await run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'web.key',
-    '-subj', '/CN=web', '-out', 'web.csr'], { cwd: work });
+  await run(
+    'openssl',
+    ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'web.key', '-subj', '/CN=web', '-out', 'web.csr'],
+    { cwd: work },
+  );
   await ok('PUT', '/v1/tenants/acme/certificates/web', { csr: readFileSync(join(work, 'web.csr'), 'utf8') });
 }
 
@@ -133,22 +136,36 @@ async function fuzz(name: string, filter: string[], deadline: number): Promise<R
   const config = join(work, 'schemathesis.toml');
   writeFileSync(config, CONFIG);
   const args = [
-    '--config-file', config,
-    'run', SPEC,
-    '--url', site.url,
-    '--checks', CHECKS.join(','),
-    '--phases', 'examples,coverage,fuzzing,stateful',
-    '--max-examples', String(MAX_EXAMPLES),
-    '--seed', String(SEED),
+    '--config-file',
+    config,
+    'run',
+    SPEC,
+    '--url',
+    site.url,
+    '--checks',
+    CHECKS.join(','),
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--max-examples',
+    String(MAX_EXAMPLES),
+    '--seed',
+    String(SEED),
     // No example database: the same seed makes the same requests on every machine.
-    '--generation-database', 'none',
-    '--workers', '1',
-    '--request-timeout', '30',
+    '--generation-database',
+    'none',
+    '--workers',
+    '1',
+    '--request-timeout',
+    '30',
     // Hypothesis's too_slow counts generation time, which on a loaded 2-core machine says nothing of the API.
-    '--suppress-health-check', 'too_slow',
-    '--report', 'junit,ndjson',
-    '--report-junit-path', junit,
-    '--report-ndjson-path', ndjson,
+    '--suppress-health-check',
+    'too_slow',
+    '--report',
+    'junit,ndjson',
+    '--report-junit-path',
+    junit,
+    '--report-ndjson-path',
+    ndjson,
     '--no-color',
     ...filter,
   ];

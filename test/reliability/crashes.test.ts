@@ -55,7 +55,14 @@ async function converge(call: () => Promise<Answer>, tries = 60, withinMs = 600_
     statuses.push(last.status);
     if (last.status === 502) failedSteps.push(String(last.body?.error));
     if (last.status === 503 && process.env.CRASH_TRACE) {
-      appendFileSync(process.env.CRASH_TRACE, `503 ${last.text}\n${site.logs.filter((l) => l.includes('unavailable')).slice(-1).join('\n').slice(0, 3000)}\n`);
+      appendFileSync(
+        process.env.CRASH_TRACE,
+        `503 ${last.text}\n${site.logs
+          .filter((l) => l.includes('unavailable'))
+          .slice(-1)
+          .join('\n')
+          .slice(0, 3000)}\n`,
+      );
     }
     if (last.status !== 502 && last.status !== 503) break;
     // "Repeat the call": a client pauses a moment after a 503 rather than hammering.
@@ -104,10 +111,7 @@ describe('the worker killed at random points of tenant creates and deletes', () 
     const expectedSteps = fresh.length * 6;
     const marks = Array.from({ length: 20 }, () => rng.int(1, Math.floor(expectedSteps * 0.8))).sort((a, b) => a - b);
 
-    const ops = rng.shuffle([
-      ...fresh.map((name) => ({ kind: 'create' as const, name })),
-      ...doomed.map((name) => ({ kind: 'delete' as const, name })),
-    ]);
+    const ops = rng.shuffle([...fresh.map((name) => ({ kind: 'create' as const, name })), ...doomed.map((name) => ({ kind: 'delete' as const, name }))]);
     // CRASH_TRACE=<file> follows a run live (vitest shows console output only when a test ends).
     const trace = (m: string) => process.env.CRASH_TRACE && appendFileSync(process.env.CRASH_TRACE, `${m} at ${Date.now() - started}\n`);
     const results = new Map<string, { kind: string; final: Answer; statuses: number[]; ms: number }>();
@@ -250,7 +254,9 @@ describe('the API killed with creates in flight', () => {
         const firsts = names.map((name) =>
           callAt(api.url, 'POST', '/v1/tenants', { name })
             .catch(() => undefined)
-            .finally(() => { if (--pending <= 1) lastOne(); }),
+            .finally(() => {
+              if (--pending <= 1) lastOne();
+            }),
         );
         // The kill point: a random moment after the first of these tenants is registered, at the
         // latest when one create is left in flight.
@@ -268,7 +274,9 @@ describe('the API killed with creates in flight', () => {
         expect(cut, 'creates in flight (unanswered) at the kill').toBeGreaterThan(0);
         api = await site.spawnApi({ port: api.port });
         const readyBefore = new Set(
-          (await site.registry.sql<{ name: string }[]>`select name from tenants where status = 'ready' and name in ${site.registry.sql(names)}`).map((r) => r.name),
+          (await site.registry.sql<{ name: string }[]>`select name from tenants where status = 'ready' and name in ${site.registry.sql(names)}`).map(
+            (r) => r.name,
+          ),
         );
         const repeats = await Promise.all(names.map((name) => callAt(api.url, 'POST', '/v1/tenants', { name })));
         for (const [i, name] of names.entries()) {
@@ -313,7 +321,9 @@ describe('the API killed with creates in flight', () => {
     console.log(`crashes/api: ${JSON.stringify(tally)}`);
     // One identity each: one ready row, one index, every object once.
     const names = rounds.flat();
-    const rows = await site.registry.sql<{ name: string; index: number; status: string }[]>`select name, index, status from tenants where name in ${site.registry.sql(names)}`;
+    const rows = await site.registry.sql<
+      { name: string; index: number; status: string }[]
+    >`select name, index, status from tenants where name in ${site.registry.sql(names)}`;
     expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
     expect(rows.every((r) => r.status === 'ready')).toBe(true);
     const all = await site.registry.sql<{ index: number }[]>`select index from tenants`;

@@ -68,7 +68,10 @@ describe('the registry database cut during a fill', () => {
           const tenant = await converge(() => site.call('POST', '/v1/tenants', { body: { name } }), seen);
           answered++;
           const workload = await converge(() => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }), seen);
-          const prefix = String(tenant.body?.network?.subnet ?? '').split('.').slice(0, 3).join('.');
+          const prefix = String(tenant.body?.network?.subnet ?? '')
+            .split('.')
+            .slice(0, 3)
+            .join('.');
           const record = await converge(() => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }), seen);
           finals.set(name, { tenant, workload, record });
         }
@@ -88,11 +91,18 @@ describe('the registry database cut during a fill', () => {
     const statuses: Record<number, number> = {};
     for (const s of seen) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
     const duringCut = seen.slice(cutAt).filter((s) => s.status === 503 || s.status === 502).length;
-    console.log(`database-cut: ${seen.length} calls, answers ${JSON.stringify(statuses)}, ${duringCut} refused or failed after the cut, slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; /readyz during the cut ${readyz.status} ${readyz.text}`);
+    console.log(
+      `database-cut: ${seen.length} calls, answers ${JSON.stringify(statuses)}, ${duringCut} refused or failed after the cut, slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; /readyz during the cut ${readyz.status} ${readyz.text}`,
+    );
 
     // While it was away: answers, never a 500 or a hang, each 503 with its reason.
     expect(readyz).toEqual({ status: 503, text: '{"status":"unavailable","database":"unreachable"}' });
-    expect(Object.keys(statuses).map(Number).filter((s) => ![200, 201, 502, 503].includes(s)), JSON.stringify(seen.filter((s) => s.status >= 500 && s.status !== 502 && s.status !== 503))).toEqual([]);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .filter((s) => ![200, 201, 502, 503].includes(s)),
+      JSON.stringify(seen.filter((s) => s.status >= 500 && s.status !== 502 && s.status !== 503)),
+    ).toEqual([]);
     for (const s of seen.filter((x) => x.status === 503)) expect(JSON.parse(s.text).error, s.text).toEqual(expect.any(String));
     expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(60_000);
     expect(duringCut, 'the cut met calls in flight').toBeGreaterThan(0);
@@ -115,7 +125,10 @@ describe('the registry database cut during a fill', () => {
       const w = await site.call('GET', `/v1/tenants/${row.name}/workloads/web`);
       expect(w.body.status, row.name).toBe('ready');
       const records = (await site.call('GET', `/v1/tenants/${row.name}/records`)).body.records;
-      expect(records.map((r: { name: string }) => r.name), row.name).toEqual(['www']);
+      expect(
+        records.map((r: { name: string }) => r.name),
+        row.name,
+      ).toEqual(['www']);
     }
     expect(await site.registry.sql`select tenant, holder from tenant_leases`).toEqual([]);
   }, 600_000);

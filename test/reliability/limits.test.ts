@@ -36,12 +36,24 @@ afterAll(async () => {
  * Streams a JSON body with Transfer-Encoding: chunked past `total` bytes and never ends it: an
  * answer can only come from a server that refuses the body while it is still arriving.
  */
-function chunkedUpload(method: string, path: string, head: string, total: number, token: string): Promise<{ status: number | undefined; text: string; sent: number }> {
+function chunkedUpload(
+  method: string,
+  path: string,
+  head: string,
+  total: number,
+  token: string,
+): Promise<{ status: number | undefined; text: string; sent: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const req = request(
-      { host: url.hostname, port: url.port, path, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      },
       (res) => {
         answered = true;
         let text = '';
@@ -85,12 +97,16 @@ describe('the 64 KB limit on chunked bodies', () => {
   it('tries every route openapi.yaml gives a request body', () => {
     const doc = parse(readFileSync('openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
     const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.entries(ops).filter(([, op]) => op?.requestBody).map(([method]) => `${method.toUpperCase()} ${path}`));
+      Object.entries(ops)
+        .filter(([, op]) => op?.requestBody)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
     const tried = cases.map(([method, path]) =>
       routes.find((r) => {
         const [m, template] = r.split(' ') as [string, string];
         return m === method && new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
-      }));
+      }),
+    );
     expect(new Set(tried)).toEqual(new Set(routes));
   });
 
@@ -119,7 +135,13 @@ describe('the 64 KB limit on chunked bodies', () => {
     const body = `{"address":${' '.repeat(60 * 1024)}"${address}"}`;
     const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: '/v1/tenants/acme/records/small', method: 'PUT', headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/v1/tenants/acme/records/small',
+          method: 'PUT',
+          headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));

@@ -50,7 +50,11 @@ async function stateWorks(t: any): Promise<boolean> {
   const creds = { accessKey: t.state.access_key, secretKey: t.state.secret_key };
   const url = new URL(`/${t.state.bucket}/${t.state.key_prefix}probe`, site.backends.minio.server.url);
   const body = `probe of ${t.name}`;
-  const put = await fetch(url, { method: 'PUT', headers: signRequest({ method: 'PUT', url, body }, creds, { region: site.backends.minio.state.region }), body });
+  const put = await fetch(url, {
+    method: 'PUT',
+    headers: signRequest({ method: 'PUT', url, body }, creds, { region: site.backends.minio.state.region }),
+    body,
+  });
   const get = await fetch(url, { headers: signRequest({ method: 'GET', url }, creds, { region: site.backends.minio.state.region }) });
   return put.status === 200 && get.status === 200 && (await get.text()) === body;
 }
@@ -59,7 +63,11 @@ async function stateWorks(t: any): Promise<boolean> {
 async function shipsLogs(t: any): Promise<boolean> {
   const gateway = site.backends.logStore!;
   const before = gateway.received.length;
-  const r = await fresh(`${gateway.endpoint}/insert/jsonline`, { method: 'POST', headers: { authorization: `Bearer ${t.log.ingest_token}` }, body: `{"_msg":"after restore ${t.name}"}\n` });
+  const r = await fresh(`${gateway.endpoint}/insert/jsonline`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.log.ingest_token}` },
+    body: `{"_msg":"after restore ${t.name}"}\n`,
+  });
   return r.status < 300 && gateway.received.length > before;
 }
 
@@ -146,7 +154,20 @@ describe('the registry lost under ten tenants', () => {
       // The kept token is the tenant's again.
       expect((await site.call('GET', `/v1/tenants/${t.name}`, { token: t.api_token })).status).toBe(200);
     }
-    expect(await siteTotals(site)).toEqual({ reverseZones: 10, tsigKeys: 10, fabricZones: 10, vnets: 10, subnets: 10, stateUsers: 10, orgs: 10, dashboardUsers: 10, forwards: 20, logRoutes: 20, reservations: 0, brokerAccounts: 0 });
+    expect(await siteTotals(site)).toEqual({
+      reverseZones: 10,
+      tsigKeys: 10,
+      fabricZones: 10,
+      vnets: 10,
+      subnets: 10,
+      stateUsers: 10,
+      orgs: 10,
+      dashboardUsers: 10,
+      forwards: 20,
+      logRoutes: 20,
+      reservations: 0,
+      brokerAccounts: 0,
+    });
   }, 60_000);
 
   it('a sweep repairs objects altered behind the service: a zone deleted, a policy widened, a data source deleted', async () => {
@@ -155,7 +176,11 @@ describe('the registry lost under ten tenants', () => {
     const grafana = site.backends.grafana!.state;
     const policyBefore = JSON.stringify(minio.policies.get('tenant-rl1')!.document);
     const orgOf = (name: string) => grafana.orgByName(name)!.id;
-    const sourcesOf = (name: string) => grafana.datasourcesOf(orgOf(name)).map((d) => d.uid).sort();
+    const sourcesOf = (name: string) =>
+      grafana
+        .datasourcesOf(orgOf(name))
+        .map((d) => d.uid)
+        .sort();
     const sourcesBefore = sourcesOf('rl2');
     expect(sourcesBefore).toContain('svc-logs-devices');
 

@@ -119,7 +119,14 @@ async function readEverything(t: string, exists: boolean): Promise<void> {
   };
   for (const token of [site.operatorToken, tokens[t]]) {
     await read(`/v1/tenants/${t}`, token);
-    for (const [list, field] of [['workloads', 'workloads'], ['records', 'records'], ['devices', 'devices'], ['wifi-keys', 'wifi_keys'], ['broker-accounts', 'broker_accounts'], ['certificates', 'certificates']] as const) {
+    for (const [list, field] of [
+      ['workloads', 'workloads'],
+      ['records', 'records'],
+      ['devices', 'devices'],
+      ['wifi-keys', 'wifi_keys'],
+      ['broker-accounts', 'broker_accounts'],
+      ['certificates', 'certificates'],
+    ] as const) {
       const r = await read(`/v1/tenants/${t}/${list}`, token);
       // Records have no object route (spec: Records).
       for (const o of list === 'records' ? [] : ((r.body?.[field] ?? []) as { name: string }[])) {
@@ -197,7 +204,12 @@ beforeAll(async () => {
   // Hostile requests: secrets sent where they do not belong must not come back in the error text.
   const s1 = [...secrets.values()];
   await step(400, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'things', trust_class: 'sensor', psk: keyResumed.body.psk }, t);
-  await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.state.secret_key, state_secret: sec.body.dns.tsig_secret, api_token: tokens.secf });
+  await step(400, 'POST', '/v1/tenants', {
+    name: 'sec',
+    tsig_secret: sec.body.state.secret_key,
+    state_secret: sec.body.dns.tsig_secret,
+    api_token: tokens.secf,
+  });
   await step(400, 'POST', '/v1/tenants', { name: 'sec', tsig_secret: sec.body.dns.tsig_secret, state_secret: 'short', api_token: tokens.sec });
   await step(400, 'POST', '/v1/tenants', { name: 'sec', api_token: tokens.sec });
   const forgedToken = tokens.sec!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
@@ -278,14 +290,18 @@ describe('secrets scan', () => {
 
   it('finds none in any error text, not even a value the request itself carried in the wrong field', () => {
     expect(errors.length).toBeGreaterThan(20);
-    const hits = errors.flatMap((e) => found(e.text, e.what).map((hit) => ({ hit, echo: [...secrets.values()].some((v) => e.text.includes(v) && e.sent.includes(v)) })));
+    const hits = errors.flatMap((e) =>
+      found(e.text, e.what).map((hit) => ({ hit, echo: [...secrets.values()].some((v) => e.text.includes(v) && e.sent.includes(v)) })),
+    );
     expect(hits.map((h) => h.hit)).toEqual([]);
     echoes = hits.filter((h) => h.echo).map((h) => h.hit);
   });
 
   it('finds none in the audit log (issue 16: tenant, admission and key entries)', async () => {
     const rows = await site.registry.sql`select actor, action, tenant, object, detail from audit_log`;
-    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['tenant.create', 'tenant.delete', 'admission.issue', 'admission.withdraw', 'wifi-key.issue']));
+    expect(rows.map((r) => r.action)).toEqual(
+      expect.arrayContaining(['tenant.create', 'tenant.delete', 'admission.issue', 'admission.withdraw', 'wifi-key.issue']),
+    );
     expect(found(JSON.stringify(rows), 'audit log')).toEqual([]);
   });
 

@@ -81,9 +81,20 @@ describe('the Temporal server killed and restarted during a fill', () => {
         for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
           const tenant = await converge(`create ${name}`, () => site.call('POST', '/v1/tenants', { body: { name } }), seen);
           answered++;
-          const workload = await converge(`workload ${name}`, () => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }), seen);
-          const prefix = String(tenant.body?.network?.subnet ?? '').split('.').slice(0, 3).join('.');
-          const record = await converge(`record ${name}`, () => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }), seen);
+          const workload = await converge(
+            `workload ${name}`,
+            () => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }),
+            seen,
+          );
+          const prefix = String(tenant.body?.network?.subnet ?? '')
+            .split('.')
+            .slice(0, 3)
+            .join('.');
+          const record = await converge(
+            `record ${name}`,
+            () => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }),
+            seen,
+          );
           finals.set(name, { tenant, workload, record });
         }
       }),
@@ -93,7 +104,9 @@ describe('the Temporal server killed and restarted during a fill', () => {
     while (answered < 4) await new Promise((x) => setTimeout(x, 50));
     const killedAt = Date.now();
     temporal.process.kill('SIGKILL');
-    await new Promise<void>((r) => (temporal.process.exitCode !== null || temporal.process.signalCode !== null ? r() : temporal.process.once('exit', () => r())));
+    await new Promise<void>((r) =>
+      temporal.process.exitCode !== null || temporal.process.signalCode !== null ? r() : temporal.process.once('exit', () => r()),
+    );
     await new Promise((x) => setTimeout(x, DOWN_MS));
     const restartedAt = Date.now();
     temporal = await startDevServer({ projectRoot: root, port, dbFile: join(dir, 'temporal.db') });
@@ -110,13 +123,24 @@ describe('the Temporal server killed and restarted during a fill', () => {
     const census = { tenants: 0, objects: 0 };
     const summary = () =>
       `temporal-restart: ${seen.length} calls, answers ${JSON.stringify(statuses)}; ${away.length} answered while the server was away or starting (${away.filter((s) => s.status === 503).length} of them 503), ` +
-        `${lostCreates} creates answered 503 and were repeated, ${after.length} after it was back; down ${restartedAt - killedAt} ms, restart took ${backAt - restartedAt} ms, ` +
-        `converged ${convergedAt - backAt} ms after it was back (fill ${convergedAt - began} ms); slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; ${census.tenants ? `census: ${census.tenants} tenants, ${census.objects} tenant × object-kind counts checked` : 'census not reached yet'}`;
+      `${lostCreates} creates answered 503 and were repeated, ${after.length} after it was back; down ${restartedAt - killedAt} ms, restart took ${backAt - restartedAt} ms, ` +
+      `converged ${convergedAt - backAt} ms after it was back (fill ${convergedAt - began} ms); slowest answer ${Math.max(...seen.map((s) => s.ms))} ms; ${census.tenants ? `census: ${census.tenants} tenants, ${census.objects} tenant × object-kind counts checked` : 'census not reached yet'}`;
     console.log(summary());
-    console.log(JSON.stringify(seen.filter((x) => x.status !== 200 && x.status !== 201 || x.ms > 3000).map(({ text, ...x }) => ({ ...x, at: x.at - killedAt, text: text.slice(0, 120) }))));
+    console.log(
+      JSON.stringify(
+        seen
+          .filter((x) => (x.status !== 200 && x.status !== 201) || x.ms > 3000)
+          .map(({ text, ...x }) => ({ ...x, at: x.at - killedAt, text: text.slice(0, 120) })),
+      ),
+    );
 
     // While it was away: answers, never a 500 or a hang, each 503 with its reason.
-    expect(Object.keys(statuses).map(Number).filter((s) => ![200, 201, 502, 503].includes(s)), JSON.stringify(seen.filter((s) => ![200, 201, 502, 503].includes(s.status)))).toEqual([]);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .filter((s) => ![200, 201, 502, 503].includes(s)),
+      JSON.stringify(seen.filter((s) => ![200, 201, 502, 503].includes(s.status))),
+    ).toEqual([]);
     for (const s of seen.filter((x) => x.status === 503)) expect(JSON.parse(s.text).error, s.text).toEqual(expect.any(String));
     expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(CALL_BOUND_MS);
     expect(away.filter((s) => s.status === 503).length, 'calls met the server away').toBeGreaterThan(0);
@@ -152,7 +176,10 @@ describe('the Temporal server killed and restarted during a fill', () => {
       const w = await site.call('GET', `/v1/tenants/${row.name}/workloads/web`);
       expect(w.body.status, row.name).toBe('ready');
       const records = (await site.call('GET', `/v1/tenants/${row.name}/records`)).body.records;
-      expect(records.map((r: { name: string }) => r.name), row.name).toEqual(['www']);
+      expect(
+        records.map((r: { name: string }) => r.name),
+        row.name,
+      ).toEqual(['www']);
       // The histories: the tenant's create run completed (resumed after the restart where it was in flight).
       const desc = await site.client.workflow.getHandle(`tenant-create/${row.name}`).describe();
       expect(desc.status.name, row.name).toBe('COMPLETED');
@@ -161,6 +188,5 @@ describe('the Temporal server killed and restarted during a fill', () => {
     census.tenants = rows.length;
     census.objects = objects;
     console.log(summary());
-
   }, 600_000);
 });

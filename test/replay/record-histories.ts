@@ -86,7 +86,9 @@ async function scenarios(site: TestSite): Promise<void> {
   const dnsWrites = { failNext: 1000, method: 'PATCH' };
   await failing(b.proxmox.faults, { failNext: 1000, match: '/clone', method: 'POST' }, () => ok('POST', '/v1/tenants/acme/workloads', { name: 'app' }, [502]));
   await ok('POST', '/v1/tenants/acme/workloads', { name: 'app' }, [201]);
-  await failing(b.proxmox.faults, { failNext: 1000, match: '/qemu/', method: 'DELETE' }, () => ok('DELETE', '/v1/tenants/acme/workloads/app', undefined, [502]));
+  await failing(b.proxmox.faults, { failNext: 1000, match: '/qemu/', method: 'DELETE' }, () =>
+    ok('DELETE', '/v1/tenants/acme/workloads/app', undefined, [502]),
+  );
   await ok('DELETE', '/v1/tenants/acme/workloads/app', undefined, [204]);
   await failing(b.pdns.faults, dnsWrites, () => ok('PUT', '/v1/tenants/acme/records/api', { address: '10.128.1.51' }, [502]));
   await ok('PUT', '/v1/tenants/acme/records/api', { address: '10.128.1.51' }, [200]);
@@ -112,7 +114,11 @@ async function scenarios(site: TestSite): Promise<void> {
   await ok('DELETE', '/v1/tenants/acme/workloads/flaky', undefined, [204]);
   // The sweep and its children.
   await site.client.workflow.execute('reconcileSweep', { workflowId: 'reconcile-sweep', taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
-  await site.client.workflow.execute('reconcileSweep', { workflowId: 'reconcile-sweep-plan', taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, args: [{ mode: 'plan' }] });
+  await site.client.workflow.execute('reconcileSweep', {
+    workflowId: 'reconcile-sweep-plan',
+    taskQueue: site.config.env.TEMPORAL_TASK_QUEUE,
+    args: [{ mode: 'plan' }],
+  });
   // Delete refused while the fabric carries the zone; then failed at dns and resumed.
   await ok('DELETE', '/v1/tenants/fail', undefined, [409]);
   b.proxmox.removeTenantNetwork('fail');

@@ -34,8 +34,22 @@ export interface TenantObjects {
 
 /** A plain tenant: one of each tenant-wide object, no device reservations or broker accounts. */
 export const ALL_ONE: TenantObjects = {
-  zone: 1, reverseZone: 1, tsigKey: 1, fabricZone: 1, vnet: 1, subnet: 1, stateUser: 1, statePolicy: 1, org: 1, dashboardUser: 1,
-  forward: 1, reverseForward: 1, ingestRoute: 1, readRoute: 1, reservations: 0, brokerAccounts: 0,
+  zone: 1,
+  reverseZone: 1,
+  tsigKey: 1,
+  fabricZone: 1,
+  vnet: 1,
+  subnet: 1,
+  stateUser: 1,
+  statePolicy: 1,
+  org: 1,
+  dashboardUser: 1,
+  forward: 1,
+  reverseForward: 1,
+  ingestRoute: 1,
+  readRoute: 1,
+  reservations: 0,
+  brokerAccounts: 0,
 };
 /** ALL_ONE at this site: nothing of a backend the site does not have (a minimal lab has no log store or dashboards). */
 export function allOneAt(site: TestSite): TenantObjects {
@@ -47,8 +61,22 @@ export function allOneAt(site: TestSite): TenantObjects {
 }
 
 export const NONE: TenantObjects = {
-  zone: 0, reverseZone: 0, tsigKey: 0, fabricZone: 0, vnet: 0, subnet: 0, stateUser: 0, statePolicy: 0, org: 0, dashboardUser: 0,
-  forward: 0, reverseForward: 0, ingestRoute: 0, readRoute: 0, reservations: 0, brokerAccounts: 0,
+  zone: 0,
+  reverseZone: 0,
+  tsigKey: 0,
+  fabricZone: 0,
+  vnet: 0,
+  subnet: 0,
+  stateUser: 0,
+  statePolicy: 0,
+  org: 0,
+  dashboardUser: 0,
+  forward: 0,
+  reverseForward: 0,
+  ingestRoute: 0,
+  readRoute: 0,
+  reservations: 0,
+  brokerAccounts: 0,
 };
 
 const pdnsGet = async <T>(site: TestSite, path: string): Promise<T> => {

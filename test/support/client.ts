@@ -10,7 +10,9 @@ export function clientFor(site: { url: string; operatorToken: string }, token?: 
 }
 
 /** An openapi-fetch answer in the shape the suites assert on (`status`, `body`, `headers`, `text`). */
-export async function answered(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<{ status: number; body: any; headers: Headers; text: string }> {
+export async function answered(
+  call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
+): Promise<{ status: number; body: any; headers: Headers; text: string }> {
   const { data, error, response } = await call;
   const body = data ?? error;
   return { status: response.status, body, headers: response.headers, text: body === undefined ? '' : JSON.stringify(body) };

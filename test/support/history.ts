@@ -9,7 +9,10 @@ const { temporal } = proto;
  * the site's payload codec (`decoded`: inputs, results, markers, updates, failures, memo, details),
  * which is what anyone with codec access (the UI, the CLI with the operator token) reads.
  */
-export async function runHistory(site: TestSite, execution: { workflowId: string; runId?: string }): Promise<{ raw: Buffer; decoded: Buffer; events: number; payloads: number }> {
+export async function runHistory(
+  site: TestSite,
+  execution: { workflowId: string; runId?: string },
+): Promise<{ raw: Buffer; decoded: Buffer; events: number; payloads: number }> {
   const codec = new AesGcmCodec(site.config.codecKey!);
   const raws: Buffer[] = [];
   const decoded: Buffer[] = [];

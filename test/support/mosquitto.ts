@@ -18,12 +18,29 @@ export interface Credentials {
 export function connectAs(url: string, creds: Credentials, timeoutMs = 3000): Promise<MqttClient> {
   return new Promise((resolve, reject) => {
     const c = connect(url, {
-      ...creds, protocolVersion: 5, clientId: `test-${randomUUID()}`, reconnectPeriod: 0, connectTimeout: timeoutMs, clean: true,
+      ...creds,
+      protocolVersion: 5,
+      clientId: `test-${randomUUID()}`,
+      reconnectPeriod: 0,
+      connectTimeout: timeoutMs,
+      clean: true,
     });
     // mqtt.js without reconnects only closes on a timeout or a dropped connection: say so.
-    const timer = setTimeout(() => { c.end(true); reject(new Error(`broker unreachable: no CONNACK in ${timeoutMs} ms`)); }, timeoutMs + 500);
-    c.once('connect', () => { clearTimeout(timer); c.removeAllListeners('error'); c.on('error', () => {}); resolve(c); });
-    c.once('error', (err) => { clearTimeout(timer); c.end(true); reject(err); });
+    const timer = setTimeout(() => {
+      c.end(true);
+      reject(new Error(`broker unreachable: no CONNACK in ${timeoutMs} ms`));
+    }, timeoutMs + 500);
+    c.once('connect', () => {
+      clearTimeout(timer);
+      c.removeAllListeners('error');
+      c.on('error', () => {});
+      resolve(c);
+    });
+    c.once('error', (err) => {
+      clearTimeout(timer);
+      c.end(true);
+      reject(err);
+    });
   });
 }
 
@@ -81,9 +98,16 @@ export async function canPublish(c: MqttClient, topic: string, message = 'probe'
 /** Collect what a client receives until stopped. */
 export function collect(c: MqttClient): { messages: Array<{ topic: string; payload: string }>; stop(): void } {
   const messages: Array<{ topic: string; payload: string }> = [];
-  const on = (topic: string, payload: Buffer) => { messages.push({ topic, payload: payload.toString() }); };
+  const on = (topic: string, payload: Buffer) => {
+    messages.push({ topic, payload: payload.toString() });
+  };
   c.on('message', on);
-  return { messages, stop: () => { c.off('message', on); } };
+  return {
+    messages,
+    stop: () => {
+      c.off('message', on);
+    },
+  };
 }
 
 /**
@@ -92,7 +116,12 @@ export function collect(c: MqttClient): { messages: Array<{ topic: string; paylo
  * the control has arrived, anything `act` let through has arrived too: Mosquitto routes a QoS 1
  * publish to its subscribers before it acknowledges it, and delivers to one client in order.
  */
-export async function receivedUntilControl(receiver: MqttClient, act: () => Promise<unknown>, control: { client: MqttClient; topic: string }, timeoutMs = 5000): Promise<string[]> {
+export async function receivedUntilControl(
+  receiver: MqttClient,
+  act: () => Promise<unknown>,
+  control: { client: MqttClient; topic: string },
+  timeoutMs = 5000,
+): Promise<string[]> {
   const got = collect(receiver);
   try {
     await act();

@@ -20,7 +20,10 @@ export async function dig(port: number, name: string, type = 'A', extra: string[
   const answers: string[] = [];
   let inAnswer = false;
   for (const line of out.stdout.split('\n')) {
-    if (line.startsWith(';; ANSWER SECTION')) { inAnswer = true; continue; }
+    if (line.startsWith(';; ANSWER SECTION')) {
+      inAnswer = true;
+      continue;
+    }
     if (inAnswer && (line.trim() === '' || line.startsWith(';;'))) inAnswer = false;
     if (!inAnswer) continue;
     const f = line.split(/\s+/);

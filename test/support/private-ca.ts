@@ -20,7 +20,29 @@ export interface PrivateCa {
 function makeRoot(dir: string, name: string): { cert: string; key: string } {
   const key = join(dir, `${name}.key`);
   const cert = join(dir, `${name}.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -34,7 +56,9 @@ export function createPrivateCa(): PrivateCa {
   const ext = join(dir, 'server.ext');
   writeFileSync(ext, 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n');
   execFileSync('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-  execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', root.cert, '-CAkey', root.key, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext], { stdio: 'ignore' });
+  execFileSync('openssl', ['x509', '-req', '-in', csr, '-CA', root.cert, '-CAkey', root.key, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext], {
+    stdio: 'ignore',
+  });
   return {
     dir,
     caPem: readFileSync(root.cert, 'utf8'),

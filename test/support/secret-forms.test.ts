@@ -8,10 +8,22 @@ describe('secretForms / findSecrets', () => {
   const secrets = new Map([['s', secret]]);
   const cases: { form: string; blob: (before: Buffer, after: Buffer) => string }[] = [
     { form: 'raw', blob: (b, a) => `${b.toString('hex')}${secret}${a.toString('hex')}` },
-    ...[0, 1, 2].map((k) => ({ form: `base64@${k}`, blob: (b: Buffer, a: Buffer) => Buffer.concat([b.subarray(0, 3 * 5 + k), Buffer.from(secret), a]).toString('base64') })),
-    ...[0, 1, 2].map((k) => ({ form: `base64url@${k}`, blob: (b: Buffer, a: Buffer) => Buffer.concat([b.subarray(0, 3 * 5 + k), Buffer.from(secret), a]).toString('base64url') })),
+    ...[0, 1, 2].map((k) => ({
+      form: `base64@${k}`,
+      blob: (b: Buffer, a: Buffer) => Buffer.concat([b.subarray(0, 3 * 5 + k), Buffer.from(secret), a]).toString('base64'),
+    })),
+    ...[0, 1, 2].map((k) => ({
+      form: `base64url@${k}`,
+      blob: (b: Buffer, a: Buffer) => Buffer.concat([b.subarray(0, 3 * 5 + k), Buffer.from(secret), a]).toString('base64url'),
+    })),
     { form: 'hex', blob: (b, a) => Buffer.concat([b, Buffer.from(secret), a]).toString('hex') },
-    { form: 'HEX', blob: (b, a) => Buffer.concat([b, Buffer.from(secret), a]).toString('hex').toUpperCase() },
+    {
+      form: 'HEX',
+      blob: (b, a) =>
+        Buffer.concat([b, Buffer.from(secret), a])
+          .toString('hex')
+          .toUpperCase(),
+    },
     { form: 'url-encoded', blob: (b, a) => `x=${b.toString('hex')}&t=${encodeURIComponent(secret)}&y=${a.toString('hex')}` },
   ];
   it.each(cases)('finds it $form, whatever the bytes around it', ({ form, blob }) => {

@@ -39,7 +39,11 @@ export interface TestSite {
   backends: LabBackends;
   /** Every log line of the API and worker, for secret scans. */
   logs: string[];
-  call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   startWorker(): Promise<void>;
   /** The in-process worker's metrics listener, when WORKER_METRICS_ADDRESS was given. */
   workerMetricsUrl?: string;
@@ -61,19 +65,21 @@ export interface TestSite {
   stop(): Promise<void>;
 }
 
-export async function startTestSite(opts: {
-  /** Settings over the lab's; a function gets the environment built so far (its database, ports). */
-  env?: Record<string, string> | ((built: Record<string, string>) => Record<string, string>);
-  withoutSite?: boolean;
-  backendTimeoutMs?: number;
-  worker?: boolean;
-  /** Only the core backends: no log store, dashboards, Wi-Fi, DHCP, broker or CA. */
-  minimal?: boolean;
-  /** A Temporal dev server of the test's own (one with its UI); the shared one by default. */
-  temporalAddress?: string;
-  /** The in-process API's and worker's log level (default info); the secrets scan runs at debug. */
-  logLevel?: 'info' | 'debug' | 'trace';
-} = {}): Promise<TestSite> {
+export async function startTestSite(
+  opts: {
+    /** Settings over the lab's; a function gets the environment built so far (its database, ports). */
+    env?: Record<string, string> | ((built: Record<string, string>) => Record<string, string>);
+    withoutSite?: boolean;
+    backendTimeoutMs?: number;
+    worker?: boolean;
+    /** Only the core backends: no log store, dashboards, Wi-Fi, DHCP, broker or CA. */
+    minimal?: boolean;
+    /** A Temporal dev server of the test's own (one with its UI); the shared one by default. */
+    temporalAddress?: string;
+    /** The in-process API's and worker's log level (default info); the secrets scan runs at debug. */
+    logLevel?: 'info' | 'debug' | 'trace';
+  } = {},
+): Promise<TestSite> {
   installQuietRuntime();
   const backends = await startLabBackends({ minimal: opts.minimal, pveStatsIntervalMs: 1_000 });
   const databaseUrl = await freshDatabase();

@@ -29,11 +29,11 @@ export default class SummaryReporter implements Reporter {
       process.stdout.write('\nslowest test files:\n');
       for (const s of slowest) process.stdout.write(`  ${(s.ms / 1000).toFixed(1).padStart(6)} s  ${s.file}\n`);
       // The suite is CPU-bound on 2 cores: what a file costs in CPU is what it takes from the others.
-      const costly = modules
-        .map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), cpuMs: m.meta().cpuMs ?? 0 }))
-        .sort((a, b) => b.cpuMs - a.cpuMs);
+      const costly = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), cpuMs: m.meta().cpuMs ?? 0 })).sort((a, b) => b.cpuMs - a.cpuMs);
       const total = costly.reduce((sum, c) => sum + c.cpuMs, 0);
-      process.stdout.write(`\nCPU by test file (the test process and the processes it started; Temporal's server apart): ${(total / 1000).toFixed(0)} s in all\n`);
+      process.stdout.write(
+        `\nCPU by test file (the test process and the processes it started; Temporal's server apart): ${(total / 1000).toFixed(0)} s in all\n`,
+      );
       for (const c of costly.slice(0, 10)) process.stdout.write(`  ${(c.cpuMs / 1000).toFixed(1).padStart(6)} s  ${c.file}\n`);
     }
     const broken = brokenFiles ? ` (${brokenFiles} of them a file that failed before its tests ran)` : '';

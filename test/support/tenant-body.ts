@@ -7,10 +7,7 @@ const SECRET_FIELDS = ['tsig_secret', 'secret_key', 'api_token', 'ingest_token',
 export function secretPaths(value: unknown, at = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => secretPaths(v, `${at}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => [
-    ...(SECRET_FIELDS.includes(k) ? [`${at}${k}`] : []),
-    ...secretPaths(v, `${at}${k}.`),
-  ]);
+  return Object.entries(value).flatMap(([k, v]) => [...(SECRET_FIELDS.includes(k) ? [`${at}${k}`] : []), ...secretPaths(v, `${at}${k}.`)]);
 }
 
 /** A read never returns a secret (spec rule 4). */

@@ -8,7 +8,9 @@ import type { TestSite } from './site.js';
  * started an activity (of a type, when given: the contended write) since they came up (the test
  * asserts both did).
  */
-export async function twoWorkers(site: TestSite): Promise<{ identities: string[]; workers(activityType?: string): Promise<Set<string>>; stop(): Promise<void> }> {
+export async function twoWorkers(
+  site: TestSite,
+): Promise<{ identities: string[]; workers(activityType?: string): Promise<Set<string>>; stop(): Promise<void> }> {
   await site.stopWorker();
   const since = new Date();
   const children = [site.spawnWorker(), site.spawnWorker()];

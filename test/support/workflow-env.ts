@@ -150,18 +150,28 @@ export function leaseTable() {
  */
 export function tenantCreateStubs(w: WorkflowTestEnv) {
   const counts = new Map<string, number>();
-  const counted = <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) => (...a: A) => {
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-    return fn(...a);
-  };
+  const counted =
+    <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
+    (...a: A) => {
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      return fn(...a);
+    };
   const answer = async (input: { name: string }) => ({ tenant: { name: input.name }, secrets: {} });
   Object.assign(w.stubs, {
-    prepareTenant: counted('prepareTenant', async ({ request }: { request: { name: string } }) => ({ kind: 'proceed', name: request.name, index: 1, outcome: 'created', secrets: {}, steps: ['dns'] })),
+    prepareTenant: counted('prepareTenant', async ({ request }: { request: { name: string } }) => ({
+      kind: 'proceed',
+      name: request.name,
+      index: 1,
+      outcome: 'created',
+      secrets: {},
+      steps: ['dns'],
+    })),
     failAttempt: counted('failAttempt', answer),
     finishAttempt: counted('finishAttempt', answer),
   });
   return {
-    step: (activity: string, fn: (...a: never[]) => Promise<unknown>) => Object.assign(w.stubs, { [activity]: counted(activity, fn as () => Promise<unknown>) }),
+    step: (activity: string, fn: (...a: never[]) => Promise<unknown>) =>
+      Object.assign(w.stubs, { [activity]: counted(activity, fn as () => Promise<unknown>) }),
     calls: (name: string) => counts.get(name) ?? 0,
   };
 }

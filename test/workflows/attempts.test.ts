@@ -37,7 +37,12 @@ beforeEach(() => {
 
 const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);
 const create = (name: string) =>
-  api().attempt(tenantCreate, attemptTenantCreate, { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name }, { name });
+  api().attempt(
+    tenantCreate,
+    attemptTenantCreate,
+    { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name },
+    { name },
+  );
 const describeRun = async (id: string) => {
   const d = await w.env.client.workflow.getHandle(id).describe();
   return { runId: d.runId, status: d.status.name, outcome: d.typedSearchAttributes.get(OUTCOME), failedSteps: d.typedSearchAttributes.get(FAILED_STEPS) ?? [] };
@@ -45,7 +50,7 @@ const describeRun = async (id: string) => {
 const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms))]);
 const currentDetails = async (id: string): Promise<string> =>
-  ((await w.env.client.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '');
+  (await w.env.client.workflow.getHandle(id).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
 
 describe('a create arriving while an attempt runs', () => {
   it('joins it: one attempt runs, both calls get its answer, in one run', async () => {
@@ -56,7 +61,12 @@ describe('a create arriving while an attempt runs', () => {
     await waitFor(() => dns.entered > 0);
     const second = create('joined');
     // The second call reached the run before the step is let go.
-    await waitFor(async () => (await w.env.client.workflow.getHandle(runIds.tenantCreate('joined')).fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length === 2);
+    await waitFor(
+      async () =>
+        (await w.env.client.workflow.getHandle(runIds.tenantCreate('joined')).fetchHistory()).events!.filter(
+          (e) => e.workflowExecutionUpdateAcceptedEventAttributes,
+        ).length === 2,
+    );
     dns.open();
     const [a, b] = await Promise.all([first, second]);
     expect(a).toEqual(b);
@@ -71,7 +81,12 @@ describe('a create arriving while an attempt runs', () => {
 describe("a workload's calls", () => {
   const req = (cores: number): WorkloadRequest => ({ tenant: 'serial', name: 'web', cores, memoryMb: 1024, actor: 'test' });
   const call = (r: WorkloadRequest) =>
-    api().attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant }, r);
+    api().attempt(
+      workloadCreate,
+      attemptWorkloadCreate,
+      { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant },
+      r,
+    );
 
   it('run one after another in arrival order, never interleaved; each gets its own answer', async () => {
     const order: string[] = [];
@@ -94,7 +109,12 @@ describe("a workload's calls", () => {
     const one = call(req(1));
     await waitFor(() => vm.entered > 0);
     const two = call(req(2));
-    await waitFor(async () => (await w.env.client.workflow.getHandle(runIds.workloadCreate('serial', 'web')).fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length === 2);
+    await waitFor(
+      async () =>
+        (await w.env.client.workflow.getHandle(runIds.workloadCreate('serial', 'web')).fetchHistory()).events!.filter(
+          (e) => e.workflowExecutionUpdateAcceptedEventAttributes,
+        ).length === 2,
+    );
     expect(order).toEqual(['vm 1']);
     vm.open();
     expect(await one).toMatchObject({ kind: 'done', workload: { cores: 1 } });
@@ -125,9 +145,15 @@ describe("a workload's calls", () => {
     stubs.step('dns.publish-workload', async () => []);
     const r = { ...req(3), tenant: 'former' };
     const startWorkflowOperation = new WithStartWorkflowOperation(workloadCreate, {
-      workflowId: runIds.workloadCreate(r.tenant, r.name), taskQueue: w.taskQueue, workflowIdConflictPolicy: 'USE_EXISTING', args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }],
+      workflowId: runIds.workloadCreate(r.tenant, r.name),
+      taskQueue: w.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }],
     });
-    const answer = await w.env.client.workflow.executeUpdateWithStart(defineUpdate<WorkloadResult, [WorkloadRequest]>(FORMER_UPDATE_NAMES.workloadCreate!), { args: [r], startWorkflowOperation });
+    const answer = await w.env.client.workflow.executeUpdateWithStart(defineUpdate<WorkloadResult, [WorkloadRequest]>(FORMER_UPDATE_NAMES.workloadCreate!), {
+      args: [r],
+      startWorkflowOperation,
+    });
     expect(answer).toMatchObject({ kind: 'done', workload: { name: 'web', cores: 3 } });
   });
 });
@@ -141,7 +167,9 @@ describe('a failed attempt', () => {
     const id = runIds.tenantCreate('parked');
     const parked = await describeRun(id);
     expect(parked).toMatchObject({ status: 'RUNNING', outcome: 'failed', failedSteps: ['dns'] });
-    expect(await currentDetails(id)).toMatch(/^Parked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/);
+    expect(await currentDetails(id)).toMatch(
+      /^Parked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/,
+    );
 
     stubs.step('dns.ensure', async () => []);
     const again = await create('parked');
@@ -174,13 +202,17 @@ describe('a failed attempt', () => {
     const id = runIds.tenantCreate('late');
     expect(await create('late')).toMatchObject({ kind: 'failed', step: 'dns' });
     // Well past the bound: a run that did not give up by then never will.
-    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(() => undefined, (err: unknown) => err);
+    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(given).toBeInstanceOf(WorkflowFailedError);
     const cause = (given as WorkflowFailedError).cause as ApplicationFailure;
     expect(cause.type).toBe('ParkedTimeout');
     expect(cause.message).toBe('gave up: step "dns" failed and no repeat of the create came within 2 s');
     await waitFor(async () => {
-      for await (const r of w.env.client.workflow.list({ query: `ExecutionStatus = 'Failed' AND FailedSteps = 'dns' AND WorkflowId = '${id}'` })) return r.workflowId === id;
+      for await (const r of w.env.client.workflow.list({ query: `ExecutionStatus = 'Failed' AND FailedSteps = 'dns' AND WorkflowId = '${id}'` }))
+        return r.workflowId === id;
       return false;
     });
     // Without the codec, the history still says why (temporal/failure-converter.ts keeps it in clear).
@@ -202,11 +234,21 @@ describe('update-with-start', () => {
   it("a call whose requests are all alike (the API's run.call) starts its run with the request and the site's parked timeout", async () => {
     Object.assign(w.stubs, { 'wifi.revoke-key': stepFails('wifi') });
     const id = runIds.wifiKeyRevoke('calls', 'old');
-    const answer = await api().call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: id, tenant: 'calls', object: 'Wi-Fi key old' }, { tenant: 'calls', name: 'old' });
+    const answer = await api().call(
+      wifiKeyRevoke,
+      attemptWifiKeyRevoke,
+      { workflowId: id, tenant: 'calls', object: 'Wi-Fi key old' },
+      { tenant: 'calls', name: 'old' },
+    );
     expect(answer).toMatchObject({ kind: 'failed', step: 'wifi' });
     // Parked under the site's bound (PARKED_MS here), not the 24 h a run started without one takes.
-    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(() => undefined, (err: unknown) => err);
-    expect(((given as WorkflowFailedError).cause as ApplicationFailure).message).toBe('gave up: step "wifi" failed and no repeat of the wifi key revoke came within 2 s');
+    const given = await within(10_000, w.env.client.workflow.getHandle(id).result()).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(((given as WorkflowFailedError).cause as ApplicationFailure).message).toBe(
+      'gave up: step "wifi" failed and no repeat of the wifi key revoke came within 2 s',
+    );
   });
 
   it('starts the run with the first call and answers it in the same request; after the run ends, the next call starts another', async () => {

@@ -12,8 +12,14 @@ export * from '../../workflows/index.js';
 const acts = proxyActivities<Activities>({ startToCloseTimeout: '10s' });
 
 export function leaseProbe(input: { tenant: string; mode: LeaseMode; waitMs: number }) {
-  return underLease(input.tenant, input.mode, 'lease probe', async () => {
-    await acts['dns.ensure']({ name: input.tenant, index: 1 });
-    return { kind: 'done' as const };
-  }, input.waitMs);
+  return underLease(
+    input.tenant,
+    input.mode,
+    'lease probe',
+    async () => {
+      await acts['dns.ensure']({ name: input.tenant, index: 1 });
+      return { kind: 'done' as const };
+    },
+    input.waitMs,
+  );
 }

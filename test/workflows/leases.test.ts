@@ -36,7 +36,12 @@ beforeEach(() => {
 
 const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);
 const create = (name: string) =>
-  api().attempt(tenantCreate, attemptTenantCreate, { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name }, { name });
+  api().attempt(
+    tenantCreate,
+    attemptTenantCreate,
+    { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name },
+    { name },
+  );
 const claimsOf = (tenant: string) => leases.claims.filter((c) => c.tenant === tenant);
 
 describe('a run finding its tenant held', () => {
@@ -59,10 +64,13 @@ describe('a run finding its tenant held', () => {
     leases.hold('busy', 'exclusive', 'tenant reconcile');
     const started = Date.now();
     const answer = await w.env.client.workflow.execute<typeof leaseProbe>('leaseProbe', {
-      taskQueue: w.taskQueue, workflowId: 'lease-probe/busy', args: [{ tenant: 'busy', mode: 'shared', waitMs: 500 }],
+      taskQueue: w.taskQueue,
+      workflowId: 'lease-probe/busy',
+      args: [{ tenant: 'busy', mode: 'shared', waitMs: 500 }],
     });
     expect(answer).toEqual({
-      kind: 'refused', error: 'conflict',
+      kind: 'refused',
+      error: 'conflict',
       message: 'another operation on tenant busy (tenant reconcile) is still running; repeat the call when it has answered',
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -74,7 +82,9 @@ describe('a run finding its tenant held', () => {
     Object.assign(w.stubs, { 'dns.ensure': async () => [] });
     leases.hold('together', 'shared', 'wifi key issue');
     const answer = await w.env.client.workflow.execute<typeof leaseProbe>('leaseProbe', {
-      taskQueue: w.taskQueue, workflowId: 'lease-probe/together', args: [{ tenant: 'together', mode: 'shared', waitMs: 1000 }],
+      taskQueue: w.taskQueue,
+      workflowId: 'lease-probe/together',
+      args: [{ tenant: 'together', mode: 'shared', waitMs: 1000 }],
     });
     expect(answer).toEqual({ kind: 'done' });
     expect(claimsOf('together')).toEqual([{ tenant: 'together', mode: 'shared', granted: true }]);
@@ -84,7 +94,12 @@ describe('a run finding its tenant held', () => {
 describe('a run on a named object', () => {
   const req = (name: string): WorkloadRequest => ({ tenant: 'names', name, cores: 1, memoryMb: 1024, actor: 'test' });
   const call = (r: WorkloadRequest) =>
-    api().attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant }, r);
+    api().attempt(
+      workloadCreate,
+      attemptWorkloadCreate,
+      { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant },
+      r,
+    );
 
   it('holds the tenant shared and its name alone: a held name waits, another name of the tenant goes on', async () => {
     Object.assign(w.stubs, {

@@ -10,7 +10,9 @@ import { REGISTRY_OPTIONS, STEP_OPTIONS } from '../activity-options.js';
 import { underLease } from '../tenant-lease.js';
 import {
   attemptBrokerAccountEnsure,
-  type BrokerAccountRequest, type BrokerAccountResult, type BrokerAccountWorkflowInput,
+  type BrokerAccountRequest,
+  type BrokerAccountResult,
+  type BrokerAccountWorkflowInput,
 } from '../../contracts/broker-account.js';
 
 const steps = proxyActivities<Activities>(STEP_OPTIONS);
@@ -32,17 +34,19 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     const start = await registry.prepareBrokerAccount({ request: req, ...(pending !== undefined ? { pending } : {}) });
     if (start.kind === 'refused') return start;
     if (start.minted) pending = start.password;
-    const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount =>
-      start.password !== undefined ? { ...view, password: start.password } : view;
+    const withPassword = (view: SealedBrokerAccount): SealedBrokerAccount => (start.password !== undefined ? { ...view, password: start.password } : view);
 
     upsertSearchAttributes([{ key: STEP, value: 'broker' }]);
     try {
       await steps.ensureBrokerAccount({
-        tenant: req.tenant, name: req.name, publish: req.publish, subscribe: req.subscribe,
+        tenant: req.tenant,
+        name: req.name,
+        publish: req.publish,
+        subscribe: req.subscribe,
         ...(start.password !== undefined ? { password: start.password } : {}),
       });
     } catch (err) {
-      if (!(isStepFailure(err))) throw err;
+      if (!isStepFailure(err)) throw err;
       if (err.cause instanceof ApplicationFailure && err.cause.type === BROKER_ACCOUNT_LOST) {
         return { kind: 'refused', error: 'conflict', message: `the broker no longer holds account "${req.name}"; send its password to restore it` };
       }

@@ -37,7 +37,11 @@ async function attempt(req: RecordPutRequest): Promise<RecordPutResult> {
     const free = await dns(() => steps.recordNameFree(at));
     if (free === FAILED) return { kind: 'failed', step: 'dns' };
     if (!free) {
-      return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
+      return {
+        kind: 'refused',
+        error: 'bad_request',
+        message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name`,
+      };
     }
   }
   const saved = await registry.saveRecord({ ...req, recordKind: check.recordKind });

@@ -48,7 +48,11 @@ async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
     if (!prep.registered) {
       const free = await step('dns', () => steps.workloadNameFree({ tenant: req.tenant, index: prep.index, name: req.name }));
       if (!free) {
-        return { kind: 'refused', error: 'bad_request', message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name` };
+        return {
+          kind: 'refused',
+          error: 'bad_request',
+          message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name`,
+        };
       }
       const templateGb = await step('hypervisor', () => steps.workloadTemplateDisk({ tenant: req.tenant, name: req.name }));
       const disk = newWorkloadDisk(req.diskGb, templateGb);

@@ -7,8 +7,8 @@ import { errorResponses } from '../schemas/common.js';
  * reused with another request. The behaviour is the middleware's (`middleware.ts`).
  */
 export const IDEMPOTENCY_DESCRIPTION =
-  'Optional. The first answer to a key (status and body, secrets included) is kept for the site\'s window (24 hours by ' +
-  'default), bound to the caller\'s token and to this request. A repeat with the same key, token and body gets that ' +
+  "Optional. The first answer to a key (status and body, secrets included) is kept for the site's window (24 hours by " +
+  "default), bound to the caller's token and to this request. A repeat with the same key, token and body gets that " +
   'answer again with `Idempotent-Replayed: true`, also after the connection dropped before it arrived; a repeat while ' +
   'the first still runs waits for it; the same key with another body answers 422. 5xx and 401 answers are not kept: the repeat ' +
   'runs again (a 502 resumes). Once the object is deleted, or a later call hands out its secret anew, the kept answer is ' +

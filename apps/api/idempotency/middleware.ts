@@ -87,7 +87,11 @@ interface Idempotency {
  * the answers kept for it are purged, so no repeat hands out a secret that is gone or replaced.
  * Workflows never see the key: the answer is what the caller was told, whatever produced it.
  */
-export function idempotency(opts: IdempotencyOptions): { replay: MiddlewareHandler<AppEnv>; claim: MiddlewareHandler<AppEnv>; forget: MiddlewareHandler<AppEnv> } {
+export function idempotency(opts: IdempotencyOptions): {
+  replay: MiddlewareHandler<AppEnv>;
+  claim: MiddlewareHandler<AppEnv>;
+  forget: MiddlewareHandler<AppEnv>;
+} {
   const beatMs = opts.beatMs ?? 2_000;
   const ctx: Idempotency = { opts, beatMs, staleMs: opts.staleMs ?? 5 * beatMs, waitMs: opts.waitMs ?? 10 * 60_000, pollMs: opts.pollMs ?? 100 };
   return {

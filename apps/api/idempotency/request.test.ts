@@ -77,7 +77,13 @@ describe('objectOf (what a kept answer is purged with)', () => {
   it.each([
     ['POST', '/v1/tenants', '{"name":"acme"}', 'tenants/acme', 'a tenant create names the tenant its DELETE takes'],
     ['DELETE', '/v1/tenants/acme', '', 'tenants/acme', 'the delete of it'],
-    ['POST', '/v1/tenants/acme/wifi-keys', '{"trust_class":"sensor","name":"sensors"}', 'tenants/acme/wifi-keys/sensors', "a collection's POST: its member by name"],
+    [
+      'POST',
+      '/v1/tenants/acme/wifi-keys',
+      '{"trust_class":"sensor","name":"sensors"}',
+      'tenants/acme/wifi-keys/sensors',
+      "a collection's POST: its member by name",
+    ],
     ['DELETE', '/v1/tenants/acme/wifi-keys/sensors', '', 'tenants/acme/wifi-keys/sensors', 'the delete of it'],
     ['PUT', '/v1/tenants/acme/records/www', '{"address":"10.128.1.50"}', 'tenants/acme/records/www', 'a PUT names its path'],
     ['POST', '/v1/tenants/acme/devices/probe/address', '{}', 'tenants/acme/devices/probe/address', 'a singleton POST: its path'],

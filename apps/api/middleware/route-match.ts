@@ -9,5 +9,8 @@ import { pathMatcher } from '../idempotency/request.js';
  */
 export function routeMatcher(routes: () => RouteConfig[]): (c: Context) => boolean {
   let compiled: { method: string; path: RegExp }[] | undefined;
-  return (c) => (compiled ??= routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path) }))).some((r) => r.method === c.req.method && r.path.test(c.req.path));
+  return (c) =>
+    (compiled ??= routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path) }))).some(
+      (r) => r.method === c.req.method && r.path.test(c.req.path),
+    );
 }

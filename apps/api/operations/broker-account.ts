@@ -9,7 +9,10 @@ import type { Registry } from '../../../db/registry.js';
 import { brokerAccountDelete, brokerAccountEnsure } from '../../../workflows/index.js';
 import {
   attemptBrokerAccountDelete,
-  attemptBrokerAccountEnsure, type BrokerAccountDeleteResult, type BrokerAccountRequest, type BrokerAccountResult,
+  attemptBrokerAccountEnsure,
+  type BrokerAccountDeleteResult,
+  type BrokerAccountRequest,
+  type BrokerAccountResult,
 } from '../../../contracts/broker-account.js';
 import { badRequest } from '../errors.js';
 import { runs } from '../runs.js';
@@ -30,7 +33,13 @@ export interface BrokerAccountOperations {
   tenantRegistered(tenant: string): Promise<boolean>;
 }
 
-export function brokerAccountOperations(opts: { registry: Registry; client: Client; taskQueue: string; parkedTimeoutMs: number; keys: SealKeys }): BrokerAccountOperations {
+export function brokerAccountOperations(opts: {
+  registry: Registry;
+  client: Client;
+  taskQueue: string;
+  parkedTimeoutMs: number;
+  keys: SealKeys;
+}): BrokerAccountOperations {
   const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
   const run = runs(client, taskQueue, opts.parkedTimeoutMs);
@@ -48,11 +57,21 @@ export function brokerAccountOperations(opts: { registry: Registry; client: Clie
       }
       const req: BrokerAccountRequest = { ...rest, ...(password !== undefined ? { password: sealValue(keys, password) } : {}) };
       const input = { tenant: req.tenant, name: req.name, parkedTimeoutMs: opts.parkedTimeoutMs };
-      const result = await run.attempt(brokerAccountEnsure, attemptBrokerAccountEnsure, { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant, object: `broker account ${req.name}` }, req);
+      const result = await run.attempt(
+        brokerAccountEnsure,
+        attemptBrokerAccountEnsure,
+        { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant, object: `broker account ${req.name}` },
+        req,
+      );
       return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
     },
     async delete(tenant, name) {
-      const result = await run.call(brokerAccountDelete, attemptBrokerAccountDelete, { workflowId: runIds.brokerAccountDelete(tenant, name), tenant, object: `broker account ${name}` }, { tenant, name });
+      const result = await run.call(
+        brokerAccountDelete,
+        attemptBrokerAccountDelete,
+        { workflowId: runIds.brokerAccountDelete(tenant, name), tenant, object: `broker account ${name}` },
+        { tenant, name },
+      );
       return run.superseded(result, 'deleted', [runIds.brokerAccountEnsure(tenant, name)]);
     },
     async get(tenant, name) {

@@ -33,7 +33,13 @@ export interface CertificateOperations {
  * add a dependency and a hop for nothing. Two replicas answering the same PUT are serialised per
  * name by the registry (replaceCertificate), so they agree on one current certificate.
  */
-export function certificateOperations(opts: { siteDomain: string; registry: Registry; issuer: CertificateIssuer; log: Logger; now?: () => Date }): CertificateOperations {
+export function certificateOperations(opts: {
+  siteDomain: string;
+  registry: Registry;
+  issuer: CertificateIssuer;
+  log: Logger;
+  now?: () => Date;
+}): CertificateOperations {
   const { siteDomain, registry, issuer, log } = opts;
   const db = registry.db;
   const now = opts.now ?? (() => new Date());
@@ -93,4 +99,3 @@ export function certificateOperations(opts: { siteDomain: string; registry: Regi
     tenantRegistered: (tenant) => tenantExists(db, tenant),
   };
 }
-

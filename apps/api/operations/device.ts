@@ -14,7 +14,14 @@ import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../../db/que
 import type { Registry } from '../../../db/registry.js';
 import { deriveIdentity } from '../../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../../workflows/index.js';
-import { attemptDeviceAddressRelease, attemptDeviceAddressReserve, attemptDeviceMacMove, type BackendStep, type ReleaseResult, type ReserveResult } from '../../../contracts/device-address.js';
+import {
+  attemptDeviceAddressRelease,
+  attemptDeviceAddressReserve,
+  attemptDeviceMacMove,
+  type BackendStep,
+  type ReleaseResult,
+  type ReserveResult,
+} from '../../../contracts/device-address.js';
 import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
@@ -96,7 +103,12 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       // A fixed address follows the device's MAC: its reservation on the router is brought to the
       // registry's (the registry row moved with the device), and a repeated call resumes a move.
       if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
-        const moved = await run.call(deviceMacMove, attemptDeviceMacMove, { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` }, { tenant: req.tenant, device: req.name });
+        const moved = await run.call(
+          deviceMacMove,
+          attemptDeviceMacMove,
+          { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` },
+          { tenant: req.tenant, device: req.name },
+        );
         if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
         if (moved.kind === 'refused') return moved;
       }
@@ -120,10 +132,21 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
 
     async reserveAddress(req) {
       const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
-      const result = await run.call(deviceAddressReserve, attemptDeviceAddressReserve, { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` }, input);
+      const result = await run.call(
+        deviceAddressReserve,
+        attemptDeviceAddressReserve,
+        { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` },
+        input,
+      );
       if (result.kind !== 'refused' && result.reservation) {
         // A published name (and the caller behind it) goes to the audit log.
-        await record({ actor: req.actor, action: 'device-address.reserve', tenant: req.tenant, object: result.reservation.fqdn, detail: { address: result.reservation.address } });
+        await record({
+          actor: req.actor,
+          action: 'device-address.reserve',
+          tenant: req.tenant,
+          object: result.reservation.fqdn,
+          detail: { address: result.reservation.address },
+        });
       }
       return result;
     },
@@ -137,13 +160,21 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       // A reserve parked on a failed step is told its object is gone: the one that asked for the
       // lowest free address, and the one that asked for this very address.
       const held = await getDeviceAddress(db, req.tenant, req.device);
-      const result = await run.call(deviceAddressRelease, attemptDeviceAddressRelease, {
-        workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
-        tenant: req.tenant,
-        object: `the address of device ${req.device}`,
-      }, { tenant: req.tenant, device: req.device });
+      const result = await run.call(
+        deviceAddressRelease,
+        attemptDeviceAddressRelease,
+        {
+          workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
+          tenant: req.tenant,
+          object: `the address of device ${req.device}`,
+        },
+        { tenant: req.tenant, device: req.device },
+      );
       if (result.kind === 'released') await record({ actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
-      const reserves = [runIds.deviceAddressReserve(req.tenant, req.device), ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : [])];
+      const reserves = [
+        runIds.deviceAddressReserve(req.tenant, req.device),
+        ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : []),
+      ];
       return run.superseded(result, 'released', reserves);
     },
 
@@ -151,9 +182,20 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
       if (req.name === ADMISSION_KEY) {
         return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
       }
-      const input: IssueKeyInput = { tenant: req.tenant, name: req.name, trustClass: req.trustClass, ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}) };
-      const result = await run.call(wifiKeyIssue, attemptWifiKeyIssue, { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, input);
-      if (result.kind !== 'refused') await record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
+      const input: IssueKeyInput = {
+        tenant: req.tenant,
+        name: req.name,
+        trustClass: req.trustClass,
+        ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}),
+      };
+      const result = await run.call(
+        wifiKeyIssue,
+        attemptWifiKeyIssue,
+        { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
+        input,
+      );
+      if (result.kind !== 'refused')
+        await record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
       if (result.kind === 'refused') return result;
       if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
       return { kind: 'done', key: revealWifiKey(keys, result.key) };
@@ -169,7 +211,12 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     },
 
     async revokeWifiKey(req) {
-      const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` }, { tenant: req.tenant, name: req.name });
+      const result = await run.call(
+        wifiKeyRevoke,
+        attemptWifiKeyRevoke,
+        { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
+        { tenant: req.tenant, name: req.name },
+      );
       if (result.kind === 'revoked') await record({ actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
       return run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
     },
@@ -188,7 +235,12 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
       if (!site.wifi?.developer) return undefined;
-      const result = await run.call(admissionWifiKey, attemptAdmissionWifiKey, { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, object: 'its admission Wi-Fi key' }, input);
+      const result = await run.call(
+        admissionWifiKey,
+        attemptAdmissionWifiKey,
+        { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, object: 'its admission Wi-Fi key' },
+        input,
+      );
       if (result.kind === 'failed') throw stepFailed(result.step, {});
       const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
@@ -210,7 +262,12 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
       const orphanKey = key !== undefined && !registered;
       if (!unused && !orphanKey) return false;
       if (key) {
-        const result = await run.call(wifiKeyRevoke, attemptWifiKeyRevoke, { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, object: 'its admission Wi-Fi key' }, { tenant: name, name: ADMISSION_KEY });
+        const result = await run.call(
+          wifiKeyRevoke,
+          attemptWifiKeyRevoke,
+          { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, object: 'its admission Wi-Fi key' },
+          { tenant: name, name: ADMISSION_KEY },
+        );
         if (result.kind === 'failed') throw stepFailed(result.step, {});
       }
       await withdrawAdmission(registry.db, name);

@@ -21,7 +21,28 @@ export interface RecordOperations extends PublishedReads<RecordView> {
 
 export function recordOperations(deps: PublishingDeps): RecordOperations {
   const { run, ...reads } = published(deps, { get: getRecord, list: listRecords, view: viewRecord });
-  const put = (req: RecordPutRequest) => run.attempt(recordPut, attemptRecordPut, { workflowId: runIds.recordPut(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }], tenant: req.tenant, object: `record ${req.name}` }, req);
-  const remove = async (req: RecordDeleteRequest) => run.superseded(await run.call(recordDelete, attemptRecordDelete, { workflowId: runIds.recordDelete(req.tenant, req.name), tenant: req.tenant, object: `record ${req.name}` }, req), 'deleted', [runIds.recordPut(req.tenant, req.name)]);
+  const put = (req: RecordPutRequest) =>
+    run.attempt(
+      recordPut,
+      attemptRecordPut,
+      {
+        workflowId: runIds.recordPut(req.tenant, req.name),
+        args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }],
+        tenant: req.tenant,
+        object: `record ${req.name}`,
+      },
+      req,
+    );
+  const remove = async (req: RecordDeleteRequest) =>
+    run.superseded(
+      await run.call(
+        recordDelete,
+        attemptRecordDelete,
+        { workflowId: runIds.recordDelete(req.tenant, req.name), tenant: req.tenant, object: `record ${req.name}` },
+        req,
+      ),
+      'deleted',
+      [runIds.recordPut(req.tenant, req.name)],
+    );
   return { ...reads, put, delete: remove };
 }

@@ -8,7 +8,16 @@ import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.j
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 import { tenantCreate, tenantDelete, tenantPlan, tenantReconcile } from '../../../workflows/index.js';
-import { attemptTenantCreate, attemptTenantDelete, type CreateRequest, type CreateResult, type DeleteResult, type PlanResult, type ReconcileResult, type RestoreSecrets } from '../../../contracts/tenant.js';
+import {
+  attemptTenantCreate,
+  attemptTenantDelete,
+  type CreateRequest,
+  type CreateResult,
+  type DeleteResult,
+  type PlanResult,
+  type ReconcileResult,
+  type RestoreSecrets,
+} from '../../../contracts/tenant.js';
 import type { Config } from '../../config/env.js';
 import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../../core/site.js';
@@ -33,7 +42,10 @@ export interface TenantOperations {
   list(): Promise<TenantView[]>;
   isRegistered(name: string): Promise<boolean>;
   /** At a site with a tenant developer network the answer carries the admission's new Wi-Fi key. */
-  admit(input: { name: string; mac?: string }): Promise<{ name: string; enrollment_token: string; expires_at: string; wifi?: { ssid: string; psk: string; mac?: string } }>;
+  admit(input: {
+    name: string;
+    mac?: string;
+  }): Promise<{ name: string; enrollment_token: string; expires_at: string; wifi?: { ssid: string; psk: string; mac?: string } }>;
   withdrawAdmission(name: string): Promise<boolean>;
   spendEnrollment(tokenHash: string): Promise<boolean>;
   /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */
@@ -54,7 +66,10 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     const index = await tenantIndex(registry.db, name);
     return {
       tenant: name,
-      extra: { staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`, ...(index !== undefined ? { memo: { index } } : {}) },
+      extra: {
+        staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`,
+        ...(index !== undefined ? { memo: { index } } : {}),
+      },
     };
   };
   /** The secrets a run handed back sealed, put into the tenant it answers. */

@@ -21,7 +21,28 @@ export interface WorkloadOperations extends PublishedReads<WorkloadView> {
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
   const { run, ...reads } = published(deps, { get: getWorkload, list: listWorkloads, view: viewWorkload });
   return Object.assign(reads, {
-    create: (req) => run.attempt(workloadCreate, attemptWorkloadCreate, { workflowId: runIds.workloadCreate(req.tenant, req.name), args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }], tenant: req.tenant, object: `workload ${req.name}` }, req),
-    delete: async (req) => run.superseded(await run.call(workloadDelete, attemptWorkloadDelete, { workflowId: runIds.workloadDelete(req.tenant, req.name), tenant: req.tenant, object: `workload ${req.name}` }, req), 'deleted', [runIds.workloadCreate(req.tenant, req.name)]),
+    create: (req) =>
+      run.attempt(
+        workloadCreate,
+        attemptWorkloadCreate,
+        {
+          workflowId: runIds.workloadCreate(req.tenant, req.name),
+          args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }],
+          tenant: req.tenant,
+          object: `workload ${req.name}`,
+        },
+        req,
+      ),
+    delete: async (req) =>
+      run.superseded(
+        await run.call(
+          workloadDelete,
+          attemptWorkloadDelete,
+          { workflowId: runIds.workloadDelete(req.tenant, req.name), tenant: req.tenant, object: `workload ${req.name}` },
+          req,
+        ),
+        'deleted',
+        [runIds.workloadCreate(req.tenant, req.name)],
+      ),
   } satisfies Pick<WorkloadOperations, 'create' | 'delete'>);
 }

@@ -24,7 +24,10 @@ export function answer<S>(description: string, schema: S) {
 /** A route's handler with the app's dependencies, registered on its route. */
 export type Registration = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => void;
 
-export function handle<R extends RouteConfig>(route: R, handler: (c: Parameters<RouteHandler<R, AppEnv>>[0], deps: AppDeps) => ReturnType<RouteHandler<R, AppEnv>>): Registration {
+export function handle<R extends RouteConfig>(
+  route: R,
+  handler: (c: Parameters<RouteHandler<R, AppEnv>>[0], deps: AppDeps) => ReturnType<RouteHandler<R, AppEnv>>,
+): Registration {
   return (app, deps) => {
     app.openapi(route, (c) => handler(c, deps));
   };
@@ -36,7 +39,11 @@ type Answers<O> = { [K in keyof O]: O[K] extends readonly [string, infer S] ? { 
  * A route's answers: its successes by status (`[description, schema]`), the error statuses it
  * documents, and the 502 that carries the partial object when a backend step failed.
  */
-export function responses<const O extends Record<number, readonly [string, unknown]>>(ok: O, errors: number[], failed?: readonly [string, unknown]): Answers<O> {
+export function responses<const O extends Record<number, readonly [string, unknown]>>(
+  ok: O,
+  errors: number[],
+  failed?: readonly [string, unknown],
+): Answers<O> {
   const out: Record<number, unknown> = { ...errorResponses(...errors) };
   for (const [status, [description, schema]] of Object.entries(ok)) out[Number(status)] = answer(description, schema);
   if (failed) out[502] = answer(failed[0], failed[1]);

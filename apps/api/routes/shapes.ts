@@ -43,7 +43,8 @@ function plain(route: RouteConfig, handler: (c: Ctx, deps: AppDeps, params: neve
 /** GET a tenant's collection: `{ <items>: [...] }`. */
 export function listRoute<S extends Schema>(d: Words & { answer: [string, S]; list(c: Ctx, deps: AppDeps, tenant: string): Promise<z.infer<S>> }) {
   const route = createRoute({
-    method: 'get', ...head(d),
+    method: 'get',
+    ...head(d),
     request: { params: TenantParam },
     responses: { 200: answer(d.answer[0], d.answer[1]), ...errorResponses(...READ_ERRORS) },
   });
@@ -51,9 +52,12 @@ export function listRoute<S extends Schema>(d: Words & { answer: [string, S]; li
 }
 
 /** GET one object of a tenant, or 404 saying what was not found. */
-export function getRoute<P extends Params, S extends Schema>(d: Words & { params: P; answer: [string, S]; missing: string; read(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<z.infer<S> | undefined> }) {
+export function getRoute<P extends Params, S extends Schema>(
+  d: Words & { params: P; answer: [string, S]; missing: string; read(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<z.infer<S> | undefined> },
+) {
   const route = createRoute({
-    method: 'get', ...head(d),
+    method: 'get',
+    ...head(d),
     request: { params: d.params },
     responses: { 200: answer(d.answer[0], d.answer[1]), ...errorResponses(...READ_ERRORS) },
   });
@@ -61,9 +65,12 @@ export function getRoute<P extends Params, S extends Schema>(d: Words & { params
 }
 
 /** DELETE one object of a tenant: 204, or the statuses `errors` lists (a 502 may carry `failure`). */
-export function deleteRoute<P extends Params>(d: Words & { params: P; done: string; errors: number[]; failure?: [string, Schema]; remove(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<void> }) {
+export function deleteRoute<P extends Params>(
+  d: Words & { params: P; done: string; errors: number[]; failure?: [string, Schema]; remove(c: Ctx, deps: AppDeps, p: z.infer<P>): Promise<void> },
+) {
   const route = createRoute({
-    method: 'delete', ...head(d),
+    method: 'delete',
+    ...head(d),
     request: { params: d.params },
     responses: { 204: { description: d.done }, ...errorResponses(...d.errors), ...(d.failure ? { 502: answer(d.failure[0], d.failure[1]) } : {}) },
   });
@@ -93,11 +100,14 @@ export function writeRoute<P extends Params, B extends Schema, const O extends R
     write(c: Ctx, deps: AppDeps, p: z.infer<P>, body: z.infer<B>): Promise<readonly [keyof O & number, unknown]>;
   },
 ) {
-  const route = createRoute(idempotent({
-    method: d.method, ...head(d),
-    request: { params: d.params, body: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } },
-    responses: responses(d.answers, d.errors, d.failed) as RouteConfig['responses'],
-  }));
+  const route = createRoute(
+    idempotent({
+      method: d.method,
+      ...head(d),
+      request: { params: d.params, body: { required: !d.bodyOptional, content: { 'application/json': { schema: d.body } } } },
+      responses: responses(d.answers, d.errors, d.failed) as RouteConfig['responses'],
+    }),
+  );
   const register = plain(route, async (c, deps, p: z.infer<P>) => {
     const body = (c.req as unknown as { valid(target: 'json'): z.infer<B> }).valid('json');
     const [status, answered] = await d.write(c, deps, p, body);

@@ -31,7 +31,10 @@ export const Admission = z
       .object({
         ssid: z.string(),
         psk: z.string(),
-        mac: z.string().optional().openapi({ description: 'The client the key is bound to, lowercase colon-separated; absent for an unbound key.', example: 'aa:bb:cc:dd:ee:ff' }),
+        mac: z
+          .string()
+          .optional()
+          .openapi({ description: 'The client the key is bound to, lowercase colon-separated; absent for an unbound key.', example: 'aa:bb:cc:dd:ee:ff' }),
       })
       .optional(),
   })

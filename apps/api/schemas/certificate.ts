@@ -4,8 +4,10 @@ import { DateTime, dnsLabel, listOf, TenantName } from './common.js';
 
 export const CertificateParams = z.object({
   t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
-  certificate: dnsLabel(CERTIFICATE_NAME, `must match ${CERTIFICATE_NAME.source}`, certificateLabelReason)
-    .openapi({ param: { name: 'certificate', in: 'path' }, example: 'web' }),
+  certificate: dnsLabel(CERTIFICATE_NAME, `must match ${CERTIFICATE_NAME.source}`, certificateLabelReason).openapi({
+    param: { name: 'certificate', in: 'path' },
+    example: 'web',
+  }),
 });
 
 export const CertificateRequest = z
@@ -15,10 +17,7 @@ export const CertificateRequest = z
       pattern: '-----BEGIN (NEW )?CERTIFICATE REQUEST-----[\\s\\S]*-----END (NEW )?CERTIFICATE REQUEST-----',
       description: 'PEM PKCS#10 request, self-signed by an RSA (2048 bits or more) or ECDSA P-256 key; only its key is used',
     }),
-    names: z
-      .array(z.string())
-      .optional()
-      .openapi({ description: 'further labels in the tenant zone (never names: the zone is appended)' }),
+    names: z.array(z.string()).optional().openapi({ description: 'further labels in the tenant zone (never names: the zone is appended)' }),
   })
   .openapi('CertificateRequest');
 

@@ -56,7 +56,11 @@ const descriptions: Record<number, string> = {
 
 /** Spec: Authentication. Every 401 names the scheme and realm; documented so clients and contract checks see it. */
 const unauthorizedHeaders = {
-  'WWW-Authenticate': { description: 'the scheme and realm to present a token for', required: true, schema: { type: 'string' as const, enum: ['Bearer realm="svc-api"'] } },
+  'WWW-Authenticate': {
+    description: 'the scheme and realm to present a token for',
+    required: true,
+    schema: { type: 'string' as const, enum: ['Bearer realm="svc-api"'] },
+  },
 };
 
 /** The error responses of a route, in the common envelope. */

@@ -4,8 +4,9 @@ import { Mac } from './admission.js';
 import { dnsLabel, listOf, objectParams, Stamps } from './common.js';
 
 /** A device's name is published as `<device>.<zone>` when it holds an address: a label like a workload's. */
-export const DeviceName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
-  .openapi({ example: 'sensor-1' });
+export const DeviceName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash').openapi({
+  example: 'sensor-1',
+});
 
 export const TrustClass = z.string().min(1).max(64).openapi({ description: 'a class the site serves', example: 'sensor' });
 
@@ -15,9 +16,7 @@ export const DeviceRequest = z
   .strictObject({
     name: DeviceName,
     trust_class: TrustClass,
-    mac: Mac.nullable()
-      .optional()
-      .openapi({ description: 'absent or null: the device has none (refused while it holds a fixed address)' }),
+    mac: Mac.nullable().optional().openapi({ description: 'absent or null: the device has none (refused while it holds a fixed address)' }),
   })
   .openapi('DeviceRequest');
 

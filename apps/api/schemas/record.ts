@@ -2,7 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { DNS_LABEL } from '../../../core/names/workload.js';
 import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
 
-export const RecordLabel = dnsLabel(DNS_LABEL, 'must be a DNS label: 1-63 lowercase letters, digits or dashes, not starting or ending with a dash').openapi({ example: 'www' });
+export const RecordLabel = dnsLabel(DNS_LABEL, 'must be a DNS label: 1-63 lowercase letters, digits or dashes, not starting or ending with a dash').openapi({
+  example: 'www',
+});
 
 export const RecordParam = objectParams('record', RecordLabel);
 
@@ -18,7 +20,9 @@ export const Record = z
     name: RecordLabel,
     fqdn: z.string(),
     address: z.string(),
-    kind: z.enum(['subnet', 'device']).openapi({ description: "`subnet`: published with its PTR; `device`: a device's reserved address, a second name with no PTR" }),
+    kind: z
+      .enum(['subnet', 'device'])
+      .openapi({ description: "`subnet`: published with its PTR; `device`: a device's reserved address, a second name with no PTR" }),
     ...Stamps,
   })
   .openapi('Record');

@@ -55,9 +55,7 @@ export const Dashboard = z
   })
   .openapi('Dashboard', { description: 'empty at a site with no dashboard server' });
 
-export const Step = z
-  .object({ name: z.enum(CREATE_STEPS), ok: z.boolean(), updated_at: DateTime })
-  .openapi('Step');
+export const Step = z.object({ name: z.enum(CREATE_STEPS), ok: z.boolean(), updated_at: DateTime }).openapi('Step');
 
 export const Tenant = z
   .object({
@@ -93,13 +91,17 @@ export const TenantCreateRequest = z
       })
       .optional()
       // Exactly the refine above: padded base64 whose 24+ characters decode to 16 bytes or more.
-      .openapi({ minLength: 24, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'restore only; base64 of at least 16 bytes' }),
+      .openapi({
+        minLength: 24,
+        pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+        description: 'restore only; base64 of at least 16 bytes',
+      }),
     state_secret: z.string().min(8).max(40).optional().openapi({ description: 'restore only' }),
     api_token: z.string().min(1).max(512).optional().openapi({ description: 'restore only' }),
   })
   .refine(
-    (r) => [r.tsig_secret, r.state_secret, r.api_token].every((v) => v === undefined) ||
-      [r.tsig_secret, r.state_secret, r.api_token].every((v) => v !== undefined),
+    (r) =>
+      [r.tsig_secret, r.state_secret, r.api_token].every((v) => v === undefined) || [r.tsig_secret, r.state_secret, r.api_token].every((v) => v !== undefined),
     { message: 'tsig_secret, state_secret and api_token are sent all together or not at all' },
   )
   // An index alone would make a brand-new tenant that calls itself restored or reissued; it only
@@ -117,14 +119,17 @@ export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;
 /** What a reconcile found of one backend object. */
 export const ReconciledObject = z
   .object({
-    area: z.string().openapi({ description: 'the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object' }),
+    area: z
+      .string()
+      .openapi({ description: 'the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object' }),
     object: z.string(),
     result: z.enum(['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed']).openapi({
-      description: '`needs-restore`: only the tenant can restore it (a broker client\'s password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)',
+      description:
+        "`needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)",
     }),
     fields: z.array(z.string()).optional().openapi({ description: 'for `corrected`: the fields that differed' }),
     warnings: z.array(z.string()).optional().openapi({
-      description: 'what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site\'s workloads',
+      description: "what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads",
     }),
   })
   .openapi('ReconciledObject');
@@ -132,7 +137,8 @@ export const ReconciledObject = z
 /** A reconcile's answer: the tenant, and what it found of each backend object. */
 export const ReconciledTenant = Tenant.extend({
   plan: z.boolean().optional().openapi({
-    description: '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret',
+    description:
+      '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret',
   }),
   objects: z.array(ReconciledObject),
 }).openapi('ReconciledTenant');
@@ -143,7 +149,8 @@ export const ReconciledTenant = Tenant.extend({
  */
 export const RestoredTenant = Tenant.extend({
   objects: z.array(ReconciledObject).optional().openapi({
-    description: 'on a restore only, when the backends hold any: objects of the tenant the registry lost (`unknown`), never adopted by guess. A broker client comes back into the registry when the tenant issues the account again with its `password`; a VM of a lost workload stays as it is until an operator removes it (`POST /v1/tenants/{t}/reconcile?prune=true`)',
+    description:
+      'on a restore only, when the backends hold any: objects of the tenant the registry lost (`unknown`), never adopted by guess. A broker client comes back into the registry when the tenant issues the account again with its `password`; a VM of a lost workload stays as it is until an operator removes it (`POST /v1/tenants/{t}/reconcile?prune=true`)',
   }),
 }).openapi('RestoredTenant');
 

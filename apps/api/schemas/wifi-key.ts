@@ -23,7 +23,12 @@ export const WifiKeyRequest = z
       })
       .optional()
       // Documents pskProblem's length and alphabet (WPA passphrase rules); the refine keeps the message.
-      .openapi({ minLength: 8, maxLength: 63, pattern: '^[\\x20-\\x7e]*$', description: 'restore only: the key the tenant holds, after the service lost its copy' }),
+      .openapi({
+        minLength: 8,
+        maxLength: 63,
+        pattern: '^[\\x20-\\x7e]*$',
+        description: 'restore only: the key the tenant holds, after the service lost its copy',
+      }),
   })
   .openapi('WifiKeyRequest');
 

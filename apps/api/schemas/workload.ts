@@ -3,8 +3,10 @@ import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../core/n
 import { uncarriableReason } from '../../../core/names/carriable.js';
 import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
 
-export const WorkloadName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash')
-  .openapi({ example: 'web' });
+export const WorkloadName = dnsLabel(
+  WORKLOAD_NAME,
+  'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash',
+).openapi({ example: 'web' });
 
 export const WorkloadParam = objectParams('workload', WorkloadName);
 

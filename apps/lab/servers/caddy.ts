@@ -138,19 +138,31 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), HOME: dir },
     });
-    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
+    const keep = (b: Buffer) => {
+      output = (output + b.toString()).slice(-8000);
+    };
     proc.stdout?.on('data', keep);
     proc.stderr?.on('data', keep);
     const exited = trackChild(proc);
     child = { process: proc, exited };
     let gone = false;
-    void exited.then(() => { gone = true; });
+    void exited.then(() => {
+      gone = true;
+    });
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       if (gone) return 'exited';
       // Ready when the admin API answers and the logs server serves its routes.
-      const admin = await fetch(`http://127.0.0.1:${ports.admin}/config/`).then((r) => r.ok, () => false);
-      const logs = admin && (await fetch(`http://127.0.0.1:${ports.logs}/`).then(() => true, () => false));
+      const admin = await fetch(`http://127.0.0.1:${ports.admin}/config/`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      const logs =
+        admin &&
+        (await fetch(`http://127.0.0.1:${ports.logs}/`).then(
+          () => true,
+          () => false,
+        ));
       // Ready when this process listens on both ports. Caddy binds with SO_REUSEPORT: a parallel
       // lab's Caddy given the same free port binds it too, silently, and the kernel then splits
       // connections between the two (one lab's routes written into the other's gateway). Two
@@ -181,7 +193,9 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
   for (let attempt = 0; attempt < 5 && started !== 'ready'; attempt++) {
     ports = attempt === 0 && opts.ports ? opts.ports : { admin: await freePort(), logs: await freePort() };
     const saved = opts.resume ? await readFile(join(dir, 'config', 'caddy', 'autosave.json'), 'utf8').catch(() => undefined) : undefined;
-    const config = saved ? resumedConfig(opts.resume?.rewrite ? opts.resume.rewrite(saved) : saved, server, ports.admin, ports.logs) : bootstrapConfig(server, ports.admin, ports.logs);
+    const config = saved
+      ? resumedConfig(opts.resume?.rewrite ? opts.resume.rewrite(saved) : saved, server, ports.admin, ports.logs)
+      : bootstrapConfig(server, ports.admin, ports.logs);
     await writeFile(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
     started = await launch(false);
     if (started !== 'ready') await terminate();
@@ -203,9 +217,10 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
       const again = await launch(resume);
       if (again !== 'ready') throw new Error(`caddy did not restart (${again}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
     },
-    stop: () => (stopping ??= (async () => {
-      await terminate();
-      if (owned) await rm(dir, { recursive: true, force: true });
-    })()),
+    stop: () =>
+      (stopping ??= (async () => {
+        await terminate();
+        if (owned) await rm(dir, { recursive: true, force: true });
+      })()),
   };
 }

@@ -122,7 +122,10 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
     let last = '';
     while (Date.now() < deadline) {
       if (spawnFailure) throw new Error(`startKea: ${spawnFailure.message} (is Debian kea-dhcp4-server / kea-ctrl-agent installed?)`);
-      for (const [name, child] of [['kea-dhcp4', dhcp4], ['kea-ctrl-agent', agent]] as const) {
+      for (const [name, child] of [
+        ['kea-dhcp4', dhcp4],
+        ['kea-ctrl-agent', agent],
+      ] as const) {
         if (child && child.exitCode !== null) {
           throw new Error(`startKea: ${name} exited with ${child.exitCode}:\n${await tail(join(dir, `${name}.log`))}`);
         }

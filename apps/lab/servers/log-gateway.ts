@@ -41,7 +41,8 @@ export async function startLogGateway(opts: LogGatewayOptions = {}): Promise<Run
   const vl: RunningServer = await serveApp(standIn.app, await portOrAny(opts.ports?.upstream));
   const p = opts.ports;
   // Routes saved by the last start dial its stand-in's port: moved to this one's if it changed.
-  const rewrite = (config: string) => (p?.upstream && p.upstream !== vl.port ? config.replaceAll(`"127.0.0.1:${p.upstream}"`, `"127.0.0.1:${vl.port}"`) : config);
+  const rewrite = (config: string) =>
+    p?.upstream && p.upstream !== vl.port ? config.replaceAll(`"127.0.0.1:${p.upstream}"`, `"127.0.0.1:${vl.port}"`) : config;
   const caddy = await startCaddy({
     dir: opts.dir,
     ...(p?.admin && p.logs ? { ports: { admin: p.admin, logs: p.logs } } : {}),

@@ -88,27 +88,33 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       await writeFile(join(dir, 'server.key'), opts.tls.key, { mode: 0o600 });
       tlsLines.push(`certfile ${join(dir, 'server.pem')}`, `keyfile ${join(dir, 'server.key')}`);
     }
-    await writeFile(configFile, [
-      `listener ${port} 127.0.0.1`,
-      ...tlsLines,
-      // One security model for the whole broker: the dynsec plugin decides for every listener.
-      'per_listener_settings false',
-      'allow_anonymous false',
-      `plugin ${plugin}`,
-      `plugin_opt_config_file ${dynsecFile}`,
-      // As root, mosquitto drops to the `mosquitto` user, which could then not save the dynsec
-      // file in this directory; staying the current user keeps it writable.
-      `user ${userInfo().username}`,
-      'persistence false',
-      'log_dest stderr',
-      'log_type error',
-      'log_type warning',
-      'log_type notice',
-      '',
-    ].join('\n'), { mode: 0o600 });
+    await writeFile(
+      configFile,
+      [
+        `listener ${port} 127.0.0.1`,
+        ...tlsLines,
+        // One security model for the whole broker: the dynsec plugin decides for every listener.
+        'per_listener_settings false',
+        'allow_anonymous false',
+        `plugin ${plugin}`,
+        `plugin_opt_config_file ${dynsecFile}`,
+        // As root, mosquitto drops to the `mosquitto` user, which could then not save the dynsec
+        // file in this directory; staying the current user keeps it writable.
+        `user ${userInfo().username}`,
+        'persistence false',
+        'log_dest stderr',
+        'log_type error',
+        'log_type warning',
+        'log_type notice',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
     const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
+    const keep = (b: Buffer) => {
+      output = (output + b.toString()).slice(-8000);
+    };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
@@ -116,14 +122,19 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
-        host: '127.0.0.1', port, url: `${opts.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
-        adminUser: ADMIN_USER, adminPassword, dir,
+        host: '127.0.0.1',
+        port,
+        url: `${opts.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
+        adminUser: ADMIN_USER,
+        adminPassword,
+        dir,
         logTail: () => output,
         alive: () => child.exitCode === null && child.signalCode === null,
-        stop: () => (stopping ??= (async () => {
-          await terminate(child, exited);
-          if (owned) await rm(dir, { recursive: true, force: true });
-        })()),
+        stop: () =>
+          (stopping ??= (async () => {
+            await terminate(child, exited);
+            if (owned) await rm(dir, { recursive: true, force: true });
+          })()),
       };
     }
     await terminate(child, exited);
@@ -135,7 +146,9 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
 
 async function waitForListener(port: number, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
   let gone = false;
-  void exited.then(() => { gone = true; });
+  void exited.then(() => {
+    gone = true;
+  });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gone) return 'exited';
@@ -149,9 +162,14 @@ function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port });
     s.setTimeout(500);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('timeout', () => { s.destroy(); resolve(false); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
     s.once('error', () => resolve(false));
   });
 }
-

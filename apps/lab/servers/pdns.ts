@@ -48,10 +48,7 @@ export interface RecursorOptions {
   ports?: { dns: number; web: number };
 }
 
-const SCHEMA_CANDIDATES = [
-  '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql',
-  '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql',
-];
+const SCHEMA_CANDIDATES = ['/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql', '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql'];
 
 /** Start pdns_server (gsqlite3, API, RFC 2136 on) and resolve once its API answers. */
 export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<RunningDnsServer> {
@@ -147,13 +144,22 @@ async function launch(
   let lastError: Error | undefined;
   // A port found free can be taken by a parallel suite before the server binds it: retry on new ports.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const again = attempt === 0 && preferred && (await dnsPortFree(preferred.dns)) && (await freePort(preferred.web).then(() => true, () => false));
+    const again =
+      attempt === 0 &&
+      preferred &&
+      (await dnsPortFree(preferred.dns)) &&
+      (await freePort(preferred.web).then(
+        () => true,
+        () => false,
+      ));
     const dnsPort = again ? preferred.dns : await freeDnsPort();
     const webPort = again ? preferred.web : await freePort();
     await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-4000); };
+    const keep = (b: Buffer) => {
+      output = (output + b.toString()).slice(-4000);
+    };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
@@ -162,11 +168,15 @@ async function launch(
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
-        apiUrl, apiKey, dnsPort, dir,
-        stop: () => (stopping ??= (async () => {
-          await terminate(child, exited);
-          if (ownedDir) await rm(dir, { recursive: true, force: true });
-        })()),
+        apiUrl,
+        apiKey,
+        dnsPort,
+        dir,
+        stop: () =>
+          (stopping ??= (async () => {
+            await terminate(child, exited);
+            if (ownedDir) await rm(dir, { recursive: true, force: true });
+          })()),
       };
     }
     await terminate(child, exited);
@@ -178,7 +188,9 @@ async function launch(
 
 async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
   let gone = false;
-  void exited.then(() => { gone = true; });
+  void exited.then(() => {
+    gone = true;
+  });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gone) return 'exited';
@@ -194,17 +206,24 @@ async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number
   return 'timeout';
 }
 
-
 function udpFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = createSocket('udp4');
-    s.once('error', () => { s.close(); resolve(false); });
+    s.once('error', () => {
+      s.close();
+      resolve(false);
+    });
     s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 
 async function dnsPortFree(port: number): Promise<boolean> {
-  return (await freePort(port).then(() => true, () => false)) && (await udpFree(port));
+  return (
+    (await freePort(port).then(
+      () => true,
+      () => false,
+    )) && (await udpFree(port))
+  );
 }
 
 /** DNS listens on UDP and TCP with the same number, so the port must be free for both. */

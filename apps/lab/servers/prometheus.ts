@@ -56,23 +56,34 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
   let output = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const child = spawn(opts.prometheus ?? 'prometheus', [
-      `--config.file=${configFile}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-8000); };
+    const child = spawn(
+      opts.prometheus ?? 'prometheus',
+      [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const keep = (b: Buffer) => {
+      output = (output + b.toString()).slice(-8000);
+    };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
     let gone = false;
-    void exited.then(() => { gone = true; });
+    void exited.then(() => {
+      gone = true;
+    });
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 20_000;
     let ready = false;
     while (!gone && Date.now() < deadline) {
-      if (await fetch(`${url}/-/ready`).then((r) => r.ok, () => false)) { ready = true; break; }
+      if (
+        await fetch(`${url}/-/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      ) {
+        ready = true;
+        break;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     const stop = async () => {
@@ -91,14 +102,19 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
         logTail: () => output,
         async query(expr) {
           const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-          const body = (await res.json()) as { status: string; error?: string; data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+          const body = (await res.json()) as {
+            status: string;
+            error?: string;
+            data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+          };
           if (body.status !== 'success') throw new Error(`prometheus query failed: ${body.error ?? res.status}`);
           return body.data?.result ?? [];
         },
-        stop: () => (stopping ??= (async () => {
-          await stop();
-          if (owned) await rm(dir, { recursive: true, force: true });
-        })()),
+        stop: () =>
+          (stopping ??= (async () => {
+            await stop();
+            if (owned) await rm(dir, { recursive: true, force: true });
+          })()),
       };
     }
     await stop();

@@ -40,9 +40,7 @@ export class Faults {
   /** Consumes one failure for this request if a plan matches; returns its status. */
   take(method: string, path: string): number | undefined {
     this.requests.push(path);
-    const plan = this.plans.find(
-      (p) => p.failNext > 0 && (!p.match || path.includes(p.match)) && (!p.method || p.method === method),
-    );
+    const plan = this.plans.find((p) => p.failNext > 0 && (!p.match || path.includes(p.match)) && (!p.method || p.method === method));
     if (!plan) return undefined;
     plan.failNext -= 1;
     this.plans = this.plans.filter((p) => p.failNext > 0);

@@ -26,5 +26,8 @@ export function mountRoutes<E extends Env = BlankEnv>(app: Hono<E>, routes: read
 export type TableRow<X> = [method: Method, path: string, handler: (c: Context, x: X) => Response | Promise<Response>];
 
 export function mountTable<X>(app: Hono, rows: readonly TableRow<X>[], x: X): void {
-  mountRoutes(app, rows.map(([method, path, handler]) => ({ method, path, handler: (c: Context) => handler(c, x) })));
+  mountRoutes(
+    app,
+    rows.map(([method, path, handler]) => ({ method, path, handler: (c: Context) => handler(c, x) })),
+  );
 }

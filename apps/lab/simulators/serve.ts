@@ -24,7 +24,11 @@ export function serveApp(app: Hono, port = 0, tls?: ServeTls): Promise<RunningSe
       resolve({
         url: `${scheme}://127.0.0.1:${info.port}`,
         port: info.port,
-        close: () => new Promise<void>((r) => { server.close(() => r()); (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.(); }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
       });
     });
   });

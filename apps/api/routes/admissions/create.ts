@@ -10,16 +10,21 @@ import { ErrorBody } from '../../schemas/common.js';
 import { idempotent } from '../../idempotency/contract.js';
 import { bearer, handle, jsonBody, responses } from '../kit.js';
 
-export const route = createRoute(idempotent({
-  method: 'post', path: '/v1/admissions', tags: ['admissions'], ...bearer,
-  summary: 'Admit a tenant name: a single-use enrollment token',
-  request: { body: jsonBody(AdmissionRequest) },
-  responses: responses(
-    { 201: ['admitted', Admission] },
-    [400, 401, 403, 409, 413, 501, 503],
-    ["the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", ErrorBody],
-  ),
-}));
+export const route = createRoute(
+  idempotent({
+    method: 'post',
+    path: '/v1/admissions',
+    tags: ['admissions'],
+    ...bearer,
+    summary: 'Admit a tenant name: a single-use enrollment token',
+    request: { body: jsonBody(AdmissionRequest) },
+    responses: responses(
+      { 201: ['admitted', Admission] },
+      [400, 401, 403, 409, 413, 501, 503],
+      ["the admission's Wi-Fi key did not land on the wireless controller; no token was issued, repeat the call", ErrorBody],
+    ),
+  }),
+);
 
 // Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
 export const register = handle(route, async (c, deps) => {

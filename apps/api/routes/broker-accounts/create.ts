@@ -6,14 +6,18 @@ import { writeRoute } from '../shapes.js';
 import { brokerAccess } from './access.js';
 
 export const { route, register } = writeRoute({
-  method: 'post', path: '/v1/tenants/{t}/broker-accounts', tag: 'broker accounts',
+  method: 'post',
+  path: '/v1/tenants/{t}/broker-accounts',
+  tag: 'broker accounts',
   summary: 'Issue (or re-issue) an MQTT broker account; an ensure',
   description:
     'The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. ' +
     'Issuing again keeps the password and returns none; `password` restores one the tenant holds. ' +
-    'Changes take effect at a client\'s next connection.',
+    "Changes take effect at a client's next connection.",
   // 409: the broker lost an existing account and the call sent no password to restore it.
-  params: TenantParam, body: BrokerAccountRequest, errors: [400, 401, 404, 409, 413, 501, 503],
+  params: TenantParam,
+  body: BrokerAccountRequest,
+  errors: [400, 401, 404, 409, 413, 501, 503],
   answers: { 201: ['the account; `password` only when this call minted or was given one', BrokerAccount] },
   failed: ['the broker step failed; the account with its password', BrokerAccountFailure],
   write: async (c, deps, { t }, body) => {

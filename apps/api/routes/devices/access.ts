@@ -17,6 +17,13 @@ const UNCONFIGURED: Record<Exclude<DeviceArea, 'registry'>, string> = {
  */
 export async function deviceAccess(c: Context<AppEnv>, deps: AppDeps, tenant: string, area: DeviceArea): Promise<{ ops: DeviceOperations; actor: string }> {
   const site = deps.config.site;
-  const missing = !site || !deps.devices ? 'no site configured' : area === 'dhcp' && !site.dhcp ? UNCONFIGURED.dhcp : area === 'wifi' && !site.wifi ? UNCONFIGURED.wifi : undefined;
+  const missing =
+    !site || !deps.devices
+      ? 'no site configured'
+      : area === 'dhcp' && !site.dhcp
+        ? UNCONFIGURED.dhcp
+        : area === 'wifi' && !site.wifi
+          ? UNCONFIGURED.wifi
+          : undefined;
   return tenantAccess(c, tenant, missing ? undefined : deps.devices, missing ?? '');
 }

@@ -4,7 +4,9 @@ import { Liveness } from '../../schemas/service.js';
 import { responses } from '../kit.js';
 
 export const route = createRoute({
-  method: 'get', path: '/healthz', tags: ['service'],
+  method: 'get',
+  path: '/healthz',
+  tags: ['service'],
   summary: 'Liveness; never touches the database',
   responses: responses({ 200: ['alive', Liveness] }, []),
 });

@@ -3,7 +3,9 @@ import { Readiness } from '../../schemas/service.js';
 import { handle, responses } from '../kit.js';
 
 export const route = createRoute({
-  method: 'get', path: '/readyz', tags: ['service'],
+  method: 'get',
+  path: '/readyz',
+  tags: ['service'],
   summary: 'Readiness: the database answers and the schema is in place',
   responses: responses({ 200: ['ready', Readiness], 503: ['not ready; the reason is logged', Readiness] }, []),
 });

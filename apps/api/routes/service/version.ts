@@ -4,7 +4,9 @@ import { Version } from '../../schemas/service.js';
 import { responses } from '../kit.js';
 
 export const route = createRoute({
-  method: 'get', path: '/version', tags: ['service'],
+  method: 'get',
+  path: '/version',
+  tags: ['service'],
   summary: 'The serving build',
   responses: responses({ 200: ['version', Version] }, []),
 });

@@ -16,7 +16,12 @@ import { bearer, jsonBody } from '../kit.js';
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
 // The Go CLI sends `{}` for an empty list (proto3 JSON leaves empty repeated fields out): no payloads.
 const WirePayloads = z
-  .object({ payloads: z.array(z.object({ metadata: z.record(z.string(), Base64).optional(), data: Base64.optional() })).max(1000).default([]) })
+  .object({
+    payloads: z
+      .array(z.object({ metadata: z.record(z.string(), Base64).optional(), data: Base64.optional() }))
+      .max(1000)
+      .default([]),
+  })
   .openapi('CodecPayloads');
 
 const codecRoute = (action: 'encode' | 'decode') =>

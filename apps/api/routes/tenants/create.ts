@@ -9,16 +9,24 @@ import { RestoredTenant, Tenant, TenantCreateFailure, TenantCreateRequest } from
 import { idempotent } from '../../idempotency/contract.js';
 import { bearer, handle, jsonBody, responses } from '../kit.js';
 
-export const route = createRoute(idempotent({
-  method: 'post', path: '/v1/tenants', tags: ['tenants'], ...bearer,
-  summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
-  request: { body: jsonBody(TenantCreateRequest) },
-  responses: responses(
-    { 200: ['resumed or reconciled; carries the secrets', Tenant], 201: ['created, restored or reissued; carries the secrets (a restore also what the backends still hold of it, `objects`)', RestoredTenant] },
-    [400, 401, 404, 409, 413, 501, 503],
-    ['a backend step failed; the partial tenant with its secrets', TenantCreateFailure],
-  ),
-}));
+export const route = createRoute(
+  idempotent({
+    method: 'post',
+    path: '/v1/tenants',
+    tags: ['tenants'],
+    ...bearer,
+    summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
+    request: { body: jsonBody(TenantCreateRequest) },
+    responses: responses(
+      {
+        200: ['resumed or reconciled; carries the secrets', Tenant],
+        201: ['created, restored or reissued; carries the secrets (a restore also what the backends still hold of it, `objects`)', RestoredTenant],
+      },
+      [400, 401, 404, 409, 413, 501, 503],
+      ['a backend step failed; the partial tenant with its secrets', TenantCreateFailure],
+    ),
+  }),
+);
 
 export const register = handle(route, async (c, deps) => {
   const body = c.req.valid('json');

@@ -7,8 +7,12 @@ import { TenantParam } from '../../schemas/common.js';
 import { deleteRoute } from '../shapes.js';
 
 export const { route, register } = deleteRoute({
-  path: '/v1/tenants/{t}', tag: 'tenants', summary: 'Delete a tenant and its backend objects (not its fabric network)',
-  params: TenantParam, done: 'deleted', errors: [400, 401, 404, 409, 501, 502, 503],
+  path: '/v1/tenants/{t}',
+  tag: 'tenants',
+  summary: 'Delete a tenant and its backend objects (not its fabric network)',
+  params: TenantParam,
+  done: 'deleted',
+  errors: [400, 401, 404, 409, 501, 502, 503],
   remove: async (c, deps, { t }) => {
     requireTenantAccess(c, t);
     // Read first: the audit entry names the zones the delete removes, and the row goes with them.

@@ -3,7 +3,10 @@ import { TenantList } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';
 
 export const route = createRoute({
-  method: 'get', path: '/v1/tenants', tags: ['tenants'], ...bearer,
+  method: 'get',
+  path: '/v1/tenants',
+  tags: ['tenants'],
+  ...bearer,
   summary: 'Every tenant, ordered by index, without secrets',
   responses: responses({ 200: ['tenants', TenantList] }, [401, 403, 501, 503]),
 });

@@ -6,13 +6,22 @@ import { ReconciledTenant, TenantCreateFailure } from '../../schemas/tenant.js';
 import { bearer, handle, responses } from '../kit.js';
 
 export const route = createRoute({
-  method: 'post', path: '/v1/tenants/{t}/reconcile', tags: ['tenants'], ...bearer,
+  method: 'post',
+  path: '/v1/tenants/{t}/reconcile',
+  tags: ['tenants'],
+  ...bearer,
   summary: 'Re-ensure every backend of a tenant, or plan it (`plan=true`)',
   request: {
     params: TenantParam,
     query: z.object({
-      prune: z.enum(['true', 'false']).optional().openapi({ description: 'also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise)' }),
-      plan: z.enum(['true', 'false']).optional().openapi({ description: 'observe every backend and answer what a reconcile would change, changing nothing (not with `prune=true`)' }),
+      prune: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise)' }),
+      plan: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'observe every backend and answer what a reconcile would change, changing nothing (not with `prune=true`)' }),
     }),
   },
   responses: responses(

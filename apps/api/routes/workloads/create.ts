@@ -5,13 +5,18 @@ import { writeRoute } from '../shapes.js';
 import { workloadAccess } from './access.js';
 
 export const { route, register } = writeRoute({
-  method: 'post', path: '/v1/tenants/{t}/workloads', tag: 'workloads',
+  method: 'post',
+  path: '/v1/tenants/{t}/workloads',
+  tag: 'workloads',
   summary: 'Create a workload (a VM) or re-apply its sizing; an ensure',
   description:
     "Clones the site's newest template into the workload's derived VMID, sizes it, attaches it to the tenant's network " +
     'with its derived MAC and address, writes the login user and keys, starts it and publishes `<name>.<zone>` with its PTR. ' +
     'Repeating it for the same name keeps the identity and takes the new sizing.',
-  params: TenantParam, body: WorkloadRequest, answers: { 201: ['the workload', Workload] }, errors: [400, 401, 404, 409, 413, 501, 503],
+  params: TenantParam,
+  body: WorkloadRequest,
+  answers: { 201: ['the workload', Workload] },
+  errors: [400, 401, 404, 409, 413, 501, 503],
   failed: ['the hypervisor or DNS step failed; the partial workload', WorkloadCreateFailure],
   write: async (c, deps, { t }, body) => {
     const { ops, actor } = await workloadAccess(c, deps, t);

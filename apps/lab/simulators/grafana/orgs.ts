@@ -42,25 +42,33 @@ const readOrg: GrafanaHandler = (state) =>
   });
 
 const updateOrg: GrafanaHandler = (state) =>
-  serverAdmin(state, 'orgs:write', idAndForm('orgId', (c, id, body) => {
-    const org = state.orgs.get(id);
-    if (!org) return apiError(c, 500, 'Failed to update organization');
-    const name = typeof body.name === 'string' ? body.name : '';
-    const taken = state.orgByName(name);
-    if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
-    org.name = name;
-    return c.json({ message: 'Organization updated' }, 200);
-  }));
+  serverAdmin(
+    state,
+    'orgs:write',
+    idAndForm('orgId', (c, id, body) => {
+      const org = state.orgs.get(id);
+      if (!org) return apiError(c, 500, 'Failed to update organization');
+      const name = typeof body.name === 'string' ? body.name : '';
+      const taken = state.orgByName(name);
+      if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
+      org.name = name;
+      return c.json({ message: 'Organization updated' }, 200);
+    }),
+  );
 
 // UpdateOrgAddress (pkg/api/org.go, docs http_api/org.md "Update Org address"): every field is
 // replaced by the form's (absent: empty), as updateOrgAddressHelper does.
 const updateOrgAddress: GrafanaHandler = (state) =>
-  serverAdmin(state, 'orgs:write', idAndForm('orgId', (c, id, body) => {
-    const org = state.orgs.get(id);
-    if (!org) return apiError(c, 500, 'Failed to update org address');
-    for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
-    return c.json({ message: 'Address updated' }, 200);
-  }));
+  serverAdmin(
+    state,
+    'orgs:write',
+    idAndForm('orgId', (c, id, body) => {
+      const org = state.orgs.get(id);
+      if (!org) return apiError(c, 500, 'Failed to update org address');
+      for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
+      return c.json({ message: 'Address updated' }, 200);
+    }),
+  );
 
 const orgUsers: GrafanaHandler = (state) =>
   serverAdmin(state, 'org.users:read', (c) => {

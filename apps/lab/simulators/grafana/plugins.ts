@@ -12,12 +12,26 @@ import type { GrafanaRoute } from './routes.js';
 export const VICTORIALOGS_PLUGIN = { id: 'victoriametrics-logs-datasource', name: 'VictoriaLogs', version: '0.14.1' };
 
 export const PLUGIN_ROUTES: GrafanaRoute[] = [
-  ['get', '/api/plugins/:pluginId/settings', (state) => withCaller(state, (c) => {
-    const plugin = state.plugins.get(c.req.param('pluginId') ?? '');
-    if (!plugin) return apiError(c, 404, 'Plugin not found, no installed plugin with that id');
-    return c.json({
-      name: plugin.name, type: 'datasource', id: plugin.id, enabled: true, pinned: false, autoEnabled: true,
-      info: { version: plugin.version, updated: '' }, hasUpdate: false, defaultNavUrl: '', state: '', signature: 'valid',
-    });
-  })],
+  [
+    'get',
+    '/api/plugins/:pluginId/settings',
+    (state) =>
+      withCaller(state, (c) => {
+        const plugin = state.plugins.get(c.req.param('pluginId') ?? '');
+        if (!plugin) return apiError(c, 404, 'Plugin not found, no installed plugin with that id');
+        return c.json({
+          name: plugin.name,
+          type: 'datasource',
+          id: plugin.id,
+          enabled: true,
+          pinned: false,
+          autoEnabled: true,
+          info: { version: plugin.version, updated: '' },
+          hasUpdate: false,
+          defaultNavUrl: '',
+          state: '',
+          signature: 'valid',
+        });
+      }),
+  ],
 ];

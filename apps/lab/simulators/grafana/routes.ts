@@ -8,5 +8,8 @@ export type GrafanaHandler = (state: GrafanaState) => (c: Context) => Response |
 export type GrafanaRoute = [method: Method, path: string, handler: GrafanaHandler];
 
 export function mountGrafanaRoutes(app: Hono, state: GrafanaState, table: GrafanaRoute[]): void {
-  mountRoutes(app, table.map(([method, path, handler]) => ({ method, path, handler: handler(state) })));
+  mountRoutes(
+    app,
+    table.map(([method, path, handler]) => ({ method, path, handler: handler(state) })),
+  );
 }

@@ -84,27 +84,35 @@ const readUser: GrafanaHandler = (state) =>
   });
 
 const setUserPassword: GrafanaHandler = (state) =>
-  serverAdmin(state, 'users.password:update', idAndForm('id', (c, id, form) => {
-    const password = typeof form.password === 'string' ? form.password : '';
-    const refused = passwordRefusal(password, state.passwordPolicy);
-    if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
-    const u = state.users.get(id);
-    if (!u) return apiError(c, 404, 'user not found');
-    u.password = password;
-    u.updatedAt = new Date().toISOString();
-    // As AdminUpdateUserPassword does: the login's failed attempts are reset (and its sessions,
-    // which the simulator does not keep, revoked).
-    state.loginAttempts.delete(u.login.toLowerCase());
-    return c.json({ message: 'User password updated' }, 200);
-  }));
+  serverAdmin(
+    state,
+    'users.password:update',
+    idAndForm('id', (c, id, form) => {
+      const password = typeof form.password === 'string' ? form.password : '';
+      const refused = passwordRefusal(password, state.passwordPolicy);
+      if (refused) return apiError(c, 400, password.length < 4 ? 'New password too short' : refused);
+      const u = state.users.get(id);
+      if (!u) return apiError(c, 404, 'user not found');
+      u.password = password;
+      u.updatedAt = new Date().toISOString();
+      // As AdminUpdateUserPassword does: the login's failed attempts are reset (and its sessions,
+      // which the simulator does not keep, revoked).
+      state.loginAttempts.delete(u.login.toLowerCase());
+      return c.json({ message: 'User password updated' }, 200);
+    }),
+  );
 
 const setUserPermissions: GrafanaHandler = (state) =>
-  serverAdmin(state, 'users.permissions:update', idAndForm('id', (c, id, form) => {
-    const u = state.users.get(id);
-    if (!u) return apiError(c, 404, 'user not found');
-    u.isGrafanaAdmin = form.isGrafanaAdmin === true;
-    return c.json({ message: 'User permissions updated' }, 200);
-  }));
+  serverAdmin(
+    state,
+    'users.permissions:update',
+    idAndForm('id', (c, id, form) => {
+      const u = state.users.get(id);
+      if (!u) return apiError(c, 404, 'user not found');
+      u.isGrafanaAdmin = form.isGrafanaAdmin === true;
+      return c.json({ message: 'User permissions updated' }, 200);
+    }),
+  );
 
 const deleteUser: GrafanaHandler = (state) =>
   serverAdmin(state, 'users:delete', (c) => {
@@ -115,8 +123,7 @@ const deleteUser: GrafanaHandler = (state) =>
     return c.json({ message: 'User deleted' }, 200);
   });
 
-const signedInUser: GrafanaHandler = (state) =>
-  withCaller(state, (c, caller) => c.json(userDto(caller.user), 200));
+const signedInUser: GrafanaHandler = (state) => withCaller(state, (c, caller) => c.json(userDto(caller.user), 200));
 
 export const USER_ROUTES: GrafanaRoute[] = [
   ['post', '/api/admin/users', createUser],

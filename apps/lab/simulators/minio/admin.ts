@@ -161,7 +161,10 @@ const ROUTES: Record<string, Handler> = {
     if (isGroup === 'true') return fail(Errors.AdminNoSuchGroup);
     const user = state.users.get(entity);
     if (!user) return fail(Errors.AdminNoSuchUser);
-    const names = policyName.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = policyName
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const n of names) if (!state.policies.has(n)) fail(Errors.AdminNoSuchPolicy);
     // An empty policy name detaches every policy, as PolicyDBSet does.
     user.policies = [...new Set(names)];

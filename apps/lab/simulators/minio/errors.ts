@@ -28,13 +28,17 @@ export const Errors = {
   ContentSHA256Mismatch: e('XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.", 400),
   MissingDateHeader: e('AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header', 400),
   UnsignedHeaders: e('AccessDenied', 'There were headers present in the request which were not signed', 400),
-  SignatureVersionNotSupported: e(
-    'InvalidRequest',
-    'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.',
+  SignatureVersionNotSupported: e('InvalidRequest', 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.', 400),
+  CredMalformed: e(
+    'AuthorizationQueryParametersError',
+    'Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".',
     400,
   ),
-  CredMalformed: e('AuthorizationQueryParametersError', 'Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".', 400),
-  InvalidServiceS3: e('AuthorizationParametersError', 'Error parsing the Credential/X-Amz-Credential parameter; incorrect service. This endpoint belongs to "s3".', 400),
+  InvalidServiceS3: e(
+    'AuthorizationParametersError',
+    'Error parsing the Credential/X-Amz-Credential parameter; incorrect service. This endpoint belongs to "s3".',
+    400,
+  ),
   NotImplemented: e('NotImplemented', 'A header you provided implies functionality that is not implemented', 501),
   NoSuchBucket: e('NoSuchBucket', 'The specified bucket does not exist', 404),
   NoSuchKey: e('NoSuchKey', 'The specified key does not exist.', 404),
@@ -93,12 +97,7 @@ export function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
-export function s3Error(
-  c: Context,
-  err: ApiError,
-  where: { resource: string; bucket?: string; key?: string },
-  reqId: string,
-): Response {
+export function s3Error(c: Context, err: ApiError, where: { resource: string; bucket?: string; key?: string }, reqId: string): Response {
   commonHeaders(c, reqId);
   const parts = [`<Code>${err.code}</Code>`, `<Message>${xmlEscape(err.message)}</Message>`];
   if (where.key) parts.push(`<Key>${xmlEscape(where.key)}</Key>`);

@@ -104,11 +104,7 @@ function conditionsHold(cond: PolicyStatement['Condition'], req: AccessRequest):
 }
 
 function statementMatches(s: PolicyStatement, req: AccessRequest): boolean {
-  return (
-    s.Action.some((a) => wildcardMatch(a, req.action)) &&
-    s.Resource.some((r) => wildcardMatch(r, req.resource)) &&
-    conditionsHold(s.Condition, req)
-  );
+  return s.Action.some((a) => wildcardMatch(a, req.action)) && s.Resource.some((r) => wildcardMatch(r, req.resource)) && conditionsHold(s.Condition, req);
 }
 
 export function isAllowed(policies: PolicyDocument[], req: AccessRequest): boolean {

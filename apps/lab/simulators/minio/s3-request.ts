@@ -31,4 +31,3 @@ export interface S3Request extends S3Call {
   can(action: string, arn: string, conditions?: Record<string, string>): boolean;
   err(e: ApiError): Response;
 }
-

@@ -18,9 +18,7 @@ import type { MinioSimState } from './state.js';
 function allowed(state: MinioSimState, caller: Caller, req: AccessRequest): boolean {
   if (caller.root) return true;
   const user = state.users.get(caller.accessKey);
-  const docs = (user?.policies ?? [])
-    .map((n) => state.policies.get(n)?.document)
-    .filter((d): d is PolicyDocument => d !== undefined);
+  const docs = (user?.policies ?? []).map((n) => state.policies.get(n)?.document).filter((d): d is PolicyDocument => d !== undefined);
   return isAllowed(docs, req);
 }
 

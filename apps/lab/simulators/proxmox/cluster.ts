@@ -17,10 +17,12 @@ export function mountClusterRoutes(api: Hono, state: ProxmoxSimState): void {
     const q = validate(await readParams(c), { type: { type: 'string', enum: ['vm', 'storage', 'node', 'sdn'], optional: true } });
     if (q.type !== undefined && q.type !== 'vm') return ok(c, []);
     const cache = statsCache(state);
-    const list = [...state.vms.values()].sort((a, b) => a.vmid - b.vmid).map((vm) => {
-      const stats = cache.get(vm.vmid);
-      return { id: `qemu/${vm.vmid}`, type: 'qemu', node: nodeOf(state, vm), vmid: vm.vmid, ...(stats ?? { status: 'unknown' }) };
-    });
+    const list = [...state.vms.values()]
+      .sort((a, b) => a.vmid - b.vmid)
+      .map((vm) => {
+        const stats = cache.get(vm.vmid);
+        return { id: `qemu/${vm.vmid}`, type: 'qemu', node: nodeOf(state, vm), vmid: vm.vmid, ...(stats ?? { status: 'unknown' }) };
+      });
     return ok(c, list);
   });
 
@@ -36,6 +38,9 @@ export function mountClusterRoutes(api: Hono, state: ProxmoxSimState): void {
   api.get('/nodes/:node/storage', (c) => {
     const node = c.req.param('node');
     if (!state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
-    return ok(c, [...state.storages].map(([id, s]) => ({ storage: id, type: s.type, content: 'images,rootdir', shared: s.shared ? 1 : 0, active: 1, enabled: 1 })));
+    return ok(
+      c,
+      [...state.storages].map(([id, s]) => ({ storage: id, type: s.type, content: 'images,rootdir', shared: s.shared ? 1 : 0, active: 1, enabled: 1 })),
+    );
   });
 }

@@ -30,7 +30,11 @@ export function died(message: string): PveError {
 /** An error raised inside `lock_sdn_config`, which prefixes its own context to whatever died. */
 export function sdnLockError(context: string, e: unknown): PveError {
   if (e instanceof PveError) {
-    const detail = e.errors ? Object.entries(e.errors).map(([k, v]) => `${k}: ${v}`).join('; ') : e.message;
+    const detail = e.errors
+      ? Object.entries(e.errors)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ')
+      : e.message;
     return died(`${context}: ${detail}`);
   }
   return died(`${context}: ${(e as Error).message}`);

@@ -132,7 +132,11 @@ export const dnsNameFormat = (v: string) =>
 
 /** `delete` lists in update methods: comma, semicolon or space separated option names. */
 export function splitList(v: Value | undefined): string[] {
-  return v === undefined ? [] : String(v).split(/[,;\s]+/).filter(Boolean);
+  return v === undefined
+    ? []
+    : String(v)
+        .split(/[,;\s]+/)
+        .filter(Boolean);
 }
 
 export const VMID: Prop = { type: 'integer', min: 100, max: 999_999_999 };

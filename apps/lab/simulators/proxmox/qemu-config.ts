@@ -72,7 +72,14 @@ function urlencodedFormat(v: string): string | undefined {
 }
 
 const opt = { optional: true } as const;
-const netProp: Prop = { type: 'string', format: (v) => { const n = parseNet(v); return typeof n === 'string' ? n : undefined; }, ...opt };
+const netProp: Prop = {
+  type: 'string',
+  format: (v) => {
+    const n = parseNet(v);
+    return typeof n === 'string' ? n : undefined;
+  },
+  ...opt,
+};
 
 export const CONFIG_SCHEMA: Schema = {
   node: { type: 'string' },
@@ -106,7 +113,8 @@ export const CONFIG_SCHEMA: Schema = {
 /** Options of the method itself, not config keys. */
 export const CONFIG_CONTROL = ['node', 'vmid', 'delete', 'digest', 'skiplock', 'revert', 'background_delay'];
 
-const SSH_KEY_RE = /^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}( .*)?$/;
+const SSH_KEY_RE =
+  /^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}( .*)?$/;
 
 /** `validate_ssh_public_keys` after `uri_unescape`, as update_vm_api does before any change. */
 export function checkSshKeys(encoded: string): void {

@@ -11,10 +11,7 @@ import { randomMac, type ProxmoxSimState, type SdnSection } from './state.js';
 
 export type View = Record<string, unknown>;
 
-export function pendingView(
-  running: Map<string, SdnSection> | undefined,
-  config: Map<string, SdnSection>,
-): Map<string, View> {
+export function pendingView(running: Map<string, SdnSection> | undefined, config: Map<string, SdnSection>): Map<string, View> {
   const out = new Map<string, View>();
   const get = (id: string) => {
     let v = out.get(id);
@@ -120,14 +117,14 @@ export function subnetDerived(id: string): { cidr: string; zone: string; network
 }
 
 export function subnetIdFormat(v: string): string | undefined {
-  const cidr = v.includes('/') ? v : (() => {
-    const [, ip, mask] = v.split('-');
-    return `${ip}/${mask}`;
-  })();
+  const cidr = v.includes('/')
+    ? v
+    : (() => {
+        const [, ip, mask] = v.split('-');
+        return `${ip}/${mask}`;
+      })();
   const [ip, mask] = cidr.split('/');
-  return ip && ipv4ToInt(ip) !== undefined && mask && /^\d+$/.test(mask) && Number(mask) <= 32
-    ? undefined
-    : 'value does not look like a valid CIDR network';
+  return ip && ipv4ToInt(ip) !== undefined && mask && /^\d+$/.test(mask) && Number(mask) <= 32 ? undefined : 'value does not look like a valid CIDR network';
 }
 
 export function inSubnet(ip: string, cidr: string): boolean {

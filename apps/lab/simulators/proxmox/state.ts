@@ -142,7 +142,17 @@ export function commitSdn(state: ProxmoxSimState): void {
 /** `has_pending_changes`: the edited configuration differs from the running one. */
 export function hasPendingChanges(state: ProxmoxSimState): boolean {
   const running = state.sdn.running ?? emptySdnSet();
-  const key = (m: Map<string, SdnSection>) => JSON.stringify([...m].map(([k, v]) => [k, Object.entries(v).map(([a, b]) => [a, String(b)]).sort()]).sort());
+  const key = (m: Map<string, SdnSection>) =>
+    JSON.stringify(
+      [...m]
+        .map(([k, v]) => [
+          k,
+          Object.entries(v)
+            .map(([a, b]) => [a, String(b)])
+            .sort(),
+        ])
+        .sort(),
+    );
   const { controllers, controllersRunning, fabrics, fabricNodes } = state.sdn;
   return (
     (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind])) ||
@@ -154,12 +164,16 @@ export function hasPendingChanges(state: ProxmoxSimState): boolean {
 
 /** Digest of a section config file, as the API returns it beside each object. */
 export function sdnDigest(m: Map<string, SdnSection>): string {
-  return createHash('sha1').update(JSON.stringify([...m].sort())).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([...m].sort()))
+    .digest('hex');
 }
 
 export function configDigest(config: Record<string, string>): string {
   const { digest: _ignored, ...rest } = config;
-  return createHash('sha1').update(JSON.stringify(Object.entries(rest).sort())).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify(Object.entries(rest).sort()))
+    .digest('hex');
 }
 
 export function nodeOf(state: ProxmoxSimState, vm: SimVm): string {
@@ -184,7 +198,12 @@ export function driveSizeBytes(drive: string): number | undefined {
 
 /** PVE's `format_size`: the largest unit the size is a whole multiple of. */
 export function formatSize(bytes: number): string {
-  for (const [unit, f] of [['T', 2 ** 40], ['G', 2 ** 30], ['M', 2 ** 20], ['K', 2 ** 10]] as const) {
+  for (const [unit, f] of [
+    ['T', 2 ** 40],
+    ['G', 2 ** 30],
+    ['M', 2 ** 20],
+    ['K', 2 ** 10],
+  ] as const) {
     if (bytes % f === 0) return `${bytes / f}${unit}`;
   }
   return String(bytes);
@@ -241,13 +260,16 @@ export function createState(opts: {
 }): ProxmoxSimState {
   const vms = new Map<number, SimVm>();
   for (const t of opts.templates) {
-    vms.set(t.vmid, { vmid: t.vmid, ...(t.node && t.node !== opts.node ? { node: t.node } : {}), config: templateConfig(t, t.storage ?? opts.storage), status: 'stopped' });
+    vms.set(t.vmid, {
+      vmid: t.vmid,
+      ...(t.node && t.node !== opts.node ? { node: t.node } : {}),
+      config: templateConfig(t, t.storage ?? opts.storage),
+      status: 'stopped',
+    });
   }
   const storages = new Map<string, SimStorage>(Object.entries(opts.storages ?? {}));
   if (!storages.has(opts.storage)) storages.set(opts.storage, { type: 'lvmthin', shared: false });
-  const controllers = new Map<string, SdnSection>(
-    opts.controllers.map((id) => [id, { type: 'evpn', asn: 65000, peers: '10.0.0.1,10.0.0.2' }]),
-  );
+  const controllers = new Map<string, SdnSection>(opts.controllers.map((id) => [id, { type: 'evpn', asn: 65000, peers: '10.0.0.1,10.0.0.2' }]));
   return {
     node: opts.node,
     nodes: new Set([opts.node, ...(opts.otherNodes ?? [])]),

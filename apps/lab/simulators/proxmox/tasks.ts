@@ -126,6 +126,9 @@ export function mountTaskRoutes(api: Hono, state: ProxmoxSimState, checkNode: (n
 
   api.get('/nodes/:node/tasks/:upid/log', (c) => {
     const task = find(c.req.param('node'), c.req.param('upid'));
-    return ok(c, task.log.map((t, i) => ({ n: i + 1, t })));
+    return ok(
+      c,
+      task.log.map((t, i) => ({ n: i + 1, t })),
+    );
   });
 }

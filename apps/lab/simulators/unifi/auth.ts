@@ -51,7 +51,10 @@ export function unifiAuth(opts: UnifiAuthOptions): UnifiAuth {
   async function login(c: Context): Promise<Response> {
     const body = (await c.req.json().catch(() => ({}))) as { username?: unknown; password?: unknown };
     const good = opts.login !== undefined && body.username === opts.login.username && body.password === opts.login.password;
-    if (!good) return selfHosted ? refused(c, 400, 'api.err.Invalid') : c.json({ code: 'AUTHENTICATION_FAILED_INVALID_CREDENTIALS', message: 'Invalid username or password' }, 401);
+    if (!good)
+      return selfHosted
+        ? refused(c, 400, 'api.err.Invalid')
+        : c.json({ code: 'AUTHENTICATION_FAILED_INVALID_CREDENTIALS', message: 'Invalid username or password' }, 401);
     const token = randomBytes(24).toString('hex');
     const csrf = randomBytes(16).toString('hex');
     sessions.set(token, csrf);

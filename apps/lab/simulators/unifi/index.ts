@@ -94,7 +94,10 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
     c.set('site', site);
     return next();
   });
-  mountRoutes(api, restRoutes(() => (state.writes += 1)));
+  mountRoutes(
+    api,
+    restRoutes(() => (state.writes += 1)),
+  );
   api.all('*', (c) => apiError(c, 404, 'api.err.NotFound'));
   app.route(deployment === 'self-hosted' ? '/api' : '/proxy/network/api', api);
 

@@ -94,7 +94,10 @@ function insertJsonLine(req: GatewayRequest, store: LogTenants, now: () => Date)
   const timeField = param(req, form, '_time_field', 'VL-Time-Field') ?? '_time';
   const streamFields = (param(req, form, '_stream_fields', 'VL-Stream-Fields') ?? '').split(',').filter(Boolean);
 
-  const lines = new TextDecoder().decode(req.body).split('\n').filter((l) => l.trim() !== '');
+  const lines = new TextDecoder()
+    .decode(req.body)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const rows: LogRow[] = [];
   let lastError = '';
   for (const line of lines) {
@@ -125,7 +128,10 @@ function insertJsonLine(req: GatewayRequest, store: LogTenants, now: () => Date)
         break;
       }
     }
-    const stream = `{${streamFields.filter((f) => fields[f] !== undefined).map((f) => `${f}=${JSON.stringify(fields[f])}`).join(',')}}`;
+    const stream = `{${streamFields
+      .filter((f) => fields[f] !== undefined)
+      .map((f) => `${f}=${JSON.stringify(fields[f])}`)
+      .join(',')}}`;
     rows.push({ _time: time.toISOString(), _msg: msg, _stream: stream, fields });
   }
   // Like jsonline.go: a request is refused only when no line could be ingested.

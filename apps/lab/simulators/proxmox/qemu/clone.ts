@@ -53,7 +53,13 @@ function sharedVm(state: ProxmoxSimState, vm: SimVm): boolean {
 }
 
 /** The clone's configuration: new MACs, its own disks (or linked to the template's), a new identity. */
-function cloneConfig(state: ProxmoxSimState, src: SimVm, newid: number, p: Record<string, Value>, how: { full: boolean; storage?: string }): Record<string, string> {
+function cloneConfig(
+  state: ProxmoxSimState,
+  src: SimVm,
+  newid: number,
+  p: Record<string, Value>,
+  how: { full: boolean; storage?: string },
+): Record<string, string> {
   const config: Record<string, string> = {};
   let diskNo = 0;
   for (const [k, v] of Object.entries(src.config)) {

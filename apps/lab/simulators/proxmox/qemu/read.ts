@@ -46,5 +46,12 @@ export const currentStatus: QemuHandler = async (c, q) => {
   const p = await q.params(c, { node: NODE, vmid: VMID });
   const vm = q.load(Number(p.vmid), String(p.node));
   const { template, lock, ...rest } = summary(vm);
-  return ok(c, { ...rest, qmpstatus: vm.status, ha: { managed: 0 }, agent: vm.config.agent ? 1 : 0, ...(template ? { template } : {}), ...(lock ? { lock } : {}) });
+  return ok(c, {
+    ...rest,
+    qmpstatus: vm.status,
+    ha: { managed: 0 },
+    agent: vm.config.agent ? 1 : 0,
+    ...(template ? { template } : {}),
+    ...(lock ? { lock } : {}),
+  });
 };

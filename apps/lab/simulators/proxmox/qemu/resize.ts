@@ -35,7 +35,9 @@ export const resizeDisk: QemuHandler = async (c, q) => {
     const newsize = requestedBytes(String(p.size), size);
     if (newsize < size) throw died('shrinking disks is not supported');
     if (newsize === size) return;
-    vm.config[disk] = /(^|,)size=[^,]*/.test(drive) ? drive.replace(/(^|,)size=[^,]*/, `$1size=${formatSize(newsize)}`) : `${drive},size=${formatSize(newsize)}`;
+    vm.config[disk] = /(^|,)size=[^,]*/.test(drive)
+      ? drive.replace(/(^|,)size=[^,]*/, `$1size=${formatSize(newsize)}`)
+      : `${drive},size=${formatSize(newsize)}`;
     q.touch(vm);
   };
   return ok(c, q.tasks.on(node).start('resize', String(vmid), q.user, resize));

@@ -8,14 +8,22 @@ import { opt, VIEW } from './schemas.js';
 
 /** The SDN index, the commit and its network reload, the global lock, a zone's content on a node, the controllers. */
 
-export const sdnIndex: SdnHandler = (c) => ok(c, ['vnets', 'zones', 'controllers', 'ipams', 'dns'].map((id) => ({ id })));
+export const sdnIndex: SdnHandler = (c) =>
+  ok(
+    c,
+    ['vnets', 'zones', 'controllers', 'ipams', 'dns'].map((id) => ({ id })),
+  );
 
 // PUT /cluster/sdn (API2/Network/SDN.pm reload): commits under the lock (releasing a global
 // lock whose token came with it unless release-lock=0), then forks `reloadnetworkall`, which
 // only starts one network reload task per node (`srvreload`, id `networking`) and does not wait
 // for them: a node's bridges exist once its own reload has run.
 export const commitSdn: SdnHandler = async (c, sdn) => {
-  const p = validate(await sdn.params(c), { 'lock-token': { type: 'string', ...opt }, 'release-lock': { type: 'boolean', ...opt }, 'regenerate-frr': { type: 'boolean', ...opt } });
+  const p = validate(await sdn.params(c), {
+    'lock-token': { type: 'string', ...opt },
+    'release-lock': { type: 'boolean', ...opt },
+    'regenerate-frr': { type: 'boolean', ...opt },
+  });
   sdn.locked('could not commit SDN config', p['lock-token'], () => {
     commitSdnConfig(sdn.state);
     if (p['lock-token'] !== undefined && p['release-lock'] !== false) delete sdn.state.sdn.lockToken;
@@ -69,7 +77,11 @@ export const zoneContent: SdnHandler = (c, sdn) => {
   const running = sdn.state.sdn.running;
   if (!running) return ok(c, []);
   const local = sdn.state.sdn.applied.get(node);
-  const stale = !local ? 'local sdn network configuration is not yet generated, please reload' : local.version < running.version ? 'local sdn network configuration is too old, please reload' : undefined;
+  const stale = !local
+    ? 'local sdn network configuration is not yet generated, please reload'
+    : local.version < running.version
+      ? 'local sdn network configuration is too old, please reload'
+      : undefined;
   const z = running.zones.get(zone);
   if (z?.nodes !== undefined && !String(z.nodes).split(',').includes(node)) return ok(c, []);
   const items = [...running.vnets]
@@ -83,8 +95,13 @@ export const listControllers: SdnHandler = async (c, sdn) => {
   const q = validate(await sdn.params(c), { ...VIEW, type: { type: 'string', ...opt } });
   const { controllers, controllersRunning } = sdn.state.sdn;
   const digest = sdnDigest(q.running ? controllersRunning : controllers);
-  const view = q.pending ? pendingView(controllersRunning, controllers) : new Map([...(q.running ? controllersRunning : controllers)].map(([k, v]) => [k, { ...v }]));
-  return ok(c, [...view].filter(([, v]) => !q.type || (v.type ?? (v.pending as View | undefined)?.type) === q.type).map(([id, v]) => ({ ...v, controller: id, digest })));
+  const view = q.pending
+    ? pendingView(controllersRunning, controllers)
+    : new Map([...(q.running ? controllersRunning : controllers)].map(([k, v]) => [k, { ...v }]));
+  return ok(
+    c,
+    [...view].filter(([, v]) => !q.type || (v.type ?? (v.pending as View | undefined)?.type) === q.type).map(([id, v]) => ({ ...v, controller: id, digest })),
+  );
 };
 
 // PVE 9, API2/Network/SDN/Fabrics.pm list_all: `{fabrics, nodes}`, edited, `running=1` or

@@ -42,7 +42,13 @@ export const VNET_OPTIONS: Schema = {
   'lock-token': { type: 'string', ...opt },
 };
 export const VNET_CREATE: Schema = { vnet: VNET_ID, zone: { type: 'string' }, type: { type: 'string', enum: ['vnet'], ...opt }, ...VNET_OPTIONS };
-export const VNET_UPDATE: Schema = { vnet: VNET_ID, zone: { type: 'string', ...opt }, delete: { type: 'string', ...opt }, digest: { type: 'string', ...opt }, ...VNET_OPTIONS };
+export const VNET_UPDATE: Schema = {
+  vnet: VNET_ID,
+  zone: { type: 'string', ...opt },
+  delete: { type: 'string', ...opt },
+  digest: { type: 'string', ...opt },
+  ...VNET_OPTIONS,
+};
 
 export const SUBNET_OPTIONS: Schema = {
   gateway: { type: 'string', format: ipFormat, ...opt },
@@ -52,7 +58,12 @@ export const SUBNET_OPTIONS: Schema = {
   'dhcp-dns-server': { type: 'string', format: ipFormat, ...opt },
   'lock-token': { type: 'string', ...opt },
 };
-export const SUBNET_CREATE: Schema = { vnet: VNET_ID, subnet: { type: 'string', format: cidrFormat }, type: { type: 'string', enum: ['subnet'] }, ...SUBNET_OPTIONS };
+export const SUBNET_CREATE: Schema = {
+  vnet: VNET_ID,
+  subnet: { type: 'string', format: cidrFormat },
+  type: { type: 'string', enum: ['subnet'] },
+  ...SUBNET_OPTIONS,
+};
 export const SUBNET_UPDATE: Schema = {
   vnet: VNET_ID,
   subnet: { type: 'string', format: subnetIdFormat },
@@ -60,4 +71,3 @@ export const SUBNET_UPDATE: Schema = {
   digest: { type: 'string', ...opt },
   ...SUBNET_OPTIONS,
 };
-

@@ -15,7 +15,10 @@ export const listSubnets: SdnHandler = async (c, sdn) => {
   sdn.vnetMustExist(vnet);
   const digest = sdn.digestOf('subnets', q);
   const items = [...sdn.view('subnets', q)].filter(([, s]) => s.vnet === vnet).sort(([a], [b]) => a.localeCompare(b));
-  return ok(c, items.map(([id, s]) => subnetItem(id, s, digest)));
+  return ok(
+    c,
+    items.map(([id, s]) => subnetItem(id, s, digest)),
+  );
 };
 
 export const readSubnet: SdnHandler = async (c, sdn) => {
@@ -56,7 +59,8 @@ export const updateSubnet: SdnHandler = async (c, sdn) => {
     const s: SdnSection | undefined = sdn.cfg().subnets.get(id);
     if (!s) throw died(`sdn subnet '${id}' does not exist`);
     if (s.vnet !== vnet) throw paramError({ vnet: 'wrong vnet' });
-    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().subnets)) throw died('detected modified configuration - file changed by other user? Try again.');
+    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().subnets))
+      throw died('detected modified configuration - file changed by other user? Try again.');
     for (const k of splitList(p.delete)) delete s[k];
     Object.assign(s, sectionValues(p, ['subnet', 'vnet', 'delete', 'digest', 'lock-token']));
     subnetUpdateHook(sdn.state, id);

@@ -10,7 +10,10 @@ import { opt, VIEW, VNET_CREATE, VNET_ID, VNET_UPDATE } from './schemas.js';
 export const listVnets: SdnHandler = async (c, sdn) => {
   const q = validate(await sdn.params(c), VIEW);
   const digest = sdn.digestOf('vnets', q);
-  return ok(c, [...sdn.view('vnets', q)].sort(([a], [b]) => a.localeCompare(b)).map(([id, v]) => ({ ...v, vnet: id, digest })));
+  return ok(
+    c,
+    [...sdn.view('vnets', q)].sort(([a], [b]) => a.localeCompare(b)).map(([id, v]) => ({ ...v, vnet: id, digest })),
+  );
 };
 
 export const readVnet: SdnHandler = async (c, sdn) => {
@@ -39,7 +42,8 @@ export const updateVnet: SdnHandler = async (c, sdn) => {
   sdn.vnetMustExist(id);
   sdn.locked('update sdn vnet object failed', p['lock-token'], () => {
     const vnet = sdn.cfg().vnets.get(id)!;
-    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().vnets)) throw died('detected modified configuration - file changed by other user? Try again.');
+    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().vnets))
+      throw died('detected modified configuration - file changed by other user? Try again.');
     const oldZone = vnet.zone;
     for (const k of splitList(p.delete)) delete vnet[k];
     Object.assign(vnet, sectionValues(p, ['vnet', 'delete', 'digest', 'lock-token']));

@@ -11,7 +11,10 @@ export const listZones: SdnHandler = async (c, sdn) => {
   const q = validate(await sdn.params(c), { ...VIEW, type: { type: 'string', ...opt } });
   const digest = sdn.digestOf('zones', q);
   const items = [...sdn.view('zones', q)].sort(([a], [b]) => a.localeCompare(b)).map(([id, v]) => ({ ...v, zone: id, digest }));
-  return ok(c, items.filter((z) => !q.type || (z as View).type === q.type));
+  return ok(
+    c,
+    items.filter((z) => !q.type || (z as View).type === q.type),
+  );
 };
 
 export const readZone: SdnHandler = async (c, sdn) => {
@@ -40,7 +43,8 @@ export const updateZone: SdnHandler = async (c, sdn) => {
   sdn.locked('update sdn zone object failed', p['lock-token'], () => {
     const zone = sdn.cfg().zones.get(id);
     if (!zone) throw died(`sdn '${id}' does not exist`);
-    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().zones)) throw died('detected modified configuration - file changed by other user? Try again.');
+    if (p.digest !== undefined && p.digest !== sdnDigest(sdn.cfg().zones))
+      throw died('detected modified configuration - file changed by other user? Try again.');
     for (const k of splitList(p.delete)) delete zone[k];
     Object.assign(zone, sectionValues(p, ['zone', 'delete', 'digest', 'lock-token']));
     checkZoneRequired(zone);
