@@ -24,6 +24,7 @@ import { type SweepResult } from '../contracts/tenant.js';
 import { API_FLAGS, startService } from './processes.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { startFloor } from './floor.js';
+import { stepTimes } from './step-times.js';
 import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
@@ -233,10 +234,13 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
   };
 }
 
+/** The tenants a fill creates: 62, the site's size. */
+const fillNames = Array.from({ length: 62 }, (_, i) => `f${String(i).padStart(3, '0')}`);
+
 async function benchFill(site: Site) {
   const known = { [site.api.child.pid!]: 'api', [site.worker.child.pid!]: 'worker', [process.pid]: 'lab simulators (bench process)' };
   const before = cpuSnapshot(known);
-  const names = Array.from({ length: 62 }, (_, i) => `f${String(i).padStart(3, '0')}`);
+  const names = fillNames;
   let next = 0;
   let errors = 0;
   const t0 = performance.now();
@@ -522,6 +526,8 @@ interface RealSiteFill {
   /** SDN applies the fill ran (group commit: fewer than tenants). */
   applies: number;
   cpu: Record<string, number>;
+  /** Where a create's time went: mean ms of the run and of each step (stepTimes). */
+  profile: Awaited<ReturnType<typeof stepTimes>>;
 }
 
 /**
@@ -534,7 +540,9 @@ async function benchRealSiteFill(temporalAddress: string, admin: postgres.Sql, r
     const applies = () => [...site.backends.proxmox.state.tasks.values()].filter((t) => t.type === 'reloadnetworkall').length;
     const before = applies();
     const fill = await benchFill(site);
-    return { ...fill, applies: applies() - before };
+    const profile = await stepTimes(site.client, fillNames.map(runIds.tenantCreate));
+    process.stderr.write(`real-site fill, mean ms per create and per step (scheduled to closed): ${JSON.stringify(profile)}\n`);
+    return { ...fill, applies: applies() - before, profile };
   } finally {
     await site.stop();
   }

@@ -120,12 +120,23 @@ interface Sdn {
   pve: PveApi;
   opts: ProxmoxNetworkOptions;
   applyTimeoutMs: number;
+  /** How long this worker's last apply took, from its start to the VNet running (ms). */
+  lastApplyMs: number;
 }
+
+/**
+ * Before it applies, a round waits this share of the last apply's length (at most GATHER_MAX_MS)
+ * for the tenants still staging: PostgreSQL's `commit_delay`, scaled to the fabric. An apply that
+ * reloads every node for seconds carries several more tenants for a fraction of it; where an apply
+ * takes milliseconds the wait is as short. Measured in docs/performance.md (issue 32).
+ */
+const GATHER_SHARE = 0.2;
+const GATHER_MAX_MS = 1_000;
 
 type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
 
 export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): NetworkAdapter {
-  const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs };
+  const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs, lastApplyMs: 0 };
   return {
     observe: (s) => observe(ctx, s),
     ensure: async (s) => settle(ctx, s, await stage(ctx, s), ALONE),
@@ -277,6 +288,13 @@ async function onNode(ctx: Sdn, s: NetworkSpec): Promise<{ vnet: string; status?
   return content.find((v) => v.vnet === s.vnet);
 }
 
+/**
+ * The longest pause between two looks at the VNet on the node while an apply reloads it: a GET
+ * each. At 1 s a tenant learned of its bridge ~0.5 s after it came up, and every tenant carried
+ * by that apply waited as long before its next step (issue 32's fill at 5 s applies).
+ */
+const BRIDGE_POLL_MAX_MS = 250;
+
 async function waitForBridge(ctx: Sdn, s: NetworkSpec, deadline = Date.now() + ctx.applyTimeoutMs): Promise<void> {
   let delay = 50;
   for (;;) {
@@ -291,7 +309,7 @@ async function waitForBridge(ctx: Sdn, s: NetworkSpec, deadline = Date.now() + c
         `vnet ${s.vnet} not running on node ${ctx.opts.node} after ${ctx.applyTimeoutMs} ms (${last}); did its network reload fail?`,
       );
     await new Promise((r) => setTimeout(r, Math.min(delay, left)));
-    delay = Math.min(delay * 2, 1000);
+    delay = Math.min(delay * 2, BRIDGE_POLL_MAX_MS);
   }
 }
 
@@ -366,6 +384,9 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;
+      const gather = Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApplyMs);
+      if (gather >= 1) await new Promise((r) => setTimeout(r, gather));
+      const started = Date.now();
       const applied = await exclusive(() => applyPending(ctx, s));
       // The apply only starts each node's network reload: the step is done when the workload node
       // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
@@ -374,6 +395,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       // VNet never becomes available there and the wait below fails).
       const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
       await waitForBridge(ctx, s, applied.deadline);
+      ctx.lastApplyMs = Date.now() - started;
       outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
       return outcomes;
     })
