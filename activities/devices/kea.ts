@@ -69,6 +69,8 @@ type Dhcp4 = Record<string, unknown> & {
 
 const PRODUCT = 'kea';
 
+type KeaCommand = 'config-get' | 'config-set' | 'config-test' | 'config-write';
+
 const macOf = (r: KeaReservation) => (typeof r['hw-address'] === 'string' ? normalizeMac(r['hw-address']) : undefined);
 
 function toReservation(r: KeaReservation): Reservation | undefined {
@@ -88,7 +90,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
 
   const service = (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {};
 
-  async function command(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+  async function command(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
     // The lease-file cleanup that blocks config-set ends on its own: wait a little for it here,
     // then leave it to the step's retries.
     for (let attempt = 1, delay = 200; ; attempt++, delay *= 2) {
@@ -101,7 +103,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     }
   }
 
-  async function commandOnce(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+  async function commandOnce(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
     const res = await http.call({ method: 'POST', path: '', json: { command: name, ...service, ...(args ? { arguments: args } : {}) } });
     // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
     const answer = res.json<KeaAnswer[] | KeaAnswer>();
@@ -115,7 +117,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     // A configuration file Kea cannot write fails every config-write the same way: a step
     // failure that says so, not a retry (the reservation is live in Kea until its next restart).
     if (name === 'config-write' && !transient) throw new BackendError(PRODUCT, keaConfigWriteProblem(text), false);
-    const retryable = transient || name !== 'config-set';
+    const retryable = transient || (name !== 'config-set' && name !== 'config-test');
     throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
   }
 
@@ -187,33 +189,66 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
     const { dhcp4, subnet } = await readConfig();
     const outcomes = new Map<number, ObjectOutcome[]>();
-    // Kea takes or refuses a configuration whole (config-set keeps the running one when it refuses):
-    // a refused write of several changes is split in halves until the refused change stands alone.
-    const attempt = async (indexes: number[]): Promise<void> => {
-      const before = subnet.reservations ?? [];
-      let list = before;
+    // Kea takes or refuses a configuration whole (config-set keeps the running one when it refuses).
+    // When it refuses a write of several changes, config-test (which checks a configuration and
+    // applies nothing) finds the refused ones, halving the changes until each refused one stands
+    // alone; the others are then written in one more config-set.
+    const laid = (base: KeaReservation[], indexes: number[]) => {
+      let list = base;
       for (const i of indexes) {
         const edited = edit(list, changes[i]!);
         list = edited.list;
         outcomes.set(i, edited.outcomes);
       }
-      if (list === before) return;
+      return list;
+    };
+    const refused = (e: unknown) => {
+      if (!(e instanceof BackendError) || e.retryable) throw e;
+      return e;
+    };
+    const sift = async (base: KeaReservation[], indexes: number[]): Promise<{ list: KeaReservation[]; taken: number[] }> => {
+      const list = laid(base, indexes);
+      if (list === base) return { list, taken: indexes };
+      subnet.reservations = list;
+      try {
+        await command('config-test', { Dhcp4: dhcp4 });
+        return { list, taken: indexes };
+      } catch (e) {
+        const error = refused(e);
+        if (indexes.length === 1) {
+          results[indexes[0]!] = { ok: false, error };
+          return { list: base, taken: [] };
+        }
+        const half = Math.ceil(indexes.length / 2);
+        const first = await sift(base, indexes.slice(0, half));
+        const second = await sift(first.list, indexes.slice(half));
+        return { list: second.list, taken: [...first.taken, ...second.taken] };
+      }
+    };
+    const base = subnet.reservations ?? [];
+    const all = open();
+    const list = laid(base, all);
+    if (list !== base) {
       subnet.reservations = list;
       try {
         await writeConfig(dhcp4);
       } catch (e) {
-        subnet.reservations = before;
-        if (!(e instanceof BackendError) || e.retryable) throw e;
-        if (indexes.length === 1) {
-          results[indexes[0]!] = { ok: false, error: e };
-          return;
+        const error = refused(e);
+        if (all.length === 1) results[all[0]!] = { ok: false, error };
+        else {
+          const { list: accepted, taken } = await sift(base, all);
+          subnet.reservations = laid(base, taken);
+          if (accepted !== base) {
+            try {
+              await writeConfig(dhcp4);
+            } catch (again) {
+              const error2 = refused(again);
+              for (const i of taken) results[i] = { ok: false, error: error2 };
+            }
+          }
         }
-        const half = Math.ceil(indexes.length / 2);
-        await attempt(indexes.slice(0, half));
-        await attempt(indexes.slice(half));
       }
-    };
-    await attempt(open());
+    }
     await command('config-write');
     // Each change ends when Kea's own configuration holds it.
     const { subnet: now } = await readConfig();
