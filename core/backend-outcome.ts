@@ -34,9 +34,11 @@ export interface ObjectOutcome {
   warnings?: string[];
   /**
    * The SDN apply that made a tenant's network run (network step, VNet): one of its own, carrying
-   * `tenants` tenants' staged edits, or another tenant's that carried this one's.
+   * `tenants` tenants' staged edits, or another tenant's that carried this one's. For a change of a
+   * whole-object write (a Kea reservation, a Wi-Fi key on its WLAN): how many changes, this one
+   * included, the write that carried it carried (`objects`).
    */
-  batch?: { applied: 'by this tenant'; tenants: number } | { applied: 'by another tenant' };
+  batch?: { applied: 'by this tenant'; tenants: number } | { applied: 'by another tenant' } | { objects: number };
 }
 
 /**

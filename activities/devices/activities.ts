@@ -1,4 +1,5 @@
 import type { Refusal } from '../../core/refusal.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { getDevice } from '../../db/queries/devices.js';
 import {
   allDeviceAddresses,
@@ -138,13 +139,15 @@ export function deviceActivities(deps: ActivityDeps) {
     },
 
     /** Makes the router and DNS match the registry's reservation of one device. */
-    async 'device-address.apply'(input: { tenant: string; device: string; parts: DeviceAddressPart[] }): Promise<void> {
-      await backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
+    async 'device-address.apply'(input: { tenant: string; device: string; parts: DeviceAddressPart[] }): Promise<ObjectOutcome[]> {
+      return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', async () => {
         const tenant = await zoneOf(input.tenant);
-        if (!tenant) return;
+        if (!tenant) return [];
         const outcomes = await ensureDeviceAddress(deps, { tenant: input.tenant, index: tenant.index, device: input.device, parts: input.parts });
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant: input.tenant, device: input.device, changed }, 'device address backends corrected');
+        // The step's outcome, in the run's history: the reservation's says how many changes its write carried.
+        return outcomes;
       });
     },
 

@@ -1,4 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import type { ChangeResult } from '../group-commit.js';
 
 /** A fixed address on the shared device network: DHCP always hands `address` to `mac`. */
 export interface Reservation {
@@ -11,6 +12,9 @@ export interface Reservation {
 
 export type ReservationRef = { mac: string } | { address: string };
 
+/** One caller's change to the router's reservations: what `ensure` or `remove` does. */
+export type ReservationChange = { kind: 'ensure'; reservation: Reservation } | { kind: 'remove'; ref: ReservationRef };
+
 export interface DeviceAddressAdapter {
   observe(mac: string): Promise<Reservation | undefined>;
   /**
@@ -22,6 +26,12 @@ export interface DeviceAddressAdapter {
   plan(wanted: Reservation[]): Promise<ObjectOutcome[]>;
   /** Idempotent: an absent reservation is fine. */
   remove(ref: ReservationRef): Promise<void>;
+  /**
+   * Several changes in one write of the router's configuration (group commit): one result per
+   * change, in order, each confirmed in the router's own answer; a change the router refuses fails
+   * alone. A failure of the write as such throws.
+   */
+  write(changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>>;
   /** Every MAC-keyed reservation of the subnet, the service's and any others. */
   list(): Promise<Reservation[]>;
 }

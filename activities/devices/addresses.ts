@@ -1,6 +1,8 @@
 import { deleteDeviceAddress, getDeviceAddress, listDeviceAddresses, type DeviceAddressRow } from '../../db/queries/device-addresses.js';
-import { LOCK_SPACE, withLocks, type Lock, type Tx } from '../../db/queries/locks.js';
+import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import { committers, GroupCommit } from '../group-commit.js';
+import type { DeviceAddressAdapter, ReservationChange } from './address-adapter.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep } from './backend.js';
@@ -8,12 +10,31 @@ import { taggedWithStep } from './backend.js';
 /**
  * The backend side of one reservation: the MAC-keyed reservation on the router's DHCP server and
  * `<device>.<tenant zone>` (an A record, no PTR: the address is not in the tenant's subnet).
- * Every change runs holding the device's lock, and the router's lock around its
- * read-modify-write, so workers on several hosts never lose one another's reservation.
+ * Every change runs holding the device's lock. The router's configuration is one whole object,
+ * written by a group commit (issue 32): a change is staged while a write of it runs, and the next
+ * write carries every change staged by then, under the router's registry lock so workers on
+ * several hosts never lose one another's reservation. No lock is needed to stage: the change is
+ * decided from the device's own row, which its lock holds still.
  */
 export type DeviceAddressPart = 'dhcp' | 'dns';
 
 const ROUTER = 'router';
+
+/** How long a device's change waits for the other workers' writes of the router before it fails (retried). */
+export const ROUTER_WAIT_MS = 60_000;
+
+const routerCommit = committers<DeviceAddressAdapter, ReservationChange, ObjectOutcome[]>(
+  (dhcp) => new GroupCommit({ space: LOCK_SPACE.dhcp, key: ROUTER, waitMs: ROUTER_WAIT_MS, what: 'dhcp' }, (changes) => dhcp.write(changes)),
+);
+
+/**
+ * One change of the router's reservations, carried by the next write of its configuration; ends
+ * when the router's answer holds it. The reservation's outcome says how many changes the write carried.
+ */
+async function onRouter(dhcp: DeviceAddressAdapter, tx: Tx, change: ReservationChange): Promise<ObjectOutcome[]> {
+  const { value, objects } = await routerCommit(dhcp, ROUTER).submit(tx, change);
+  return value.map((o) => ({ ...o, batch: { objects } }));
+}
 
 export const deviceLockKey = (tenant: string, device: string) => `${tenant}/${device}`;
 
@@ -22,15 +43,14 @@ export function deviceFqdn(deps: Pick<ActivityDeps, 'site'>, tenant: string, ind
   return { zone, name: `${device}.${zone}` };
 }
 
-async function ensureOne(deps: ActivityDeps, lock: Lock, row: DeviceAddressRow, index: number, parts: readonly DeviceAddressPart[]): Promise<ObjectOutcome[]> {
+async function ensureOne(deps: ActivityDeps, tx: Tx, row: DeviceAddressRow, index: number, parts: readonly DeviceAddressPart[]): Promise<ObjectOutcome[]> {
   const outcomes: ObjectOutcome[] = [];
   const dhcp = deps.ports.deviceAddress;
   if (parts.includes('dhcp')) {
     outcomes.push(
       ...(await taggedWithStep('device-address', async () => {
         if (!dhcp) throw new Error('no DHCP server is configured at this site');
-        await lock(LOCK_SPACE.dhcp, ROUTER);
-        return dhcp.ensure({ mac: row.mac, address: row.address, hostname: row.device });
+        return onRouter(dhcp, tx, { kind: 'ensure', reservation: { mac: row.mac, address: row.address, hostname: row.device } });
       })),
     );
   }
@@ -49,7 +69,7 @@ export async function ensureDeviceAddress(
   return withLocks(deps.db, async (tx, lock) => {
     await lock(LOCK_SPACE.device, deviceLockKey(input.tenant, input.device));
     const row = await getDeviceAddress(tx, input.tenant, input.device);
-    return row ? ensureOne(deps, lock, row, input.index, input.parts) : [];
+    return row ? ensureOne(deps, tx, row, input.index, input.parts) : [];
   });
 }
 
@@ -112,8 +132,7 @@ export async function removeDeviceAddress<R>(
     const dhcp = deps.ports.deviceAddress;
     if (dhcp) {
       await taggedWithStep('device-address', async () => {
-        await lock(LOCK_SPACE.dhcp, ROUTER);
-        await dhcp.remove({ address: row.address });
+        await onRouter(dhcp, tx, { kind: 'remove', ref: { address: row.address } });
       });
     }
     await deleteDeviceAddress(tx, input.tenant, input.device);

@@ -1,9 +1,10 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { normalizeMac } from '../../core/names/mac.js';
-import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationRef } from './address-adapter.js';
+import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationChange, type ReservationRef } from './address-adapter.js';
+import type { ChangeResult } from '../group-commit.js';
 
-export type { DeviceAddressAdapter, Reservation, ReservationRef } from './address-adapter.js';
+export type { DeviceAddressAdapter, Reservation, ReservationChange, ReservationRef } from './address-adapter.js';
 
 /**
  * Fixed device addresses as host reservations in one subnet of Kea DHCPv4, through the Kea
@@ -68,6 +69,8 @@ type Dhcp4 = Record<string, unknown> & {
 
 const PRODUCT = 'kea';
 
+type KeaCommand = 'config-get' | 'config-set' | 'config-test' | 'config-write';
+
 const macOf = (r: KeaReservation) => (typeof r['hw-address'] === 'string' ? normalizeMac(r['hw-address']) : undefined);
 
 function toReservation(r: KeaReservation): Reservation | undefined {
@@ -87,7 +90,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
 
   const service = (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {};
 
-  async function command(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+  async function command(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
     // The lease-file cleanup that blocks config-set ends on its own: wait a little for it here,
     // then leave it to the step's retries.
     for (let attempt = 1, delay = 200; ; attempt++, delay *= 2) {
@@ -100,7 +103,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     }
   }
 
-  async function commandOnce(name: 'config-get' | 'config-set' | 'config-write', args?: Record<string, unknown>): Promise<KeaAnswer> {
+  async function commandOnce(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
     const res = await http.call({ method: 'POST', path: '', json: { command: name, ...service, ...(args ? { arguments: args } : {}) } });
     // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
     const answer = res.json<KeaAnswer[] | KeaAnswer>();
@@ -114,7 +117,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     // A configuration file Kea cannot write fails every config-write the same way: a step
     // failure that says so, not a retry (the reservation is live in Kea until its next restart).
     if (name === 'config-write' && !transient) throw new BackendError(PRODUCT, keaConfigWriteProblem(text), false);
-    const retryable = transient || name !== 'config-set';
+    const retryable = transient || (name !== 'config-set' && name !== 'config-test');
     throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
   }
 
@@ -140,7 +143,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     return run;
   }
 
-  return {
+  const adapter: DeviceAddressAdapter = {
     async observe(mac: string): Promise<Reservation | undefined> {
       const wanted = normalizeMac(mac);
       if (!wanted) return undefined;
@@ -166,53 +169,156 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
       });
     },
 
-    ensure(wanted: Reservation): Promise<ObjectOutcome[]> {
-      const mac = normalizeMac(wanted.mac);
-      if (!mac) return Promise.reject(new BackendError(PRODUCT, 'reservation mac not in an accepted form', false));
-      const hostname = wanted.hostname ?? '';
-      return serialized(async () => {
-        const { dhcp4, subnet } = await readConfig();
-        const list = subnet.reservations ?? [];
-        const atAddress = list.find((r) => r['ip-address'] === wanted.address);
-        const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
-        const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
-        if (!inPlace) {
-          // Keep what else the reservation carries (options, classes) when correcting it.
-          const base = atAddress ?? ofMac[0] ?? {};
-          const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
-          const next: KeaReservation[] = [];
-          for (const r of list) {
-            if (r === atAddress) next.push(fixed);
-            else if (!ofMac.includes(r)) next.push(r);
-          }
-          if (!atAddress) next.push(fixed);
-          subnet.reservations = next;
-          await writeConfig(dhcp4);
-        }
-        await command('config-write');
-        const drift = reservationDrift(
-          list.map(toReservation).filter((r): r is Reservation => !!r),
-          { ...wanted, mac, hostname },
-        );
-        return [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
-      });
-    },
-
-    remove(ref: ReservationRef): Promise<void> {
-      const mac = 'mac' in ref ? normalizeMac(ref.mac) : undefined;
-      if ('mac' in ref && !mac) return Promise.reject(new BackendError(PRODUCT, 'reservation mac not in an accepted form', false));
-      const hit = (r: KeaReservation) => ('address' in ref ? r['ip-address'] === ref.address : macOf(r) === mac);
-      return serialized(async () => {
-        const { dhcp4, subnet } = await readConfig();
-        const list = subnet.reservations ?? [];
-        if (list.some(hit)) {
-          subnet.reservations = list.filter((r) => !hit(r));
-          await writeConfig(dhcp4);
-        }
-        await command('config-write');
-      });
-    },
+    ensure: async (wanted: Reservation) => unwrap(await serialized(() => write([{ kind: 'ensure', reservation: wanted }])))[0]!,
+    remove: async (ref: ReservationRef) => void unwrap(await serialized(() => write([{ kind: 'remove', ref }])))[0],
+    write: (changes) => serialized(() => write(changes)),
   };
+  return adapter;
+
+  /**
+   * Every change on one read of the configuration, in order, as if each were written alone; one
+   * config-set (more when Kea refuses the whole and the offender is looked for), one config-write,
+   * and a config-get that confirms each change in Kea's own answer.
+   */
+  async function write(changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+    const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
+      const problem = changeProblem(c);
+      return problem ? { ok: false, error: problem } : undefined;
+    });
+    const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+    if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
+    const { dhcp4, subnet } = await readConfig();
+    const outcomes = new Map<number, ObjectOutcome[]>();
+    // Kea takes or refuses a configuration whole (config-set keeps the running one when it refuses).
+    // When it refuses a write of several changes, config-test (which checks a configuration and
+    // applies nothing) finds the refused ones, halving the changes until each refused one stands
+    // alone; the others are then written in one more config-set.
+    const laid = (base: KeaReservation[], indexes: number[]) => {
+      let list = base;
+      for (const i of indexes) {
+        const edited = edit(list, changes[i]!);
+        list = edited.list;
+        outcomes.set(i, edited.outcomes);
+      }
+      return list;
+    };
+    const refused = (e: unknown) => {
+      if (!(e instanceof BackendError) || e.retryable) throw e;
+      return e;
+    };
+    const sift = async (base: KeaReservation[], indexes: number[]): Promise<{ list: KeaReservation[]; taken: number[] }> => {
+      const list = laid(base, indexes);
+      if (list === base) return { list, taken: indexes };
+      subnet.reservations = list;
+      try {
+        await command('config-test', { Dhcp4: dhcp4 });
+        return { list, taken: indexes };
+      } catch (e) {
+        const error = refused(e);
+        if (indexes.length === 1) {
+          results[indexes[0]!] = { ok: false, error };
+          return { list: base, taken: [] };
+        }
+        const half = Math.ceil(indexes.length / 2);
+        const first = await sift(base, indexes.slice(0, half));
+        const second = await sift(first.list, indexes.slice(half));
+        return { list: second.list, taken: [...first.taken, ...second.taken] };
+      }
+    };
+    const base = subnet.reservations ?? [];
+    const all = open();
+    const list = laid(base, all);
+    if (list !== base) {
+      subnet.reservations = list;
+      try {
+        await writeConfig(dhcp4);
+      } catch (e) {
+        const error = refused(e);
+        if (all.length === 1) results[all[0]!] = { ok: false, error };
+        else {
+          const { list: accepted, taken } = await sift(base, all);
+          subnet.reservations = laid(base, taken);
+          if (accepted !== base) {
+            try {
+              await writeConfig(dhcp4);
+            } catch (again) {
+              const error2 = refused(again);
+              for (const i of taken) results[i] = { ok: false, error: error2 };
+            }
+          }
+        }
+      }
+    }
+    await command('config-write');
+    // Each change ends when Kea's own configuration holds it.
+    const { subnet: now } = await readConfig();
+    const held = now.reservations ?? [];
+    for (const i of open()) {
+      const c = changes[i]!;
+      results[i] = confirmed(held, c)
+        ? { ok: true, value: outcomes.get(i) ?? [] }
+        : { ok: false, error: new BackendError(PRODUCT, `${describe(c)}: not in Kea's configuration after the write`) };
+    }
+    return results as Array<ChangeResult<ObjectOutcome[]>>;
+  }
+
+  function describe(c: ReservationChange): string {
+    return c.kind === 'ensure' ? object(c.reservation.address) : `removal of ${'address' in c.ref ? object(c.ref.address) : 'a reservation'}`;
+  }
+
+  /** What the change makes of the reservation list (a new list when it changes anything), and its outcome. */
+  function edit(list: KeaReservation[], c: ReservationChange): { list: KeaReservation[]; outcomes: ObjectOutcome[] } {
+    if (c.kind === 'remove') {
+      const hit = hits(c.ref);
+      return { list: list.some(hit) ? list.filter((r) => !hit(r)) : list, outcomes: [] };
+    }
+    const wanted = c.reservation;
+    const mac = normalizeMac(wanted.mac)!;
+    const hostname = wanted.hostname ?? '';
+    const atAddress = list.find((r) => r['ip-address'] === wanted.address);
+    const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
+    const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
+    const drift = reservationDrift(
+      list.map(toReservation).filter((r): r is Reservation => !!r),
+      { ...wanted, mac, hostname },
+    );
+    const outcomes = [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
+    if (inPlace) return { list, outcomes };
+    // Keep what else the reservation carries (options, classes) when correcting it.
+    const base = atAddress ?? ofMac[0] ?? {};
+    const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
+    const next: KeaReservation[] = [];
+    for (const r of list) {
+      if (r === atAddress) next.push(fixed);
+      else if (!ofMac.includes(r)) next.push(r);
+    }
+    if (!atAddress) next.push(fixed);
+    return { list: next, outcomes };
+  }
+
+  function confirmed(held: KeaReservation[], c: ReservationChange): boolean {
+    if (c.kind === 'remove') return !held.some(hits(c.ref));
+    const mac = normalizeMac(c.reservation.mac)!;
+    const mine = held.filter((r) => macOf(r) === mac);
+    return mine.length === 1 && mine[0]!['ip-address'] === c.reservation.address && (mine[0]!.hostname ?? '') === (c.reservation.hostname ?? '');
+  }
+
+  function hits(ref: ReservationRef): (r: KeaReservation) => boolean {
+    const mac = 'mac' in ref ? normalizeMac(ref.mac) : undefined;
+    return (r) => ('address' in ref ? r['ip-address'] === ref.address : macOf(r) === mac);
+  }
+}
+
+function changeProblem(c: ReservationChange): BackendError | undefined {
+  const mac = c.kind === 'ensure' ? c.reservation.mac : 'mac' in c.ref ? c.ref.mac : undefined;
+  return mac !== undefined && !normalizeMac(mac) ? new BackendError(PRODUCT, 'reservation mac not in an accepted form', false) : undefined;
+}
+
+function unwrap<R>(results: Array<ChangeResult<R>>): R[] {
+  return results.map((r) => {
+    if (!r.ok) throw r.error;
+    return r.value;
+  });
 }
 
 /** A refused config-write, with the fix: Kea's user must be able to write its configuration file. */

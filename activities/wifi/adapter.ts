@@ -1,4 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import type { ChangeResult } from '../group-commit.js';
 
 /**
  * Per-key Wi-Fi passwords with a VLAN each (UniFi PPSK semantics): one WLAN per trust class,
@@ -46,6 +47,9 @@ export interface WifiKeyState {
   mac?: string;
 }
 
+/** One caller's change to a WLAN: what `ensureKeys` (not a plan) or `remove` does. */
+export type WifiChange = { kind: 'ensure'; specs: WifiKeySpec[] } | { kind: 'remove'; ref: WifiKeyRef };
+
 /** A kind of controller, and how to connect to it. */
 export interface WifiController<Options> {
   connect(opts: Options): WifiAdapter;
@@ -62,4 +66,10 @@ export interface WifiAdapter {
   ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]>;
   /** Revokes the key (and its `releaseMac`); when it was the WLAN's last, leaves one unusable placeholder entry. */
   remove(ref: WifiKeyRef): Promise<void>;
+  /**
+   * Several changes to one WLAN in one write of its key list (group commit): one result per
+   * change, in order, each confirmed in the controller's own answer; a change the controller
+   * refuses fails alone. A failure of the write as such throws.
+   */
+  write(ssid: string, changes: WifiChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>>;
 }

@@ -1,5 +1,6 @@
 import type { Refusal } from '../../core/refusal.js';
-import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
+import { LOCK_SPACE, whileLocked, withLocks, type Tx } from '../../db/queries/locks.js';
+import { committers, GroupCommit, type Carried } from '../group-commit.js';
 import { tenantExists } from '../../db/queries/tenants.js';
 import {
   deleteWifiKey,
@@ -17,8 +18,8 @@ import type { AdmissionKeyInput, IssueKeyInput } from '../../contracts/wifi-key.
 import { taggedWithStep, backendActivity } from '../devices/backend.js';
 import { isServed, unservedReason, wifiOf } from '../../core/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
-import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
-import type { WifiKeySpec } from './adapter.js';
+import { BackendError, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import type { WifiAdapter, WifiChange, WifiKeyRef, WifiKeySpec } from './adapter.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
 import { generatePsk, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, wifiKeyId, type SealedWifiKey } from '../../core/views/wifi-key.js';
@@ -37,8 +38,12 @@ const ISSUE_REFUSALS = {
 
 /**
  * Wi-Fi keys (per-key PSKs on the wireless controller): the registry holds each key sealed, the
- * controller holds the entry. Every change to one WLAN's key list runs under that SSID's registry
- * lock, because the controller's list is rewritten whole and has no conditional update.
+ * controller holds the entry. The controller's list is rewritten whole and has no conditional
+ * update, so its writes run one at a time under the WLAN's registry lock (`wlan`), and each carries
+ * every change staged since the last (group commit, activities/group-commit.ts). A change is decided
+ * from the registry and staged under the WLAN's stage lock (`wlanStage`): an issue holds it only
+ * to stage; a revoke, a key moving between WLANs and a reconcile hold it to their end, because what
+ * they decide (the client a key releases) depends on the registry's other keys of the WLAN.
  */
 export function wifiKeyActivities(deps: ActivityDeps) {
   const { db, keys, site, log, ports } = deps;
@@ -53,45 +58,69 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     return withLocks(db, async (tx, lock) => {
       const row = await getWifiKey(tx, tenant, name);
       if (!row) return [];
-      // Both WLANs when a re-admission moves the key between them, in one order for every caller.
-      for (const ssid of [...new Set([row.ssid, ...(previous ? [previous.ssid] : [])])].sort()) await lock(LOCK_SPACE.wlan, ssid);
-      // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
-      const current = await getWifiKey(tx, tenant, name);
-      if (!current) return [];
-      const psk = open(keys, current.psk);
-      const self = { tenant, name };
-      // The earlier binding leaves the allow-list unless the key keeps it there, or another key of the WLAN is bound to it too.
-      const releasable = (ssid: string, mac: string | null | undefined) => macToRelease(tx, ssid, mac, self, ssid === current.ssid ? current.mac : null);
-      const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
-      const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
-      const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
-      return taggedWithStep('wifi', async () => {
-        if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
-        if (psk === undefined) throw new Error('the stored psk cannot be opened');
-        const vlanNetwork = networkOf(current);
-        if (!vlanNetwork) throw new Error(`trust class ${current.trustClass} has no Wi-Fi network at this site`);
-        const outcomes = await ports.wifi.ensure({
-          ssid: current.ssid,
-          vlanNetwork,
-          keyId: wifiKeyId(tenant, name),
-          psk,
-          ...(current.mac ? { mac: current.mac } : {}),
-          ...(releaseHere ? { releaseMacs: [releaseHere] } : {}),
-          replaces,
-        });
-        // After the new key stands: the earlier one stops working on the WLAN it was on.
-        if (elsewhere) {
-          await ports.wifi.remove({
+      const ssids = [...new Set([row.ssid, ...(previous ? [previous.ssid] : [])])].sort();
+      /**
+       * Decided under the WLAN's stage lock: re-read the key (a revoke or restore may have finished
+       * while we waited), and which client leaves the allow-list. Undefined: no key any more.
+       */
+      const decide = async () => {
+        const current = await getWifiKey(tx, tenant, name);
+        if (!current) return undefined;
+        const psk = open(keys, current.psk);
+        const self = { tenant, name };
+        // The earlier binding leaves the allow-list unless the key keeps it there, or another key of the WLAN is bound to it too.
+        const releasable = (ssid: string, mac: string | null | undefined) => macToRelease(tx, ssid, mac, self, ssid === current.ssid ? current.mac : null);
+        const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
+        const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
+        const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
+        return taggedWithStep('wifi', async () => {
+          if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+          if (psk === undefined) throw new Error('the stored psk cannot be opened');
+          const vlanNetwork = networkOf(current);
+          if (!vlanNetwork) throw new Error(`trust class ${current.trustClass} has no Wi-Fi network at this site`);
+          const spec: WifiKeySpec = {
+            ssid: current.ssid,
+            vlanNetwork,
+            keyId: wifiKeyId(tenant, name),
+            psk,
+            ...(current.mac ? { mac: current.mac } : {}),
+            ...(releaseHere ? { releaseMacs: [releaseHere] } : {}),
+            replaces,
+          };
+          const revokeElsewhere: WifiKeyRef | undefined = elsewhere && {
             ssid: elsewhere.ssid,
             keyId: wifiKeyId(tenant, name),
             fingerprint: elsewhere.fingerprint,
             ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}),
-          });
-        }
+          };
+          return { wifi: ports.wifi, spec, revokeElsewhere };
+        });
+      };
+      const done = (outcomes: ObjectOutcome[]) => {
         const changed = outcomes.filter((o) => o.result !== 'in-place');
         if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
         return outcomes;
+      };
+      if (ssids.length > 1) {
+        // A re-admission that moves the key between WLANs: both stage locks, in one order for every
+        // caller, held to the end; the new key stands before the earlier one stops working.
+        for (const ssid of ssids) await lock(LOCK_SPACE.wlanStage, ssid);
+        const d = await decide();
+        if (!d) return [];
+        const outcomes = await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'ensure', specs: [d.spec] }));
+        if (d.revokeElsewhere) await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'remove', ref: d.revokeElsewhere! }));
+        return done(outcomes);
+      }
+      // Group commit: decided and staged under the WLAN's stage lock, held only that long; the
+      // write that carries the key runs under the WLAN's own lock, with the others staged by then.
+      const staged = await whileLocked(tx, LOCK_SPACE.wlanStage, row.ssid, WLAN_WAIT_MS, async () => {
+        const d = await decide();
+        return d && { ticket: wlanCommit(d.wifi, d.spec.ssid).stage({ kind: 'ensure', specs: [d.spec] }) };
       });
+      if (!staged.ran) throw new BackendError('wifi', `other changes of WLAN ${row.ssid} held it for ${WLAN_WAIT_MS / 1000} s`);
+      if (!staged.value) return [];
+      const ticket = staged.value.ticket;
+      return done(await taggedWithStep('wifi', async () => withBatch(await ticket.wait(tx))));
     });
   }
 
@@ -107,7 +136,7 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
         outcomes.push(
           ...(await withLocks(db, async (tx, lock) => {
-            if (mode !== 'plan') await lock(LOCK_SPACE.wlan, ssid);
+            if (mode !== 'plan') await lock(LOCK_SPACE.wlanStage, ssid);
             const specs: WifiKeySpec[] = [];
             const found: ObjectOutcome[] = [];
             // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
@@ -119,7 +148,9 @@ export function wifiKeyActivities(deps: ActivityDeps) {
               else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
             }
             if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
-            const ensured = await taggedWithStep('wifi', () => ports.wifi!.ensureKeys(ssid, specs, mode === 'plan'));
+            const ensured = await taggedWithStep('wifi', () =>
+              mode === 'plan' || specs.length === 0 ? ports.wifi!.ensureKeys(ssid, specs, true) : onWlan(ports.wifi!, tx, { kind: 'ensure', specs }),
+            );
             const changed = ensured.filter((o) => o.result !== 'in-place');
             if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
             return [...ensured, ...found];
@@ -155,8 +186,9 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     },
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
-    async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[]; previous?: PreviousAdmissionKey }): Promise<void> {
-      await backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () =>
+    async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[]; previous?: PreviousAdmissionKey }): Promise<ObjectOutcome[]> {
+      // The step's outcome, in the run's history: the key's says how many changes its WLAN's write carried.
+      return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () =>
         ensureOnController(input.tenant, input.name, input.replaces, input.previous),
       );
     },
@@ -228,6 +260,23 @@ export function wifiKeyActivities(deps: ActivityDeps) {
   };
 }
 
+/** How long a key's change waits for the other changes of its WLAN before it fails (retried). */
+export const WLAN_WAIT_MS = 60_000;
+
+/** One group commit per WLAN (and controller) in this process: see activities/group-commit.ts. */
+const wlanCommit = committers<WifiAdapter, WifiChange, ObjectOutcome[]>(
+  (wifi, ssid) => new GroupCommit({ space: LOCK_SPACE.wlan, key: ssid, waitMs: WLAN_WAIT_MS, what: 'wifi' }, (changes) => wifi.write(ssid, changes)),
+);
+
+/** The outcomes of a change a write carried, each saying how many changes that write carried. */
+const withBatch = ({ value, objects }: Carried<ObjectOutcome[]>) => value.map((o) => ({ ...o, batch: { objects } }));
+
+/** One change of a WLAN, carried by the next write of its key list; ends when the controller's answer holds it. */
+async function onWlan(wifi: WifiAdapter, tx: Tx, change: WifiChange): Promise<ObjectOutcome[]> {
+  const ssid = change.kind === 'ensure' ? change.specs[0]!.ssid : change.ref.ssid;
+  return withBatch(await wlanCommit(wifi, ssid).submit(tx, change));
+}
+
 /**
  * The MAC a key's leaving takes off `ssid`'s allow-list: none when the key had none, when it stays
  * bound to that MAC there (`kept`), or when another key of the WLAN is bound to it too.
@@ -250,7 +299,9 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string, finge
   const revoked = await withLocks(deps.db, async (tx, lock): Promise<boolean | 'moved'> => {
     const seen = await getWifiKey(tx, tenant, name);
     if (!seen) return false;
-    await lock(LOCK_SPACE.wlan, seen.ssid);
+    // Held to the end: the client the key releases is decided from the registry's other keys, and
+    // no change of the WLAN is decided before this one's row is gone.
+    await lock(LOCK_SPACE.wlanStage, seen.ssid);
     // Re-read under the SSID lock: a re-admission or another revoke may have finished while we waited.
     const row = await getWifiKey(tx, tenant, name);
     if (!row || (fingerprint !== undefined && row.fingerprint !== fingerprint)) return false;
@@ -261,7 +312,10 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string, finge
     const releaseMac = await macToRelease(tx, row.ssid, row.mac, { tenant, name });
     if (wifi)
       await taggedWithStep('wifi', () =>
-        wifi.remove({ ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) }),
+        onWlan(wifi, tx, {
+          kind: 'remove',
+          ref: { ssid: row.ssid, keyId: wifiKeyId(tenant, name), fingerprint: row.fingerprint, ...(releaseMac ? { releaseMac } : {}) },
+        }),
       );
     await deleteWifiKey(tx, tenant, name);
     deps.log.info({ tenant, key: name }, 'wifi key revoked');

@@ -15,7 +15,7 @@ export type Executor = Db | Tx;
 export const LOCK_SPACE = {
   /** The router's DHCP configuration: one lock for every reservation. */
   dhcp: 7240101,
-  /** One WLAN's key list, by SSID. */
+  /** One WLAN's key list, by SSID: held by the write that carries the staged changes (activities/wifi/keys.ts). */
   wlan: 7240102,
   /** One device's address: reserve, move and release never interleave. */
   device: 7240103,
@@ -29,6 +29,8 @@ export const LOCK_SPACE = {
   names: 7240107,
   /** The log gateway's route list: one tenant's routes written at a time (activities/log-store/step.ts). */
   logGateway: 7240108,
+  /** One WLAN's keys as the registry holds them, by SSID: a change is decided and staged under it (activities/wifi/keys.ts). */
+  wlanStage: 7240109,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

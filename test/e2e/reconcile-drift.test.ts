@@ -26,7 +26,7 @@ const T = 'drift';
 const reconcile = (query = '') => site.call('POST', `/v1/tenants/${T}/reconcile${query}`);
 const vm = (vmid: number) => site.backends.proxmox.state.vms.get(vmid);
 const wlan = () => site.backends.unifi!.wlan('lab-devices')!;
-type Found = { area: string; object: string; result: string; fields?: string[] };
+type Found = { area: string; object: string; result: string; fields?: string[]; batch?: unknown };
 const find = (objects: Found[], area: string, object: RegExp) => objects.filter((o) => o.area === area && object.test(o.object));
 
 beforeAll(async () => {
@@ -145,7 +145,8 @@ describe('drift made behind the service', () => {
     const notInPlace = (xs: Found[]) =>
       xs
         .filter((o) => o.result !== 'in-place')
-        .map((o) => ({ ...o, fields: o.fields ? [...o.fields].sort() : undefined }))
+        // How a write carried an object (`batch`, issue 32) is no part of what a plan, which writes nothing, reports.
+        .map(({ batch: _batch, ...o }) => ({ ...o, fields: o.fields ? [...o.fields].sort() : undefined }))
         .sort((a, b) => `${a.area} ${a.object}`.localeCompare(`${b.area} ${b.object}`));
     expect(notInPlace(planned).length).toBeGreaterThanOrEqual(8);
     expect(notInPlace(planned)).toEqual(notInPlace(objects));

@@ -393,6 +393,36 @@ const PAIRS: Pair[] = [
     b: del,
     allowed: ['204/404', '404/204', '204/204'],
   },
+  // 10. Group commit (issue 32): two changes of one whole-object write (a WLAN's key list, Kea's
+  // configuration) at once, the lanes' tenants writing the same objects beside them.
+  {
+    id: "wifi key revoke x another key's issue on its WLAN",
+    tag: 'kw',
+    setup: async (c) => {
+      await createTenant(c);
+      const r = await call('POST', `/v1/tenants/${c.name}/wifi-keys`, { name: 'old', trust_class: 'sensor' });
+      expect(r.status, r.text).toBe(201);
+      c.psks.push(r.body.psk);
+    },
+    a: (c) => call('DELETE', `/v1/tenants/${c.name}/wifi-keys/old`),
+    b: (c) => call('POST', `/v1/tenants/${c.name}/wifi-keys`, { name: 'new', trust_class: 'sensor' }),
+    allowed: ['204/201'],
+    offsets: [0, 40],
+  },
+  {
+    id: "address release x another device's reserve",
+    tag: 'kd',
+    setup: async (c) => {
+      await createTenant(c);
+      await withDevice(c, true);
+      const d = await call('POST', `/v1/tenants/${c.name}/devices`, { name: 'probe2', trust_class: 'sensor', mac: MAC(`${c.name}2`) });
+      expect(d.status, d.text).toBe(201);
+    },
+    a: (c) => call('DELETE', `/v1/tenants/${c.name}/devices/probe/address`),
+    b: (c) => call('POST', `/v1/tenants/${c.name}/devices/probe2/address`, {}),
+    allowed: ['204/201'],
+    offsets: [0, 40],
+  },
 ];
 
 const differences = (what: string, got: TenantObjects, want: Partial<TenantObjects>) =>

@@ -141,6 +141,12 @@ export interface UnifiSite {
   name: string;
   networks: NetworkConf[];
   wlans: WlanConf[];
+  /**
+   * A lab fault: ids of networks a PPSK entry may not name, though `rest/networkconf` still lists
+   * them, as when the network is deleted between a client's read and its write (the controller
+   * refuses the entry's `networkconf_id`, and with it the whole PUT).
+   */
+  refusedNetworks?: Set<string>;
 }
 
 /** A Mongo ObjectId-shaped id, as every controller object carries in `_id`. */
@@ -202,7 +208,7 @@ export function refuseWlanUpdate(site: UnifiSite, current: WlanConf, body: Recor
       if (typeof entry.password !== 'string' || !PATTERNS.password.test(entry.password)) {
         return { field: 'password', pattern: '[\\x20-\\x7E]{8,255}' };
       }
-      if (typeof entry.networkconf_id !== 'string' || !networkIds.has(entry.networkconf_id)) {
+      if (typeof entry.networkconf_id !== 'string' || !networkIds.has(entry.networkconf_id) || site.refusedNetworks?.has(entry.networkconf_id)) {
         return { field: 'networkconf_id' };
       }
       const unknown = Object.keys(entry).find((f) => !PPSK_FIELDS.has(f));
