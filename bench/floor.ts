@@ -31,15 +31,7 @@ export async function startFloor(address: string, namespace: string) {
     /** One floor create of `steps` steps; its latency in ms. */
     async create(steps: number): Promise<number> {
       const t0 = performance.now();
-      const startWorkflowOperation = new WithStartWorkflowOperation('createShapedFloor', {
-        workflowId: `floor-${taskQueue}-${n++}`,
-        taskQueue,
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      });
-      await client.workflow.executeUpdateWithStart(floorAttempt, {
-        args: [{ localsBefore: 2, activities: steps + 1, localsAfter: 1 }],
-        startWorkflowOperation,
-      });
+      await shapedCreate(client, taskQueue, `floor-${taskQueue}-${n++}`, { localsBefore: 2, activities: steps + 1, localsAfter: 1 });
       return performance.now() - t0;
     },
     async stop() {
@@ -49,4 +41,15 @@ export async function startFloor(address: string, namespace: string) {
       await connection.close();
     },
   };
+}
+
+/** One create of the floor's shape, by update-with-start as the API sends a create. */
+export async function shapedCreate(
+  client: Client,
+  taskQueue: string,
+  workflowId: string,
+  shape: { localsBefore: number; activities: number; localsAfter: number },
+) {
+  const startWorkflowOperation = new WithStartWorkflowOperation('createShapedFloor', { workflowId, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' });
+  return client.workflow.executeUpdateWithStart(floorAttempt, { args: [shape], startWorkflowOperation });
 }

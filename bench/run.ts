@@ -22,9 +22,11 @@ import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { type SweepResult } from '../contracts/tenant.js';
 import { API_FLAGS, startService } from './processes.js';
-import { cpuSeconds, cpuSnapshot } from './cpu.js';
 import { startFloor } from './floor.js';
 import { stepTimes } from './step-times.js';
+import { claimTenant, releaseTenant } from '../db/queries/tenant-leases.js';
+import { buildFloorWorker, fillOf, startFairFloor, type Floor } from './fair-floor.js';
+import type { FloorSample } from './floor-worker.js';
 import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
@@ -43,10 +45,10 @@ const LOAD_AT_START = loadavg();
 const CREATES = Number(process.env.BENCH_CREATES ?? 100);
 /** A site has 62 tenant indexes: the creates run on a fresh site every this many (untimed switch). */
 const CREATES_PER_SITE = 25;
-/** `BENCH_ONLY=reads` (comma-separated: creates, fill, reads, sweep, full-site) runs a part, to iterate on it. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,reads,sweep,full-site,real-site-fill').split(','));
+/** `BENCH_ONLY=reads` (comma-separated: creates, fill, floor, reads, sweep, full-site, real-site-fill) runs a part, to iterate on it. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'creates,fill,floor,reads,sweep,full-site,real-site-fill').split(','));
 /** The parts that share the 62-tenant site of the fill. */
-const SITE_PARTS = ['creates', 'fill', 'reads', 'sweep'].some((p) => ONLY.has(p));
+const SITE_PARTS = ['creates', 'fill', 'floor', 'reads', 'sweep'].some((p) => ONLY.has(p));
 /** Correcting sweeps timed per full site (the worst is the figure). */
 const FULL_SITE_SWEEPS = Number(process.env.BENCH_FULL_SITE_SWEEPS ?? 2);
 /** `BENCH_FULL_SITE_CONCURRENCIES=4,16`: one more correcting sweep at each, reported beside the figures. */
@@ -166,30 +168,43 @@ async function directCreator(site: Site) {
   await registry.db.execute('select 1');
   return {
     /** One create, step by step as the workflow runs them; its latency in ms and its step count. */
-    async create(name: string): Promise<{ ms: number; steps: number }> {
+    async create(name: string): Promise<{ ms: number; steps: number; sample: FloorSample }> {
       const t0 = performance.now();
-      let reg = await acts.prepareTenant({ request: { name } });
-      if (reg.kind === 'needs-fabric') reg = await acts.prepareTenant({ request: { name }, fabric: await acts['network.observe-indexes']() });
-      if (process.env.BENCH_STEP_TIMES) process.stderr.write(`register ${(performance.now() - t0).toFixed(1)} `);
-      if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.kind === 'refused' ? reg.message : reg.kind}`);
-      for (const step of reg.steps) {
-        const s0 = performance.now();
-        await acts[ensureActivity(step)]({ name, index: reg.index });
-        if (process.env.BENCH_STEP_TIMES) process.stderr.write(`${step} ${(performance.now() - s0).toFixed(1)} `);
+      // The tenant's lease, as the workflow's local activities take and release it (the same
+      // registry queries; the holder is the run there, this call here).
+      const holder = `direct/${name}`;
+      const claim = await claimTenant(registry.db, { tenant: name, holder, mode: 'exclusive', operation: 'create' });
+      if (!claim.granted) throw new Error(`direct create: ${name} is held by ${claim.heldBy}`);
+      try {
+        const indexes = await acts['network.observe-indexes']();
+        let reg = await acts.prepareTenant({ request: { name } });
+        if (reg.kind === 'needs-fabric') reg = await acts.prepareTenant({ request: { name }, fabric: indexes });
+        if (process.env.BENCH_STEP_TIMES) process.stderr.write(`register ${(performance.now() - t0).toFixed(1)} `);
+        if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.kind === 'refused' ? reg.message : reg.kind}`);
+        const steps: Record<string, unknown> = {};
+        for (const step of reg.steps) {
+          const s0 = performance.now();
+          steps[ensureActivity(step)] = await acts[ensureActivity(step)]({ name, index: reg.index });
+          if (process.env.BENCH_STEP_TIMES) process.stderr.write(`${step} ${(performance.now() - s0).toFixed(1)} `);
+        }
+        const finished = await acts.finishAttempt({ name, outcome: reg.outcome, carried: reg.secrets });
+        const ms = performance.now() - t0;
+        if (process.env.BENCH_STEP_TIMES) process.stderr.write(`total ${ms.toFixed(1)}\n`);
+        return { ms, steps: reg.steps.length, sample: { prepared: reg, finished, steps, indexes } };
+      } finally {
+        await releaseTenant(registry.db, name, holder);
       }
-      await acts.finishAttempt({ name, outcome: reg.outcome, carried: reg.secrets });
-      const ms = performance.now() - t0;
-      if (process.env.BENCH_STEP_TIMES) process.stderr.write(`total ${ms.toFixed(1)}\n`);
-      return { ms, steps: reg.steps.length };
     },
     close: () => registry.close(),
   };
 }
 
-async function benchCreates(newSite: (batch: number) => Promise<Site>, run: number, floor: Awaited<ReturnType<typeof startFloor>>) {
+async function benchCreates(newSite: (batch: number) => Promise<Site>, run: number, floor: Awaited<ReturnType<typeof startFloor>>, fair?: Floors) {
   const viaApi: number[] = [];
   const direct: number[] = [];
   const floors: number[] = [];
+  const fairs: number[] = [];
+  const bares: number[] = [];
   const shares: number[] = [];
   let apiPeakMb = 0;
   for (let batch = 0; batch * CREATES_PER_SITE < CREATES; batch++) {
@@ -204,7 +219,11 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
         if (r.status !== 201) throw new Error(`create answered ${r.status}`);
         const d = await direct0.create(`d${run}x${batch}n${i + 1}`);
         const f = await floor.create(d.steps);
+        const fairMs = fair ? await fair.service.create(`c${run}x${batch}n${i + 1}`) : NaN;
+        const bareMs = fair ? await fair.bare.create(`c${run}x${batch}n${i + 1}`) : NaN;
         if (i < 0) continue;
+        fairs.push(fairMs);
+        bares.push(bareMs);
         viaApi.push(r.ms);
         direct.push(d.ms);
         floors.push(f);
@@ -229,33 +248,28 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
     samples: viaApi.length,
     directP50: median(direct),
     floorP50: median(floors),
+    fairFloorP50: median(fairs),
+    bareFloorP50: median(bares),
     shareP50: median(shares),
     apiPeakMb,
   };
 }
 
-/** The tenants a fill creates: 62, the site's size. */
+/** The tenants the service's fill creates (bench/fair-floor.ts fillOf names them). */
 const fillNames = Array.from({ length: 62 }, (_, i) => `f${String(i).padStart(3, '0')}`);
 
 async function benchFill(site: Site) {
   const known = { [site.api.child.pid!]: 'api', [site.worker.child.pid!]: 'worker', [process.pid]: 'lab simulators (bench process)' };
-  const before = cpuSnapshot(known);
-  const names = fillNames;
-  let next = 0;
-  let errors = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < names.length) {
-        const r = await post(`${site.url}/v1/tenants`, site.token, { name: names[next++] });
-        if (r.status !== 201) errors++;
-      }
-    }),
+  const fill = await fillOf(
+    async (name) => {
+      const r = await post(`${site.url}/v1/tenants`, site.token, { name });
+      if (r.status !== 201) throw new Error(`create ${name} answered ${r.status}`);
+    },
+    'f',
+    known,
   );
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuSeconds(before, cpuSnapshot(known));
-  process.stderr.write(`fill CPU seconds (${seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(cpu)}\n`);
-  return { seconds, errors, cpu };
+  process.stderr.write(`fill CPU seconds (${fill.seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(fill.cpu)}\n`);
+  return fill;
 }
 
 async function benchSweep(site: Site) {
@@ -518,6 +532,7 @@ interface Measured {
   fillCpu: Record<string, number>[];
   fullSite: FullSiteRun[];
   realSiteFill: RealSiteFill[];
+  floors: FloorFills[];
 }
 
 interface RealSiteFill {
@@ -548,6 +563,44 @@ async function benchRealSiteFill(temporalAddress: string, admin: postgres.Sql, r
   }
 }
 
+/**
+ * Issue 32 item 3: the fair floor (the create's exact shape on the service's worker, empty
+ * activities) and the bare one, one at a time and as fills, beside the service's fill and the
+ * direct steps' fill of the same run, with CPU per create.
+ */
+function floorFigures(fills: FloorFills[], runs: Record<string, number>[]): Figure[] {
+  const perCreate = (cpu: Record<string, number> | undefined, who: string) => round(((cpu?.[who] ?? NaN) / 62) * 1000);
+  const w = <T>(pick: (f: FloorFills) => T, by: (x: T) => number) => fills.map(pick).reduce((a, b) => (by(b) > by(a) ? b : a));
+  const ratio = (f: FloorFills) => (f.service?.seconds ?? NaN) / (f.fair.seconds + f.direct.seconds);
+  const worstRatio = Math.max(...fills.map(ratio));
+  const last = fills.at(-1)!;
+  const figures: Figure[] = [];
+  if (runs.some((r) => Number.isFinite(r.fairFloorP50))) {
+    const { m, worst, spread } = overRuns(runs);
+    // prettier-ignore
+    figures.push(
+      { name: "fair floor: the create's shape on the service's worker, p50", value: round(m('fairFloorP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('fairFloorP50') },
+      { name: 'bare floor: the same counts, SDK defaults, p50', value: round(m('bareFloorP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('bareFloorP50') },
+      { name: 'create − direct − fair floor, p50 (worst run)', value: round(worst('overFairFloor'), 1), unit: 'ms', target: '≤ 30 ms', met: worst('overFairFloor') <= 30, spread: spread('overFairFloor') },
+    );
+  }
+  // prettier-ignore
+  figures.push(
+    { name: 'zero-latency fill / (fair floor fill + direct fill) (worst run)', value: round(worstRatio, 2), unit: '×', target: '≤ 1.25', met: worstRatio <= 1.25, spread: fills.map((f) => round(ratio(f), 2)).join(', ') },
+    { name: 'fair floor fill: 62 creates, 8 callers (worst run)', value: round(w((f) => f.fair, (x) => x.seconds).seconds, 2), unit: 's', target: '(reference)', met: true },
+    { name: 'bare floor fill: 62 creates, 8 callers (worst run)', value: round(w((f) => f.bare, (x) => x.seconds).seconds, 2), unit: 's', target: '(reference)', met: true },
+    { name: 'direct steps fill: 62 creates, 8 callers (worst run)', value: round(w((f) => f.direct, (x) => x.seconds).seconds, 2), unit: 's', target: '(reference)', met: true },
+    { name: 'service fill: worker CPU per create (last run)', value: perCreate(last.service?.cpu, 'worker'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'service fill: Temporal server CPU per create (last run)', value: perCreate(last.service?.cpu, 'temporal dev server'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'fair floor fill: worker CPU per create (last run)', value: perCreate(last.fair.cpu, 'worker'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'fair floor fill: Temporal server CPU per create (last run)', value: perCreate(last.fair.cpu, 'temporal dev server'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'bare floor fill: worker CPU per create (last run)', value: perCreate(last.bare.cpu, 'worker'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'bare floor fill: Temporal server CPU per create (last run)', value: perCreate(last.bare.cpu, 'temporal dev server'), unit: 'ms', target: '(reported)', met: true },
+    { name: 'direct steps fill: bench process CPU per create (last run)', value: perCreate(last.direct.cpu, 'bench process (steps and simulators)'), unit: 'ms', target: '(reported)', met: true },
+  );
+  return figures;
+}
+
 function realSiteFigures(fills: RealSiteFill[]): Figure[] {
   const worst = fills.reduce((a, b) => (b.seconds > a.seconds ? b : a));
   const perCreate = (worst.cpu.worker ?? 0) / 62;
@@ -565,7 +618,7 @@ async function main(): Promise<void> {
   const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
   const temporal = await startDevServer({ projectRoot: root, port: await freePort() });
   const floor = await startFloor(temporal.address, 'default');
-  const measured: Measured = { runs: [], fillCpu: [], fullSite: [], realSiteFill: [] };
+  const measured: Measured = { runs: [], fillCpu: [], fullSite: [], realSiteFill: [], floors: [] };
   try {
     for (let run = 0; run < REPEATS; run++) {
       if (ONLY.has('full-site')) measured.fullSite.push(await benchFullSite(temporal.address, admin, run));
@@ -580,6 +633,7 @@ async function main(): Promise<void> {
   }
   const figures: Figure[] = !SITE_PARTS ? [] : siteFigures(measured.runs);
   if (measured.fullSite.length) figures.push(...fullSiteFigures(measured.fullSite));
+  if (measured.floors.length) figures.push(...floorFigures(measured.floors, measured.runs));
   if (measured.realSiteFill.length) figures.push(...realSiteFigures(measured.realSiteFill));
   writeResults(figures, measured);
 }
@@ -593,10 +647,11 @@ async function benchSiteRun(
   measured: Measured,
 ): Promise<void> {
   const site = await startSite(temporalAddress, admin, run);
+  const floors = ONLY.has('floor') ? await startFloors(site) : undefined;
   try {
-    const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
+    const skipped = { p50: NaN, p95: NaN, samples: 0, directP50: NaN, floorP50: NaN, fairFloorP50: NaN, bareFloorP50: NaN, shareP50: NaN, apiPeakMb: 0 };
     const creates = ONLY.has('creates')
-      ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporalAddress, admin, run + 200 + 10 * batch)), run, floor)
+      ? await benchCreates((batch) => (batch === 0 ? Promise.resolve(site) : startSite(temporalAddress, admin, run + 200 + 10 * batch)), run, floor, floors)
       : skipped;
     const apiPeakCreates = creates.apiPeakMb;
     // Fill needs an empty site: the latency runs used up indexes.
@@ -606,6 +661,7 @@ async function benchSiteRun(
       // Reads and the sweep need the filled site.
       const fill = await benchFill(site2);
       measured.fillCpu.push(fill.cpu);
+      if (floors) measured.floors.push({ ...(await floorFills(temporalAddress, admin, run, floors)), service: fill });
       const reads = ONLY.has('reads')
         ? await benchReads(site2, site2.env.DATABASE_URL!)
         : { rps: NaN, bareRps: NaN, mixedRps: NaN, justWrittenP50: NaN, justWrittenMax: NaN, p99At1000: NaN, pacedRate: NaN, bareP99At1000: NaN };
@@ -621,6 +677,53 @@ async function benchSiteRun(
   } catch (err) {
     await site.stop().catch(() => {});
     throw err;
+  } finally {
+    await floors?.stop();
+  }
+}
+
+interface Floors {
+  service: Floor;
+  bare: Floor;
+  stop(): Promise<void>;
+}
+
+/**
+ * The fair floor and the bare floor, their workers started from the site's environment, their
+ * empty activities answering what one direct create of this site's steps answered.
+ */
+async function startFloors(site: Site): Promise<Floors> {
+  const direct = await directCreator(site);
+  const { sample } = await direct.create('fsample').finally(() => direct.close());
+  const built = await buildFloorWorker(root);
+  const service = await startFairFloor(root, built, site.env, 'service', sample);
+  const bare = await startFairFloor(root, built, site.env, 'bare', sample);
+  return { service, bare, stop: async () => void (await Promise.all([service.stop(), bare.stop()])) };
+}
+
+interface FloorFills {
+  service?: Awaited<ReturnType<typeof benchFill>>;
+  fair: Awaited<ReturnType<typeof fillOf>>;
+  bare: Awaited<ReturnType<typeof fillOf>>;
+  direct: Awaited<ReturnType<typeof fillOf>>;
+}
+
+/** 62 creates by 8 callers on each floor, and the same steps called directly on an empty site. */
+async function floorFills(temporalAddress: string, admin: postgres.Sql, run: number, floors: Floors): Promise<FloorFills> {
+  const fair = await fillOf((n) => floors.service.create(n), `ff${run}-`, { [floors.service.pid]: 'worker', [process.pid]: 'bench process' });
+  const bare = await fillOf((n) => floors.bare.create(n), `fb${run}-`, { [floors.bare.pid]: 'worker', [process.pid]: 'bench process' });
+  const site = await startSite(temporalAddress, admin, run + 400);
+  try {
+    const direct0 = await directCreator(site);
+    try {
+      const direct = await fillOf((n) => direct0.create(n), 'g', { [process.pid]: 'bench process (steps and simulators)' });
+      process.stderr.write(`floor fills: ${JSON.stringify({ fair, bare, direct })}\n`);
+      return { fair, bare, direct };
+    } finally {
+      await direct0.close();
+    }
+  } finally {
+    await site.stop();
   }
 }
 
@@ -638,6 +741,9 @@ function runFigures(
     directP50: creates.directP50,
     ratio: creates.p50 / creates.directP50,
     floorP50: creates.floorP50,
+    fairFloorP50: creates.fairFloorP50,
+    bareFloorP50: creates.bareFloorP50,
+    overFairFloor: creates.p50 - creates.directP50 - creates.fairFloorP50,
     shareP50: creates.shareP50,
     overFloor: creates.p50 - creates.directP50 - creates.floorP50,
     fillSeconds: fill.seconds,
@@ -706,7 +812,7 @@ function siteFigures(runs: Record<string, number>[]): Figure[] {
 }
 
 /** The table on stdout, bench/results.json, and with BENCH_PUBLISH the copy docs/performance.md quotes. */
-function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill }: Measured): void {
+function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill, floors }: Measured): void {
   const width = Math.max(...figures.map((f) => f.name.length));
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${round(totalmem() / 2 ** 30)} GiB; node ${process.version}`;
   const lines = [
@@ -738,6 +844,7 @@ function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill
         figures,
         runs,
         fillCpuSeconds: fillCpu,
+        floors: floors.length ? floors : undefined,
         'full-site': fullSite.length ? { settings: sweepSettings(), site: FULL_SITE, runs: fullSite } : undefined,
         'real-site-fill': realSiteFill.length ? { profile: LATENCY_PROFILES['real-site'], runs: realSiteFill } : undefined,
       },

@@ -51,23 +51,31 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
     log: parts.log,
     ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs }),
   });
+  return Worker.create({ ...serviceWorkerOptions(parts), activities: withFormerNames(activities) });
+}
+
+/**
+ * Everything of the service's worker but its activities: the workflows, the data converter with
+ * the payload codec, the interceptors and sinks, the limits. The bench's fair floor runs the same
+ * options with empty activities (bench/floor-worker.ts).
+ */
+export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connection' | 'workflowBundlePath' | 'telemetry'>): WorkerOptions {
   const tracing = Boolean(parts.telemetry?.tracing);
   const bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = parts.workflowBundlePath
     ? { workflowBundle: { codePath: bundleFor(parts.workflowBundlePath, tracing) } }
     : { workflowsPath: workflowsPath() };
-  return Worker.create({
+  return {
     connection: parts.connection,
     namespace: parts.config.env.TEMPORAL_NAMESPACE,
     taskQueue: parts.config.env.TEMPORAL_TASK_QUEUE,
     ...bundle,
-    activities: withFormerNames(activities),
     dataConverter: dataConverter(parts.config.codecKey),
     ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
     shutdownGraceTime: '10s',
     // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,
-  });
+  };
 }
 
 /** Activity tasks queued under a name an activity had before a deploy still find it. */

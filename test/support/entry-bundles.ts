@@ -21,22 +21,26 @@ export async function buildEntryBundles(root: string, outDir: string): Promise<E
   const out = {} as EntryBundles;
   await Promise.all(
     Object.entries(ENTRIES).map(async ([name, entry]) => {
-      const outfile = join(outDir, `${name}.mjs`);
-      await build({
-        entryPoints: [join(root, entry)],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        packages: 'external',
-        logLevel: 'warning',
-        plugins: [keepModuleUrls(root)],
-      });
-      out[name as keyof EntryBundles] = outfile;
+      out[name as keyof EntryBundles] = await buildEntry(root, entry, join(outDir, `${name}.mjs`));
     }),
   );
   return out;
+}
+
+/** One entry point compiled into one ES module (the packages stay imports from node_modules). */
+export async function buildEntry(root: string, entry: string, outfile: string): Promise<string> {
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [keepModuleUrls(root)],
+  });
+  return outfile;
 }
 
 /**
