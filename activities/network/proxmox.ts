@@ -120,23 +120,29 @@ interface Sdn {
   pve: PveApi;
   opts: ProxmoxNetworkOptions;
   applyTimeoutMs: number;
-  /** How long this worker's last apply took, from its start to the VNet running (ms). */
-  lastApplyMs: number;
+  /** This worker's last apply: how long it took, from its start to the VNet running, and when it ended (ms). */
+  lastApply: { ms: number; endedAt: number };
 }
 
 /**
- * Before it applies, a round waits this share of the last apply's length (at most GATHER_MAX_MS)
- * for the tenants still staging: PostgreSQL's `commit_delay`, scaled to the fabric. An apply that
- * reloads every node for seconds carries several more tenants for a fraction of it; where an apply
- * takes milliseconds the wait is as short. Measured in docs/performance.md (issue 32).
+ * A round applies no sooner than this share of the last apply's length (at most GATHER_MAX_MS)
+ * after that apply ended, so the tenants its callers go on to create stage in time to be carried:
+ * PostgreSQL's `commit_delay`, scaled to the fabric. Counted from the last apply's end, the wait
+ * overlaps the carried tenants leaving the round, and a create on an idle fabric does not wait.
+ * Where an apply takes milliseconds the wait is as short. Figures in docs/performance.md (issue 32).
  */
-const GATHER_SHARE = 0.2;
-const GATHER_MAX_MS = 1_000;
+const GATHER_SHARE = 0.45;
+const GATHER_MAX_MS = 3_000;
 
 type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
 
 export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): NetworkAdapter {
-  const ctx: Sdn = { pve: new PveApi({ ...opts, product: 'proxmox' }), opts, applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs, lastApplyMs: 0 };
+  const ctx: Sdn = {
+    pve: new PveApi({ ...opts, product: 'proxmox' }),
+    opts,
+    applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
+    lastApply: { ms: 0, endedAt: 0 },
+  };
   return {
     observe: (s) => observe(ctx, s),
     ensure: async (s) => settle(ctx, s, await stage(ctx, s), ALONE),
@@ -384,7 +390,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;
-      const gather = Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApplyMs);
+      const gather = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms) - Date.now();
       if (gather >= 1) await new Promise((r) => setTimeout(r, gather));
       const started = Date.now();
       const applied = await exclusive(() => applyPending(ctx, s));
@@ -395,7 +401,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       // VNet never becomes available there and the wait below fails).
       const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
       await waitForBridge(ctx, s, applied.deadline);
-      ctx.lastApplyMs = Date.now() - started;
+      ctx.lastApply = { ms: Date.now() - started, endedAt: Date.now() };
       outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
       return outcomes;
     })
