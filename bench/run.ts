@@ -105,13 +105,15 @@ async function startSite(
 ) {
   const backends = await startLabBackends(opts.lab);
   const namespace = `bench-${run}`;
+  const database = `tp_bench_${process.pid}_${run}`;
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureNamespace(connection, namespace);
   const apiPort = await freePort();
   const env: Record<string, string> = {
     ...backends.env,
     OPERATOR_TOKEN: 'bench-operator-token-0123456789',
-    DATABASE_URL: await freshDatabase(admin, `tp_bench_${run}`),
+    // Per bench process: two benches on one machine (one PostgreSQL) must not drop each other's registry.
+    DATABASE_URL: await freshDatabase(admin, database),
     LISTEN_ADDRESS: `127.0.0.1:${apiPort}`,
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
@@ -145,6 +147,7 @@ async function startSite(
       await Promise.all([api.stop(), worker.stop()]);
       await connection.close();
       await backends.stop();
+      await admin.unsafe(`drop database if exists "${database}" with (force)`);
     },
   };
 }
