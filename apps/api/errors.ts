@@ -153,7 +153,15 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
-    if (code === '57014') return true; // statement_timeout: the database is stalled
+    if (typeof code === 'string' && UNAVAILABLE_SQLSTATES.test(code)) return true;
   }
   return false;
 }
+
+/**
+ * PostgreSQL's answers that mean the registry is not there to serve, whatever the query: a
+ * connection exception (class 08), the server shutting down or starting (57P01-57P03), a statement
+ * cut by `statement_timeout` (57014: the database is stalled), and the registry's database gone
+ * (3D000, dropped or not yet created: an operator's outage, not the service's bug).
+ */
+const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|3D000)$/;
