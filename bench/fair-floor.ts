@@ -43,6 +43,9 @@ export interface Floor {
   options: FloorOptions;
   /** One create of the floor; its latency in ms. */
   create(name: string): Promise<number>;
+  /** The run a create of this name made, and the client that reads its history. */
+  runOf(name: string): string;
+  client: Client;
   pid: number;
   stop(): Promise<void>;
 }
@@ -80,17 +83,20 @@ export async function startFairFloor(
       : new Client({ connection: await Connection.connect({ address: settings.address }), namespace: settings.namespace });
   const viaApi = runs(client, taskQueue);
   const steps = sample.prepared.kind === 'proceed' ? sample.prepared.steps.length : 0;
+  const runOf = (name: string) => (options === 'service' ? runIds.tenantCreate(`${taskQueue}-${name}`) : `${taskQueue}-${name}`);
   return {
     options,
+    runOf,
+    client,
     pid: child.pid!,
     async create(name) {
       const t0 = performance.now();
       if (options === 'service') {
-        const workflowId = runIds.tenantCreate(`${taskQueue}-${name}`);
+        const workflowId = runOf(name);
         await viaApi.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [{ name, parkedTimeoutMs: DEFAULT_PARKED_MS }], tenant: name }, { name });
       } else {
         // The create's counts: the lease and the registry call, the fabric read and the steps, the finish and the release.
-        await shapedCreate(client, taskQueue, `${taskQueue}-${name}`, { localsBefore: 2, activities: steps + 1, localsAfter: 3 });
+        await shapedCreate(client, taskQueue, runOf(name), { localsBefore: 2, activities: steps + 1, localsAfter: 3 });
       }
       return performance.now() - t0;
     },

@@ -27,7 +27,7 @@ import { stepTimes } from './step-times.js';
 import { claimTenant, releaseTenant } from '../db/queries/tenant-leases.js';
 import { buildFloorWorker, fillOf, startFairFloor, type Floor } from './fair-floor.js';
 import type { FloorSample } from './floor-worker.js';
-import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
+import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, runTimelines, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { median, percentile, round } from './stats.js';
 import { runIds } from '../contracts/ids.js';
@@ -202,11 +202,28 @@ async function directCreator(site: Site) {
   };
 }
 
+/** Per create, ms: the run from its first event to its last, its activities and its workflow tasks (scheduled to closed). */
+function perRun(timelines: Array<Record<'create' | 'fair', Awaited<ReturnType<typeof runTimelines>>>>): Record<string, number> {
+  const sum = (who: 'create' | 'fair', k: 'wall' | 'activityExec' | 'activityWait' | 'workflowTaskExec' | 'workflowTaskWait') =>
+    (timelines.reduce((a, t) => a + t[who][k], 0) * 1000) /
+    Math.max(
+      1,
+      timelines.reduce((a, t) => a + t[who].runs, 0),
+    );
+  const of = (who: 'create' | 'fair') => ({
+    [`${who}RunMs`]: sum(who, 'wall'),
+    [`${who}ActivitiesMs`]: sum(who, 'activityExec') + sum(who, 'activityWait'),
+    [`${who}WorkflowTasksMs`]: sum(who, 'workflowTaskExec') + sum(who, 'workflowTaskWait'),
+  });
+  return timelines.length ? { ...of('create'), ...of('fair') } : {};
+}
+
 async function benchCreates(newSite: (batch: number) => Promise<Site>, run: number, floor: Awaited<ReturnType<typeof startFloor>>, fair?: Floors) {
   const viaApi: number[] = [];
   const direct: number[] = [];
   const floors: number[] = [];
   const fairs: number[] = [];
+  const timelines: Array<Record<'create' | 'fair', Awaited<ReturnType<typeof runTimelines>>>> = [];
   const bares: number[] = [];
   const shares: number[] = [];
   let apiPeakMb = 0;
@@ -233,6 +250,20 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
         // Temporal's share per step: what the create costs beyond the same steps called directly.
         shares.push((r.ms - d.ms) / d.steps);
       }
+      if (fair) {
+        // Where the create's time goes beside the fair floor's, from their runs' histories.
+        const names = Array.from({ length: n }, (_, i) => `${run}x${batch}n${i + 1}`);
+        timelines.push({
+          create: await runTimelines(
+            site.client,
+            names.map((x) => runIds.tenantCreate(`a${x}`)),
+          ),
+          fair: await runTimelines(
+            fair.service.client,
+            names.map((x) => fair.service.runOf(`c${x}`)),
+          ),
+        });
+      }
       if (process.env.BENCH_HISTORY) {
         const h = await site.client.workflow.getHandle(runIds.tenantCreate(`a${run}x${batch}n${n}`)).fetchHistory();
         const t0 = Number(h.events![0]!.eventTime!.seconds) * 1000 + h.events![0]!.eventTime!.nanos! / 1e6;
@@ -252,6 +283,7 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
     directP50: median(direct),
     floorP50: median(floors),
     fairFloorP50: median(fairs),
+    ...perRun(timelines),
     bareFloorP50: median(bares),
     shareP50: median(shares),
     apiPeakMb,
@@ -587,6 +619,16 @@ function floorFigures(fills: FloorFills[], runs: Record<string, number>[]): Figu
       { name: 'create − direct − fair floor, p50 (worst run)', value: round(worst('overFairFloor'), 1), unit: 'ms', target: '≤ 30 ms', met: worst('overFairFloor') <= 30, spread: spread('overFairFloor') },
     );
   }
+  if (runs.some((r) => Number.isFinite(r.createRunMs))) {
+    const { m } = overRuns(runs);
+    const beside = (k: string) => `(reported; fair floor ${round(m(`fair${k}`), 1)} ms)`;
+    // prettier-ignore
+    figures.push(
+      { name: "where it goes: the create's run, first event to last, mean", value: round(m('createRunMs'), 1), unit: 'ms', target: beside('RunMs'), met: true },
+      { name: 'where it goes: its activities, scheduled → closed, summed', value: round(m('createActivitiesMs'), 1), unit: 'ms', target: beside('ActivitiesMs'), met: true },
+      { name: 'where it goes: its workflow tasks (local activities in them), summed', value: round(m('createWorkflowTasksMs'), 1), unit: 'ms', target: beside('WorkflowTasksMs'), met: true },
+    );
+  }
   // prettier-ignore
   figures.push(
     { name: 'zero-latency fill / (fair floor fill + direct fill) (worst run)', value: round(worstRatio, 2), unit: '×', target: '≤ 1.25', met: worstRatio <= 1.25, spread: fills.map((f) => round(ratio(f), 2)).join(', ') },
@@ -747,6 +789,7 @@ function runFigures(
     fairFloorP50: creates.fairFloorP50,
     bareFloorP50: creates.bareFloorP50,
     overFairFloor: creates.p50 - creates.directP50 - creates.fairFloorP50,
+    ...Object.fromEntries(Object.entries(creates).filter(([k]) => /RunMs|ActivitiesMs|WorkflowTasksMs/.test(k))),
     shareP50: creates.shareP50,
     overFloor: creates.p50 - creates.directP50 - creates.floorP50,
     fillSeconds: fill.seconds,
