@@ -9,6 +9,7 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { ConfigError, loadConfig } from '../../apps/config/env.js';
 import { freshDatabase } from '../support/database.js';
+import { selfSigned } from '../support/private-ca.js';
 
 /**
  * Transport is TLS 1.2 at least when TLS_CERT_FILE and TLS_KEY_FILE are set (spec: Authentication
@@ -62,29 +63,7 @@ function config(extra: Record<string, string>) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tls-test-'));
-  cert = join(dir, 'cert.pem');
-  key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  ({ cert, key } = selfSigned(dir, 'server', '/CN=127.0.0.1', ['subjectAltName=IP:127.0.0.1']));
   databaseUrl = await freshDatabase();
   api = await startApi({ config: config({ TLS_CERT_FILE: cert, TLS_KEY_FILE: key }), log });
   // A server that does allow TLS 1.1: it shows the clients here can speak it.

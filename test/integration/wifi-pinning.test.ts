@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
+import { selfSigned } from '../support/private-ca.js';
 
 /**
  * A UniFi console as shipped (issue 28 item 7): its own self-signed certificate, whose names are
@@ -28,29 +28,10 @@ let requests = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'unifi-cert-'));
-  const key = join(dir, 'unifi.key');
-  certFile = join(dir, 'unifi.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      certFile,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=unifi.local',
-      '-addext',
-      'subjectAltName=DNS:unifi.local',
-    ],
-    { stdio: 'ignore' },
-  );
+  // A console's own self-signed certificate, as UniFi ships it: trusted only by its pinned fingerprint.
+  const made = selfSigned(dir, 'unifi', '/CN=unifi.local', ['subjectAltName=DNS:unifi.local']);
+  const key = made.key;
+  certFile = made.cert;
   const cert = readFileSync(certFile, 'utf8');
   fingerprint = new X509Certificate(cert).fingerprint256;
   sim = createUnifiSimulator({ apiKey: API_KEY, wlans: [{ ssid: 'lab-devices', network: 'tenant-devices' }] });

@@ -17,34 +17,22 @@ export interface PrivateCa {
   remove(): void;
 }
 
-function makeRoot(dir: string, name: string): { cert: string; key: string } {
+/**
+ * A self-signed certificate made with openssl (`<name>.pem`, `<name>.key` in `dir`), for a subject
+ * and the extensions given: a CA's root, or a server's own certificate as a device ships it.
+ */
+export function selfSigned(dir: string, name: string, subject: string, extensions: string[]): { cert: string; key: string } {
   const key = join(dir, `${name}.key`);
   const cert = join(dir, `${name}.pem`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ],
-    { stdio: 'ignore' },
-  );
+  const addext = extensions.flatMap((e) => ['-addext', e]);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', subject, ...addext], {
+    stdio: 'ignore',
+  });
   return { cert, key };
 }
+
+const makeRoot = (dir: string, name: string) =>
+  selfSigned(dir, name, `/CN=${name}`, ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign']);
 
 export function createPrivateCa(): PrivateCa {
   const dir = mkdtempSync(join(tmpdir(), 'private-ca-'));
