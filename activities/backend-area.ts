@@ -1,6 +1,7 @@
 import type { Site } from '../core/site.js';
 import type { BackendPorts } from './ports.js';
 import { BackendHttp } from './http.js';
+import type { TenantStep } from './tenant-step-module.js';
 
 /**
  * A backend area (`activities/<area>/area.ts`): how the site's settings bind the area's port to its
@@ -14,6 +15,8 @@ export interface BackendArea<K extends keyof BackendPorts = keyof BackendPorts> 
   bind(site: Site, timeoutMs: number): BackendPorts[K];
   /** The product's read-only checks; none when the site does not configure it. */
   probes?(site: Site, timeoutMs: number): Probe[];
+  /** The tenant steps this backend serves (`step.ts` in the area's folder). */
+  steps?: readonly TenantStep[];
 }
 
 /** One check of `--check-backends`: what answered, or a BackendError saying why not. */

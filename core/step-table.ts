@@ -1,25 +1,18 @@
+import { TENANT_STEPS } from './tenant-steps.generated.js';
+
 /**
- * Every backend step of a tenant, in the order a create runs them. This one list is where the step
- * names, the create order, the removal order, the API's step enum and the workflows' activity
- * types all come from: a new backend step is one module in `activities/<area>/step.ts` and one
- * row here. Pure data (workflows import it).
+ * The tenant's backend steps as the workflows and the API see them: names, create order, removal
+ * order, the API's step enum and the activity types. The rows are generated (`npm run
+ * openapi:write`) from the step modules the areas list (`activities/<area>/step.ts`, listed in the
+ * area's `steps`, the area in activities/backend-areas.ts): a new backend step is one module in its
+ * area's folder and one line in the areas' list. Pure data (workflows import it).
  *
- * `removal` is the step's place in a delete (spec: Delete removes ...), or null when a delete
- * leaves it alone: the fabric network is the operator's to remove, and delete is refused while the
- * fabric still carries the zone. `create` false: a step a delete runs that no create does (the
- * tenant's broker accounts and Wi-Fi keys are made by their own routes).
+ * A step with no `removal` is one a delete leaves alone (the fabric network is the operator's to
+ * remove, and delete is refused while the fabric still carries the zone). `create` false: a step a
+ * delete runs that no create does (the tenant's broker accounts and Wi-Fi keys are made by their
+ * own routes).
  */
-export const TENANT_STEPS = [
-  { name: 'dns', create: true, removal: 5 },
-  { name: 'resolver', create: true, removal: 4 },
-  { name: 'state', create: true, removal: 6 },
-  { name: 'network', create: true, removal: null },
-  { name: 'device-address', create: true, removal: 2 },
-  { name: 'log-store', create: true, removal: 7 },
-  { name: 'dashboards', create: true, removal: 8 },
-  { name: 'broker', create: false, removal: 1 },
-  { name: 'wifi', create: false, removal: 3 },
-] as const satisfies readonly { name: string; create: boolean; removal: number | null }[];
+export { TENANT_STEPS };
 
 type Row = (typeof TENANT_STEPS)[number];
 

@@ -2,10 +2,12 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { backendArea, probe } from '../backend-area.js';
 import { createDynsecAdapter } from './dynsec.js';
 import { createDynsecControl } from './dynsec-control.js';
+import { brokerStep } from './step.js';
 
 /** Mosquitto's dynamic security plugin: the tenants' broker accounts. */
 export const brokerArea = backendArea({
   port: 'broker',
+  steps: [brokerStep],
   bind: (site, timeoutMs) => {
     const b = site.broker;
     return b ? createDynsecAdapter({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca }) : undefined;

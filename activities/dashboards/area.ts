@@ -4,6 +4,7 @@ import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { logDataSourceType } from './datasources.js';
 import { createGrafanaAdapter } from './grafana.js';
+import { dashboardsStep } from './step.js';
 
 /** The pre-0.13 id of the VictoriaLogs data source plugin. */
 const PRE_013_LOG_PLUGIN = 'victorialogs-datasource';
@@ -12,6 +13,7 @@ const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSource
 /** Grafana: each tenant's organization, login and log data source (which needs the log store). */
 export const dashboardsArea = backendArea({
   port: 'dashboards',
+  steps: [dashboardsStep],
   bind: (site, timeoutMs) => {
     const logStore = site.logStore;
     if (!site.grafana || !logStore) return undefined;

@@ -20,6 +20,8 @@ async function passwordOf({ deps, tenant: t, secrets }: TenantStepContext): Prom
 /** `dashboards`: the tenant's organization, its Editor login and the three log data sources. */
 export const dashboardsStep: TenantStep<'dashboards'> = {
   name: 'dashboards',
+  create: 7,
+  removal: 8,
   appliesTo: (site) => site.grafana !== undefined,
   async ensure(ctx) {
     const { deps, tenant: t, secrets } = ctx;

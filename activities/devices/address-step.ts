@@ -8,6 +8,8 @@ import type { TenantStep } from '../tenant-step-module.js';
  */
 export const deviceAddressStep: TenantStep<'device-address'> = {
   name: 'device-address',
+  create: 5,
+  removal: 2,
   appliesTo: (_site, facts) => facts.holdsDeviceAddresses,
   // The reservation code tags its parts (dhcp, dns) for the address routes; here they are this step's.
   ensure: ({ deps, tenant: t }) => untagged(() => ensureTenantDeviceAddresses(deps, t.name, t.index)),

@@ -3,10 +3,12 @@ import type { Site } from '../../core/site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { createKeaAdapter, keaConfigWriteProblem } from './kea.js';
+import { deviceAddressStep } from './address-step.js';
 
 /** Kea DHCPv4: the devices' fixed addresses as reservations on the device network. */
 export const deviceAddressArea = backendArea({
   port: 'deviceAddress',
+  steps: [deviceAddressStep],
   bind: (site, timeoutMs) => {
     const d = site.dhcp;
     return d

@@ -1,9 +1,11 @@
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
+import { dnsStep } from './step.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
 export const dnsArea = backendArea({
   port: 'dns',
+  steps: [dnsStep],
   bind: (site, timeoutMs) =>
     createPowerDnsAdapter({
       apiUrl: site.dns.apiUrl,

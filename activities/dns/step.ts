@@ -4,6 +4,8 @@ import type { TenantStep } from '../tenant-step-module.js';
 /** `dns`: the tenant's forward and reverse zones and its update key; delete removes them. */
 export const dnsStep: TenantStep<'dns'> = {
   name: 'dns',
+  create: 1,
+  removal: 5,
   appliesTo: () => true,
   async ensure({ deps, tenant: t, secrets }) {
     // One DNS write at a time per worker: PowerDNS on SQLite refuses concurrent writes.

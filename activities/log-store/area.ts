@@ -2,6 +2,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { backendArea, probe } from '../backend-area.js';
 import { createLogStoreAdapter } from './caddy.js';
+import { logStoreStep } from './step.js';
 
 const CADDY_ORIGIN_FIX =
   "Caddy refuses this Host (403 host not allowed): its admin API answers only the address it listens on; set SITE_LOG_URL to that address, or add this one to admin.origins in Caddy's config";
@@ -9,6 +10,7 @@ const CADDY_ORIGIN_FIX =
 /** The log store's Caddy gateway: each tenant's ingest and read routes. */
 export const logStoreArea = backendArea({
   port: 'logStore',
+  steps: [logStoreStep],
   bind: (site, timeoutMs) => {
     const ls = site.logStore;
     return ls

@@ -43,6 +43,8 @@ export function oneGatewayWrite<T>(db: Db, work: () => Promise<T>): Promise<T> {
 /** `log-store`: the gateway routes that admit the tenant's ingest and read tokens to its account. */
 export const logStoreStep: TenantStep<'log-store'> = {
   name: 'log-store',
+  create: 6,
+  removal: 7,
   appliesTo: (site) => site.logStore !== undefined,
   async ensure(ctx) {
     const t = ctx.tenant;

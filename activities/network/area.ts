@@ -1,9 +1,11 @@
 import { backendArea } from '../backend-area.js';
 import { createProxmoxNetworkAdapter } from './proxmox.js';
+import { networkStep } from './step.js';
 
 /** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes Proxmox). */
 export const networkArea = backendArea({
   port: 'network',
+  steps: [networkStep],
   bind: (site, timeoutMs) =>
     createProxmoxNetworkAdapter({
       apiUrl: site.proxmox.apiUrl,

@@ -22,6 +22,8 @@ export const FABRIC_WAIT_MS = 4 * 60_000;
  */
 export const networkStep: TenantStep<'network'> = {
   name: 'network',
+  create: 4,
+  removal: null,
   appliesTo: () => true,
   ensure: async ({ deps, tenant: t }) => {
     const spec = networkSpec(t);

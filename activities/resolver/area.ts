@@ -1,10 +1,12 @@
 import { outcomeOf } from '../../core/backend-outcome.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
+import { resolverStep } from './step.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
 export const resolverArea = backendArea({
   port: 'resolver',
+  steps: [resolverStep],
   bind: (site, timeoutMs) => {
     const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
     const forwardTo = site.resolver.forwardTo;

@@ -2,10 +2,12 @@ import { BackendHttp } from '../http.js';
 import { backendArea, probe } from '../backend-area.js';
 import { createMinioStateAdapter } from './minio.js';
 import { signRequest } from './sigv4.js';
+import { stateStep } from './step.js';
 
 /** MinIO: each tenant's state-store user and its policy on the state bucket. */
 export const stateArea = backendArea({
   port: 'state',
+  steps: [stateStep],
   bind: (site, timeoutMs) =>
     createMinioStateAdapter({
       endpoint: site.state.adminUrl,

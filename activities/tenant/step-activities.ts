@@ -14,7 +14,7 @@ import {
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
 import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
 import { asBackendStep } from '../step-failure.js';
-import { STEP_MODULES } from '../step-registry.js';
+import { stepModule } from '../step-registry.js';
 import type { TenantStepContext } from '../tenant-step-module.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -51,7 +51,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
   }
 
   function ensure(step: StepName) {
-    const module = STEP_MODULES[step];
+    const module = stepModule(step);
     return async (input: StepInput): Promise<ObjectOutcome[]> => {
       const ctx = await context(input, true);
       return asBackendStep(
@@ -72,7 +72,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
 
   /** A step's plan: its module's reads, nothing recorded (a plan leaves the registry as it was). */
   function plan(step: StepName) {
-    const module = STEP_MODULES[step];
+    const module = stepModule(step);
     return async (input: StepInput): Promise<ObjectOutcome[]> => {
       const ctx = await context(input, true);
       return asBackendStep(deps.log, step, { tenant: input.name }, () => module.plan!(ctx), Object.values(ctx.secrets));
@@ -80,7 +80,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
   }
 
   function remove(step: TenantStepName) {
-    const module = STEP_MODULES[step];
+    const module = stepModule(step);
     return async (input: StepInput): Promise<void> => {
       const ctx = await context(input, false);
       await asBackendStep(deps.log, step, { tenant: input.name }, () => module.remove!(ctx), Object.values(ctx.secrets));

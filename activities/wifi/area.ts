@@ -3,10 +3,12 @@ import type { Site } from '../../core/site.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { siteWifiController } from './site-controller.js';
 import { unifiApiBase, unifiSession } from './unifi-session.js';
+import { wifiStep } from './step.js';
 
 /** The wireless controller (UniFi Network): Wi-Fi keys on the site's WLANs and their MAC allow-lists. */
 export const wifiArea = backendArea({
   port: 'wifi',
+  steps: [wifiStep],
   bind: (site, timeoutMs) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
   probes: (site, timeoutMs) => (site.wifi ? [unifiProbe(site, site.wifi, timeoutMs)] : []),
 });

@@ -4,6 +4,8 @@ import { revokeTenantWifiKeys } from './keys.js';
 /** `wifi` (delete only): every Wi-Fi key of the tenant, `admission` included, is revoked. */
 export const wifiStep: TenantStep<'wifi'> = {
   name: 'wifi',
+  create: null,
+  removal: 3,
   appliesTo: () => true,
   remove: ({ deps, tenant: t }) => revokeTenantWifiKeys(deps, t.name),
 };
