@@ -1,5 +1,4 @@
 import type { Site } from '../core/site.js';
-import type { BackendPorts } from './ports.js';
 import { BackendHttp } from './http.js';
 import type { TenantStep } from './tenant-step-module.js';
 
@@ -9,10 +8,15 @@ import type { TenantStep } from './tenant-step-module.js';
  * `activities/backend-areas.ts` lists every area once; the worker, the bench and the check take
  * the ports and the probes from that list.
  */
-export interface BackendArea<K extends keyof BackendPorts = keyof BackendPorts> {
+export interface BackendArea<K extends string = string, P = unknown> {
+  /** The port's name in the steps' `deps.ports`. */
   port: K;
-  /** The port bound to the product, or undefined when the site does not configure this backend. */
-  bind(site: Site, timeoutMs: number): BackendPorts[K];
+  /**
+   * The port (its interface in the area's `port.ts`, or the adapter's own type) bound to the
+   * product, or undefined when the site does not configure this backend: the area's `bind`
+   * return type is the port's type in `BackendPorts`.
+   */
+  bind(site: Site, timeoutMs: number): P;
   /** The product's read-only checks; none when the site does not configure it. */
   probes?(site: Site, timeoutMs: number): Probe[];
   /** The tenant steps this backend serves (`step.ts` in the area's folder). */
@@ -33,5 +37,5 @@ export const probe = (backend: string, url: string, run: () => Promise<string>):
 export const jsonApi = (product: string, url: string, headers: Record<string, string>, timeoutMs: number, ca: string | undefined, pin?: string) =>
   new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca, pin });
 
-/** Typed identity: an area whose `bind` answers its port's type. */
-export const backendArea = <K extends keyof BackendPorts>(area: BackendArea<K>): BackendArea<K> => area;
+/** Typed identity: keeps the area's port name and port type for `BackendPorts`. */
+export const backendArea = <K extends string, P>(area: BackendArea<K, P>): BackendArea<K, P> => area;

@@ -1,7 +1,6 @@
 import type { Site } from '../core/site.js';
 import { paceBackendCalls } from './backend-pace.js';
 import type { BackendArea, Probe } from './backend-area.js';
-import type { BackendPorts } from './ports.js';
 import { brokerArea } from './broker/area.js';
 import { certificatesArea } from './certificates/area.js';
 import { dashboardsArea } from './dashboards/area.js';
@@ -33,18 +32,26 @@ export const BACKEND_AREAS = [
   certificatesArea,
 ] as const;
 
-// Every port has its area: a port without one fails to compile here.
-type Unbound = Exclude<keyof BackendPorts, (typeof BACKEND_AREAS)[number]['port']>;
-const everyPortBound: [Unbound] extends [never] ? true : Unbound = true;
-void everyPortBound;
+type Area = (typeof BACKEND_AREAS)[number];
+type PortOf<A> = A extends BackendArea<string, infer P> ? P : never;
+
+/**
+ * What the steps need of each backend (`deps.ports`), one port per area under the area's `port`
+ * name, typed by the area's `bind`. A backend the site may leave out (its `bind` can answer
+ * undefined) is an optional port: its routes refuse with a reason where it is absent. The worker
+ * binds them to the product adapters; tests bind the same adapters to real servers and simulators.
+ */
+export type BackendPorts = { [A in Area as undefined extends PortOf<A> ? never : A['port']]: PortOf<A> } & {
+  [A in Area as undefined extends PortOf<A> ? A['port'] : never]?: Exclude<PortOf<A>, undefined>;
+};
 
 /** Binds the site's backends to the product adapters. */
 export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {
   const timeoutMs = opts.timeoutMs ?? site.backendTimeoutMs;
   paceBackendCalls(site.backendCallsPerSecond);
-  const ports: Partial<Record<keyof BackendPorts, unknown>> = {};
+  const ports: Record<string, unknown> = {};
   for (const area of BACKEND_AREAS as readonly BackendArea[]) ports[area.port] = area.bind(site, timeoutMs);
-  return ports as BackendPorts;
+  return ports as unknown as BackendPorts;
 }
 
 /** The read-only checks of every backend the site configures, in the list's order. */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Site } from '../core/site.js';
 import type { Db } from '../db/registry.js';
 import type { SealKeys } from '../db/seal.js';
-import type { BackendPorts } from './ports.js';
+import type { BackendPorts } from './backend-areas.js';
 
 export interface ActivityDeps {
   site: Site;

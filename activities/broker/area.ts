@@ -1,3 +1,4 @@
+import type { BrokerAdapter } from './dynsec.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { backendArea, probe } from '../backend-area.js';
 import { createDynsecAdapter } from './dynsec.js';
@@ -8,7 +9,7 @@ import { brokerStep } from './step.js';
 export const brokerArea = backendArea({
   port: 'broker',
   steps: [brokerStep],
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs): BrokerAdapter | undefined => {
     const b = site.broker;
     return b ? createDynsecAdapter({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca }) : undefined;
   },

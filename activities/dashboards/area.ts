@@ -1,3 +1,4 @@
+import type { DashboardsPort } from './port.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../../core/site.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
@@ -14,7 +15,7 @@ const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSource
 export const dashboardsArea = backendArea({
   port: 'dashboards',
   steps: [dashboardsStep],
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs): DashboardsPort | undefined => {
     const logStore = site.logStore;
     if (!site.grafana || !logStore) return undefined;
     const grafana = createGrafanaAdapter({ ...site.grafana, timeoutMs });

@@ -1,3 +1,4 @@
+import type { DeviceAddressAdapter } from './address-adapter.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../../core/site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
@@ -9,7 +10,7 @@ import { deviceAddressStep } from './address-step.js';
 export const deviceAddressArea = backendArea({
   port: 'deviceAddress',
   steps: [deviceAddressStep],
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs): DeviceAddressAdapter | undefined => {
     const d = site.dhcp;
     return d
       ? createKeaAdapter({

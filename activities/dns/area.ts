@@ -1,3 +1,4 @@
+import type { DnsPort } from './port.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
 import { dnsStep } from './step.js';
@@ -6,7 +7,7 @@ import { dnsStep } from './step.js';
 export const dnsArea = backendArea({
   port: 'dns',
   steps: [dnsStep],
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs): DnsPort =>
     createPowerDnsAdapter({
       apiUrl: site.dns.apiUrl,
       apiKey: site.dns.apiKey,

@@ -1,3 +1,4 @@
+import type { HypervisorAdapter } from './proxmox.js';
 import { backendArea, probe } from '../backend-area.js';
 import { PveApi } from '../network/pve-api.js';
 import { createProxmoxHypervisorAdapter } from './proxmox.js';
@@ -5,7 +6,7 @@ import { createProxmoxHypervisorAdapter } from './proxmox.js';
 /** Proxmox VE guests: the tenants' workloads. */
 export const hypervisorArea = backendArea({
   port: 'hypervisor',
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs): HypervisorAdapter =>
     createProxmoxHypervisorAdapter({
       apiUrl: site.proxmox.apiUrl,
       tokenId: site.proxmox.tokenId,

@@ -1,3 +1,4 @@
+import type { LogStorePort } from './port.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { backendArea, probe } from '../backend-area.js';
@@ -11,7 +12,7 @@ const CADDY_ORIGIN_FIX =
 export const logStoreArea = backendArea({
   port: 'logStore',
   steps: [logStoreStep],
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs): LogStorePort | undefined => {
     const ls = site.logStore;
     return ls
       ? createLogStoreAdapter({ adminUrl: ls.adminUrl, server: ls.server, upstream: ls.upstream, endpoint: ls.endpoint, timeoutMs, ca: ls.ca })

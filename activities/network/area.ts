@@ -1,3 +1,4 @@
+import type { NetworkPort } from './port.js';
 import { backendArea } from '../backend-area.js';
 import { createProxmoxNetworkAdapter } from './proxmox.js';
 import { networkStep } from './step.js';
@@ -6,7 +7,7 @@ import { networkStep } from './step.js';
 export const networkArea = backendArea({
   port: 'network',
   steps: [networkStep],
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs): NetworkPort =>
     createProxmoxNetworkAdapter({
       apiUrl: site.proxmox.apiUrl,
       tokenId: site.proxmox.tokenId,

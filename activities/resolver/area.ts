@@ -1,3 +1,4 @@
+import type { ResolverPort } from './port.js';
 import { outcomeOf } from '../../core/backend-outcome.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
@@ -7,7 +8,7 @@ import { resolverStep } from './step.js';
 export const resolverArea = backendArea({
   port: 'resolver',
   steps: [resolverStep],
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs): ResolverPort => {
     const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
     const forwardTo = site.resolver.forwardTo;
     return {

@@ -1,3 +1,4 @@
+import type { StatePort } from './port.js';
 import { BackendHttp } from '../http.js';
 import { backendArea, probe } from '../backend-area.js';
 import { createMinioStateAdapter } from './minio.js';
@@ -8,7 +9,7 @@ import { stateStep } from './step.js';
 export const stateArea = backendArea({
   port: 'state',
   steps: [stateStep],
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs): StatePort =>
     createMinioStateAdapter({
       endpoint: site.state.adminUrl,
       accessKey: site.state.accessKey,

@@ -1,3 +1,4 @@
+import type { WifiAdapter } from './adapter.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../../core/site.js';
 import { backendArea, jsonApi, probe } from '../backend-area.js';
@@ -9,7 +10,7 @@ import { wifiStep } from './step.js';
 export const wifiArea = backendArea({
   port: 'wifi',
   steps: [wifiStep],
-  bind: (site, timeoutMs) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
+  bind: (site, timeoutMs): WifiAdapter | undefined => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
   probes: (site, timeoutMs) => (site.wifi ? [unifiProbe(site, site.wifi, timeoutMs)] : []),
 });
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities, type Activities } from '../../activities/index.js';
 import { FORMER_ACTIVITY_NAMES } from '../../contracts/former-names.js';
-import type { BackendPorts } from '../../activities/ports.js';
+import type { BackendPorts } from '../../activities/backend-areas.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import type { Config } from '../config/env.js';

@@ -37,7 +37,7 @@ const refused = [
   },
   {
     file: 'apps/api/routes/broker-accounts/create.ts',
-    code: "import type { BackendPorts } from '../../../../activities/ports.js';",
+    code: "import type { BackendPorts } from '../../../../activities/backend-areas.js';",
     why: 'the API imports activities, even a type',
   },
   { file: 'workflows/tenant-create.ts', code: "import { createActivities } from '../activities/index.js';", why: 'workflows import activity code' },

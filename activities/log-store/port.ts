@@ -1,0 +1,10 @@
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
+
+/** What the tenant steps need of the log store's gateway: the tenant's account and tokens. */
+export interface LogStorePort {
+  ensure(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
+  plan(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
+  /** The tokens the gateway admits for a tenant (what a restore adopts), if it holds them. */
+  heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
+  remove(spec: { tenant: string }): Promise<void>;
+}
