@@ -1,4 +1,5 @@
-import type { Site } from '../core/site.js';
+import type { SiteSettings } from '../core/site.js';
+import type { Site } from './site.js';
 import { BackendHttp } from './http.js';
 import type { TenantStep } from './tenant-step-module.js';
 
@@ -8,9 +9,11 @@ import type { TenantStep } from './tenant-step-module.js';
  * `activities/backend-areas.ts` lists every area once; the worker, the bench and the check take
  * the ports and the probes from that list.
  */
-export interface BackendArea<K extends string = string, P = unknown> {
+export interface BackendArea<K extends string = string, P = unknown, S extends SiteSettings | undefined = SiteSettings | undefined> {
   /** The port's name in the steps' `deps.ports`. */
   port: K;
+  /** The area's slice of the site (`settings.ts` in its folder): `site[settings.key]`. */
+  settings?: S;
   /**
    * The port (its interface in the area's `port.ts`, or the adapter's own type) bound to the
    * product, or undefined when the site does not configure this backend: the area's `bind`
@@ -36,6 +39,3 @@ export const probe = (backend: string, url: string, run: () => Promise<string>):
 /** A JSON API client as the adapters make them: the site's timeout, CA bundle and pin. */
 export const jsonApi = (product: string, url: string, headers: Record<string, string>, timeoutMs: number, ca: string | undefined, pin?: string) =>
   new BackendHttp(product, url, { accept: 'application/json', ...headers }, timeoutMs, { ca, pin });
-
-/** Typed identity: keeps the area's port name and port type for `BackendPorts`. */
-export const backendArea = <K extends string, P>(area: BackendArea<K, P>): BackendArea<K, P> => area;

@@ -1,4 +1,4 @@
-import type { Site } from '../core/site.js';
+import type { Site } from './site.js';
 import { paceBackendCalls } from './backend-pace.js';
 import type { BackendArea, Probe } from './backend-area.js';
 import { brokerArea } from './broker/area.js';

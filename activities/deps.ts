@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Site } from '../core/site.js';
+import type { Site } from './site.js';
 import type { Db } from '../db/registry.js';
 import type { SealKeys } from '../db/seal.js';
 import type { BackendPorts } from './backend-areas.js';

@@ -1,4 +1,4 @@
-import type { Site } from '../core/site.js';
+import type { Site } from './site.js';
 import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type TenantStepName } from '../core/step-table.js';
 import type { TenantFacts, TenantStep } from './tenant-step-module.js';
 import { tenantStepModules } from './tenant-step-rows.js';

@@ -1,4 +1,4 @@
-import type { Site } from '../core/site.js';
+import type { Site } from './site.js';
 import type { TenantStepName } from '../core/step-table.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { ActivityDeps } from './deps.js';

@@ -13,29 +13,12 @@ export interface SiteProblem {
   message: string;
 }
 
-type Env = Record<string, unknown>;
+export type Env = Record<string, unknown>;
 
 const NETWORK_VARIABLE = { supernet: 'SITE_TENANT_SUPERNET', vrfVniBase: 'SITE_VRF_VNI_BASE', vnetVniBase: 'SITE_VNET_VNI_BASE' } as const;
 
-/** Settings that only work together: when the first is set, each of the others must be too. */
-const TOGETHER: [string, string[]][] = [
-  ['SITE_CA_CERT', ['SITE_CA_KEY']],
-  ['SITE_CA_KEY', ['SITE_CA_CERT']],
-  ['SITE_WIFI_USERNAME', ['SITE_WIFI_PASSWORD']],
-  ['SITE_WIFI_PASSWORD', ['SITE_WIFI_USERNAME']],
-  ['SITE_WIFI_DEVELOPER_SSID', ['SITE_WIFI_DEVELOPER_VLAN', 'SITE_WIFI_URL']],
-  ['SITE_WIFI_DEVELOPER_VLAN', ['SITE_WIFI_DEVELOPER_SSID']],
-  ['SITE_WIFI_DEVELOPER_BOUND_SSID', ['SITE_WIFI_DEVELOPER_SSID']],
-  ['SITE_BROKER_URL', ['SITE_BROKER_ADMIN_PASSWORD']],
-  // Dashboards' data sources read the log store with the tenant's read token: no store, no token.
-  ['SITE_GRAFANA_URL', ['SITE_GRAFANA_ADMIN_PASSWORD', 'SITE_LOG_URL']],
-  // SITE_LOG_URL is the gateway's admin API: tenants must be handed where they ship and read logs.
-  ['SITE_LOG_URL', ['SITE_LOG_ENDPOINT']],
-  ['SITE_DHCP_USER', ['SITE_DHCP_PASSWORD']],
-  ['SITE_DHCP_PASSWORD', ['SITE_DHCP_USER']],
-];
-
-const set = (v: unknown) => v !== undefined && v !== '';
+/** Whether a variable is set: an empty one is not. */
+export const set = (v: unknown) => v !== undefined && v !== '';
 
 export function siteProblems(e: Env): SiteProblem[] {
   const problems: SiteProblem[] = [];
@@ -60,41 +43,21 @@ export function siteProblems(e: Env): SiteProblem[] {
     const problem = vmidBaseProblem(e.SITE_VMID_BASE);
     if (problem) problems.push({ variable: 'SITE_VMID_BASE', message: problem });
   }
-  // A console takes an API key or a login; a self-hosted Network application has no API keys.
-  if (set(e.SITE_WIFI_URL)) {
-    const selfHosted = e.SITE_WIFI_DEPLOYMENT === 'self-hosted';
-    const login = set(e.SITE_WIFI_USERNAME) || set(e.SITE_WIFI_PASSWORD);
-    if (selfHosted && !login)
-      problems.push({ variable: 'SITE_WIFI_USERNAME', message: 'required when SITE_WIFI_DEPLOYMENT is self-hosted (it has no API keys)' });
-    if (!selfHosted && !login && !set(e.SITE_WIFI_API_KEY))
-      problems.push({ variable: 'SITE_WIFI_API_KEY', message: 'required when SITE_WIFI_URL is set, unless SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD are' });
-  }
-  // One trust for the controller: a pinned certificate or a CA bundle.
-  if (set(e.SITE_WIFI_CERT_SHA256) && set(e.SITE_WIFI_CA_FILE)) {
-    problems.push({
-      variable: 'SITE_WIFI_CERT_SHA256',
-      message: "pins the controller's certificate; SITE_WIFI_CA_FILE is another trust for it: set one of the two",
-    });
-  }
-  // The bound WLAN's allow-list admits only admitted MACs: on a WLAN that also carries unbound
-  // keys it would lock every other client out.
-  if (set(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
-    const others = [e.SITE_WIFI_DEVELOPER_SSID, ...Object.values((e.SITE_TRUST_CLASSES ?? {}) as Record<string, { ssid?: string }>).map((c) => c.ssid)];
-    if (others.includes(e.SITE_WIFI_DEVELOPER_BOUND_SSID)) {
-      problems.push({
-        variable: 'SITE_WIFI_DEVELOPER_BOUND_SSID',
-        message: "must be a WLAN of its own: not the developer SSID nor a trust class's (its MAC allow-list would lock their clients out)",
-      });
-    }
-  }
-  for (const [variable, needs] of TOGETHER) {
+  return problems;
+}
+
+/** Settings that only work together: when the first is set, each of the others must be too. */
+export function together(e: Env, rows: [string, string[]][]): SiteProblem[] {
+  const problems: SiteProblem[] = [];
+  for (const [variable, needs] of rows) {
     if (!set(e[variable])) continue;
     for (const other of needs) if (!set(e[other])) problems.push({ variable: other, message: `required when ${variable} is set` });
   }
-  return dedupe(problems);
+  return problems;
 }
 
-function dedupe(problems: SiteProblem[]): SiteProblem[] {
+/** One problem per variable, the first found: fixing it may settle the rest. */
+export function dedupeProblems(problems: SiteProblem[]): SiteProblem[] {
   const seen = new Set<string>();
   return problems.filter((p) => !seen.has(p.variable) && seen.add(p.variable));
 }

@@ -1,4 +1,4 @@
-import type { Site } from './site.js';
+import type { CoreSite } from './site.js';
 import { CREATE_STEPS, type StepName } from './step-table.js';
 import { deriveIdentity } from './identity.js';
 import { isoTime, stamps } from './wire-time.js';
@@ -55,7 +55,18 @@ export function dashboardUsername(tenant: string): string {
 
 const STEP_ORDER = new Map<string, number>(CREATE_STEPS.map((s, i) => [s, i]));
 
-export function viewTenant(site: Site, rec: TenantRecord, secrets: TenantSecrets = {}, outcome?: Outcome): TenantView {
+/**
+ * What a tenant's view shows of the site: the core settings and the parts of the backends' slices
+ * a tenant is handed (the whole `Site` is activities/site.ts, which core may not import).
+ */
+export type ViewedSite = CoreSite & {
+  dns: { updateServer: string };
+  state: { endpoint: string; bucket: string };
+  logStore?: { endpoint: string };
+  grafana?: { publicUrl: string };
+};
+
+export function viewTenant(site: ViewedSite, rec: TenantRecord, secrets: TenantSecrets = {}, outcome?: Outcome): TenantView {
   const id = deriveIdentity(site, rec.name, rec.index);
   const view: TenantView = {
     name: rec.name,

@@ -1,11 +1,11 @@
-import type { Site } from './site.js';
+import type { CoreSite } from './site.js';
 import { parseRange, type AddressRange } from './address-ranges.js';
 
 /**
  * Trust classes are the site's (SITE_TRUST_CLASSES): a class decides a Wi-Fi key's SSID and VLAN
  * and a device address's range, so tenants never pick either. These answer what a class gives.
  */
-type Classes = Site['trustClasses'];
+type Classes = CoreSite['trustClasses'];
 
 export function servedClasses(classes: Classes): string[] {
   return Object.keys(classes).sort();

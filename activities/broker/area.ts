@@ -1,15 +1,17 @@
+import { brokerSettings } from './settings.js';
 import type { BrokerAdapter } from './dynsec.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import { backendArea, probe } from '../backend-area.js';
+import { type BackendArea, probe } from '../backend-area.js';
 import { createDynsecAdapter } from './dynsec.js';
 import { createDynsecControl } from './dynsec-control.js';
 import { brokerStep } from './step.js';
 
 /** Mosquitto's dynamic security plugin: the tenants' broker accounts. */
-export const brokerArea = backendArea({
+export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof brokerSettings> = {
   port: 'broker',
+  settings: brokerSettings,
   steps: [brokerStep],
-  bind: (site, timeoutMs): BrokerAdapter | undefined => {
+  bind: (site, timeoutMs) => {
     const b = site.broker;
     return b ? createDynsecAdapter({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca }) : undefined;
   },
@@ -29,4 +31,4 @@ export const brokerArea = backendArea({
       }),
     ];
   },
-});
+};

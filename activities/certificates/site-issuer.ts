@@ -1,4 +1,4 @@
-import type { Site } from '../../core/site.js';
+import type { Site } from '../site.js';
 import type { CertificateIssuer } from '../../core/certificate-issuer.js';
 import { createIssuer } from './issuer.js';
 

@@ -1,8 +1,9 @@
+import { grafanaSettings } from './settings.js';
 import type { DashboardsPort } from './port.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { Site } from '../../core/site.js';
+import type { Site } from '../site.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
-import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { logDataSourceType } from './datasources.js';
 import { createGrafanaAdapter } from './grafana.js';
 import { dashboardsStep } from './step.js';
@@ -12,10 +13,11 @@ const PRE_013_LOG_PLUGIN = 'victorialogs-datasource';
 const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSourceType}, 0.13 or later) is not installed: tenants' data sources would not work; install it (grafana cli plugins install ${logDataSourceType}, or GF_INSTALL_PLUGINS) and restart Grafana`;
 
 /** Grafana: each tenant's organization, login and log data source (which needs the log store). */
-export const dashboardsArea = backendArea({
+export const dashboardsArea: BackendArea<'dashboards', DashboardsPort | undefined, typeof grafanaSettings> = {
   port: 'dashboards',
+  settings: grafanaSettings,
   steps: [dashboardsStep],
-  bind: (site, timeoutMs): DashboardsPort | undefined => {
+  bind: (site, timeoutMs) => {
     const logStore = site.logStore;
     if (!site.grafana || !logStore) return undefined;
     const grafana = createGrafanaAdapter({ ...site.grafana, timeoutMs });
@@ -28,7 +30,7 @@ export const dashboardsArea = backendArea({
     };
   },
   probes: (site, timeoutMs) => (site.grafana ? [grafanaProbe(site.grafana, timeoutMs)] : []),
-});
+};
 
 function grafanaProbe(g: NonNullable<Site['grafana']>, timeoutMs: number) {
   return probe('grafana', g.url, async () => {

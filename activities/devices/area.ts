@@ -1,16 +1,18 @@
+import { dhcpSettings } from './settings.js';
 import type { DeviceAddressAdapter } from './address-adapter.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { Site } from '../../core/site.js';
+import type { Site } from '../site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
-import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createKeaAdapter, keaConfigWriteProblem } from './kea.js';
 import { deviceAddressStep } from './address-step.js';
 
 /** Kea DHCPv4: the devices' fixed addresses as reservations on the device network. */
-export const deviceAddressArea = backendArea({
+export const deviceAddressArea: BackendArea<'deviceAddress', DeviceAddressAdapter | undefined, typeof dhcpSettings> = {
   port: 'deviceAddress',
+  settings: dhcpSettings,
   steps: [deviceAddressStep],
-  bind: (site, timeoutMs): DeviceAddressAdapter | undefined => {
+  bind: (site, timeoutMs) => {
     const d = site.dhcp;
     return d
       ? createKeaAdapter({
@@ -25,7 +27,7 @@ export const deviceAddressArea = backendArea({
       : undefined;
   },
   probes: (site, timeoutMs) => (site.dhcp ? [keaProbe(site, site.dhcp, timeoutMs)] : []),
-});
+};
 
 type KeaAnswer = { result?: number; text?: string; arguments?: { Dhcp4?: KeaDhcp4 } };
 type KeaDhcp4 = { subnet4?: { id: number; subnet: string }[]; 'shared-networks'?: { subnet4?: { id: number; subnet: string }[] }[] };

@@ -1,13 +1,15 @@
+import { dnsSettings } from './settings.js';
 import type { DnsPort } from './port.js';
-import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
 import { dnsStep } from './step.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
-export const dnsArea = backendArea({
+export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
   port: 'dns',
+  settings: dnsSettings,
   steps: [dnsStep],
-  bind: (site, timeoutMs): DnsPort =>
+  bind: (site, timeoutMs) =>
     createPowerDnsAdapter({
       apiUrl: site.dns.apiUrl,
       apiKey: site.dns.apiKey,
@@ -25,4 +27,4 @@ export const dnsArea = backendArea({
       return `PowerDNS Authoritative ${s.version ?? '(version not given)'}`;
     }),
   ],
-});
+};

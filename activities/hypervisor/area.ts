@@ -1,12 +1,14 @@
+import { proxmoxSettings } from './settings.js';
 import type { HypervisorAdapter } from './proxmox.js';
-import { backendArea, probe } from '../backend-area.js';
+import { type BackendArea, probe } from '../backend-area.js';
 import { PveApi } from '../network/pve-api.js';
 import { createProxmoxHypervisorAdapter } from './proxmox.js';
 
 /** Proxmox VE guests: the tenants' workloads. */
-export const hypervisorArea = backendArea({
+export const hypervisorArea: BackendArea<'hypervisor', HypervisorAdapter, typeof proxmoxSettings> = {
   port: 'hypervisor',
-  bind: (site, timeoutMs): HypervisorAdapter =>
+  settings: proxmoxSettings,
+  bind: (site, timeoutMs) =>
     createProxmoxHypervisorAdapter({
       apiUrl: site.proxmox.apiUrl,
       tokenId: site.proxmox.tokenId,
@@ -27,4 +29,4 @@ export const hypervisorArea = backendArea({
       return `Proxmox VE ${v.version ?? '?'}; node ${site.node} lists ${vms.length} guests`;
     }),
   ],
-});
+};

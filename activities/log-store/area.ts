@@ -1,7 +1,8 @@
+import { logStoreSettings } from './settings.js';
 import type { LogStorePort } from './port.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
-import { backendArea, probe } from '../backend-area.js';
+import { type BackendArea, probe } from '../backend-area.js';
 import { createLogStoreAdapter } from './caddy.js';
 import { logStoreStep } from './step.js';
 
@@ -9,10 +10,11 @@ const CADDY_ORIGIN_FIX =
   "Caddy refuses this Host (403 host not allowed): its admin API answers only the address it listens on; set SITE_LOG_URL to that address, or add this one to admin.origins in Caddy's config";
 
 /** The log store's Caddy gateway: each tenant's ingest and read routes. */
-export const logStoreArea = backendArea({
+export const logStoreArea: BackendArea<'logStore', LogStorePort | undefined, typeof logStoreSettings> = {
   port: 'logStore',
+  settings: logStoreSettings,
   steps: [logStoreStep],
-  bind: (site, timeoutMs): LogStorePort | undefined => {
+  bind: (site, timeoutMs) => {
     const ls = site.logStore;
     return ls
       ? createLogStoreAdapter({ adminUrl: ls.adminUrl, server: ls.server, upstream: ls.upstream, endpoint: ls.endpoint, timeoutMs, ca: ls.ca })
@@ -34,4 +36,4 @@ export const logStoreArea = backendArea({
       }),
     ];
   },
-});
+};

@@ -1,13 +1,13 @@
 import type { NetworkPort } from './port.js';
-import { backendArea } from '../backend-area.js';
+import type { BackendArea } from '../backend-area.js';
 import { createProxmoxNetworkAdapter } from './proxmox.js';
 import { networkStep } from './step.js';
 
 /** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes Proxmox). */
-export const networkArea = backendArea({
+export const networkArea: BackendArea<'network', NetworkPort, undefined> = {
   port: 'network',
   steps: [networkStep],
-  bind: (site, timeoutMs): NetworkPort =>
+  bind: (site, timeoutMs) =>
     createProxmoxNetworkAdapter({
       apiUrl: site.proxmox.apiUrl,
       tokenId: site.proxmox.tokenId,
@@ -21,4 +21,4 @@ export const networkArea = backendArea({
       timeoutMs,
       ca: site.proxmox.ca,
     }),
-});
+};

@@ -1,14 +1,16 @@
+import { resolverSettings } from './settings.js';
 import type { ResolverPort } from './port.js';
 import { outcomeOf } from '../../core/backend-outcome.js';
-import { backendArea, jsonApi, probe } from '../backend-area.js';
+import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
 import { resolverStep } from './step.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
-export const resolverArea = backendArea({
+export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolverSettings> = {
   port: 'resolver',
+  settings: resolverSettings,
   steps: [resolverStep],
-  bind: (site, timeoutMs): ResolverPort => {
+  bind: (site, timeoutMs) => {
     const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
     const forwardTo = site.resolver.forwardTo;
     return {
@@ -26,4 +28,4 @@ export const resolverArea = backendArea({
       return `PowerDNS Recursor ${s.version ?? '(version not given)'}`;
     }),
   ],
-});
+};

@@ -1,15 +1,17 @@
+import { stateSettings } from './settings.js';
 import type { StatePort } from './port.js';
 import { BackendHttp } from '../http.js';
-import { backendArea, probe } from '../backend-area.js';
+import { type BackendArea, probe } from '../backend-area.js';
 import { createMinioStateAdapter } from './minio.js';
 import { signRequest } from './sigv4.js';
 import { stateStep } from './step.js';
 
 /** MinIO: each tenant's state-store user and its policy on the state bucket. */
-export const stateArea = backendArea({
+export const stateArea: BackendArea<'state', StatePort, typeof stateSettings> = {
   port: 'state',
+  settings: stateSettings,
   steps: [stateStep],
-  bind: (site, timeoutMs): StatePort =>
+  bind: (site, timeoutMs) =>
     createMinioStateAdapter({
       endpoint: site.state.adminUrl,
       accessKey: site.state.accessKey,
@@ -34,4 +36,4 @@ export const stateArea = backendArea({
       return `bucket ${site.state.bucket} in region ${region}`;
     }),
   ],
-});
+};

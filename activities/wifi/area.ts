@@ -1,18 +1,20 @@
+import { wifiSettings } from './settings.js';
 import type { WifiAdapter } from './adapter.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { Site } from '../../core/site.js';
-import { backendArea, jsonApi, probe } from '../backend-area.js';
+import type { Site } from '../site.js';
+import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { siteWifiController } from './site-controller.js';
 import { unifiApiBase, unifiSession } from './unifi-session.js';
 import { wifiStep } from './step.js';
 
 /** The wireless controller (UniFi Network): Wi-Fi keys on the site's WLANs and their MAC allow-lists. */
-export const wifiArea = backendArea({
+export const wifiArea: BackendArea<'wifi', WifiAdapter | undefined, typeof wifiSettings> = {
   port: 'wifi',
+  settings: wifiSettings,
   steps: [wifiStep],
-  bind: (site, timeoutMs): WifiAdapter | undefined => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
+  bind: (site, timeoutMs) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
   probes: (site, timeoutMs) => (site.wifi ? [unifiProbe(site, site.wifi, timeoutMs)] : []),
-});
+};
 
 /** The WLANs the site names (trust classes, the developer networks), with the setting naming each. */
 function namedWlans(site: Site, w: NonNullable<Site['wifi']>): [string, string][] {

@@ -1,4 +1,4 @@
-import type { Site } from '../../core/site.js';
+import type { Site } from '../config/env.js';
 import { badRequest } from './errors.js';
 
 /**

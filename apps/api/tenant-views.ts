@@ -2,7 +2,7 @@ import { viewTenant, type TenantView } from '../../core/tenant-view.js';
 import { getVersionedTenantRecord, tenantVersion } from '../../db/queries/tenants.js';
 import type { Db } from '../../db/registry.js';
 import type { SealKeys } from '../../db/seal.js';
-import type { Site } from '../../core/site.js';
+import type { Site } from '../config/env.js';
 
 /**
  * Past this many tenants the oldest view is dropped. A site has at most 62 tenants; names read

@@ -1,5 +1,5 @@
 import type { CertificateIssuer } from '../../core/certificate-issuer.js';
-import type { Site } from '../../core/site.js';
+import type { Site } from '../../activities/site.js';
 import { siteIssuer } from '../../activities/certificates/site-issuer.js';
 import { ConfigError } from './env.js';
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
-import { siteSchema, type Site } from '../../core/site.js';
+import { siteSchema, type Site } from '../../activities/site.js';
+
+export type { Site };
 
 /**
  * Configuration comes from the environment only (spec: Configuration; design §3). Every variable

@@ -1,4 +1,4 @@
-import type { Site } from '../../core/site.js';
+import type { Site } from '../../activities/site.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { backendProbes } from '../../activities/backend-areas.js';
 

@@ -1,11 +1,11 @@
-import type { Site } from '../../core/site.js';
+import type { CoreSite } from '../../core/site.js';
 import type { WorkloadStatus, WorkloadView } from '../../core/views/workload.js';
 import { publishedName } from '../../core/names/workload.js';
 import { stamps } from '../../core/wire-time.js';
 import type { WorkloadRow } from '../queries/workloads.js';
 
 /** A workload row as the wire shows it (core/views/workload.ts). */
-export function viewWorkload(site: Pick<Site, 'domain'>, row: WorkloadRow): WorkloadView {
+export function viewWorkload(site: Pick<CoreSite, 'domain'>, row: WorkloadRow): WorkloadView {
   return {
     ...publishedName(site, row),
     status: row.status as WorkloadStatus,

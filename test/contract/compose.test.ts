@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ConfigError, loadConfig, serviceSchema } from '../../apps/config/env.js';
-import { siteSchema } from '../../core/site.js';
+import { siteSchema } from '../../activities/site.js';
 import { routes as codecRoutes } from '../../apps/api/routes/temporal/codec.js';
 import { SEARCH_ATTRIBUTES } from '../../core/search-attributes.js';
 
@@ -275,7 +275,11 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
   });
 
   describe('environment of the API and worker', () => {
-    const codeNames = new Set([...namesIn('apps/config/env.ts'), ...namesIn('core/site.ts')]);
+    // The site's variables: core/site.ts and each backend area's settings (activities/<area>/settings.ts).
+    const settingsFiles = readdirSync(new URL('../../activities', import.meta.url), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(new URL(`../../activities/${d.name}/settings.ts`, import.meta.url)))
+      .map((d) => `activities/${d.name}/settings.ts`);
+    const codeNames = new Set([...namesIn('apps/config/env.ts'), ...namesIn('core/site.ts'), ...settingsFiles.flatMap(namesIn)]);
     const workerReads = new Set(namesIn('apps/worker/main.ts'));
     // Baked into the image at build time (build args -> ENV), not set per container.
     const buildTime = ['SERVICE_VERSION', 'SERVICE_COMMIT', 'SERVICE_BUILT'];
@@ -288,7 +292,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
       for (const name of ['api', 'worker']) {
         for (const key of Object.keys(example.services[name]!.environment!)) {
           const known = codeNames.has(key) || (name === 'worker' && workerReads.has(key));
-          expect(known, `${name}: ${key} is read by apps/config/env.ts, core/site.ts or the worker`).toBe(true);
+          expect(known, `${name}: ${key} is read by apps/config/env.ts, core/site.ts, an area's settings.ts or the worker`).toBe(true);
         }
       }
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../apps/config/env.js';
-import type { Site } from '../../core/site.js';
+import type { Site } from '../../activities/site.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { startMosquitto, type RunningMosquitto } from '../../apps/lab/servers/mosquitto.js';
 import { createFaultProxy } from '../../apps/lab/simulators/fault-proxy.js';

@@ -25,7 +25,7 @@ import {
 import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
-import type { Site } from '../../../core/site.js';
+import type { Site } from '../../config/env.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
 import { afterRun } from '../after-run.js';

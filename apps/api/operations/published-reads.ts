@@ -1,4 +1,4 @@
-import type { Site } from '../../../core/site.js';
+import type { Site } from '../../config/env.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Client } from '@temporalio/client';
 import type { Db, Registry } from '../../../db/registry.js';

@@ -20,7 +20,7 @@ import {
 } from '../../../contracts/tenant.js';
 import type { Config } from '../../config/env.js';
 import { sealKeys } from '../../config/keys.js';
-import type { Site } from '../../../core/site.js';
+import type { Site } from '../../config/env.js';
 import { admissionKeys } from './device.js';
 import { runs } from '../runs.js';
 import { runUnavailable } from '../errors.js';
