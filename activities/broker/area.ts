@@ -11,10 +11,7 @@ export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof
   port: 'broker',
   settings: brokerSettings,
   steps: [brokerStep],
-  bind: (site, timeoutMs) => {
-    const b = site.broker;
-    return b ? createDynsecAdapter({ url: b.url, adminUser: b.adminUser, adminPassword: b.adminPassword, timeoutMs, ca: b.ca }) : undefined;
-  },
+  bind: (site, timeoutMs) => site.broker && createDynsecAdapter({ ...site.broker, timeoutMs }),
   probes: (site, timeoutMs) => {
     const b = site.broker;
     if (!b) return [];

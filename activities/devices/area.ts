@@ -12,20 +12,7 @@ export const deviceAddressArea: BackendArea<'deviceAddress', DeviceAddressAdapte
   port: 'deviceAddress',
   settings: dhcpSettings,
   steps: [deviceAddressStep],
-  bind: (site, timeoutMs) => {
-    const d = site.dhcp;
-    return d
-      ? createKeaAdapter({
-          controlUrl: d.controlUrl,
-          subnetId: d.subnetId,
-          authUser: d.user,
-          authPassword: d.password,
-          control: d.control,
-          timeoutMs,
-          ca: d.ca,
-        })
-      : undefined;
-  },
+  bind: (site, timeoutMs) => site.dhcp && createKeaAdapter({ ...site.dhcp, authUser: site.dhcp.user, authPassword: site.dhcp.password, timeoutMs }),
   probes: (site, timeoutMs) => (site.dhcp ? [keaProbe(site, site.dhcp, timeoutMs)] : []),
 };
 

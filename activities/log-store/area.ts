@@ -14,12 +14,7 @@ export const logStoreArea: BackendArea<'logStore', LogStorePort | undefined, typ
   port: 'logStore',
   settings: logStoreSettings,
   steps: [logStoreStep],
-  bind: (site, timeoutMs) => {
-    const ls = site.logStore;
-    return ls
-      ? createLogStoreAdapter({ adminUrl: ls.adminUrl, server: ls.server, upstream: ls.upstream, endpoint: ls.endpoint, timeoutMs, ca: ls.ca })
-      : undefined;
-  },
+  bind: (site, timeoutMs) => site.logStore && createLogStoreAdapter({ ...site.logStore, timeoutMs }),
   probes: (site, timeoutMs) => {
     const ls = site.logStore;
     if (!ls) return [];

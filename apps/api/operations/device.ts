@@ -1,5 +1,4 @@
 import type { Refusal } from '../../../core/refusal.js';
-import { type Client } from '@temporalio/client';
 import { isServed, unservedReason } from '../../../core/trust-class.js';
 import type { DeviceView, DeviceAddressView } from '../../../core/views/device.js';
 import { viewDevice, viewDeviceAddress } from '../../../db/views/device.js';
@@ -11,7 +10,6 @@ import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefu
 import { getTenantRow, tenantExists } from '../../../db/queries/tenants.js';
 import { withdrawAdmission } from '../../../db/queries/admissions.js';
 import { getWifiKey, listWifiKeys, unusedAdmissionExists } from '../../../db/queries/wifi-keys.js';
-import type { Registry } from '../../../db/registry.js';
 import { deriveIdentity } from '../../../core/identity.js';
 import { admissionWifiKey, deviceAddressRelease, deviceAddressReserve, deviceMacMove, wifiKeyIssue, wifiKeyRevoke } from '../../../workflows/index.js';
 import {
@@ -25,11 +23,10 @@ import {
 import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, type IssueKeyInput, type RevokeKeyResult } from '../../../contracts/wifi-key.js';
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
-import type { Site } from '../../config/env.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
 import { afterRun } from '../after-run.js';
-import type { Logger } from '../logger.js';
+import type { PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
@@ -57,15 +54,8 @@ export interface DeviceOperations {
   revokeWifiKey(req: { tenant: string; name: string; actor: string }): Promise<RevokeKeyResult>;
 }
 
-export interface DeviceOperationsDeps {
-  site: Site;
-  registry: Registry;
-  client: Client;
-  taskQueue: string;
-  parkedTimeoutMs: number;
-  /** Where an audit entry goes when the registry is away after a run answered (after-run.ts). */
-  log?: Logger;
-}
+/** What the device operations need: the same as the published objects' (the registry, Temporal for their runs). */
+export type DeviceOperationsDeps = PublishingDeps;
 
 const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
   'trust-class-changed': { kind: 'refused', error: 'bad_request', message: "a device's trust class cannot change; register a new name instead" },
