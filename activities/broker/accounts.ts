@@ -39,28 +39,7 @@ export function brokerAccountActivities(deps: ActivityDeps) {
      * can still hand it to the caller; a repeated issue keeps the stored one and answers none.
      */
     async prepareBrokerAccount(input: { request: BrokerAccountRequest; pending?: Sealed<string> }): Promise<BrokerAccountStart> {
-      const { request: req } = input;
-      const tenant = await getTenantRow(db, req.tenant);
-      if (!tenant) return refuse('not_found', 'tenant not found');
-      if (tenant.status === 'deleting') return refuse('conflict', 'tenant is being deleted');
-      const row = await getBrokerAccount(db, req.tenant, req.name);
-      const minted = req.password === undefined && input.pending === undefined && !row;
-      const password = req.password ?? input.pending ?? (row ? undefined : sealValue(keys, mintBrokerPassword()));
-      const now = new Date();
-      return {
-        kind: 'proceed',
-        ...(password !== undefined ? { password } : {}),
-        minted,
-        view: viewBrokerAccount({
-          tenant: req.tenant,
-          name: req.name,
-          device: req.device ?? null,
-          publish: req.publish,
-          subscribe: req.subscribe,
-          createdAt: row?.createdAt ?? now,
-          updatedAt: now,
-        }),
-      };
+      return prepareBrokerAccount(deps, input);
     },
 
     /**
@@ -68,25 +47,8 @@ export function brokerAccountActivities(deps: ActivityDeps) {
      * broker's one is left alone; if the broker no longer holds the client at all, that would make
      * a client nobody can log in as, so the call is refused and the tenant restores its password.
      */
-    async 'broker.ensure-account'(input: { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: Sealed<string> }): Promise<void> {
-      const username = brokerUsername(input.tenant, input.name);
-      const password = openValue(keys, input.password);
-      await runBrokerStep(deps, input.tenant, input.name, async () => {
-        const broker = brokerOf(deps);
-        if (password === undefined) {
-          const seen = await broker.observe(username);
-          if (!seen?.client) {
-            throw ApplicationFailure.create({
-              message: `the broker no longer holds account "${input.name}"; send its password to restore it`,
-              type: BROKER_ACCOUNT_LOST,
-              nonRetryable: true,
-            });
-          }
-        }
-        const outcomes = await broker.ensure({ username, password, publish: input.publish, subscribe: input.subscribe });
-        const changed = outcomes.filter((o) => o.result !== 'in-place');
-        deps.log.info({ tenant: input.tenant, account: input.name, changed }, changed.length ? 'broker account corrected' : 'broker account in place');
-      });
+    async 'broker.ensure-account'(input: EnsureAccountInput): Promise<void> {
+      await ensureAccount(deps, input);
     },
 
     async 'broker.reconcile-accounts'(input: ReconcileInput): Promise<ObjectOutcome[]> {
@@ -122,4 +84,55 @@ export function brokerAccountActivities(deps: ActivityDeps) {
       await deleteBrokerAccount(db, input.tenant, input.name);
     },
   };
+}
+
+/** Registry side of an issue call (see prepareBrokerAccount above). */
+async function prepareBrokerAccount(deps: ActivityDeps, input: { request: BrokerAccountRequest; pending?: Sealed<string> }): Promise<BrokerAccountStart> {
+  const { db, keys } = deps;
+  const { request: req } = input;
+  const tenant = await getTenantRow(db, req.tenant);
+  if (!tenant) return refuse('not_found', 'tenant not found');
+  if (tenant.status === 'deleting') return refuse('conflict', 'tenant is being deleted');
+  const row = await getBrokerAccount(db, req.tenant, req.name);
+  const minted = req.password === undefined && input.pending === undefined && !row;
+  const password = req.password ?? input.pending ?? (row ? undefined : sealValue(keys, mintBrokerPassword()));
+  const now = new Date();
+  return {
+    kind: 'proceed',
+    ...(password !== undefined ? { password } : {}),
+    minted,
+    view: viewBrokerAccount({
+      tenant: req.tenant,
+      name: req.name,
+      device: req.device ?? null,
+      publish: req.publish,
+      subscribe: req.subscribe,
+      createdAt: row?.createdAt ?? now,
+      updatedAt: now,
+    }),
+  };
+}
+
+type EnsureAccountInput = { tenant: string; name: string; publish: string[]; subscribe: string[]; password?: Sealed<string> };
+
+/** The broker step (see 'broker.ensure-account' above). */
+async function ensureAccount(deps: ActivityDeps, input: EnsureAccountInput): Promise<void> {
+  const username = brokerUsername(input.tenant, input.name);
+  const password = openValue(deps.keys, input.password);
+  await runBrokerStep(deps, input.tenant, input.name, async () => {
+    const broker = brokerOf(deps);
+    if (password === undefined) {
+      const seen = await broker.observe(username);
+      if (!seen?.client) {
+        throw ApplicationFailure.create({
+          message: `the broker no longer holds account "${input.name}"; send its password to restore it`,
+          type: BROKER_ACCOUNT_LOST,
+          nonRetryable: true,
+        });
+      }
+    }
+    const outcomes = await broker.ensure({ username, password, publish: input.publish, subscribe: input.subscribe });
+    const changed = outcomes.filter((o) => o.result !== 'in-place');
+    deps.log.info({ tenant: input.tenant, account: input.name, changed }, changed.length ? 'broker account corrected' : 'broker account in place');
+  });
 }

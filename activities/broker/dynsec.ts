@@ -103,113 +103,119 @@ export function roleAcls(publish: readonly string[], subscribe: readonly string[
 
 export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
   const control: DynsecControl = createDynsecControl({ ...opts, timeoutMs: opts.timeoutMs ?? 5000 });
+  return {
+    observe: (username) => observe(control, username),
+    observeMany: (usernames) => observeMany(control, usernames),
+    ensure: (account, observed) => ensure(control, account, observed),
+    remove: (username) => remove(control, username),
+    listClients: (prefix) => listClients(control, prefix),
+    close: () => control.close(),
+  };
+}
 
-  async function one(command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
-    const [r] = await control.run([command]);
-    if (!r) throw new BackendError('broker', `no response to ${command.command}`);
-    return r;
+async function one(control: DynsecControl, command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
+  const [r] = await control.run([command]);
+  if (!r) throw new BackendError('broker', `no response to ${command.command}`);
+  return r;
+}
+
+async function ok(control: DynsecControl, command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
+  const r = await one(control, command);
+  // A dynsec refusal is deterministic: repeating the same command will not help.
+  if (r.error) throw new BackendError('broker', `${command.command} refused: ${r.error}`, false);
+  return r;
+}
+
+/** Every account in one message to the broker: a getClient and a getRole for each. */
+async function observeMany(control: DynsecControl, usernames: readonly string[]): Promise<Map<string, BrokerAccountObservation | null>> {
+  const found = new Map<string, BrokerAccountObservation | null>();
+  if (usernames.length === 0) return found;
+  const answers = await control.run(
+    usernames.flatMap((username) => [
+      { command: 'getClient', username },
+      { command: 'getRole', rolename: username },
+    ]),
+  );
+  usernames.forEach((username, i) => found.set(username, observation(username, answers[2 * i], answers[2 * i + 1])));
+  return found;
+}
+
+async function observe(control: DynsecControl, username: string): Promise<BrokerAccountObservation | null> {
+  return (await observeMany(control, [username])).get(username) ?? null;
+}
+
+async function ensure(control: DynsecControl, account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]> {
+  const { username } = account;
+  const want = roleAcls(account.publish, account.subscribe);
+  const seen = observed === undefined ? await observe(control, username) : observed;
+  const drift = accountDrift(account, seen);
+
+  if (!seen?.role) {
+    const r = await one(control, { command: 'createRole', rolename: username, acls: want });
+    // A concurrent ensure created it first: make it ours.
+    if (r.error && isAlreadyExists(r.error)) await ok(control, { command: 'modifyRole', rolename: username, acls: want });
+    else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
+  } else if (drift.role.length > 0) {
+    await ok(control, { command: 'modifyRole', rolename: username, acls: want });
   }
+  const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, drift.role.length > 0, drift.role);
 
-  async function ok(command: Record<string, unknown> & { command: string }): Promise<DynsecResponse> {
-    const r = await one(command);
-    // A dynsec refusal is deterministic: repeating the same command will not help.
-    if (r.error) throw new BackendError('broker', `${command.command} refused: ${r.error}`, false);
-    return r;
-  }
-
-  /** Every account in one message to the broker: a getClient and a getRole for each. */
-  async function observeMany(usernames: readonly string[]): Promise<Map<string, BrokerAccountObservation | null>> {
-    const found = new Map<string, BrokerAccountObservation | null>();
-    if (usernames.length === 0) return found;
-    const answers = await control.run(
-      usernames.flatMap((username) => [
-        { command: 'getClient', username },
-        { command: 'getRole', rolename: username },
-      ]),
-    );
-    usernames.forEach((username, i) => found.set(username, observation(username, answers[2 * i], answers[2 * i + 1])));
-    return found;
-  }
-
-  async function observe(username: string): Promise<BrokerAccountObservation | null> {
-    return (await observeMany([username])).get(username) ?? null;
-  }
-
-  async function ensure(account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]> {
-    const { username } = account;
-    const want = roleAcls(account.publish, account.subscribe);
-    const seen = observed === undefined ? await observe(username) : observed;
-    const drift = accountDrift(account, seen);
-
-    if (!seen?.role) {
-      const r = await one({ command: 'createRole', rolename: username, acls: want });
-      // A concurrent ensure created it first: make it ours.
-      if (r.error && isAlreadyExists(r.error)) await ok({ command: 'modifyRole', rolename: username, acls: want });
-      else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
-    } else if (drift.role.length > 0) {
-      await ok({ command: 'modifyRole', rolename: username, acls: want });
+  const clientObject = `mqtt client ${username}`;
+  if (!seen?.client) {
+    const r = await one(control, {
+      command: 'createClient',
+      username,
+      ...(account.password !== undefined ? { password: account.password } : {}),
+      roles: [{ rolename: username }],
+    });
+    if (!r.error) {
+      return [
+        roleOutcome,
+        {
+          object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
+          result: 'created',
+        },
+      ];
     }
-    const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, drift.role.length > 0, drift.role);
-
-    const clientObject = `mqtt client ${username}`;
-    if (!seen?.client) {
-      const r = await one({
-        command: 'createClient',
-        username,
-        ...(account.password !== undefined ? { password: account.password } : {}),
-        roles: [{ rolename: username }],
-      });
-      if (!r.error) {
-        return [
-          roleOutcome,
-          {
-            object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
-            result: 'created',
-          },
-        ];
-      }
-      if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
-    }
-
-    // The client exists (seen, or created by a concurrent ensure): correct its shape, then its password.
-    const now = seen?.client ?? (await observe(username))?.client;
-    if (!now) throw new BackendError('broker', `client ${username} vanished during ensure`);
-    const fields = seen?.client ? [...drift.client] : clientDrift(username, now);
-    if (fields.includes('role binding')) {
-      await ok({ command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
-    }
-    if (fields.includes('enabled')) await ok({ command: 'enableClient', username });
-    if (account.password !== undefined && !(await control.canConnect(username, account.password))) {
-      await ok({ command: 'setClientPassword', username, password: account.password });
-      fields.push('password');
-    }
-    return [roleOutcome, outcomeOf(clientObject, true, fields.length > 0, fields)];
+    if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
   }
 
-  async function remove(username: string): Promise<void> {
-    const [c, r] = await control.run([
-      { command: 'deleteClient', username },
-      { command: 'deleteRole', rolename: username },
-    ]);
-    if (c?.error && !isNotFound(c.error)) throw new BackendError('broker', `deleteClient refused: ${c.error}`, false);
-    if (r?.error && !isNotFound(r.error)) throw new BackendError('broker', `deleteRole refused: ${r.error}`, false);
+  // The client exists (seen, or created by a concurrent ensure): correct its shape, then its password.
+  const now = seen?.client ?? (await observe(control, username))?.client;
+  if (!now) throw new BackendError('broker', `client ${username} vanished during ensure`);
+  const fields = seen?.client ? [...drift.client] : clientDrift(username, now);
+  if (fields.includes('role binding')) {
+    await ok(control, { command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
   }
-
-  async function listClients(prefix: string): Promise<string[]> {
-    const [c, r] = await control.run([
-      { command: 'listClients', verbose: false, count: -1, offset: 0 },
-      { command: 'listRoles', verbose: false, count: -1, offset: 0 },
-    ]);
-    if (!c || c.error) throw new BackendError('broker', `listClients refused: ${c?.error ?? 'no response'}`, false);
-    if (!r || r.error) throw new BackendError('broker', `listRoles refused: ${r?.error ?? 'no response'}`, false);
-    const names = new Set<string>();
-    for (const n of [...stringList(c.data?.clients), ...stringList(r.data?.roles)]) {
-      if (n.startsWith(prefix)) names.add(n);
-    }
-    return [...names].sort();
+  if (fields.includes('enabled')) await ok(control, { command: 'enableClient', username });
+  if (account.password !== undefined && !(await control.canConnect(username, account.password))) {
+    await ok(control, { command: 'setClientPassword', username, password: account.password });
+    fields.push('password');
   }
+  return [roleOutcome, outcomeOf(clientObject, true, fields.length > 0, fields)];
+}
 
-  return { observe, observeMany, ensure, remove, listClients, close: () => control.close() };
+async function remove(control: DynsecControl, username: string): Promise<void> {
+  const [c, r] = await control.run([
+    { command: 'deleteClient', username },
+    { command: 'deleteRole', rolename: username },
+  ]);
+  if (c?.error && !isNotFound(c.error)) throw new BackendError('broker', `deleteClient refused: ${c.error}`, false);
+  if (r?.error && !isNotFound(r.error)) throw new BackendError('broker', `deleteRole refused: ${r.error}`, false);
+}
+
+async function listClients(control: DynsecControl, prefix: string): Promise<string[]> {
+  const [c, r] = await control.run([
+    { command: 'listClients', verbose: false, count: -1, offset: 0 },
+    { command: 'listRoles', verbose: false, count: -1, offset: 0 },
+  ]);
+  if (!c || c.error) throw new BackendError('broker', `listClients refused: ${c?.error ?? 'no response'}`, false);
+  if (!r || r.error) throw new BackendError('broker', `listRoles refused: ${r?.error ?? 'no response'}`, false);
+  const names = new Set<string>();
+  for (const n of [...stringList(c.data?.clients), ...stringList(r.data?.roles)]) {
+    if (n.startsWith(prefix)) names.add(n);
+  }
+  return [...names].sort();
 }
 
 function observation(username: string, c: DynsecResponse | undefined, r: DynsecResponse | undefined): BrokerAccountObservation | null {

@@ -80,233 +80,263 @@ function toReservation(r: KeaReservation): Reservation | undefined {
   return { mac, address, ...(r.hostname ? { hostname: r.hostname } : {}) };
 }
 
+/** What the adapter's functions share: the control API, the subnet, and the one queue of its writes. */
+interface Kea {
+  http: BackendHttp;
+  subnetId: number;
+  service: { service?: string[] };
+  /** The tail of the adapter's serialized writes, shared by every call of this adapter. */
+  queue: Promise<unknown>;
+}
+
 export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.authUser !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword ?? ''}`).toString('base64')}`;
   }
-  const http = new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca });
-  const object = (address: string) => `dhcp reservation ${address} in subnet ${opts.subnetId}`;
-
-  const service = (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {};
-
-  async function command(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
-    // The lease-file cleanup that blocks config-set ends on its own: wait a little for it here,
-    // then leave it to the step's retries.
-    for (let attempt = 1, delay = 200; ; attempt++, delay *= 2) {
-      try {
-        return await commandOnce(name, args);
-      } catch (e) {
-        if (!(e instanceof BackendError && LFC_RUNNING.test(e.detail)) || attempt >= 4) throw e;
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
-  }
-
-  async function commandOnce(name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
-    const res = await http.call({ method: 'POST', path: '', json: { command: name, ...service, ...(args ? { arguments: args } : {}) } });
-    // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
-    const answer = res.json<KeaAnswer[] | KeaAnswer>();
-    const first = Array.isArray(answer) ? answer[0] : answer;
-    if (first?.result === 0) return first;
-    const text = first?.text ?? 'no answer';
-    // The agent could not reach kea-dhcp4 (restarting, socket gone), or a lease-file cleanup is
-    // running: worth another try. Any other refused config-set is Kea saying no to the content;
-    // repeating it changes nothing.
-    const transient = /unable to forward command|server is likely to be offline/i.test(text) || LFC_RUNNING.test(text);
-    // A configuration file Kea cannot write fails every config-write the same way: a step
-    // failure that says so, not a retry (the reservation is live in Kea until its next restart).
-    if (name === 'config-write' && !transient) throw new BackendError(PRODUCT, keaConfigWriteProblem(text), false);
-    const retryable = transient || (name !== 'config-set' && name !== 'config-test');
-    throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
-  }
-
-  async function readConfig(): Promise<{ dhcp4: Dhcp4; subnet: KeaSubnet }> {
-    const answer = await command('config-get');
-    const dhcp4 = answer.arguments?.Dhcp4 as Dhcp4 | undefined;
-    if (!dhcp4) throw new BackendError(PRODUCT, 'config-get answered without a Dhcp4 configuration');
-    const subnets = [...(dhcp4.subnet4 ?? []), ...(dhcp4['shared-networks'] ?? []).flatMap((n) => n.subnet4 ?? [])];
-    const subnet = subnets.find((s) => s.id === opts.subnetId);
-    if (!subnet) throw new BackendError(PRODUCT, `subnet id ${opts.subnetId} is not configured`, false);
-    return { dhcp4, subnet };
-  }
-
-  async function writeConfig(dhcp4: Dhcp4): Promise<void> {
-    // Only Dhcp4: newer config-get answers carry a `hash` beside it that config-set refuses.
-    await command('config-set', { Dhcp4: dhcp4 });
-  }
-
-  let queue: Promise<unknown> = Promise.resolve();
-  function serialized<T>(work: () => Promise<T>): Promise<T> {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  }
-
+  const ctx: Kea = {
+    http: new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca }),
+    subnetId: opts.subnetId,
+    service: (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {},
+    queue: Promise.resolve(),
+  };
   const adapter: DeviceAddressAdapter = {
-    async observe(mac: string): Promise<Reservation | undefined> {
-      const wanted = normalizeMac(mac);
-      if (!wanted) return undefined;
-      const { subnet } = await readConfig();
-      const found = (subnet.reservations ?? []).find((r) => macOf(r) === wanted);
-      return found ? toReservation(found) : undefined;
-    },
-
-    async list(): Promise<Reservation[]> {
-      const { subnet } = await readConfig();
-      return (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
-    },
-
-    async plan(wanted: Reservation[]): Promise<ObjectOutcome[]> {
-      if (wanted.length === 0) return [];
-      const { subnet } = await readConfig();
-      const list = (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
-      return wanted.map((w) => {
-        const mac = normalizeMac(w.mac);
-        if (!mac) throw new BackendError(PRODUCT, 'reservation mac not in an accepted form', false);
-        const { existed, fields } = reservationDrift(list, { ...w, mac, hostname: w.hostname ?? '' });
-        return outcomeOf(object(w.address), existed, !existed || fields.length > 0, fields);
-      });
-    },
-
-    ensure: async (wanted: Reservation) => unwrap(await serialized(() => write([{ kind: 'ensure', reservation: wanted }])))[0]!,
-    remove: async (ref: ReservationRef) => void unwrap(await serialized(() => write([{ kind: 'remove', ref }])))[0],
-    write: (changes) => serialized(() => write(changes)),
+    observe: (mac: string) => observe(ctx, mac),
+    list: () => list(ctx),
+    plan: (wanted: Reservation[]) => plan(ctx, wanted),
+    ensure: async (wanted: Reservation) => unwrap(await serialized(ctx, () => write(ctx, [{ kind: 'ensure', reservation: wanted }])))[0]!,
+    remove: async (ref: ReservationRef) => void unwrap(await serialized(ctx, () => write(ctx, [{ kind: 'remove', ref }])))[0],
+    write: (changes) => serialized(ctx, () => write(ctx, changes)),
   };
   return adapter;
+}
 
-  /**
-   * Every change on one read of the configuration, in order, as if each were written alone; one
-   * config-set (more when Kea refuses the whole and the offender is looked for), one config-write,
-   * and a config-get that confirms each change in Kea's own answer.
-   */
-  async function write(changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
-    const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
-      const problem = changeProblem(c);
-      return problem ? { ok: false, error: problem } : undefined;
-    });
-    const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
-    if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
-    const { dhcp4, subnet } = await readConfig();
-    const outcomes = new Map<number, ObjectOutcome[]>();
-    // Kea takes or refuses a configuration whole (config-set keeps the running one when it refuses).
-    // When it refuses a write of several changes, config-test (which checks a configuration and
-    // applies nothing) finds the refused ones, halving the changes until each refused one stands
-    // alone; the others are then written in one more config-set.
-    const laid = (base: KeaReservation[], indexes: number[]) => {
-      let list = base;
-      for (const i of indexes) {
-        const edited = edit(list, changes[i]!);
-        list = edited.list;
-        outcomes.set(i, edited.outcomes);
-      }
-      return list;
-    };
-    const refused = (e: unknown) => {
-      if (!(e instanceof BackendError) || e.retryable) throw e;
-      return e;
-    };
-    const sift = async (base: KeaReservation[], indexes: number[]): Promise<{ list: KeaReservation[]; taken: number[] }> => {
-      const list = laid(base, indexes);
-      if (list === base) return { list, taken: indexes };
-      subnet.reservations = list;
-      try {
-        await command('config-test', { Dhcp4: dhcp4 });
-        return { list, taken: indexes };
-      } catch (e) {
-        const error = refused(e);
-        if (indexes.length === 1) {
-          results[indexes[0]!] = { ok: false, error };
-          return { list: base, taken: [] };
+const object = (ctx: Kea, address: string) => `dhcp reservation ${address} in subnet ${ctx.subnetId}`;
+
+async function command(ctx: Kea, name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
+  // The lease-file cleanup that blocks config-set ends on its own: wait a little for it here,
+  // then leave it to the step's retries.
+  for (let attempt = 1, delay = 200; ; attempt++, delay *= 2) {
+    try {
+      return await commandOnce(ctx, name, args);
+    } catch (e) {
+      if (!(e instanceof BackendError && LFC_RUNNING.test(e.detail)) || attempt >= 4) throw e;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+async function commandOnce(ctx: Kea, name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
+  const res = await ctx.http.call({ method: 'POST', path: '', json: { command: name, ...ctx.service, ...(args ? { arguments: args } : {}) } });
+  // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
+  const answer = res.json<KeaAnswer[] | KeaAnswer>();
+  const first = Array.isArray(answer) ? answer[0] : answer;
+  if (first?.result === 0) return first;
+  const text = first?.text ?? 'no answer';
+  // The agent could not reach kea-dhcp4 (restarting, socket gone), or a lease-file cleanup is
+  // running: worth another try. Any other refused config-set is Kea saying no to the content;
+  // repeating it changes nothing.
+  const transient = /unable to forward command|server is likely to be offline/i.test(text) || LFC_RUNNING.test(text);
+  // A configuration file Kea cannot write fails every config-write the same way: a step
+  // failure that says so, not a retry (the reservation is live in Kea until its next restart).
+  if (name === 'config-write' && !transient) throw new BackendError(PRODUCT, keaConfigWriteProblem(text), false);
+  const retryable = transient || (name !== 'config-set' && name !== 'config-test');
+  throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
+}
+
+async function readConfig(ctx: Kea): Promise<{ dhcp4: Dhcp4; subnet: KeaSubnet }> {
+  const answer = await command(ctx, 'config-get');
+  const dhcp4 = answer.arguments?.Dhcp4 as Dhcp4 | undefined;
+  if (!dhcp4) throw new BackendError(PRODUCT, 'config-get answered without a Dhcp4 configuration');
+  const subnets = [...(dhcp4.subnet4 ?? []), ...(dhcp4['shared-networks'] ?? []).flatMap((n) => n.subnet4 ?? [])];
+  const subnet = subnets.find((s) => s.id === ctx.subnetId);
+  if (!subnet) throw new BackendError(PRODUCT, `subnet id ${ctx.subnetId} is not configured`, false);
+  return { dhcp4, subnet };
+}
+
+async function writeConfig(ctx: Kea, dhcp4: Dhcp4): Promise<void> {
+  // Only Dhcp4: newer config-get answers carry a `hash` beside it that config-set refuses.
+  await command(ctx, 'config-set', { Dhcp4: dhcp4 });
+}
+
+function serialized<T>(ctx: Kea, work: () => Promise<T>): Promise<T> {
+  const run = ctx.queue.then(work, work);
+  ctx.queue = run.catch(() => undefined);
+  return run;
+}
+
+async function observe(ctx: Kea, mac: string): Promise<Reservation | undefined> {
+  const wanted = normalizeMac(mac);
+  if (!wanted) return undefined;
+  const { subnet } = await readConfig(ctx);
+  const found = (subnet.reservations ?? []).find((r) => macOf(r) === wanted);
+  return found ? toReservation(found) : undefined;
+}
+
+async function list(ctx: Kea): Promise<Reservation[]> {
+  const { subnet } = await readConfig(ctx);
+  return (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
+}
+
+async function plan(ctx: Kea, wanted: Reservation[]): Promise<ObjectOutcome[]> {
+  if (wanted.length === 0) return [];
+  const { subnet } = await readConfig(ctx);
+  const list = (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
+  return wanted.map((w) => {
+    const mac = normalizeMac(w.mac);
+    if (!mac) throw new BackendError(PRODUCT, 'reservation mac not in an accepted form', false);
+    const { existed, fields } = reservationDrift(list, { ...w, mac, hostname: w.hostname ?? '' });
+    return outcomeOf(object(ctx, w.address), existed, !existed || fields.length > 0, fields);
+  });
+}
+
+/** One write in progress: each change's result once known, the configuration it edits, each change's outcomes. */
+interface KeaWrite {
+  changes: ReservationChange[];
+  results: Array<ChangeResult<ObjectOutcome[]> | undefined>;
+  dhcp4: Dhcp4;
+  subnet: KeaSubnet;
+  outcomes: Map<number, ObjectOutcome[]>;
+}
+
+/**
+ * Every change on one read of the configuration, in order, as if each were written alone; one
+ * config-set (more when Kea refuses the whole and the offender is looked for), one config-write,
+ * and a config-get that confirms each change in Kea's own answer.
+ */
+async function write(ctx: Kea, changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+  const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
+    const problem = changeProblem(c);
+    return problem ? { ok: false, error: problem } : undefined;
+  });
+  const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+  if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
+  const { dhcp4, subnet } = await readConfig(ctx);
+  const w: KeaWrite = { changes, results, dhcp4, subnet, outcomes: new Map() };
+  await setAll(ctx, w, open());
+  await command(ctx, 'config-write');
+  // Each change ends when Kea's own configuration holds it.
+  const { subnet: now } = await readConfig(ctx);
+  const held = now.reservations ?? [];
+  for (const i of open()) {
+    const c = changes[i]!;
+    results[i] = confirmed(held, c)
+      ? { ok: true, value: w.outcomes.get(i) ?? [] }
+      : { ok: false, error: new BackendError(PRODUCT, `${describe(ctx, c)}: not in Kea's configuration after the write`) };
+  }
+  return results as Array<ChangeResult<ObjectOutcome[]>>;
+}
+
+/** The config-set of the changes `all`; when Kea refuses it, sift finds the refused ones and the rest are set again. */
+async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
+  const { dhcp4, subnet, results } = w;
+  const base = subnet.reservations ?? [];
+  const list = laid(ctx, w, base, all);
+  if (list === base) return;
+  subnet.reservations = list;
+  try {
+    await writeConfig(ctx, dhcp4);
+  } catch (e) {
+    const error = refused(e);
+    if (all.length === 1) results[all[0]!] = { ok: false, error };
+    else {
+      const { list: accepted, taken } = await sift(ctx, w, base, all);
+      subnet.reservations = laid(ctx, w, base, taken);
+      if (accepted !== base) {
+        try {
+          await writeConfig(ctx, dhcp4);
+        } catch (again) {
+          const error2 = refused(again);
+          for (const i of taken) results[i] = { ok: false, error: error2 };
         }
-        const half = Math.ceil(indexes.length / 2);
-        const first = await sift(base, indexes.slice(0, half));
-        const second = await sift(first.list, indexes.slice(half));
-        return { list: second.list, taken: [...first.taken, ...second.taken] };
-      }
-    };
-    const base = subnet.reservations ?? [];
-    const all = open();
-    const list = laid(base, all);
-    if (list !== base) {
-      subnet.reservations = list;
-      try {
-        await writeConfig(dhcp4);
-      } catch (e) {
-        const error = refused(e);
-        if (all.length === 1) results[all[0]!] = { ok: false, error };
-        else {
-          const { list: accepted, taken } = await sift(base, all);
-          subnet.reservations = laid(base, taken);
-          if (accepted !== base) {
-            try {
-              await writeConfig(dhcp4);
-            } catch (again) {
-              const error2 = refused(again);
-              for (const i of taken) results[i] = { ok: false, error: error2 };
-            }
-          }
-        }
       }
     }
-    await command('config-write');
-    // Each change ends when Kea's own configuration holds it.
-    const { subnet: now } = await readConfig();
-    const held = now.reservations ?? [];
-    for (const i of open()) {
-      const c = changes[i]!;
-      results[i] = confirmed(held, c)
-        ? { ok: true, value: outcomes.get(i) ?? [] }
-        : { ok: false, error: new BackendError(PRODUCT, `${describe(c)}: not in Kea's configuration after the write`) };
+  }
+}
+
+// Kea takes or refuses a configuration whole (config-set keeps the running one when it refuses).
+// When it refuses a write of several changes, config-test (which checks a configuration and
+// applies nothing) finds the refused ones, halving the changes until each refused one stands
+// alone; the others are then written in one more config-set.
+function laid(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: number[]): KeaReservation[] {
+  let list = base;
+  for (const i of indexes) {
+    const edited = edit(ctx, list, w.changes[i]!);
+    list = edited.list;
+    w.outcomes.set(i, edited.outcomes);
+  }
+  return list;
+}
+
+function refused(e: unknown): BackendError {
+  if (!(e instanceof BackendError) || e.retryable) throw e;
+  return e;
+}
+
+async function sift(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: number[]): Promise<{ list: KeaReservation[]; taken: number[] }> {
+  const list = laid(ctx, w, base, indexes);
+  if (list === base) return { list, taken: indexes };
+  w.subnet.reservations = list;
+  try {
+    await command(ctx, 'config-test', { Dhcp4: w.dhcp4 });
+    return { list, taken: indexes };
+  } catch (e) {
+    const error = refused(e);
+    if (indexes.length === 1) {
+      w.results[indexes[0]!] = { ok: false, error };
+      return { list: base, taken: [] };
     }
-    return results as Array<ChangeResult<ObjectOutcome[]>>;
+    const half = Math.ceil(indexes.length / 2);
+    const first = await sift(ctx, w, base, indexes.slice(0, half));
+    const second = await sift(ctx, w, first.list, indexes.slice(half));
+    return { list: second.list, taken: [...first.taken, ...second.taken] };
   }
+}
 
-  function describe(c: ReservationChange): string {
-    return c.kind === 'ensure' ? object(c.reservation.address) : `removal of ${'address' in c.ref ? object(c.ref.address) : 'a reservation'}`;
-  }
+function describe(ctx: Kea, c: ReservationChange): string {
+  return c.kind === 'ensure' ? object(ctx, c.reservation.address) : `removal of ${'address' in c.ref ? object(ctx, c.ref.address) : 'a reservation'}`;
+}
 
-  /** What the change makes of the reservation list (a new list when it changes anything), and its outcome. */
-  function edit(list: KeaReservation[], c: ReservationChange): { list: KeaReservation[]; outcomes: ObjectOutcome[] } {
-    if (c.kind === 'remove') {
-      const hit = hits(c.ref);
-      return { list: list.some(hit) ? list.filter((r) => !hit(r)) : list, outcomes: [] };
-    }
-    const wanted = c.reservation;
-    const mac = normalizeMac(wanted.mac)!;
-    const hostname = wanted.hostname ?? '';
-    const atAddress = list.find((r) => r['ip-address'] === wanted.address);
-    const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
-    const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
-    const drift = reservationDrift(
-      list.map(toReservation).filter((r): r is Reservation => !!r),
-      { ...wanted, mac, hostname },
-    );
-    const outcomes = [outcomeOf(object(wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
-    if (inPlace) return { list, outcomes };
-    // Keep what else the reservation carries (options, classes) when correcting it.
-    const base = atAddress ?? ofMac[0] ?? {};
-    const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
-    const next: KeaReservation[] = [];
-    for (const r of list) {
-      if (r === atAddress) next.push(fixed);
-      else if (!ofMac.includes(r)) next.push(r);
-    }
-    if (!atAddress) next.push(fixed);
-    return { list: next, outcomes };
+/** What the change makes of the reservation list (a new list when it changes anything), and its outcome. */
+function edit(ctx: Kea, list: KeaReservation[], c: ReservationChange): { list: KeaReservation[]; outcomes: ObjectOutcome[] } {
+  if (c.kind === 'remove') {
+    const hit = hits(c.ref);
+    return { list: list.some(hit) ? list.filter((r) => !hit(r)) : list, outcomes: [] };
   }
+  const wanted = c.reservation;
+  const mac = normalizeMac(wanted.mac)!;
+  const hostname = wanted.hostname ?? '';
+  const atAddress = list.find((r) => r['ip-address'] === wanted.address);
+  const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
+  const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
+  const drift = reservationDrift(
+    list.map(toReservation).filter((r): r is Reservation => !!r),
+    { ...wanted, mac, hostname },
+  );
+  const outcomes = [outcomeOf(object(ctx, wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
+  if (inPlace) return { list, outcomes };
+  // Keep what else the reservation carries (options, classes) when correcting it.
+  const base = atAddress ?? ofMac[0] ?? {};
+  const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
+  const next: KeaReservation[] = [];
+  for (const r of list) {
+    if (r === atAddress) next.push(fixed);
+    else if (!ofMac.includes(r)) next.push(r);
+  }
+  if (!atAddress) next.push(fixed);
+  return { list: next, outcomes };
+}
 
-  function confirmed(held: KeaReservation[], c: ReservationChange): boolean {
-    if (c.kind === 'remove') return !held.some(hits(c.ref));
-    const mac = normalizeMac(c.reservation.mac)!;
-    const mine = held.filter((r) => macOf(r) === mac);
-    return mine.length === 1 && mine[0]!['ip-address'] === c.reservation.address && (mine[0]!.hostname ?? '') === (c.reservation.hostname ?? '');
-  }
+function confirmed(held: KeaReservation[], c: ReservationChange): boolean {
+  if (c.kind === 'remove') return !held.some(hits(c.ref));
+  const mac = normalizeMac(c.reservation.mac)!;
+  const mine = held.filter((r) => macOf(r) === mac);
+  return mine.length === 1 && mine[0]!['ip-address'] === c.reservation.address && (mine[0]!.hostname ?? '') === (c.reservation.hostname ?? '');
+}
 
-  function hits(ref: ReservationRef): (r: KeaReservation) => boolean {
-    const mac = 'mac' in ref ? normalizeMac(ref.mac) : undefined;
-    return (r) => ('address' in ref ? r['ip-address'] === ref.address : macOf(r) === mac);
-  }
+function hits(ref: ReservationRef): (r: KeaReservation) => boolean {
+  const mac = 'mac' in ref ? normalizeMac(ref.mac) : undefined;
+  return (r) => ('address' in ref ? r['ip-address'] === ref.address : macOf(r) === mac);
 }
 
 function changeProblem(c: ReservationChange): BackendError | undefined {

@@ -46,150 +46,18 @@ const ISSUE_REFUSALS = {
  * they decide (the client a key releases) depends on the registry's other keys of the WLAN.
  */
 export function wifiKeyActivities(deps: ActivityDeps) {
-  const { db, keys, site, log, ports } = deps;
-
-  /** Where a key places its clients: its trust class's network, or the developer network for an admission key. */
-  function networkOf(row: WifiKeyRow): string | undefined {
-    if (row.name === ADMISSION_KEY && row.trustClass === ADMISSION_CLASS) return site.wifi?.developer?.vlan;
-    return wifiOf(site.trustClasses, row.trustClass)?.vlan;
-  }
-
-  async function ensureOnController(tenant: string, name: string, replaces: string[], previous?: PreviousAdmissionKey): Promise<ObjectOutcome[]> {
-    return withLocks(db, async (tx, lock) => {
-      const row = await getWifiKey(tx, tenant, name);
-      if (!row) return [];
-      const ssids = [...new Set([row.ssid, ...(previous ? [previous.ssid] : [])])].sort();
-      /**
-       * Decided under the WLAN's stage lock: re-read the key (a revoke or restore may have finished
-       * while we waited), and which client leaves the allow-list. Undefined: no key any more.
-       */
-      const decide = async () => {
-        const current = await getWifiKey(tx, tenant, name);
-        if (!current) return undefined;
-        const psk = open(keys, current.psk);
-        const self = { tenant, name };
-        // The earlier binding leaves the allow-list unless the key keeps it there, or another key of the WLAN is bound to it too.
-        const releasable = (ssid: string, mac: string | null | undefined) => macToRelease(tx, ssid, mac, self, ssid === current.ssid ? current.mac : null);
-        const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
-        const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
-        const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
-        return taggedWithStep('wifi', async () => {
-          if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
-          if (psk === undefined) throw new Error('the stored psk cannot be opened');
-          const vlanNetwork = networkOf(current);
-          if (!vlanNetwork) throw new Error(`trust class ${current.trustClass} has no Wi-Fi network at this site`);
-          const spec: WifiKeySpec = {
-            ssid: current.ssid,
-            vlanNetwork,
-            keyId: wifiKeyId(tenant, name),
-            psk,
-            ...(current.mac ? { mac: current.mac } : {}),
-            ...(releaseHere ? { releaseMacs: [releaseHere] } : {}),
-            replaces,
-          };
-          const revokeElsewhere: WifiKeyRef | undefined = elsewhere && {
-            ssid: elsewhere.ssid,
-            keyId: wifiKeyId(tenant, name),
-            fingerprint: elsewhere.fingerprint,
-            ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}),
-          };
-          return { wifi: ports.wifi, spec, revokeElsewhere };
-        });
-      };
-      const done = (outcomes: ObjectOutcome[]) => {
-        const changed = outcomes.filter((o) => o.result !== 'in-place');
-        if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
-        return outcomes;
-      };
-      if (ssids.length > 1) {
-        // A re-admission that moves the key between WLANs: both stage locks, in one order for every
-        // caller, held to the end; the new key stands before the earlier one stops working.
-        for (const ssid of ssids) await lock(LOCK_SPACE.wlanStage, ssid);
-        const d = await decide();
-        if (!d) return [];
-        const outcomes = await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'ensure', specs: [d.spec] }));
-        if (d.revokeElsewhere) await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'remove', ref: d.revokeElsewhere! }));
-        return done(outcomes);
-      }
-      // Group commit: decided and staged under the WLAN's stage lock, held only that long; the
-      // write that carries the key runs under the WLAN's own lock, with the others staged by then.
-      const staged = await whileLocked(tx, LOCK_SPACE.wlanStage, row.ssid, WLAN_WAIT_MS, async () => {
-        const d = await decide();
-        return d && { ticket: wlanCommit(d.wifi, d.spec.ssid).stage({ kind: 'ensure', specs: [d.spec] }) };
-      });
-      if (!staged.ran) throw new BackendError('wifi', `other changes of WLAN ${row.ssid} held it for ${WLAN_WAIT_MS / 1000} s`);
-      if (!staged.value) return [];
-      const ticket = staged.value.ticket;
-      return done(await taggedWithStep('wifi', async () => withBatch(await ticket.wait(tx))));
-    });
-  }
-
-  /**
-   * One SSID at a time under its lock, one read of the controller and at most one write for all
-   * of the tenant's keys on it (not one per key).
-   */
-  async function reconcileKeys(tenant: string, mode: ReconcileMode): Promise<ObjectOutcome[]> {
-    return backendActivity(log, { tenant }, 'wifi', async () => {
-      const outcomes: ObjectOutcome[] = [];
-      const bySsid = new Map<string, WifiKeyRow[]>();
-      for (const row of await listWifiKeys(db, tenant)) bySsid.set(row.ssid, [...(bySsid.get(row.ssid) ?? []), row]);
-      for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
-        outcomes.push(
-          ...(await withLocks(db, async (tx, lock) => {
-            if (mode !== 'plan') await lock(LOCK_SPACE.wlanStage, ssid);
-            const specs: WifiKeySpec[] = [];
-            const found: ObjectOutcome[] = [];
-            // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
-            for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
-              const psk = open(keys, row.psk);
-              const vlanNetwork = networkOf(row);
-              if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
-              else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
-              else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
-            }
-            if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
-            const ensured = await taggedWithStep('wifi', () =>
-              mode === 'plan' || specs.length === 0 ? ports.wifi!.ensureKeys(ssid, specs, true) : onWlan(ports.wifi!, tx, { kind: 'ensure', specs }),
-            );
-            const changed = ensured.filter((o) => o.result !== 'in-place');
-            if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
-            return [...ensured, ...found];
-          })),
-        );
-      }
-      return outcomes;
-    });
-  }
-
+  const { log } = deps;
   return {
     /** Registry step of an issue: mints the psk of a new key, keeps an existing one, or restores a supplied one. */
     async prepareWifiKey(input: IssueKeyInput): Promise<PrepareWifiKeyResult> {
-      if (!(await tenantExists(db, input.tenant))) return refuse('not_found', 'tenant not found');
-      if (!isServed(site.trustClasses, input.trustClass)) return refuse('bad_request', unservedReason(site.trustClasses, input.trustClass));
-      const wifi = wifiOf(site.trustClasses, input.trustClass);
-      if (!wifi) return refuse('bad_request', `trust class "${input.trustClass}" has no Wi-Fi network at this site`);
-      const keyId = wifiKeyId(input.tenant, input.name);
-      const outcome = await issueWifiKey(
-        db,
-        keys,
-        { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: openValue(keys, input.psk) },
-        {
-          mint: () => generatePsk(),
-          fingerprint: (psk) => pskFingerprint(keyId, psk),
-          // The fingerprint is salted with the key id, so it answers for one key at a time; it
-          // works also for a key whose sealed copy can no longer be opened.
-          holds: (row, psk) => pskFingerprint(wifiKeyId(row.tenant, row.name), psk) === row.fingerprint,
-        },
-      );
-      if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
-      return { kind: 'proceed', key: sealedWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
+      return prepareWifiKey(deps, input);
     },
 
     /** Makes the controller hold the key as the registry does (psk, network, MAC binding). */
     async 'wifi.ensure-key'(input: { tenant: string; name: string; replaces: string[]; previous?: PreviousAdmissionKey }): Promise<ObjectOutcome[]> {
       // The step's outcome, in the run's history: the key's says how many changes its WLAN's write carried.
       return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () =>
-        ensureOnController(input.tenant, input.name, input.replaces, input.previous),
+        ensureOnController(deps, input.tenant, input.name, input.replaces, input.previous),
       );
     },
 
@@ -201,12 +69,12 @@ export function wifiKeyActivities(deps: ActivityDeps) {
      * network, no name), so none is reported `unknown` (docs/decisions.md).
      */
     async 'wifi.reconcile-keys'(input: ReconcileInput): Promise<ObjectOutcome[]> {
-      return reconcileKeys(input.name, modeOf(input));
+      return reconcileKeys(deps, input.name, modeOf(input));
     },
 
     /** What `wifi.reconcile-keys` would do, from one read per SSID: nothing is written. */
     async 'wifi.plan-keys'(input: StepInput): Promise<ObjectOutcome[]> {
-      return reconcileKeys(input.name, 'plan');
+      return reconcileKeys(deps, input.name, 'plan');
     },
 
     /**
@@ -216,20 +84,7 @@ export function wifiKeyActivities(deps: ActivityDeps) {
      * that fails fails the activity after the others, and its retry finds only what is left.
      */
     async 'wifi.expire-admission-keys'(): Promise<{ revoked: string[] }> {
-      return backendActivity(log, {}, 'wifi', async () => {
-        const revoked: string[] = [];
-        let failure: unknown;
-        for (const key of await expiredAdmissionKeys(db, ADMISSION_KEY, new Date())) {
-          try {
-            if (await revokeKey(deps, key.tenant, ADMISSION_KEY, key.fingerprint)) revoked.push(key.tenant);
-          } catch (err) {
-            failure ??= err;
-          }
-        }
-        if (failure) throw failure;
-        if (revoked.length) log.info({ names: revoked }, 'wifi keys of expired admissions revoked');
-        return { revoked };
-      });
+      return backendActivity(log, {}, 'wifi', () => expireAdmissionKeys(deps));
     },
 
     async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {
@@ -242,22 +97,193 @@ export function wifiKeyActivities(deps: ActivityDeps) {
      * it stood on the other WLAN or was bound to another client, named in `previous` for the ensure.
      */
     async mintAdmissionKey(input: AdmissionKeyInput): Promise<{ key: SealedWifiKey; replaces: string[]; previous?: PreviousAdmissionKey }> {
-      const developer = site.wifi?.developer;
-      if (!developer) throw new Error('this site has no tenant developer network');
-      if (input.mac && !developer.boundSsid) throw new Error('this site has no MAC-filtered developer WLAN');
-      const psk = generatePsk();
-      const { row, replaces, previous } = await replaceAdmissionKey(db, keys, {
-        tenant: input.name,
-        name: ADMISSION_KEY,
-        trustClass: ADMISSION_CLASS,
-        ssid: input.mac ? developer.boundSsid! : developer.ssid,
-        mac: input.mac ?? null,
-        psk,
-        fingerprint: pskFingerprint(wifiKeyId(input.name, ADMISSION_KEY), psk),
-      });
-      return { key: sealedWifiKey(keys, row, psk), replaces, ...(previous ? { previous } : {}) };
+      return mintAdmissionKey(deps, input);
     },
   };
+}
+
+async function prepareWifiKey(deps: ActivityDeps, input: IssueKeyInput): Promise<PrepareWifiKeyResult> {
+  const { db, keys, site } = deps;
+  if (!(await tenantExists(db, input.tenant))) return refuse('not_found', 'tenant not found');
+  if (!isServed(site.trustClasses, input.trustClass)) return refuse('bad_request', unservedReason(site.trustClasses, input.trustClass));
+  const wifi = wifiOf(site.trustClasses, input.trustClass);
+  if (!wifi) return refuse('bad_request', `trust class "${input.trustClass}" has no Wi-Fi network at this site`);
+  const keyId = wifiKeyId(input.tenant, input.name);
+  const outcome = await issueWifiKey(
+    db,
+    keys,
+    { tenant: input.tenant, name: input.name, trustClass: input.trustClass, ssid: wifi.ssid, supplied: openValue(keys, input.psk) },
+    {
+      mint: () => generatePsk(),
+      fingerprint: (psk) => pskFingerprint(keyId, psk),
+      // The fingerprint is salted with the key id, so it answers for one key at a time; it
+      // works also for a key whose sealed copy can no longer be opened.
+      holds: (row, psk) => pskFingerprint(wifiKeyId(row.tenant, row.name), psk) === row.fingerprint,
+    },
+  );
+  if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
+  return { kind: 'proceed', key: sealedWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
+}
+
+async function expireAdmissionKeys(deps: ActivityDeps): Promise<{ revoked: string[] }> {
+  const revoked: string[] = [];
+  let failure: unknown;
+  for (const key of await expiredAdmissionKeys(deps.db, ADMISSION_KEY, new Date())) {
+    try {
+      if (await revokeKey(deps, key.tenant, ADMISSION_KEY, key.fingerprint)) revoked.push(key.tenant);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (failure) throw failure;
+  if (revoked.length) deps.log.info({ names: revoked }, 'wifi keys of expired admissions revoked');
+  return { revoked };
+}
+
+async function mintAdmissionKey(
+  deps: ActivityDeps,
+  input: AdmissionKeyInput,
+): Promise<{ key: SealedWifiKey; replaces: string[]; previous?: PreviousAdmissionKey }> {
+  const { db, keys, site } = deps;
+  const developer = site.wifi?.developer;
+  if (!developer) throw new Error('this site has no tenant developer network');
+  if (input.mac && !developer.boundSsid) throw new Error('this site has no MAC-filtered developer WLAN');
+  const psk = generatePsk();
+  const { row, replaces, previous } = await replaceAdmissionKey(db, keys, {
+    tenant: input.name,
+    name: ADMISSION_KEY,
+    trustClass: ADMISSION_CLASS,
+    ssid: input.mac ? developer.boundSsid! : developer.ssid,
+    mac: input.mac ?? null,
+    psk,
+    fingerprint: pskFingerprint(wifiKeyId(input.name, ADMISSION_KEY), psk),
+  });
+  return { key: sealedWifiKey(keys, row, psk), replaces, ...(previous ? { previous } : {}) };
+}
+
+/** Where a key places its clients: its trust class's network, or the developer network for an admission key. */
+function networkOf(deps: ActivityDeps, row: WifiKeyRow): string | undefined {
+  const { site } = deps;
+  if (row.name === ADMISSION_KEY && row.trustClass === ADMISSION_CLASS) return site.wifi?.developer?.vlan;
+  return wifiOf(site.trustClasses, row.trustClass)?.vlan;
+}
+
+async function ensureOnController(
+  deps: ActivityDeps,
+  tenant: string,
+  name: string,
+  replaces: string[],
+  previous?: PreviousAdmissionKey,
+): Promise<ObjectOutcome[]> {
+  const { db, log } = deps;
+  return withLocks(db, async (tx, lock) => {
+    const row = await getWifiKey(tx, tenant, name);
+    if (!row) return [];
+    const ssids = [...new Set([row.ssid, ...(previous ? [previous.ssid] : [])])].sort();
+    const decide = () => decideKey(deps, tx, tenant, name, replaces, previous);
+    const done = (outcomes: ObjectOutcome[]) => {
+      const changed = outcomes.filter((o) => o.result !== 'in-place');
+      if (changed.length) log.info({ tenant, key: name, changed }, 'wifi key corrected on the controller');
+      return outcomes;
+    };
+    if (ssids.length > 1) {
+      // A re-admission that moves the key between WLANs: both stage locks, in one order for every
+      // caller, held to the end; the new key stands before the earlier one stops working.
+      for (const ssid of ssids) await lock(LOCK_SPACE.wlanStage, ssid);
+      const d = await decide();
+      if (!d) return [];
+      const outcomes = await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'ensure', specs: [d.spec] }));
+      if (d.revokeElsewhere) await taggedWithStep('wifi', () => onWlan(d.wifi, tx, { kind: 'remove', ref: d.revokeElsewhere! }));
+      return done(outcomes);
+    }
+    // Group commit: decided and staged under the WLAN's stage lock, held only that long; the
+    // write that carries the key runs under the WLAN's own lock, with the others staged by then.
+    const staged = await whileLocked(tx, LOCK_SPACE.wlanStage, row.ssid, WLAN_WAIT_MS, async () => {
+      const d = await decide();
+      return d && { ticket: wlanCommit(d.wifi, d.spec.ssid).stage({ kind: 'ensure', specs: [d.spec] }) };
+    });
+    if (!staged.ran) throw new BackendError('wifi', `other changes of WLAN ${row.ssid} held it for ${WLAN_WAIT_MS / 1000} s`);
+    if (!staged.value) return [];
+    const ticket = staged.value.ticket;
+    return done(await taggedWithStep('wifi', async () => withBatch(await ticket.wait(tx))));
+  });
+}
+
+/**
+ * Decided under the WLAN's stage lock: re-read the key (a revoke or restore may have finished
+ * while we waited), and which client leaves the allow-list. Undefined: no key any more.
+ */
+async function decideKey(deps: ActivityDeps, tx: Tx, tenant: string, name: string, replaces: string[], previous?: PreviousAdmissionKey) {
+  const { keys, ports } = deps;
+  const current = await getWifiKey(tx, tenant, name);
+  if (!current) return undefined;
+  const psk = open(keys, current.psk);
+  const self = { tenant, name };
+  // The earlier binding leaves the allow-list unless the key keeps it there, or another key of the WLAN is bound to it too.
+  const releasable = (ssid: string, mac: string | null | undefined) => macToRelease(tx, ssid, mac, self, ssid === current.ssid ? current.mac : null);
+  const releaseHere = previous && previous.ssid === current.ssid ? await releasable(current.ssid, previous.mac) : undefined;
+  const elsewhere = previous && previous.ssid !== current.ssid ? previous : undefined;
+  const releaseElsewhere = elsewhere ? await releasable(elsewhere.ssid, elsewhere.mac) : undefined;
+  return taggedWithStep('wifi', async () => {
+    if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+    if (psk === undefined) throw new Error('the stored psk cannot be opened');
+    const vlanNetwork = networkOf(deps, current);
+    if (!vlanNetwork) throw new Error(`trust class ${current.trustClass} has no Wi-Fi network at this site`);
+    const spec: WifiKeySpec = {
+      ssid: current.ssid,
+      vlanNetwork,
+      keyId: wifiKeyId(tenant, name),
+      psk,
+      ...(current.mac ? { mac: current.mac } : {}),
+      ...(releaseHere ? { releaseMacs: [releaseHere] } : {}),
+      replaces,
+    };
+    const revokeElsewhere: WifiKeyRef | undefined = elsewhere && {
+      ssid: elsewhere.ssid,
+      keyId: wifiKeyId(tenant, name),
+      fingerprint: elsewhere.fingerprint,
+      ...(releaseElsewhere ? { releaseMac: releaseElsewhere } : {}),
+    };
+    return { wifi: ports.wifi, spec, revokeElsewhere };
+  });
+}
+
+/**
+ * One SSID at a time under its lock, one read of the controller and at most one write for all
+ * of the tenant's keys on it (not one per key).
+ */
+async function reconcileKeys(deps: ActivityDeps, tenant: string, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+  const { db, keys, log, ports } = deps;
+  return backendActivity(log, { tenant }, 'wifi', async () => {
+    const outcomes: ObjectOutcome[] = [];
+    const bySsid = new Map<string, WifiKeyRow[]>();
+    for (const row of await listWifiKeys(db, tenant)) bySsid.set(row.ssid, [...(bySsid.get(row.ssid) ?? []), row]);
+    for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
+      outcomes.push(
+        ...(await withLocks(db, async (tx, lock) => {
+          if (mode !== 'plan') await lock(LOCK_SPACE.wlanStage, ssid);
+          const specs: WifiKeySpec[] = [];
+          const found: ObjectOutcome[] = [];
+          // Re-read under the SSID lock: a revoke or restore may have finished while we waited.
+          for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
+            const psk = open(keys, row.psk);
+            const vlanNetwork = networkOf(deps, row);
+            if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
+            else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
+            else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
+          }
+          if (!ports.wifi) throw new Error('no wireless controller is configured at this site');
+          const ensured = await taggedWithStep('wifi', () =>
+            mode === 'plan' || specs.length === 0 ? ports.wifi!.ensureKeys(ssid, specs, true) : onWlan(ports.wifi!, tx, { kind: 'ensure', specs }),
+          );
+          const changed = ensured.filter((o) => o.result !== 'in-place');
+          if (changed.length && mode !== 'plan') log.info({ tenant, ssid, changed }, 'wifi keys corrected on the controller');
+          return [...ensured, ...found];
+        })),
+      );
+    }
+    return outcomes;
+  });
 }
 
 /** How long a key's change waits for the other changes of its WLAN before it fails (retried). */

@@ -48,52 +48,17 @@ export function unifiSession(http: BackendHttp, opts: UnifiAccess): UnifiSession
       false,
     );
   }
-  const credentials = { username: opts.username, password: opts.password };
-  let cookie: string | undefined;
-  let csrf: string | undefined;
-  let loggingIn: Promise<void> | undefined;
-
-  async function login(): Promise<void> {
-    const res = await http.call({ method: 'POST', path: selfHosted ? 'api/login' : 'api/auth/login', json: credentials, accept: [400, 401, 403, 429] });
-    if (res.status >= 300) {
-      // Never the answer's body: it may echo the login.
-      throw new BackendError(
-        'unifi',
-        `login refused -> ${res.status}; check the site's wireless controller username and password`,
-        res.status === 429,
-        res.status,
-      );
-    }
-    const jar = new Map<string, string>();
-    for (const line of [res.headers['set-cookie'] ?? []].flat()) {
-      const pair = line.split(';', 1)[0]!;
-      const at = pair.indexOf('=');
-      if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-    const session = selfHosted ? 'unifises' : 'TOKEN';
-    if (!jar.has(session)) throw new BackendError('unifi', `login answered no ${session} cookie: is SITE_WIFI_DEPLOYMENT right?`, false);
-    cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    csrf = selfHosted ? jar.get('csrf_token') : headerOf(res, 'x-csrf-token');
-  }
-
-  const loggedIn = () => (loggingIn ??= login().finally(() => (loggingIn = undefined)));
-
-  async function send(c: HttpCall): Promise<HttpAnswer> {
-    const write = (c.method ?? 'GET') !== 'GET';
-    const headers = { ...c.headers, cookie: cookie!, ...(write && csrf ? { 'x-csrf-token': csrf } : {}) };
-    const res = await http.call({ ...c, headers, accept: [...(c.accept ?? []), 401] });
-    csrf = headerOf(res, 'x-updated-csrf-token') ?? csrf;
-    return res;
-  }
+  const s: LoginSession = { http, selfHosted, credentials: { username: opts.username, password: opts.password } };
+  const loggedIn = () => (s.loggingIn ??= login(s).finally(() => (s.loggingIn = undefined)));
 
   return {
     async call(c) {
-      if (!cookie) await loggedIn();
-      let res = await send(c);
+      if (!s.cookie) await loggedIn();
+      let res = await send(s, c);
       if (res.status === 401) {
-        cookie = undefined;
+        s.cookie = undefined;
         await loggedIn();
-        res = await send(c);
+        res = await send(s, c);
       }
       // A fresh session refused as well: the account lacks the right, not a stale cookie.
       if (res.status === 401 && !c.accept?.includes(401)) {
@@ -102,6 +67,48 @@ export function unifiSession(http: BackendHttp, opts: UnifiAccess): UnifiSession
       return res;
     },
   };
+}
+
+/** A logged-in session, shared by every call through it: its cookies, its CSRF token, a login under way. */
+interface LoginSession {
+  http: BackendHttp;
+  selfHosted: boolean;
+  credentials: { username: string; password: string };
+  cookie?: string;
+  csrf?: string;
+  loggingIn?: Promise<void>;
+}
+
+async function login(s: LoginSession): Promise<void> {
+  const { http, selfHosted, credentials } = s;
+  const res = await http.call({ method: 'POST', path: selfHosted ? 'api/login' : 'api/auth/login', json: credentials, accept: [400, 401, 403, 429] });
+  if (res.status >= 300) {
+    // Never the answer's body: it may echo the login.
+    throw new BackendError(
+      'unifi',
+      `login refused -> ${res.status}; check the site's wireless controller username and password`,
+      res.status === 429,
+      res.status,
+    );
+  }
+  const jar = new Map<string, string>();
+  for (const line of [res.headers['set-cookie'] ?? []].flat()) {
+    const pair = line.split(';', 1)[0]!;
+    const at = pair.indexOf('=');
+    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  const session = selfHosted ? 'unifises' : 'TOKEN';
+  if (!jar.has(session)) throw new BackendError('unifi', `login answered no ${session} cookie: is SITE_WIFI_DEPLOYMENT right?`, false);
+  s.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  s.csrf = selfHosted ? jar.get('csrf_token') : headerOf(res, 'x-csrf-token');
+}
+
+async function send(s: LoginSession, c: HttpCall): Promise<HttpAnswer> {
+  const write = (c.method ?? 'GET') !== 'GET';
+  const headers = { ...c.headers, cookie: s.cookie!, ...(write && s.csrf ? { 'x-csrf-token': s.csrf } : {}) };
+  const res = await s.http.call({ ...c, headers, accept: [...(c.accept ?? []), 401] });
+  s.csrf = headerOf(res, 'x-updated-csrf-token') ?? s.csrf;
+  return res;
 }
 
 function headerOf(res: HttpAnswer, name: string): string | undefined {

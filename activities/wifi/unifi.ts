@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
-import { unifiApiBase, unifiSession, type UnifiDeployment } from './unifi-session.js';
+import { unifiApiBase, unifiSession, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
 import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 import type { ChangeResult } from '../group-commit.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
@@ -91,320 +91,354 @@ interface Answer<T> {
 
 const PRODUCT = 'unifi';
 
+/** What the adapter's functions share: the logged-in API, the site's path, and the per-SSID write queues. */
+interface Unifi {
+  session: UnifiSession;
+  base: string;
+  placeholderNetwork?: string;
+  /** One queue per SSID, shared by every call of this adapter: writes to one SSID never overlap. */
+  queues: Map<string, Promise<unknown>>;
+}
+
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
   const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, pin: opts.pin });
-  const session = unifiSession(http, opts);
-  const base = unifiApiBase(opts);
-
-  async function call<T>(method: 'GET' | 'PUT', path: string, json?: unknown): Promise<T[]> {
-    const res = await session.call({ method, path: `${base}/${path}`, json, accept: [400, 401, 403, 404] });
-    let body: Answer<T> | undefined;
-    try {
-      body = res.json<Answer<T>>();
-    } catch {
-      body = undefined;
-    }
-    if (res.status < 300 && body?.meta?.rc === 'ok') return body.data ?? [];
-    // Only the controller's codes and the refused field name go into the detail: the data of an
-    // answer can hold passwords.
-    const first = body?.data?.[0];
-    const field = first?.validationError?.field;
-    const detail = [body?.meta?.msg ?? 'no controller message', first?.msg, field && `field ${field}`].filter(Boolean).join(' ');
-    throw new BackendError(PRODUCT, `${method} ${path} -> ${res.status} ${detail}`, false, res.status);
-  }
-
-  const queues = new Map<string, Promise<unknown>>();
-  function serialized<T>(ssid: string, work: () => Promise<T>): Promise<T> {
-    const run = (queues.get(ssid) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => undefined);
-    queues.set(ssid, tail);
-    void tail.then(() => {
-      if (queues.get(ssid) === tail) queues.delete(ssid);
-    });
-    return run;
-  }
-
-  async function wlanBySsid(ssid: string): Promise<Wlan | undefined> {
-    return (await call<Wlan>('GET', 'rest/wlanconf')).find((w) => w.name === ssid);
-  }
-
-  const matches = (ref: WifiKeyRef) => (e: PpskEntry) => !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
-
-  /** The changes to one WLAN, on its state as read; `put` is the body of the write, when one is needed. */
-  function edited(
-    ssid: string,
-    wlan: Wlan,
-    networks: Network[],
-    changes: WifiChange[],
-  ): { outcomes: Array<ChangeResult<ObjectOutcome[]>>; put?: Record<string, unknown> } {
-    const st: WlanState = {
-      entries: wlan.private_preshared_keys ?? [],
-      allowList: allowListOf(wlan),
-      ppskEnabled: wlan.private_preshared_keys_enabled === true,
-      filterAllow: filtersByAllowList(wlan),
-      entriesChanged: false,
-      listChanged: false,
-      enable: false,
-      bound: false,
-    };
-    const outcomes = changes.map((c): ChangeResult<ObjectOutcome[]> => {
-      try {
-        return { ok: true, value: c.kind === 'ensure' ? editEnsure(st, ssid, networks, c.specs) : editRemove(st, networks, c.ref) };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    });
-    if (!st.entriesChanged && !st.listChanged && !st.enable && !st.bound) return { outcomes };
-    return {
-      outcomes,
-      put: {
-        private_preshared_keys: st.entries,
-        ...(st.enable ? { private_preshared_keys_enabled: true } : {}),
-        // The allow-list goes in the key's own write: a bound key never stands without its binding.
-        ...(st.listChanged ? { mac_filter_list: st.allowList } : {}),
-        ...(st.bound ? { mac_filter_enabled: true, mac_filter_policy: 'allow' } : {}),
-      },
-    };
-  }
-
-  /**
-   * Keys of one WLAN: each stands with its psk on its network, the entries it `replaces` go, a
-   * placeholder goes once a key stands. Throws for a key that cannot be written (its network unknown).
-   */
-  function editEnsure(st: WlanState, ssid: string, networks: Network[], specs: WifiKeySpec[]): ObjectOutcome[] {
-    const outcomes: ObjectOutcome[] = [];
-    const bound = specs.some((s) => s.mac !== undefined);
-    const release = new Set(specs.flatMap((s) => s.releaseMacs ?? []).filter((m) => !specs.some((s) => s.mac === m)));
-    const resolved = specs.map((spec) => {
-      const net = networks.find((n) => n._id === spec.vlanNetwork) ?? networks.find((n) => n.name === spec.vlanNetwork);
-      if (!net) throw new BackendError(PRODUCT, `network ${spec.vlanNetwork} not found on the controller`, false);
-      return { spec, net };
-    });
-    for (const { spec, net } of resolved) {
-      const replaced = new Set(spec.replaces ?? []);
-      const isMine = (e: PpskEntry) => e.password === spec.psk;
-      const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
-      const mine = st.entries.filter(isMine);
-      const stale = st.entries.filter(isStale);
-      const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
-      // The binding is the WLAN's filter admitting exactly the listed clients, this one among them.
-      const macDrifted = spec.mac !== undefined && (!st.allowList.includes(spec.mac) || !st.filterAllow);
-      if (spec.mac !== undefined && !st.allowList.includes(spec.mac)) {
-        st.allowList = [...st.allowList, spec.mac];
-        st.listChanged = true;
-      }
-      // A key is found by its psk, so what can differ of one found is its network and its binding.
-      const fields =
-        mine.length > 0
-          ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])]
-          : stale.length > 0
-            ? ['psk']
-            : [];
-      outcomes.push(outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields));
-      if (!keyDrifted && stale.length === 0) continue;
-      // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
-      const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
-      const next: PpskEntry[] = [];
-      for (const e of st.entries) {
-        if (isMine(e)) {
-          if (!next.includes(desired)) next.push(desired);
-        } else if (!isStale(e)) {
-          next.push(e);
-        }
-      }
-      if (!next.includes(desired)) next.push(desired);
-      st.entries = next;
-      st.entriesChanged = true;
-    }
-    if (release.size > 0 && st.allowList.some((m) => release.has(m))) {
-      st.allowList = st.allowList.filter((m) => !release.has(m));
-      st.listChanged = true;
-    }
-    if (!st.ppskEnabled) outcomes.push({ object: `wlan ${ssid} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] });
-    if (bound && !st.filterAllow)
-      outcomes.push({ object: `wlan ${ssid} MAC filter`, result: 'corrected', fields: ['mac_filter_enabled', 'mac_filter_policy'] });
-    if (specs.length > 0) {
-      if (!st.ppskEnabled) st.enable = true;
-      st.ppskEnabled = true;
-      if (bound && !st.filterAllow) st.bound = true;
-      if (bound) st.filterAllow = true;
-      if (st.entries.some((e) => isPlaceholderPassword(e.password))) {
-        st.entries = st.entries.filter((e) => !isPlaceholderPassword(e.password));
-        st.entriesChanged = true;
-      }
-    }
-    return outcomes;
-  }
-
-  /** Revokes a key (and its `releaseMac`); when it was the WLAN's last, leaves one unusable placeholder entry. */
-  function editRemove(st: WlanState, networks: Network[], ref: WifiKeyRef): ObjectOutcome[] {
-    const revoked = st.entries.filter(matches(ref));
-    const unlist = ref.releaseMac !== undefined && st.allowList.includes(ref.releaseMac);
-    if (revoked.length === 0 && !unlist) return [];
-    const keep = st.entries.filter((e) => !revoked.includes(e));
-    if (keep.length === 0 && revoked.length > 0 && st.ppskEnabled) {
-      const networkId = opts.placeholderNetwork ? networkByRef(networks, opts.placeholderNetwork)._id : revoked[0]!.networkconf_id;
-      keep.push({ password: placeholderPassword(), networkconf_id: networkId });
-    }
-    if (revoked.length > 0) {
-      st.entries = keep;
-      st.entriesChanged = true;
-    }
-    // The client leaves the allow-list in the key's own write; the filter stays on, so an empty
-    // list keeps everyone out of a WLAN that holds no bound key.
-    if (unlist) {
-      st.allowList = st.allowList.filter((m) => m !== ref.releaseMac);
-      st.listChanged = true;
-    }
-    return [];
-  }
-
-  /** Whether the WLAN as the controller answered holds the change. */
-  function confirmed(wlan: Wlan, networks: Network[], c: WifiChange, all: WifiChange[]): boolean {
-    const entries = wlan.private_preshared_keys ?? [];
-    const allowList = allowListOf(wlan);
-    if (c.kind === 'remove') {
-      // A key bound to the same client by a later change of the same write keeps it listed.
-      const rebound = all.some((o) => o.kind === 'ensure' && o.specs.some((s) => s.mac === c.ref.releaseMac));
-      return !entries.some(matches(c.ref)) && (c.ref.releaseMac === undefined || rebound || !allowList.includes(c.ref.releaseMac));
-    }
-    return c.specs.every((spec) => {
-      const net = networks.find((n) => n._id === spec.vlanNetwork) ?? networks.find((n) => n.name === spec.vlanNetwork);
-      const mine = entries.filter((e) => e.password === spec.psk);
-      const replaced = new Set(spec.replaces ?? []);
-      const stale = entries.some((e) => e.password !== spec.psk && replaced.has(pskFingerprint(spec.keyId, e.password)));
-      const boundOk = spec.mac === undefined || (allowList.includes(spec.mac) && filtersByAllowList(wlan));
-      return mine.length === 1 && mine[0]!.networkconf_id === net?._id && !stale && boundOk;
-    });
-  }
-
-  /**
-   * Every change to one WLAN on one read of it and one PUT of its whole key list (group commit),
-   * in order, as if each were written alone; then a read of the WLAN confirms each. The controller
-   * takes or refuses a PUT whole: a refused write of several changes is split in halves until the
-   * refused change stands alone, and the others are written without it.
-   */
-  async function write(ssid: string, changes: WifiChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
-    const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
-      if (c.kind === 'remove') return undefined;
-      const problem = specsProblem(ssid, c.specs);
-      return problem ? { ok: false, error: problem } : undefined;
-    });
-    const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
-    if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
-    const networks = await call<Network>('GET', 'rest/networkconf');
-    let wlan = await wlanBySsid(ssid);
-    if (!wlan) {
-      // Nothing to revoke on a WLAN that is gone; a key cannot stand on it.
-      for (const i of open())
-        results[i] =
-          changes[i]!.kind === 'remove'
-            ? { ok: true, value: [] }
-            : { ok: false, error: new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false) };
-      return results as Array<ChangeResult<ObjectOutcome[]>>;
-    }
-    let wrote = false;
-    const attempt = async (indexes: number[]): Promise<void> => {
-      const { outcomes, put } = edited(
-        ssid,
-        wlan!,
-        networks,
-        indexes.map((i) => changes[i]!),
-      );
-      const ok = indexes.filter((i, k) => {
-        const r = outcomes[k]!;
-        if (!r.ok) results[i] = r;
-        return r.ok;
-      });
-      // A change that failed its edit is not in `put`: write the rest without it.
-      if (ok.length < indexes.length) return attempt(ok);
-      const keep = () => indexes.forEach((i, k) => outcomesOf.set(i, outcomes[k]!));
-      if (!put) return keep();
-      try {
-        const answer = await call<Wlan>('PUT', `rest/wlanconf/${wlan!._id}`, put);
-        wlan = answer.find((w) => w._id === wlan!._id) ?? { ...wlan!, ...(put as Partial<Wlan>) };
-        wrote = true;
-        keep();
-      } catch (e) {
-        if (!(e instanceof BackendError) || e.status !== 400) throw e;
-        if (indexes.length === 1) {
-          results[indexes[0]!] = { ok: false, error: e };
-          return;
-        }
-        const half = Math.ceil(indexes.length / 2);
-        await attempt(indexes.slice(0, half));
-        await attempt(indexes.slice(half));
-      }
-    };
-    const before = open();
-    const outcomesOf = new Map<number, ChangeResult<ObjectOutcome[]>>();
-    await attempt(before);
-    // Each change ends when the controller's own WLAN holds it.
-    const now = wrote ? await wlanBySsid(ssid) : wlan;
-    before.forEach((i) => {
-      if (results[i] !== undefined) return;
-      const c = changes[i]!;
-      results[i] =
-        now && confirmed(now, networks, c, changes) && outcomesOf.has(i)
-          ? outcomesOf.get(i)!
-          : {
-              ok: false,
-              error: new BackendError(
-                PRODUCT,
-                `${c.kind === 'remove' ? `revoke of ${c.ref.keyId}` : c.specs.map((s) => s.keyId).join(', ')} on ${ssid}: not on the controller after the write`,
-              ),
-            };
-    });
-    return results as Array<ChangeResult<ObjectOutcome[]>>;
-  }
-
-  function specsProblem(ssid: string, specs: WifiKeySpec[]): Error | undefined {
-    for (const spec of specs) {
-      const problem = pskProblem(spec.psk);
-      if (problem) return new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
-      if (spec.mac !== undefined && normalizeMac(spec.mac) !== spec.mac) return new Error(`key ${spec.keyId}: the MAC is not in the lowercase colon form`);
-      if (spec.ssid !== ssid) return new Error(`key ${spec.keyId} is for ${spec.ssid}, not ${ssid}`);
-    }
-    return undefined;
-  }
-
-  /** The keys of one WLAN from one read of it and at most one write; a `plan` reads and reports the same outcomes without the write. */
-  async function ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]> {
-    const problem = specsProblem(ssid, specs);
-    if (problem) throw problem;
-    if (specs.length === 0) return [];
-    if (plan) {
-      const networks = await call<Network>('GET', 'rest/networkconf');
-      const wlan = await wlanBySsid(ssid);
-      if (!wlan) throw new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false);
-      return unwrap(edited(ssid, wlan, networks, [{ kind: 'ensure', specs }]).outcomes)[0]!;
-    }
-    return unwrap(await serialized(ssid, () => write(ssid, [{ kind: 'ensure', specs }])))[0]!;
-  }
-
+  const ctx: Unifi = {
+    session: unifiSession(http, opts),
+    base: unifiApiBase(opts),
+    placeholderNetwork: opts.placeholderNetwork,
+    queues: new Map(),
+  };
   return {
-    async observe(ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
-      const wlan = await wlanBySsid(ref.ssid);
-      const entry = wlan?.private_preshared_keys?.find(matches(ref));
-      if (!entry) return undefined;
-      const networks = await call<Network>('GET', 'rest/networkconf');
-      return {
-        ssid: ref.ssid,
-        keyId: ref.keyId,
-        networkId: entry.networkconf_id,
-        networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
-        ...(ref.releaseMac && filtersByAllowList(wlan!) && allowListOf(wlan!).includes(ref.releaseMac) ? { mac: ref.releaseMac } : {}),
-      };
-    },
+    observe: (ref) => observe(ctx, ref),
+    ensure: (spec: WifiKeySpec) => ensureKeys(ctx, spec.ssid, [spec], false),
+    ensureKeys: (ssid, specs, plan) => ensureKeys(ctx, ssid, specs, plan),
+    write: (ssid, changes) => serialized(ctx, ssid, () => write(ctx, ssid, changes)),
+    remove: (ref) => remove(ctx, ref),
+  };
+}
 
-    ensure: (spec: WifiKeySpec) => ensureKeys(spec.ssid, [spec], false),
-    ensureKeys,
-    write: (ssid, changes) => serialized(ssid, () => write(ssid, changes)),
+async function call<T>(ctx: Unifi, method: 'GET' | 'PUT', path: string, json?: unknown): Promise<T[]> {
+  const res = await ctx.session.call({ method, path: `${ctx.base}/${path}`, json, accept: [400, 401, 403, 404] });
+  let body: Answer<T> | undefined;
+  try {
+    body = res.json<Answer<T>>();
+  } catch {
+    body = undefined;
+  }
+  if (res.status < 300 && body?.meta?.rc === 'ok') return body.data ?? [];
+  // Only the controller's codes and the refused field name go into the detail: the data of an
+  // answer can hold passwords.
+  const first = body?.data?.[0];
+  const field = first?.validationError?.field;
+  const detail = [body?.meta?.msg ?? 'no controller message', first?.msg, field && `field ${field}`].filter(Boolean).join(' ');
+  throw new BackendError(PRODUCT, `${method} ${path} -> ${res.status} ${detail}`, false, res.status);
+}
 
-    async remove(ref: WifiKeyRef): Promise<void> {
-      unwrap(await serialized(ref.ssid, () => write(ref.ssid, [{ kind: 'remove', ref }])));
+function serialized<T>(ctx: Unifi, ssid: string, work: () => Promise<T>): Promise<T> {
+  const queues = ctx.queues;
+  const run = (queues.get(ssid) ?? Promise.resolve()).then(work, work);
+  const tail = run.catch(() => undefined);
+  queues.set(ssid, tail);
+  void tail.then(() => {
+    if (queues.get(ssid) === tail) queues.delete(ssid);
+  });
+  return run;
+}
+
+async function wlanBySsid(ctx: Unifi, ssid: string): Promise<Wlan | undefined> {
+  return (await call<Wlan>(ctx, 'GET', 'rest/wlanconf')).find((w) => w.name === ssid);
+}
+
+const matches = (ref: WifiKeyRef) => (e: PpskEntry) => !isPlaceholderPassword(e.password) && pskFingerprint(ref.keyId, e.password) === ref.fingerprint;
+
+async function observe(ctx: Unifi, ref: WifiKeyRef): Promise<WifiKeyState | undefined> {
+  const wlan = await wlanBySsid(ctx, ref.ssid);
+  const entry = wlan?.private_preshared_keys?.find(matches(ref));
+  if (!entry) return undefined;
+  const networks = await call<Network>(ctx, 'GET', 'rest/networkconf');
+  return {
+    ssid: ref.ssid,
+    keyId: ref.keyId,
+    networkId: entry.networkconf_id,
+    networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
+    ...(ref.releaseMac && filtersByAllowList(wlan!) && allowListOf(wlan!).includes(ref.releaseMac) ? { mac: ref.releaseMac } : {}),
+  };
+}
+
+async function remove(ctx: Unifi, ref: WifiKeyRef): Promise<void> {
+  unwrap(await serialized(ctx, ref.ssid, () => write(ctx, ref.ssid, [{ kind: 'remove', ref }])));
+}
+
+/** The changes to one WLAN, on its state as read; `put` is the body of the write, when one is needed. */
+function edited(
+  ctx: Unifi,
+  ssid: string,
+  wlan: Wlan,
+  networks: Network[],
+  changes: WifiChange[],
+): { outcomes: Array<ChangeResult<ObjectOutcome[]>>; put?: Record<string, unknown> } {
+  const st: WlanState = {
+    entries: wlan.private_preshared_keys ?? [],
+    allowList: allowListOf(wlan),
+    ppskEnabled: wlan.private_preshared_keys_enabled === true,
+    filterAllow: filtersByAllowList(wlan),
+    entriesChanged: false,
+    listChanged: false,
+    enable: false,
+    bound: false,
+  };
+  const outcomes = changes.map((c): ChangeResult<ObjectOutcome[]> => {
+    try {
+      return { ok: true, value: c.kind === 'ensure' ? editEnsure(st, ssid, networks, c.specs) : editRemove(ctx, st, networks, c.ref) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  });
+  if (!st.entriesChanged && !st.listChanged && !st.enable && !st.bound) return { outcomes };
+  return {
+    outcomes,
+    put: {
+      private_preshared_keys: st.entries,
+      ...(st.enable ? { private_preshared_keys_enabled: true } : {}),
+      // The allow-list goes in the key's own write: a bound key never stands without its binding.
+      ...(st.listChanged ? { mac_filter_list: st.allowList } : {}),
+      ...(st.bound ? { mac_filter_enabled: true, mac_filter_policy: 'allow' } : {}),
     },
   };
+}
+
+/**
+ * Keys of one WLAN: each stands with its psk on its network, the entries it `replaces` go, a
+ * placeholder goes once a key stands. Throws for a key that cannot be written (its network unknown).
+ */
+function editEnsure(st: WlanState, ssid: string, networks: Network[], specs: WifiKeySpec[]): ObjectOutcome[] {
+  const bound = specs.some((s) => s.mac !== undefined);
+  const release = new Set(specs.flatMap((s) => s.releaseMacs ?? []).filter((m) => !specs.some((s) => s.mac === m)));
+  const resolved = specs.map((spec) => ({ spec, net: networkByRef(networks, spec.vlanNetwork) }));
+  const outcomes = resolved.map(({ spec, net }) => editKey(st, ssid, spec, net));
+  if (release.size > 0 && st.allowList.some((m) => release.has(m))) {
+    st.allowList = st.allowList.filter((m) => !release.has(m));
+    st.listChanged = true;
+  }
+  return [...outcomes, ...editWlanSettings(st, ssid, specs.length > 0, bound)];
+}
+
+/** One key of editEnsure: its outcome, and its entry (and its client) laid on the WLAN's state. */
+function editKey(st: WlanState, ssid: string, spec: WifiKeySpec, net: Network): ObjectOutcome {
+  const replaced = new Set(spec.replaces ?? []);
+  const isMine = (e: PpskEntry) => e.password === spec.psk;
+  const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
+  const mine = st.entries.filter(isMine);
+  const stale = st.entries.filter(isStale);
+  const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
+  // The binding is the WLAN's filter admitting exactly the listed clients, this one among them.
+  const macDrifted = spec.mac !== undefined && (!st.allowList.includes(spec.mac) || !st.filterAllow);
+  if (spec.mac !== undefined && !st.allowList.includes(spec.mac)) {
+    st.allowList = [...st.allowList, spec.mac];
+    st.listChanged = true;
+  }
+  // A key is found by its psk, so what can differ of one found is its network and its binding.
+  const fields =
+    mine.length > 0
+      ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])]
+      : stale.length > 0
+        ? ['psk']
+        : [];
+  const outcome = outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields);
+  if (!keyDrifted && stale.length === 0) return outcome;
+  // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
+  const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
+  const next: PpskEntry[] = [];
+  for (const e of st.entries) {
+    if (isMine(e)) {
+      if (!next.includes(desired)) next.push(desired);
+    } else if (!isStale(e)) {
+      next.push(e);
+    }
+  }
+  if (!next.includes(desired)) next.push(desired);
+  st.entries = next;
+  st.entriesChanged = true;
+  return outcome;
+}
+
+/** The end of editEnsure: private keys enabled, the MAC filter set for bound keys, placeholders gone. */
+function editWlanSettings(st: WlanState, ssid: string, anyKey: boolean, bound: boolean): ObjectOutcome[] {
+  const outcomes: ObjectOutcome[] = [];
+  if (!st.ppskEnabled) outcomes.push({ object: `wlan ${ssid} private keys`, result: 'corrected', fields: ['private_preshared_keys_enabled'] });
+  if (bound && !st.filterAllow) outcomes.push({ object: `wlan ${ssid} MAC filter`, result: 'corrected', fields: ['mac_filter_enabled', 'mac_filter_policy'] });
+  if (anyKey) {
+    if (!st.ppskEnabled) st.enable = true;
+    st.ppskEnabled = true;
+    if (bound && !st.filterAllow) st.bound = true;
+    if (bound) st.filterAllow = true;
+    if (st.entries.some((e) => isPlaceholderPassword(e.password))) {
+      st.entries = st.entries.filter((e) => !isPlaceholderPassword(e.password));
+      st.entriesChanged = true;
+    }
+  }
+  return outcomes;
+}
+
+/** Revokes a key (and its `releaseMac`); when it was the WLAN's last, leaves one unusable placeholder entry. */
+function editRemove(ctx: Unifi, st: WlanState, networks: Network[], ref: WifiKeyRef): ObjectOutcome[] {
+  const revoked = st.entries.filter(matches(ref));
+  const unlist = ref.releaseMac !== undefined && st.allowList.includes(ref.releaseMac);
+  if (revoked.length === 0 && !unlist) return [];
+  const keep = st.entries.filter((e) => !revoked.includes(e));
+  if (keep.length === 0 && revoked.length > 0 && st.ppskEnabled) {
+    const networkId = ctx.placeholderNetwork ? networkByRef(networks, ctx.placeholderNetwork)._id : revoked[0]!.networkconf_id;
+    keep.push({ password: placeholderPassword(), networkconf_id: networkId });
+  }
+  if (revoked.length > 0) {
+    st.entries = keep;
+    st.entriesChanged = true;
+  }
+  // The client leaves the allow-list in the key's own write; the filter stays on, so an empty
+  // list keeps everyone out of a WLAN that holds no bound key.
+  if (unlist) {
+    st.allowList = st.allowList.filter((m) => m !== ref.releaseMac);
+    st.listChanged = true;
+  }
+  return [];
+}
+
+/** Whether the WLAN as the controller answered holds the change. */
+function confirmed(wlan: Wlan, networks: Network[], c: WifiChange, all: WifiChange[]): boolean {
+  const entries = wlan.private_preshared_keys ?? [];
+  const allowList = allowListOf(wlan);
+  if (c.kind === 'remove') {
+    // A key bound to the same client by a later change of the same write keeps it listed.
+    const rebound = all.some((o) => o.kind === 'ensure' && o.specs.some((s) => s.mac === c.ref.releaseMac));
+    return !entries.some(matches(c.ref)) && (c.ref.releaseMac === undefined || rebound || !allowList.includes(c.ref.releaseMac));
+  }
+  return c.specs.every((spec) => {
+    const net = networks.find((n) => n._id === spec.vlanNetwork) ?? networks.find((n) => n.name === spec.vlanNetwork);
+    const mine = entries.filter((e) => e.password === spec.psk);
+    const replaced = new Set(spec.replaces ?? []);
+    const stale = entries.some((e) => e.password !== spec.psk && replaced.has(pskFingerprint(spec.keyId, e.password)));
+    const boundOk = spec.mac === undefined || (allowList.includes(spec.mac) && filtersByAllowList(wlan));
+    return mine.length === 1 && mine[0]!.networkconf_id === net?._id && !stale && boundOk;
+  });
+}
+
+/** One group commit's write in progress: each change's result once known, the WLAN as last written. */
+interface WlanWrite {
+  ssid: string;
+  changes: WifiChange[];
+  networks: Network[];
+  wlan: Wlan;
+  results: Array<ChangeResult<ObjectOutcome[]> | undefined>;
+  /** The outcomes of each change a write carried, until the controller's WLAN confirms it. */
+  outcomesOf: Map<number, ChangeResult<ObjectOutcome[]>>;
+  wrote: boolean;
+}
+
+/**
+ * Every change to one WLAN on one read of it and one PUT of its whole key list (group commit),
+ * in order, as if each were written alone; then a read of the WLAN confirms each. The controller
+ * takes or refuses a PUT whole: a refused write of several changes is split in halves until the
+ * refused change stands alone, and the others are written without it.
+ */
+async function write(ctx: Unifi, ssid: string, changes: WifiChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+  const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
+    if (c.kind === 'remove') return undefined;
+    const problem = specsProblem(ssid, c.specs);
+    return problem ? { ok: false, error: problem } : undefined;
+  });
+  const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+  if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
+  const networks = await call<Network>(ctx, 'GET', 'rest/networkconf');
+  const wlan = await wlanBySsid(ctx, ssid);
+  if (!wlan) {
+    // Nothing to revoke on a WLAN that is gone; a key cannot stand on it.
+    for (const i of open())
+      results[i] =
+        changes[i]!.kind === 'remove'
+          ? { ok: true, value: [] }
+          : { ok: false, error: new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false) };
+    return results as Array<ChangeResult<ObjectOutcome[]>>;
+  }
+  const w: WlanWrite = { ssid, changes, networks, wlan, results, outcomesOf: new Map(), wrote: false };
+  const before = open();
+  await attempt(ctx, w, before);
+  // Each change ends when the controller's own WLAN holds it.
+  const now = w.wrote ? await wlanBySsid(ctx, ssid) : w.wlan;
+  before.forEach((i) => {
+    if (results[i] !== undefined) return;
+    const c = changes[i]!;
+    results[i] = now && confirmed(now, networks, c, changes) && w.outcomesOf.has(i) ? w.outcomesOf.get(i)! : notConfirmed(ssid, c);
+  });
+  return results as Array<ChangeResult<ObjectOutcome[]>>;
+}
+
+/** The changes `indexes` in one PUT; a refused PUT of several is split in halves (see write). */
+async function attempt(ctx: Unifi, w: WlanWrite, indexes: number[]): Promise<void> {
+  const { outcomes, put } = edited(
+    ctx,
+    w.ssid,
+    w.wlan,
+    w.networks,
+    indexes.map((i) => w.changes[i]!),
+  );
+  const ok = indexes.filter((i, k) => {
+    const r = outcomes[k]!;
+    if (!r.ok) w.results[i] = r;
+    return r.ok;
+  });
+  // A change that failed its edit is not in `put`: write the rest without it.
+  if (ok.length < indexes.length) return attempt(ctx, w, ok);
+  const keep = () => indexes.forEach((i, k) => w.outcomesOf.set(i, outcomes[k]!));
+  if (!put) return keep();
+  try {
+    const answer = await call<Wlan>(ctx, 'PUT', `rest/wlanconf/${w.wlan._id}`, put);
+    w.wlan = answer.find((x) => x._id === w.wlan._id) ?? { ...w.wlan, ...(put as Partial<Wlan>) };
+    w.wrote = true;
+    keep();
+  } catch (e) {
+    if (!(e instanceof BackendError) || e.status !== 400) throw e;
+    if (indexes.length === 1) {
+      w.results[indexes[0]!] = { ok: false, error: e };
+      return;
+    }
+    const half = Math.ceil(indexes.length / 2);
+    await attempt(ctx, w, indexes.slice(0, half));
+    await attempt(ctx, w, indexes.slice(half));
+  }
+}
+
+function notConfirmed(ssid: string, c: WifiChange): ChangeResult<ObjectOutcome[]> {
+  return {
+    ok: false,
+    error: new BackendError(
+      PRODUCT,
+      `${c.kind === 'remove' ? `revoke of ${c.ref.keyId}` : c.specs.map((s) => s.keyId).join(', ')} on ${ssid}: not on the controller after the write`,
+    ),
+  };
+}
+
+function specsProblem(ssid: string, specs: WifiKeySpec[]): Error | undefined {
+  for (const spec of specs) {
+    const problem = pskProblem(spec.psk);
+    if (problem) return new BackendError(PRODUCT, `key ${spec.keyId}: ${problem}`, false);
+    if (spec.mac !== undefined && normalizeMac(spec.mac) !== spec.mac) return new Error(`key ${spec.keyId}: the MAC is not in the lowercase colon form`);
+    if (spec.ssid !== ssid) return new Error(`key ${spec.keyId} is for ${spec.ssid}, not ${ssid}`);
+  }
+  return undefined;
+}
+
+/** The keys of one WLAN from one read of it and at most one write; a `plan` reads and reports the same outcomes without the write. */
+async function ensureKeys(ctx: Unifi, ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]> {
+  const problem = specsProblem(ssid, specs);
+  if (problem) throw problem;
+  if (specs.length === 0) return [];
+  if (plan) {
+    const networks = await call<Network>(ctx, 'GET', 'rest/networkconf');
+    const wlan = await wlanBySsid(ctx, ssid);
+    if (!wlan) throw new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false);
+    return unwrap(edited(ctx, ssid, wlan, networks, [{ kind: 'ensure', specs }]).outcomes)[0]!;
+  }
+  return unwrap(await serialized(ctx, ssid, () => write(ctx, ssid, [{ kind: 'ensure', specs }])))[0]!;
 }
 
 /** One WLAN's state while a batch of changes is laid on it, and what its write must carry. */
