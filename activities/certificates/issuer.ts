@@ -35,7 +35,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** X.520 upper bound of a common name. */
 const MAX_CN = 64;
 
+/** What issuing needs of the CA, read and checked once when the issuer is built. */
+interface Ca {
+  caCert: X509Certificate;
+  caKey: KeyObject;
+  caParts: ReturnType<typeof readCertificate>;
+  caKeyId: ReturnType<typeof keyIdentifier>;
+  caNotAfter: Date;
+  chainPem: string;
+  siteDomain: string;
+  now: () => Date;
+}
+
 export function createIssuer(opts: IssuerOptions): CertificateIssuer {
+  const ctx = loadCa(opts);
+  return { inspectCsr, issue: (req) => issue(ctx, req), caCertificatePem: toPem(ctx.caCert.raw) };
+}
+
+function loadCa(opts: IssuerOptions): Ca {
   const caCert = new X509Certificate(opts.caCertPem);
   if (!caCert.ca) throw new Error('the CA certificate is not a CA certificate (basicConstraints CA:TRUE missing)');
   let caKey: KeyObject;
@@ -65,55 +82,54 @@ export function createIssuer(opts: IssuerOptions): CertificateIssuer {
   const caNotAfter = new Date(caCert.validTo);
   const chainPem = [caCert, ...chain].map((c) => toPem(c.raw)).join('');
   const now = opts.now ?? (() => new Date());
+  return { caCert, caKey, caParts, caKeyId, caNotAfter, chainPem, siteDomain: opts.siteDomain, now };
+}
 
-  async function issue(req: IssueRequest): Promise<IssuedCertificate> {
-    const csr = readCsr(req.csrPem);
-    if (!csr.ok) throw new CertificateRequestRefused(csr.reason);
-    const nameReason = certificateNameReason(req.certificate);
-    if (nameReason) throw new CertificateRequestRefused(nameReason);
-    const zone = tenantZone(req.tenant, opts.siteDomain);
-    const namesBad = namesReason(req.names, zone);
-    if (namesBad) throw new CertificateRequestRefused(namesBad);
+async function issue(ctx: Ca, req: IssueRequest): Promise<IssuedCertificate> {
+  const csr = readCsr(req.csrPem);
+  if (!csr.ok) throw new CertificateRequestRefused(csr.reason);
+  const nameReason = certificateNameReason(req.certificate);
+  if (nameReason) throw new CertificateRequestRefused(nameReason);
+  const zone = tenantZone(req.tenant, ctx.siteDomain);
+  const namesBad = namesReason(req.names, zone);
+  if (namesBad) throw new CertificateRequestRefused(namesBad);
 
-    const t = now();
-    if (t.getTime() >= caNotAfter.getTime()) throw new BackendError('ca', 'the tenant service CA certificate has expired', false);
-    const notBefore = new Date(Math.floor((t.getTime() - BACKDATE_MS) / 1000) * 1000);
-    const notAfter = new Date(notBefore.getTime() + LIFETIME_DAYS * DAY_MS);
+  const t = ctx.now();
+  if (t.getTime() >= ctx.caNotAfter.getTime()) throw new BackendError('ca', 'the tenant service CA certificate has expired', false);
+  const notBefore = new Date(Math.floor((t.getTime() - BACKDATE_MS) / 1000) * 1000);
+  const notAfter = new Date(notBefore.getTime() + LIFETIME_DAYS * DAY_MS);
 
-    const sans = certificateDnsNames(req.certificate, zone, req.names);
-    const cn = sans[0]!.length <= MAX_CN ? sans[0] : undefined;
-    const serial = randomBytes(16);
-    // Positive and 16 significant bytes: a serial never starts with a zero or sign bit.
-    serial[0] = (serial[0]! & 0x7f) | 0x01;
+  const sans = certificateDnsNames(req.certificate, zone, req.names);
+  const cn = sans[0]!.length <= MAX_CN ? sans[0] : undefined;
+  const serial = randomBytes(16);
+  // Positive and 16 significant bytes: a serial never starts with a zero or sign bit.
+  serial[0] = (serial[0]! & 0x7f) | 0x01;
 
-    const der = buildCertificate({
-      serial,
-      issuer: caParts.subject,
-      subject: nameWithCommonName(cn),
-      notBefore,
-      notAfter,
-      spki: csr.key.spki,
-      signingKey: caKey,
-      extensions: [
-        ext.basicConstraints(false),
-        ext.keyUsage(csr.key.keyType === 'rsa' ? ['digitalSignature', 'keyEncipherment'] : ['digitalSignature']),
-        ext.extKeyUsage([OIDS.serverAuth]),
-        ext.subjectAltNameDns(sans, cn === undefined),
-        ext.subjectKeyIdentifier(keyIdentifier(csr.key.spki)),
-        ext.authorityKeyIdentifier(caKeyId),
-      ],
-    });
-    return {
-      certificatePem: toPem(der),
-      chainPem,
-      notBefore,
-      notAfter,
-      serial: serial.toString('hex').toUpperCase(),
-      sans,
-      publicKeyFingerprint: csr.key.publicKeyFingerprint,
-      keyType: csr.key.keyType,
-    };
-  }
-
-  return { inspectCsr, issue, caCertificatePem: toPem(caCert.raw) };
+  const der = buildCertificate({
+    serial,
+    issuer: ctx.caParts.subject,
+    subject: nameWithCommonName(cn),
+    notBefore,
+    notAfter,
+    spki: csr.key.spki,
+    signingKey: ctx.caKey,
+    extensions: [
+      ext.basicConstraints(false),
+      ext.keyUsage(csr.key.keyType === 'rsa' ? ['digitalSignature', 'keyEncipherment'] : ['digitalSignature']),
+      ext.extKeyUsage([OIDS.serverAuth]),
+      ext.subjectAltNameDns(sans, cn === undefined),
+      ext.subjectKeyIdentifier(keyIdentifier(csr.key.spki)),
+      ext.authorityKeyIdentifier(ctx.caKeyId),
+    ],
+  });
+  return {
+    certificatePem: toPem(der),
+    chainPem: ctx.chainPem,
+    notBefore,
+    notAfter,
+    serial: serial.toString('hex').toUpperCase(),
+    sans,
+    publicKeyFingerprint: csr.key.publicKeyFingerprint,
+    keyType: csr.key.keyType,
+  };
 }

@@ -90,107 +90,121 @@ function stateOf(p: Placed, desired: Json, catchAll: number): RouteState {
   return p.at.length === 1 && reachable && jsonEqual(p.route, desired) ? 'matches' : 'drifted';
 }
 
+/** What the adapter's functions share: the admin API client and where the log routes live. */
+interface Caddy {
+  opts: LogStoreAdapterOptions;
+  http: BackendHttp;
+  server: string;
+  routesPath: string;
+}
+
 export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAdapter {
-  const http = new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs, { ca: opts.ca });
   const server = opts.server ?? 'logs';
-  const routesPath = `/config/apps/http/servers/${encodeURIComponent(server)}/routes`;
-
-  async function readRoutes(): Promise<Json[]> {
-    const res = await http.call({ path: routesPath });
-    const routes = res.json<Json>();
-    if (!Array.isArray(routes)) {
-      throw new BackendError('caddy', `server ${server} has no routes array; the gateway's bootstrap config is missing`, false);
-    }
-    return routes;
-  }
-
-  function desired(spec: LogStoreSpec) {
-    const inputs = { ...spec, upstream: opts.upstream };
-    return { ingest: ingestRoute(inputs), read: readRoute(inputs) };
-  }
-
-  /**
-   * Delete every route carrying this @id. Caddy resolves the @id to an index before it takes its
-   * write lock, so a concurrent insert would make this delete another route: the step keeps other
-   * writers out (activities/log-store/step.ts, oneGatewayWrite).
-   */
-  async function deleteAll(id: string, count: number): Promise<void> {
-    for (let n = 0; n < count; n++) {
-      const res = await http.call({ method: 'DELETE', path: `/id/${encodeURIComponent(id)}`, accept: [404] });
-      if (res.status === 404) return;
-    }
-  }
-
-  /** Put a route at the front: ahead of the catch-all whatever else the gateway holds. */
-  async function insertFirst(route: Json): Promise<void> {
-    await http.call({ method: 'PUT', path: `${routesPath}/0`, json: route });
-  }
-
-  async function ensureOne(id: string, route: Json, label: string): Promise<ObjectOutcome> {
-    const routes = await readRoutes();
-    const p = place(routes, id);
-    const st = stateOf(p, route, catchAllIndex(routes));
-    if (st === 'matches') return outcomeOf(label, true, false);
-    if (st === 'absent') {
-      await insertFirst(route);
-      return outcomeOf(label, false, true);
-    }
-    const catchAll = catchAllIndex(routes);
-    const misplaced = p.at.length > 1 || (catchAll >= 0 && (p.at[0] as number) > catchAll);
-    if (misplaced) {
-      await deleteAll(id, p.at.length);
-      await insertFirst(route);
-    } else {
-      // In place: the route keeps its position and its @id.
-      await http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(id)}`, json: route });
-    }
-    return outcomeOf(label, true, true, routeDrift(p, route, catchAll));
-  }
-
+  const ctx: Caddy = {
+    opts,
+    http: new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs, { ca: opts.ca }),
+    server,
+    routesPath: `/config/apps/http/servers/${encodeURIComponent(server)}/routes`,
+  };
   return {
     endpoint: opts.endpoint,
     selectHeader: selectHeaderName,
-
-    async observe(spec) {
-      const routes = await readRoutes();
-      const ids = routeIds(spec.tenant);
-      const want = desired(spec);
-      const catchAll = catchAllIndex(routes);
-      return {
-        ingest: stateOf(place(routes, ids.ingest), want.ingest, catchAll),
-        read: stateOf(place(routes, ids.read), want.read, catchAll),
-      };
-    },
-
-    heldTokens: async (tenant) => heldTokens(await readRoutes(), tenant),
-
-    async plan(spec) {
-      const routes = await readRoutes();
-      const ids = routeIds(spec.tenant);
-      const want = desired(spec);
-      const catchAll = catchAllIndex(routes);
-      const one = (id: string, route: Json, label: string) => {
-        const p = place(routes, id);
-        const st = stateOf(p, route, catchAll);
-        return outcomeOf(label, st !== 'absent', st !== 'matches', st === 'drifted' ? routeDrift(p, route, catchAll) : []);
-      };
-      return [one(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`), one(ids.read, want.read, `log read token ${spec.tenant}`)];
-    },
-
-    async ensure(spec) {
-      const ids = routeIds(spec.tenant);
-      const want = desired(spec);
-      // One route at a time: each step re-reads the list, since indexes move with every insert.
-      const ingest = await ensureOne(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`);
-      const read = await ensureOne(ids.read, want.read, `log read token ${spec.tenant}`);
-      return [ingest, read];
-    },
-
-    async remove(spec) {
-      const routes = await readRoutes();
-      const ids = routeIds(spec.tenant);
-      await deleteAll(ids.ingest, place(routes, ids.ingest).at.length);
-      await deleteAll(ids.read, place(routes, ids.read).at.length);
-    },
+    observe: (spec) => observe(ctx, spec),
+    heldTokens: async (tenant) => heldTokens(await readRoutes(ctx), tenant),
+    plan: (spec) => plan(ctx, spec),
+    ensure: (spec) => ensure(ctx, spec),
+    remove: (spec) => remove(ctx, spec),
   };
+}
+
+async function readRoutes(ctx: Caddy): Promise<Json[]> {
+  const res = await ctx.http.call({ path: ctx.routesPath });
+  const routes = res.json<Json>();
+  if (!Array.isArray(routes)) {
+    throw new BackendError('caddy', `server ${ctx.server} has no routes array; the gateway's bootstrap config is missing`, false);
+  }
+  return routes;
+}
+
+function desired(ctx: Caddy, spec: LogStoreSpec) {
+  const inputs = { ...spec, upstream: ctx.opts.upstream };
+  return { ingest: ingestRoute(inputs), read: readRoute(inputs) };
+}
+
+/**
+ * Delete every route carrying this @id. Caddy resolves the @id to an index before it takes its
+ * write lock, so a concurrent insert would make this delete another route: the step keeps other
+ * writers out (activities/log-store/step.ts, oneGatewayWrite).
+ */
+async function deleteAll(ctx: Caddy, id: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) {
+    const res = await ctx.http.call({ method: 'DELETE', path: `/id/${encodeURIComponent(id)}`, accept: [404] });
+    if (res.status === 404) return;
+  }
+}
+
+/** Put a route at the front: ahead of the catch-all whatever else the gateway holds. */
+async function insertFirst(ctx: Caddy, route: Json): Promise<void> {
+  await ctx.http.call({ method: 'PUT', path: `${ctx.routesPath}/0`, json: route });
+}
+
+async function ensureOne(ctx: Caddy, id: string, route: Json, label: string): Promise<ObjectOutcome> {
+  const routes = await readRoutes(ctx);
+  const p = place(routes, id);
+  const st = stateOf(p, route, catchAllIndex(routes));
+  if (st === 'matches') return outcomeOf(label, true, false);
+  if (st === 'absent') {
+    await insertFirst(ctx, route);
+    return outcomeOf(label, false, true);
+  }
+  const catchAll = catchAllIndex(routes);
+  const misplaced = p.at.length > 1 || (catchAll >= 0 && (p.at[0] as number) > catchAll);
+  if (misplaced) {
+    await deleteAll(ctx, id, p.at.length);
+    await insertFirst(ctx, route);
+  } else {
+    // In place: the route keeps its position and its @id.
+    await ctx.http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(id)}`, json: route });
+  }
+  return outcomeOf(label, true, true, routeDrift(p, route, catchAll));
+}
+
+async function observe(ctx: Caddy, spec: LogStoreSpec): Promise<LogStoreObservation> {
+  const routes = await readRoutes(ctx);
+  const ids = routeIds(spec.tenant);
+  const want = desired(ctx, spec);
+  const catchAll = catchAllIndex(routes);
+  return {
+    ingest: stateOf(place(routes, ids.ingest), want.ingest, catchAll),
+    read: stateOf(place(routes, ids.read), want.read, catchAll),
+  };
+}
+
+async function plan(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
+  const routes = await readRoutes(ctx);
+  const ids = routeIds(spec.tenant);
+  const want = desired(ctx, spec);
+  const catchAll = catchAllIndex(routes);
+  const one = (id: string, route: Json, label: string) => {
+    const p = place(routes, id);
+    const st = stateOf(p, route, catchAll);
+    return outcomeOf(label, st !== 'absent', st !== 'matches', st === 'drifted' ? routeDrift(p, route, catchAll) : []);
+  };
+  return [one(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`), one(ids.read, want.read, `log read token ${spec.tenant}`)];
+}
+
+async function ensure(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
+  const ids = routeIds(spec.tenant);
+  const want = desired(ctx, spec);
+  // One route at a time: each step re-reads the list, since indexes move with every insert.
+  const ingest = await ensureOne(ctx, ids.ingest, want.ingest, `log ingest token ${spec.tenant}`);
+  const read = await ensureOne(ctx, ids.read, want.read, `log read token ${spec.tenant}`);
+  return [ingest, read];
+}
+
+async function remove(ctx: Caddy, spec: Pick<LogStoreSpec, 'tenant'>): Promise<void> {
+  const routes = await readRoutes(ctx);
+  const ids = routeIds(spec.tenant);
+  await deleteAll(ctx, ids.ingest, place(routes, ids.ingest).at.length);
+  await deleteAll(ctx, ids.read, place(routes, ids.read).at.length);
 }

@@ -27,83 +27,87 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
  * call resumes and the names the tenant publishes itself stay as they are.
  */
 export function recordActivities(deps: ActivityDeps) {
-  const { db, site, log } = deps;
-
-  /**
-   * Whether the name and address may be published: the tenant ready, the name no workload's or
-   * device's, the address in the subnet or reserved for one of the tenant's devices. Read through
-   * `exec`: the registry, or the transaction that holds the tenant's names lock.
-   */
-  async function decide(exec: Db, req: RecordPutRequest): Promise<RecordPutCheck> {
-    const tenant = await tenantForPublishing({ ...deps, db: exec }, req.tenant);
-    if ('kind' in tenant) return tenant;
-    const t = deriveIdentity(site, req.tenant, tenant.index);
-    const fqdn = fqdnOf(req.name, t.zone);
-    const owner = await nameOwner(exec, req.tenant, req.name);
-    if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
-    if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
-    const devices = await tenantDeviceAddresses(exec, req.tenant);
-    const target = classifyRecordAddress(
-      t.subnet,
-      req.address,
-      devices.map((d) => d.address),
-    );
-    if (!target.ok) return refuse('bad_request', target.error);
-    return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
-  }
-
   return {
-    checkRecordPut: (req: RecordPutRequest): Promise<RecordPutCheck> => decide(db, req),
-
-    /**
-     * The claim of the name and the address, decided again under the tenant's names lock: between
-     * the check and here a workload or a device may have taken the name, or the device address
-     * been released (docs/decisions.md, "One tenant, one order").
-     */
-    async saveRecord(input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> {
-      return withLocks(db, async (tx, lock) => {
-        await lock(LOCK_SPACE.names, input.tenant);
-        const exec = tx as unknown as Db;
-        const target = await decide(exec, input);
-        if (target.kind === 'refused') return target;
-        await saveRecord(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.recordKind, actor: input.actor });
-        return { kind: 'saved' as const };
-      });
-    },
-
-    /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */
-    async 'dns.publish-record'(input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
-      await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
-        withDnsWrites(deps, async () => {
-          await publishName(deps, input.tenant, input.index, input.name, input.address);
-          await syncPtrs(deps, input.tenant, input.index);
-        }),
-      );
-    },
-
-    async recordView(input: { tenant: string; name: string }): Promise<RecordView | undefined> {
-      const row = await getRecord(db, input.tenant, input.name);
-      return row ? viewRecord(site, row) : undefined;
-    },
-
-    async beginRecordDelete(req: RecordDeleteRequest): Promise<RecordDeleteStart> {
-      const tenant = await getTenantRow(db, req.tenant);
-      if (!tenant) return refuse('not_found', 'tenant not found');
-      if (!(await getRecord(db, req.tenant, req.name))) return refuse('not_found', 'record not found');
-      return { kind: 'proceed', index: tenant.index };
-    },
-
-    async 'dns.unpublish-record'(input: { tenant: string; index: number; name: string }): Promise<void> {
-      await runPublishStep(log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
-        withDnsWrites(deps, async () => {
-          await unpublishName(deps, input.tenant, input.index, input.name);
-          await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name });
-        }),
-      );
-    },
-
-    async forgetRecord(req: RecordDeleteRequest): Promise<void> {
-      await deleteRecord(db, req.tenant, req.name, req.actor);
-    },
+    checkRecordPut: (req: RecordPutRequest): Promise<RecordPutCheck> => decide(deps, deps.db, req),
+    saveRecord: (input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> => claimRecord(deps, input),
+    'dns.publish-record': (input: { tenant: string; index: number; name: string; address: string }): Promise<void> => publishRecord(deps, input),
+    recordView: (input: { tenant: string; name: string }): Promise<RecordView | undefined> => recordView(deps, input),
+    beginRecordDelete: (req: RecordDeleteRequest): Promise<RecordDeleteStart> => beginRecordDelete(deps, req),
+    'dns.unpublish-record': (input: { tenant: string; index: number; name: string }): Promise<void> => unpublishRecord(deps, input),
+    forgetRecord: (req: RecordDeleteRequest): Promise<void> => forgetRecord(deps, req),
   };
+}
+
+/**
+ * Whether the name and address may be published: the tenant ready, the name no workload's or
+ * device's, the address in the subnet or reserved for one of the tenant's devices. Read through
+ * `exec`: the registry, or the transaction that holds the tenant's names lock.
+ */
+async function decide(deps: ActivityDeps, exec: Db, req: RecordPutRequest): Promise<RecordPutCheck> {
+  const tenant = await tenantForPublishing({ ...deps, db: exec }, req.tenant);
+  if ('kind' in tenant) return tenant;
+  const t = deriveIdentity(deps.site, req.tenant, tenant.index);
+  const fqdn = fqdnOf(req.name, t.zone);
+  const owner = await nameOwner(exec, req.tenant, req.name);
+  if (owner === 'workload') return refuse('bad_request', `"${fqdn}" is a workload's name`);
+  if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address`);
+  const devices = await tenantDeviceAddresses(exec, req.tenant);
+  const target = classifyRecordAddress(
+    t.subnet,
+    req.address,
+    devices.map((d) => d.address),
+  );
+  if (!target.ok) return refuse('bad_request', target.error);
+  return { kind: 'proceed', index: tenant.index, recordKind: target.kind, registered: owner === 'record' };
+}
+
+/**
+ * The claim of the name and the address, decided again under the tenant's names lock: between
+ * the check and here a workload or a device may have taken the name, or the device address
+ * been released (docs/decisions.md, "One tenant, one order").
+ */
+async function claimRecord(deps: ActivityDeps, input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> {
+  return withLocks(deps.db, async (tx, lock) => {
+    await lock(LOCK_SPACE.names, input.tenant);
+    const exec = tx as unknown as Db;
+    const target = await decide(deps, exec, input);
+    if (target.kind === 'refused') return target;
+    await saveRecord(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.recordKind, actor: input.actor });
+    return { kind: 'saved' as const };
+  });
+}
+
+/** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */
+async function publishRecord(deps: ActivityDeps, input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
+  await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+    withDnsWrites(deps, async () => {
+      await publishName(deps, input.tenant, input.index, input.name, input.address);
+      await syncPtrs(deps, input.tenant, input.index);
+    }),
+  );
+}
+
+async function recordView(deps: ActivityDeps, input: { tenant: string; name: string }): Promise<RecordView | undefined> {
+  const row = await getRecord(deps.db, input.tenant, input.name);
+  return row ? viewRecord(deps.site, row) : undefined;
+}
+
+async function beginRecordDelete(deps: ActivityDeps, req: RecordDeleteRequest): Promise<RecordDeleteStart> {
+  const tenant = await getTenantRow(deps.db, req.tenant);
+  if (!tenant) return refuse('not_found', 'tenant not found');
+  if (!(await getRecord(deps.db, req.tenant, req.name))) return refuse('not_found', 'record not found');
+  return { kind: 'proceed', index: tenant.index };
+}
+
+async function unpublishRecord(deps: ActivityDeps, input: { tenant: string; index: number; name: string }): Promise<void> {
+  await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+    withDnsWrites(deps, async () => {
+      await unpublishName(deps, input.tenant, input.index, input.name);
+      await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name });
+    }),
+  );
+}
+
+async function forgetRecord(deps: ActivityDeps, req: RecordDeleteRequest): Promise<void> {
+  await deleteRecord(deps.db, req.tenant, req.name, req.actor);
 }

@@ -73,136 +73,153 @@ interface UserInfo {
   status?: string;
 }
 
+/** What the adapter's functions share: the HTTP client, the root credential and the site's bucket. */
+interface Minio {
+  opts: MinioStateOptions;
+  http: BackendHttp;
+  root: SigV4Credentials;
+  base: string;
+  region: string;
+}
+
 export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
-  const region = opts.region ?? 'us-east-1';
-  const http = new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca });
-  const root: SigV4Credentials = { accessKey: opts.accessKey, secretKey: opts.secretKey };
-  const base = opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/';
-
-  /** A SigV4-signed call; the URL is built exactly as BackendHttp builds it, so the signature covers it. */
-  function signed(creds: SigV4Credentials, c: HttpCall): Promise<HttpAnswer> {
-    const url = new URL(c.path.replace(/^\//, ''), base);
-    for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const method = c.method ?? 'GET';
-    const headers = signRequest({ method, url, headers: c.headers, body: c.body }, creds, { region });
-    return http.call({ ...c, method, headers });
-  }
-
-  const admin = (c: HttpCall) => signed(root, { ...c, path: `${ADMIN}/${c.path}` });
-
-  function check(spec: { tenant: string; accessKey: string; secretKey?: string; prefix?: string }): void {
-    const invalid = (what: string) => new BackendError(PRODUCT, `invalid state spec: ${what}`, false);
-    if (!/^[a-z][a-z0-9]{0,7}$/.test(spec.tenant)) throw invalid('tenant name');
-    if (spec.accessKey !== stateAccessKey(spec.tenant)) throw invalid("access key must be the tenant's (design §7)");
-    if (spec.secretKey !== undefined && (spec.secretKey.length < 8 || spec.secretKey.length > 40)) throw invalid('secret length');
-    if (spec.prefix === undefined) return;
-    // The prefix is derived from the name (design §7); any other would hand the tenant someone else's objects.
-    if (spec.prefix !== `${spec.tenant}/`) throw invalid('key prefix must be <name>/');
-    try {
-      validatePolicyInput(opts.bucket, spec.prefix);
-    } catch (e) {
-      throw invalid((e as Error).message);
-    }
-  }
-
-  async function readPolicy(name: string): Promise<unknown> {
-    const res = await admin({ path: 'info-canned-policy', query: { name }, accept: [404] });
-    return res.status === 404 ? undefined : res.json();
-  }
-
-  async function readUser(accessKey: string): Promise<UserInfo | undefined> {
-    const res = await admin({ path: 'user-info', query: { accessKey }, accept: [404] });
-    return res.status === 404 ? undefined : res.json<UserInfo>();
-  }
-
-  const policiesOf = (u: UserInfo | undefined) =>
-    (u?.policyName ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-
-  /** Sign a listing of the tenant's own prefix with its secret; see the note at the top. */
-  async function secretWorks(spec: StateSpec): Promise<boolean> {
-    const res = await signed(
-      { accessKey: spec.accessKey, secretKey: spec.secretKey },
-      { path: `/${opts.bucket}`, query: { 'list-type': 2, prefix: spec.prefix, 'max-keys': 1 }, accept: [403, 404] },
-    );
-    if (res.status !== 403) return true;
-    const code = /<Code>([^<]*)<\/Code>/.exec(res.text)?.[1];
-    return code !== 'SignatureDoesNotMatch' && code !== 'InvalidAccessKeyId';
-  }
-
-  async function addUser(accessKey: string, secretKey: string): Promise<void> {
-    const plain = Buffer.from(JSON.stringify({ secretKey, status: 'enabled' }));
-    // madmin's FIPS key derivation: a real MinIO decrypts it like the default, at a fraction of the cost.
-    const body = await encryptData(opts.secretKey, plain, { kdf: 'pbkdf2' });
-    await admin({ method: 'PUT', path: 'add-user', query: { accessKey }, body });
-  }
-
-  /** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */
-  async function observeForEnsure(spec: StateSpec): Promise<{ policy: ObjectOutcome; user: ObjectOutcome; mapping: ObjectOutcome }> {
-    const name = tenantPolicyName(spec.tenant);
-    const doc = await readPolicy(name);
-    const policyCurrent = doc !== undefined && samePolicy(doc, tenantPolicy(opts.bucket, spec.prefix));
-    const user = await readUser(spec.accessKey);
-    const userFields = user === undefined ? [] : user.status !== 'enabled' ? ['enabled'] : (await secretWorks(spec)) ? [] : ['secret'];
-    const mapped = policiesOf(user);
-    const mappingCurrent = mapped.length === 1 && mapped[0] === name;
-    return {
-      policy: outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent, ['statement']),
-      user: outcomeOf(`user ${spec.accessKey}`, user !== undefined, user === undefined || userFields.length > 0, userFields),
-      mapping: outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent, ['policy']),
-    };
-  }
-
-  return {
-    async observe(spec) {
-      check(spec);
-      const name = tenantPolicyName(spec.tenant);
-      const doc = await readPolicy(name);
-      const user = await readUser(spec.accessKey);
-      const enabled = user?.status === 'enabled';
-      const observation: StateObservation = {
-        policy: { name, exists: doc !== undefined, current: doc !== undefined && samePolicy(doc, tenantPolicy(opts.bucket, spec.prefix)) },
-        user: { exists: user !== undefined, enabled, policies: policiesOf(user) },
-      };
-      if (spec.secretKey !== undefined && enabled) {
-        observation.user.secretCurrent = await secretWorks({ ...spec, secretKey: spec.secretKey });
-      }
-      return observation;
-    },
-
-    async ensure(spec) {
-      check(spec);
-      const name = tenantPolicyName(spec.tenant);
-      const desired = tenantPolicy(opts.bucket, spec.prefix);
-      const seen = await observeForEnsure(spec);
-      if (seen.policy.result !== 'in-place') {
-        await admin({ method: 'PUT', path: 'add-canned-policy', query: { name }, body: JSON.stringify(desired) });
-      }
-      if (seen.user.result !== 'in-place') await addUser(spec.accessKey, spec.secretKey);
-      // add-user keeps an existing user's mapping, so what user-info said still holds.
-      if (seen.mapping.result !== 'in-place') {
-        await admin({
-          method: 'PUT',
-          path: 'set-user-or-group-policy',
-          query: { policyName: name, userOrGroup: spec.accessKey, isGroup: 'false' },
-        });
-      }
-      return [seen.policy, seen.user, seen.mapping];
-    },
-
-    async plan(spec) {
-      check(spec);
-      const seen = await observeForEnsure(spec);
-      return [seen.policy, seen.user, seen.mapping];
-    },
-
-    async remove(spec) {
-      check(spec);
-      // The user first: removing it drops its mapping, which would otherwise keep the policy "in use".
-      await admin({ method: 'DELETE', path: 'remove-user', query: { accessKey: spec.accessKey }, accept: [404] });
-      await admin({ method: 'DELETE', path: 'remove-canned-policy', query: { name: tenantPolicyName(spec.tenant) }, accept: [404] });
-    },
+  const ctx: Minio = {
+    opts,
+    region: opts.region ?? 'us-east-1',
+    http: new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca }),
+    root: { accessKey: opts.accessKey, secretKey: opts.secretKey },
+    base: opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/',
   };
+  return {
+    observe: (spec) => observe(ctx, spec),
+    ensure: (spec) => ensure(ctx, spec),
+    plan: (spec) => plan(ctx, spec),
+    remove: (spec) => remove(ctx, spec),
+  };
+}
+
+/** A SigV4-signed call; the URL is built exactly as BackendHttp builds it, so the signature covers it. */
+function signed(ctx: Minio, creds: SigV4Credentials, c: HttpCall): Promise<HttpAnswer> {
+  const url = new URL(c.path.replace(/^\//, ''), ctx.base);
+  for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const method = c.method ?? 'GET';
+  const headers = signRequest({ method, url, headers: c.headers, body: c.body }, creds, { region: ctx.region });
+  return ctx.http.call({ ...c, method, headers });
+}
+
+const admin = (ctx: Minio, c: HttpCall) => signed(ctx, ctx.root, { ...c, path: `${ADMIN}/${c.path}` });
+
+function check(ctx: Minio, spec: { tenant: string; accessKey: string; secretKey?: string; prefix?: string }): void {
+  const invalid = (what: string) => new BackendError(PRODUCT, `invalid state spec: ${what}`, false);
+  if (!/^[a-z][a-z0-9]{0,7}$/.test(spec.tenant)) throw invalid('tenant name');
+  if (spec.accessKey !== stateAccessKey(spec.tenant)) throw invalid("access key must be the tenant's (design §7)");
+  if (spec.secretKey !== undefined && (spec.secretKey.length < 8 || spec.secretKey.length > 40)) throw invalid('secret length');
+  if (spec.prefix === undefined) return;
+  // The prefix is derived from the name (design §7); any other would hand the tenant someone else's objects.
+  if (spec.prefix !== `${spec.tenant}/`) throw invalid('key prefix must be <name>/');
+  try {
+    validatePolicyInput(ctx.opts.bucket, spec.prefix);
+  } catch (e) {
+    throw invalid((e as Error).message);
+  }
+}
+
+async function readPolicy(ctx: Minio, name: string): Promise<unknown> {
+  const res = await admin(ctx, { path: 'info-canned-policy', query: { name }, accept: [404] });
+  return res.status === 404 ? undefined : res.json();
+}
+
+async function readUser(ctx: Minio, accessKey: string): Promise<UserInfo | undefined> {
+  const res = await admin(ctx, { path: 'user-info', query: { accessKey }, accept: [404] });
+  return res.status === 404 ? undefined : res.json<UserInfo>();
+}
+
+const policiesOf = (u: UserInfo | undefined) =>
+  (u?.policyName ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Sign a listing of the tenant's own prefix with its secret; see the note at the top. */
+async function secretWorks(ctx: Minio, spec: StateSpec): Promise<boolean> {
+  const res = await signed(
+    ctx,
+    { accessKey: spec.accessKey, secretKey: spec.secretKey },
+    { path: `/${ctx.opts.bucket}`, query: { 'list-type': 2, prefix: spec.prefix, 'max-keys': 1 }, accept: [403, 404] },
+  );
+  if (res.status !== 403) return true;
+  const code = /<Code>([^<]*)<\/Code>/.exec(res.text)?.[1];
+  return code !== 'SignatureDoesNotMatch' && code !== 'InvalidAccessKeyId';
+}
+
+async function addUser(ctx: Minio, accessKey: string, secretKey: string): Promise<void> {
+  const plain = Buffer.from(JSON.stringify({ secretKey, status: 'enabled' }));
+  // madmin's FIPS key derivation: a real MinIO decrypts it like the default, at a fraction of the cost.
+  const body = await encryptData(ctx.opts.secretKey, plain, { kdf: 'pbkdf2' });
+  await admin(ctx, { method: 'PUT', path: 'add-user', query: { accessKey }, body });
+}
+
+/** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */
+async function observeForEnsure(ctx: Minio, spec: StateSpec): Promise<{ policy: ObjectOutcome; user: ObjectOutcome; mapping: ObjectOutcome }> {
+  const name = tenantPolicyName(spec.tenant);
+  const doc = await readPolicy(ctx, name);
+  const policyCurrent = doc !== undefined && samePolicy(doc, tenantPolicy(ctx.opts.bucket, spec.prefix));
+  const user = await readUser(ctx, spec.accessKey);
+  const userFields = user === undefined ? [] : user.status !== 'enabled' ? ['enabled'] : (await secretWorks(ctx, spec)) ? [] : ['secret'];
+  const mapped = policiesOf(user);
+  const mappingCurrent = mapped.length === 1 && mapped[0] === name;
+  return {
+    policy: outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent, ['statement']),
+    user: outcomeOf(`user ${spec.accessKey}`, user !== undefined, user === undefined || userFields.length > 0, userFields),
+    mapping: outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent, ['policy']),
+  };
+}
+
+async function observe(ctx: Minio, spec: StateObserveSpec): Promise<StateObservation> {
+  check(ctx, spec);
+  const name = tenantPolicyName(spec.tenant);
+  const doc = await readPolicy(ctx, name);
+  const user = await readUser(ctx, spec.accessKey);
+  const enabled = user?.status === 'enabled';
+  const observation: StateObservation = {
+    policy: { name, exists: doc !== undefined, current: doc !== undefined && samePolicy(doc, tenantPolicy(ctx.opts.bucket, spec.prefix)) },
+    user: { exists: user !== undefined, enabled, policies: policiesOf(user) },
+  };
+  if (spec.secretKey !== undefined && enabled) {
+    observation.user.secretCurrent = await secretWorks(ctx, { ...spec, secretKey: spec.secretKey });
+  }
+  return observation;
+}
+
+async function ensure(ctx: Minio, spec: StateSpec): Promise<ObjectOutcome[]> {
+  check(ctx, spec);
+  const name = tenantPolicyName(spec.tenant);
+  const desired = tenantPolicy(ctx.opts.bucket, spec.prefix);
+  const seen = await observeForEnsure(ctx, spec);
+  if (seen.policy.result !== 'in-place') {
+    await admin(ctx, { method: 'PUT', path: 'add-canned-policy', query: { name }, body: JSON.stringify(desired) });
+  }
+  if (seen.user.result !== 'in-place') await addUser(ctx, spec.accessKey, spec.secretKey);
+  // add-user keeps an existing user's mapping, so what user-info said still holds.
+  if (seen.mapping.result !== 'in-place') {
+    await admin(ctx, {
+      method: 'PUT',
+      path: 'set-user-or-group-policy',
+      query: { policyName: name, userOrGroup: spec.accessKey, isGroup: 'false' },
+    });
+  }
+  return [seen.policy, seen.user, seen.mapping];
+}
+
+async function plan(ctx: Minio, spec: StateSpec): Promise<ObjectOutcome[]> {
+  check(ctx, spec);
+  const seen = await observeForEnsure(ctx, spec);
+  return [seen.policy, seen.user, seen.mapping];
+}
+
+async function remove(ctx: Minio, spec: StateRemoveSpec): Promise<void> {
+  check(ctx, spec);
+  // The user first: removing it drops its mapping, which would otherwise keep the policy "in use".
+  await admin(ctx, { method: 'DELETE', path: 'remove-user', query: { accessKey: spec.accessKey }, accept: [404] });
+  await admin(ctx, { method: 'DELETE', path: 'remove-canned-policy', query: { name: tenantPolicyName(spec.tenant) }, accept: [404] });
 }

@@ -75,174 +75,184 @@ function specOf(row: WorkloadRow, index: number): WorkloadSpec {
  * that a repeated call runs again, so it resumes where the last one stopped.
  */
 export function workloadActivities(deps: ActivityDeps) {
-  const { db, site, ports, log } = deps;
-  const zoneOf = (tenant: string, index: number) => deriveIdentity(site, tenant, index).zone;
-
-  /** The VM the hypervisor must hold for a workload. */
-  function vmSpecOf(spec: WorkloadSpec): VmSpec {
-    const t = deriveIdentity(site, spec.tenant, spec.index);
-    return {
-      vmid: spec.vmid,
-      name: vmName(spec.tenant, spec.name),
-      cores: spec.cores,
-      memoryMb: spec.memoryMb,
-      diskGb: spec.diskGb,
-      mac: spec.mac,
-      bridge: t.vnet,
-      address: spec.address,
-      prefixLength: t.prefixLength,
-      gateway: t.gateway,
-      ciuser: spec.loginUser,
-      sshKeys: spec.sshKeys,
-    };
-  }
-
-  /**
-   * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
-   * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
-   * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
-   * destroyed only when the operator asks (`prune`).
-   */
-  function reconcileWorkloads(input: StepInput, mode: ReconcileMode): Promise<ObjectOutcome[]> {
-    return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
-      const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
-      const specs = rows.map((r) => specOf(r, input.index));
-      const first = workloadVmid(site.vmidBase, input.index, 0);
-      const outcomes = await ports.hypervisor.reconcile(specs.map(vmSpecOf), { first, last: first + ORDINALS_PER_TENANT - 1 }, mode);
-      const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
-      return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
-    });
-  }
-
-  async function view(tenant: string, name: string): Promise<WorkloadView | undefined> {
-    const row = await getWorkload(db, tenant, name);
-    return row ? viewWorkload(site, row) : undefined;
-  }
-
   return {
-    async prepareWorkload(req: WorkloadRequest): Promise<WorkloadPreparation> {
-      const tenant = await tenantForPublishing(deps, req.tenant);
-      if ('kind' in tenant) return tenant;
-      const row = await getWorkload(db, req.tenant, req.name);
-      const fqdn = fqdnOf(req.name, zoneOf(req.tenant, tenant.index));
-      if (!row) {
-        const owner = await nameOwner(db, req.tenant, req.name);
-        if (owner === 'record') return refuse('bad_request', `"${fqdn}" is already published as a record; delete the record or choose another name`);
-        if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address; choose another name`);
-        return { kind: 'proceed', index: tenant.index, registered: false };
-      }
-      if (row.status === 'deleting') return refuse('conflict', 'the workload is being deleted; repeat the delete first');
-      const sizing = repeatedWorkloadSizing({ diskGb: row.diskGb ?? 0, sshKeys: row.sshKeys }, req);
-      if (!sizing.ok) return refuse('bad_request', sizing.error);
-      return { kind: 'proceed', index: tenant.index, registered: true, diskGb: sizing.diskGb };
-    },
-
-    /** Whether the tenant already published the name itself (with its update key): a new workload's or record's name. */
-    async 'dns.check-name'(input: { tenant: string; index: number; name: string }): Promise<boolean> {
-      return runPublishStep(log, 'dns', { tenant: input.tenant, object: `name ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
-    },
-
-    /** The disk size of the template a new workload is cloned from. */
-    async 'hypervisor.template-disk'(input: { tenant: string; name: string }): Promise<number> {
-      return runPublishStep(
-        log,
-        'hypervisor',
-        { tenant: input.tenant, object: `workload ${input.name}` },
-        async () => (await ports.hypervisor.newestTemplate()).diskGb,
-      );
-    },
-
-    /**
-     * The claim of the name, decided again under the tenant's names lock: between the check and
-     * here a record or a device address may have taken it, or a delete begun (docs/decisions.md,
-     * "One tenant, one order").
-     */
-    async registerWorkload(input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
-      const t = deriveIdentity(site, input.tenant, input.index);
-      return withLocks(db, async (tx, lock) => {
-        await lock(LOCK_SPACE.names, input.tenant);
-        const exec = tx as unknown as Db;
-        const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
-        if ('kind' in tenant) return tenant;
-        const owner = await nameOwner(exec, input.tenant, input.name);
-        if (owner === 'record')
-          return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
-        if (owner === 'device')
-          return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
-        const reg = await registerWorkload(exec, {
-          tenant: input.tenant,
-          name: input.name,
-          cores: input.cores,
-          memoryMb: input.memoryMb,
-          diskGb: input.diskGb,
-          sshKeys: input.sshKeys ?? [],
-          loginUser: LOGIN_USER,
-          identity: (ordinal) => workloadIdentity(site.vmidBase, { index: input.index, subnet: t.subnet }, ordinal),
-          chooseOrdinal: lowestFreeOrdinal,
-          actor: input.actor,
-        });
-        if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
-        return { kind: 'proceed', spec: specOf(reg.row, input.index) } as const;
-      });
-    },
-
-    /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
-    async 'hypervisor.ensure-vm'(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
-      return runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.ensure(vmSpecOf(spec)));
-    },
-
-    async 'hypervisor.reconcile-workloads'(input: ReconcileInput): Promise<ObjectOutcome[]> {
-      return reconcileWorkloads(input, modeOf(input));
-    },
-
+    prepareWorkload: (req: WorkloadRequest): Promise<WorkloadPreparation> => prepareWorkload(deps, req),
+    'dns.check-name': (input: { tenant: string; index: number; name: string }): Promise<boolean> => checkName(deps, input),
+    'hypervisor.template-disk': (input: { tenant: string; name: string }): Promise<number> => templateDisk(deps, input),
+    registerWorkload: (input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> => claimWorkload(deps, input),
+    'hypervisor.ensure-vm': (spec: WorkloadSpec): Promise<ObjectOutcome[]> => ensureVm(deps, spec),
+    'hypervisor.reconcile-workloads': async (input: ReconcileInput): Promise<ObjectOutcome[]> => reconcileWorkloads(deps, input, modeOf(input)),
     /** What `hypervisor.reconcile-workloads` would do, from the same reads: nothing is written. */
-    async 'hypervisor.plan-workloads'(input: StepInput): Promise<ObjectOutcome[]> {
-      return reconcileWorkloads(input, 'plan');
-    },
-
-    /** `<name>.<zone>` and its PTR. */
-    async 'dns.publish-workload'(spec: WorkloadSpec): Promise<ObjectOutcome[]> {
-      return runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
-        withDnsWrites(deps, async () => [
-          await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
-          ...(await syncPtrs(deps, spec.tenant, spec.index)),
-        ]),
-      );
-    },
-
-    async finishWorkload(input: { tenant: string; name: string }): Promise<WorkloadView | undefined> {
-      await setWorkloadStatus(db, input.tenant, input.name, 'ready', 'provisioning');
-      return view(input.tenant, input.name);
-    },
-
-    async workloadView(input: { tenant: string; name: string }): Promise<WorkloadView | undefined> {
-      return view(input.tenant, input.name);
-    },
-
-    async beginWorkloadDelete(input: { tenant: string; name: string }): Promise<WorkloadDeleteStart> {
-      const tenant = await getTenantRow(db, input.tenant);
-      if (!tenant) return refuse('not_found', 'tenant not found');
-      const row = await setWorkloadStatus(db, input.tenant, input.name, 'deleting');
-      if (!row) return refuse('not_found', 'workload not found');
-      return { kind: 'proceed', spec: specOf(row, tenant.index) };
-    },
-
-    /** Stop, then destroy; a VM already gone is fine. */
-    async 'hypervisor.remove-vm'(spec: WorkloadSpec): Promise<void> {
-      await runPublishStep(log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => ports.hypervisor.remove(spec.vmid));
-    },
-
-    async 'dns.unpublish-workload'(spec: WorkloadSpec): Promise<void> {
-      await runPublishStep(log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
-        withDnsWrites(deps, async () => {
-          await unpublishName(deps, spec.tenant, spec.index, spec.name);
-          await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name });
-        }),
-      );
-    },
-
-    async forgetWorkload(input: { tenant: string; name: string; actor: string }): Promise<void> {
-      await deleteWorkload(db, input.tenant, input.name, input.actor);
-    },
+    'hypervisor.plan-workloads': async (input: StepInput): Promise<ObjectOutcome[]> => reconcileWorkloads(deps, input, 'plan'),
+    'dns.publish-workload': (spec: WorkloadSpec): Promise<ObjectOutcome[]> => publishWorkload(deps, spec),
+    finishWorkload: (input: { tenant: string; name: string }): Promise<WorkloadView | undefined> => finishWorkload(deps, input),
+    workloadView: async (input: { tenant: string; name: string }): Promise<WorkloadView | undefined> => view(deps, input.tenant, input.name),
+    beginWorkloadDelete: (input: { tenant: string; name: string }): Promise<WorkloadDeleteStart> => beginWorkloadDelete(deps, input),
+    'hypervisor.remove-vm': (spec: WorkloadSpec): Promise<void> => removeVm(deps, spec),
+    'dns.unpublish-workload': (spec: WorkloadSpec): Promise<void> => unpublishWorkload(deps, spec),
+    forgetWorkload: (input: { tenant: string; name: string; actor: string }): Promise<void> => forgetWorkload(deps, input),
   };
+}
+
+const zoneOf = (deps: ActivityDeps, tenant: string, index: number) => deriveIdentity(deps.site, tenant, index).zone;
+
+/** The VM the hypervisor must hold for a workload. */
+function vmSpecOf(deps: ActivityDeps, spec: WorkloadSpec): VmSpec {
+  const t = deriveIdentity(deps.site, spec.tenant, spec.index);
+  return {
+    vmid: spec.vmid,
+    name: vmName(spec.tenant, spec.name),
+    cores: spec.cores,
+    memoryMb: spec.memoryMb,
+    diskGb: spec.diskGb,
+    mac: spec.mac,
+    bridge: t.vnet,
+    address: spec.address,
+    prefixLength: t.prefixLength,
+    gateway: t.gateway,
+    ciuser: spec.loginUser,
+    sshKeys: spec.sshKeys,
+  };
+}
+
+/**
+ * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
+ * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
+ * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
+ * destroyed only when the operator asks (`prune`).
+ */
+function reconcileWorkloads(deps: ActivityDeps, input: StepInput, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+  const { db, site, ports, log } = deps;
+  return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
+    const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
+    const specs = rows.map((r) => specOf(r, input.index));
+    const first = workloadVmid(site.vmidBase, input.index, 0);
+    const outcomes = await ports.hypervisor.reconcile(
+      specs.map((s) => vmSpecOf(deps, s)),
+      { first, last: first + ORDINALS_PER_TENANT - 1 },
+      mode,
+    );
+    const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
+    return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
+  });
+}
+
+async function view(deps: ActivityDeps, tenant: string, name: string): Promise<WorkloadView | undefined> {
+  const row = await getWorkload(deps.db, tenant, name);
+  return row ? viewWorkload(deps.site, row) : undefined;
+}
+
+async function prepareWorkload(deps: ActivityDeps, req: WorkloadRequest): Promise<WorkloadPreparation> {
+  const { db } = deps;
+  const tenant = await tenantForPublishing(deps, req.tenant);
+  if ('kind' in tenant) return tenant;
+  const row = await getWorkload(db, req.tenant, req.name);
+  const fqdn = fqdnOf(req.name, zoneOf(deps, req.tenant, tenant.index));
+  if (!row) {
+    const owner = await nameOwner(db, req.tenant, req.name);
+    if (owner === 'record') return refuse('bad_request', `"${fqdn}" is already published as a record; delete the record or choose another name`);
+    if (owner === 'device') return refuse('bad_request', `"${fqdn}" is already published for a device's address; choose another name`);
+    return { kind: 'proceed', index: tenant.index, registered: false };
+  }
+  if (row.status === 'deleting') return refuse('conflict', 'the workload is being deleted; repeat the delete first');
+  const sizing = repeatedWorkloadSizing({ diskGb: row.diskGb ?? 0, sshKeys: row.sshKeys }, req);
+  if (!sizing.ok) return refuse('bad_request', sizing.error);
+  return { kind: 'proceed', index: tenant.index, registered: true, diskGb: sizing.diskGb };
+}
+
+/** Whether the tenant already published the name itself (with its update key): a new workload's or record's name. */
+async function checkName(deps: ActivityDeps, input: { tenant: string; index: number; name: string }): Promise<boolean> {
+  return runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `name ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
+}
+
+/** The disk size of the template a new workload is cloned from. */
+async function templateDisk(deps: ActivityDeps, input: { tenant: string; name: string }): Promise<number> {
+  return runPublishStep(
+    deps.log,
+    'hypervisor',
+    { tenant: input.tenant, object: `workload ${input.name}` },
+    async () => (await deps.ports.hypervisor.newestTemplate()).diskGb,
+  );
+}
+
+/**
+ * The claim of the name, decided again under the tenant's names lock: between the check and
+ * here a record or a device address may have taken it, or a delete begun (docs/decisions.md,
+ * "One tenant, one order").
+ */
+async function claimWorkload(deps: ActivityDeps, input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
+  const { db, site } = deps;
+  const t = deriveIdentity(site, input.tenant, input.index);
+  return withLocks(db, async (tx, lock) => {
+    await lock(LOCK_SPACE.names, input.tenant);
+    const exec = tx as unknown as Db;
+    const tenant = await tenantForPublishing({ ...deps, db: exec }, input.tenant);
+    if ('kind' in tenant) return tenant;
+    const owner = await nameOwner(exec, input.tenant, input.name);
+    if (owner === 'record')
+      return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
+    if (owner === 'device') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
+    const reg = await registerWorkload(exec, {
+      tenant: input.tenant,
+      name: input.name,
+      cores: input.cores,
+      memoryMb: input.memoryMb,
+      diskGb: input.diskGb,
+      sshKeys: input.sshKeys ?? [],
+      loginUser: LOGIN_USER,
+      identity: (ordinal) => workloadIdentity(site.vmidBase, { index: input.index, subnet: t.subnet }, ordinal),
+      chooseOrdinal: lowestFreeOrdinal,
+      actor: input.actor,
+    });
+    if (reg.kind === 'full') return refuse('conflict', 'no free workload ordinal: the tenant has 40 workloads; delete one first');
+    return { kind: 'proceed', spec: specOf(reg.row, input.index) } as const;
+  });
+}
+
+/** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
+async function ensureVm(deps: ActivityDeps, spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+  return runPublishStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+    deps.ports.hypervisor.ensure(vmSpecOf(deps, spec)),
+  );
+}
+
+/** `<name>.<zone>` and its PTR. */
+async function publishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<ObjectOutcome[]> {
+  return runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+    withDnsWrites(deps, async () => [
+      await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
+      ...(await syncPtrs(deps, spec.tenant, spec.index)),
+    ]),
+  );
+}
+
+async function finishWorkload(deps: ActivityDeps, input: { tenant: string; name: string }): Promise<WorkloadView | undefined> {
+  await setWorkloadStatus(deps.db, input.tenant, input.name, 'ready', 'provisioning');
+  return view(deps, input.tenant, input.name);
+}
+
+async function beginWorkloadDelete(deps: ActivityDeps, input: { tenant: string; name: string }): Promise<WorkloadDeleteStart> {
+  const tenant = await getTenantRow(deps.db, input.tenant);
+  if (!tenant) return refuse('not_found', 'tenant not found');
+  const row = await setWorkloadStatus(deps.db, input.tenant, input.name, 'deleting');
+  if (!row) return refuse('not_found', 'workload not found');
+  return { kind: 'proceed', spec: specOf(row, tenant.index) };
+}
+
+/** Stop, then destroy; a VM already gone is fine. */
+async function removeVm(deps: ActivityDeps, spec: WorkloadSpec): Promise<void> {
+  await runPublishStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => deps.ports.hypervisor.remove(spec.vmid));
+}
+
+async function unpublishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<void> {
+  await runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+    withDnsWrites(deps, async () => {
+      await unpublishName(deps, spec.tenant, spec.index, spec.name);
+      await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name });
+    }),
+  );
+}
+
+async function forgetWorkload(deps: ActivityDeps, input: { tenant: string; name: string; actor: string }): Promise<void> {
+  await deleteWorkload(deps.db, input.tenant, input.name, input.actor);
 }

@@ -86,17 +86,32 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.onError((err, c) => toResponse(c, err));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 
-  const site = deps.config.site;
-  const authOptions: AuthOptions = {
+  mountGuards(app, deps);
+  mountRoutes(app, deps);
+
+  app.doc31('/openapi.json', OPENAPI_INFO);
+  docs.register(app);
+  return app;
+}
+
+/** How callers are authenticated: the operator's and the egress agent's tokens, tenant tokens and admissions. */
+function authOptionsOf(deps: AppDeps): AuthOptions {
+  return {
     operatorToken: deps.config.env.OPERATOR_TOKEN,
     egressAgentToken: deps.config.env.EGRESS_AGENT_TOKEN,
-    tokenKey: site?.tokenKey,
+    tokenKey: deps.config.site?.tokenKey,
     lookups: {
       tenantToken: (name) => findTenantToken(deps.registry.db, name),
       tokenRevoked: (hash) => isTenantTokenRevoked(deps.registry.db, hash),
       liveAdmission: (hash) => liveAdmission(deps.registry.db, hash),
     },
   };
+}
+
+/** The middlewares of /v1 and /codec, in the order they run, and the site gates. */
+function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const site = deps.config.site;
+  const authOptions = authOptionsOf(deps);
   const auth = authenticate(authOptions);
   // Only the codec routes know the decode-only token: on /v1 it is an unknown token (401).
   const codecAuth = authenticate({ ...authOptions, codecToken: deps.config.env.CODEC_TOKEN });
@@ -138,7 +153,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/v1/tenants/*', siteGate);
   app.use('/v1/admissions', requireSite(site !== undefined, 'enrollment not configured'));
   app.use('/v1/admissions/*', requireSite(site !== undefined, 'enrollment not configured'));
+}
 
+/** Every route, registered explicitly, after the middlewares. */
+function mountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   healthz.register(app);
   readyz.register(app, deps);
   version.register(app, deps);
@@ -177,10 +195,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   wifiKeyDelete.register(app, deps);
   fabricEgress.register(app, deps);
   codec.register(app, deps);
-
-  app.doc31('/openapi.json', OPENAPI_INFO);
-  docs.register(app);
-  return app;
 }
 
 /** The OpenAPI 3.1 document the code generates (compared with openapi.yaml by the contract test). */

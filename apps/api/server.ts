@@ -69,6 +69,9 @@ function loadTls(files: { certFile: string; keyFile: string }) {
  */
 export const SLOW_CLIENT_BOUNDS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };
 
+/** The API's own metrics: the request observer and the registry Prometheus scrapes. */
+type ApiMetrics = { observe: RequestObserver; registry: ReturnType<typeof createApiMetrics>['registry'] };
+
 /**
  * Starts the API: listens at once, migrates the registry in the background (until then /v1
  * answers 503), connects to Temporal lazily so reads never wait for it.
@@ -81,11 +84,61 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
   const migrating = new AbortController();
   void registry.migrate(migrating.signal);
   const tracing = startTracing({ endpoint: config.env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: 'tenant-provisioning-api' });
-  let metrics: { observe: RequestObserver; registry: ReturnType<typeof createApiMetrics>['registry'] } | undefined;
+  let metrics: ApiMetrics | undefined;
   if (config.metrics.api) {
     const { registry: metricsRegistry } = createApiMetrics(() => tenantCensus(registry.db));
     metrics = { observe: httpRequestMetrics(metricsRegistry), registry: metricsRegistry };
   }
+  const { app, connection } = buildApp(opts, registry, issuer, tracing, metrics);
+  const server: ServerType = await listen(app, config, tls).catch(async (err: unknown) => {
+    migrating.abort();
+    await connection?.close();
+    await registry.close();
+    throw err;
+  });
+  const stopPurge = config.site ? schedulePurge(registry, config.site.idempotencyWindowMs, log) : () => {};
+  let metricsServer: RunningMetrics | undefined;
+  if (metrics && config.metrics.api) {
+    metricsServer = await serveMetrics(metrics.registry, config.metrics.api).catch(async (err: NodeJS.ErrnoException) => {
+      await new Promise<void>((r) => server.close(() => r()));
+      migrating.abort();
+      await connection?.close();
+      await registry.close();
+      throw new ConfigError(`METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
+    });
+  }
+  const http = server as unknown as { closeAllConnections(): void };
+  const port = (server.address() as AddressInfo).port;
+  const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
+  return {
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    registry,
+    metricsUrl: metricsServer?.url,
+    close: async () => {
+      migrating.abort();
+      stopPurge();
+      await metricsServer?.close();
+      await tracing?.flush();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        http.closeAllConnections();
+      });
+      await connection?.close();
+      await registry.close();
+    },
+  };
+}
+
+/** The operations (on Temporal when the site is configured and none were given) and the app that answers with them. */
+function buildApp(
+  opts: { config: Config; log: Logger; operations?: TenantOperations },
+  registry: Registry,
+  issuer: ReturnType<typeof loadSiteIssuer> | undefined,
+  tracing: ReturnType<typeof startTracing>,
+  metrics: ApiMetrics | undefined,
+) {
+  const { config, log } = opts;
   let connection: Connection | undefined;
   let operations = opts.operations;
   let publishing: PublishingDeps | undefined;
@@ -128,7 +181,12 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     devices: publishing && deviceOperations(publishing),
     telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined },
   });
-  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
+  return { app, connection };
+}
+
+/** Listens with the app; a listen error is a ConfigError naming LISTEN_ADDRESS. */
+function listen(app: ReturnType<typeof createApp>, config: Config, tls: ReturnType<typeof loadTls> | undefined): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
     // Built here rather than by @hono/node-server's serve(): its `hostname` would be both where to
     // listen and the Host assumed for HTTP/1.0 requests without one, and its errors have no body.
     const listener = jsonRequestListener(app.fetch);
@@ -142,42 +200,5 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     // Unhandled, a listen error would crash the process with a trace naming the address.
     const refused = (err: NodeJS.ErrnoException) => reject(new ConfigError(`LISTEN_ADDRESS: cannot listen (${err.code ?? 'error'})`));
     s.once('error', refused);
-  }).catch(async (err: unknown) => {
-    migrating.abort();
-    await connection?.close();
-    await registry.close();
-    throw err;
   });
-  const stopPurge = config.site ? schedulePurge(registry, config.site.idempotencyWindowMs, log) : () => {};
-  let metricsServer: RunningMetrics | undefined;
-  if (metrics && config.metrics.api) {
-    metricsServer = await serveMetrics(metrics.registry, config.metrics.api).catch(async (err: NodeJS.ErrnoException) => {
-      await new Promise<void>((r) => server.close(() => r()));
-      migrating.abort();
-      await connection?.close();
-      await registry.close();
-      throw new ConfigError(`METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
-    });
-  }
-  const http = server as unknown as { closeAllConnections(): void };
-  const port = (server.address() as AddressInfo).port;
-  const host = config.listen.host && config.listen.host !== '0.0.0.0' && config.listen.host !== '::' ? config.listen.host : '127.0.0.1';
-  return {
-    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    registry,
-    metricsUrl: metricsServer?.url,
-    close: async () => {
-      migrating.abort();
-      stopPurge();
-      await metricsServer?.close();
-      await tracing?.flush();
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        http.closeAllConnections();
-      });
-      await connection?.close();
-      await registry.close();
-    },
-  };
 }

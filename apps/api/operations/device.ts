@@ -67,150 +67,168 @@ const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
   'mac-holds-address': { kind: 'refused', error: 'conflict', message: 'the mac already holds an address on the device network' },
 };
 
+/** What the device operations share, built once: the registry, the seal keys, the runner and the audit writer. */
+interface Devices {
+  site: DeviceOperationsDeps['site'];
+  db: DeviceOperationsDeps['registry']['db'];
+  keys: ReturnType<typeof sealKeys>;
+  run: ReturnType<typeof runs>;
+  record: (entry: Parameters<typeof audit>[1]) => ReturnType<typeof afterRun>;
+}
+
 export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
   const { site, registry, client, taskQueue } = deps;
   const db = registry.db;
-  const keys = sealKeys(site);
-  const run = runs(client, taskQueue, deps.parkedTimeoutMs);
-  const record = (entry: Parameters<typeof audit>[1]) => afterRun(deps.log, { audit: entry }, () => audit(db, entry));
-
-  async function zoneOf(tenant: string): Promise<string | undefined> {
-    const row = await getTenantRow(db, tenant);
-    return row ? deriveIdentity(site, tenant, row.index).zone : undefined;
-  }
-
+  const ctx: Devices = {
+    site,
+    db,
+    keys: sealKeys(site),
+    run: runs(client, taskQueue, deps.parkedTimeoutMs),
+    record: (entry) => afterRun(deps.log, { audit: entry }, () => audit(db, entry)),
+  };
   return {
     tenantRegistered: (tenant) => tenantExists(db, tenant),
-
-    async registerDevice(req) {
-      if (!isServed(site.trustClasses, req.trustClass)) {
-        return { kind: 'refused', error: 'bad_request', message: unservedReason(site.trustClasses, req.trustClass) };
-      }
-      const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac });
-      if (outcome.kind === 'refused') return REGISTER_REFUSALS[outcome.reason];
-      const device = viewDevice(outcome.row);
-      if (outcome.created) await record({ actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
-      // A fixed address follows the device's MAC: its reservation on the router is brought to the
-      // registry's (the registry row moved with the device), and a repeated call resumes a move.
-      if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
-        const moved = await run.call(
-          deviceMacMove,
-          attemptDeviceMacMove,
-          { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` },
-          { tenant: req.tenant, device: req.name },
-        );
-        if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
-        if (moved.kind === 'refused') return moved;
-      }
-      return { kind: 'done', device };
-    },
-
-    async getDevice(tenant, name) {
-      const row = await getDevice(db, tenant, name);
-      return row ? viewDevice(row) : undefined;
-    },
-
-    async listDevices(tenant) {
-      return (await listDevices(db, tenant)).map(viewDevice);
-    },
-
-    async deleteDevice(req) {
-      const outcome = await deleteDevice(db, req.tenant, req.name);
-      if (outcome === 'deleted') await record({ actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
-      return outcome;
-    },
-
-    async reserveAddress(req) {
-      const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
-      const result = await run.call(
-        deviceAddressReserve,
-        attemptDeviceAddressReserve,
-        { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` },
-        input,
-      );
-      if (result.kind !== 'refused' && result.reservation) {
-        // A published name (and the caller behind it) goes to the audit log.
-        await record({
-          actor: req.actor,
-          action: 'device-address.reserve',
-          tenant: req.tenant,
-          object: result.reservation.fqdn,
-          detail: { address: result.reservation.address },
-        });
-      }
-      return result;
-    },
-
-    async getDeviceAddress(tenant, device) {
-      const [zone, row] = await Promise.all([zoneOf(tenant), getDeviceAddress(db, tenant, device)]);
-      return zone && row ? viewDeviceAddress(row, zone) : undefined;
-    },
-
-    async releaseAddress(req) {
-      // A reserve parked on a failed step is told its object is gone: the one that asked for the
-      // lowest free address, and the one that asked for this very address.
-      const held = await getDeviceAddress(db, req.tenant, req.device);
-      const result = await run.call(
-        deviceAddressRelease,
-        attemptDeviceAddressRelease,
-        {
-          workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
-          tenant: req.tenant,
-          object: `the address of device ${req.device}`,
-        },
-        { tenant: req.tenant, device: req.device },
-      );
-      if (result.kind === 'released') await record({ actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
-      const reserves = [
-        runIds.deviceAddressReserve(req.tenant, req.device),
-        ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : []),
-      ];
-      return run.superseded(result, 'released', reserves);
-    },
-
-    async issueWifiKey(req) {
-      if (req.name === ADMISSION_KEY) {
-        return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
-      }
-      const input: IssueKeyInput = {
-        tenant: req.tenant,
-        name: req.name,
-        trustClass: req.trustClass,
-        ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}),
-      };
-      const result = await run.call(
-        wifiKeyIssue,
-        attemptWifiKeyIssue,
-        { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
-        input,
-      );
-      if (result.kind !== 'refused')
-        await record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
-      if (result.kind === 'refused') return result;
-      if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
-      return { kind: 'done', key: revealWifiKey(keys, result.key) };
-    },
-
-    async getWifiKey(tenant, name) {
-      const row = await getWifiKey(db, tenant, name);
-      return row ? viewWifiKey(keys, row) : undefined;
-    },
-
-    async listWifiKeys(tenant) {
-      return (await listWifiKeys(db, tenant)).map((r) => viewWifiKey(keys, r));
-    },
-
-    async revokeWifiKey(req) {
-      const result = await run.call(
-        wifiKeyRevoke,
-        attemptWifiKeyRevoke,
-        { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
-        { tenant: req.tenant, name: req.name },
-      );
-      if (result.kind === 'revoked') await record({ actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
-      return run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
-    },
+    registerDevice: (req) => registerOne(ctx, req),
+    getDevice: (tenant, name) => getOne(ctx, tenant, name),
+    listDevices: async (tenant) => (await listDevices(db, tenant)).map(viewDevice),
+    deleteDevice: (req) => deleteOne(ctx, req),
+    reserveAddress: (req) => reserveAddress(ctx, req),
+    getDeviceAddress: (tenant, device) => getAddress(ctx, tenant, device),
+    releaseAddress: (req) => releaseAddress(ctx, req),
+    issueWifiKey: (req) => issueWifiKey(ctx, req),
+    getWifiKey: (tenant, name) => getKey(ctx, tenant, name),
+    listWifiKeys: async (tenant) => (await listWifiKeys(db, tenant)).map((r) => viewWifiKey(ctx.keys, r)),
+    revokeWifiKey: (req) => revokeWifiKey(ctx, req),
   };
+}
+
+async function zoneOf(ctx: Devices, tenant: string): Promise<string | undefined> {
+  const row = await getTenantRow(ctx.db, tenant);
+  return row ? deriveIdentity(ctx.site, tenant, row.index).zone : undefined;
+}
+
+async function registerOne(ctx: Devices, req: Parameters<DeviceOperations['registerDevice']>[0]): Promise<RegisterDeviceResult> {
+  const { site, db, run, record } = ctx;
+  if (!isServed(site.trustClasses, req.trustClass)) {
+    return { kind: 'refused', error: 'bad_request', message: unservedReason(site.trustClasses, req.trustClass) };
+  }
+  const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac });
+  if (outcome.kind === 'refused') return REGISTER_REFUSALS[outcome.reason];
+  const device = viewDevice(outcome.row);
+  if (outcome.created) await record({ actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
+  // A fixed address follows the device's MAC: its reservation on the router is brought to the
+  // registry's (the registry row moved with the device), and a repeated call resumes a move.
+  if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
+    const moved = await run.call(
+      deviceMacMove,
+      attemptDeviceMacMove,
+      { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` },
+      { tenant: req.tenant, device: req.name },
+    );
+    if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
+    if (moved.kind === 'refused') return moved;
+  }
+  return { kind: 'done', device };
+}
+
+async function getOne(ctx: Devices, tenant: string, name: string): Promise<DeviceView | undefined> {
+  const row = await getDevice(ctx.db, tenant, name);
+  return row ? viewDevice(row) : undefined;
+}
+
+async function deleteOne(ctx: Devices, req: Parameters<DeviceOperations['deleteDevice']>[0]): ReturnType<DeviceOperations['deleteDevice']> {
+  const outcome = await deleteDevice(ctx.db, req.tenant, req.name);
+  if (outcome === 'deleted') await ctx.record({ actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
+  return outcome;
+}
+
+async function reserveAddress(ctx: Devices, req: Parameters<DeviceOperations['reserveAddress']>[0]): Promise<ReserveResult> {
+  const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
+  const result = await ctx.run.call(
+    deviceAddressReserve,
+    attemptDeviceAddressReserve,
+    { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` },
+    input,
+  );
+  if (result.kind !== 'refused' && result.reservation) {
+    // A published name (and the caller behind it) goes to the audit log.
+    await ctx.record({
+      actor: req.actor,
+      action: 'device-address.reserve',
+      tenant: req.tenant,
+      object: result.reservation.fqdn,
+      detail: { address: result.reservation.address },
+    });
+  }
+  return result;
+}
+
+async function getAddress(ctx: Devices, tenant: string, device: string): Promise<DeviceAddressView | undefined> {
+  const [zone, row] = await Promise.all([zoneOf(ctx, tenant), getDeviceAddress(ctx.db, tenant, device)]);
+  return zone && row ? viewDeviceAddress(row, zone) : undefined;
+}
+
+async function releaseAddress(ctx: Devices, req: Parameters<DeviceOperations['releaseAddress']>[0]): Promise<ReleaseResult> {
+  const { run } = ctx;
+  // A reserve parked on a failed step is told its object is gone: the one that asked for the
+  // lowest free address, and the one that asked for this very address.
+  const held = await getDeviceAddress(ctx.db, req.tenant, req.device);
+  const result = await run.call(
+    deviceAddressRelease,
+    attemptDeviceAddressRelease,
+    {
+      workflowId: runIds.deviceAddressRelease(req.tenant, req.device),
+      tenant: req.tenant,
+      object: `the address of device ${req.device}`,
+    },
+    { tenant: req.tenant, device: req.device },
+  );
+  if (result.kind === 'released') await ctx.record({ actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
+  const reserves = [
+    runIds.deviceAddressReserve(req.tenant, req.device),
+    ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : []),
+  ];
+  return run.superseded(result, 'released', reserves);
+}
+
+async function issueWifiKey(ctx: Devices, req: Parameters<DeviceOperations['issueWifiKey']>[0]): Promise<IssuedWifiKey> {
+  const { keys } = ctx;
+  if (req.name === ADMISSION_KEY) {
+    return { kind: 'refused', error: 'bad_request', message: 'name: "admission" is the name of the key an admission issues' };
+  }
+  const input: IssueKeyInput = {
+    tenant: req.tenant,
+    name: req.name,
+    trustClass: req.trustClass,
+    ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}),
+  };
+  const result = await ctx.run.call(
+    wifiKeyIssue,
+    attemptWifiKeyIssue,
+    { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
+    input,
+  );
+  if (result.kind !== 'refused')
+    await ctx.record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
+  if (result.kind === 'refused') return result;
+  if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
+  return { kind: 'done', key: revealWifiKey(keys, result.key) };
+}
+
+async function getKey(ctx: Devices, tenant: string, name: string): Promise<WifiKeyView | undefined> {
+  const row = await getWifiKey(ctx.db, tenant, name);
+  return row ? viewWifiKey(ctx.keys, row) : undefined;
+}
+
+async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['revokeWifiKey']>[0]): Promise<RevokeKeyResult> {
+  const result = await ctx.run.call(
+    wifiKeyRevoke,
+    attemptWifiKeyRevoke,
+    { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
+    { tenant: req.tenant, name: req.name },
+  );
+  if (result.kind === 'revoked') await ctx.record({ actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
+  return ctx.run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
 }
 
 /**

@@ -54,6 +54,17 @@ export interface TenantOperations {
   tokenRevoked(token: string): Promise<boolean>;
 }
 
+/** What the tenant operations share, built once: the seal keys, the runner and the creates whose answer was lost. */
+interface Tenants {
+  config: Config & { site: Site };
+  site: Site;
+  registry: Registry;
+  keys: ReturnType<typeof sealKeys>;
+  admission: ReturnType<typeof admissionKeys>;
+  run: ReturnType<typeof runs>;
+  undelivered: ReturnType<typeof undeliveredCreates>;
+}
+
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
 export function tenantOperations(config: Config & { site: Site }, registry: Registry, client: Client): TenantOperations {
   const { site } = config;
@@ -61,81 +72,94 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue, parkedTimeoutMs: config.parkedRunTimeoutMs });
   const run = runs(client, taskQueue, config.parkedRunTimeoutMs);
-  /** The run's static summary names operation, tenant and (when registered) index. */
-  const labels = async (operation: string, name: string) => {
-    const index = await tenantIndex(registry.db, name);
-    return {
-      tenant: name,
-      extra: {
-        staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`,
-        ...(index !== undefined ? { memo: { index } } : {}),
-      },
-    };
-  };
-  /** The secrets a run handed back sealed, put into the tenant it answers. */
-  const reveal = <T extends { tenant?: TenantView; secrets?: Sealed<TenantSecrets> }>(r: T): T => {
-    if (!r.tenant) return r;
-    const { secrets, ...rest } = r;
-    return { ...rest, tenant: withSecrets(r.tenant, openValue(keys, secrets) ?? {}) } as T;
-  };
-
   const undelivered = undeliveredCreates(client, site.idempotencyWindowMs);
+  const ctx: Tenants = { config, site, registry, keys, admission, run, undelivered };
 
   return {
-    async create(call: CreateCall): Promise<CreateResult> {
-      const { restore, ...rest } = call;
-      const req = { ...rest, ...(restore ? { restore: sealValue(keys, restore) } : {}) };
-      const labelled = await labels('create', req.name);
-      const input = { name: req.name, parkedTimeoutMs: config.parkedRunTimeoutMs };
-      const workflowId = runIds.tenantCreate(req.name);
-      const lost = restore ? undefined : await undelivered.collect(req.name);
-      if (lost?.answer) return reveal(lost.answer);
-      let result: CreateResult;
-      try {
-        result = await run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req);
-      } catch (err) {
-        // Temporal went away with the attempt delivered or not: its run may finish without us.
-        undelivered.note(req.name);
-        throw err;
-      }
-      if (result.kind === 'refused' && lost?.runId) {
-        // The run that carried the lost answer completed just before this call reached it: its answer.
-        const answer = await undelivered.collect(req.name, lost.runId);
-        if (answer?.answer) return reveal(answer.answer);
-      }
-      undelivered.forget(req.name);
-      return result.kind === 'refused' ? result : reveal(result);
-    },
-    async delete(name: string): Promise<DeleteResult> {
-      const result = await run.call(tenantDelete, attemptTenantDelete, { workflowId: runIds.tenantDelete(name), ...(await labels('delete', name)) }, { name });
-      return run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
-    },
-    async reconcile(name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> {
-      const input = { name, ...(opts.prune ? { prune: true } : {}) };
-      const result = await run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [input], ...(await labels('reconcile', name)) });
-      return result.kind === 'refused' ? result : reveal(result);
-    },
-    async plan(name: string): Promise<PlanResult> {
-      return run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels('plan the reconcile of', name)) });
-    },
+    create: (call: CreateCall): Promise<CreateResult> => create(ctx, call),
+    delete: (name: string): Promise<DeleteResult> => deleteTenant(ctx, name),
+    reconcile: (name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> => reconcile(ctx, name, opts),
+    plan: async (name: string): Promise<PlanResult> =>
+      run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels(ctx, 'plan the reconcile of', name)) }),
     get: tenantViews(site, registry.db, keys),
-    async list() {
-      return (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r));
-    },
+    list: async () => (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r)),
     isRegistered: (name) => tenantExists(registry.db, name),
-    async admit(input) {
-      // The Wi-Fi key first: when the controller write fails (502) no token has been issued.
-      const wifi = await admission.issue(input);
-      const token = `enr1.${randomBytes(24).toString('base64url')}`;
-      const expiresAt = new Date(Date.now() + site.enrollmentLifetimeMs);
-      await issueAdmission(registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
-      return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
-    },
+    admit: (input) => admit(ctx, input),
     withdrawAdmission: (name) => admission.withdraw(name),
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
     tokenRevoked: (token) => isTenantTokenRevoked(registry.db, tokenHash(token)),
   };
+}
+
+/** The run's static summary names operation, tenant and (when registered) index. */
+async function labels(ctx: Tenants, operation: string, name: string) {
+  const index = await tenantIndex(ctx.registry.db, name);
+  return {
+    tenant: name,
+    extra: {
+      staticSummary: `${operation} tenant ${name}${index !== undefined ? ` (index ${index})` : ''}`,
+      ...(index !== undefined ? { memo: { index } } : {}),
+    },
+  };
+}
+
+/** The secrets a run handed back sealed, put into the tenant it answers. */
+function reveal<T extends { tenant?: TenantView; secrets?: Sealed<TenantSecrets> }>(ctx: Tenants, r: T): T {
+  if (!r.tenant) return r;
+  const { secrets, ...rest } = r;
+  return { ...rest, tenant: withSecrets(r.tenant, openValue(ctx.keys, secrets) ?? {}) } as T;
+}
+
+async function create(ctx: Tenants, call: CreateCall): Promise<CreateResult> {
+  const { undelivered } = ctx;
+  const { restore, ...rest } = call;
+  const req = { ...rest, ...(restore ? { restore: sealValue(ctx.keys, restore) } : {}) };
+  const labelled = await labels(ctx, 'create', req.name);
+  const input = { name: req.name, parkedTimeoutMs: ctx.config.parkedRunTimeoutMs };
+  const workflowId = runIds.tenantCreate(req.name);
+  const lost = restore ? undefined : await undelivered.collect(req.name);
+  if (lost?.answer) return reveal(ctx, lost.answer);
+  let result: CreateResult;
+  try {
+    result = await ctx.run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req);
+  } catch (err) {
+    // Temporal went away with the attempt delivered or not: its run may finish without us.
+    undelivered.note(req.name);
+    throw err;
+  }
+  if (result.kind === 'refused' && lost?.runId) {
+    // The run that carried the lost answer completed just before this call reached it: its answer.
+    const answer = await undelivered.collect(req.name, lost.runId);
+    if (answer?.answer) return reveal(ctx, answer.answer);
+  }
+  undelivered.forget(req.name);
+  return result.kind === 'refused' ? result : reveal(ctx, result);
+}
+
+async function deleteTenant(ctx: Tenants, name: string): Promise<DeleteResult> {
+  const result = await ctx.run.call(
+    tenantDelete,
+    attemptTenantDelete,
+    { workflowId: runIds.tenantDelete(name), ...(await labels(ctx, 'delete', name)) },
+    { name },
+  );
+  return ctx.run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
+}
+
+async function reconcile(ctx: Tenants, name: string, opts: { prune?: boolean }): Promise<ReconcileResult> {
+  const input = { name, ...(opts.prune ? { prune: true } : {}) };
+  const result = await ctx.run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [input], ...(await labels(ctx, 'reconcile', name)) });
+  return result.kind === 'refused' ? result : reveal(ctx, result);
+}
+
+async function admit(ctx: Tenants, input: Parameters<TenantOperations['admit']>[0]): ReturnType<TenantOperations['admit']> {
+  // The Wi-Fi key first: when the controller write fails (502) no token has been issued.
+  const wifi = await ctx.admission.issue(input);
+  const token = `enr1.${randomBytes(24).toString('base64url')}`;
+  const expiresAt = new Date(Date.now() + ctx.site.enrollmentLifetimeMs);
+  await issueAdmission(ctx.registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
+  return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
 }
 
 /**
