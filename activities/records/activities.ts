@@ -1,5 +1,5 @@
 import type { Refusal } from '../../core/refusal.js';
-import { deleteRecord, getRecord, nameOwner, saveRecord, tenantDeviceAddresses } from '../../db/queries/records.js';
+import { deleteRecord, getRecord, nameOwner, saveRecord as saveRecordRow, tenantDeviceAddresses } from '../../db/queries/records.js';
 import type { RecordKind } from '../../core/views/record.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
@@ -29,7 +29,7 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
 export function recordActivities(deps: ActivityDeps) {
   return {
     checkRecordPut: (req: RecordPutRequest): Promise<RecordPutCheck> => decide(deps, deps.db, req),
-    saveRecord: (input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> => claimRecord(deps, input),
+    saveRecord: (input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> => saveRecord(deps, input),
     'dns.publish-record': (input: { tenant: string; index: number; name: string; address: string }): Promise<void> => publishRecord(deps, input),
     recordView: (input: { tenant: string; name: string }): Promise<RecordView | undefined> => recordView(deps, input),
     beginRecordDelete: (req: RecordDeleteRequest): Promise<RecordDeleteStart> => beginRecordDelete(deps, req),
@@ -66,13 +66,13 @@ async function decide(deps: ActivityDeps, exec: Db, req: RecordPutRequest): Prom
  * the check and here a workload or a device may have taken the name, or the device address
  * been released (docs/decisions.md, "One tenant, one order").
  */
-async function claimRecord(deps: ActivityDeps, input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> {
+async function saveRecord(deps: ActivityDeps, input: RecordPutRequest & { recordKind: RecordKind }): Promise<{ kind: 'saved' } | Refusal> {
   return withLocks(deps.db, async (tx, lock) => {
     await lock(LOCK_SPACE.names, input.tenant);
     const exec = tx as unknown as Db;
     const target = await decide(deps, exec, input);
     if (target.kind === 'refused') return target;
-    await saveRecord(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.recordKind, actor: input.actor });
+    await saveRecordRow(exec, { tenant: input.tenant, name: input.name, address: input.address, kind: target.recordKind, actor: input.actor });
     return { kind: 'saved' as const };
   });
 }

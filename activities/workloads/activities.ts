@@ -3,7 +3,14 @@ import { getTenantRow } from '../../db/queries/tenants.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { nameOwner } from '../../db/queries/records.js';
-import { deleteWorkload, getWorkload, listWorkloads, registerWorkload, setWorkloadStatus, type WorkloadRow } from '../../db/queries/workloads.js';
+import {
+  deleteWorkload,
+  getWorkload,
+  listWorkloads,
+  registerWorkload as registerWorkloadRow,
+  setWorkloadStatus,
+  type WorkloadRow,
+} from '../../db/queries/workloads.js';
 import type { WorkloadRequest } from '../../contracts/workload.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
@@ -79,7 +86,7 @@ export function workloadActivities(deps: ActivityDeps) {
     prepareWorkload: (req: WorkloadRequest): Promise<WorkloadPreparation> => prepareWorkload(deps, req),
     'dns.check-name': (input: { tenant: string; index: number; name: string }): Promise<boolean> => checkName(deps, input),
     'hypervisor.template-disk': (input: { tenant: string; name: string }): Promise<number> => templateDisk(deps, input),
-    registerWorkload: (input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> => claimWorkload(deps, input),
+    registerWorkload: (input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> => registerWorkload(deps, input),
     'hypervisor.ensure-vm': (spec: WorkloadSpec): Promise<ObjectOutcome[]> => ensureVm(deps, spec),
     'hypervisor.reconcile-workloads': async (input: ReconcileInput): Promise<ObjectOutcome[]> => reconcileWorkloads(deps, input, modeOf(input)),
     /** What `hypervisor.reconcile-workloads` would do, from the same reads: nothing is written. */
@@ -180,7 +187,7 @@ async function templateDisk(deps: ActivityDeps, input: { tenant: string; name: s
  * here a record or a device address may have taken it, or a delete begun (docs/decisions.md,
  * "One tenant, one order").
  */
-async function claimWorkload(deps: ActivityDeps, input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
+async function registerWorkload(deps: ActivityDeps, input: WorkloadRequest & { index: number; diskGb: number }): Promise<WorkloadRegistered> {
   const { db, site } = deps;
   const t = deriveIdentity(site, input.tenant, input.index);
   return withLocks(db, async (tx, lock) => {
@@ -192,7 +199,7 @@ async function claimWorkload(deps: ActivityDeps, input: WorkloadRequest & { inde
     if (owner === 'record')
       return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published as a record; delete the record or choose another name`);
     if (owner === 'device') return refuse('bad_request', `"${fqdnOf(input.name, t.zone)}" is already published for a device's address; choose another name`);
-    const reg = await registerWorkload(exec, {
+    const reg = await registerWorkloadRow(exec, {
       tenant: input.tenant,
       name: input.name,
       cores: input.cores,
