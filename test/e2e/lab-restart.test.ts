@@ -41,9 +41,10 @@ async function startLab(args: string[] = []): Promise<Lab> {
   };
   for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS']) delete env[k];
   const t0 = Date.now();
-  // As `npm start` runs it: node_modules/.bin first on PATH, so tsx runs on the project's Node.
+  // As `npm start` runs it: the project's Node with tsx as its loader, in one process (the tsx CLI's
+  // parent gave the lab 30 ms to acknowledge a relayed SIGINT, then killed it: exit 130 on a busy host).
   env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;
-  const child = spawn(resolve('node_modules/.bin/node'), ['node_modules/tsx/dist/cli.mjs', 'apps/lab/main.ts', ...args], {
+  const child = spawn(resolve('node_modules/.bin/node'), ['--import', 'tsx', 'apps/lab/main.ts', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
