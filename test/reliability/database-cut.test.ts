@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { ALL_ONE, tenantObjects } from '../support/backend-objects.js';
 import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
@@ -39,17 +39,18 @@ afterAll(async () => {
 
 type Answer = Awaited<ReturnType<TestSite['call']>>;
 interface Seen {
+  call: string;
   status: number;
   ms: number;
   text: string;
 }
 
 /** Sends the call until it answers neither 502 nor 503, as a client does; keeps every answer. */
-async function converge(send: () => Promise<Answer>, seen: Seen[]): Promise<Answer> {
+async function converge(call: string, send: () => Promise<Answer>, seen: Seen[]): Promise<Answer> {
   for (let i = 0; ; i++) {
     const started = Date.now();
     const r = await send();
-    seen.push({ status: r.status, ms: Date.now() - started, text: r.text });
+    seen.push({ call: `${call} #${i}`, status: r.status, ms: Date.now() - started, text: r.text });
     if ((r.status !== 502 && r.status !== 503) || i >= 60) return r;
     await new Promise((x) => setTimeout(x, 250));
   }
@@ -57,6 +58,11 @@ async function converge(send: () => Promise<Answer>, seen: Seen[]): Promise<Answ
 
 describe('the registry database cut during a fill', () => {
   it(`${TENANTS} tenants with a workload and a record each, ${CALLERS} callers: 503 while it is away, everything converges, registry and backends agree`, async () => {
+    // A failure here has been rare and load-dependent: what the service logged says why.
+    onTestFailed(() => {
+      const problems = site.logs.filter((l) => /"level":(40|50|60)/.test(l)).slice(-60);
+      console.log(`database-cut: the service's warnings and errors (last ${problems.length}):\n${problems.map((l) => l.slice(0, 800)).join('\n')}`);
+    });
     const seen: Seen[] = [];
     const names = Array.from({ length: TENANTS }, (_, i) => `cut${i}`);
     const finals = new Map<string, { tenant: Answer; workload: Answer; record: Answer }>();
@@ -65,14 +71,22 @@ describe('the registry database cut during a fill', () => {
     const fill = Promise.all(
       Array.from({ length: CALLERS }, async () => {
         for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-          const tenant = await converge(() => site.call('POST', '/v1/tenants', { body: { name } }), seen);
+          const tenant = await converge(`create ${name}`, () => site.call('POST', '/v1/tenants', { body: { name } }), seen);
           answered++;
-          const workload = await converge(() => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }), seen);
+          const workload = await converge(
+            `workload of ${name}`,
+            () => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }),
+            seen,
+          );
           const prefix = String(tenant.body?.network?.subnet ?? '')
             .split('.')
             .slice(0, 3)
             .join('.');
-          const record = await converge(() => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }), seen);
+          const record = await converge(
+            `record of ${name}`,
+            () => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }),
+            seen,
+          );
           finals.set(name, { tenant, workload, record });
         }
       }),
@@ -101,7 +115,7 @@ describe('the registry database cut during a fill', () => {
       Object.keys(statuses)
         .map(Number)
         .filter((s) => ![200, 201, 502, 503].includes(s)),
-      JSON.stringify(seen.filter((s) => s.status >= 500 && s.status !== 502 && s.status !== 503)),
+      JSON.stringify(seen.filter((s) => ![200, 201, 502, 503].includes(s.status))),
     ).toEqual([]);
     for (const s of seen.filter((x) => x.status === 503)) expect(JSON.parse(s.text).error, s.text).toEqual(expect.any(String));
     expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(60_000);
@@ -123,7 +137,10 @@ describe('the registry database cut during a fill', () => {
     for (const row of rows) {
       expect(await tenantObjects(site, row.name, row.index), row.name).toEqual(ALL_ONE);
       const w = await site.call('GET', `/v1/tenants/${row.name}/workloads/web`);
-      expect(w.body.status, row.name).toBe('ready');
+      expect(
+        w.body.status,
+        `${row.name}: ${JSON.stringify(seen.filter((s) => s.call.startsWith(`workload of ${row.name} `)).map((s) => [s.call, s.status, s.text.slice(0, 300)]))}`,
+      ).toBe('ready');
       const records = (await site.call('GET', `/v1/tenants/${row.name}/records`)).body.records;
       expect(
         records.map((r: { name: string }) => r.name),

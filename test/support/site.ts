@@ -114,6 +114,9 @@ export async function startTestSite(
   await ensureNamespace(temporal, namespace);
   const api: RunningApi = await startApi({ config, log });
   const registry = new Registry(databaseUrl, undefined, 4);
+  // The in-process worker reaches the registry where the site says, as the API does: a test that
+  // puts a proxy in front of the database (database-cut) cuts the worker's connections too.
+  const workerRegistry = env.DATABASE_URL === databaseUrl ? registry : new Registry(env.DATABASE_URL!, log);
   await waitFor(async () => (await fetch(`${api.url}/readyz`)).status === 200);
 
   let worker: Worker | undefined;
@@ -161,7 +164,7 @@ export async function startTestSite(
       worker = await createWorker({
         telemetry: workerTelemetry.telemetry,
         config,
-        registry,
+        registry: workerRegistry,
         log,
         connection: workerConnection,
         workflowBundlePath: inject('workflowBundle'),
@@ -206,6 +209,7 @@ export async function startTestSite(
       await workerConnection?.close();
       await workerTelemetry?.close();
       await api.close();
+      if (workerRegistry !== registry) await workerRegistry.close();
       await registry.close();
       await temporal.close();
       await backends.stop();
