@@ -38,3 +38,16 @@ export const REGISTRY_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '15s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 5 },
 };
+
+/**
+ * Releasing a tenant lease is retried until it lands, up to the lease's own lifetime (15 min,
+ * db/queries/tenant-leases.ts): a run that gave up on it after REGISTRY_OPTIONS' five attempts,
+ * while the database was away for 20 s, left its lease held, and the next run on that tenant or
+ * object waited its full LEASE_WAIT and answered 409 (test/reliability/database-cut.test.ts with a
+ * longer cut).
+ */
+export const LEASE_RELEASE_OPTIONS: LocalActivityOptions = {
+  startToCloseTimeout: '15s',
+  scheduleToCloseTimeout: '15m',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s' },
+};

@@ -1,11 +1,18 @@
-import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
+import { LEASE_RELEASE_OPTIONS, REGISTRY_OPTIONS } from './activity-options.js';
 import { upsertMemo } from '@temporalio/workflow';
 import type { Refusal } from '../core/refusal.js';
 import { answering, type Answered } from './run-step.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+const leases = proxyLocalActivities<Activities>(LEASE_RELEASE_OPTIONS);
+
+/** The patch that releases the lease after a claim that failed: its write may have landed (issue 31 item 2). */
+export const RELEASE_AFTER_FAILED_CLAIM_PATCH = 'release-after-failed-claim';
+
+/** Releases the run's lease whatever happens to the run meanwhile (also while it is being cancelled). */
+const release = (tenant: string) => CancellationScope.nonCancellable(() => leases.releaseTenant({ tenant }));
 
 /** How long a run waits for another run on the same tenant before it refuses (409, repeat). */
 export const LEASE_WAIT_MS = 120_000;
@@ -30,7 +37,15 @@ export interface Busy {
  */
 export async function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>, waitMs = LEASE_WAIT_MS): Promise<T | Busy> {
   for (let waited = 0; ; waited += POLL_MS) {
-    const claim = await registry.claimTenant({ tenant, mode, operation });
+    let claim: Awaited<ReturnType<typeof registry.claimTenant>>;
+    try {
+      claim = await registry.claimTenant({ tenant, mode, operation });
+    } catch (err) {
+      // The claim's write may have committed with its answer lost (the database went away):
+      // released here, or the lease would outlive the run and hold off every other one.
+      if (patched(RELEASE_AFTER_FAILED_CLAIM_PATCH)) await release(tenant);
+      throw err;
+    }
     if (claim.granted) break;
     if (waited >= waitMs) {
       return {
@@ -45,7 +60,7 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
     return await work();
   } finally {
     // Also when the run is being cancelled: the release must still reach the registry.
-    await CancellationScope.nonCancellable(() => registry.releaseTenant({ tenant }));
+    await release(tenant);
   }
 }
 
