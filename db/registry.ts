@@ -24,7 +24,7 @@ interface Logger {
  * database-cut.test.ts). Capped at 1 s, a held query runs within about a second of the database's
  * return; ten connections trying once a second while it is away cost PostgreSQL nothing.
  */
-export function reconnectDelaySeconds(failedConnects: number): number {
+function reconnectDelaySeconds(failedConnects: number): number {
   return Math.min(0.05 * 2 ** failedConnects, 1) * (0.5 + Math.random() / 2);
 }
 

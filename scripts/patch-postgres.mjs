@@ -7,15 +7,12 @@
 //    connection never flushes again: its next query, on the reconnected socket, hangs unsent (the
 //    registry's statement timeout never sees it), or the stale bytes of the dead session are sent
 //    ahead of the new one's;
-//  - or calls `socket.write` on the null socket, an uncaught TypeError that ends the process;
-//  - and a write failing on a socket it has closed raises an 'error' event nobody listens to any
-//    more (it removed the socket's listeners), another uncaught exception.
-// Both were met when the registry's connections were reset under load (database-cut test,
-// docs/decisions.md "postgres.js, mended at install"). The mend forgets the buffered bytes when the
+//  - or calls `socket.write` on the null socket, an uncaught TypeError that ends the process.
+// The TypeError was met when the registry's connections were reset under load (database-cut test,
+// docs/decisions.md "postgres.js, mended at install"); the stale bytes come from the same lines. The mend forgets the buffered bytes when the
 // socket goes (a query still waiting is re-sent whole after the reconnect, or failed with
 // CONNECTION_CLOSED, as the driver already does), and a write with no socket fails its queries
-// with CONNECTION_CLOSED instead of throwing, and a closed socket's late error is dropped (its
-// queries were failed when it closed). Idempotent; refuses any other version, so an upgrade
+// with CONNECTION_CLOSED instead of throwing. Idempotent; refuses any other version, so an upgrade
 // is a decision: drop this script once a release carries the fix.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -59,17 +56,6 @@ const EDITS = [
     to: `    incomings = null
     clearImmediate(nextWriteTimer)
     chunk = nextWriteTimer = null
-`,
-  },
-  {
-    // closed(): the dead socket may still report a failed write (write ECONNRESET); with its
-    // listeners gone that would be an uncaught 'error' event.
-    from: `    socket.removeAllListeners()
-    socket = null
-`,
-    to: `    socket.removeAllListeners()
-    socket.on('error', () => {})
-    socket = null
 `,
   },
 ];
