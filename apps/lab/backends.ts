@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { portOrAny } from './free-port.js';
+import { onLastPortOrAny } from './free-port.js';
 import { assignFields, persistSnapshot, pickFields, type SnapshotStore } from './simulators/snapshot.js';
 import { startPowerDns, startRecursor, type RunningDnsServer } from './servers/pdns.js';
 import { createFaultProxy } from './simulators/fault-proxy.js';
@@ -132,10 +132,10 @@ export async function startLabBackends(
   const pdnsProxy = createFaultProxy(pdns.apiUrl);
   const recursorProxy = createFaultProxy(recursor.apiUrl);
   const [proxmoxServer, minioServer, pdnsProxyServer, recursorProxyServer] = await Promise.all([
-    portOrAny(lastPort('proxmox')).then((p) => serveApp(served(proxmox.app), p)),
-    portOrAny(lastPort('minio')).then((p) => serveApp(served(minio.app), p)),
-    portOrAny(lastPort('pdnsProxy')).then((p) => serveApp(pdnsProxy.app, p)),
-    portOrAny(lastPort('recursorProxy')).then((p) => serveApp(recursorProxy.app, p)),
+    onLastPortOrAny(lastPort('proxmox'), (p) => serveApp(served(proxmox.app), p)),
+    onLastPortOrAny(lastPort('minio'), (p) => serveApp(served(minio.app), p)),
+    onLastPortOrAny(lastPort('pdnsProxy'), (p) => serveApp(pdnsProxy.app, p)),
+    onLastPortOrAny(lastPort('recursorProxy'), (p) => serveApp(recursorProxy.app, p)),
   ]);
   Object.assign(site.ports, {
     pdnsDns: pdns.dnsPort,
@@ -276,12 +276,12 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
         ? { dir: join(stateDir, 'caddy'), keep: true, ports: { upstream: p.logUpstream, admin: p.caddyAdmin, logs: p.caddyLogs, proxy: p.logProxy } }
         : {},
     ),
-    portOrAny(p.grafana).then((port) => serveApp(served(grafana.app), port)),
-    portOrAny(p.unifi).then((port) => serveApp(served(unifi.app), port)),
-    portOrAny(p.kea).then((port) =>
+    onLastPortOrAny(p.grafana, (port) => serveApp(served(grafana.app), port)),
+    onLastPortOrAny(p.unifi, (port) => serveApp(served(unifi.app), port)),
+    onLastPortOrAny(p.kea, (port) =>
       startKea({ subnets: [{ id: 1, subnet: devices.subnet }], ...(stateDir ? { dir: join(stateDir, 'kea') } : {}), ...(port ? { port } : {}) }),
     ),
-    portOrAny(p.mosquitto).then((port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
+    onLastPortOrAny(p.mosquitto, (port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
   ]);
   const ca = (site.ca ??= createLabCa());
   Object.assign(site.ports, {

@@ -28,7 +28,17 @@ export function codecTarget(method: string | undefined, rawUrl: string | undefin
   return Object.hasOwn(CODEC_PATHS, path) ? CODEC_PATHS[path] : undefined;
 }
 
-export async function startCodecProxy(opts: { port: number; apiUrl: string; token: string; uiOrigin: string }): Promise<{ close(): Promise<void> }> {
+/**
+ * `apiUrl` may be a promise: the lab starts the proxy first, on a port of its own, because the
+ * Temporal UI is told the codec endpoint when it starts, before the API is up (a port picked
+ * early and bound late was a port another process could take in between).
+ */
+export async function startCodecProxy(opts: {
+  port?: number;
+  apiUrl: string | Promise<string>;
+  token: string;
+  uiOrigin: string;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', opts.uiOrigin);
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
@@ -48,17 +58,27 @@ export async function startCodecProxy(opts: { port: number; apiUrl: string; toke
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      fetch(`${opts.apiUrl}${target}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
-        body: Buffer.concat(chunks),
-      })
+      Promise.resolve(opts.apiUrl)
+        .then((apiUrl) =>
+          fetch(`${apiUrl}${target}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
+            body: Buffer.concat(chunks),
+          }),
+        )
         .then(async (r) => {
           res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
         })
         .catch(() => res.writeHead(502).end('{"error":"codec endpoint unreachable"}'));
     });
   });
-  await new Promise<void>((r) => server.listen(opts.port, '127.0.0.1', () => r()));
-  return { close: () => new Promise<void>((r) => server.close(() => r())) };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

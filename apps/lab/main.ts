@@ -87,16 +87,17 @@ async function main(): Promise<void> {
     telemetryOptions: { metrics: coreMetricsOptions(coreMetricsAddress) },
   });
   const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
-  const codecPort = await freePort();
+  const { operatorToken, codecToken } = labTokens();
+  let apiStarted!: (url: string) => void;
+  const codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (apiStarted = r)), token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
   const temporal = await startDevServer({
     projectRoot: root,
     port: Number(process.env.TEMPORAL_PORT ?? (await freePort())),
     uiPort,
     dbFile: join(labDir, 'temporal.db'),
-    codecEndpoint: `http://127.0.0.1:${codecPort}`,
+    codecEndpoint: codec.url,
   });
   const backends = await startLabBackends({ stateDir: labDir });
-  const { operatorToken, codecToken } = labTokens();
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
     targets: { api: hostPort(api.metricsUrl), worker: hostPort(telemetry.metricsUrl) },
   });
   const running = worker.run();
-  const codec = await startCodecProxy({ port: codecPort, apiUrl: api.url, token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  apiStarted(api.url);
 
   // Sourceable by a shell (values single-quoted: the CA's PEM spans lines); it holds lab secrets, so 0600.
   const shellQuote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;

@@ -8,7 +8,7 @@ import type { Faults } from '../simulators/faults.js';
 import { serveApp, type RunningServer } from '../simulators/serve.js';
 import { createVictoriaLogsStandIn, type LogTenants, type ReceivedRequest } from '../simulators/victorialogs/index.js';
 import { startCaddy, type RunningCaddy } from './caddy.js';
-import { portOrAny } from '../free-port.js';
+import { onLastPortOrAny } from '../free-port.js';
 
 export interface RunningLogGateway {
   caddy: RunningCaddy;
@@ -38,7 +38,7 @@ export interface LogGatewayOptions {
 
 export async function startLogGateway(opts: LogGatewayOptions = {}): Promise<RunningLogGateway> {
   const standIn = createVictoriaLogsStandIn();
-  const vl: RunningServer = await serveApp(standIn.app, await portOrAny(opts.ports?.upstream));
+  const vl: RunningServer = await onLastPortOrAny(opts.ports?.upstream, (port) => serveApp(standIn.app, port));
   const p = opts.ports;
   // Routes saved by the last start dial its stand-in's port: moved to this one's if it changed.
   const rewrite = (config: string) =>
@@ -52,7 +52,7 @@ export async function startLogGateway(opts: LogGatewayOptions = {}): Promise<Run
     throw e;
   });
   const proxy = createFaultProxy(caddy.adminUrl);
-  const proxyServer = await serveApp(proxy.app, await portOrAny(p?.proxy));
+  const proxyServer = await onLastPortOrAny(p?.proxy, (port) => serveApp(proxy.app, port));
   return {
     caddy,
     adminUrl: proxyServer.url,

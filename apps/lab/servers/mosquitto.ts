@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -118,7 +119,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
-    const ready = await waitForListener(port, exited, 10_000);
+    const ready = await waitForListener(port, exited, Boolean(opts.tls), 10_000);
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
@@ -144,7 +145,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
   throw lastError ?? new Error('mosquitto did not start');
 }
 
-async function waitForListener(port: number, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+async function waitForListener(port: number, exited: Promise<number | null>, tls: boolean, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -152,24 +153,32 @@ async function waitForListener(port: number, exited: Promise<number | null>, tim
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gone) return 'exited';
-    if (await accepts(port)) return gone ? 'exited' : 'ready';
+    if (await answersMqtt(port, tls)) return gone ? 'exited' : 'ready';
     await new Promise((r) => setTimeout(r, 30));
   }
   return 'timeout';
 }
 
-function accepts(port: number): Promise<boolean> {
+/** An MQTT 3.1.1 CONNECT with no client id and no credentials: a broker answers it (refused, CONNACK 5). */
+const ANONYMOUS_CONNECT = Buffer.from([0x10, 0x0c, 0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x04, 0x02, 0x00, 0x3c, 0x00, 0x00]);
+const CONNACK = 0x20;
+
+/**
+ * Whether a broker answers MQTT on the port. A connection alone is no proof: a port found free can
+ * be taken by another process before the broker binds it (the broker then exits with "Address
+ * already in use"), and the connection reaches that process instead.
+ */
+function answersMqtt(port: number, tls: boolean): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port });
-    s.setTimeout(500);
-    s.once('connect', () => {
+    const s = tls ? tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }) : connect({ host: '127.0.0.1', port });
+    const done = (answer: boolean) => {
       s.destroy();
-      resolve(true);
-    });
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(false));
+      resolve(answer);
+    };
+    s.setTimeout(1000);
+    s.once(tls ? 'secureConnect' : 'connect', () => s.write(ANONYMOUS_CONNECT));
+    s.once('data', (b: Buffer) => done(b[0] === CONNACK));
+    s.once('timeout', () => done(false));
+    s.once('error', () => done(false));
   });
 }

@@ -15,12 +15,16 @@ export interface ServeTls {
   key: string;
 }
 
-/** Serve a simulator's Hono app on 127.0.0.1 (port 0 picks a free one), over HTTPS with `tls`. */
+/**
+ * Serve a simulator's Hono app on 127.0.0.1 (port 0 picks a free one), over HTTPS with `tls`. A port
+ * that cannot be had rejects (EADDRINUSE), rather than an unhandled 'error' event ending the process.
+ */
 export function serveApp(app: Hono, port = 0, tls?: ServeTls): Promise<RunningServer> {
   const scheme = tls ? 'https' : 'http';
   const secure = tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {};
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1', ...secure }, (info: AddressInfo) => {
+      server.off('error', reject);
       resolve({
         url: `${scheme}://127.0.0.1:${info.port}`,
         port: info.port,
@@ -31,5 +35,6 @@ export function serveApp(app: Hono, port = 0, tls?: ServeTls): Promise<RunningSe
           }),
       });
     });
+    server.once('error', reject);
   });
 }
