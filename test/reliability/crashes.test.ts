@@ -183,12 +183,16 @@ describe('the worker killed at random points of tenant creates and deletes', () 
     // Every operation converged to the answer a client expects.
     for (const name of fresh) {
       const r = results.get(name)!;
-      expect([200, 201], `${name} ${r.final.text}`).toContain(r.final.status);
+      expect([200, 201], `${name} ${r.statuses.join('/')} ${r.final.text}`).toContain(r.final.status);
       expect(r.final.body.status).toBe('ready');
       // 201 created, or 200 resumed after a 502: a step lost its attempts to the kills.
       expect(r.final.body.outcome).toBe(r.final.status === 201 ? 'created' : 'resumed');
     }
-    for (const name of doomed) expect(results.get(name)!.final.status, `${name} ${results.get(name)!.final.text}`).toBe(204);
+    // A delete answered 503 whose run went on is answered 204 on the repeat (apps/api/operations/undelivered.ts).
+    for (const name of doomed) {
+      const r = results.get(name)!;
+      expect(r.final.status, `${name} ${r.statuses.join('/')} ${r.final.text}`).toBe(204);
+    }
 
     // The registry and the backends agree, one identity per tenant.
     const rows = await site.registry.sql<{ name: string; index: number; status: string }[]>`select name, index, status from tenants order by name`;

@@ -55,7 +55,8 @@ export interface TestSite {
    * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
    * tests; on `port` when given (a restart keeps its URL). Resolves once `/readyz` answers 200.
    */
-  spawnApi(opts?: { port?: number }): Promise<{ child: ChildProcess; url: string; port: number }>;
+  /** An API process of its own on the site's settings, `env` over them (a Temporal address behind a proxy). */
+  spawnApi(opts?: { port?: number; env?: Record<string, string> }): Promise<{ child: ChildProcess; url: string; port: number }>;
   stopWorker(): Promise<void>;
   registry: Registry;
   temporal: Connection;
@@ -184,7 +185,7 @@ export async function startTestSite(
     async spawnApi(o = {}) {
       const port = o.port ?? (await freePort());
       const child = spawn(process.execPath, [inject('entryBundles').api], {
-        env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}` },
+        env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}`, ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const keep = (d: Buffer) => logs.push(d.toString());

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
 import { tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import { viewTenant, withSecrets, type TenantSecrets, type TenantView } from '../../../core/tenant-view.js';
@@ -23,7 +23,7 @@ import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../config/env.js';
 import { admissionKeys } from './device.js';
 import { runs } from '../runs.js';
-import { runUnavailable } from '../errors.js';
+import { answerOnce, undeliveredAnswers, type UndeliveredAnswers } from './undelivered.js';
 import { tenantViews } from '../tenant-views.js';
 import { runIds } from '../../../contracts/ids.js';
 
@@ -62,7 +62,11 @@ interface Tenants {
   keys: ReturnType<typeof sealKeys>;
   admission: ReturnType<typeof admissionKeys>;
   run: ReturnType<typeof runs>;
-  undelivered: ReturnType<typeof undeliveredCreates>;
+  /** Creates and deletes whose answer was lost (answered 503 while their run went on). */
+  undelivered: {
+    creates: UndeliveredAnswers<CreateResult, Extract<CreateResult, { kind: 'ready' }>>;
+    deletes: UndeliveredAnswers<DeleteResult, Extract<DeleteResult, { kind: 'deleted' }>>;
+  };
 }
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
@@ -72,7 +76,11 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue, parkedTimeoutMs: config.parkedRunTimeoutMs });
   const run = runs(client, taskQueue, config.parkedRunTimeoutMs);
-  const undelivered = undeliveredCreates(client, site.idempotencyWindowMs);
+  const windowMs = site.idempotencyWindowMs;
+  const undelivered = {
+    creates: undeliveredAnswers(client, { windowMs, workflowId: runIds.tenantCreate, answered: (r: CreateResult | undefined) => r?.kind === 'ready' }),
+    deletes: undeliveredAnswers(client, { windowMs, workflowId: runIds.tenantDelete, answered: (r: DeleteResult | undefined) => r?.kind === 'deleted' }),
+  };
   const ctx: Tenants = { config, site, registry, keys, admission, run, undelivered };
 
   return {
@@ -112,38 +120,24 @@ function reveal<T extends { tenant?: TenantView; secrets?: Sealed<TenantSecrets>
 }
 
 async function create(ctx: Tenants, call: CreateCall): Promise<CreateResult> {
-  const { undelivered } = ctx;
   const { restore, ...rest } = call;
   const req = { ...rest, ...(restore ? { restore: sealValue(ctx.keys, restore) } : {}) };
   const labelled = await labels(ctx, 'create', req.name);
   const input = { name: req.name, parkedTimeoutMs: ctx.config.parkedRunTimeoutMs };
   const workflowId = runIds.tenantCreate(req.name);
-  const lost = restore ? undefined : await undelivered.collect(req.name);
-  if (lost?.answer) return reveal(ctx, lost.answer);
-  let result: CreateResult;
-  try {
-    result = await ctx.run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req);
-  } catch (err) {
-    // Temporal went away with the attempt delivered or not: its run may finish without us.
-    undelivered.note(req.name);
-    throw err;
-  }
-  if (result.kind === 'refused' && lost?.runId) {
-    // The run that carried the lost answer completed just before this call reached it: its answer.
-    const answer = await undelivered.collect(req.name, lost.runId);
-    if (answer?.answer) return reveal(ctx, answer.answer);
-  }
-  undelivered.forget(req.name);
+  const result = await answerOnce(
+    ctx.undelivered.creates,
+    req.name,
+    () => ctx.run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req),
+    !restore,
+  );
   return result.kind === 'refused' ? result : reveal(ctx, result);
 }
 
 async function deleteTenant(ctx: Tenants, name: string): Promise<DeleteResult> {
-  const result = await ctx.run.call(
-    tenantDelete,
-    attemptTenantDelete,
-    { workflowId: runIds.tenantDelete(name), ...(await labels(ctx, 'delete', name)) },
-    { name },
-  );
+  const workflowId = runIds.tenantDelete(name);
+  const labelled = await labels(ctx, 'delete', name);
+  const result = await answerOnce(ctx.undelivered.deletes, name, () => ctx.run.call(tenantDelete, attemptTenantDelete, { workflowId, ...labelled }, { name }));
   return ctx.run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
 }
 
@@ -160,53 +154,4 @@ async function admit(ctx: Tenants, input: Parameters<TenantOperations['admit']>[
   const expiresAt = new Date(Date.now() + ctx.site.enrollmentLifetimeMs);
   await issueAdmission(ctx.registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
   return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
-}
-
-/**
- * Creates whose answer never reached the caller: the call answered 503 because Temporal went away
- * (killed, restarted) while the run went on, and the run may have finished once Temporal was back,
- * issuing the tenant's secrets. The repeat of such a create (the same call, resumed) gets the
- * finished run's answer with its secrets, as its first call would have, instead of the 409 of a
- * tenant already ready: secrets are shown once, and that once had not happened. Only the first
- * repeat after the lost answer collects it; any later create of the ready tenant is a 409 again.
- * Held by this API instance for the site's idempotency window (an instance restarted meanwhile
- * has forgotten it: the tenant then resumes with new secrets through a restore or reconcile).
- */
-function undeliveredCreates(client: Client, windowMs: number) {
-  const lost = new Map<string, number>();
-  return {
-    note(name: string) {
-      lost.set(name, Date.now() + windowMs);
-    },
-    forget(name: string) {
-      lost.delete(name);
-    },
-    /**
-     * The finished run's answer to a create whose answer was lost, once. Otherwise the run still
-     * open (`runId`), which the repeat joins by update as usual, or nothing.
-     */
-    async collect(name: string, runId?: string): Promise<{ answer?: Extract<CreateResult, { kind: 'ready' }>; runId?: string } | undefined> {
-      const until = lost.get(name);
-      if (until === undefined) return undefined;
-      if (until < Date.now()) {
-        lost.delete(name);
-        return undefined;
-      }
-      const handle = client.workflow.getHandle<typeof tenantCreate>(runIds.tenantCreate(name), runId);
-      let result: CreateResult | undefined;
-      try {
-        const { status, runId: current } = await handle.describe();
-        if (status.name === 'RUNNING') return { runId: current };
-        if (status.name !== 'COMPLETED') return undefined;
-        result = await handle.result();
-      } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return undefined;
-        throw runUnavailable(err);
-      }
-      if (result?.kind !== 'ready') return undefined;
-      // Taken before it is answered: two repeats at once never both get the secrets.
-      if (!lost.delete(name)) return undefined;
-      return { answer: result };
-    },
-  };
 }
