@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Mends postgres.js 3.4.9's write scheduler, run by npm after every install (`postinstall`).
+// Mends postgres.js 3.4.9's write scheduler and type fetch, run by npm after every install (`postinstall`).
 //
 // Upstream (porsager/postgres#1154, #1208; fix proposed in #1209, unreleased at 3.4.9): a small write
 // is batched behind a setImmediate, and when the connection closes meanwhile the driver
@@ -12,8 +12,16 @@
 // docs/decisions.md "postgres.js, mended at install"); the stale bytes come from the same lines. The mend forgets the buffered bytes when the
 // socket goes (a query still waiting is re-sent whole after the reconnect, or failed with
 // CONNECTION_CLOSED, as the driver already does), and a write with no socket fails its queries
-// with CONNECTION_CLOSED instead of throwing. Idempotent; refuses any other version, so an upgrade
-// is a decision: drop this script once a release carries the fix.
+// with CONNECTION_CLOSED instead of throwing.
+//
+// And its type fetch (porsager/postgres#1192, #1205, #1223, open at 3.4.9): a new connection first
+// asks for the array types, from ReadyForQuery, which drops that query's promise. A connection reset
+// during it rejects the promise with no handler: an unhandled rejection, which ends a Node process
+// (met in the database-cut test, in CI). The mend handles it: the connection's own close has
+// already failed or re-queued its queries, and the next connection fetches the types again.
+//
+// Idempotent, edit by edit; refuses any other version, so an upgrade is a decision: drop this
+// script once a release carries the fixes.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +66,13 @@ const EDITS = [
     chunk = nextWriteTimer = null
 `,
   },
+  {
+    // ReadyForQuery(): the array-types query a new connection runs first; its promise was dropped.
+    from: `        return fetchArrayTypes()
+`,
+    to: `        return fetchArrayTypes().catch(() => {}) ${MARK}
+`,
+  },
 ];
 
 function fail(message) {
@@ -76,13 +91,16 @@ if (version !== VERSION) {
 for (const flavour of ['src', 'cjs/src', 'cf/src']) {
   const file = join(root, flavour, 'connection.js');
   if (!existsSync(file)) continue;
-  let text = readFileSync(file, 'utf8');
-  if (text.includes(MARK)) continue;
+  const before = readFileSync(file, 'utf8');
+  let text = before;
+  // Edit by edit, so a copy mended by an earlier version of this script gets the edits added since.
   for (const { from, to } of EDITS) {
+    if (text.includes(to)) continue;
     const at = text.indexOf(from);
     if (at < 0 || text.indexOf(from, at + 1) >= 0) fail(`${flavour}/connection.js: the text to mend is not there exactly once`);
     text = text.slice(0, at) + to + text.slice(at + from.length);
   }
+  if (text === before) continue;
   writeFileSync(file, text);
   process.stderr.write(`patch-postgres: mended ${flavour}/connection.js\n`);
 }

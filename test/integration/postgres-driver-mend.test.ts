@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
@@ -13,16 +14,20 @@ import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
 let pg: HangingProxy;
 const uncaught: unknown[] = [];
 const keep = (err: unknown) => void uncaught.push(err);
+const unhandled: unknown[] = [];
+const keepUnhandled = (err: unknown) => void unhandled.push(err);
 
 beforeAll(async () => {
   pg = await hangingProxy();
   const base = new URL(inject('pgBaseUrl'));
   pg.target = { host: base.hostname, port: Number(base.port || 5432) };
   process.on('uncaughtException', keep);
+  process.on('unhandledRejection', keepUnhandled);
 });
 
 afterAll(async () => {
   process.off('uncaughtException', keep);
+  process.off('unhandledRejection', keepUnhandled);
   await pg?.close();
 });
 
@@ -49,5 +54,70 @@ describe('postgres.js after its connection is cut', () => {
     expect(uncaught.map(String)).toEqual([]);
     expect(settled).toBe('CONNECTION_CLOSED');
     await sql.end({ timeout: 1 }).catch(() => undefined);
+  });
+});
+
+/**
+ * A TCP proxy to PostgreSQL that resets the first connection the moment its client asks for the
+ * array types (the query postgres.js runs first on every new connection), as a database restart
+ * or a network cut landing then would.
+ */
+async function resetAtTypeFetch(): Promise<{ url: string; resets: () => number; close(): Promise<void> }> {
+  const base = new URL(inject('pgBaseUrl'));
+  let resets = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(base.port || 5432), base.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    upstream.pipe(client);
+    client.on('data', (d: Buffer) => {
+      if (resets === 0 && d.includes('typarray')) {
+        resets++;
+        client.resetAndDestroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(d);
+    });
+    client.on('end', () => upstream.end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = new URL(base);
+  url.host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url: url.toString(),
+    resets: () => resets,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe('postgres.js with its connection reset while it fetches the array types', () => {
+  it('the query that opened the connection settles, the next one answers, and no rejection escapes unhandled', async () => {
+    const proxy = await resetAtTypeFetch();
+    const sql = postgres(proxy.url, { max: 1, onnotice: () => {}, backoff: () => 0.05 });
+    try {
+      const first = await sql`select 1::int as x`.then(
+        (rows) => rows,
+        (err: { code?: string }) => err.code,
+      );
+      expect(proxy.resets()).toBe(1);
+      expect(await sql`select 2::int as x`).toEqual([{ x: 2 }]);
+      // Unhandled rejections are reported after a turn of the event loop.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled.map(String)).toEqual([]);
+      // The first query was either re-sent on the new connection or failed as the connection's was.
+      expect([[{ x: 1 }], 'ECONNRESET', 'CONNECTION_CLOSED']).toContainEqual(first);
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+      await proxy.close();
+    }
   });
 });
