@@ -61,4 +61,22 @@ describe('a tenant delete answered 503 while its run went on', () => {
     const later = await del('lostdel');
     expect(later.status, later.text).toBe(404);
   }, 120_000);
+
+  it("a delete lost before it reached Temporal is attempted afresh on the repeat, not answered by the name's earlier delete", async () => {
+    // A tenant deleted: its name's last delete run completed with 'deleted'.
+    expect((await site.call('POST', '/v1/tenants', { body: { name: 'relost' } })).status).toBe(201);
+    site.backends.proxmox.removeTenantNetwork('relost');
+    expect((await del('relost')).status).toBe(204);
+    // The name again; the fabric carries this one's zone.
+    const created = await site.call('POST', '/v1/tenants', { body: { name: 'relost' } });
+    expect(created.status, created.text).toBe(201);
+    proxy.setDown(true);
+    const lost = await del('relost');
+    expect(lost.status, lost.text).toBe(503);
+    proxy.setDown(false);
+    // The repeat runs the delete, which the fabric refuses: not the 204 of the earlier run.
+    const repeat = await del('relost');
+    expect(repeat.status, repeat.text).toBe(409);
+    expect((await site.call('GET', '/v1/tenants/relost')).body.status).toBe('ready');
+  }, 120_000);
 });

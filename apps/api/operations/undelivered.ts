@@ -18,10 +18,11 @@ export function undeliveredAnswers<R extends { kind: string }, A extends R>(
   client: Client,
   opts: { windowMs: number; workflowId: (name: string) => string; answered: (result: R | undefined) => result is A },
 ) {
-  const lost = new Map<string, number>();
+  /** Per name: when the lost call began, and until when its answer is held. */
+  const lost = new Map<string, { began: number; until: number }>();
   return {
-    note(name: string) {
-      lost.set(name, Date.now() + opts.windowMs);
+    note(name: string, began: number) {
+      lost.set(name, { began, until: Date.now() + opts.windowMs });
     },
     forget(name: string) {
       lost.delete(name);
@@ -31,18 +32,21 @@ export function undeliveredAnswers<R extends { kind: string }, A extends R>(
      * open (`runId`), which the repeat joins by update as usual, or nothing.
      */
     async collect(name: string, runId?: string): Promise<{ answer?: A; runId?: string } | undefined> {
-      const until = lost.get(name);
-      if (until === undefined) return undefined;
-      if (until < Date.now()) {
+      const held = lost.get(name);
+      if (held === undefined) return undefined;
+      if (held.until < Date.now()) {
         lost.delete(name);
         return undefined;
       }
       const handle = client.workflow.getHandle(opts.workflowId(name), runId);
       let result: R | undefined;
       try {
-        const { status, runId: current } = await handle.describe();
+        const { status, runId: current, closeTime } = await handle.describe();
         if (status.name === 'RUNNING') return { runId: current };
         if (status.name !== 'COMPLETED') return undefined;
+        // A run closed before the lost call began is an earlier object's (a tenant deleted, created
+        // again, and this delete lost before it reached Temporal): not this call's answer.
+        if (!closeTime || closeTime.getTime() < held.began) return undefined;
         result = (await handle.result()) as R | undefined;
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return undefined;
@@ -71,12 +75,13 @@ export async function answerOnce<R extends { kind: string }, A extends R>(
 ): Promise<R> {
   const held = collect ? await lost.collect(name) : undefined;
   if (held?.answer) return held.answer;
+  const began = Date.now();
   let result: R;
   try {
     result = await call();
   } catch (err) {
     // Temporal went away with the call delivered or not: its run may finish without us.
-    lost.note(name);
+    lost.note(name, began);
     throw err;
   }
   if (result.kind === 'refused' && held?.runId) {
