@@ -45,7 +45,8 @@ export function undeliveredAnswers<R extends { kind: string }, A extends R>(
         if (status.name === 'RUNNING') return { runId: current };
         if (status.name !== 'COMPLETED') return undefined;
         // A run closed before the lost call began is an earlier object's (a tenant deleted, created
-        // again, and this delete lost before it reached Temporal): not this call's answer.
+        // again, and this delete lost before it reached Temporal): not this call's answer. The close
+        // time is Temporal's clock, the start the API's: they must agree to within a run's length.
         if (!closeTime || closeTime.getTime() < held.began) return undefined;
         result = (await handle.result()) as R | undefined;
       } catch (err) {
