@@ -29,14 +29,14 @@ export function codecTarget(method: string | undefined, rawUrl: string | undefin
 }
 
 /**
- * `apiUrl` may be a promise: the lab starts the proxy first, on a port of its own, because the
+ * `apiUrl` and `token` may be promises: the lab starts the proxy first, on a port of its own, because the
  * Temporal UI is told the codec endpoint when it starts, before the API is up (a port picked
  * early and bound late was a port another process could take in between).
  */
 export async function startCodecProxy(opts: {
   port?: number;
   apiUrl: string | Promise<string>;
-  token: string;
+  token: string | Promise<string>;
   uiOrigin: string;
 }): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -58,11 +58,11 @@ export async function startCodecProxy(opts: {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      Promise.resolve(opts.apiUrl)
-        .then((apiUrl) =>
+      Promise.all([opts.apiUrl, opts.token])
+        .then(([apiUrl, token]) =>
           fetch(`${apiUrl}${target}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
             body: Buffer.concat(chunks),
           }),
         )

@@ -36,8 +36,9 @@ async function startLab(args: string[] = []): Promise<Lab> {
     LAB_DIR: labDir,
     LAB_DATABASE: database,
     TEMPORAL_UI_PORT: String(await freePort()),
-    // Not the lab's default :8080, which the engineer's own lab may hold.
-    LISTEN_ADDRESS: `127.0.0.1:${await freePort()}`,
+    // Not the lab's default :8080, which the engineer's own lab may hold; port 0, not one found free
+    // here, which another process could take in the seconds before the lab's API binds it.
+    LISTEN_ADDRESS: '127.0.0.1:0',
   };
   for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS']) delete env[k];
   const t0 = Date.now();

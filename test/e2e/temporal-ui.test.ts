@@ -22,18 +22,25 @@ const OUTPUT = resolve('test/output');
 
 let temporal: DevServer;
 let site: TestSite;
-let codec: { close(): Promise<void> };
+let codec: { url: string; close(): Promise<void> };
 let browser: Browser;
 /** Every answer the codec proxy gave the browser: the UI decodes through it or shows ciphertext. */
 const codecAnswers: { path: string; status: number }[] = [];
 let codecOrigin: string;
 
 beforeAll(async () => {
-  const [port, uiPort, codecPort] = [await freePort(), await freePort(), await freePort()];
-  codecOrigin = `http://127.0.0.1:${codecPort}`;
+  const [port, uiPort] = [await freePort(), await freePort()];
+  // As the lab starts it: the proxy first, on a port of its own (a port picked here and bound after
+  // the dev server and the site had started was once taken meanwhile), the API's URL given later.
+  let siteStarted!: (url: string) => void;
+  let codecTokenIs!: (token: string) => void;
+  const codecToken = new Promise<string>((r) => (codecTokenIs = r));
+  codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (siteStarted = r)), token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  codecOrigin = codec.url;
   temporal = await startDevServer({ projectRoot: process.cwd(), port, uiPort, codecEndpoint: codecOrigin });
   site = await startTestSite({ minimal: true, temporalAddress: temporal.address });
-  codec = await startCodecProxy({ port: codecPort, apiUrl: site.url, token: site.codecToken, uiOrigin: temporal.uiUrl! });
+  siteStarted(site.url);
+  codecTokenIs(site.codecToken);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
-import { freePort } from '../../apps/lab/free-port.js';
 
 /**
  * The lab's codec proxy adds a token (the codec token; once the operator's) to what the Temporal UI sends, so it must forward
@@ -13,7 +12,7 @@ import { freePort } from '../../apps/lab/free-port.js';
  * request that reaches it, with the token it carried.
  */
 let upstream: Server;
-let proxy: { close(): Promise<void> };
+let proxy: { url: string; close(): Promise<void> };
 let proxyPort: number;
 const reached: { method: string; url: string; auth: string | undefined }[] = [];
 
@@ -25,8 +24,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   const apiUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  proxyPort = await freePort();
-  proxy = await startCodecProxy({ port: proxyPort, apiUrl, token: 'codec-token-0123456789', uiOrigin: 'http://127.0.0.1:8233' });
+  proxy = await startCodecProxy({ apiUrl, token: 'codec-token-0123456789', uiOrigin: 'http://127.0.0.1:8233' });
+  proxyPort = Number(new URL(proxy.url).port);
 });
 afterAll(async () => {
   await proxy?.close();
