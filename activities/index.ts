@@ -5,6 +5,7 @@ import { recordActivities } from './records/activities.js';
 import type { ActivityDeps } from './deps.js';
 import { attemptActivities } from './tenant/attempts.js';
 import { leaseActivities } from './tenant/leases.js';
+import { objectRunActivities } from './object-runs.js';
 import { registerActivity } from './tenant/register.js';
 import { lifecycleActivities } from './tenant/remove.js';
 import { stepActivities } from './tenant/step-activities.js';
@@ -16,6 +17,7 @@ import { workloadActivities } from './workloads/activities.js';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...leaseActivities(deps),
+    ...objectRunActivities(deps),
     ...registerActivity(deps),
     ...stepActivities(deps),
     ...attemptActivities(deps),

@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import { BackendError } from '../core/backend-outcome.js';
+import { withoutHosts } from '../core/without-hosts.js';
 
 /**
  * How every backend step leaves its activity, whatever its area (tenant, workload, record,
@@ -79,11 +80,13 @@ export async function asBackendStep<T>(
     if (err instanceof ApplicationFailure) throw err;
     const failure = err instanceof StepFailure ? err : new StepFailure(step, err);
     const cause = failure.reason;
+    const answer = redact(cause instanceof BackendError ? cause.detail : cause instanceof Error ? cause.message : String(cause), secrets);
+    // The history's copy is what reads and 502 bodies show (core/object-life.ts): no host either.
     const details: StepFailureDetails =
       cause instanceof BackendError
-        ? { step: failure.step, backend: cause.product, ...(cause.status ? { status: cause.status } : {}), answer: redact(cause.detail, secrets) }
-        : { step: failure.step, answer: redact(cause instanceof Error ? cause.message : String(cause), secrets) };
-    log.error({ ...context, step: failure.step, backend: details.backend, status: details.status, err: details.answer }, 'backend step failed');
+        ? { step: failure.step, backend: cause.product, ...(cause.status ? { status: cause.status } : {}), answer: withoutHosts(answer) }
+        : { step: failure.step, answer: withoutHosts(answer) };
+    log.error({ ...context, step: failure.step, backend: details.backend, status: details.status, err: answer }, 'backend step failed');
     const retryable = !(cause instanceof BackendError) || cause.retryable;
     throw ApplicationFailure.create({
       message: failure.message,

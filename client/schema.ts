@@ -356,7 +356,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -757,7 +757,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -1290,7 +1290,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -1525,7 +1525,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -1625,7 +1625,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -2029,7 +2029,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -2237,7 +2237,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -3493,7 +3493,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["StepFailed"];
                     };
                 };
                 /** @description database not migrated yet */
@@ -3788,6 +3788,23 @@ export interface components {
              */
             mac?: string;
         };
+        StepFailed: components["schemas"]["Error"] & {
+            failure?: components["schemas"]["RunFailure"];
+        };
+        RunFailure: {
+            /** @description the step that failed, as the error text names it (`dns`, `hypervisor`, ...) */
+            step: string;
+            /** @description the step's activity in the run's history (`dns.publish-workload`) */
+            activity?: string;
+            /** @description `BackendFailed`: the backend failed after the step's retries (repeat the call); `BackendRefused`: it refused on purpose (the answer says what to change) */
+            reason: string;
+            /** @description the product that answered (`powerdns`, `proxmox`, `kea`, ...) */
+            backend?: string;
+            /** @description the backend's HTTP status, when it gave one */
+            status?: number;
+            /** @description the call and the backend's answer, as the run's history holds it: no host, no secret */
+            answer?: string;
+        };
         Tenant: {
             /** @example acme */
             name: string;
@@ -3813,6 +3830,7 @@ export interface components {
             api_token?: string;
             secrets_stored: boolean;
             steps: components["schemas"]["Step"][];
+            condition?: components["schemas"]["Condition"];
         };
         Network: {
             vrf_vni: number;
@@ -3866,6 +3884,28 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description reads only: the condition of the object's newest run */
+        Condition: {
+            /** @description the object is as asked and no run of it is in flight, parked or failed */
+            ready: boolean;
+            /** @description absent for an object no recorded run speaks of */
+            run?: {
+                /** @description the run (its Temporal workflow id, as the `Run-Id` header names it) */
+                id: string;
+                /** @description the Temporal run id of that workflow's execution */
+                run_id: string;
+                /** @description `tenant-create`, `workload-delete`, ... */
+                operation: string;
+                /**
+                 * @description `parked`: a step failed and the run waits for the call to be repeated, which resumes it; `given-up`: no repeat came within the parked timeout (repeat the call: a fresh run re-ensures every step); `failed`: the run ended at a failed step (a reconcile)
+                 * @enum {string}
+                 */
+                state: "in-flight" | "parked" | "done" | "failed" | "given-up" | "superseded";
+            };
+            failure?: components["schemas"]["RunFailure"] & unknown;
+            /** Format: date-time */
+            since?: string;
+        };
         RestoredTenant: components["schemas"]["Tenant"] & {
             /** @description on a restore only, when the backends hold any: objects of the tenant the registry lost (`unknown`), never adopted by guess. A broker client comes back into the registry when the tenant issues the account again with its `password`; a VM of a lost workload stays as it is until an operator removes it (`POST /v1/tenants/{t}/reconcile?prune=true`) */
             objects?: components["schemas"]["ReconciledObject"][];
@@ -3887,6 +3927,7 @@ export interface components {
         TenantCreateFailure: {
             error: string;
             tenant?: components["schemas"]["Tenant"] & unknown;
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         /**
          * @example {
@@ -3934,10 +3975,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            condition?: components["schemas"]["Condition"];
         };
         WorkloadCreateFailure: {
             error: string;
             workload?: components["schemas"]["Workload"] & unknown;
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         WorkloadRequest: {
             /** @example web */
@@ -3973,6 +4016,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            condition?: components["schemas"]["Condition"];
         };
         RecordPutRequest: {
             /**
@@ -3996,11 +4040,13 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            condition?: components["schemas"]["Condition"];
         };
         /** @description the broker step failed; the account as asked, with the password this call minted or was given */
         BrokerAccountFailure: {
             error: string;
             broker_account: components["schemas"]["BrokerAccount"];
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         BrokerAccountRequest: {
             /**
@@ -4067,6 +4113,7 @@ export interface components {
         DeviceFailure: {
             error: string;
             device?: components["schemas"]["Device"] & unknown;
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         DeviceRequest: {
             /** @example sensor-1 */
@@ -4097,10 +4144,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            condition?: components["schemas"]["Condition"];
         };
         DeviceAddressFailure: {
             error: string;
             address?: components["schemas"]["DeviceAddress"] & unknown;
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         DeviceAddressRequest: {
             /**
@@ -4124,10 +4173,12 @@ export interface components {
             updated_at: string;
             /** @description create answers only */
             psk?: string;
+            condition?: components["schemas"]["Condition"];
         };
         WifiKeyFailure: {
             error: string;
             wifi_key?: components["schemas"]["WifiKey"] & unknown;
+            failure?: components["schemas"]["RunFailure"] & unknown;
         };
         WifiKeyRequest: {
             /** @example sensors */

@@ -3,6 +3,7 @@
  * carries each issue call, and the shapes that cross Temporal (through the payload codec; the
  * password in them is sealed besides, so the codec does not reveal it).
  */
+import type { RunFailure } from '../core/object-life.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 import type { SealedBrokerAccount } from '../core/views/broker-account.js';
 import type { Sealed } from '../core/sealed.js';
@@ -22,7 +23,7 @@ export interface BrokerAccountRequest {
 export type BrokerAccountResult =
   | { kind: 'done'; account: SealedBrokerAccount }
   /** The broker step failed; the account as asked, with the password minted or given (if any). */
-  | { kind: 'failed'; step: 'broker'; account: SealedBrokerAccount }
+  | { kind: 'failed'; step: 'broker'; account: SealedBrokerAccount; failure?: RunFailure }
   | Refusal;
 
 export type BrokerAccountDeleteResult = DeleteResult;

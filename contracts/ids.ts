@@ -27,3 +27,40 @@ export const runIds = {
   wifiKeyRevoke: (tenant: string, name: string) => `wifi-key-revoke/${tenant}/${name}`,
   admissionWifiKey: (name: string) => `admission-wifi/${name}`,
 };
+
+/**
+ * The object a run works on, named as kept answers and reads name it: its path below `/v1/`
+ * (`tenants/acme/workloads/web`). Undefined for runs that change no one object (a plan, the
+ * sweep): they record nothing of an object's life (core/object-life.ts).
+ */
+export function objectOfRun(workflowId: string): { object: string; tenant: string } | undefined {
+  const [kind, tenant, name] = workflowId.split('/');
+  if (!tenant) return undefined;
+  const under = (collection: string) => (name ? { object: `tenants/${tenant}/${collection}/${name}`, tenant } : undefined);
+  switch (kind) {
+    case 'tenant-create':
+    case 'tenant-delete':
+    case 'tenant-reconcile':
+      return { object: `tenants/${tenant}`, tenant };
+    case 'broker-account':
+    case 'broker-account-delete':
+      return under('broker-accounts');
+    case 'workload-create':
+    case 'workload-delete':
+      return under('workloads');
+    case 'record-put':
+    case 'record-delete':
+      return under('records');
+    case 'device-address':
+    case 'device-address-release':
+    case 'device-mac':
+      return name ? { object: `tenants/${tenant}/devices/${name}/address`, tenant } : undefined;
+    case 'wifi-key':
+    case 'wifi-key-revoke':
+      return under('wifi-keys');
+    case 'admission-wifi':
+      return { object: `tenants/${tenant}/wifi-keys/admission`, tenant };
+    default:
+      return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import type { RunFailure } from '../core/object-life.js';
 import type { Refusal } from '../core/refusal.js';
 /** The contract between the API and the worker for records (published names). */
 import { attemptUpdate, type Parked } from './attempt.js';
@@ -10,7 +11,7 @@ export interface RecordPutRequest {
   actor: string;
 }
 
-export type RecordPutResult = { kind: 'done'; record: RecordView } | { kind: 'failed'; step: 'dns' } | Refusal;
+export type RecordPutResult = { kind: 'done'; record: RecordView } | { kind: 'failed'; step: 'dns'; failure?: RunFailure } | Refusal;
 
 export interface RecordDeleteRequest {
   tenant: string;
@@ -18,7 +19,7 @@ export interface RecordDeleteRequest {
   actor: string;
 }
 
-export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns' } | Refusal;
+export type RecordDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: 'dns'; failure?: RunFailure } | Refusal;
 
 export interface RecordWorkflowInput extends Parked {
   tenant: string;

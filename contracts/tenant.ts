@@ -3,6 +3,7 @@
  * that cross Temporal. Everything here passes the payload codec; secrets in it are, besides,
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
+import type { RunFailure } from '../core/object-life.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
@@ -36,6 +37,8 @@ export type CreateResult =
 /** `tenant` is absent when the failure came before the tenant was registered. */
 export interface CreateFailed {
   kind: 'failed';
+  /** The failed step with the backend's answer (workflows/run-step.ts `answering`). */
+  failure?: RunFailure;
   step: StepName;
   tenant?: TenantView;
   secrets?: Sealed<TenantSecrets>;
@@ -50,7 +53,7 @@ export interface CreateWorkflowInput {
 /** One attempt of a create: the API's repeated call is a new attempt of the parked run. */
 export const attemptTenantCreate = attemptUpdate<CreateResult, CreateRequest>();
 
-export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string } | Refusal;
+export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string; failure?: RunFailure } | Refusal;
 
 export interface DeleteInput extends Parked {
   name: string;
@@ -69,7 +72,7 @@ export interface StepReport {
 /** `secrets`: the log tokens and the dashboard password a reconcile answers. */
 export type ReconcileResult =
   | { kind: 'reconciled'; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
-  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets> }
+  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[]; secrets: Sealed<TenantSecrets>; failure?: RunFailure }
   | Refusal;
 
 /**
@@ -78,7 +81,9 @@ export type ReconcileResult =
  * backend or the registry. No secret: a plan hands out nothing.
  */
 export type PlanResult =
-  { kind: 'planned'; tenant: TenantView; report: StepReport[] } | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[] } | Refusal;
+  | { kind: 'planned'; tenant: TenantView; report: StepReport[] }
+  | { kind: 'failed'; step: string; tenant: TenantView; report: StepReport[]; failure?: RunFailure }
+  | Refusal;
 
 export interface SweepResult {
   tenants: number;

@@ -2,6 +2,7 @@
  * The contract between the API and the worker for Wi-Fi keys: the shapes that cross Temporal
  * (through the payload codec; a psk in them is sealed besides).
  */
+import type { RunFailure } from '../core/object-life.js';
 import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../core/step-table.js';
 import type { SealedWifiKey } from '../core/views/wifi-key.js';
@@ -16,9 +17,9 @@ export interface IssueKeyInput extends Parked {
   psk?: Sealed<string>;
 }
 
-export type IssueKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey } | Refusal;
+export type IssueKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey; failure?: RunFailure } | Refusal;
 
-export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep } | Refusal;
+export type RevokeKeyResult = { kind: 'revoked' } | { kind: 'failed'; step: BackendStep; failure?: RunFailure } | Refusal;
 
 export interface AdmissionKeyInput extends Parked {
   name: string;
@@ -26,7 +27,7 @@ export interface AdmissionKeyInput extends Parked {
   mac?: string;
 }
 
-export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey };
+export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey; failure?: RunFailure };
 
 export interface RevokeKeyInput extends Parked {
   tenant: string;

@@ -2,6 +2,7 @@
  * The contract between the API and the worker for workloads: workflow ids, the update that
  * carries each create, and the shapes that cross Temporal (all through the payload codec).
  */
+import type { RunFailure } from '../core/object-life.js';
 import type { Refusal } from '../core/refusal.js';
 import { attemptUpdate, type Parked } from './attempt.js';
 import type { WorkloadView } from '../core/views/workload.js';
@@ -23,7 +24,7 @@ export interface WorkloadRequest {
 export type WorkloadResult =
   | { kind: 'done'; workload: WorkloadView }
   /** `workload` is absent when the failure came before the workload was registered. */
-  | { kind: 'failed'; step: PublishStep; workload?: WorkloadView }
+  | { kind: 'failed'; step: PublishStep; workload?: WorkloadView; failure?: RunFailure }
   | Refusal;
 
 export interface WorkloadWorkflowInput extends Parked {
@@ -34,7 +35,7 @@ export interface WorkloadWorkflowInput extends Parked {
 /** One create call: attempts of one workload run one after another in its workflow. */
 export const attemptWorkloadCreate = attemptUpdate<WorkloadResult, WorkloadRequest>();
 
-export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep } | Refusal;
+export type WorkloadDeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: PublishStep; failure?: RunFailure } | Refusal;
 
 export interface WorkloadDeleteRequest {
   tenant: string;

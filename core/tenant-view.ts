@@ -1,3 +1,4 @@
+import type { Condition } from './object-life.js';
 import type { CoreSite } from './site.js';
 import { CREATE_STEPS, type StepName } from './step-table.js';
 import { deriveIdentity } from './identity.js';
@@ -45,6 +46,8 @@ export interface TenantView {
   api_token?: string;
   secrets_stored: boolean;
   steps: { name: StepName; ok: boolean; updated_at: string }[];
+  /** On reads: the condition of the tenant's newest run (core/object-life.ts). */
+  condition?: Condition;
 }
 
 export const LOG_SELECT_HEADER = 'X-Log-Project';

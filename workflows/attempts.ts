@@ -14,7 +14,7 @@ import {
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
-import { answering } from './run-step.js';
+import { answering, failureOfLastAttempt, parksAfterFailure, runEnded } from './run-step.js';
 
 /**
  * How a run serves the calls delivered to it by update-with-start. Every call is an attempt.
@@ -51,6 +51,8 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
   policy: AttemptPolicy<Res>,
 ): Promise<Res | undefined> {
   const calls = policy.kind === 'parked' ? joined(attempt) : serial(attempt);
+  const parking = policy.kind === 'parked' ? policy : policy.park;
+  if (parking) parksAfterFailure(parking.parkedTimeoutMs);
   setHandler(update, calls.handle);
   setHandler(objectGone, () => {
     calls.gone = true;
@@ -161,6 +163,7 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
       // The object was deleted while this run waited for a repeat: nothing is left to resume.
       setCurrentDetails('');
       answered('superseded');
+      await runEnded('superseded');
       return;
     }
     setCurrentDetails('');
@@ -171,6 +174,7 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
   const last = calls.last();
   if (last?.kind === 'failed') {
     await condition(allHandlersFinished);
+    await runEnded('given-up', failureOfLastAttempt());
     throw ApplicationFailure.nonRetryable(
       `gave up: step "${stepOf(policy, last)}" failed and no repeat of the ${call} came within ${Math.round(parkedTimeoutMs / 1000)} s`,
       'ParkedTimeout',

@@ -1,6 +1,9 @@
-import { ApplicationFailure, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { STEP_OPTIONS } from './activity-options.js';
+import type { RunSettled } from '../activities/object-runs.js';
+import { objectOfRun } from '../contracts/ids.js';
+import type { RunFailure } from '../core/object-life.js';
+import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { failedStepOf, isStepFailure } from './failures.js';
 import { answered, atStep, stepFailed } from './run-attributes.js';
 
@@ -41,9 +44,15 @@ export interface StepAbout {
 }
 
 const acts = proxyActivities<Activities>(STEP_OPTIONS);
+const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 let ran: RanStep[] = [];
 let failedEarlier = false;
+/** The failure of the attempt's last failed step, as its activity reported it. */
+let lastFailure: RunFailure | undefined;
+/** How long a failed attempt parks for its repeat; undefined for a run that ends after one (a reconcile). */
+let parksFor: number | undefined;
+let answers = 0;
 
 /** The area of a step activity: `hypervisor` of `hypervisor.ensure-vm`. */
 export const areaOf = (activity: string): string => activity.slice(0, activity.indexOf('.'));
@@ -69,11 +78,57 @@ export async function runStep<K extends StepActivity>(
     const failed = named !== undefined && (about.areas ?? [area]).includes(named) ? named : area;
     stepFailed(failed);
     ran.push({ activity, ok: false });
+    lastFailure = failureOf(err, failed, activity, type);
     return { ok: false, step: failed };
   }
 }
 
-export type Answered<R> = R & { ran: RanStep[] };
+/** What a failed step's activity reported (activities/step-failure.ts `StepFailureDetails`): the backend's answer, no host, no secret. */
+function failureOf(err: Parameters<typeof failedStepOf>[0], step: string, activity: string, type: string | undefined): RunFailure {
+  const app = err instanceof ApplicationFailure ? err : err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  const d = (app?.details?.[0] ?? {}) as { backend?: unknown; status?: unknown; answer?: unknown };
+  return {
+    step,
+    activity,
+    reason: type ?? 'unknown',
+    ...(typeof d.backend === 'string' ? { backend: d.backend } : {}),
+    ...(typeof d.status === 'number' ? { status: d.status } : {}),
+    ...(typeof d.answer === 'string' ? { answer: d.answer } : typeof app?.message === 'string' ? { answer: app.message } : {}),
+  };
+}
+
+/** The patch that makes every attempt record its object's life in the registry (issue 42: claim, failure, answer). */
+export const OBJECT_RUNS_PATCH = 'object-runs';
+
+/** Set by the attempt server of a run that parks after a failed attempt (workflows/attempts.ts). */
+export function parksAfterFailure(parkedMs: number): void {
+  parksFor = parkedMs;
+}
+
+/** Runs that keep no answer for a lost call: a reconcile hands out nothing once. */
+const KEEPS_NO_ANSWER = new Set(['tenantReconcile']);
+/** Runs whose success removes their object. */
+const REMOVES = /(Delete|Revoke|Release)$/;
+
+/** Whether this run records its object's life: a run of one object (not a plan, not the sweep), begun with the patch. */
+function records(): boolean {
+  return objectOfRun(workflowInfo().workflowId) !== undefined && patched(OBJECT_RUNS_PATCH);
+}
+
+/** A parked run's end, recorded: it gave up waiting, or its object was deleted under it. */
+export async function runEnded(state: 'given-up' | 'superseded', failure?: RunFailure): Promise<void> {
+  if (records()) await registry.settleRun({ state, ...(failure ? { failure } : {}) });
+}
+
+/** The failure an attempt's failed answer recorded (for a give-up's record). */
+export const failureOfLastAttempt = (): RunFailure | undefined => lastFailure;
+
+/**
+ * `failure`: on a failed answer, the failed step with the backend's answer (what a 502 body and a
+ * read's condition show); `answer_id`: names the answer in the registry (db/schema/object-runs.ts),
+ * so the API can say it was handed to a caller.
+ */
+export type Answered<R> = R & { ran: RanStep[]; failure?: RunFailure; answer_id?: string };
 
 /**
  * One attempt of a run, answered: `Outcome` is `refused` or `failed` as the answer says,
@@ -82,10 +137,32 @@ export type Answered<R> = R & { ran: RanStep[] };
  */
 export async function answering<R extends { kind: string }>(work: () => Promise<R>, success: (r: R) => string = (r) => r.kind): Promise<Answered<R>> {
   ran = [];
+  lastFailure = undefined;
+  const recording = records();
+  if (recording) await registry.claimRun();
   const resumes = failedEarlier;
   const result = await work();
   const failedOrRefused = result.kind === 'failed' || result.kind === 'refused';
   if (result.kind === 'failed') failedEarlier = true;
   answered(failedOrRefused ? result.kind : resumes ? 'resumed' : success(result));
-  return Object.assign(result, { ran: [...ran] });
+  const failure = result.kind === 'failed' ? (lastFailure ?? { step: (result as { step?: string }).step ?? 'unknown', reason: 'unknown' }) : undefined;
+  const answer_id = recording ? await settle(result, failure) : undefined;
+  return Object.assign(result, { ran: [...ran] }, failure ? { failure } : {}, answer_id ? { answer_id } : {});
+}
+
+/** How the attempt ended, in the registry; the kept answer's id when it kept one. */
+async function settle<R extends { kind: string }>(result: R, failure: RunFailure | undefined): Promise<string | undefined> {
+  const type = workflowInfo().workflowType;
+  const s: RunSettled =
+    result.kind === 'failed'
+      ? { state: parksFor !== undefined ? 'parked' : 'failed', failure: failure!, ...(parksFor !== undefined ? { parkedMs: parksFor } : {}) }
+      : { state: 'done' };
+  let answerId: string | undefined;
+  if (result.kind !== 'failed' && result.kind !== 'refused' && !KEEPS_NO_ANSWER.has(type)) {
+    answerId = `${workflowInfo().runId}/${++answers}`;
+    s.answer = { id: answerId, value: { ...result, ran: [...ran] } };
+    if (REMOVES.test(type)) s.removed = true;
+  }
+  await registry.settleRun(s);
+  return answerId;
 }

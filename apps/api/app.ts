@@ -17,6 +17,7 @@ import { idempotency } from './idempotency/middleware.js';
 import { deriveKey } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import { requireSite } from './middleware/site-gate.js';
+import { siteLostAnswers } from './lost-answers.js';
 import * as admissionCreate from './routes/admissions/create.js';
 import * as admissionDelete from './routes/admissions/delete.js';
 import * as fabricEgress from './routes/fabric/egress.js';
@@ -137,7 +138,7 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     : undefined;
   app.use(
     '/v1/*',
-    runHeaders(),
+    runHeaders(site ? siteLostAnswers(site, deps.registry.db).delivered : undefined),
     limitBody(),
     requireMigrated(deps.registry),
     ...(idem ? [idem.replay] : []),

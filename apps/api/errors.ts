@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
+import type { RunFailure } from '../../core/object-life.js';
 import type { Refusal } from '../../core/refusal.js';
 import { isTenantGone } from '../../db/queries/unique.js';
 
@@ -43,7 +44,9 @@ export const tenantNotFound = () => notFound('tenant not found');
 export const conflict = (reason: string) => new ApiError('conflict', reason);
 export const notConfigured = (reason: string) => new ApiError('not_configured', reason);
 export const notMigrated = () => new ApiError('unavailable', 'database not migrated yet');
-export const stepFailed = (step: string, partial: Record<string, unknown>) => new ApiError('backend_failed', `backend step "${step}" failed`, partial);
+/** A failed step: the spec's text naming the step, the partial object, and the failure as the run recorded it (`failure`). */
+export const stepFailed = (step: string, partial: Record<string, unknown>, failure?: RunFailure) =>
+  new ApiError('backend_failed', `backend step "${step}" failed`, { ...partial, ...(failure ? { failure } : {}) });
 /** Temporal or the registry failing under a run (not a backend step): 503, repeat the call; the cause is logged. */
 export const runUnavailable = (cause: unknown) =>
   Object.assign(new ApiError('unavailable', 'provisioning is unavailable right now; repeat the call'), { cause });
@@ -57,7 +60,10 @@ type Failed<R> = Extract<R, { kind: 'failed'; step: string }>;
  */
 export function settle<R extends { kind: string }>(result: R, partial: (failed: Failed<R>) => Record<string, unknown> = () => ({})): Settled<R> {
   if (result.kind === 'refused') throw fromRefusal(result as unknown as Refusal);
-  if (result.kind === 'failed') throw stepFailed((result as Failed<R>).step, partial(result as Failed<R>));
+  if (result.kind === 'failed') {
+    const failed = result as Failed<R> & { failure?: RunFailure };
+    throw stepFailed(failed.step, partial(failed), failed.failure);
+  }
   return result as Settled<R>;
 }
 

@@ -5,6 +5,7 @@ import { startOptions } from '../../temporal/start-options.js';
 import { DEFAULT_PARKED_MS, objectGone } from '../../contracts/attempt.js';
 import { runUnavailable } from './errors.js';
 import { sawRun } from './middleware/run-headers.js';
+import type { LostAnswers } from './lost-answers.js';
 
 /**
  * How the API runs workflows, written once: by the workflow function itself (a renamed workflow,
@@ -21,6 +22,12 @@ export interface RunStart<W extends Workflow> {
   object?: string;
   /** A static summary and memo for the UI. */
   extra?: { staticSummary?: string; memo?: Record<string, unknown> };
+  /**
+   * The call repeats one request (a run that parks for its repeat): an answer its run kept that no
+   * caller was handed is this call's (apps/api/lost-answers.ts). Always so for `call`; off for a
+   * call that asks something else of the object (a restore, a workload's new size).
+   */
+  collect?: boolean;
 }
 
 export interface Runs {
@@ -47,7 +54,7 @@ export interface Runs {
   superseded<R extends { kind: string }>(result: R, done: R['kind'], workflowIds: string[]): Promise<R>;
 }
 
-export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAULT_PARKED_MS): Runs {
+export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAULT_PARKED_MS, lost?: LostAnswers): Runs {
   // The SDK types `args` with a conditional type TypeScript cannot resolve for a generic W;
   // RunStart's `args: Parameters<W>` is the same contract, checked at every caller.
   const options = <W extends Workflow>(workflow: W, s: RunStart<W>) => {
@@ -62,6 +69,16 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
     } as unknown as WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy };
   };
   async function attempt<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
+    if (!start.collect || !lost) return deliver(workflow, update, start, req);
+    const kept = await lost.collect<Ret>(start.workflowId);
+    if (kept !== undefined) return kept;
+    const answer = await deliver(workflow, update, start, req);
+    // Refused (`already exists`) because the run that kept the lost answer ended just before this
+    // call reached it: that answer is this call's.
+    if ((answer as { kind?: string }).kind !== 'refused') return answer;
+    return (await lost.collect<Ret>(start.workflowId)) ?? answer;
+  }
+  async function deliver<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
     sawRun(start.workflowId);
     // A run that is just completing refuses new updates; the next try starts a fresh run.
     for (let tries = 1; ; tries++) {
@@ -97,6 +114,6 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
       return result;
     },
     call: (workflow, update, start, req) =>
-      attempt(workflow, update, { ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
+      attempt(workflow, update, { collect: true, ...start, args: [{ ...req, parkedTimeoutMs }] as unknown as Parameters<typeof workflow> }, req),
   };
 }

@@ -22,6 +22,7 @@ import { workloadOperations } from './operations/workload.js';
 import type { PublishingDeps } from './operations/published-reads.js';
 import { brokerAccountOperations, type BrokerAccountOperations } from './operations/broker-account.js';
 import { certificateOperations } from './operations/certificate.js';
+import { siteLostAnswers } from './lost-answers.js';
 import { loadSiteIssuer } from '../config/ca.js';
 import { schedulePurge } from './idempotency/purge.js';
 import { traceRequests } from './middleware/trace.js';
@@ -164,6 +165,7 @@ function buildApp(
         taskQueue: config.env.TEMPORAL_TASK_QUEUE,
         parkedTimeoutMs: config.parkedRunTimeoutMs,
         keys: sealKeys(config.site),
+        lost: siteLostAnswers(config.site, registry.db),
       });
     }
   }

@@ -3,6 +3,14 @@ import { getVersionedTenantRecord, tenantVersion } from '../../db/queries/tenant
 import type { Db } from '../../db/registry.js';
 import type { SealKeys } from '../../db/seal.js';
 import type { Site } from '../config/env.js';
+import { objectPath, withConditions } from './conditions.js';
+
+/** Tenant views with their conditions, from one read of their runs. */
+export const conditioned = (db: Db, views: TenantView[]): Promise<TenantView[]> =>
+  withConditions(
+    db,
+    views.map((view) => ({ object: objectPath.tenant(view.name), finished: view.status === 'ready', view })),
+  );
 
 /**
  * Past this many tenants the oldest view is dropped. A site has at most 62 tenants; names read
@@ -35,7 +43,8 @@ export function tenantViews(site: Site, db: Db, keys: SealKeys): (name: string) 
     if (known?.version === version) return known.view;
     const found = await getVersionedTenantRecord(db, keys, name);
     if (!found) return forget(name);
-    const view = viewTenant(site, found.record);
+    // The tenant's own runs bump its version too (migration 0006): the condition is part of the view.
+    const view = (await conditioned(db, [viewTenant(site, found.record)]))[0]!;
     // Re-inserted, so the map's order is the order of last building and the first key the oldest.
     built.delete(name);
     built.set(name, { version: found.version, view });

@@ -12,3 +12,4 @@ export * from './certificates.js';
 export * from './idempotency-keys.js';
 export * from './revoked-tenant-tokens.js';
 export * from './tenant-leases.js';
+export * from './object-runs.js';

@@ -56,7 +56,11 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
     }
     expect(failed.status, failed.text).toBe(502);
     expect(failed.body.error).toBe(`backend step "${step}" failed`);
-    expect(Object.keys(failed.body).sort()).toEqual(['error', 'tenant']);
+    expect(Object.keys(failed.body).sort()).toEqual(['error', 'failure', 'tenant']);
+    // Beside the spec's text, what to do: the failed step and the backend's answer, no host, no secret.
+    expect(failed.body.failure).toMatchObject({ step, reason: 'BackendFailed', status: 500 });
+    expect(failed.body.failure.answer).toMatch(/-> 500/);
+    expect(JSON.stringify(failed.body.failure)).not.toMatch(/127\.0\.0\.1|localhost:|https?:\/\/(?!\[backend\])/);
     const partial = failed.body.tenant;
     expect(partial.status).toBe('provisioning');
     expect(partial.dns.tsig_secret).toBeTruthy();
@@ -68,6 +72,12 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
 
     const read = await site.call('GET', `/v1/tenants/${name}`);
     expect(read.body.status).toBe('provisioning');
+    // The read says why: the run parked after the step, with the backend's answer the 502 gave.
+    expect(read.body.condition).toMatchObject({
+      ready: false,
+      run: { id: `tenant-create/${name}`, operation: 'tenant-create', state: 'parked' },
+      failure: failed.body.failure,
+    });
     // Engineers find the parked run by its failed step in the Temporal UI.
     const run = await site.client.workflow.getHandle(`tenant-create/${name}`).describe();
     expect(run.searchAttributes.Step).toEqual([step]);
@@ -87,6 +97,9 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
     expect((await site.call('GET', `/v1/tenants/${name}`, { token: resumed.body.api_token })).status).toBe(200);
     expect(resumed.body.steps.every((s: any) => s.ok)).toBe(true);
     expect(await countObjects(name)).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
+    const ready = await site.call('GET', `/v1/tenants/${name}`);
+    expect(ready.body.condition).toMatchObject({ ready: true, run: { id: `tenant-create/${name}`, state: 'done' } });
+    expect(ready.body.condition.failure).toBeUndefined();
   });
 });
 
@@ -174,7 +187,8 @@ describe('a slow backend', () => {
       site.backends.proxmox.faults.clear();
     }
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "network" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network', backend: 'proxmox', status: 500 } });
+    expect(Object.keys(r.body).sort()).toEqual(['error', 'failure']);
     expect((await site.call('GET', '/v1/tenants/nofab')).status).toBe(404);
     const again = await site.call('POST', '/v1/tenants', { body: { name: 'nofab' } });
     expect(again.status, again.text).toBe(201);
@@ -193,8 +207,10 @@ describe('a failed delete', () => {
       site.backends.minio.faults.clear();
     }
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "state" failed' });
-    expect((await site.call('GET', '/v1/tenants/delf')).body.status).toBe('deleting');
+    expect(r.body).toMatchObject({ error: 'backend step "state" failed', failure: { step: 'state', activity: 'state.remove', backend: 'minio', status: 500 } });
+    const deleting = (await site.call('GET', '/v1/tenants/delf')).body;
+    expect(deleting.status).toBe('deleting');
+    expect(deleting.condition).toMatchObject({ ready: false, run: { id: 'tenant-delete/delf', state: 'parked' }, failure: r.body.failure });
     const again = await site.call('DELETE', '/v1/tenants/delf');
     expect(again.status, again.text).toBe(204);
     expect((await site.call('GET', '/v1/tenants/delf')).status).toBe(404);

@@ -17,6 +17,7 @@ import { afterRun } from '../after-run.js';
 import type { AppEnv } from '../context.js';
 import { ApiError, badRequest, respondError } from '../errors.js';
 import { SECRET_FIELDS } from '../logger.js';
+import { answerWasCollected } from '../middleware/run-headers.js';
 import { callerId, carriesSecret, keepsAnswer, objectOf, pathMatcher, readIdempotencyKey, requestHash } from './request.js';
 
 type BodySchema = { safeParse(v: unknown): { success: boolean } };
@@ -183,6 +184,8 @@ async function runFirst(ctx: Idempotency, c: Context<AppEnv>, next: Next, t: Tar
   } finally {
     clearInterval(beating);
   }
+  // The answer a run kept for this very call, whose first instance died or lost it: a replay too.
+  if (answerWasCollected()) c.res.headers.set('Idempotent-Replayed', 'true');
   const status = c.res.status;
   // A key left claimed because the registry went away meanwhile goes stale and is taken over.
   if (!keepsAnswer(status)) return afterRun(c.var.log, { release_key: t.key }, () => releaseIdempotencyKey(db, t.caller, t.key));

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 
 /**
@@ -14,6 +15,10 @@ export const RUN_STEPS_HEADER = 'Run-Steps';
 interface RunSeen {
   id?: string;
   steps?: { activity: string; ok: boolean }[];
+  /** The answers runs kept for this call (db/schema/object-runs.ts), to mark delivered once sent. */
+  answers: { workflowId: string; answerId: string }[];
+  /** The answer is one a run kept for a caller who lost it (apps/api/lost-answers.ts). */
+  collected?: boolean;
 }
 
 const store = new AsyncLocalStorage<RunSeen>();
@@ -23,18 +28,40 @@ export function sawRun(id: string, answer?: unknown): void {
   const seen = store.getStore();
   if (!seen) return;
   seen.id = id;
-  const ran = (answer as { ran?: unknown } | undefined)?.ran;
+  const { ran, answer_id } = (answer ?? {}) as { ran?: unknown; answer_id?: unknown };
   if (Array.isArray(ran)) seen.steps = ran.filter((s): s is { activity: string; ok: boolean } => typeof s?.activity === 'string' && typeof s?.ok === 'boolean');
+  if (typeof answer_id === 'string') seen.answers.push({ workflowId: id, answerId: answer_id });
 }
+
+/** The call's answer is a lost one collected from the registry. */
+export function collectedAnswer(): void {
+  const seen = store.getStore();
+  if (seen) seen.collected = true;
+}
+
+/** Whether the call being answered collected a lost answer (the idempotency middleware says so in its header). */
+export const answerWasCollected = (): boolean => store.getStore()?.collected === true;
 
 /** The header value of the steps: `dns.ensure=ok, resolver.ensure=failed`. */
 export const stepsHeader = (steps: { activity: string; ok: boolean }[]): string => steps.map((s) => `${s.activity}=${s.ok ? 'ok' : 'failed'}`).join(', ');
 
-export function runHeaders(): MiddlewareHandler {
+/**
+ * `delivered`: told of each kept answer once the response carrying it has been written out (on a
+ * Node server: its `finish`; a connection that closed first leaves the answer to be collected by
+ * the repeat). A failure to say so leaves the answer collectable, logged, never failing the call.
+ */
+export function runHeaders(delivered?: (workflowId: string, answerId: string) => Promise<void>): MiddlewareHandler {
   return async function namesTheRun(c, next) {
-    const seen: RunSeen = {};
+    const seen: RunSeen = { answers: [] };
     await store.run(seen, next);
     if (seen.id) c.res.headers.set(RUN_ID_HEADER, seen.id);
     if (seen.steps?.length) c.res.headers.set(RUN_STEPS_HEADER, stepsHeader(seen.steps));
+    if (!delivered || seen.answers.length === 0 || c.res.status >= 500) return;
+    const mark = () => {
+      for (const a of seen.answers) delivered(a.workflowId, a.answerId).catch((err: unknown) => c.var.log?.warn({ err }, 'could not mark an answer delivered'));
+    };
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) outgoing.once('finish', mark);
+    else mark();
   };
 }

@@ -1,4 +1,6 @@
 import type { Client } from '@temporalio/client';
+import type { Condition, RunFailure } from '../../../core/object-life.js';
+import { objectPath, withCondition, withConditions } from '../conditions.js';
 import { verifyBrokerPassword } from '../../../core/credentials/broker-password.js';
 import type { BrokerAccountView } from '../../../core/views/broker-account.js';
 import { revealBrokerAccount, viewBrokerAccount } from '../../../db/views/broker-account.js';
@@ -16,20 +18,21 @@ import {
 } from '../../../contracts/broker-account.js';
 import { badRequest } from '../errors.js';
 import { runs } from '../runs.js';
+import type { LostAnswers } from '../lost-answers.js';
 import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its password in clear (the workflow hands it over sealed). */
 export type BrokerAccountIssue =
   | { kind: 'done'; account: BrokerAccountView }
-  | { kind: 'failed'; step: 'broker'; account: BrokerAccountView }
+  | { kind: 'failed'; step: 'broker'; account: BrokerAccountView; failure?: RunFailure }
   | Extract<BrokerAccountResult, { kind: 'refused' }>;
 
 /** What the broker account routes ask of the service: issue and delete on Temporal, reads from the registry. */
 export interface BrokerAccountOperations {
   ensure(req: Omit<BrokerAccountRequest, 'password'> & { password?: string }): Promise<BrokerAccountIssue>;
   delete(tenant: string, name: string): Promise<BrokerAccountDeleteResult>;
-  get(tenant: string, name: string): Promise<BrokerAccountView | undefined>;
-  list(tenant: string): Promise<BrokerAccountView[]>;
+  get(tenant: string, name: string): Promise<(BrokerAccountView & { condition: Condition }) | undefined>;
+  list(tenant: string): Promise<(BrokerAccountView & { condition: Condition })[]>;
   tenantRegistered(tenant: string): Promise<boolean>;
 }
 
@@ -39,10 +42,11 @@ export function brokerAccountOperations(opts: {
   taskQueue: string;
   parkedTimeoutMs: number;
   keys: SealKeys;
+  lost?: LostAnswers;
 }): BrokerAccountOperations {
   const { registry, client, taskQueue, keys } = opts;
   const db = registry.db;
-  const run = runs(client, taskQueue, opts.parkedTimeoutMs);
+  const run = runs(client, taskQueue, opts.parkedTimeoutMs, opts.lost);
 
   return {
     async ensure(call) {
@@ -60,7 +64,14 @@ export function brokerAccountOperations(opts: {
       const result = await run.attempt(
         brokerAccountEnsure,
         attemptBrokerAccountEnsure,
-        { workflowId: runIds.brokerAccountEnsure(req.tenant, req.name), args: [input], tenant: req.tenant, object: `broker account ${req.name}` },
+        {
+          workflowId: runIds.brokerAccountEnsure(req.tenant, req.name),
+          args: [input],
+          tenant: req.tenant,
+          object: `broker account ${req.name}`,
+          // A repeated issue whose answer was lost gets its password; a restore is asked afresh.
+          collect: password === undefined,
+        },
         req,
       );
       return result.kind === 'refused' ? result : { ...result, account: revealBrokerAccount(keys, result.account) };
@@ -76,10 +87,14 @@ export function brokerAccountOperations(opts: {
     },
     async get(tenant, name) {
       const row = await getBrokerAccount(db, tenant, name);
-      return row ? viewBrokerAccount(row) : undefined;
+      return withCondition(db, row ? viewBrokerAccount(row) : undefined, () => ({ object: objectPath.brokerAccount(tenant, name), finished: true }));
     },
     async list(tenant) {
-      return (await listBrokerAccounts(db, tenant)).map(viewBrokerAccount);
+      const rows = await listBrokerAccounts(db, tenant);
+      return withConditions(
+        db,
+        rows.map((row) => ({ object: objectPath.brokerAccount(tenant, row.name), finished: true, view: viewBrokerAccount(row) })),
+      );
     },
     tenantRegistered: (tenant) => tenantExists(db, tenant),
   };

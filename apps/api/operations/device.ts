@@ -1,3 +1,4 @@
+import type { Condition, RunFailure } from '../../../core/object-life.js';
 import type { Refusal } from '../../../core/refusal.js';
 import { isServed, unservedReason } from '../../../core/trust-class.js';
 import type { DeviceView, DeviceAddressView } from '../../../core/views/device.js';
@@ -26,13 +27,16 @@ import { sealKeys } from '../../config/keys.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
 import { afterRun } from '../after-run.js';
+import { siteLostAnswers } from '../lost-answers.js';
+import { objectPath, withCondition, withConditions } from '../conditions.js';
 import type { PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
-export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView } | Refusal;
+export type IssuedWifiKey = { kind: 'done'; key: WifiKeyView } | { kind: 'failed'; step: BackendStep; key?: WifiKeyView; failure?: RunFailure } | Refusal;
 
-export type RegisterDeviceResult = { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView } | Refusal;
+export type RegisterDeviceResult =
+  { kind: 'done'; device: DeviceView } | { kind: 'failed'; step: BackendStep; device: DeviceView; failure?: RunFailure } | Refusal;
 
 /**
  * What the device, device-address and Wi-Fi key routes ask of the service. The registry entry
@@ -46,11 +50,11 @@ export interface DeviceOperations {
   listDevices(tenant: string): Promise<DeviceView[]>;
   deleteDevice(req: { tenant: string; name: string; actor: string }): Promise<'deleted' | 'not-found' | 'holds-address'>;
   reserveAddress(req: { tenant: string; device: string; address?: string; actor: string }): Promise<ReserveResult>;
-  getDeviceAddress(tenant: string, device: string): Promise<DeviceAddressView | undefined>;
+  getDeviceAddress(tenant: string, device: string): Promise<(DeviceAddressView & { condition: Condition }) | undefined>;
   releaseAddress(req: { tenant: string; device: string; actor: string }): Promise<ReleaseResult>;
   issueWifiKey(req: Omit<IssueKeyInput, 'psk'> & { psk?: string; actor: string }): Promise<IssuedWifiKey>;
-  getWifiKey(tenant: string, name: string): Promise<WifiKeyView | undefined>;
-  listWifiKeys(tenant: string): Promise<WifiKeyView[]>;
+  getWifiKey(tenant: string, name: string): Promise<(WifiKeyView & { condition: Condition }) | undefined>;
+  listWifiKeys(tenant: string): Promise<(WifiKeyView & { condition: Condition })[]>;
   revokeWifiKey(req: { tenant: string; name: string; actor: string }): Promise<RevokeKeyResult>;
 }
 
@@ -83,7 +87,7 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     site,
     db,
     keys: sealKeys(site),
-    run: runs(client, taskQueue, deps.parkedTimeoutMs),
+    run: runs(client, taskQueue, deps.parkedTimeoutMs, siteLostAnswers(site, db)),
     record: (entry) => afterRun(deps.log, { audit: entry }, () => audit(db, entry)),
   };
   return {
@@ -97,7 +101,11 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     releaseAddress: (req) => releaseAddress(ctx, req),
     issueWifiKey: (req) => issueWifiKey(ctx, req),
     getWifiKey: (tenant, name) => getKey(ctx, tenant, name),
-    listWifiKeys: async (tenant) => (await listWifiKeys(db, tenant)).map((r) => viewWifiKey(ctx.keys, r)),
+    listWifiKeys: async (tenant) =>
+      withConditions(
+        db,
+        (await listWifiKeys(db, tenant)).map((r) => ({ object: objectPath.wifiKey(tenant, r.name), finished: true, view: viewWifiKey(ctx.keys, r) })),
+      ),
     revokeWifiKey: (req) => revokeWifiKey(ctx, req),
   };
 }
@@ -125,7 +133,7 @@ async function registerOne(ctx: Devices, req: Parameters<DeviceOperations['regis
       { workflowId: runIds.deviceMacMove(req.tenant, req.name, req.mac), tenant: req.tenant, object: `device ${req.name}` },
       { tenant: req.tenant, device: req.name },
     );
-    if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device };
+    if (moved.kind === 'failed') return { kind: 'failed', step: moved.step, device, ...(moved.failure ? { failure: moved.failure } : {}) };
     if (moved.kind === 'refused') return moved;
   }
   return { kind: 'done', device };
@@ -163,9 +171,12 @@ async function reserveAddress(ctx: Devices, req: Parameters<DeviceOperations['re
   return result;
 }
 
-async function getAddress(ctx: Devices, tenant: string, device: string): Promise<DeviceAddressView | undefined> {
+async function getAddress(ctx: Devices, tenant: string, device: string): ReturnType<DeviceOperations['getDeviceAddress']> {
   const [zone, row] = await Promise.all([zoneOf(ctx, tenant), getDeviceAddress(ctx.db, tenant, device)]);
-  return zone && row ? viewDeviceAddress(row, zone) : undefined;
+  return withCondition(ctx.db, zone && row ? viewDeviceAddress(row, zone) : undefined, () => ({
+    object: objectPath.deviceAddress(tenant, device),
+    finished: true,
+  }));
 }
 
 async function releaseAddress(ctx: Devices, req: Parameters<DeviceOperations['releaseAddress']>[0]): Promise<ReleaseResult> {
@@ -211,13 +222,13 @@ async function issueWifiKey(ctx: Devices, req: Parameters<DeviceOperations['issu
   if (result.kind !== 'refused')
     await ctx.record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
   if (result.kind === 'refused') return result;
-  if (result.kind === 'failed') return { kind: 'failed', step: result.step, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
+  if (result.kind === 'failed') return { ...result, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
   return { kind: 'done', key: revealWifiKey(keys, result.key) };
 }
 
-async function getKey(ctx: Devices, tenant: string, name: string): Promise<WifiKeyView | undefined> {
+async function getKey(ctx: Devices, tenant: string, name: string): ReturnType<DeviceOperations['getWifiKey']> {
   const row = await getWifiKey(ctx.db, tenant, name);
-  return row ? viewWifiKey(ctx.keys, row) : undefined;
+  return withCondition(ctx.db, row ? viewWifiKey(ctx.keys, row) : undefined, () => ({ object: objectPath.wifiKey(tenant, name), finished: true }));
 }
 
 async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['revokeWifiKey']>[0]): Promise<RevokeKeyResult> {
@@ -238,7 +249,7 @@ async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['rev
  */
 export function admissionKeys(deps: DeviceOperationsDeps) {
   const { site, registry, client, taskQueue } = deps;
-  const run = runs(client, taskQueue, deps.parkedTimeoutMs);
+  const run = runs(client, taskQueue, deps.parkedTimeoutMs, siteLostAnswers(site, registry.db));
   return {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {
@@ -249,7 +260,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
         { workflowId: runIds.admissionWifiKey(input.name), tenant: input.name, object: 'its admission Wi-Fi key' },
         input,
       );
-      if (result.kind === 'failed') throw stepFailed(result.step, {});
+      if (result.kind === 'failed') throw stepFailed(result.step, {}, result.failure);
       const key = revealWifiKey(sealKeys(site), result.key);
       return { ssid: key.ssid, psk: key.psk!, ...(key.mac ? { mac: key.mac } : {}) };
     },
@@ -276,7 +287,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
           { workflowId: runIds.wifiKeyRevoke(name, ADMISSION_KEY), tenant: name, object: 'its admission Wi-Fi key' },
           { tenant: name, name: ADMISSION_KEY },
         );
-        if (result.kind === 'failed') throw stepFailed(result.step, {});
+        if (result.kind === 'failed') throw stepFailed(result.step, {}, result.failure);
       }
       await withdrawAdmission(registry.db, name);
       return true;

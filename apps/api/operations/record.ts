@@ -12,6 +12,7 @@ import {
 import { recordDelete, recordPut } from '../../../workflows/index.js';
 import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
+import { objectPath } from '../conditions.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
 export interface RecordOperations extends PublishedReads<RecordView> {
@@ -20,7 +21,7 @@ export interface RecordOperations extends PublishedReads<RecordView> {
 }
 
 export function recordOperations(deps: PublishingDeps): RecordOperations {
-  const { run, ...reads } = published(deps, { get: getRecord, list: listRecords, view: viewRecord });
+  const { run, ...reads } = published(deps, { get: getRecord, list: listRecords, view: viewRecord, path: objectPath.record, finished: () => true });
   const put = (req: RecordPutRequest) =>
     run.attempt(
       recordPut,

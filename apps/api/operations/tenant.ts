@@ -23,8 +23,8 @@ import { sealKeys } from '../../config/keys.js';
 import type { Site } from '../../config/env.js';
 import { admissionKeys } from './device.js';
 import { runs } from '../runs.js';
-import { answerOnce, undeliveredAnswers, type UndeliveredAnswers } from './undelivered.js';
-import { tenantViews } from '../tenant-views.js';
+import { siteLostAnswers } from '../lost-answers.js';
+import { conditioned, tenantViews } from '../tenant-views.js';
 import { runIds } from '../../../contracts/ids.js';
 
 /** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
@@ -54,7 +54,7 @@ export interface TenantOperations {
   tokenRevoked(token: string): Promise<boolean>;
 }
 
-/** What the tenant operations share, built once: the seal keys, the runner and the creates whose answer was lost. */
+/** What the tenant operations share, built once: the seal keys and the runner. */
 interface Tenants {
   config: Config & { site: Site };
   site: Site;
@@ -62,11 +62,6 @@ interface Tenants {
   keys: ReturnType<typeof sealKeys>;
   admission: ReturnType<typeof admissionKeys>;
   run: ReturnType<typeof runs>;
-  /** Creates and deletes whose answer was lost (answered 503 while their run went on). */
-  undelivered: {
-    creates: UndeliveredAnswers<CreateResult, Extract<CreateResult, { kind: 'ready' }>>;
-    deletes: UndeliveredAnswers<DeleteResult, Extract<DeleteResult, { kind: 'deleted' }>>;
-  };
 }
 
 /** Tenant operations on Temporal (create, delete, reconcile) and the registry (reads). */
@@ -75,13 +70,9 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
   const keys = sealKeys(site);
   const taskQueue = config.env.TEMPORAL_TASK_QUEUE;
   const admission = admissionKeys({ site, registry, client, taskQueue, parkedTimeoutMs: config.parkedRunTimeoutMs });
-  const run = runs(client, taskQueue, config.parkedRunTimeoutMs);
-  const windowMs = site.idempotencyWindowMs;
-  const undelivered = {
-    creates: undeliveredAnswers(client, { windowMs, workflowId: runIds.tenantCreate, answered: (r: CreateResult | undefined) => r?.kind === 'ready' }),
-    deletes: undeliveredAnswers(client, { windowMs, workflowId: runIds.tenantDelete, answered: (r: DeleteResult | undefined) => r?.kind === 'deleted' }),
-  };
-  const ctx: Tenants = { config, site, registry, keys, admission, run, undelivered };
+  // A create or delete whose answer was lost is answered to its repeat at any instance (apps/api/lost-answers.ts).
+  const run = runs(client, taskQueue, config.parkedRunTimeoutMs, siteLostAnswers(site, registry.db));
+  const ctx: Tenants = { config, site, registry, keys, admission, run };
 
   return {
     create: (call: CreateCall): Promise<CreateResult> => create(ctx, call),
@@ -90,7 +81,11 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     plan: async (name: string): Promise<PlanResult> =>
       run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels(ctx, 'plan the reconcile of', name)) }),
     get: tenantViews(site, registry.db, keys),
-    list: async () => (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r)),
+    list: async () =>
+      conditioned(
+        registry.db,
+        (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r)),
+      ),
     isRegistered: (name) => tenantExists(registry.db, name),
     admit: (input) => admit(ctx, input),
     withdrawAdmission: (name) => admission.withdraw(name),
@@ -125,19 +120,15 @@ async function create(ctx: Tenants, call: CreateCall): Promise<CreateResult> {
   const labelled = await labels(ctx, 'create', req.name);
   const input = { name: req.name, parkedTimeoutMs: ctx.config.parkedRunTimeoutMs };
   const workflowId = runIds.tenantCreate(req.name);
-  const result = await answerOnce(
-    ctx.undelivered.creates,
-    req.name,
-    () => ctx.run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled }, req),
-    !restore,
-  );
+  // A restore asks for the secrets it carries, not for an answer an earlier create lost.
+  const result = await ctx.run.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [input], ...labelled, collect: !restore }, req);
   return result.kind === 'refused' ? result : reveal(ctx, result);
 }
 
 async function deleteTenant(ctx: Tenants, name: string): Promise<DeleteResult> {
   const workflowId = runIds.tenantDelete(name);
   const labelled = await labels(ctx, 'delete', name);
-  const result = await answerOnce(ctx.undelivered.deletes, name, () => ctx.run.call(tenantDelete, attemptTenantDelete, { workflowId, ...labelled }, { name }));
+  const result = await ctx.run.call(tenantDelete, attemptTenantDelete, { workflowId, ...labelled }, { name });
   return ctx.run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
 }
 

@@ -11,6 +11,7 @@ import {
 } from '../../../contracts/workload.js';
 import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
+import { objectPath } from '../conditions.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
 export interface WorkloadOperations extends PublishedReads<WorkloadView> {
@@ -19,7 +20,13 @@ export interface WorkloadOperations extends PublishedReads<WorkloadView> {
 }
 
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
-  const { run, ...reads } = published(deps, { get: getWorkload, list: listWorkloads, view: viewWorkload });
+  const { run, ...reads } = published(deps, {
+    get: getWorkload,
+    list: listWorkloads,
+    view: viewWorkload,
+    path: objectPath.workload,
+    finished: (row) => row.status === 'ready',
+  });
   return Object.assign(reads, {
     create: (req) =>
       run.attempt(

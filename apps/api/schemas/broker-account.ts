@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../core/names/workload.js';
-import { dnsLabel, listOf, Stamps, TenantName } from './common.js';
+import { dnsLabel, listOf, Stamps, TenantName, conditioned, failed } from './common.js';
 
 /** Account names: the username is `<tenant>-<name>`, and the name is a path segment. */
 export const BROKER_ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -41,11 +41,12 @@ export const BrokerAccount = z
     subscribe: z.array(z.string()).openapi({ description: 'absolute patterns (`<tenant>/...`), as the broker enforces them' }),
     password: z.string().optional().openapi({ description: 'only in the answer of a call that minted or was given one' }),
     ...Stamps,
+    ...conditioned,
   })
   .openapi('BrokerAccount');
 
 export const BrokerAccountList = listOf('broker_accounts', BrokerAccount, 'BrokerAccountList');
 
 export const BrokerAccountFailure = z
-  .object({ error: z.string(), broker_account: BrokerAccount })
+  .object({ error: z.string(), broker_account: BrokerAccount, ...failed })
   .openapi('BrokerAccountFailure', { description: 'the broker step failed; the account as asked, with the password this call minted or was given' });

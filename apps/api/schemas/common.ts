@@ -20,9 +20,54 @@ export function dnsLabel(pattern: RegExp, message: string, reason: (label: strin
     });
 }
 
+export const DateTime = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
+
 export const ErrorBody = z.object({ error: z.string() }).openapi('Error');
 
-export const DateTime = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
+/** A failed step as its run recorded it (core/object-life.ts `RunFailure`): what to tell an operator or a tenant. */
+export const RunFailure = z
+  .object({
+    step: z.string().openapi({ description: 'the step that failed, as the error text names it (`dns`, `hypervisor`, ...)' }),
+    activity: z.string().optional().openapi({ description: "the step's activity in the run's history (`dns.publish-workload`)" }),
+    reason: z.string().openapi({
+      description:
+        "`BackendFailed`: the backend failed after the step's retries (repeat the call); `BackendRefused`: it refused on purpose (the answer says what to change)",
+    }),
+    backend: z.string().optional().openapi({ description: 'the product that answered (`powerdns`, `proxmox`, `kea`, ...)' }),
+    status: z.number().int().optional().openapi({ description: "the backend's HTTP status, when it gave one" }),
+    answer: z.string().optional().openapi({ description: "the call and the backend's answer, as the run's history holds it: no host, no secret" }),
+  })
+  .openapi('RunFailure');
+
+/** The condition of an object's newest run (core/object-life.ts `Condition`), as every read carries it. */
+export const Condition = z
+  .object({
+    ready: z.boolean().openapi({ description: 'the object is as asked and no run of it is in flight, parked or failed' }),
+    run: z
+      .object({
+        id: z.string().openapi({ description: 'the run (its Temporal workflow id, as the `Run-Id` header names it)' }),
+        run_id: z.string().openapi({ description: "the Temporal run id of that workflow's execution" }),
+        operation: z.string().openapi({ description: '`tenant-create`, `workload-delete`, ...' }),
+        state: z.enum(['in-flight', 'parked', 'done', 'failed', 'given-up', 'superseded']).openapi({
+          description:
+            '`parked`: a step failed and the run waits for the call to be repeated, which resumes it; `given-up`: no repeat came within the parked timeout (repeat the call: a fresh run re-ensures every step); `failed`: the run ended at a failed step (a reconcile)',
+        }),
+      })
+      .optional()
+      .openapi({ description: 'absent for an object no recorded run speaks of' }),
+    failure: RunFailure.optional().openapi({ description: 'when the run is parked, failed or gave up: the step that failed and what the backend answered' }),
+    since: DateTime.optional(),
+  })
+  .openapi('Condition');
+
+/** What a read adds beside `status`: the condition of the object's newest run. */
+export const conditioned = { condition: Condition.optional().openapi({ description: "reads only: the condition of the object's newest run" }) };
+
+/** A 502's body: the error, and the failed step with what the backend answered. */
+export const StepFailedBody = ErrorBody.extend({ failure: RunFailure.optional() }).openapi('StepFailed');
+
+/** The fields every 502 body adds to its partial object. */
+export const failed = { failure: RunFailure.optional().openapi({ description: "the failed step and the backend's answer (no host, no secret)" }) };
 
 export const TenantParam = z.object({
   t: TenantName.openapi({ param: { name: 't', in: 'path' } }),
@@ -71,7 +116,7 @@ export function errorResponses(...codes: number[]) {
       {
         description: descriptions[code] ?? 'error',
         ...(code === 401 ? { headers: unauthorizedHeaders } : {}),
-        content: { 'application/json': { schema: ErrorBody } },
+        content: { 'application/json': { schema: code === 502 ? StepFailedBody : ErrorBody } },
       },
     ]),
   );

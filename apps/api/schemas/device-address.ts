@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Stamps } from './common.js';
+import { Stamps, conditioned, failed } from './common.js';
 
 export const DeviceAddressRequest = z
   .strictObject({
@@ -15,9 +15,14 @@ export const DeviceAddress = z
     trust_class: z.string(),
     fqdn: z.string().openapi({ description: '`<device>.<tenant zone>`, published with no PTR' }),
     ...Stamps,
+    ...conditioned,
   })
   .openapi('DeviceAddress');
 
 export const DeviceAddressFailure = z
-  .object({ error: z.string(), address: DeviceAddress.optional().openapi({ description: 'the reservation as far as it got; repeating the call resumes' }) })
+  .object({
+    error: z.string(),
+    address: DeviceAddress.optional().openapi({ description: 'the reservation as far as it got; repeating the call resumes' }),
+    ...failed,
+  })
   .openapi('DeviceAddressFailure');

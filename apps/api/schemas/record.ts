@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DNS_LABEL } from '../../../core/names/workload.js';
-import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps, TenantName, conditioned } from './common.js';
 
 export const RecordLabel = dnsLabel(DNS_LABEL, 'must be a DNS label: 1-63 lowercase letters, digits or dashes, not starting or ending with a dash').openapi({
   example: 'www',
@@ -24,6 +24,7 @@ export const Record = z
       .enum(['subnet', 'device'])
       .openapi({ description: "`subnet`: published with its PTR; `device`: a device's reserved address, a second name with no PTR" }),
     ...Stamps,
+    ...conditioned,
   })
   .openapi('Record');
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CREATE_STEPS } from '../../../core/step-table.js';
-import { DateTime, listOf, Stamps, TenantName } from './common.js';
+import { DateTime, listOf, Stamps, TenantName, conditioned, failed } from './common.js';
 
 export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;
 
@@ -73,6 +73,7 @@ export const Tenant = z
     api_token: z.string().optional().openapi({ description: 'present when this call generated or received one' }),
     secrets_stored: z.boolean(),
     steps: z.array(Step),
+    ...conditioned,
   })
   .openapi('Tenant');
 
@@ -155,5 +156,9 @@ export const RestoredTenant = Tenant.extend({
 }).openapi('RestoredTenant');
 
 export const TenantCreateFailure = z
-  .object({ error: z.string(), tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }) })
+  .object({
+    error: z.string(),
+    tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }),
+    ...failed,
+  })
   .openapi('TenantCreateFailure');

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pskProblem } from '../../../core/credentials/wifi-psk.js';
 import { WIFI_KEY_NAME } from '../../../core/views/wifi-key.js';
-import { listOf, objectParams, Stamps } from './common.js';
+import { listOf, objectParams, Stamps, conditioned, failed } from './common.js';
 import { TrustClass } from './device.js';
 
 export const WifiKeyName = z
@@ -41,11 +41,12 @@ export const WifiKey = z
     secrets_stored: z.boolean().openapi({ description: "false: the stored psk is unreadable; issue the key again with the tenant's psk" }),
     ...Stamps,
     psk: z.string().optional().openapi({ description: 'create answers only' }),
+    ...conditioned,
   })
   .openapi('WifiKey');
 
 export const WifiKeyList = listOf('wifi_keys', WifiKey, 'WifiKeyList');
 
 export const WifiKeyFailure = z
-  .object({ error: z.string(), wifi_key: WifiKey.optional().openapi({ description: 'the key with its psk; repeating the call keeps it' }) })
+  .object({ error: z.string(), wifi_key: WifiKey.optional().openapi({ description: 'the key with its psk; repeating the call keeps it' }), ...failed })
   .openapi('WifiKeyFailure');

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { uncarriableReason } from '../../../core/names/carriable.js';
-import { dnsLabel, listOf, objectParams, Stamps, TenantName } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps, TenantName, conditioned, failed } from './common.js';
 
 export const WorkloadName = dnsLabel(
   WORKLOAD_NAME,
@@ -53,11 +53,12 @@ export const Workload = z
     address: z.string(),
     login_user: z.string().openapi({ description: 'the account that received the keys' }),
     ...Stamps,
+    ...conditioned,
   })
   .openapi('Workload');
 
 export const WorkloadList = listOf('workloads', Workload, 'WorkloadList');
 
 export const WorkloadCreateFailure = z
-  .object({ error: z.string(), workload: Workload.optional().openapi({ description: 'the partial workload, once it is registered' }) })
+  .object({ error: z.string(), workload: Workload.optional().openapi({ description: 'the partial workload, once it is registered' }), ...failed })
   .openapi('WorkloadCreateFailure');

@@ -76,7 +76,7 @@ export const register = handle(route, async (c, deps) => {
       const entry = { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step };
       await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));
     }
-    throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {});
+    throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {}, result.failure);
   }
   const entry = { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns };
   await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));

@@ -1,0 +1,40 @@
+import { answerDelivered, collectAnswer } from '../../db/queries/object-runs.js';
+import type { Db } from '../../db/registry.js';
+import { open, type SealKeys } from '../../db/seal.js';
+import { collectedAnswer } from './middleware/run-headers.js';
+import type { Site } from '../config/env.js';
+import { sealKeys } from '../config/keys.js';
+
+/**
+ * Answers a caller may not have received, kept in the registry for every API instance (issue 42
+ * item 3). A run keeps each success sealed beside its object (db/schema/object-runs.ts); the API
+ * instance that hands it to a caller marks it delivered once the answer has left. An answer no
+ * instance handed out (the call answered 503 because Temporal went away while the run went on, the
+ * connection dropped, or the instance was killed) is collected, once, by the repeat of the call at
+ * any instance, restarted or not: a create's secrets instead of a 409, a delete's 204 instead of a
+ * 404. With an `Idempotency-Key` the repeat that takes over a dead instance's key collects it the
+ * same way, and answers `Idempotent-Replayed: true`.
+ */
+export interface LostAnswers {
+  /** The run's kept answer nobody received, taken once; undefined when there is none. */
+  collect<R>(workflowId: string): Promise<R | undefined>;
+  /** The answer named went out to a caller. */
+  delivered(workflowId: string, answerId: string): Promise<void>;
+}
+
+export function lostAnswers(db: Db, keys: SealKeys, windowMs: number): LostAnswers {
+  return {
+    async collect<R>(workflowId: string): Promise<R | undefined> {
+      const kept = await collectAnswer(db, workflowId, windowMs);
+      // Sealed under a key the site no longer holds: nothing to hand out; the call runs afresh.
+      const raw = kept && open(keys, kept);
+      if (!raw) return undefined;
+      collectedAnswer();
+      return JSON.parse(raw) as R;
+    },
+    delivered: (workflowId, answerId) => answerDelivered(db, workflowId, answerId),
+  };
+}
+
+/** The site's lost answers: sealed with its secrets key, kept for its idempotency window. */
+export const siteLostAnswers = (site: Site, db: Db): LostAnswers => lostAnswers(db, sealKeys(site), site.idempotencyWindowMs);

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { conditionOf, lifeOf, mayCorrect, mayPrune, type ObjectRun } from './object-life.js';
+
+const now = new Date('2026-11-29T12:00:00Z');
+const at = (min: number) => new Date(now.getTime() + min * 60_000);
+const run = (o: Partial<ObjectRun>): ObjectRun => ({
+  workflowId: 'workload-create/acme/db',
+  runId: 'r1',
+  operation: 'workload-create',
+  state: 'done',
+  since: at(-10),
+  ...o,
+});
+const failure = { step: 'dns', activity: 'dns.publish-workload', reason: 'BackendFailed', status: 503, answer: 'PATCH /zones/x -> 503' };
+
+describe('lifeOf: what every mechanism decides an object from', () => {
+  it.each([
+    [
+      'a run parked after a failed step holds its object, whatever the row says',
+      { registered: true, finished: false },
+      [run({ state: 'parked', claimExpiresAt: at(60) })],
+      'held',
+    ],
+    [
+      'a run in flight holds an object the registry does not hold yet',
+      { registered: false, finished: false },
+      [run({ state: 'in-flight', claimExpiresAt: at(60) })],
+      'held',
+    ],
+    [
+      'a run in flight holds a finished object it re-applies',
+      { registered: true, finished: true },
+      [run({ state: 'in-flight', claimExpiresAt: at(60) })],
+      'held',
+    ],
+    [
+      'a claim past its expiry (a run ended by hand) holds nothing',
+      { registered: true, finished: true },
+      [run({ state: 'parked', claimExpiresAt: at(-1) })],
+      'settled',
+    ],
+    ['a finished object with only done runs is settled', { registered: true, finished: true }, [run({})], 'settled'],
+    ['an object no run ever spoke of is settled when finished', { registered: true, finished: true }, [], 'settled'],
+    ['an unfinished object whose run gave up is unfinished, not settled', { registered: true, finished: false }, [run({ state: 'given-up' })], 'unfinished'],
+    ['nothing in the registry and no claiming run: absent', { registered: false, finished: false }, [run({ state: 'done' })], 'absent'],
+    [
+      'the newest claiming run wins',
+      { registered: true, finished: true },
+      [run({ state: 'done', since: at(-1) }), run({ workflowId: 'w2', state: 'parked', claimExpiresAt: at(5) })],
+      'held',
+    ],
+  ] as const)('%s', (_why, row, runs, kind) => {
+    const life = lifeOf(row, runs, now);
+    expect(life.kind).toBe(kind);
+    // Only a settled object is corrected; only an absent one may be pruned.
+    expect(mayCorrect(life)).toBe(kind === 'settled');
+    expect(mayPrune(life)).toBe(kind === 'absent');
+  });
+});
+
+describe('conditionOf: what a read says beside its status', () => {
+  it.each([
+    ['no recorded run: ready when finished', true, [], { ready: true }],
+    ['no recorded run: not ready when unfinished', false, [], { ready: false }],
+    [
+      'parked: not ready, with the failure',
+      false,
+      [run({ state: 'parked', failure })],
+      { ready: false, run: { id: 'workload-create/acme/db', run_id: 'r1', operation: 'workload-create', state: 'parked' }, failure },
+    ],
+    ['done: ready, no failure shown', true, [run({ state: 'done', failure })], { ready: true, run: { id: 'workload-create/acme/db', state: 'done' } }],
+    [
+      'a reconcile that failed: not ready though its row is',
+      true,
+      [run({ workflowId: 'tenant-reconcile/acme', state: 'failed', failure })],
+      { ready: false, failure },
+    ],
+    ['in flight: not ready', true, [run({ state: 'in-flight' })], { ready: false, run: { state: 'in-flight' } }],
+    [
+      'the newest run speaks',
+      true,
+      [run({ state: 'parked', failure, since: at(-20) }), run({ workflowId: 'w2', state: 'done', since: at(-1) })],
+      { ready: true, run: { id: 'w2' } },
+    ],
+  ] as const)('%s', (_why, finished, runs, expected) => {
+    const c = conditionOf(finished, runs);
+    expect(c).toMatchObject(expected);
+    if (!('failure' in expected)) expect(c.failure).toBeUndefined();
+  });
+});
