@@ -15,7 +15,6 @@ import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
-import { freePort } from './ports.js';
 import { waitFor } from './wait-for.js';
 import { installQuietRuntime } from './runtime.js';
 
@@ -183,21 +182,25 @@ export async function startTestSite(
       return child;
     },
     async spawnApi(o = {}) {
-      const port = o.port ?? (await freePort());
+      // Port 0 unless a restart must keep its URL: the child binds, then says where (`api listening`).
       const child = spawn(process.execPath, [inject('entryBundles').api], {
-        env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}`, ...o.env },
+        env: { ...process.env, ...env, LOG_LEVEL: 'info', LISTEN_ADDRESS: `127.0.0.1:${o.port ?? 0}`, ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const keep = (d: Buffer) => logs.push(d.toString());
+      let url: string | undefined;
+      const keep = (d: Buffer) => {
+        const text = d.toString();
+        logs.push(text);
+        url ??= /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"api listening"/.exec(text)?.[1];
+      };
       child.stdout?.on('data', keep);
       child.stderr?.on('data', keep);
       children.push(child);
-      const url = `http://127.0.0.1:${port}`;
       let exited = false;
       child.once('exit', () => (exited = true));
-      await waitFor(async () => exited || (await fetch(`${url}/readyz`)).status === 200, 30_000);
-      if (exited) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
-      return { child, url, port };
+      await waitFor(async () => exited || (url !== undefined && (await fetch(`${url}/readyz`)).status === 200), 30_000);
+      if (exited || !url) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
+      return { child, url, port: Number(new URL(url).port) };
     },
     async stopWorker() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
