@@ -28,6 +28,7 @@ beforeAll(async () => {
   expect((await site.call('PUT', `/v1/tenants/${T}/records/old`, { body: { address: '10.128.1.60' } })).status).toBe(200);
   expect((await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:dd:ee:01' } })).status).toBe(201);
   expect((await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'oldkey', trust_class: 'sensor' } })).status).toBe(201);
+  expect((await site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app0', publish: ['data/#'], subscribe: [] } })).status).toBe(201);
   site.backends.proxmox.removeTenantNetwork('runsdel');
 });
 afterAll(async () => {
@@ -58,6 +59,10 @@ interface Case {
   backend: string;
   /** The status of the repeat that resumes. */
   resumed: number;
+  /** The object's read: its condition says why it is not ready while the run is parked. */
+  read: string;
+  /** A new broker account is written to the registry once the broker holds it: no read while parked. */
+  unreadWhileParked?: true;
 }
 
 const CASES: Case[] = [
@@ -70,6 +75,7 @@ const CASES: Case[] = [
     activity: 'dns.ensure',
     backend: 'powerdns',
     resumed: 200,
+    read: '/v1/tenants/runsnew',
   },
   {
     object: 'tenant delete',
@@ -80,6 +86,7 @@ const CASES: Case[] = [
     activity: 'dns.remove',
     backend: 'powerdns',
     resumed: 204,
+    read: '/v1/tenants/runsdel',
   },
   {
     object: 'workload create',
@@ -90,6 +97,7 @@ const CASES: Case[] = [
     activity: 'hypervisor.ensure-vm',
     backend: 'proxmox',
     resumed: 201,
+    read: `/v1/tenants/${T}/workloads/web`,
   },
   {
     object: 'workload delete',
@@ -100,6 +108,7 @@ const CASES: Case[] = [
     activity: 'hypervisor.remove-vm',
     backend: 'proxmox',
     resumed: 204,
+    read: `/v1/tenants/${T}/workloads/gone`,
   },
   {
     object: 'record put',
@@ -110,6 +119,7 @@ const CASES: Case[] = [
     activity: 'dns.publish-record',
     backend: 'powerdns',
     resumed: 200,
+    read: `/v1/tenants/${T}/records`,
   },
   {
     object: 'record delete',
@@ -120,6 +130,7 @@ const CASES: Case[] = [
     activity: 'dns.unpublish-record',
     backend: 'powerdns',
     resumed: 204,
+    read: `/v1/tenants/${T}/records`,
   },
   {
     object: 'device address reserve',
@@ -130,6 +141,7 @@ const CASES: Case[] = [
     activity: 'device-address.apply',
     backend: 'powerdns',
     resumed: 201,
+    read: `/v1/tenants/${T}/devices/probe1/address`,
   },
   {
     object: 'Wi-Fi key issue',
@@ -140,6 +152,7 @@ const CASES: Case[] = [
     activity: 'wifi.ensure-key',
     backend: 'unifi',
     resumed: 201,
+    read: `/v1/tenants/${T}/wifi-keys/sensors`,
   },
   {
     object: 'Wi-Fi key revoke',
@@ -150,6 +163,7 @@ const CASES: Case[] = [
     activity: 'wifi.revoke-key',
     backend: 'unifi',
     resumed: 204,
+    read: `/v1/tenants/${T}/wifi-keys/oldkey`,
   },
   {
     object: 'broker account ensure',
@@ -160,6 +174,19 @@ const CASES: Case[] = [
     activity: 'broker.ensure-account',
     backend: 'broker',
     resumed: 201,
+    read: `/v1/tenants/${T}/broker-accounts/app`,
+    unreadWhileParked: true,
+  },
+  {
+    object: 'broker account re-issue',
+    call: () => site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app0', publish: ['data/x/#'], subscribe: [] } }),
+    during: (call) => pausingBroker(site.backends.mosquitto!.dir, call),
+    run: `broker-account/${T}/app0`,
+    step: 'broker',
+    activity: 'broker.ensure-account',
+    backend: 'broker',
+    resumed: 201,
+    read: `/v1/tenants/${T}/broker-accounts/app0`,
   },
 ];
 
@@ -185,15 +212,37 @@ async function scrape(url: string): Promise<string> {
   return (await fetch(`${url}/metrics`)).text();
 }
 
+/** The object as its read shows it: the object itself, or its entry in a list (records have no object route). */
+async function readOf(path: string, c: Case): Promise<any> {
+  const r = await site.call('GET', path);
+  if (!path.endsWith('/records')) return r.status === 200 ? r.body : undefined;
+  const name = c.run.split('/').pop();
+  return (r.body.records as { name: string }[]).find((x) => x.name === name);
+}
+
 describe.each(CASES)('a $object whose $step step fails', (c) => {
   let failedRun: string;
+  let shown: any;
 
-  it('answers 502 naming the run and the failed step activity', async () => {
+  it("answers 502 naming the run, the failed step activity and the backend's answer", async () => {
     const failed = await c.during(c.call);
     expect(failed.status, failed.text).toBe(502);
     expect(failed.body.error).toBe(`backend step "${c.step}" failed`);
     expect(failed.headers.get('run-id')).toBe(c.run);
     expect(failed.headers.get('run-steps')).toContain(`${c.activity}=failed`);
+    shown = failed.body.failure;
+    expect(shown).toMatchObject({ step: c.step, activity: c.activity, backend: c.backend, answer: expect.any(String) });
+    expect(shown.reason).toMatch(/^Backend(Failed|Refused)$/);
+    // No host of the site's backends in what a caller reads.
+    expect(JSON.stringify(shown)).not.toMatch(/127\.0\.0\.1|localhost:\d|\/\/(?!\[backend\])[a-z0-9.-]+:\d/);
+  });
+
+  it('is read, while parked, with the condition of its run: not ready, the failed step, the same answer', async () => {
+    const object = await readOf(c.read, c);
+    if (c.unreadWhileParked) return expect(object, `GET ${c.read}`).toBeUndefined();
+    expect(object, `GET ${c.read}`).toBeDefined();
+    expect(object.condition).toMatchObject({ ready: false, run: { id: c.run, state: 'parked' }, failure: shown });
+    expect(Date.parse(object.condition.since)).not.toBeNaN();
   });
 
   it("is found parked, by Outcome='failed' and FailedSteps, as an engineer searches", async () => {
@@ -224,6 +273,8 @@ describe.each(CASES)('a $object whose $step step fails', (c) => {
     expect((await decoded(failure!.encodedAttributes!)).message).toBe(`backend step "${c.step}" failed`);
     const details = await decoded(failure!.applicationFailureInfo!.details!.payloads![0]!);
     expect(details).toMatchObject({ step: c.step, backend: c.backend, answer: expect.any(String) });
+    // What the 502 and the read showed is what the history holds.
+    expect(shown.answer).toBe(details.answer);
     const cause = await decoded(failure!.cause!.encodedAttributes!);
     expect(cause.message).toMatch(new RegExp(`^${c.backend}: `));
   });
@@ -235,6 +286,13 @@ describe.each(CASES)('a $object whose $step step fails', (c) => {
     expect(again.headers.get('run-steps')).toContain(`${c.activity}=ok`);
     await waitFor(async () => (await runOf(c.run)).status === 'COMPLETED', 15_000);
     expect(await runOf(c.run)).toEqual({ runId: failedRun, status: 'COMPLETED', outcome: 'resumed', failedSteps: [c.step] });
+    // Resumed: a create's object reads ready with no failure; a delete's is gone.
+    const object = await readOf(c.read, c);
+    if (c.resumed === 204) expect(object).toBeUndefined();
+    else {
+      expect(object.condition).toMatchObject({ ready: true, run: { id: c.run, state: 'done' } });
+      expect(object.condition.failure).toBeUndefined();
+    }
   });
 });
 
@@ -245,6 +303,7 @@ describe('step metrics count every object', () => {
     expect(sample('step="hypervisor",operation="ensure-vm",outcome="failed"')).toBe(3);
     expect(sample('step="hypervisor",operation="ensure-vm",outcome="created"')).toBeGreaterThanOrEqual(1);
     expect(sample('step="wifi",operation="ensure-key",outcome="failed"')).toBe(3);
-    expect(sample('step="broker",operation="ensure-account",outcome="failed"')).toBe(3);
+    // Two broker cases (a new account, a re-issue), three attempts each.
+    expect(sample('step="broker",operation="ensure-account",outcome="failed"')).toBe(6);
   });
 });

@@ -172,6 +172,9 @@ beforeAll(async () => {
   site.backends.minio.faults.clear();
   expect(failed.status, failed.text).toBe(502);
   expect(failed.body.tenant.api_token).toEqual(expect.any(String));
+  // The 502's failure and the parked tenant's read carry the backend's answer: scanned as errors and reads are.
+  expect(failed.body.failure).toMatchObject({ step: 'state', backend: 'minio' });
+  expect((await call('GET', '/v1/tenants/secf')).body.condition).toMatchObject({ ready: false, failure: { step: 'state' } });
   const resumed = await step(200, 'POST', '/v1/tenants', { name: 'secf' });
   tokens.secf = resumed.body.api_token;
   await step(200, 'POST', '/v1/tenants/sec/reconcile');
@@ -196,6 +199,8 @@ beforeAll(async () => {
   site.backends.unifi!.faults.clear();
   expect(keyFailed.status, keyFailed.text).toBe(502);
   expect(keyFailed.body.wifi_key.psk).toEqual(expect.any(String));
+  expect(keyFailed.body.failure).toMatchObject({ step: 'wifi', backend: 'unifi' });
+  expect((await call('GET', '/v1/tenants/sec/wifi-keys/spare', undefined, t)).body.condition).toMatchObject({ ready: false, failure: { step: 'wifi' } });
   const keyResumed = await step(201, 'POST', '/v1/tenants/sec/wifi-keys', { name: 'spare', trust_class: 'camera' }, t);
   await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'gw', publish: ['data/#'], subscribe: ['cmd/#'] }, t);
   const devAccount = await step(201, 'POST', '/v1/tenants/sec/broker-accounts', { name: 'cam1', device: 'cam1', publish: ['log/cam1'], subscribe: [] }, t);
