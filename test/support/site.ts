@@ -10,6 +10,7 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
+import { bindPorts, releasePorts, type BackendPorts } from '../../activities/backend-areas.js';
 import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -53,7 +54,8 @@ export interface TestSite {
   spawnWorker(env?: Record<string, string>): ChildProcess;
   /**
    * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
-   * tests; on `port` when given (a restart keeps its URL). Resolves once `/readyz` answers 200.
+   * tests; on `port` when given (a restart keeps its URL; 0: a port the process binds and reports).
+   * Resolves once `/readyz` answers 200.
    */
   /** An API process of its own on the site's settings, `env` over them (a Temporal address behind a proxy). */
   spawnApi(opts?: { port?: number; env?: Record<string, string> }): Promise<{ child: ChildProcess; url: string; port: number }>;
@@ -124,6 +126,7 @@ export async function startTestSite(
   let running: Promise<void> | undefined;
   let workerConnection: NativeConnection | undefined;
   let workerTelemetry: RunningWorkerTelemetry | undefined;
+  let workerPorts: BackendPorts | undefined;
   const children: ChildProcess[] = [];
   const site: TestSite = {
     url: api.url,
@@ -162,14 +165,16 @@ export async function startTestSite(
       workerConnection ??= await NativeConnection.connect({ address: temporalAddress });
       workerTelemetry ??= await startWorkerTelemetry(config);
       site.workerMetricsUrl = workerTelemetry.metricsUrl;
+      // Released when the worker stops: the broker's control connection would otherwise outlive the site, reconnecting every second.
+      workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000 });
       worker = await createWorker({
         telemetry: workerTelemetry.telemetry,
         config,
         registry: workerRegistry,
         log,
         connection: workerConnection,
+        ports: workerPorts,
         workflowBundlePath: inject('workflowBundle'),
-        backendTimeoutMs: opts.backendTimeoutMs ?? 3000,
       });
       running = worker.run();
     },
@@ -183,26 +188,35 @@ export async function startTestSite(
       return child;
     },
     async spawnApi(o = {}) {
+      // Port 0: the process binds a port of its own and says which in its "api listening" line.
       const port = o.port ?? (await freePort());
       const child = spawn(process.execPath, [inject('entryBundles').api], {
-        env: { ...process.env, ...env, LOG_LEVEL: 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}`, ...o.env },
+        env: { ...process.env, ...env, LOG_LEVEL: port === 0 ? 'info' : 'warn', LISTEN_ADDRESS: `127.0.0.1:${port}`, ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const keep = (d: Buffer) => logs.push(d.toString());
+      let listening: string | undefined;
+      const keep = (d: Buffer) => {
+        const text = d.toString();
+        logs.push(text);
+        listening ??= text.split('\n').find((l) => l.includes('"api listening"'));
+      };
       child.stdout?.on('data', keep);
       child.stderr?.on('data', keep);
       children.push(child);
-      const url = `http://127.0.0.1:${port}`;
       let exited = false;
       child.once('exit', () => (exited = true));
+      if (port === 0) await waitFor(() => exited || listening !== undefined, 30_000);
+      const url = port === 0 && listening ? (JSON.parse(listening) as { url: string }).url : `http://127.0.0.1:${port}`;
       await waitFor(async () => exited || (await fetch(`${url}/readyz`)).status === 200, 30_000);
       if (exited) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
-      return { child, url, port };
+      return { child, url, port: Number(new URL(url).port) };
     },
     async stopWorker() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       worker = undefined;
+      if (workerPorts) await releasePorts(workerPorts);
+      workerPorts = undefined;
     },
     async stop() {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
