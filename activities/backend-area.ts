@@ -24,6 +24,12 @@ export interface BackendArea<K extends string = string, P = unknown, S extends S
   probes?(site: Site, timeoutMs: number): Probe[];
   /** The tenant steps this backend serves (`step.ts` in the area's folder). */
   steps?: readonly TenantStep[];
+  /**
+   * Closes what the bound port holds open of its own (a connection that reconnects by itself),
+   * so a worker that stopped holds nothing that keeps its process alive. None for a port whose
+   * calls leave nothing open.
+   */
+  release?(port: P): Promise<void>;
 }
 
 /** One check of `--check-backends`: what answered, or a BackendError saying why not. */

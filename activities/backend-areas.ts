@@ -54,6 +54,12 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): Backen
   return ports as unknown as BackendPorts;
 }
 
+/** Releases what the bound ports hold open (the broker's control connection), once their worker has stopped. */
+export async function releasePorts(ports: BackendPorts): Promise<void> {
+  const bound = ports as unknown as Record<string, unknown>;
+  await Promise.all((BACKEND_AREAS as readonly BackendArea[]).map((area) => area.release?.(bound[area.port])));
+}
+
 /** The read-only checks of every backend the site configures, in the list's order. */
 export function backendProbes(site: Site, timeoutMs: number): Probe[] {
   return (BACKEND_AREAS as readonly BackendArea[]).flatMap((area) => area.probes?.(site, timeoutMs) ?? []);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 const OPTIONS = {
   api: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   output: { type: 'string', short: 'o' },
   'secrets-file': { type: 'string' },
   'show-secrets': { type: 'boolean' },

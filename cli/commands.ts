@@ -336,9 +336,10 @@ export const COMMANDS: Command[] = [
 export function usage(): string {
   const lines = COMMANDS.map((c) => `  tenantctl ${c.words.join(' ')}${c.args.map((a) => ` <${a}>`).join('')}${c.options ? ` ${c.options}` : ''}`);
   return [
-    'usage: tenantctl [--api URL] [--token TOKEN] [--output json|table] <resource> <action> [args] [flags]',
+    'usage: tenantctl [--api URL] [--token TOKEN | --token-file FILE] [--output json|table] <resource> <action> [args] [flags]',
     '',
-    'The API address and token come from --api/--token or TENANT_API_URL/TENANT_API_TOKEN.',
+    'The API address and token come from --api/--token or TENANT_API_URL/TENANT_API_TOKEN; --token-file FILE takes',
+    "the tenant's own token (api_token) from a secrets file tenantctl wrote.",
     'Calls that issue secrets need --secrets-file FILE (written with mode 0600) or --show-secrets.',
     'Exit codes: 0 done, 1 service unavailable or unreachable, 2 usage, 3 refused (4xx), 4 a backend step failed (502).',
     '',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTenantClient } from '../client/index.js';
 import { parseCommandLine, UsageError, type Flags } from './args.js';
 import { COMMANDS, usage, type Answer, type Command } from './commands.js';
+import { credentialOf, resumeCommand } from './credential.js';
 import { redact, table, writeSecrets } from './output.js';
 import { reportRanSteps, watchSteps } from './progress.js';
 
@@ -44,6 +45,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   let words: string[];
   let flags: Flags;
   let picked: { command: Command; args: string[] };
+  let token: string | undefined;
   try {
     ({ words, flags } = parseCommandLine(argv));
     if (flags.help) {
@@ -59,6 +61,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
       );
     }
     if (!(flags.api ?? env.TENANT_API_URL)) throw new UsageError('the API address: --api URL or TENANT_API_URL');
+    token = credentialOf(flags, env);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err(`tenantctl: ${e.message}\n(tenantctl --help lists every command)`);
@@ -67,7 +70,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const { command, args } = picked;
   // A plan is read by a person: a table unless JSON is asked for.
   const output = flags.output ?? (process.stdout.isTTY || flags.plan ? 'table' : 'json');
-  const api = createTenantClient({ baseUrl: (flags.api ?? env.TENANT_API_URL)!, token: flags.token ?? env.TENANT_API_TOKEN });
+  const api = createTenantClient({ baseUrl: (flags.api ?? env.TENANT_API_URL)!, token });
   const header = { 'Idempotency-Key': randomUUID() };
 
   const progress = command.progress ? watchSteps(api, command.progress(args), err) : undefined;
@@ -108,7 +111,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     err(`tenantctl: ${message} (502)`);
     const { error: _e, ...partial } = (shown.value ?? {}) as Record<string, unknown>;
     if (Object.keys(partial).length) print(partial);
-    err(`The work is kept where it stopped. Resume it by repeating the same command:\n  tenantctl ${argv.map(quote).join(' ')}`);
+    const resume = resumeCommand(argv, flags, env, body);
+    err(`${resume.say}\n  tenantctl ${resume.argv.map(quote).join(' ')}`);
     return EXIT.stepFailed;
   }
   if (status >= 400 && status < 500) {

@@ -88,10 +88,14 @@ export class Registry {
 
   /** Readiness of the registry: never throws; the reason stays with the caller's log. */
   async state(): Promise<{ state: DatabaseState; reason?: unknown }> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([this.sql`select 1`, new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 3000))]);
+      await Promise.race([this.sql`select 1`, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('database ping timed out')), 3000)))]);
     } catch (reason) {
       return { state: 'unreachable', reason };
+    } finally {
+      // A ping's timer left running held a stopping API up to 3 s after its last /readyz.
+      clearTimeout(timer);
     }
     return { state: this.migrated ? 'ok' : 'migrating' };
   }

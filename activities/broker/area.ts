@@ -12,6 +12,8 @@ export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof
   settings: brokerSettings,
   steps: [brokerStep],
   bind: (site, timeoutMs) => site.broker && createDynsecAdapter({ ...site.broker, timeoutMs }),
+  // The control connection mqtt.js keeps (and re-opens every second when lost) held a stopped worker alive.
+  release: async (adapter) => adapter?.close(),
   probes: (site, timeoutMs) => {
     const b = site.broker;
     if (!b) return [];

@@ -10,11 +10,11 @@ import {
   type DeviceAddressRow,
 } from '../../db/queries/device-addresses.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
-import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
 import type { ReleaseResult, ReserveInput } from '../../contracts/device-address.js';
-import { chooseAddress, inRange, rangeSize, type AddressChoice } from '../../core/address-ranges.js';
+import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep, backendActivity } from './backend.js';
@@ -106,11 +106,9 @@ async function prepare(deps: ActivityDeps, input: ReserveInput): Promise<Prepare
   }
   const r: Reserving = { input, zone: tenant.zone, mac: device.mac, cls, range, share: site.dhcp?.share ?? 0 };
 
-  // Each lost pick means another reservation of the range committed, so picking again converges:
-  // at worst once per address of the range (a fixed bound of 8 let the ninth of ten concurrent
-  // reservations from one shared range answer 'the address is taken' with addresses still free).
-  const attempts = rangeSize(range) + 2;
-  for (let attempt = 0; attempt < attempts; attempt++) {
+  // Each pick decides under the device network's lock (claim), so it never loses to another
+  // tenant's pick; it goes round again only when a concurrent call for this very device won.
+  for (let attempt = 0; attempt < 3; attempt++) {
     const picked = await pick(deps, r);
     if (picked !== 'again') return picked;
   }
@@ -119,21 +117,46 @@ async function prepare(deps: ActivityDeps, input: ReserveInput): Promise<Prepare
 
 const viewOf = (r: Reserving, row: DeviceAddressRow): PrepareDeviceAddressResult => ({ kind: 'proceed', reservation: viewDeviceAddress(row, r.zone) });
 
-/** One pick of prepare's: its answer, or `again` when a concurrent reservation won the race. */
+/** One pick of prepare's: its answer, or `again` when a concurrent call for this device won. */
 async function pick(deps: ActivityDeps, r: Reserving): Promise<PrepareDeviceAddressResult | 'again'> {
   const { db, log } = deps;
-  const { input, range, cls, share } = r;
+  const { input, range } = r;
   const held = await getDeviceAddress(db, input.tenant, input.device);
   if (held)
     return input.address !== undefined && input.address !== held.address
       ? refuse('bad_request', 'the device already holds a different address; release it first')
       : viewOf(r, held);
-  if (input.address !== undefined && !inRange(range, input.address)) return choiceRefusal('outside-range', cls, share);
-  const registry = await allDeviceAddresses(db);
-  if (registry.some((x) => x.mac === r.mac)) return refuse('conflict', MAC_HOLDS);
-  // Reservations on the router the registry does not hold (the site's own, or a registry
-  // restored from an older state) are taken too; one for this very MAC in range is adopted.
+  if (input.address !== undefined && !inRange(range, input.address)) return choiceRefusal('outside-range', r.cls, r.share);
+  // Read before the lock (a router call is slow); what the registry holds is read under it.
   const router = await taggedWithStep('device-address', () => deps.ports.deviceAddress!.list());
+  const claimed = await withLocks(db, async (tx, lock) => {
+    // The name is claimed with the address under the tenant's names lock: a workload or a record
+    // of this name registered since prepare's check wins (docs/decisions.md).
+    await lock(LOCK_SPACE.names, input.tenant);
+    // One pick at a time across all tenants (docs/decisions.md): a pick from a registry read that
+    // a concurrent insert made stale lost on the unique address and retried a bounded number of times.
+    await lock(LOCK_SPACE.deviceNetwork, 'device-network');
+    return claim(tx, r, router);
+  });
+  if (claimed.kind === 'inserted') {
+    log.info({ tenant: input.tenant, device: input.device, address: claimed.row.address }, 'device address reserved');
+    return viewOf(r, claimed.row);
+  }
+  return claimed.kind === 'exists' ? 'again' : claimed;
+}
+
+type Claim = { kind: 'inserted'; row: DeviceAddressRow } | { kind: 'exists' } | Refusal;
+
+/**
+ * Chooses and inserts the address, under the device network's lock: every reservation the
+ * registry holds is read here, so the choice is never stale. Reservations on the router the
+ * registry does not hold (the site's own, or a registry restored from an older state) are taken
+ * too; one for this very MAC in range is adopted.
+ */
+async function claim(tx: Tx, r: Reserving, router: { mac: string; address: string }[]): Promise<Claim> {
+  const { input, range, cls, share } = r;
+  const registry = await allDeviceAddresses(tx);
+  if (registry.some((x) => x.mac === r.mac)) return refuse('conflict', MAC_HOLDS);
   const known = new Set(registry.map((x) => x.address));
   const foreign = router.filter((x) => !known.has(x.address));
   let requested = input.address;
@@ -150,27 +173,24 @@ async function pick(deps: ActivityDeps, r: Reserving): Promise<PrepareDeviceAddr
     requested,
   });
   if (!choice.ok) return choiceRefusal(choice.reason, cls, share);
-  // The name is claimed with the address, under the tenant's names lock: a workload or a
-  // record of this name registered since the check above wins (docs/decisions.md).
-  const mac = r.mac;
-  const inserted = await withLocks(db, async (tx, lock) => {
-    await lock(LOCK_SPACE.names, input.tenant);
-    if (await nameUsedByWorkloadOrRecord(tx as unknown as Db, input.tenant, input.device)) return { kind: 'name-taken' as const };
-    return insertDeviceAddress(tx as unknown as Db, { tenant: input.tenant, device: input.device, trustClass: cls, address: choice.address, mac });
+  if (await nameUsedByWorkloadOrRecord(tx as unknown as Db, input.tenant, input.device)) {
+    return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
+  }
+  const inserted = await insertDeviceAddress(tx as unknown as Db, {
+    tenant: input.tenant,
+    device: input.device,
+    trustClass: cls,
+    address: choice.address,
+    mac: r.mac,
   });
   switch (inserted.kind) {
-    case 'inserted':
-      log.info({ tenant: input.tenant, device: input.device, address: choice.address }, 'device address reserved');
-      return viewOf(r, inserted.row);
     case 'mac-taken':
       return refuse('conflict', MAC_HOLDS);
-    case 'name-taken':
-      return refuse('bad_request', `the name "${input.device}" is already a workload's or a record's`);
     case 'address-taken':
-      if (requested !== undefined) return choiceRefusal('taken', cls, share);
-      return 'again'; // a concurrent reservation took the lowest free address: choose again
-    case 'exists':
-      return 'again'; // a concurrent call for this device won: converge on its address
+      // Only a write that took no lock (none does) could get here: the address is someone's.
+      return choiceRefusal('taken', cls, share);
+    default:
+      return inserted;
   }
 }
 

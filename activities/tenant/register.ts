@@ -10,6 +10,8 @@ import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';
 import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
+import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
+import type { Db } from '../../db/registry.js';
 import type { Outcome, TenantSecrets } from '../../core/tenant-view.js';
 
 /**
@@ -33,7 +35,8 @@ const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: '
 /**
  * The first activity of every create attempt: registers a new name (choosing its index and
  * minting its secrets) or picks up a registered one (resume, reconcile with supplied secrets).
- * The registry's unique index settles races between creates of different names.
+ * A new name's index is chosen and inserted under the site's index lock, so creates of different
+ * names never lose their choice to each other.
  */
 export function registerActivity(deps: ActivityDeps) {
   return {
@@ -118,8 +121,18 @@ function sealedColumns(deps: ActivityDeps, s: TenantSecrets) {
 }
 
 async function fresh(deps: ActivityDeps, req: Request, fabric: [number, string][] | undefined): Promise<Registration | undefined> {
-  const { db, keys, site } = deps;
+  const { db } = deps;
   if (!fabric) return { kind: 'needs-fabric' };
+  // One new tenant's index chosen and inserted at a time, site-wide (docs/decisions.md): a choice
+  // from a registry read a concurrent insert made stale lost, and the losers' rounds were bounded.
+  return withLocks(db, async (tx, lock) => {
+    await lock(LOCK_SPACE.tenantIndex, 'site');
+    return insertFresh(deps, tx as unknown as Db, req, fabric);
+  });
+}
+
+async function insertFresh(deps: ActivityDeps, db: Db, req: Request, fabric: [number, string][]): Promise<Registration | undefined> {
+  const { keys, site } = deps;
   const registry = await takenIndexes(db);
   const taken = new Set<number>(registry.keys());
   let fabricIndexOfName: number | undefined;
@@ -140,6 +153,6 @@ async function fresh(deps: ActivityDeps, req: Request, fabric: [number, string][
     ...(req.restore ? {} : logAndDashboardSecrets(deps)),
   };
   const row = await insertTenant(db, { name: req.name, index, status: 'provisioning', ...sealedColumns(deps, secrets) });
-  if (!row) return undefined; // a concurrent create took the name or the index: look again
+  if (!row) return undefined; // a concurrent create took the name: look again
   return { kind: 'proceed', name: req.name, index, outcome, secrets: sealValue(keys, secrets), steps: createStepsFor(site, { holdsDeviceAddresses: false }) };
 }

@@ -2,7 +2,7 @@ import { RUN_ID_HEADER, RUN_STEPS_HEADER, runHeaders } from './middleware/run-he
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { findTenantToken, isTenantTokenRevoked } from '../../db/queries/tenants.js';
-import { liveAdmission } from '../../db/queries/admissions.js';
+import { liveAdmission, spentOnUnfinishedTenant } from '../../db/queries/admissions.js';
 import { authenticate, type AuthOptions } from './auth/authenticate.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { badRequest, respondError, toResponse, validationReason } from './errors.js';
@@ -105,6 +105,7 @@ function authOptionsOf(deps: AppDeps): AuthOptions {
       tenantToken: (name) => findTenantToken(deps.registry.db, name),
       tokenRevoked: (hash) => isTenantTokenRevoked(deps.registry.db, hash),
       liveAdmission: (hash) => liveAdmission(deps.registry.db, hash),
+      spentOnUnfinishedTenant: (hash) => spentOnUnfinishedTenant(deps.registry.db, hash),
     },
   };
 }

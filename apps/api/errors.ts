@@ -38,6 +38,9 @@ export class ApiError extends Error {
 
 export const badRequest = (reason: string) => new ApiError('bad_request', reason);
 export const unauthorized = () => new ApiError('unauthorized', 'unauthorized');
+/** A spent enrollment token presented again to create its tenant: the create that spent it answered the tenant's own token. */
+export const SPENT_ENROLLMENT = "unauthorized: this enrollment token was spent; resume with the tenant's own token (api_token in the 502 answer)";
+export const spentEnrollment = () => new ApiError('unauthorized', SPENT_ENROLLMENT);
 export const operatorOnly = () => new ApiError('forbidden', 'operator only');
 export const notFound = (what: string) => new ApiError('not_found', what);
 export const tenantNotFound = () => notFound('tenant not found');

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from './logger.js';
+import { armStopBound } from '../config/stop-bound.js';
+import { API_STOP_BOUND_MS } from './stop-bound.js';
 
 /** The API process: refuses to start on bad configuration, naming the variable. */
 async function main(): Promise<void> {
@@ -11,7 +13,9 @@ async function main(): Promise<void> {
   log.info({ url: api.url, site: config.site !== undefined, metrics: api.metricsUrl && `${api.metricsUrl}/metrics` }, 'api listening');
   const stop = () => {
     log.info({}, 'api stopping');
-    void api.close().then(() => process.exit(0));
+    armStopBound(log, API_STOP_BOUND_MS);
+    // Ends by itself once everything is closed; an exit here would hide a handle left open.
+    void api.close().then(() => log.info({}, 'api stopped'));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

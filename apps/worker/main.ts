@@ -5,7 +5,9 @@ import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
-import { createWorker } from './worker.js';
+import { createWorker, WORKER_STOP_BOUND_MS } from './worker.js';
+import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
+import { armStopBound } from '../config/stop-bound.js';
 import { freePort } from '../lab/free-port.js';
 import { coreMetricsOptions, startWorkerTelemetry } from './start-telemetry.js';
 
@@ -54,11 +56,14 @@ async function main(): Promise<void> {
   const registry = new Registry(config.env.DATABASE_URL, log);
   await registry.migrate();
   const connection = await connectWorker({ address: config.env.TEMPORAL_ADDRESS });
+  // Bound here, not in createWorker, so they are released once the worker has stopped.
+  const ports = config.site && bindPorts(config.site);
   const worker = await createWorker({
     config,
     registry,
     log,
     connection,
+    ports,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
     telemetry: telemetry.telemetry,
   });
@@ -76,11 +81,11 @@ async function main(): Promise<void> {
   });
   await client.connection.close();
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => armStopBound(log, WORKER_STOP_BOUND_MS));
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
-  await connection.close();
-  await registry.close();
-  await telemetry.close();
+  // Everything the process opened, so it ends by itself: the broker's control connection kept it alive.
+  await Promise.all([ports && releasePorts(ports), connection.close(), registry.close(), telemetry.close()]);
   log.info({}, 'worker stopped');
 }
 

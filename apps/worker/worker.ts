@@ -54,6 +54,11 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
   return Worker.create({ ...serviceWorkerOptions(parts), activities: withFormerNames(activities) });
 }
 
+/** How long a stopping worker lets its running activities finish before it cancels them. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/** The worker process's stop bound: the grace, then the cancelled activities' end and its own teardown. */
+export const WORKER_STOP_BOUND_MS = SHUTDOWN_GRACE_MS + 10_000;
+
 /**
  * Everything of the service's worker but its activities: the workflows, the data converter with
  * the payload codec, the interceptors and sinks, the limits. The bench's fair floor runs the same
@@ -71,7 +76,7 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     ...bundle,
     dataConverter: dataConverter(parts.config.codecKey),
     ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
-    shutdownGraceTime: '10s',
+    shutdownGraceTime: SHUTDOWN_GRACE_MS,
     // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,

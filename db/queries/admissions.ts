@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../registry.js';
-import { admissions } from '../schema/index.js';
+import { admissions, tenants } from '../schema/index.js';
 
 /** Issues an admission; an earlier unused one for the name is spent, so one token is live at a time. */
 export async function issueAdmission(db: Db, a: { tokenHash: string; name: string; mac?: string; expiresAt: Date }): Promise<void> {
@@ -19,6 +19,19 @@ export async function liveAdmission(db: Db, tokenHash: string): Promise<{ name: 
     .from(admissions)
     .where(and(eq(admissions.tokenHash, tokenHash), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())));
   return row;
+}
+
+/**
+ * Whether `tokenHash` is an enrollment token that was spent and whose tenant is registered and
+ * not ready: a create that spent it failed at a step, and the tenant's own token resumes it.
+ */
+export async function spentOnUnfinishedTenant(db: Db, tokenHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ name: admissions.name })
+    .from(admissions)
+    .innerJoin(tenants, eq(tenants.name, admissions.name))
+    .where(and(eq(admissions.tokenHash, tokenHash), isNotNull(admissions.spentAt), eq(tenants.status, 'provisioning')));
+  return row !== undefined;
 }
 
 /** Spends a live token atomically; false when it was already spent (a concurrent create won) or has expired since. */

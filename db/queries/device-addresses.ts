@@ -25,7 +25,7 @@ export async function holdsDeviceAddresses(db: Db, tenant: string): Promise<bool
 }
 
 /** Every reservation of the shared device network (all tenants): what is taken. */
-export async function allDeviceAddresses(db: Db): Promise<Pick<DeviceAddressRow, 'tenant' | 'device' | 'address' | 'mac'>[]> {
+export async function allDeviceAddresses(db: Executor): Promise<Pick<DeviceAddressRow, 'tenant' | 'device' | 'address' | 'mac'>[]> {
   return db
     .select({ tenant: deviceAddresses.tenant, device: deviceAddresses.device, address: deviceAddresses.address, mac: deviceAddresses.mac })
     .from(deviceAddresses);

@@ -31,6 +31,10 @@ export const LOCK_SPACE = {
   logGateway: 7240108,
   /** One WLAN's keys as the registry holds them, by SSID: a change is decided and staged under it (activities/wifi/keys.ts). */
   wlanStage: 7240109,
+  /** The shared device network: one reservation chosen and inserted at a time, over every tenant and trust class. */
+  deviceNetwork: 7240110,
+  /** The site's tenant indexes (1..62): one new tenant's index chosen and inserted at a time. */
+  tenantIndex: 7240111,
 } as const;
 
 export type Lock = (space: number, key: string) => Promise<void>;

@@ -112,6 +112,30 @@ describe('the enrollment token', () => {
     expect((await admit({ name: 'adb' })).status).toBe(409);
   });
 
+  it("spent by a create that failed at a step: presented again, 401 says how to resume; the tenant's own token resumes", async () => {
+    const token = await enroll('adresume');
+    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
+    let failed;
+    try {
+      failed = await createWith(token, 'adresume');
+    } finally {
+      site.backends.pdns.faults.clear();
+    }
+    expect(failed.status, failed.text).toBe(502);
+    const again = await createWith(token, 'adresume');
+    expect(again.status, again.text).toBe(401);
+    expect(again.body).toEqual({ error: "unauthorized: this enrollment token was spent; resume with the tenant's own token (api_token in the 502 answer)" });
+    expect(again.headers.get('www-authenticate')).toBe('Bearer realm="svc-api"');
+    // Only there: on a read it is the plain refusal, as is a token the service never issued.
+    expectUnauthorized(await getTenant('adresume', token));
+    expectUnauthorized(await createWith(`enr1.${'x'.repeat(32)}`, 'adresume'));
+    const resumed = await createWith(failed.body.tenant.api_token, 'adresume');
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.body.outcome).toBe('resumed');
+    // Its tenant ready, there is nothing to resume: the spent token is refused as any other.
+    expectUnauthorized(await createWith(token, 'adresume'));
+  });
+
   it('presented for another name answers 401 and is spent', async () => {
     const token = await enroll('adc');
     expectUnauthorized(await createWith(token, 'adother'));

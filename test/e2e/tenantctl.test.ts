@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
@@ -21,8 +21,22 @@ interface Run {
 }
 
 function tenantctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runProcess(process.execPath, ['bin/tenantctl.mjs', ...args], env);
+}
+
+/** A command line as a person types it, run by a shell that finds `tenantctl` on its PATH (the package's bin). */
+function shell(line: string, env: Record<string, string> = {}): Promise<Run> {
+  const bin = join(dir, 'bin');
+  if (!existsSync(bin)) {
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'tenantctl'), `#!/bin/sh\nexec '${process.execPath}' '${resolve('bin/tenantctl.mjs')}' "$@"\n`, { mode: 0o755 });
+  }
+  return runProcess('sh', ['-c', line], { PATH: `${bin}:${process.env.PATH ?? ''}`, ...env });
+}
+
+function runProcess(command: string, args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/tenantctl.mjs', ...args], {
+    const child = spawn(command, args, {
       env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -121,6 +135,51 @@ describe('tenantctl tenant create', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('✓ dns');
     expect(JSON.parse(resumed.stdout).outcome).toBe('resumed');
+  });
+});
+
+describe('tenantctl tenant create with an enrollment token', () => {
+  it("a failed step prints the command that resumes it with the tenant's own token; exactly that command resumes (200 resumed)", async () => {
+    const admitted = await site.call('POST', '/v1/admissions', { body: { name: 'ctlenr' } });
+    expect(admitted.status, admitted.text).toBe(201);
+    // The person's environment, as README shows it: the enrollment token in TENANT_API_TOKEN.
+    const person = { TENANT_API_TOKEN: admitted.body.enrollment_token as string };
+    const file = join(dir, 'ctlenr.json');
+    const args = ['tenant', 'create', 'ctlenr', '--secrets-file', file, '--output', 'json'];
+    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
+    let failed: Run;
+    try {
+      failed = await tenantctl(args, person);
+    } finally {
+      site.backends.pdns.faults.clear();
+    }
+    expect(failed.code, failed.stderr).toBe(4);
+    expect(failed.stderr).toContain('backend step "dns" failed');
+    const lines = failed.stderr.split('\n');
+    const said = lines.findIndex((l) => l.includes('The enrollment token was spent by this create'));
+    expect(lines[said], failed.stderr).toBe(
+      `The work is kept where it stopped. The enrollment token was spent by this create; resume it with the tenant's own token, kept in ${file}:`,
+    );
+    const printed = lines[said + 1]!.trim();
+    expect(printed).toBe(`tenantctl ${args.join(' ')} --token-file ${file}`);
+    expect(failed.stderr + failed.stdout).not.toContain(person.TENANT_API_TOKEN);
+
+    // The same command again, with the spent enrollment token: 401, saying how to resume.
+    const same = await tenantctl(args, person);
+    expect(same.code, same.stderr).toBe(3);
+    expect(same.stderr).toContain(
+      "refused (401): unauthorized: this enrollment token was spent; resume with the tenant's own token (api_token in the 502 answer)",
+    );
+
+    const resumed = await shell(printed, person);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('✓ dns');
+    expect(JSON.parse(resumed.stdout).outcome).toBe('resumed');
+    // The resume issued the tenant a new token, written over the file it was read from.
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    const own = await tenantctl(['--token-file', file, 'tenant', 'get', 'ctlenr', '--output', 'json'], person);
+    expect(own.code, own.stderr).toBe(0);
+    expect(JSON.parse(own.stdout)).toMatchObject({ name: 'ctlenr', status: 'ready', index: kept.index });
   });
 });
 

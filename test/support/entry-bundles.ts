@@ -37,6 +37,11 @@ export async function buildEntry(root: string, entry: string, outfile: string): 
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // A workflow's type is its function's name (the client starts `brokerAccountEnsure` by the
+    // function itself): esbuild renames one of two same-named functions of different files
+    // (the frozen copy in workflows/before-run-model/) unless told to keep names, and the API
+    // process then started a workflow type the worker does not have, `brokerAccountEnsure2`.
+    keepNames: true,
     logLevel: 'warning',
     plugins: [keepModuleUrls(root)],
   });

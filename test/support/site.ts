@@ -10,6 +10,7 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
+import { bindPorts, releasePorts, type BackendPorts } from '../../activities/backend-areas.js';
 import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -52,7 +53,8 @@ export interface TestSite {
   spawnWorker(env?: Record<string, string>): ChildProcess;
   /**
    * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
-   * tests; on `port` when given (a restart keeps its URL). Resolves once `/readyz` answers 200.
+   * tests; on `port` when given (a restart keeps its URL; 0: a port the process binds and reports).
+   * Resolves once `/readyz` answers 200.
    */
   /** An API process of its own on the site's settings, `env` over them (a Temporal address behind a proxy). */
   spawnApi(opts?: { port?: number; env?: Record<string, string> }): Promise<{ child: ChildProcess; url: string; port: number }>;
@@ -123,6 +125,7 @@ export async function startTestSite(
   let running: Promise<void> | undefined;
   let workerConnection: NativeConnection | undefined;
   let workerTelemetry: RunningWorkerTelemetry | undefined;
+  let workerPorts: BackendPorts | undefined;
   const children: ChildProcess[] = [];
   const site: TestSite = {
     url: api.url,
@@ -161,14 +164,16 @@ export async function startTestSite(
       workerConnection ??= await NativeConnection.connect({ address: temporalAddress });
       workerTelemetry ??= await startWorkerTelemetry(config);
       site.workerMetricsUrl = workerTelemetry.metricsUrl;
+      // Released when the worker stops: the broker's control connection would otherwise outlive the site, reconnecting every second.
+      workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000 });
       worker = await createWorker({
         telemetry: workerTelemetry.telemetry,
         config,
         registry: workerRegistry,
         log,
         connection: workerConnection,
+        ports: workerPorts,
         workflowBundlePath: inject('workflowBundle'),
-        backendTimeoutMs: opts.backendTimeoutMs ?? 3000,
       });
       running = worker.run();
     },
@@ -206,6 +211,8 @@ export async function startTestSite(
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       worker = undefined;
+      if (workerPorts) await releasePorts(workerPorts);
+      workerPorts = undefined;
     },
     async stop() {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');

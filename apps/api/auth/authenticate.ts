@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { looksLikeTenantToken, tokenHash, verifyTenantToken } from '../../../core/credentials/api-token.js';
 import type { AppEnv } from '../context.js';
-import { respondError, unauthorized } from '../errors.js';
+import { respondError, spentEnrollment, unauthorized, type ApiError } from '../errors.js';
 import type { Caller } from './caller.js';
 
 export interface TokenLookups {
@@ -12,6 +12,8 @@ export interface TokenLookups {
   tokenRevoked(hash: string): Promise<boolean>;
   /** A live (unspent, unexpired) admission by token hash. */
   liveAdmission(hash: string): Promise<{ name: string } | undefined>;
+  /** Whether a token hash is an enrollment token spent by the create of a tenant not ready yet (it failed at a step). */
+  spentOnUnfinishedTenant(hash: string): Promise<boolean>;
 }
 
 export interface AuthOptions {
@@ -64,7 +66,7 @@ export function authenticate(opts: AuthOptions): MiddlewareHandler<AppEnv> {
   return async function bearerAuth(c, next) {
     const token = bearerToken(c.req.header('authorization'));
     const caller = token ? (known(token) ?? (await identify(opts, token))) : undefined;
-    if (!caller) return respondError(c, unauthorized());
+    if (!caller) return respondError(c, token && c.req.method === 'POST' && c.req.path === '/v1/tenants' ? await createRefusal(opts, token) : unauthorized());
     c.set('caller', caller);
     return next();
   };
@@ -90,4 +92,15 @@ async function identify(opts: AuthOptions, token: string): Promise<Caller | unde
   const hash = tokenHash(token);
   const admission = await opts.lookups.liveAdmission(hash);
   return admission ? { kind: 'enrollment', name: admission.name, tokenHash: hash } : undefined;
+}
+
+/**
+ * The 401 of a create whose token is not recognised. An enrollment token spent by the create that
+ * registered its tenant, a create that then failed at a step (the tenant is not ready), is told
+ * how to resume: with the tenant's own token from that 502. Any other token is told nothing more,
+ * so no token can probe what exists.
+ */
+async function createRefusal(opts: AuthOptions, token: string): Promise<ApiError> {
+  if (!opts.tokenKey || looksLikeTenantToken(token)) return unauthorized();
+  return (await opts.lookups.spentOnUnfinishedTenant(tokenHash(token))) ? spentEnrollment() : unauthorized();
 }

@@ -16,6 +16,11 @@ export const route = createRoute(
     tags: ['tenants'],
     ...bearer,
     summary: 'Create, resume, restore or reconcile a tenant (an ensure)',
+    description:
+      'An enrollment token is spent by the create that registers its tenant, also when a later step fails (502): ' +
+      "that answer carries the tenant's own token (`tenant.api_token`), and the repeat that resumes the create presents it. " +
+      'The spent enrollment token presented again while its tenant is not ready answers 401 ' +
+      "`unauthorized: this enrollment token was spent; resume with the tenant's own token (api_token in the 502 answer)`.",
     request: { body: jsonBody(TenantCreateRequest) },
     responses: responses(
       {
