@@ -3,7 +3,7 @@ import { createTenantClient } from '../client/index.js';
 import { parseCommandLine, UsageError, type Flags } from './args.js';
 import { COMMANDS, usage, type Answer, type Command } from './commands.js';
 import { credentialOf, resumeCommand } from './credential.js';
-import { redact, table, writeSecrets } from './output.js';
+import { conditionLine, failureLine, redact, table, writeSecrets } from './output.js';
 import { reportRanSteps, watchSteps } from './progress.js';
 
 /**
@@ -103,13 +103,17 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
 
   if (status >= 200 && status < 300) {
     print(shown.value);
+    const notReady = conditionLine(body);
+    if (notReady) err(notReady);
     if (status === 204) err('done');
     return EXIT.done;
   }
   const message = (body as { error?: string } | undefined)?.error ?? answer.response.statusText;
   if (status === 502) {
     err(`tenantctl: ${message} (502)`);
-    const { error: _e, ...partial } = (shown.value ?? {}) as Record<string, unknown>;
+    const failure = (body as { failure?: Parameters<typeof failureLine>[0] } | undefined)?.failure;
+    if (failure) err(failureLine(failure));
+    const { error: _e, failure: _f, ...partial } = (shown.value ?? {}) as Record<string, unknown>;
     if (Object.keys(partial).length) print(partial);
     const resume = resumeCommand(argv, flags, env, body);
     err(`${resume.say}\n  tenantctl ${resume.argv.map(quote).join(' ')}`);

@@ -33,6 +33,38 @@ export function writeSecrets(path: string, answer: unknown): void {
   }
 }
 
+interface Failure {
+  step?: string;
+  activity?: string;
+  reason?: string;
+  backend?: string;
+  status?: number;
+  answer?: string;
+}
+
+/** A failed step in a line a person acts on: which step, which backend answered what, and whether to repeat or to change something. */
+export function failureLine(f: Failure): string {
+  const who = f.backend ? `${f.backend}${f.status ? ` answered ${f.status}` : ''}` : 'the backend';
+  const what = f.reason === 'BackendRefused' ? 'refused on purpose: repeating alone will not help' : 'failed after its retries';
+  return `step ${f.step ?? '?'}${f.activity ? ` (${f.activity})` : ''}: ${who}, ${what}${f.answer ? `\n  ${f.answer}` : ''}`;
+}
+
+interface Condition {
+  ready?: boolean;
+  run?: { id?: string; state?: string; operation?: string };
+  failure?: Failure;
+  since?: string;
+}
+
+/** A read's condition, when the object is not ready: what its run is doing, and why. */
+export function conditionLine(value: unknown): string | undefined {
+  const c = (value as { condition?: Condition } | null)?.condition;
+  if (!c || c.ready !== false) return undefined;
+  const run = c.run ? `its run ${c.run.id} is ${c.run.state}${c.since ? ` since ${c.since}` : ''}` : 'no run of it is recorded';
+  const next = c.run?.state === 'parked' || c.run?.state === 'given-up' ? `; repeat the ${c.run.operation?.replace(/-/g, ' ') ?? 'call'} to resume` : '';
+  return `not ready: ${run}${next}${c.failure ? `\n${failureLine(c.failure)}` : ''}`;
+}
+
 /** Nested objects as dotted keys: one table row per leaf. */
 function flatten(value: unknown, at = ''): [string, string][] {
   if (value === null || typeof value !== 'object') return [[at, value === undefined ? '' : String(value)]];

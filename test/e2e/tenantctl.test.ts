@@ -199,6 +199,14 @@ describe('tenantctl workload create', () => {
     expect(failed.stderr).toContain('✓ hypervisor.template-disk');
     expect(failed.stderr).toContain('✗ hypervisor.ensure-vm failed (run workload-create/ctlw/web)');
     expect(failed.stderr).not.toContain('dns.publish-workload');
+    // What the backend answered, as the 502 carries it: the step, the product, its answer.
+    expect(failed.stderr).toContain('step hypervisor (hypervisor.ensure-vm): proxmox answered 500, failed after its retries');
+    expect(failed.stderr).toMatch(/\n {2}POST \/nodes\/\S+\/qemu\/\d+\/clone -> 500/);
+    // A read while its run is parked says why it is not ready and what to do.
+    const read = await tenantctl(['workload', 'get', 'ctlw', 'web', '--output', 'json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).toContain('not ready: its run workload-create/ctlw/web is parked since ');
+    expect(read.stderr).toContain('; repeat the workload create to resume\nstep hypervisor (hypervisor.ensure-vm): proxmox answered 500');
 
     const resumed = await tenantctl(args);
     expect(resumed.code, resumed.stderr).toBe(0);
