@@ -16,6 +16,15 @@ export interface Parked {
   parkedTimeoutMs?: number;
 }
 
+/**
+ * Who made a call, for the audit log (`operator`, `tenant:<name>`, `enrollment:<name>`): the worker
+ * writes each entry with the registry change it records (docs/decisions.md, "One audit place").
+ * Absent in calls made before it was carried.
+ */
+export interface Audited {
+  actor?: string;
+}
+
 /** The bound a run begun without one parks under: the setting's default, 24 h. */
 export const DEFAULT_PARKED_MS = 24 * 3600_000;
 

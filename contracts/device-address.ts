@@ -6,11 +6,11 @@ import type { RunFailure } from '../core/object-life.js';
 import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../core/step-table.js';
 import type { DeviceAddressView } from '../core/views/device.js';
-import { attemptUpdate, type Parked } from './attempt.js';
+import { attemptUpdate, type Audited, type Parked } from './attempt.js';
 
 export type { BackendStep } from '../core/step-table.js';
 
-export interface ReserveInput extends Parked {
+export interface ReserveInput extends Parked, Audited {
   tenant: string;
   device: string;
   address?: string;
@@ -28,7 +28,7 @@ export type ReleaseResult = { kind: 'released' } | { kind: 'failed'; step: Backe
 export type SyncResult = { kind: 'done' } | { kind: 'failed'; step: BackendStep; failure?: RunFailure } | Refusal;
 
 /** A release, or a device's MAC moved: one device of one tenant. */
-export interface DeviceInput extends Parked {
+export interface DeviceInput extends Parked, Audited {
   tenant: string;
   device: string;
 }

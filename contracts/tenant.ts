@@ -4,7 +4,7 @@
  * sealed with the site's secrets key (core/sealed.ts), so the codec alone reveals none.
  */
 import type { RunFailure } from '../core/object-life.js';
-import { attemptUpdate, type Parked } from './attempt.js';
+import { attemptUpdate, type Audited, type Parked } from './attempt.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { Outcome, TenantSecrets, TenantView } from '../core/tenant-view.js';
 import type { Sealed } from '../core/sealed.js';
@@ -16,7 +16,7 @@ export interface RestoreSecrets {
   apiToken: string;
 }
 
-export interface CreateRequest {
+export interface CreateRequest extends Audited {
   name: string;
   requestedIndex?: number;
   restore?: Sealed<RestoreSecrets>;
@@ -55,7 +55,7 @@ export const attemptTenantCreate = attemptUpdate<CreateResult, CreateRequest>();
 
 export type DeleteResult = { kind: 'deleted' } | { kind: 'failed'; step: string; failure?: RunFailure } | Refusal;
 
-export interface DeleteInput extends Parked {
+export interface DeleteInput extends Parked, Audited {
   name: string;
 }
 

@@ -7,9 +7,9 @@ import type { Refusal } from '../core/refusal.js';
 import type { BackendStep } from '../core/step-table.js';
 import type { SealedWifiKey } from '../core/views/wifi-key.js';
 import type { Sealed } from '../core/sealed.js';
-import { attemptUpdate, type Parked } from './attempt.js';
+import { attemptUpdate, type Audited, type Parked } from './attempt.js';
 
-export interface IssueKeyInput extends Parked {
+export interface IssueKeyInput extends Parked, Audited {
   tenant: string;
   name: string;
   trustClass: string;
@@ -29,7 +29,7 @@ export interface AdmissionKeyInput extends Parked {
 
 export type AdmissionKeyResult = { kind: 'done'; key: SealedWifiKey } | { kind: 'failed'; step: BackendStep; key?: SealedWifiKey; failure?: RunFailure };
 
-export interface RevokeKeyInput extends Parked {
+export interface RevokeKeyInput extends Parked, Audited {
   tenant: string;
   name: string;
 }

@@ -52,10 +52,20 @@ async function tryCreate(req: CreateRequest): Promise<CreateResult> {
   upsertMemo({ index: reg.index });
   const run = await ensureSteps({ name: reg.name, index: reg.index }, reg.steps);
   if (!run.ok) {
-    const { tenant, secrets } = await registry.failAttempt({ name: reg.name, step: run.step, answer: { kind: 'create', carried: reg.secrets } });
+    const { tenant, secrets } = await registry.failAttempt({
+      name: reg.name,
+      step: run.step,
+      answer: { kind: 'create', carried: reg.secrets },
+      ...(req.actor ? { actor: req.actor } : {}),
+    });
     return { kind: 'failed', step: run.step, tenant, secrets };
   }
-  const { tenant, secrets } = await registry.finishAttempt({ name: reg.name, outcome: reg.outcome, carried: reg.secrets });
+  const { tenant, secrets } = await registry.finishAttempt({
+    name: reg.name,
+    outcome: reg.outcome,
+    carried: reg.secrets,
+    ...(req.actor ? { actor: req.actor } : {}),
+  });
   const found = reg.outcome === 'restored' && patched(RESTORE_REPORT_PATCH) ? await whatTheBackendsHold(reg.name, reg.index) : undefined;
   return { kind: 'ready', outcome: reg.outcome, tenant, secrets, ...(found ? { found } : {}) };
 }

@@ -34,7 +34,7 @@ export async function tenantDelete(input: DeleteInput): Promise<DeleteResult | u
   });
 }
 
-async function remove(input: { name: string }, index: number): Promise<DeleteResult> {
+async function remove(input: { name: string; actor?: string }, index: number): Promise<DeleteResult> {
   const zone = await fabric.hasZone(input.name);
   if (!zone.ok) return { kind: 'failed', step: 'network' };
   if (zone.value) return { kind: 'refused', error: 'conflict', message: 'the fabric still carries the tenant zone; remove it in the fabric first' };

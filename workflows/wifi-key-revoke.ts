@@ -16,7 +16,11 @@ export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyRes
 }
 
 async function revoke(input: RevokeKeyInput): Promise<RevokeKeyResult> {
-  const revoked = await runStep('wifi.revoke-key', [{ tenant: input.tenant, name: input.name }], ofKey(input.tenant, input.name));
+  const revoked = await runStep(
+    'wifi.revoke-key',
+    [{ tenant: input.tenant, name: input.name, ...(input.actor ? { actor: input.actor } : {}) }],
+    ofKey(input.tenant, input.name),
+  );
   if (!revoked.ok) return { kind: 'failed', step: 'wifi' };
   return revoked.value ? { kind: 'revoked' } : { kind: 'refused', error: 'not_found', message: 'wifi key not found' };
 }

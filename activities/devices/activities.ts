@@ -1,3 +1,4 @@
+import { audit, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
 import type { Refusal } from '../../core/refusal.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { getDevice } from '../../db/queries/devices.js';
@@ -62,7 +63,7 @@ export function deviceActivities(deps: ActivityDeps) {
     },
 
     /** Releases a device's address; refused while a published record still points at it. */
-    async 'device-address.release'(input: { tenant: string; device: string }): Promise<ReleaseResult> {
+    async 'device-address.release'(input: { tenant: string; device: string; actor?: string }): Promise<ReleaseResult> {
       return backendActivity(log, { tenant: input.tenant, device: input.device }, 'device-address', () => release(deps, input));
     },
 
@@ -183,6 +184,16 @@ async function claim(tx: Tx, r: Reserving, router: { mac: string; address: strin
     address: choice.address,
     mac: r.mac,
   });
+  // A published name and who asked for it, in the transaction that reserves it.
+  if (inserted.kind === 'inserted') {
+    await audit(tx as unknown as Db, {
+      actor: input.actor ?? UNKNOWN_ACTOR,
+      action: 'device-address.reserve',
+      tenant: input.tenant,
+      object: `${input.device}.${r.zone}`,
+      detail: { address: choice.address },
+    });
+  }
   switch (inserted.kind) {
     case 'mac-taken':
       return refuse('conflict', MAC_HOLDS);
@@ -204,14 +215,17 @@ async function apply(deps: ActivityDeps, input: { tenant: string; device: string
   return outcomes;
 }
 
-async function release(deps: ActivityDeps, input: { tenant: string; device: string }): Promise<ReleaseResult> {
+async function release(deps: ActivityDeps, input: { tenant: string; device: string; actor?: string }): Promise<ReleaseResult> {
   const tenant = await zoneOf(deps, input.tenant);
   if (!tenant) return refuse('not_found', 'tenant not found');
   const done = await removeDeviceAddress(deps, { tenant: input.tenant, index: tenant.index, device: input.device }, async (tx, row) => {
     // Under the tenant's names lock, held to the end of the release: a record put on the
     // address either is saved before (and refuses this release) or sees the address gone.
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE.names}::int, hashtext(${input.tenant}))`);
-    return (await recordPointsAt(tx, input.tenant, row.address)) ? refuse('bad_request', 'a published record still points at the address') : undefined;
+    if (await recordPointsAt(tx, input.tenant, row.address)) return refuse('bad_request', 'a published record still points at the address');
+    // Written with the removal, which this transaction holds to its end.
+    await audit(tx as unknown as Db, { actor: input.actor ?? UNKNOWN_ACTOR, action: 'device-address.release', tenant: input.tenant, object: input.device });
+    return undefined;
   });
   if (done.kind === 'absent') return refuse('not_found', 'the device holds no fixed address');
   if (done.kind === 'refused') return done.refusal;

@@ -4,6 +4,9 @@ import { CREATE_STEPS, type StepName } from '../../core/step-table.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';
+import type { Db } from '../../db/registry.js';
+import { auditTenantCreate, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
+import { deriveIdentity } from '../../core/identity.js';
 import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
 
 /**
@@ -17,6 +20,21 @@ export type AnswerOf = { kind: 'create'; carried: Sealed<TenantSecrets> } | { ki
 export interface Answer {
   tenant: TenantView;
   secrets: Sealed<TenantSecrets>;
+}
+
+/** A create's answer in the audit log, written in the transaction of the registry change it records. */
+async function auditCreate(deps: ActivityDeps, db: Db, e: { name: string; outcome: string; actor?: string; failedStep?: string }): Promise<void> {
+  const row = await getTenantRow(db, e.name);
+  if (!row) return;
+  const id = deriveIdentity(deps.site, e.name, row.index);
+  await auditTenantCreate(db, {
+    actor: e.actor ?? UNKNOWN_ACTOR,
+    tenant: e.name,
+    outcome: e.outcome,
+    index: row.index,
+    zones: { zone: id.zone, reverse_zone: id.reverseZone },
+    ...(e.failedStep ? { failedStep: e.failedStep } : {}),
+  });
 }
 
 /**
@@ -42,16 +60,26 @@ export function attemptActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** Records a failed step and answers the partial tenant. */
-    async failAttempt(input: { name: string; step: string; answer: AnswerOf }): Promise<Answer> {
-      // Only the tenant's own steps are rows of its `steps` (the spec's enum); an area of its objects is not.
-      if ((CREATE_STEPS as string[]).includes(input.step)) await recordStep(deps.db, input.name, input.step as StepName, false);
+    /**
+     * Records a failed step and answers the partial tenant. A create's failed attempt registered
+     * the tenant and issued its token: on the audit record too, with the step.
+     */
+    async failAttempt(input: { name: string; step: string; answer: AnswerOf; actor?: string }): Promise<Answer> {
+      await deps.db.transaction(async (tx) => {
+        // Only the tenant's own steps are rows of its `steps` (the spec's enum); an area of its objects is not.
+        if ((CREATE_STEPS as string[]).includes(input.step)) await recordStep(tx as unknown as Db, input.name, input.step as StepName, false);
+        if (input.answer.kind === 'create')
+          await auditCreate(deps, tx as unknown as Db, { name: input.name, outcome: 'failed', actor: input.actor, failedStep: input.step });
+      });
       return answer(input.name, input.answer);
     },
 
-    /** Every step of a create passed: the tenant is ready. */
-    async finishAttempt(input: { name: string; outcome: Outcome; carried: Sealed<TenantSecrets> }): Promise<Answer> {
-      await setTenantStatus(deps.db, input.name, 'ready');
+    /** Every step of a create passed: the tenant is ready, and the audit log says who made it so. */
+    async finishAttempt(input: { name: string; outcome: Outcome; carried: Sealed<TenantSecrets>; actor?: string }): Promise<Answer> {
+      await deps.db.transaction(async (tx) => {
+        await setTenantStatus(tx as unknown as Db, input.name, 'ready');
+        await auditCreate(deps, tx as unknown as Db, { name: input.name, outcome: input.outcome, actor: input.actor });
+      });
       return answer(input.name, { kind: 'create', carried: input.carried }, input.outcome);
     },
 

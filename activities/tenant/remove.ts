@@ -7,6 +7,9 @@ import { hasWorkloads } from '../../db/queries/workloads.js';
 import type { Refusal } from '../../contracts/tenant.js';
 import { createStepsFor, removalStepsFor } from '../step-registry.js';
 import type { ActivityDeps } from '../deps.js';
+import type { Db } from '../../db/registry.js';
+import { auditTenantDelete, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
+import { deriveIdentity } from '../../core/identity.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
 export type DeletePlan = { kind: 'proceed'; steps: RemovalStep[] } | Refusal;
@@ -39,11 +42,17 @@ export function lifecycleActivities(deps: ActivityDeps) {
       return { kind: 'proceed', steps: removalStepsFor(site, { holdsDeviceAddresses: await holdsDeviceAddresses(db, input.name) }) };
     },
 
-    async forgetTenant(input: { name: string }): Promise<void> {
-      // A deleted tenant's token must not restore it: only a lost registry lets a token do that.
-      const row = await getTenantRow(db, input.name);
-      if (row) await revokeTenantToken(db, input.name, row.apiTokenHash);
-      await deleteTenantRow(db, input.name);
+    async forgetTenant(input: { name: string; actor?: string }): Promise<void> {
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        // A deleted tenant's token must not restore it: only a lost registry lets a token do that.
+        const row = await getTenantRow(tx, input.name);
+        if (!row) return;
+        await revokeTenantToken(tx, input.name, row.apiTokenHash);
+        await deleteTenantRow(tx, input.name);
+        const id = deriveIdentity(site, input.name, row.index);
+        await auditTenantDelete(tx, { actor: input.actor ?? UNKNOWN_ACTOR, tenant: input.name, zones: { zone: id.zone, reverse_zone: id.reverseZone } });
+      });
     },
 
     async beginReconcile(input: { name: string }): Promise<ReconcileStart> {

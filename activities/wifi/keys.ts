@@ -1,3 +1,5 @@
+import type { Db } from '../../db/registry.js';
+import { audit, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
 import type { Refusal } from '../../core/refusal.js';
 import { LOCK_SPACE, whileLocked, withLocks, type Tx } from '../../db/queries/locks.js';
 import { committers, GroupCommit, type Carried } from '../group-commit.js';
@@ -87,8 +89,9 @@ export function wifiKeyActivities(deps: ActivityDeps) {
       return backendActivity(log, {}, 'wifi', () => expireAdmissionKeys(deps));
     },
 
-    async 'wifi.revoke-key'(input: { tenant: string; name: string }): Promise<boolean> {
-      return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => revokeKey(deps, input.tenant, input.name));
+    async 'wifi.revoke-key'(input: { tenant: string; name: string; actor?: string }): Promise<boolean> {
+      // The revoke of an admission's key is the admission's withdrawal: the API audits that.
+      return backendActivity(log, { tenant: input.tenant, key: input.name }, 'wifi', () => revokeKey(deps, input.tenant, input.name, undefined, input.actor));
     },
 
     /**
@@ -122,6 +125,13 @@ async function prepareWifiKey(deps: ActivityDeps, input: IssueKeyInput): Promise
     },
   );
   if (outcome.kind === 'refused') return refuse('bad_request', ISSUE_REFUSALS[outcome.reason]);
+  await audit(db, {
+    actor: input.actor ?? UNKNOWN_ACTOR,
+    action: 'wifi-key.issue',
+    tenant: input.tenant,
+    object: input.name,
+    detail: { restore: input.psk !== undefined },
+  });
   return { kind: 'proceed', key: sealedWifiKey(keys, outcome.row, outcome.psk), replaces: outcome.replaces };
 }
 
@@ -321,7 +331,8 @@ async function macToRelease(
  * Revokes a key on the controller and forgets it; false when the registry holds no such key (or,
  * with `fingerprint`, no longer that password).
  */
-async function revokeKey(deps: ActivityDeps, tenant: string, name: string, fingerprint?: string): Promise<boolean> {
+/** `auditAs`: a revoke a caller asked for is audited with the removal (a tenant delete's and an expiry's are not: their run says so). */
+async function revokeKey(deps: ActivityDeps, tenant: string, name: string, fingerprint?: string, auditAs?: string): Promise<boolean> {
   const revoked = await withLocks(deps.db, async (tx, lock): Promise<boolean | 'moved'> => {
     const seen = await getWifiKey(tx, tenant, name);
     if (!seen) return false;
@@ -344,10 +355,11 @@ async function revokeKey(deps: ActivityDeps, tenant: string, name: string, finge
         }),
       );
     await deleteWifiKey(tx, tenant, name);
+    if (auditAs) await audit(tx as unknown as Db, { actor: auditAs, action: 'wifi-key.revoke', tenant, object: name });
     deps.log.info({ tenant, key: name }, 'wifi key revoked');
     return true;
   });
-  return revoked === 'moved' ? revokeKey(deps, tenant, name, fingerprint) : revoked;
+  return revoked === 'moved' ? revokeKey(deps, tenant, name, fingerprint, auditAs) : revoked;
 }
 
 /** Tenant delete: every key of the tenant, `admission` included, leaves the controller and the registry. */

@@ -1,15 +1,20 @@
+import { auditAdmissionIssue, auditAdmissionWithdraw } from './audit.js';
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { admissions, tenants } from '../schema/index.js';
 
 /** Issues an admission; an earlier unused one for the name is spent, so one token is live at a time. */
-export async function issueAdmission(db: Db, a: { tokenHash: string; name: string; mac?: string; expiresAt: Date }): Promise<void> {
+export async function issueAdmission(
+  db: Db,
+  a: { tokenHash: string; name: string; mac?: string; expiresAt: Date; actor: string; wifi: boolean },
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(admissions)
       .set({ spentAt: new Date() })
       .where(and(eq(admissions.name, a.name), isNull(admissions.spentAt)));
     await tx.insert(admissions).values({ tokenHash: a.tokenHash, name: a.name, mac: a.mac ?? null, expiresAt: a.expiresAt });
+    await auditAdmissionIssue(tx as unknown as Db, { actor: a.actor, name: a.name, ...(a.mac ? { mac: a.mac } : {}), wifi: a.wifi });
   });
 }
 
@@ -46,11 +51,14 @@ export async function spendAdmission(db: Db, tokenHash: string): Promise<boolean
 }
 
 /** Withdraws the unused, unexpired admission of a name; false when there is none. */
-export async function withdrawAdmission(db: Db, name: string): Promise<{ mac: string | null } | undefined> {
-  const rows = await db
-    .update(admissions)
-    .set({ spentAt: new Date() })
-    .where(and(eq(admissions.name, name), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())))
-    .returning({ mac: admissions.mac });
-  return rows[0];
+export async function withdrawAdmission(db: Db, name: string, actor: string): Promise<{ mac: string | null } | undefined> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(admissions)
+      .set({ spentAt: new Date() })
+      .where(and(eq(admissions.name, name), isNull(admissions.spentAt), gt(admissions.expiresAt, new Date())))
+      .returning({ mac: admissions.mac });
+    await auditAdmissionWithdraw(tx as unknown as Db, { actor, name });
+    return rows[0];
+  });
 }

@@ -9,6 +9,9 @@ export async function audit(db: Db, entry: { actor: string; action: string; tena
   await db.insert(auditLog).values({ ...entry, tenant: entry.tenant ?? null, detail: entry.detail ?? null });
 }
 
+/** The actor of a call made before calls carried theirs (a run in flight across the upgrade). */
+export const UNKNOWN_ACTOR = 'unknown';
+
 export interface TenantZones {
   zone: string;
   reverse_zone: string;

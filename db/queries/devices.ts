@@ -1,3 +1,4 @@
+import { audit } from './audit.js';
 import { and, eq, not } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { namedRows } from './named-rows.js';
@@ -19,7 +20,11 @@ export type RegisterOutcome = { kind: 'registered'; row: DeviceRow; created: boo
  * holds a fixed address, the reservation's MAC changes with it in the same transaction (its DHCP
  * side is the caller's to bring along). A MAC that holds another device's address is refused.
  */
-export async function registerDevice(db: Db, input: { tenant: string; name: string; trustClass: string; mac: string | null }): Promise<RegisterOutcome> {
+/** `actor`: a new entry is audited in the transaction that registers it. */
+export async function registerDevice(
+  db: Db,
+  input: { tenant: string; name: string; trustClass: string; mac: string | null; actor: string },
+): Promise<RegisterOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       const outcome = await db.transaction(async (tx) => {
@@ -55,6 +60,13 @@ export async function registerDevice(db: Db, input: { tenant: string; name: stri
             .returning();
           // A concurrent registration of the same name won: converge on it in the next round.
           if (!inserted) return undefined;
+          await audit(tx as unknown as Db, {
+            actor: input.actor,
+            action: 'device.register',
+            tenant: input.tenant,
+            object: input.name,
+            detail: { mac: input.mac },
+          });
           return { kind: 'registered' as const, row: inserted, created: true, holdsAddress: !!held };
         }
         if (row.mac === input.mac) return { kind: 'registered' as const, row, created: false, holdsAddress: !!held };
@@ -80,7 +92,7 @@ function refused(reason: RegisterRefusal): { kind: 'refused'; reason: RegisterRe
 }
 
 /** Deletes a registry entry; refused while the device holds a fixed address. */
-export async function deleteDevice(db: Db, tenant: string, name: string): Promise<'deleted' | 'not-found' | 'holds-address'> {
+export async function deleteDevice(db: Db, tenant: string, name: string, actor: string): Promise<'deleted' | 'not-found' | 'holds-address'> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -94,6 +106,7 @@ export async function deleteDevice(db: Db, tenant: string, name: string): Promis
       .where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, name)));
     if (held) return 'holds-address';
     await tx.delete(devices).where(and(eq(devices.tenant, tenant), eq(devices.name, name)));
+    await audit(tx as unknown as Db, { actor, action: 'device.delete', tenant, object: name });
     return 'deleted';
   });
 }

@@ -77,7 +77,7 @@ describe('POST /v1/admissions at a site with a tenant developer network', () => 
     const r = await admit({ name: 'dev4' });
     unifi().faults.clear();
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     const again = await admit({ name: 'dev4' });
     expect(again.status, again.text).toBe(201);
     expect(await associate(again.body.wifi.psk, '02:00:00:00:04:01')).toBe(200);
@@ -246,7 +246,7 @@ describe('DELETE /v1/admissions/{t}', () => {
     const del = await site.call('DELETE', '/v1/admissions/dev6');
     unifi().faults.clear();
     expect(del.status, del.text).toBe(502);
-    expect(del.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect(del.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     expect(await associate(r.body.wifi.psk, '02:00:00:00:06:01')).toBe(200);
     expect((await site.call('DELETE', '/v1/admissions/dev6')).status).toBe(204);
     expect(await associate(r.body.wifi.psk, '02:00:00:00:06:01')).toBe(403);

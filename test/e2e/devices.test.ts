@@ -174,7 +174,11 @@ describe('a device holding a fixed address', () => {
     const r = await register('devs', { name: 'held', trust_class: 'sensor', mac: 'aa:bb:cc:00:01:03' });
     keaProxy.clear();
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "device-address" failed', device: expect.objectContaining({ name: 'held', mac: 'aa:bb:cc:00:01:03' }) });
+    expect(r.body).toEqual({
+      error: 'backend step "device-address" failed',
+      device: expect.objectContaining({ name: 'held', mac: 'aa:bb:cc:00:01:03' }),
+      failure: expect.objectContaining({ step: 'device-address', backend: 'kea' }),
+    });
     expect(await reservationOf('aa:bb:cc:00:01:03')).toBeUndefined();
     const again = await register('devs', { name: 'held', trust_class: 'sensor', mac: 'aa:bb:cc:00:01:03' });
     expect(again.status, again.text).toBe(201);

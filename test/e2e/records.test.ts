@@ -283,7 +283,7 @@ describe('backend failures', () => {
     site.backends.pdns.faults.add({ failNext: 3, status: 500, method: 'PATCH' });
     const r = await put('late', { address: '10.128.1.50' });
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "dns" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "dns" failed', failure: { step: 'dns' } });
     const again = await put('late', { address: '10.128.1.50' });
     expect(again.status, again.text).toBe(200);
     expect(await a('late')).toEqual(['10.128.1.50']);
@@ -294,7 +294,7 @@ describe('backend failures', () => {
     site.backends.pdns.faults.add({ failNext: 3, status: 500, method: 'PATCH' });
     const r = await del('late');
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "dns" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "dns" failed', failure: { step: 'dns' } });
     expect((await list()).body.records.map((x: any) => x.name)).toContain('late');
     const again = await del('late');
     expect(again.status, again.text).toBe(204);

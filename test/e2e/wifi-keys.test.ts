@@ -210,7 +210,14 @@ describe('GET /v1/tenants/{t}/wifi-keys[/{key}]', () => {
     const r = await site.call('GET', '/v1/tenants/keys/wifi-keys/sensors');
     expect(r.status).toBe(200);
     const { psk: _psk, ...withoutPsk } = sensors;
-    expect(r.body).toEqual(withoutPsk);
+    // The read adds the condition of the key's newest run: an issue (or a restore of it), done.
+    expect(r.body).toEqual({
+      ...withoutPsk,
+      condition: expect.objectContaining({
+        ready: true,
+        run: expect.objectContaining({ id: expect.stringMatching(/^wifi-key\/keys\/sensors/), state: 'done' }),
+      }),
+    });
     const missing = await site.call('GET', '/v1/tenants/keys/wifi-keys/ghost');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'wifi key not found' });
@@ -247,7 +254,7 @@ describe('DELETE /v1/tenants/{t}/wifi-keys/{key}', () => {
     const r = await site.call('DELETE', '/v1/tenants/keys/wifi-keys/flaky');
     unifi().faults.clear();
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     expect(await associate('lab-devices', psk)).toMatchObject({ status: 200 });
     expect((await site.call('DELETE', '/v1/tenants/keys/wifi-keys/flaky')).status).toBe(204);
     expect(await associate('lab-devices', psk)).toMatchObject({ status: 403 });
@@ -327,7 +334,7 @@ describe('tenant delete failing at the wifi step', () => {
       unifi().faults.clear();
     }
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "wifi" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     expect((await site.call('GET', '/v1/tenants/wfail')).body.status).toBe('deleting');
     expect(entryOf('lab-dev', k.body.psk)).toBeDefined();
     const again = await site.call('DELETE', '/v1/tenants/wfail');

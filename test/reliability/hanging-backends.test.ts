@@ -93,7 +93,7 @@ describe('a backend that hangs in the middle of a step', () => {
     expectCutStep(got, proxies.kea, 'device-address');
     // The hang met the step's first read of the router, before an address was chosen: there is no
     // partial address to carry (spec: "where one exists").
-    expect(got.answer.body).toEqual({ error: 'backend step "device-address" failed' });
+    expect(got.answer.body).toMatchObject({ error: 'backend step "device-address" failed', failure: { step: 'device-address' } });
     const again = await call('POST', '/v1/tenants/hung/devices/probe/address', {});
     expect(again.status, again.text).toBe(201);
     const held = (await site.call('GET', '/v1/tenants/hung/devices/probe/address')).body;

@@ -799,7 +799,7 @@ describe('answers the state table allows, one call at a time (issue 15)', () => 
       site.backends.proxmox.faults.clear();
     }
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "network" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network' } });
     expect((await call('GET', '/v1/tenants/nocheck')).body.status).toBe('ready');
   });
 
@@ -817,7 +817,7 @@ describe('answers the state table allows, one call at a time (issue 15)', () => 
       site.backends.proxmox.faults.clear();
     }
     expect(first.status, first.text).toBe(502);
-    expect(first.body).toEqual({ error: 'backend step "network" failed' });
+    expect(first.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network' } });
     const second = await enroll();
     expect(second.status, second.text).toBe(201);
     // Now it is spent.
@@ -832,7 +832,7 @@ describe('a backend fault on a delete (issue 15)', () => {
     await site.backends.proxmox.server.close();
     const r = await call('DELETE', '/v1/tenants/nofabric');
     expect(r.status, r.text).toBe(502);
-    expect(r.body).toEqual({ error: 'backend step "network" failed' });
+    expect(r.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network' } });
     expect((await call('GET', '/v1/tenants/nofabric')).body.status).toBe('ready');
   });
 });

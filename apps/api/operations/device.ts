@@ -5,7 +5,6 @@ import type { DeviceView, DeviceAddressView } from '../../../core/views/device.j
 import { viewDevice, viewDeviceAddress } from '../../../db/views/device.js';
 import { ADMISSION_KEY, type WifiKeyView } from '../../../core/views/wifi-key.js';
 import { revealWifiKey, viewWifiKey } from '../../../db/views/wifi-key.js';
-import { audit } from '../../../db/queries/audit.js';
 import { getDeviceAddress } from '../../../db/queries/device-addresses.js';
 import { deleteDevice, getDevice, listDevices, registerDevice, type RegisterRefusal } from '../../../db/queries/devices.js';
 import { getTenantRow, tenantExists } from '../../../db/queries/tenants.js';
@@ -26,7 +25,6 @@ import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
 import { stepFailed } from '../errors.js';
 import { runs } from '../runs.js';
-import { afterRun } from '../after-run.js';
 import { siteLostAnswers } from '../lost-answers.js';
 import { objectPath, withCondition, withConditions } from '../conditions.js';
 import type { PublishingDeps } from './published-reads.js';
@@ -71,13 +69,12 @@ const REGISTER_REFUSALS: Record<RegisterRefusal, Refusal> = {
   'mac-holds-address': { kind: 'refused', error: 'conflict', message: 'the mac already holds an address on the device network' },
 };
 
-/** What the device operations share, built once: the registry, the seal keys, the runner and the audit writer. */
+/** What the device operations share, built once: the registry, the seal keys and the runner. */
 interface Devices {
   site: DeviceOperationsDeps['site'];
   db: DeviceOperationsDeps['registry']['db'];
   keys: ReturnType<typeof sealKeys>;
   run: ReturnType<typeof runs>;
-  record: (entry: Parameters<typeof audit>[1]) => ReturnType<typeof afterRun>;
 }
 
 export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
@@ -88,7 +85,6 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     db,
     keys: sealKeys(site),
     run: runs(client, taskQueue, deps.parkedTimeoutMs, siteLostAnswers(site, db)),
-    record: (entry) => afterRun(deps.log, { audit: entry }, () => audit(db, entry)),
   };
   return {
     tenantRegistered: (tenant) => tenantExists(db, tenant),
@@ -116,14 +112,14 @@ async function zoneOf(ctx: Devices, tenant: string): Promise<string | undefined>
 }
 
 async function registerOne(ctx: Devices, req: Parameters<DeviceOperations['registerDevice']>[0]): Promise<RegisterDeviceResult> {
-  const { site, db, run, record } = ctx;
+  const { site, db, run } = ctx;
   if (!isServed(site.trustClasses, req.trustClass)) {
     return { kind: 'refused', error: 'bad_request', message: unservedReason(site.trustClasses, req.trustClass) };
   }
-  const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac });
+  // A new entry is audited in the transaction that registers it (docs/decisions.md, "One audit place").
+  const outcome = await registerDevice(db, { tenant: req.tenant, name: req.name, trustClass: req.trustClass, mac: req.mac, actor: req.actor });
   if (outcome.kind === 'refused') return REGISTER_REFUSALS[outcome.reason];
   const device = viewDevice(outcome.row);
-  if (outcome.created) await record({ actor: req.actor, action: 'device.register', tenant: req.tenant, object: req.name, detail: { mac: req.mac } });
   // A fixed address follows the device's MAC: its reservation on the router is brought to the
   // registry's (the registry row moved with the device), and a repeated call resumes a move.
   if (outcome.holdsAddress && req.mac !== null && site.dhcp) {
@@ -145,29 +141,18 @@ async function getOne(ctx: Devices, tenant: string, name: string): Promise<Devic
 }
 
 async function deleteOne(ctx: Devices, req: Parameters<DeviceOperations['deleteDevice']>[0]): ReturnType<DeviceOperations['deleteDevice']> {
-  const outcome = await deleteDevice(ctx.db, req.tenant, req.name);
-  if (outcome === 'deleted') await ctx.record({ actor: req.actor, action: 'device.delete', tenant: req.tenant, object: req.name });
-  return outcome;
+  return deleteDevice(ctx.db, req.tenant, req.name, req.actor);
 }
 
 async function reserveAddress(ctx: Devices, req: Parameters<DeviceOperations['reserveAddress']>[0]): Promise<ReserveResult> {
-  const input = { tenant: req.tenant, device: req.device, ...(req.address !== undefined ? { address: req.address } : {}) };
+  // The worker audits the reservation with the registry change (docs/decisions.md, "One audit place").
+  const input = { tenant: req.tenant, device: req.device, actor: req.actor, ...(req.address !== undefined ? { address: req.address } : {}) };
   const result = await ctx.run.call(
     deviceAddressReserve,
     attemptDeviceAddressReserve,
     { workflowId: runIds.deviceAddressReserve(req.tenant, req.device, req.address), tenant: req.tenant, object: `the address of device ${req.device}` },
     input,
   );
-  if (result.kind !== 'refused' && result.reservation) {
-    // A published name (and the caller behind it) goes to the audit log.
-    await ctx.record({
-      actor: req.actor,
-      action: 'device-address.reserve',
-      tenant: req.tenant,
-      object: result.reservation.fqdn,
-      detail: { address: result.reservation.address },
-    });
-  }
   return result;
 }
 
@@ -192,9 +177,8 @@ async function releaseAddress(ctx: Devices, req: Parameters<DeviceOperations['re
       tenant: req.tenant,
       object: `the address of device ${req.device}`,
     },
-    { tenant: req.tenant, device: req.device },
+    { tenant: req.tenant, device: req.device, actor: req.actor },
   );
-  if (result.kind === 'released') await ctx.record({ actor: req.actor, action: 'device-address.release', tenant: req.tenant, object: req.device });
   const reserves = [
     runIds.deviceAddressReserve(req.tenant, req.device),
     ...(held ? [runIds.deviceAddressReserve(req.tenant, req.device, String(held.address))] : []),
@@ -211,6 +195,7 @@ async function issueWifiKey(ctx: Devices, req: Parameters<DeviceOperations['issu
     tenant: req.tenant,
     name: req.name,
     trustClass: req.trustClass,
+    actor: req.actor,
     ...(req.psk !== undefined ? { psk: sealValue(keys, req.psk) } : {}),
   };
   const result = await ctx.run.call(
@@ -219,8 +204,6 @@ async function issueWifiKey(ctx: Devices, req: Parameters<DeviceOperations['issu
     { workflowId: runIds.wifiKeyIssue(req.tenant, req.name, req.psk !== undefined), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
     input,
   );
-  if (result.kind !== 'refused')
-    await ctx.record({ actor: req.actor, action: 'wifi-key.issue', tenant: req.tenant, object: req.name, detail: { restore: req.psk !== undefined } });
   if (result.kind === 'refused') return result;
   if (result.kind === 'failed') return { ...result, ...(result.key ? { key: revealWifiKey(keys, result.key) } : {}) };
   return { kind: 'done', key: revealWifiKey(keys, result.key) };
@@ -236,9 +219,8 @@ async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['rev
     wifiKeyRevoke,
     attemptWifiKeyRevoke,
     { workflowId: runIds.wifiKeyRevoke(req.tenant, req.name), tenant: req.tenant, object: `Wi-Fi key ${req.name}` },
-    { tenant: req.tenant, name: req.name },
+    { tenant: req.tenant, name: req.name, actor: req.actor },
   );
-  if (result.kind === 'revoked') await ctx.record({ actor: req.actor, action: 'wifi-key.revoke', tenant: req.tenant, object: req.name });
   return ctx.run.superseded(result, 'revoked', [runIds.wifiKeyIssue(req.tenant, req.name, false), runIds.wifiKeyIssue(req.tenant, req.name, true)]);
 }
 
@@ -272,7 +254,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
      * registered tenant owns (and revokes) it. The key is revoked before the admission is marked
      * withdrawn, so a failed revoke can be repeated.
      */
-    async withdraw(name: string): Promise<boolean> {
+    async withdraw(name: string, actor: string): Promise<boolean> {
       const [unused, key, registered] = await Promise.all([
         unusedAdmissionExists(registry.db, name),
         getWifiKey(registry.db, name, ADMISSION_KEY),
@@ -289,7 +271,7 @@ export function admissionKeys(deps: DeviceOperationsDeps) {
         );
         if (result.kind === 'failed') throw stepFailed(result.step, {}, result.failure);
       }
-      await withdrawAdmission(registry.db, name);
+      await withdrawAdmission(registry.db, name, actor);
       return true;
     },
   };

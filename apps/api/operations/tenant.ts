@@ -34,7 +34,8 @@ export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSec
 export interface TenantOperations {
   /** Results carry their secrets in the tenant view, ready to answer. */
   create(req: CreateCall): Promise<CreateResult>;
-  delete(name: string): Promise<DeleteResult>;
+  /** `actor`: who asks, for the audit entry the worker writes with the removal. */
+  delete(name: string, actor?: string): Promise<DeleteResult>;
   reconcile(name: string, opts?: { prune?: boolean }): Promise<ReconcileResult>;
   /** What a reconcile would do, nothing changed; the tenant without secrets. */
   plan(name: string): Promise<PlanResult>;
@@ -45,8 +46,9 @@ export interface TenantOperations {
   admit(input: {
     name: string;
     mac?: string;
+    actor: string;
   }): Promise<{ name: string; enrollment_token: string; expires_at: string; wifi?: { ssid: string; psk: string; mac?: string } }>;
-  withdrawAdmission(name: string): Promise<boolean>;
+  withdrawAdmission(name: string, actor: string): Promise<boolean>;
   spendEnrollment(tokenHash: string): Promise<boolean>;
   /** The tenant a genuine tenant token names (MAC verified, registry not consulted). */
   tokenTenant(token: string): string | undefined;
@@ -76,7 +78,7 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
 
   return {
     create: (call: CreateCall): Promise<CreateResult> => create(ctx, call),
-    delete: (name: string): Promise<DeleteResult> => deleteTenant(ctx, name),
+    delete: (name: string, actor?: string): Promise<DeleteResult> => deleteTenant(ctx, name, actor),
     reconcile: (name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> => reconcile(ctx, name, opts),
     plan: async (name: string): Promise<PlanResult> =>
       run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels(ctx, 'plan the reconcile of', name)) }),
@@ -88,7 +90,7 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
       ),
     isRegistered: (name) => tenantExists(registry.db, name),
     admit: (input) => admit(ctx, input),
-    withdrawAdmission: (name) => admission.withdraw(name),
+    withdrawAdmission: (name, actor) => admission.withdraw(name, actor),
     spendEnrollment: (hash) => spendAdmission(registry.db, hash),
     tokenTenant: (token) => verifyTenantToken(site.tokenKey, token),
     tokenRevoked: (token) => isTenantTokenRevoked(registry.db, tokenHash(token)),
@@ -125,10 +127,10 @@ async function create(ctx: Tenants, call: CreateCall): Promise<CreateResult> {
   return result.kind === 'refused' ? result : reveal(ctx, result);
 }
 
-async function deleteTenant(ctx: Tenants, name: string): Promise<DeleteResult> {
+async function deleteTenant(ctx: Tenants, name: string, actor?: string): Promise<DeleteResult> {
   const workflowId = runIds.tenantDelete(name);
   const labelled = await labels(ctx, 'delete', name);
-  const result = await ctx.run.call(tenantDelete, attemptTenantDelete, { workflowId, ...labelled }, { name });
+  const result = await ctx.run.call(tenantDelete, attemptTenantDelete, { workflowId, ...labelled }, { name, ...(actor ? { actor } : {}) });
   return ctx.run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
 }
 
@@ -143,6 +145,14 @@ async function admit(ctx: Tenants, input: Parameters<TenantOperations['admit']>[
   const wifi = await ctx.admission.issue(input);
   const token = `enr1.${randomBytes(24).toString('base64url')}`;
   const expiresAt = new Date(Date.now() + ctx.site.enrollmentLifetimeMs);
-  await issueAdmission(ctx.registry.db, { tokenHash: tokenHash(token), name: input.name, mac: input.mac, expiresAt });
+  // Audited in the transaction that issues it (docs/decisions.md, "One audit place").
+  await issueAdmission(ctx.registry.db, {
+    tokenHash: tokenHash(token),
+    name: input.name,
+    mac: input.mac,
+    expiresAt,
+    actor: input.actor,
+    wifi: wifi !== undefined,
+  });
   return { name: input.name, enrollment_token: token, expires_at: expiresAt.toISOString(), ...(wifi ? { wifi } : {}) };
 }

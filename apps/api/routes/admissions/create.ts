@@ -1,7 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
 import { normalizeMac } from '../../../../core/names/mac.js';
-import { auditAdmissionIssue } from '../../../../db/queries/audit.js';
-import { afterRun } from '../../after-run.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, conflict } from '../../errors.js';
 import { Admission, AdmissionRequest } from '../../schemas/admission.js';
@@ -39,10 +37,8 @@ export const register = handle(route, async (c, deps) => {
   }
   const ops = deps.operations!;
   if (await ops.isRegistered(body.name)) throw conflict('name already a registered tenant');
-  const admission = await ops.admit({ name: body.name, mac });
   const actor = actorOf(c.var.caller);
-  const entry = { actor, name: body.name, ...(mac ? { mac } : {}), wifi: admission.wifi !== undefined };
-  await afterRun(c.var.log, { audit: entry }, () => auditAdmissionIssue(deps.registry.db, entry));
+  const admission = await ops.admit({ name: body.name, mac, actor });
   c.var.log.info({ actor, tenant: body.name }, 'admission issued');
   return c.json(admission, 201);
 });

@@ -1,4 +1,3 @@
-import { auditAdmissionWithdraw } from '../../../../db/queries/audit.js';
 import { actorOf } from '../../auth/caller.js';
 import { notFound } from '../../errors.js';
 import { TenantParam } from '../../schemas/common.js';
@@ -13,7 +12,6 @@ export const { route, register } = deleteRoute({
   done: 'withdrawn',
   errors: [400, 401, 403, 404, 501, 502, 503],
   remove: async (c, deps, { t }) => {
-    if (!(await deps.operations!.withdrawAdmission(t))) throw notFound('no unused admission');
-    await auditAdmissionWithdraw(deps.registry.db, { actor: actorOf(c.var.caller), name: t });
+    if (!(await deps.operations!.withdrawAdmission(t, actorOf(c.var.caller)))) throw notFound('no unused admission');
   },
 });

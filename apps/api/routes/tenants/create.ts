@@ -1,6 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
 import { afterRun } from '../../after-run.js';
-import { auditTenantCreate } from '../../../../db/queries/audit.js';
 import { REVOKED_TOKEN_REFUSAL } from '../../../../core/credentials/api-token.js';
 import { actorOf } from '../../auth/caller.js';
 import { badRequest, createdStatus, fromRefusal, stepFailed, tenantNotFound, unauthorized } from '../../errors.js';
@@ -61,6 +60,8 @@ export const register = handle(route, async (c, deps) => {
   }
   const result = await ops.create({
     name: body.name,
+    // The worker writes the audit entry with the registry change (docs/decisions.md, "One audit place").
+    actor: actorOf(caller),
     requestedIndex: body.index,
     restore:
       body.tsig_secret && body.state_secret && body.api_token
@@ -74,17 +75,7 @@ export const register = handle(route, async (c, deps) => {
   if (caller.kind === 'enrollment' && (result.kind === 'ready' || result.tenant)) {
     await afterRun(c.var.log, { enrollment_spent: body.name }, () => ops.spendEnrollment(caller.tokenHash));
   }
-  const actor = actorOf(caller);
-  if (result.kind === 'failed') {
-    // The token is issued and the tenant registered even when a step failed: on the record too.
-    if (result.tenant) {
-      const entry = { actor, tenant: body.name, outcome: 'failed', index: result.tenant.index, zones: result.tenant.dns, failedStep: result.step };
-      await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));
-    }
-    throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {}, result.failure);
-  }
-  const entry = { actor, tenant: body.name, outcome: result.outcome, index: result.tenant.index, zones: result.tenant.dns };
-  await afterRun(c.var.log, { audit: entry }, () => auditTenantCreate(deps.registry.db, entry));
+  if (result.kind === 'failed') throw stepFailed(result.step, result.tenant ? { tenant: result.tenant } : {}, result.failure);
   const found = (result.found ?? []).flatMap((s) => s.objects.map((o) => ({ area: s.step, ...o })));
   return c.json({ ...result.tenant, ...(found.length ? { objects: found } : {}) }, createdStatus(result.outcome));
 });

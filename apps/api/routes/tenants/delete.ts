@@ -1,5 +1,3 @@
-import { auditTenantDelete } from '../../../../db/queries/audit.js';
-import { afterRun } from '../../after-run.js';
 import { requireTenantAccess } from '../../auth/authorize.js';
 import { actorOf } from '../../auth/caller.js';
 import { settle } from '../../errors.js';
@@ -15,11 +13,7 @@ export const { route, register } = deleteRoute({
   errors: [400, 401, 404, 409, 501, 502, 503],
   remove: async (c, deps, { t }) => {
     requireTenantAccess(c, t);
-    // Read first: the audit entry names the zones the delete removes, and the row goes with them.
-    const before = await deps.operations!.get(t);
-    settle(await deps.operations!.delete(t));
-    if (!before) return;
-    const entry = { actor: actorOf(c.var.caller), tenant: t, zones: before.dns };
-    await afterRun(c.var.log, { audit: entry }, () => auditTenantDelete(deps.registry.db, entry));
+    // The worker writes the audit entry as it removes the row (docs/decisions.md, "One audit place").
+    settle(await deps.operations!.delete(t, actorOf(c.var.caller)));
   },
 });
