@@ -240,7 +240,7 @@ async function publishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<
   return runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => [
       await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
-      ...(await syncPtrs(deps, spec.tenant, spec.index)),
+      ...(await syncPtrs(deps, spec.tenant, spec.index, undefined, { own: spec.name })),
     ]),
   );
 }
@@ -267,7 +267,7 @@ async function unpublishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promis
   await runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => {
       await unpublishName(deps, spec.tenant, spec.index, spec.name);
-      await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name });
+      await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name }, { own: spec.name });
     }),
   );
 }
