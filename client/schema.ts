@@ -3918,14 +3918,18 @@ export interface components {
             area: string;
             object: string;
             /**
-             * @description `needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)
+             * @description `needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, and no registry row and no run claims it (removed with `prune=true`); `in-flight`: a run holds it (in flight, or parked after a failed step until its call is repeated): nothing was changed or removed of it, `run` names the run; `unfinished`: the registry holds it unfinished and no run does (its create gave up): nothing was changed of it, and repeating its create finishes it
              * @enum {string}
              */
-            result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed";
+            result: "in-place" | "created" | "corrected" | "needs-restore" | "unknown" | "removed" | "in-flight" | "unfinished";
             /** @description for `corrected`: the fields that differed */
             fields?: string[];
             /** @description what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads */
             warnings?: string[];
+            /** @description for `in-flight`: the run that holds the object (its id, as the `Run-Id` header names it, e.g. `workload-create/acme/db`); for `unfinished`: its last run */
+            run?: string;
+            /** @description for `in-flight` and `unfinished`: why the object was left alone, and which call finishes it */
+            note?: string;
         };
         TenantCreateFailure: {
             error: string;
@@ -3953,7 +3957,7 @@ export interface components {
             tenants: components["schemas"]["Tenant"][];
         };
         ReconciledTenant: components["schemas"]["Tenant"] & {
-            /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret */
+            /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run */
             plan?: boolean;
             objects: components["schemas"]["ReconciledObject"][];
         };

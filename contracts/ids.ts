@@ -29,6 +29,20 @@ export const runIds = {
 };
 
 /**
+ * The paths objects are named by (below `/v1/`), as `objectOfRun` names them: what the registry's
+ * runs (db/schema/object-runs.ts) and every reader of an object's life (reads, reconcile, plan,
+ * prune) look an object up by.
+ */
+export const objectPath = {
+  tenant: (t: string) => `tenants/${t}`,
+  workload: (t: string, name: string) => `tenants/${t}/workloads/${name}`,
+  record: (t: string, name: string) => `tenants/${t}/records/${name}`,
+  deviceAddress: (t: string, device: string) => `tenants/${t}/devices/${device}/address`,
+  wifiKey: (t: string, name: string) => `tenants/${t}/wifi-keys/${name}`,
+  brokerAccount: (t: string, name: string) => `tenants/${t}/broker-accounts/${name}`,
+};
+
+/**
  * The object a run works on, named as kept answers and reads name it: its path below `/v1/`
  * (`tenants/acme/workloads/web`). Undefined for runs that change no one object (a plan, the
  * sweep): they record nothing of an object's life (core/object-life.ts).

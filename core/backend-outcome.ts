@@ -9,10 +9,12 @@ export type EnsureResult = 'in-place' | 'created' | 'corrected';
  * What a reconcile found of an object besides: `needs-restore`, the registry holds it but cannot
  * rebuild it on the backend (a broker client whose password only the tenant holds, a Wi-Fi key
  * whose stored copy is unreadable); `unknown`, the backend holds an object of the tenant's that the
- * registry does not (left alone unless the operator asks to prune); `removed`, such an object
- * pruned.
+ * registry does not and no run claims (left alone unless the operator asks to prune); `removed`,
+ * such an object pruned; `in-flight`, a run in flight or parked after a failed step holds it
+ * (core/object-life.ts), so nothing else changes or removes it; `unfinished`, the registry holds it
+ * unfinished and no run does (its create gave up): only the repeat of its create finishes it.
  */
-export type ReconcileResult = EnsureResult | 'needs-restore' | 'unknown' | 'removed';
+export type ReconcileResult = EnsureResult | 'needs-restore' | 'unknown' | 'removed' | 'in-flight' | 'unfinished';
 
 /**
  * How a reconcile treats what it finds: `correct` ensures each object (the default), `prune` also
@@ -39,6 +41,10 @@ export interface ObjectOutcome {
    * included, the write that carried it carried (`objects`).
    */
   batch?: { applied: 'by this tenant'; tenants: number } | { applied: 'by another tenant' } | { objects: number };
+  /** For `in-flight`: the run that holds the object (its workflow id, the `Run-Id` header's value); for `unfinished`: its last run. */
+  run?: string;
+  /** For `in-flight` and `unfinished`: why the object was left alone, and what finishes it. */
+  note?: string;
 }
 
 /**

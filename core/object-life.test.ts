@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionOf, lifeOf, mayCorrect, mayPrune, type ObjectRun } from './object-life.js';
+import { conditionOf, leftAlone, lifeOf, mayCorrect, mayPrune, type ObjectRun } from './object-life.js';
 
 const now = new Date('2026-11-29T12:00:00Z');
 const at = (min: number) => new Date(now.getTime() + min * 60_000);
@@ -86,5 +86,54 @@ describe('conditionOf: what a read says beside its status', () => {
     const c = conditionOf(finished, runs);
     expect(c).toMatchObject(expected);
     if (!('failure' in expected)) expect(c.failure).toBeUndefined();
+  });
+});
+
+describe('leftAlone: what a reconcile or a plan reports of an object it does not touch', () => {
+  it.each([
+    [
+      'a parked create: in-flight with its run, the failed step, and that its repeat resumes it',
+      { registered: true, finished: false },
+      [run({ state: 'parked', failure, claimExpiresAt: at(60) })],
+      {
+        object: 'workload db (vm 10041)',
+        result: 'in-flight',
+        run: 'workload-create/acme/db',
+        note: 'run workload-create/acme/db, parked after its dns step failed; its call repeated resumes the run',
+      },
+    ],
+    [
+      'a run in flight: in-flight with its run',
+      { registered: false, finished: false },
+      [run({ state: 'in-flight', claimExpiresAt: at(60) })],
+      { result: 'in-flight', run: 'workload-create/acme/db', note: 'run workload-create/acme/db, in flight; the run finishes it' },
+    ],
+    [
+      'a create that gave up: unfinished, its create to repeat',
+      { registered: true, finished: false },
+      [run({ state: 'given-up', failure })],
+      { result: 'unfinished', run: 'workload-create/acme/db', note: expect.stringMatching(/ended given-up .*; repeat its create to finish it$/) },
+    ],
+    [
+      'a delete that gave up: unfinished, its delete to repeat',
+      { registered: true, finished: false },
+      [run({ workflowId: 'workload-delete/acme/db', operation: 'workload-delete', state: 'given-up' })],
+      { result: 'unfinished', run: 'workload-delete/acme/db', note: expect.stringMatching(/repeat its delete to finish it$/) },
+    ],
+    [
+      'no run at all, the row unfinished: unfinished, no run named',
+      { registered: true, finished: false },
+      [],
+      { result: 'unfinished', note: expect.stringMatching(/^no run holds it; repeat its create/) },
+    ],
+  ] as const)('%s', (_why, row, runs, expected) => {
+    const o = leftAlone('workload db (vm 10041)', lifeOf(row, runs, now));
+    expect(o).toMatchObject(expected);
+    if (!('run' in expected)) expect(o?.run).toBeUndefined();
+  });
+
+  it('says nothing of a settled object (it is corrected) or an absent one (only a prune decides)', () => {
+    expect(leftAlone('x', lifeOf({ registered: true, finished: true }, [run({})], now))).toBeUndefined();
+    expect(leftAlone('x', lifeOf({ registered: false, finished: false }, [], now))).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
  * asked, its status), its runs (db/schema/object-runs.ts: in flight, parked after a failed step,
  * done) and what its backends hold. Pure: the registry reads are the caller's.
  */
+import type { ObjectOutcome } from './backend-outcome.js';
 
 /** Where a run of an object stands. */
 /**
@@ -89,6 +90,46 @@ export const mayPrune = (life: Life): boolean => life.kind === 'absent';
 
 /** How a run is named in a report and a condition: `workload-create/acme/web` (the `Run-Id` header's value). */
 export const runName = (run: Pick<ObjectRun, 'workflowId'>): string => run.workflowId;
+
+/** Runs whose success removes their object: the call an unfinished one of them leaves to repeat is a delete. */
+const REMOVING = /-(delete|revoke|release)$/;
+
+/**
+ * Who holds an object that is not settled, for an operator: `run workload-create/acme/db, parked
+ * after its dns step failed`, `run tenant-create/acme, in flight`, `its last run ... ended given-up`.
+ */
+export function lifeText(life: Life): string {
+  if (life.kind === 'held') {
+    const { run } = life;
+    if (run.state !== 'parked') return `run ${runName(run)}, in flight`;
+    return `run ${runName(run)}, parked after ${run.failure ? `its ${run.failure.step} step failed` : 'a failed step'}`;
+  }
+  if (life.kind === 'unfinished') return life.run ? `its last run ${runName(life.run)} ended ${life.run.state} before it finished` : 'no run holds it';
+  return life.kind === 'settled' ? 'settled' : 'held by nothing';
+}
+
+/** What finishes an object that is not settled: the repeat of the call of its run (a parked run resumes). */
+export function whatFinishes(life: Life): string {
+  if (life.kind === 'held') return life.run.state === 'parked' ? 'its call repeated resumes the run' : 'the run finishes it';
+  const removing = life.kind === 'unfinished' && life.run !== undefined && REMOVING.test(life.run.operation);
+  return removing ? 'repeat its delete to finish it' : 'repeat its create to finish it';
+}
+
+/**
+ * What a reconcile or a plan reports of an object it leaves alone (held: `in-flight` with its
+ * run; unfinished: `unfinished`), with why and what finishes it; undefined for an object it may
+ * correct (settled) or that nothing claims (absent: only a prune decides on it).
+ */
+export function leftAlone(object: string, life: Life): ObjectOutcome | undefined {
+  if (life.kind !== 'held' && life.kind !== 'unfinished') return undefined;
+  const { run } = life;
+  return {
+    object,
+    result: life.kind === 'held' ? 'in-flight' : 'unfinished',
+    ...(run ? { run: runName(run) } : {}),
+    note: `${lifeText(life)}; ${whatFinishes(life)}`,
+  };
+}
 
 /**
  * The condition of an object's newest run, as reads carry it (Crossplane's `Ready` condition):

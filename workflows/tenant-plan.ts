@@ -15,11 +15,13 @@ export interface PlanInput {
  * `tenant-plan/<name>`: what a reconcile of the tenant would do, without doing it. The same steps
  * and areas as a reconcile, each its own activity (`dns.plan`, ..., `hypervisor.plan-workloads`),
  * each only reading its backend; the registry is read, never written, and no lease is taken (a
- * plan changes nothing another run could trip on). Its answer carries no secret.
+ * plan changes nothing another run could trip on). Its answer carries no secret. A tenant whose
+ * create or delete holds it (in flight or parked; a reconcile of it is refused) is planned too,
+ * every object reported `in-flight` with that run.
  */
 export async function tenantPlan(input: PlanInput): Promise<Answered<PlanResult>> {
   return answering(async (): Promise<PlanResult> => {
-    const start = await registry.beginReconcile(input);
+    const start = await registry.beginReconcile({ ...input, plan: true });
     if (start.kind === 'refused') return start;
     upsertMemo({ index: start.index });
     const tenant = { name: input.name, index: start.index };
@@ -46,6 +48,9 @@ export async function tenantPlan(input: PlanInput): Promise<Answered<PlanResult>
     const view = await registry.viewForPlan(input);
     // Deleted while the plan read (a step may have failed on it): the answer a plan sent after the delete gets.
     if (!view) return { kind: 'refused', error: 'not_found', message: 'tenant not found' };
-    return failed ? { kind: 'failed', step: failed, tenant: view, report } : { kind: 'planned', tenant: view, report };
+    // A tenant its create or delete holds: every object is that run's, whatever the plans found of it.
+    const holder = start.holder;
+    const found = holder ? report.map((s) => ({ ...s, objects: s.objects.map((o) => ({ object: o.object, ...holder })) })) : report;
+    return failed ? { kind: 'failed', step: failed, tenant: view, report: found } : { kind: 'planned', tenant: view, report: found };
   });
 }

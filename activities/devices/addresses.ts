@@ -6,6 +6,9 @@ import type { DeviceAddressAdapter, ReservationChange } from './address-adapter.
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { taggedWithStep } from './backend.js';
+import { leftAlone, mayCorrect } from '../../core/object-life.js';
+import { objectPath } from '../../contracts/ids.js';
+import { livesOf } from '../object-lives.js';
 
 /**
  * The backend side of one reservation: the MAC-keyed reservation on the router's DHCP server and
@@ -75,18 +78,18 @@ export async function ensureDeviceAddress(
 
 /**
  * Every reservation of a tenant (reconcile: a reservation lost on the router comes back). A site
- * that no longer configures a DHCP server keeps only the names.
+ * that no longer configures a DHCP server keeps only the names. A device address a run holds (its
+ * reserve parked after a failed step, a release in flight) is `in-flight`: neither its reservation
+ * nor its name is written, for that run to finish.
  */
 export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
   // One read of the router and one of the zone decide what is in place (the plan); only what is
   // not goes through the locked ensure of its device, which reads and writes again.
-  const rows = await listDeviceAddresses(deps.db, tenant);
-  const planned = await planDeviceAddresses(deps, tenant, index, rows);
-  const perDevice = deps.ports.deviceAddress ? 2 : 1;
+  const { rows, planned } = await plannedAddresses(deps, tenant, index);
   const outcomes: ObjectOutcome[] = [];
   for (const [i, row] of rows.entries()) {
-    const mine = planned.slice(i * perDevice, (i + 1) * perDevice);
-    if (mine.length === perDevice && mine.every((o) => o.result === 'in-place')) outcomes.push(...mine);
+    const mine = planned[i]!;
+    if (row.left || mine.every((o) => o.result === 'in-place')) outcomes.push(...mine);
     else
       outcomes.push(...(await ensureDeviceAddress(deps, { tenant, index, device: row.device, parts: deps.ports.deviceAddress ? ['dhcp', 'dns'] : ['dns'] })));
   }
@@ -95,7 +98,30 @@ export async function ensureTenantDeviceAddresses(deps: ActivityDeps, tenant: st
 
 /** What ensureTenantDeviceAddresses would report: one read of the router, one of the zone; nothing written. */
 export async function planTenantDeviceAddresses(deps: ActivityDeps, tenant: string, index: number): Promise<ObjectOutcome[]> {
-  return planDeviceAddresses(deps, tenant, index, await listDeviceAddresses(deps.db, tenant));
+  return (await plannedAddresses(deps, tenant, index)).planned.flat();
+}
+
+/**
+ * Each device address of the tenant with what its ensure would report (its reservation, then its
+ * name), and whether a run holds it or left it unfinished (`left`: reported so, never written).
+ */
+async function plannedAddresses(
+  deps: ActivityDeps,
+  tenant: string,
+  index: number,
+): Promise<{ rows: (DeviceAddressRow & { left: boolean })[]; planned: ObjectOutcome[][] }> {
+  const lives = await livesOf(deps, tenant);
+  const rows = (await listDeviceAddresses(deps.db, tenant)).map((row) => ({
+    ...row,
+    life: lives(objectPath.deviceAddress(tenant, row.device), { registered: true, finished: true }),
+  }));
+  const flat = await planDeviceAddresses(deps, tenant, index, rows);
+  const perDevice = deps.ports.deviceAddress ? 2 : 1;
+  const planned = rows.map((row, i) => {
+    const mine = flat.slice(i * perDevice, (i + 1) * perDevice);
+    return mayCorrect(row.life) ? mine : mine.map((o) => leftAlone(o.object, row.life)!);
+  });
+  return { rows: rows.map(({ life, ...row }) => ({ ...row, left: !mayCorrect(life) })), planned };
 }
 
 async function planDeviceAddresses(deps: ActivityDeps, tenant: string, index: number, rows: DeviceAddressRow[]): Promise<ObjectOutcome[]> {

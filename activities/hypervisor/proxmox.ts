@@ -79,13 +79,24 @@ export interface HypervisorAdapter {
   observe(vmid: number): Promise<VmObservation | undefined>;
   ensure(spec: VmSpec): Promise<ObjectOutcome[]>;
   /**
-   * A reconcile of one tenant's VMs from one list of the cluster's guests: each of `specs`
-   * ensured (a correction names the fields that differed), and every other VM whose VMID is in
-   * `range` reported `unknown`, destroyed only when `prune`. A `plan` observes and writes nothing.
+   * A reconcile of one tenant's VMs from one list of the cluster's guests. `claims`, asked once
+   * that list is read (so a VM made after it is not in it, and one made before is claimed),
+   * names the VMs to ensure (a correction names the fields that differed) and the VMIDs the
+   * registry or a run holds otherwise, which are left exactly as they are (the caller reports
+   * them). Every other VM whose VMID is in `range` is `unknown`, destroyed only when `prune`. A
+   * `plan` observes and writes nothing.
    */
-  reconcile(specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]>;
+  reconcile(range: { first: number; last: number }, mode: ReconcileMode, claims: () => Promise<VmClaims>): Promise<ObjectOutcome[]>;
   /** Stop, then destroy; absent is fine. */
   remove(vmid: number): Promise<void>;
+}
+
+/** What the registry and the runs hold of a tenant's VMs, for a reconcile (core/object-life.ts). */
+export interface VmClaims {
+  /** The VMs of settled workloads: ensured, or planned. */
+  correct: VmSpec[];
+  /** Every VMID a registry row (any status) or a run claims: never `unknown`, never pruned. */
+  claimed: ReadonlySet<number>;
 }
 
 /** The API's word for each VM setting the ensure corrects, for a reconcile's `fields`. */
@@ -152,7 +163,7 @@ export function createProxmoxHypervisorAdapter(opts: ProxmoxHypervisorOptions): 
     newestTemplate: () => newestTemplate(ctx),
     observe: (vmid: number) => observe(ctx, vmid),
     ensure: (spec: VmSpec) => ensure(ctx, spec),
-    reconcile: (specs, range, mode) => reconcile(ctx, specs, range, mode),
+    reconcile: (range, mode, claims) => reconcile(ctx, range, mode, claims),
     remove: (vmid) => remove(ctx, vmid),
   };
 }
@@ -353,15 +364,21 @@ async function liveStatuses(ctx: Hypervisor, guests: ListedVm[], vmids: Set<numb
   return live;
 }
 
-async function reconcile(ctx: Hypervisor, specs: VmSpec[], range: { first: number; last: number }, mode: ReconcileMode): Promise<ObjectOutcome[]> {
+async function reconcile(
+  ctx: Hypervisor,
+  range: { first: number; last: number },
+  mode: ReconcileMode,
+  claims: () => Promise<VmClaims>,
+): Promise<ObjectOutcome[]> {
   const guests = await listVms(ctx);
+  const { correct: specs, claimed } = await claims();
   const live = await liveStatuses(ctx, guests, new Set(specs.map((s) => s.vmid)));
   const outcomes: ObjectOutcome[] = [];
   for (const spec of specs) {
     if (mode === 'plan') outcomes.push(planOne(spec, await observe(ctx, spec.vmid, guests, live)));
     else outcomes.push(...(await ensure(ctx, spec, guests, live)));
   }
-  const registered = new Set(specs.map((s) => s.vmid));
+  const registered = new Set([...claimed, ...specs.map((s) => s.vmid)]);
   const strangers = guests.filter(
     (g) => Number(g.vmid) >= range.first && Number(g.vmid) <= range.last && !registered.has(Number(g.vmid)) && !isTemplate(g.template),
   );

@@ -82,7 +82,7 @@ async function publishRecord(deps: ActivityDeps, input: { tenant: string; index:
   await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
     withDnsWrites(deps, async () => {
       await publishName(deps, input.tenant, input.index, input.name, input.address);
-      await syncPtrs(deps, input.tenant, input.index);
+      await syncPtrs(deps, input.tenant, input.index, undefined, { own: input.name });
     }),
   );
 }
@@ -103,7 +103,7 @@ async function unpublishRecord(deps: ActivityDeps, input: { tenant: string; inde
   await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
     withDnsWrites(deps, async () => {
       await unpublishName(deps, input.tenant, input.index, input.name);
-      await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name });
+      await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name }, { own: input.name });
     }),
   );
 }

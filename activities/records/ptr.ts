@@ -24,12 +24,17 @@ export function ptrOwner(
   return records[0]?.name;
 }
 
-/** Whether a PTR's content names one of the service's names in the zone (else it is the tenant's). */
-export function isServicePtr(content: string, zone: string, serviceNames: ReadonlySet<string>): boolean {
+/** The name a PTR's content points at, as a label of the zone (`web` of `web.acme.lab.example.`); undefined outside the zone. */
+export function ptrLabel(content: string, zone: string): string | undefined {
   const target = content.trim().toLowerCase().replace(/\.$/, '');
   const suffix = `.${zone.toLowerCase().replace(/\.$/, '')}`;
-  if (!target.endsWith(suffix)) return false;
-  return serviceNames.has(target.slice(0, -suffix.length));
+  return target.endsWith(suffix) ? target.slice(0, -suffix.length) : undefined;
+}
+
+/** Whether a PTR's content names one of the service's names in the zone (else it is the tenant's). */
+export function isServicePtr(content: string, zone: string, serviceNames: ReadonlySet<string>): boolean {
+  const label = ptrLabel(content, zone);
+  return label !== undefined && serviceNames.has(label);
 }
 
 export type PtrAction = { kind: 'set'; owner: string } | { kind: 'remove' } | { kind: 'leave' };

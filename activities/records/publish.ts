@@ -3,9 +3,12 @@ import { outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import type { RecordSpec } from '../dns/powerdns.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { listRecords } from '../../db/queries/records.js';
-import { listWorkloads } from '../../db/queries/workloads.js';
-import { ptrAction, ptrOwner } from './ptr.js';
+import { listRecords, type RecordRow } from '../../db/queries/records.js';
+import { listWorkloads, type WorkloadRow } from '../../db/queries/workloads.js';
+import { ptrAction, ptrLabel, ptrOwner } from './ptr.js';
+import { leftAlone, mayCorrect, type Life } from '../../core/object-life.js';
+import { objectPath } from '../../contracts/ids.js';
+import { livesOf, type LifeOf } from '../object-lives.js';
 
 /**
  * The names the service publishes for a tenant: `<workload>.<zone>` and `<record>.<zone>` (A),
@@ -62,21 +65,26 @@ export async function nameIsFree(deps: Deps, tenant: string, index: number, labe
  * Brings every PTR of the tenant's reverse zone in line with the registry: each subnet address
  * a workload or record points at names its owner (ptr.ts); a PTR left naming a service name that
  * no longer owns its address is moved or removed; PTRs the tenant wrote itself stay. `excluding`
- * is a name on its way out (its registry row goes after its names).
+ * is a name on its way out (its registry row goes after its names). The PTR of an address that a
+ * name another run holds, or left unfinished, owns or is named by is that name's (core/object-life.ts):
+ * reported, never written. `own`: the calling run's own name, which it writes; `left`: those names,
+ * when the caller has read them (a reconcile). A `plan` reads and reports, and writes nothing.
  */
 export async function syncPtrs(
   deps: Deps,
   tenant: string,
   index: number,
   excluding?: { kind: 'workload' | 'record'; name: string },
-  plan = false,
+  opts: { plan?: boolean; left?: ReadonlyMap<string, Life>; own?: string } = {},
 ): Promise<ObjectOutcome[]> {
   const { zone, reverseZone } = zonesOf(deps, tenant, index);
+  const lives = opts.left ? undefined : await livesOf(deps, tenant);
   const [workloads, records, reverse] = await Promise.all([
     listWorkloads(deps.db, tenant),
     listRecords(deps.db, tenant),
     deps.ports.dns.listRecords(reverseZone),
   ]);
+  const left = opts.left ?? notSettled(namedLives(lives!, tenant, workloads, records), opts.own);
   const names = {
     workloads: workloads.map((w) => ({ name: w.name, address: w.address, createdAt: w.createdAt })),
     records: records.filter((r) => r.kind === 'subnet').map((r) => ({ name: r.name, address: r.address, createdAt: r.createdAt })),
@@ -88,19 +96,26 @@ export async function syncPtrs(
     if (m) current.set(`${m[4]}.${m[3]}.${m[2]}.${m[1]}`, r.content);
   }
   const addresses = new Set([...current.keys(), ...names.workloads.map((w) => w.address), ...names.records.map((r) => r.address)]);
+  const leftOf = (name: string | undefined) => (name === undefined ? undefined : left.get(name));
   const outcomes: ObjectOutcome[] = [];
   for (const address of [...addresses].sort()) {
-    const action = ptrAction(current.get(address), ptrOwner(address, names, excluding), zone, serviceNames);
+    const owner = ptrOwner(address, names, excluding);
+    const now = current.get(address);
+    const holder = leftOf(owner) ?? leftOf(now === undefined ? undefined : ptrLabel(now, zone));
+    if (holder) {
+      outcomes.push(leftAlone(`record ${ptrName(address)} PTR`, holder)!);
+      continue;
+    }
+    const action = ptrAction(now, owner, zone, serviceNames);
     if (action.kind === 'set') {
       const content = absoluteName(`${action.owner}.${zone}`);
-      const now = current.get(address);
       if (now !== undefined && sameName(now, content)) {
         outcomes.push({ object: `record ${ptrName(address)} PTR`, result: 'in-place' });
         continue;
       }
-      if (plan) outcomes.push(outcomeOf(`record ${ptrName(address)} PTR`, now !== undefined, true, now !== undefined ? ['content'] : []));
+      if (opts.plan) outcomes.push(outcomeOf(`record ${ptrName(address)} PTR`, now !== undefined, true, now !== undefined ? ['content'] : []));
       else outcomes.push(await deps.ports.dns.ensureRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR', content }));
-    } else if (action.kind === 'remove' && !plan) {
+    } else if (action.kind === 'remove' && !opts.plan) {
       await deps.ports.dns.removeRecord({ zone: reverseZone, name: ptrName(address), type: 'PTR' });
     }
   }
@@ -108,32 +123,46 @@ export async function syncPtrs(
 }
 
 /**
- * Re-publishes every name the service holds for a tenant (reconcile): the A of each workload and
- * record from one read of the zone (only what differs is written), then the PTRs. A zone
- * recreated by the dns step gets its names back. A `plan` reads and reports the same, and writes
- * nothing.
+ * Re-publishes every name the service holds for a tenant (reconcile): the A of each settled
+ * workload and record from one read of the zone (only what differs is written), then the PTRs. A
+ * zone recreated by the dns step gets its names back. A name a run holds (a workload's create
+ * parked after its dns step failed, a record's put in flight) is `in-flight`, one left unfinished
+ * `unfinished`: neither its A nor its PTR is written, for that run or the repeat of its create to
+ * write. A `plan` reads and reports the same, and writes nothing.
  */
 export async function republishNames(deps: Deps, tenant: string, index: number, plan = false): Promise<ObjectOutcome[]> {
+  const lives = await livesOf(deps, tenant);
   const [workloads, records] = await Promise.all([listWorkloads(deps.db, tenant), listRecords(deps.db, tenant)]);
   if (workloads.length + records.length === 0) return [];
   const { zone } = zonesOf(deps, tenant, index);
-  const specs: RecordSpec[] = [...workloads.filter((w) => w.status !== 'deleting'), ...records].map((n) => ({
-    zone,
-    name: absoluteName(`${n.name}.${zone}`),
-    type: 'A',
-    content: n.address,
-  }));
+  const lifeOfName = namedLives(lives, tenant, workloads, records);
+  const named = [...workloads, ...records].map((n) => ({ name: n.name, address: n.address, life: lifeOfName.get(n.name)! }));
+  const specOf = (n: { name: string; address: string }): RecordSpec => ({ zone, name: absoluteName(`${n.name}.${zone}`), type: 'A', content: n.address });
+  const left = notSettled(lifeOfName);
   const republish = async () => {
-    const planned = await deps.ports.dns.planRecords(zone, specs);
+    const planned = await deps.ports.dns.planRecords(zone, named.map(specOf));
     const outcomes: ObjectOutcome[] = [];
-    for (const [i, spec] of specs.entries()) {
+    for (const [i, n] of named.entries()) {
       const o = planned[i]!;
-      outcomes.push(plan || o.result === 'in-place' ? o : await deps.ports.dns.ensureRecord(spec));
+      if (left.has(n.name)) outcomes.push(leftAlone(o.object, n.life)!);
+      else outcomes.push(plan || o.result === 'in-place' ? o : await deps.ports.dns.ensureRecord(specOf(n)));
     }
-    return [...outcomes, ...(await syncPtrs(deps, tenant, index, undefined, plan))];
+    return [...outcomes, ...(await syncPtrs(deps, tenant, index, undefined, { plan, left }))];
   };
   return plan ? republish() : withDnsWrites(deps, republish);
 }
+
+/** The life of each name the service publishes for the tenant, by name (a workload's and a record's are never the same). */
+function namedLives(lives: LifeOf, tenant: string, workloads: readonly WorkloadRow[], records: readonly RecordRow[]): Map<string, Life> {
+  return new Map([
+    ...workloads.map((w) => [w.name, lives(objectPath.workload(tenant, w.name), { registered: true, finished: w.status === 'ready' })] as const),
+    ...records.map((r) => [r.name, lives(objectPath.record(tenant, r.name), { registered: true, finished: true })] as const),
+  ]);
+}
+
+/** The names a reconcile or another run leaves alone (`own`, the calling run's name, aside). */
+const notSettled = (lives: ReadonlyMap<string, Life>, own?: string): Map<string, Life> =>
+  new Map([...lives].filter(([name, life]) => name !== own && !mayCorrect(life)));
 
 function sameName(a: string, b: string): boolean {
   const n = (x: string) => x.trim().toLowerCase().replace(/\.$/, '');

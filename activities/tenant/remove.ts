@@ -1,4 +1,8 @@
 import { RECONCILE_AREAS, type RemovalStep, type StepName } from '../../core/step-table.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import { leftAlone, lifeText, whatFinishes, type Life } from '../../core/object-life.js';
+import { objectPath } from '../../contracts/ids.js';
+import { livesOf } from '../object-lives.js';
 
 export type ReconcileArea = (typeof RECONCILE_AREAS)[number];
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
@@ -13,10 +17,21 @@ import { deriveIdentity } from '../../core/identity.js';
 
 export type DeleteStart = { kind: 'proceed'; index: number } | Refusal;
 export type DeletePlan = { kind: 'proceed'; steps: RemovalStep[] } | Refusal;
-/** `areas`: the objects' reconcile activities this site runs after the tenant's steps. */
-export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[]; areas: ReconcileArea[] } | Refusal;
+/**
+ * `areas`: the objects' reconcile activities this site runs after the tenant's steps. `holder`: a
+ * plan of a tenant that is not settled (core/object-life.ts: its create or delete in flight or
+ * parked, or unfinished) reports every object so (`in-flight` with the run), whatever it finds.
+ */
+export type ReconcileStart = { kind: 'proceed'; index: number; steps: StepName[]; areas: ReconcileArea[]; holder?: Omit<ObjectOutcome, 'object'> } | Refusal;
 
 const notFound: Refusal = { kind: 'refused', error: 'not_found', message: 'tenant not found' };
+
+/** Why a reconcile leaves a tenant alone, naming the run that holds it and the call that finishes it. */
+function notSettled(status: string, life: Life): string {
+  if (status === 'deleting') return `tenant is being deleted (${lifeText(life)}); repeat the delete to finish it`;
+  if (status !== 'ready') return `tenant is not ready: its create has not finished (${lifeText(life)}); repeat the create to resume it`;
+  return `tenant is held by ${lifeText(life)}; ${whatFinishes(life)}, then reconcile`;
+}
 
 /**
  * The registry side of delete and reconcile. A delete removes, in the spec's order (core/step-table.ts),
@@ -55,13 +70,18 @@ export function lifecycleActivities(deps: ActivityDeps) {
       });
     },
 
-    async beginReconcile(input: { name: string }): Promise<ReconcileStart> {
+    /**
+     * The state table allows reconcile from `ready` only, and a tenant a run holds is that run's
+     * (its create or delete, parked after a failed step: the repeat of that call finishes it): a
+     * reconcile of it is refused naming the run; a plan, which changes nothing, reports every
+     * object as left to that run.
+     */
+    async beginReconcile(input: { name: string; plan?: boolean }): Promise<ReconcileStart> {
       const row = await getTenantRow(db, input.name);
       if (!row) return notFound;
-      // The state table allows reconcile from `ready` only: a create or a delete that stopped half way is finished by repeating it.
-      if (row.status === 'deleting') return { kind: 'refused', error: 'conflict', message: 'tenant is being deleted; repeat the delete to finish it' };
-      if (row.status !== 'ready')
-        return { kind: 'refused', error: 'conflict', message: 'tenant is not ready: its create has not finished; repeat the create to resume it' };
+      const life = (await livesOf(deps, input.name))(objectPath.tenant(input.name), { registered: true, finished: row.status === 'ready' });
+      const held = leftAlone(`tenant ${input.name}`, life);
+      if (held && !input.plan) return { kind: 'refused', error: 'conflict', message: notSettled(row.status, life) };
       return {
         kind: 'proceed',
         index: row.index,
@@ -69,6 +89,7 @@ export function lifecycleActivities(deps: ActivityDeps) {
         areas: RECONCILE_AREAS.filter((a) =>
           a === 'wifi.reconcile-keys' ? deps.ports.wifi !== undefined : a === 'broker.reconcile-accounts' ? deps.ports.broker !== undefined : true,
         ),
+        ...(held ? { holder: { result: held.result, ...(held.run ? { run: held.run } : {}), ...(held.note ? { note: held.note } : {}) } } : {}),
       };
     },
   };

@@ -26,6 +26,9 @@ import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-acti
 import { generatePsk, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, wifiKeyId, type SealedWifiKey } from '../../core/views/wifi-key.js';
 import { sealedWifiKey } from '../../db/views/wifi-key.js';
+import { leftAlone, mayCorrect } from '../../core/object-life.js';
+import { objectPath } from '../../contracts/ids.js';
+import { livesOf } from '../object-lives.js';
 
 export type PrepareWifiKeyResult = { kind: 'proceed'; key: SealedWifiKey; replaces: string[] } | Refusal;
 
@@ -66,9 +69,10 @@ export function wifiKeyActivities(deps: ActivityDeps) {
     /**
      * A tenant's reconcile of its Wi-Fi keys: each key the registry holds is made to stand in the
      * controller with its stored psk on its trust class's network; a key whose stored copy cannot
-     * be opened is `needs-restore` (the tenant issues it again with its psk). Keys the registry
-     * does not hold cannot be told apart on the controller (an entry carries a password and a
-     * network, no name), so none is reported `unknown` (docs/decisions.md).
+     * be opened is `needs-restore` (the tenant issues it again with its psk); a key a run holds (its
+     * issue parked after a failed step) is `in-flight`, left to that run. Keys the registry does
+     * not hold cannot be told apart on the controller (an entry carries a password and a network,
+     * no name), so none is reported `unknown` (docs/decisions.md).
      */
     async 'wifi.reconcile-keys'(input: ReconcileInput): Promise<ObjectOutcome[]> {
       return reconcileKeys(deps, input.name, modeOf(input));
@@ -266,6 +270,8 @@ async function reconcileKeys(deps: ActivityDeps, tenant: string, mode: Reconcile
   const { db, keys, log, ports } = deps;
   return backendActivity(log, { tenant }, 'wifi', async () => {
     const outcomes: ObjectOutcome[] = [];
+    // Once, before the rows: a run that claims a key after this read waits for the tenant's lease, which a reconcile holds alone.
+    const lives = await livesOf(deps, tenant);
     const bySsid = new Map<string, WifiKeyRow[]>();
     for (const row of await listWifiKeys(db, tenant)) bySsid.set(row.ssid, [...(bySsid.get(row.ssid) ?? []), row]);
     for (const [ssid, rows] of [...bySsid].sort(([a], [b]) => a.localeCompare(b))) {
@@ -278,7 +284,10 @@ async function reconcileKeys(deps: ActivityDeps, tenant: string, mode: Reconcile
           for (const row of (await listWifiKeys(tx, tenant)).filter((r) => rows.some((x) => x.name === r.name))) {
             const psk = open(keys, row.psk);
             const vlanNetwork = networkOf(deps, row);
-            if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
+            // A key a run holds (its issue parked after the controller failed) is that run's to write.
+            const life = lives(objectPath.wifiKey(tenant, row.name), { registered: true, finished: true });
+            if (!mayCorrect(life)) found.push(leftAlone(`wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, life)!);
+            else if (psk === undefined) found.push({ object: `wifi key ${wifiKeyId(tenant, row.name)} on ${ssid}`, result: 'needs-restore' });
             else if (!vlanNetwork) throw new Error(`trust class ${row.trustClass} has no Wi-Fi network at this site`);
             else specs.push({ ssid, vlanNetwork, keyId: wifiKeyId(tenant, row.name), psk, ...(row.mac ? { mac: row.mac } : {}) });
           }

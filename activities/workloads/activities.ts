@@ -13,6 +13,9 @@ import {
 } from '../../db/queries/workloads.js';
 import type { WorkloadRequest } from '../../contracts/workload.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import { leftAlone, mayCorrect } from '../../core/object-life.js';
+import { objectPath } from '../../contracts/ids.js';
+import { livesOf } from '../object-lives.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
@@ -123,24 +126,33 @@ function vmSpecOf(deps: ActivityDeps, spec: WorkloadSpec): VmSpec {
 }
 
 /**
- * A tenant's reconcile of its workloads: every ready workload's VM as the registry holds it
- * (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
- * cluster's guests; a VM in the tenant's VMID range the registry does not hold is `unknown`,
- * destroyed only when the operator asks (`prune`).
+ * A tenant's reconcile of its workloads: the VM of every settled workload as the registry holds
+ * it (cores, memory, disk never shrunk, MAC, network, login keys, running), from one list of the
+ * cluster's guests. A workload a run holds (its create in flight or parked after a failed step)
+ * is reported `in-flight` with its run, one the registry holds unfinished with no run `unfinished`:
+ * neither VM is touched. A VM in the tenant's VMID range that no row and no run claims is
+ * `unknown`, destroyed only when the operator asks (`prune`).
  */
 function reconcileWorkloads(deps: ActivityDeps, input: StepInput, mode: ReconcileMode): Promise<ObjectOutcome[]> {
   const { db, site, ports, log } = deps;
   return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
-    const rows = (await listWorkloads(db, input.name)).filter((r) => r.status === 'ready');
-    const specs = rows.map((r) => specOf(r, input.index));
     const first = workloadVmid(site.vmidBase, input.index, 0);
-    const outcomes = await ports.hypervisor.reconcile(
-      specs.map((s) => vmSpecOf(deps, s)),
-      { first, last: first + ORDINALS_PER_TENANT - 1 },
-      mode,
-    );
-    const names = new Map(specs.map((s) => [`vm ${s.vmid}`, s.name]));
-    return outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
+    const names = new Map<string, string>();
+    const left: ObjectOutcome[] = [];
+    const outcomes = await ports.hypervisor.reconcile({ first, last: first + ORDINALS_PER_TENANT - 1 }, mode, async () => {
+      const lives = await livesOf(deps, input.name);
+      const rows = await listWorkloads(db, input.name);
+      const correct: VmSpec[] = [];
+      for (const row of rows) {
+        const life = lives(objectPath.workload(input.name, row.name), { registered: true, finished: row.status === 'ready' });
+        names.set(`vm ${row.vmid}`, row.name);
+        if (mayCorrect(life)) correct.push(vmSpecOf(deps, specOf(row, input.index)));
+        else left.push(leftAlone(`workload ${row.name} (vm ${row.vmid})`, life)!);
+      }
+      return { correct, claimed: new Set(rows.map((r) => r.vmid)) };
+    });
+    const named = outcomes.map((o) => (names.has(o.object) ? { ...o, object: `workload ${names.get(o.object)} (${o.object})` } : o));
+    return [...named, ...left];
   });
 }
 
@@ -228,7 +240,7 @@ async function publishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<
   return runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => [
       await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
-      ...(await syncPtrs(deps, spec.tenant, spec.index)),
+      ...(await syncPtrs(deps, spec.tenant, spec.index, undefined, { own: spec.name })),
     ]),
   );
 }
@@ -255,7 +267,7 @@ async function unpublishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promis
   await runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => {
       await unpublishName(deps, spec.tenant, spec.index, spec.name);
-      await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name });
+      await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name }, { own: spec.name });
     }),
   );
 }

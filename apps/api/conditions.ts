@@ -33,12 +33,5 @@ export async function withCondition<V extends object>(
   return one;
 }
 
-/** The paths objects are named by, as `contracts/ids.ts` `objectOfRun` names them. */
-export const objectPath = {
-  tenant: (t: string) => `tenants/${t}`,
-  workload: (t: string, name: string) => `tenants/${t}/workloads/${name}`,
-  record: (t: string, name: string) => `tenants/${t}/records/${name}`,
-  deviceAddress: (t: string, device: string) => `tenants/${t}/devices/${device}/address`,
-  wifiKey: (t: string, name: string) => `tenants/${t}/wifi-keys/${name}`,
-  brokerAccount: (t: string, name: string) => `tenants/${t}/broker-accounts/${name}`,
-};
+/** The paths objects are named by (contracts/ids.ts), as reads look their runs up. */
+export { objectPath } from '../../contracts/ids.js';

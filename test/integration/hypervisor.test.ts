@@ -511,7 +511,8 @@ describe("a reconcile's status reads", () => {
         taskTimeoutMs: 2_000,
       });
       const range = { first: specs[0]!.vmid, last: specs[2]!.vmid };
-      const planned = await counted.reconcile(specs, range, 'plan');
+      const claims = async () => ({ correct: specs, claimed: new Set<number>() });
+      const planned = await counted.reconcile(range, 'plan', claims);
       expect(planned).toEqual([
         { object: `vm ${specs[0]!.vmid}`, result: 'in-place' },
         { object: `vm ${specs[1]!.vmid}`, result: 'corrected', fields: ['power'] },
@@ -520,7 +521,7 @@ describe("a reconcile's status reads", () => {
       expect(paths.filter((p) => p.endsWith('/status/current'))).toEqual([]);
       expect(paths.filter((p) => /\/nodes\/[^/]+\/qemu$/.test(p))).toEqual(['/api2/json/nodes/pve1/qemu']);
       expect(sim.state.vms.get(specs[1]!.vmid)!.status).toBe('stopped');
-      expect((await counted.reconcile(specs, range, 'correct'))[1]).toEqual({ object: `vm ${specs[1]!.vmid}`, result: 'corrected', fields: ['power'] });
+      expect((await counted.reconcile(range, 'correct', claims))[1]).toEqual({ object: `vm ${specs[1]!.vmid}`, result: 'corrected', fields: ['power'] });
       expect(sim.state.vms.get(specs[1]!.vmid)!.status).toBe('running');
     } finally {
       await front.close();

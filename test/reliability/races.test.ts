@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { allOneAt, gatewayRereads, NONE, tenantObjects, type TenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
+import { overlapMs, timed, trialsUntilOverlapped } from '../support/race-trials.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import type { SweepResult } from '../../contracts/tenant.js';
 
@@ -638,16 +639,6 @@ interface Figures {
   overlapped: number[];
 }
 
-/** A call's answer with when it was sent and when its answer was back (performance.now(), ms). */
-async function timed(send: () => Promise<Answer>): Promise<{ answer: Answer; start: number; end: number }> {
-  const start = performance.now();
-  const answer = await send();
-  return { answer, start, end: performance.now() };
-}
-
-/** How long two calls were both in flight (ms); 0 or less when one ended before the other began. */
-const overlapMs = (x: { start: number; end: number }, y: { start: number; end: number }) => Math.min(x.end, y.end) - Math.max(x.start, y.start);
-
 async function trial(pair: Pair, i: number, figures: Figures): Promise<void> {
   const name = `${pair.tag}${i}`;
   const ctx: Ctx = { name, subnetHost: () => '', psks: [] };
@@ -692,26 +683,14 @@ describe('two operations on one tenant at once (issue 15)', () => {
       const figures: Figures = { trials: 0, orders: {}, anomalies: [], overlapped: [] };
       const needed = pair.overlapping ?? OVERLAPPING;
       const wanted = Math.max(TRIALS, needed);
-      // A lane starts another trial while the pair is short of its trials, or of overlapping ones
-      // counting those still in flight; a trial that did not overlap is made up for by another.
-      let started = 0;
-      let inFlight = 0;
-      const another = () => started < wanted || (figures.overlapped.length + inFlight < needed && started < MAX_TRIALS);
-      // Lanes that stopped while a trial was in flight that then did not overlap start again.
-      while (another())
-        await Promise.all(
-          Array.from({ length: LANES }, async () => {
-            while (another()) {
-              const i = started++;
-              inFlight++;
-              try {
-                await trial(pair, i, figures);
-              } finally {
-                inFlight--;
-              }
-            }
-          }),
-        );
+      await trialsUntilOverlapped({
+        wanted,
+        needed,
+        max: MAX_TRIALS,
+        lanes: LANES,
+        overlapped: () => figures.overlapped.length,
+        trial: (i) => trial(pair, i, figures),
+      });
       results.push({ pair: pair.id, trials: figures.trials, orders: figures.orders, anomalies: figures.anomalies.length });
       const overlaps = [...figures.overlapped].sort((x, y) => x - y);
       const median = overlaps.length ? overlaps[Math.floor(overlaps.length / 2)] : 0;

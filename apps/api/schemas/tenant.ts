@@ -124,14 +124,19 @@ export const ReconciledObject = z
       .string()
       .openapi({ description: 'the tenant step (`dns`, `network`, ...) or the area of its objects (`hypervisor`, `wifi`, `broker`) that holds the object' }),
     object: z.string(),
-    result: z.enum(['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed']).openapi({
+    result: z.enum(['in-place', 'created', 'corrected', 'needs-restore', 'unknown', 'removed', 'in-flight', 'unfinished']).openapi({
       description:
-        "`needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, the registry does not (removed with `prune=true`)",
+        "`needs-restore`: only the tenant can restore it (a broker client's password, an unreadable Wi-Fi key); `unknown`: the backend holds it, and no registry row and no run claims it (removed with `prune=true`); `in-flight`: a run holds it (in flight, or parked after a failed step until its call is repeated): nothing was changed or removed of it, `run` names the run; `unfinished`: the registry holds it unfinished and no run does (its create gave up): nothing was changed of it, and repeating its create finishes it",
     }),
     fields: z.array(z.string()).optional().openapi({ description: 'for `corrected`: the fields that differed' }),
     warnings: z.array(z.string()).optional().openapi({
       description: "what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads",
     }),
+    run: z.string().optional().openapi({
+      description:
+        'for `in-flight`: the run that holds the object (its id, as the `Run-Id` header names it, e.g. `workload-create/acme/db`); for `unfinished`: its last run',
+    }),
+    note: z.string().optional().openapi({ description: 'for `in-flight` and `unfinished`: why the object was left alone, and which call finishes it' }),
   })
   .openapi('ReconciledObject');
 
@@ -139,7 +144,7 @@ export const ReconciledObject = z
 export const ReconciledTenant = Tenant.extend({
   plan: z.boolean().optional().openapi({
     description:
-      '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`), and the answer carries no secret',
+      '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run',
   }),
   objects: z.array(ReconciledObject),
 }).openapi('ReconciledTenant');
