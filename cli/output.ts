@@ -108,7 +108,7 @@ export function table(value: unknown): string {
 interface Reconciled {
   name?: string;
   plan?: boolean;
-  objects: { area: string; object: string; result: string; fields?: string[] }[];
+  objects: { area: string; object: string; result: string; fields?: string[]; run?: string; note?: string }[];
 }
 
 function isReconciled(value: unknown): value is Reconciled {
@@ -123,6 +123,8 @@ const PLANNED: Record<string, string> = {
   corrected: 'correct',
   'needs-restore': 'needs-restore (the tenant restores it)',
   unknown: 'unknown (removed only with --prune)',
+  'in-flight': 'leave (a run holds it)',
+  unfinished: 'leave (its create is to be repeated)',
 };
 
 /**
@@ -136,5 +138,10 @@ function reconciledTable(value: Reconciled): string {
   const head = value.plan
     ? `plan for tenant ${value.name ?? ''}: nothing was changed; a reconcile would act on ${changing} of ${value.objects.length} objects`
     : `reconciled tenant ${value.name ?? ''}: ${changing} of ${value.objects.length} objects were not in place`;
-  return `${head}\n\n${grid([['AREA', 'OBJECT', value.plan ? 'PLAN' : 'RESULT', 'FIELDS'], ...rows.map((o) => [o.area, o.object, word(o.result), (o.fields ?? []).join(',')])])}`;
+  // An object left alone says by which run and why, in a column of its own when there is one.
+  const noted = rows.some((o) => o.run || o.note);
+  const noteOf = (o: Reconciled['objects'][number]) => [o.run ? `run ${o.run}` : '', o.note ?? ''].filter(Boolean).join(': ');
+  const header = ['AREA', 'OBJECT', value.plan ? 'PLAN' : 'RESULT', 'FIELDS', ...(noted ? ['NOTE'] : [])];
+  const cells = rows.map((o) => [o.area, o.object, word(o.result), (o.fields ?? []).join(','), ...(noted ? [noteOf(o)] : [])]);
+  return `${head}\n\n${grid([header, ...cells])}`;
 }

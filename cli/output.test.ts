@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { conditionLine, failureLine, table } from './output.js';
+
+describe('a plan as a person reads it', () => {
+  it('an object a run holds says which run and why, in a NOTE column; the others keep theirs', () => {
+    const text = table({
+      name: 'acme',
+      plan: true,
+      objects: [
+        { area: 'hypervisor', object: 'workload db (vm 10040)', result: 'in-flight', run: 'workload-create/acme/db', note: 'parked after its dns step failed' },
+        { area: 'dns', object: 'zone acme.lab.example.', result: 'in-place' },
+      ],
+    });
+    const [head, , columns, first, second] = text.split('\n');
+    expect(head).toBe('plan for tenant acme: nothing was changed; a reconcile would act on 1 of 2 objects');
+    expect(columns!.split(/\s{2,}/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS', 'NOTE']);
+    expect(first).toContain('leave (a run holds it)');
+    expect(first).toContain('run workload-create/acme/db: parked after its dns step failed');
+    expect(second!.split(/\s{2,}/)).toEqual(['dns', 'zone acme.lab.example.', 'keep']);
+  });
+
+  it('no NOTE column when nothing is left alone', () => {
+    const text = table({ name: 'acme', plan: true, objects: [{ area: 'dns', object: 'zone acme.lab.example.', result: 'corrected', fields: ['NS'] }] });
+    expect(text.split('\n')[2]!.split(/\s{2,}/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS']);
+  });
+});
+
+describe('a failed step and a condition as lines a person acts on', () => {
+  it.each([
+    [
+      'a fault after the retries',
+      { step: 'dns', activity: 'dns.publish-workload', reason: 'BackendFailed', backend: 'powerdns', status: 503, answer: 'PATCH /zones/x -> 503' },
+      'step dns (dns.publish-workload): powerdns answered 503, failed after its retries\n  PATCH /zones/x -> 503',
+    ],
+    [
+      'a refusal on purpose',
+      { step: 'network', reason: 'BackendRefused', backend: 'proxmox' },
+      'step network: proxmox, refused on purpose: repeating alone will not help',
+    ],
+    ['no backend answered', { step: 'state', reason: 'BackendFailed' }, 'step state: the backend, failed after its retries'],
+  ])('%s', (_why, failure, line) => {
+    expect(failureLine(failure)).toBe(line);
+  });
+
+  it('a ready object, or one with no condition, prints nothing; a parked one says what to repeat', () => {
+    expect(conditionLine({ condition: { ready: true } })).toBeUndefined();
+    expect(conditionLine({ name: 'x' })).toBeUndefined();
+    expect(
+      conditionLine({
+        condition: {
+          ready: false,
+          run: { id: 'workload-create/acme/db', state: 'parked', operation: 'workload-create' },
+          since: '2026-11-29T03:00:00.000Z',
+          failure: { step: 'dns', reason: 'BackendFailed' },
+        },
+      }),
+    ).toBe(
+      'not ready: its run workload-create/acme/db is parked since 2026-11-29T03:00:00.000Z; repeat the workload create to resume\nstep dns: the backend, failed after its retries',
+    );
+  });
+});
