@@ -4,6 +4,7 @@ import type { RunFailure, RunState } from '../core/object-life.js';
 import { operationOf } from '../core/search-attributes.js';
 import { claimObject, settleObject, type RunOf } from '../db/queries/object-runs.js';
 import { seal } from '../db/seal.js';
+import { callDigest } from '../core/call-digest.js';
 import type { ActivityDeps } from './deps.js';
 
 /**
@@ -30,8 +31,11 @@ export interface RunSettled {
   state: Exclude<RunState, 'in-flight'>;
   failure?: RunFailure;
   parkedMs?: number;
-  /** A success a caller must not lose (it may carry secrets, sealed): kept sealed for the repeat. */
-  answer?: { id: string; value: unknown };
+  /**
+   * A success a caller must not lose (it may carry secrets, sealed): kept sealed for a repeat of
+   * `request`, the call it answered (core/call-digest.ts).
+   */
+  answer?: { id: string; value: unknown; request?: unknown };
   removed?: boolean;
 }
 
@@ -48,7 +52,9 @@ export function objectRunActivities(deps: ActivityDeps) {
         state: s.state,
         ...(s.failure ? { failure: s.failure } : {}),
         ...(s.state === 'parked' ? { claimMs: (s.parkedMs ?? 0) + PARKED_CLAIM_MARGIN_MS } : {}),
-        ...(s.answer ? { answer: { id: s.answer.id, sealed: seal(deps.keys, JSON.stringify(s.answer.value)) } } : {}),
+        ...(s.answer
+          ? { answer: { id: s.answer.id, sealed: seal(deps.keys, JSON.stringify(s.answer.value)), requestHash: callDigest(s.answer.request) } }
+          : {}),
         ...(s.removed ? { removed: true } : {}),
       });
     },

@@ -51,3 +51,11 @@ export const LEASE_RELEASE_OPTIONS: LocalActivityOptions = {
   scheduleToCloseTimeout: '15m',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s' },
 };
+
+/**
+ * What a run writes of its object's life (claimRun, settleRun: activities/object-runs.ts) is
+ * retried until it lands, for as long as a lease's release is: a settle that gave up after five
+ * attempts while the registry was away failed an attempt whose backends had all answered, and its
+ * repeat found the tenant ready and answered 409 with the secrets never shown (the database-cut test).
+ */
+export const LIFE_OPTIONS: LocalActivityOptions = LEASE_RELEASE_OPTIONS;

@@ -14,7 +14,7 @@ import {
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
 import { answered } from './run-attributes.js';
-import { answering, failureOfLastAttempt, parksAfterFailure, runEnded } from './run-step.js';
+import { answering, answersCall, failureOfLastAttempt, parksAfterFailure, runEnded } from './run-step.js';
 
 /**
  * How a run serves the calls delivered to it by update-with-start. Every call is an attempt.
@@ -50,7 +50,12 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
   attempt: (req: Req) => Promise<Res>,
   policy: AttemptPolicy<Res>,
 ): Promise<Res | undefined> {
-  const calls = policy.kind === 'parked' ? joined(attempt) : serial(attempt);
+  // Each attempt knows the call it answers: the registry keeps its answer for a repeat of that call.
+  const answer = (req: Req) => {
+    answersCall(req);
+    return attempt(req);
+  };
+  const calls = policy.kind === 'parked' ? joined(answer) : serial(answer);
   const parking = policy.kind === 'parked' ? policy : policy.park;
   if (parking) parksAfterFailure(parking.parkedTimeoutMs);
   setHandler(update, calls.handle);

@@ -3,7 +3,7 @@ import type { Activities } from '../activities/index.js';
 import type { RunSettled } from '../activities/object-runs.js';
 import { objectOfRun } from '../contracts/ids.js';
 import type { RunFailure } from '../core/object-life.js';
-import { REGISTRY_OPTIONS, STEP_OPTIONS } from './activity-options.js';
+import { LIFE_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { failedStepOf, isStepFailure } from './failures.js';
 import { answered, atStep, stepFailed } from './run-attributes.js';
 
@@ -44,7 +44,7 @@ export interface StepAbout {
 }
 
 const acts = proxyActivities<Activities>(STEP_OPTIONS);
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
+const lives = proxyLocalActivities<Activities>(LIFE_OPTIONS);
 
 let ran: RanStep[] = [];
 let failedEarlier = false;
@@ -53,6 +53,13 @@ let lastFailure: RunFailure | undefined;
 /** How long a failed attempt parks for its repeat; undefined for a run that ends after one (a reconcile). */
 let parksFor: number | undefined;
 let answers = 0;
+/** The request of the call the next attempt answers (set by workflows/attempts.ts), kept with its answer. */
+let call: unknown;
+
+/** The attempt server says which call's request the attempt about to begin answers. */
+export function answersCall(request: unknown): void {
+  call = request;
+}
 
 /** The area of a step activity: `hypervisor` of `hypervisor.ensure-vm`. */
 export const areaOf = (activity: string): string => activity.slice(0, activity.indexOf('.'));
@@ -117,7 +124,7 @@ function records(): boolean {
 
 /** A parked run's end, recorded: it gave up waiting, or its object was deleted under it. */
 export async function runEnded(state: 'given-up' | 'superseded', failure?: RunFailure): Promise<void> {
-  if (records()) await registry.settleRun({ state, ...(failure ? { failure } : {}) });
+  if (records()) await lives.settleRun({ state, ...(failure ? { failure } : {}) });
 }
 
 /** The failure an attempt's failed answer recorded (for a give-up's record). */
@@ -138,20 +145,23 @@ export type Answered<R> = R & { ran: RanStep[]; failure?: RunFailure; answer_id?
 export async function answering<R extends { kind: string }>(work: () => Promise<R>, success: (r: R) => string = (r) => r.kind): Promise<Answered<R>> {
   ran = [];
   lastFailure = undefined;
+  // Taken before the first await: the next call's request is set only once this attempt has ended.
+  const request = call;
+  call = undefined;
   const recording = records();
-  if (recording) await registry.claimRun();
+  if (recording) await lives.claimRun();
   const resumes = failedEarlier;
   const result = await work();
   const failedOrRefused = result.kind === 'failed' || result.kind === 'refused';
   if (result.kind === 'failed') failedEarlier = true;
   answered(failedOrRefused ? result.kind : resumes ? 'resumed' : success(result));
   const failure = result.kind === 'failed' ? (lastFailure ?? { step: (result as { step?: string }).step ?? 'unknown', reason: 'unknown' }) : undefined;
-  const answer_id = recording ? await settle(result, failure) : undefined;
+  const answer_id = recording ? await settle(result, failure, request) : undefined;
   return Object.assign(result, { ran: [...ran] }, failure ? { failure } : {}, answer_id ? { answer_id } : {});
 }
 
 /** How the attempt ended, in the registry; the kept answer's id when it kept one. */
-async function settle<R extends { kind: string }>(result: R, failure: RunFailure | undefined): Promise<string | undefined> {
+async function settle<R extends { kind: string }>(result: R, failure: RunFailure | undefined, request: unknown): Promise<string | undefined> {
   const type = workflowInfo().workflowType;
   const s: RunSettled =
     result.kind === 'failed'
@@ -160,9 +170,9 @@ async function settle<R extends { kind: string }>(result: R, failure: RunFailure
   let answerId: string | undefined;
   if (result.kind !== 'failed' && result.kind !== 'refused' && !KEEPS_NO_ANSWER.has(type)) {
     answerId = `${workflowInfo().runId}/${++answers}`;
-    s.answer = { id: answerId, value: { ...result, ran: [...ran] } };
+    s.answer = { id: answerId, value: { ...result, ran: [...ran] }, ...(request !== undefined ? { request } : {}) };
     if (REMOVES.test(type)) s.removed = true;
   }
-  await registry.settleRun(s);
+  await lives.settleRun(s);
   return answerId;
 }

@@ -70,13 +70,13 @@ export function runs(client: Client, taskQueue: string, parkedTimeoutMs = DEFAUL
   };
   async function attempt<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
     if (!start.collect || !lost) return deliver(workflow, update, start, req);
-    const kept = await lost.collect<Ret>(start.workflowId);
+    const kept = await lost.collect<Ret>(start.workflowId, req);
     if (kept !== undefined) return kept;
     const answer = await deliver(workflow, update, start, req);
     // Refused (`already exists`) because the run that kept the lost answer ended just before this
     // call reached it: that answer is this call's.
     if ((answer as { kind?: string }).kind !== 'refused') return answer;
-    return (await lost.collect<Ret>(start.workflowId)) ?? answer;
+    return (await lost.collect<Ret>(start.workflowId, req)) ?? answer;
   }
   async function deliver<W extends Workflow, Ret, Req>(workflow: W, update: UpdateDefinition<Ret, [Req]>, start: RunStart<W>, req: Req): Promise<Ret> {
     sawRun(start.workflowId);

@@ -9,6 +9,7 @@ CREATE TABLE "object_runs" (
 	"since" timestamp with time zone DEFAULT now() NOT NULL,
 	"claim_expires_at" timestamp with time zone,
 	"answer_id" text,
+	"request_hash" text,
 	"answer" text,
 	"answered_at" timestamp with time zone,
 	"delivered_at" timestamp with time zone,

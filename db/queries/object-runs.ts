@@ -33,7 +33,7 @@ export interface Settling {
   /** A parked run's claim lasts this long (its parked timeout, and a margin). */
   claimMs?: number;
   /** A success to keep for the caller who may not have received it: its id and the answer, sealed. */
-  answer?: { id: string; sealed: string };
+  answer?: { id: string; sealed: string; requestHash: string };
   /** A success that removed the object: the answers kept by its other runs go (their secrets are gone). */
   removed?: boolean;
 }
@@ -52,7 +52,7 @@ export async function settleObject(db: Db, r: RunOf, s: Settling): Promise<void>
       failure: s.failure ?? null,
       since: sql`now()`,
       claimExpiresAt: s.claimMs !== undefined ? after(s.claimMs) : null,
-      ...(s.answer ? { answerId: s.answer.id, answer: s.answer.sealed, answeredAt: sql`now()`, deliveredAt: null } : {}),
+      ...(s.answer ? { answerId: s.answer.id, answer: s.answer.sealed, requestHash: s.answer.requestHash, answeredAt: sql`now()`, deliveredAt: null } : {}),
     };
     await tx
       .insert(objectRuns)
@@ -123,32 +123,44 @@ export async function registryNow(db: Db): Promise<Date> {
 }
 
 /**
- * Takes, once, the answer a run kept that no caller was handed (`delivered_at` null), for the
- * repeat of the call that lost it (the same run id: the same request), younger than the window.
- * Two repeats at once: one gets it.
+ * The answer a run kept for this very call (`requestHash`, the same run id) that no caller was
+ * handed (`delivered_at` null), younger than the window: the repeat of a call that lost it. Only
+ * read here: the API instance that hands it out marks it delivered as it does any answer
+ * (`answerDelivered`), so a connection cut between the database and the API never loses it.
  */
-export async function collectAnswer(db: Db, workflowId: string, windowMs: number): Promise<string | undefined> {
+export async function collectAnswer(
+  db: Db,
+  workflowId: string,
+  requestHash: string,
+  windowMs: number,
+): Promise<{ sealed: string; answerId: string } | undefined> {
   const [row] = await db
-    .update(objectRuns)
-    .set({ deliveredAt: sql`now()` })
+    .select({ sealed: objectRuns.answer, answerId: objectRuns.answerId })
+    .from(objectRuns)
     .where(
       and(
         eq(objectRuns.workflowId, workflowId),
+        eq(objectRuns.requestHash, requestHash),
         isNotNull(objectRuns.answer),
         isNull(objectRuns.deliveredAt),
         gt(objectRuns.answeredAt, sql`now() - make_interval(secs => ${windowMs / 1000})`),
       ),
-    )
-    .returning({ sealed: objectRuns.answer });
-  return row?.sealed ?? undefined;
+    );
+  return row?.sealed && row.answerId ? { sealed: row.sealed, answerId: row.answerId } : undefined;
 }
 
-/** A caller was handed the answer: no repeat collects it again. */
-export async function answerDelivered(db: Db, workflowId: string, answerId: string): Promise<void> {
+/** A caller is being handed the answer: no repeat collects it again (`false`: the connection closed before it went out). */
+export async function answerDelivered(db: Db, workflowId: string, answerId: string, delivered = true): Promise<void> {
   await db
     .update(objectRuns)
-    .set({ deliveredAt: sql`now()` })
-    .where(and(eq(objectRuns.workflowId, workflowId), eq(objectRuns.answerId, answerId), isNull(objectRuns.deliveredAt)));
+    .set({ deliveredAt: delivered ? sql`now()` : null })
+    .where(
+      and(
+        eq(objectRuns.workflowId, workflowId),
+        eq(objectRuns.answerId, answerId),
+        delivered ? isNull(objectRuns.deliveredAt) : isNotNull(objectRuns.deliveredAt),
+      ),
+    );
 }
 
 /** Forgets kept answers older than the window, and finished runs of objects long settled. */

@@ -33,6 +33,8 @@ export const objectRuns = pgTable(
     /** A claim (in-flight, parked) whose run was ended by hand frees itself after this. */
     claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true, mode: 'date' }),
     answerId: text('answer_id'),
+    /** Which call the kept answer answers (core/call-digest.ts): only a repeat of that call collects it. */
+    requestHash: text('request_hash'),
     answer: text('answer'),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),

@@ -275,6 +275,7 @@ describe('the admission key of the enrolled tenant', () => {
       secrets_stored: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      condition: { ready: true, run: expect.objectContaining({ id: 'admission-wifi/dev7', state: 'done' }), since: expect.any(String) },
     });
     const list = await site.call('GET', '/v1/tenants/dev7/wifi-keys', { token });
     expect(list.body.wifi_keys.map((k: any) => k.name)).toEqual(['admission']);

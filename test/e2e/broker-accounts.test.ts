@@ -82,7 +82,10 @@ describe('issuing a workload account', () => {
     const one = await site.call('GET', '/v1/tenants/acme/broker-accounts/app', { token: acme.api_token });
     expect(one.status).toBe(200);
     const { password: _p, ...rest } = app;
-    expect(one.body).toEqual(rest);
+    expect(one.body).toEqual({
+      ...rest,
+      condition: { ready: true, run: expect.objectContaining({ id: 'broker-account/acme/app', state: 'done' }), since: expect.any(String) },
+    });
     const list = await site.call('GET', '/v1/tenants/acme/broker-accounts');
     expect(list.status).toBe(200);
     expect(list.body.broker_accounts.map((a: any) => a.name)).toContain('app');

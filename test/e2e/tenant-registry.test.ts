@@ -33,6 +33,7 @@ function fabric(zones: Record<string, number>, vnets: Record<string, { zone: str
 function expectTenant(t: any, name: string, i: number) {
   const s = site.config.site!;
   expect(Object.keys(t).sort()).toEqual([
+    'condition',
     'created_at',
     'dashboard',
     'dns',
@@ -67,6 +68,9 @@ function expectTenant(t: any, name: string, i: number) {
   expect(t.log).toEqual(s.logStore ? { account_id: 1000 + i, endpoint: s.logStore.endpoint, select_header: expect.any(String) } : { account_id: 1000 + i });
   expect(t.dashboard).toEqual(s.grafana ? { url: expect.any(String), org_id: expect.any(Number), username: expect.any(String) } : {});
   expect(t.secrets_stored).toBe(true);
+  // Beside `status`, the condition of its newest run: a create, done (or none recorded, for a row written by hand).
+  expect(t.condition.ready).toBe(true);
+  if (t.condition.run) expect(t.condition.run).toMatchObject({ state: 'done' });
   expect(t.steps.map((x: any) => x.name)).toEqual([
     'dns',
     'resolver',

@@ -84,10 +84,15 @@ describe('creating a workload', () => {
   it('reads it back (GET one, GET list by ordinal) as the operator and as the tenant', async () => {
     const one = await site.call('GET', '/v1/tenants/acme/workloads/web', { token: acme.api_token });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual(web);
+    // A read adds, beside `status`, the condition of the workload's newest run: its create, done.
+    const read = {
+      ...web,
+      condition: { ready: true, run: expect.objectContaining({ id: 'workload-create/acme/web', state: 'done' }), since: expect.any(String) },
+    };
+    expect(one.body).toEqual(read);
     const list = await site.call('GET', '/v1/tenants/acme/workloads');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ workloads: [web] });
+    expect(list.body).toEqual({ workloads: [read] });
   });
 
   it('repeating it re-applies the sizing and keeps the identity', async () => {

@@ -27,6 +27,11 @@ export interface WorkflowTestEnv {
   taskQueue: string;
   /** The run's stubbed activities, replaced per test: only the ones a test's path calls need be. */
   stubs: Partial<Activities>;
+  /**
+   * What the runs wrote of their objects' lives (`claimRun`, `settleRun`: activities/object-runs.ts),
+   * in order, unless a test stubs those itself: every run of an object writes them.
+   */
+  lives: { workflowId: string; runId: string; activity: 'claimRun' | 'settleRun'; settled?: unknown }[];
   stop(): Promise<void>;
 }
 
@@ -52,9 +57,15 @@ export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): P
   const stubs: Partial<Activities> = {};
   // The worker's `default` activity answers every type (the SDK's fallback), so each call finds
   // the stub of the moment: a test replaces an activity without a new worker.
+  const lives: WorkflowTestEnv['lives'] = [];
+  const recordLife = (activity: 'claimRun' | 'settleRun') => async (settled?: unknown) => {
+    const run = Context.current().info.workflowExecution!;
+    lives.push({ workflowId: run.workflowId, runId: run.runId, activity, ...(settled !== undefined ? { settled } : {}) });
+  };
+  const lifeWrites: Record<string, (...a: unknown[]) => unknown> = { claimRun: recordLife('claimRun'), settleRun: recordLife('settleRun') };
   const dispatch = (...args: unknown[]) => {
     const name = Context.current().info.activityType;
-    const stub = (stubs as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name];
+    const stub = (stubs as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name] ?? lifeWrites[name];
     if (!stub) throw ApplicationFailure.nonRetryable(`activity ${name} is not stubbed in this test`, 'NotStubbed');
     return stub(...args);
   };
@@ -78,6 +89,7 @@ export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): P
     env,
     taskQueue,
     stubs,
+    lives,
     async stop() {
       worker.shutdown();
       await running;

@@ -47,6 +47,10 @@ const describeRun = async (id: string) => {
   const d = await w.env.client.workflow.getHandle(id).describe();
   return { runId: d.runId, status: d.status.name, outcome: d.typedSearchAttributes.get(OUTCOME), failedSteps: d.typedSearchAttributes.get(FAILED_STEPS) ?? [] };
 };
+/** What the run wrote of its object's life (activities/object-runs.ts), in order: `claim`, or the settled state. */
+const lifeOf = (id: string) =>
+  w.lives.filter((l) => l.workflowId === id).map((l) => (l.activity === 'claimRun' ? 'claim' : (l.settled as { state: string }).state));
+const settledOf = (id: string) => w.lives.filter((l) => l.workflowId === id && l.activity === 'settleRun').map((l) => l.settled as Record<string, any>);
 const within = <T>(ms: number, p: Promise<T>): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms))]);
 const currentDetails = async (id: string): Promise<string> =>
@@ -171,12 +175,21 @@ describe('a failed attempt', () => {
       /^Parked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/,
     );
 
+    // The registry is told: the object is claimed, then parked with the failed step, for the parked bound.
+    expect(lifeOf(id)).toEqual(['claim', 'parked']);
+    expect(settledOf(id)[0]).toMatchObject({ state: 'parked', parkedMs: PARKED_MS, failure: { step: 'dns', activity: 'dns.ensure' } });
+    expect((failed as { failure?: unknown }).failure).toEqual(settledOf(id)[0]!.failure);
+
     stubs.step('dns.ensure', async () => []);
     const again = await create('parked');
     expect(again.kind).toBe('ready');
     await w.env.client.workflow.getHandle(id).result();
     expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['dns'] });
     expect(await currentDetails(id)).toBe('');
+    // Resumed: claimed again, then done, its answer kept for a caller who may lose it, named as the API was told.
+    expect(lifeOf(id)).toEqual(['claim', 'parked', 'claim', 'done']);
+    const done = settledOf(id)[1]!;
+    expect(done.answer).toMatchObject({ id: (again as { answer_id?: string }).answer_id, value: { kind: 'ready' } });
   });
 
   it('parked, ends at once, Completed and `superseded`, when the API says its object was deleted', async () => {
@@ -189,6 +202,7 @@ describe('a failed attempt', () => {
     // Before its parked bound (1.5 s) could end it Failed.
     await within(1_000, w.env.client.workflow.getHandle(id).result());
     expect(await describeRun(id)).toMatchObject({ status: 'COMPLETED', outcome: 'superseded', failedSteps: ['dns'] });
+    expect(lifeOf(id)).toEqual(['claim', 'parked', 'superseded']);
     // A delete that did not answer `deleted` tells no run.
     stubs.step('dns.ensure', stepFails('dns'));
     expect(await create('kept')).toMatchObject({ kind: 'failed', step: 'dns' });
@@ -219,6 +233,9 @@ describe('a failed attempt', () => {
     const plain = new Client({ connection: w.env.connection });
     const last = (await plain.workflow.getHandle(id).fetchHistory()).events!.at(-1)!;
     expect(last.workflowExecutionFailedEventAttributes?.failure?.message).toBe('gave up: step "dns" failed and no repeat of the create came within 2 s');
+    // The registry hears it gave up, with the failure it gave up on: the object is no longer claimed.
+    expect(lifeOf(id)).toEqual(['claim', 'parked', 'given-up']);
+    expect(settledOf(id)[1]).toMatchObject({ state: 'given-up', failure: { step: 'dns' } });
     const failedRun = (await describeRun(id)).runId;
 
     stubs.step('dns.ensure', async () => []);

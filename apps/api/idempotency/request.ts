@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { canonical } from '../../../core/call-digest.js';
 
 /**
  * The pure parts of `Idempotency-Key` handling (IETF draft "The Idempotency-Key HTTP Header
@@ -17,19 +18,6 @@ export function readIdempotencyKey(header: string | undefined): KeyReading {
   const key = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
   if (!KEY.test(key)) return { kind: 'invalid', reason: 'Idempotency-Key: must be 1 to 255 visible ASCII characters' };
   return { kind: 'key', key };
-}
-
-/** JSON with object keys sorted, so the same body sent with other spacing or key order hashes the same. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
 }
 
 /** What a repeat must match: method, path and body (as JSON when it parses, as bytes otherwise). */

@@ -33,10 +33,12 @@ export function sawRun(id: string, answer?: unknown): void {
   if (typeof answer_id === 'string') seen.answers.push({ workflowId: id, answerId: answer_id });
 }
 
-/** The call's answer is a lost one collected from the registry. */
-export function collectedAnswer(): void {
+/** The call's answer is a lost one collected from the registry: marked delivered as it goes out. */
+export function collectedAnswer(workflowId: string, answerId: string): void {
   const seen = store.getStore();
-  if (seen) seen.collected = true;
+  if (!seen) return;
+  seen.collected = true;
+  seen.answers.push({ workflowId, answerId });
 }
 
 /** Whether the call being answered collected a lost answer (the idempotency middleware says so in its header). */
@@ -46,22 +48,24 @@ export const answerWasCollected = (): boolean => store.getStore()?.collected ===
 export const stepsHeader = (steps: { activity: string; ok: boolean }[]): string => steps.map((s) => `${s.activity}=${s.ok ? 'ok' : 'failed'}`).join(', ');
 
 /**
- * `delivered`: told of each kept answer once the response carrying it has been written out (on a
- * Node server: its `finish`; a connection that closed first leaves the answer to be collected by
- * the repeat). A failure to say so leaves the answer collectable, logged, never failing the call.
+ * `delivered`: told of each kept answer before the response carrying it leaves, so a repeat sent
+ * the moment it arrives never collects it again; told it was not (`false`) when the connection
+ * closed before the response was written out (on a Node server: `close` before `finish`), so the
+ * repeat of the dropped call collects it. A failure to say so is logged, never failing the call.
  */
-export function runHeaders(delivered?: (workflowId: string, answerId: string) => Promise<void>): MiddlewareHandler {
+export function runHeaders(delivered?: (workflowId: string, answerId: string, delivered?: boolean) => Promise<void>): MiddlewareHandler {
   return async function namesTheRun(c, next) {
     const seen: RunSeen = { answers: [] };
     await store.run(seen, next);
     if (seen.id) c.res.headers.set(RUN_ID_HEADER, seen.id);
     if (seen.steps?.length) c.res.headers.set(RUN_STEPS_HEADER, stepsHeader(seen.steps));
     if (!delivered || seen.answers.length === 0 || c.res.status >= 500) return;
-    const mark = () => {
-      for (const a of seen.answers) delivered(a.workflowId, a.answerId).catch((err: unknown) => c.var.log?.warn({ err }, 'could not mark an answer delivered'));
-    };
+    const mark = (sent: boolean) =>
+      Promise.all(seen.answers.map((a) => delivered(a.workflowId, a.answerId, sent))).catch((err: unknown) =>
+        c.var.log?.warn({ err }, 'could not mark an answer delivered'),
+      );
+    await mark(true);
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing) outgoing.once('finish', mark);
-    else mark();
+    outgoing?.once('close', () => void (outgoing.writableFinished || mark(false)));
   };
 }
