@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
 import { runIds } from '../../contracts/ids.js';
-import { freePort } from '../support/ports.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
 /**
@@ -29,15 +28,18 @@ const codecAnswers: { path: string; status: number }[] = [];
 let codecOrigin: string;
 
 beforeAll(async () => {
-  const [port, uiPort] = [await freePort(), await freePort()];
   // As the lab starts it: the proxy first, on a port of its own (a port picked here and bound after
-  // the dev server and the site had started was once taken meanwhile), the API's URL given later.
+  // the dev server and the site had started was once taken meanwhile), the API's URL, its token and
+  // the UI's origin given once they are known.
   let siteStarted!: (url: string) => void;
   let codecTokenIs!: (token: string) => void;
+  let uiStarted!: (origin: string) => void;
   const codecToken = new Promise<string>((r) => (codecTokenIs = r));
-  codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (siteStarted = r)), token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  const uiOrigin = new Promise<string>((r) => (uiStarted = r));
+  codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (siteStarted = r)), token: codecToken, uiOrigin });
   codecOrigin = codec.url;
-  temporal = await startDevServer({ projectRoot: process.cwd(), port, uiPort, codecEndpoint: codecOrigin });
+  temporal = await startDevServer({ projectRoot: process.cwd(), uiPort: 0, codecEndpoint: codecOrigin });
+  uiStarted(temporal.uiUrl!);
   site = await startTestSite({ minimal: true, temporalAddress: temporal.address });
   siteStarted(site.url);
   codecTokenIs(site.codecToken);
