@@ -31,10 +31,19 @@ const workflowBans = [
 const LAYERS = ['core', 'db', 'contracts', 'activities', 'workflows', 'temporal', 'apps'];
 /** Relative specifiers that reach folder `layer` from a file one to four folders deep. */
 const reach = (layer) => [1, 2, 3, 4].map((depth) => `${'../'.repeat(depth)}${layer}/**`);
-const layerRule = (banned, typesOnly = []) => [
+/**
+ * The lab (`apps/lab`: servers, simulators, their ports) is test infrastructure: no process the
+ * service ships imports it (the worker once took its port helper, and with it a pick-then-bind).
+ */
+const labBan = {
+  group: [1, 2, 3].map((depth) => `${'../'.repeat(depth)}lab/**`),
+  message: 'layers: the lab is test infrastructure; no module of the service imports apps/lab/ (docs/architecture.md)',
+};
+const layerRule = (banned, typesOnly = [], extra = []) => [
   'error',
   {
     patterns: [
+      ...extra,
       ...banned.map((layer) => ({ group: reach(layer), message: `layers: this folder may not import ${layer}/ (docs/architecture.md)` })),
       ...typesOnly.map((layer) => ({
         group: reach(layer),
@@ -82,7 +91,8 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['apps/api/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['activities']) } },
+  { files: ['apps/{worker,config,telemetry}/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule([], [], [labBan]) } },
+  { files: ['apps/api/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['activities'], [], [labBan]) } },
   {
     // Issue 30: a function a reader can hold in mind. The adapters' and activities' factories only
     // wire a context to named module functions (activities/dns/powerdns.ts is the pattern).

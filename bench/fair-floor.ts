@@ -10,7 +10,6 @@ import { runIds } from '../contracts/ids.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { connectClient } from '../temporal/connection.js';
 import { tenantCreate } from '../workflows/tenant-create.js';
-import { freePort } from '../apps/lab/free-port.js';
 import { shapedCreate } from './floor.js';
 import type { FloorSample } from './floor-worker.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
@@ -67,8 +66,8 @@ export async function startFairFloor(
     FLOOR_OPTIONS: options,
     FLOOR_SAMPLE: samplePath,
     FLOOR_BARE_BUNDLE: built.bareBundle,
-    // Its own metrics port: the service worker's is taken; metrics on, as the service worker's are.
-    ...(siteEnv.WORKER_METRICS_ADDRESS ? { WORKER_METRICS_ADDRESS: `127.0.0.1:${await freePort()}` } : {}),
+    // Its own metrics listener (port 0: nothing here scrapes it): metrics on, as the service worker's are.
+    ...(siteEnv.WORKER_METRICS_ADDRESS ? { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } : {}),
   };
   const child = spawn(process.execPath, [built.entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {

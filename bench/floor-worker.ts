@@ -15,12 +15,11 @@
  * Configured by the service's own environment (the bench site's), on its own task queue; prints
  * `ready` once it polls.
  */
-import { DefaultLogger, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import { DefaultLogger, Worker, makeTelemetryFilterString } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../apps/config/env.js';
 import { serviceWorkerOptions } from '../apps/worker/worker.js';
-import { coreMetricsOptions, startWorkerTelemetry } from '../apps/worker/start-telemetry.js';
-import { freePort } from '../apps/lab/free-port.js';
+import { installRuntime, startWorkerTelemetry } from '../apps/worker/start-telemetry.js';
 import { connectWorker } from '../temporal/connection.js';
 import type { Activities } from '../activities/index.js';
 
@@ -58,18 +57,10 @@ async function main(): Promise<void> {
   const bare = process.env.FLOOR_OPTIONS === 'bare';
   // As the service's worker installs its runtime (apps/worker/main.ts): Core's own metrics
   // exported when the worker's metrics are on.
-  const coreMetricsAddress = !bare && config.metrics.worker ? `127.0.0.1:${await freePort()}` : undefined;
-  Runtime.install({
-    logger: new DefaultLogger('WARN'),
-    ...(bare
-      ? {}
-      : {
-          telemetryOptions: {
-            logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
-            ...(coreMetricsAddress ? { metrics: coreMetricsOptions(coreMetricsAddress) } : {}),
-          },
-        }),
-  });
+  const coreMetricsAddress = await installRuntime(
+    { logger: new DefaultLogger('WARN'), ...(bare ? {} : { telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } }) },
+    !bare && Boolean(config.metrics.worker),
+  );
   const connection = await connectWorker({ address: config.env.TEMPORAL_ADDRESS });
   let worker: Worker;
   if (bare) {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { onSomePort, PortTaken, portsHeld } from '../core/listen-port.js';
 
 /** A service process of the bench, built from dist/ as production runs it, with its peak RSS. */
 export interface ServiceProcess {
@@ -36,4 +37,37 @@ export function startService(entry: string, env: Record<string, string>, flags: 
         setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
       }),
   };
+}
+
+/**
+ * A service process listening on a port of its own, which `env(port)` tells it. The service says its
+ * address at info only and the bench runs it at warn, so none is read back: the start is tried on a
+ * port, and on another when this process is not the one listening there (core/listen-port.ts).
+ * Resolves once `ready(port)` does.
+ */
+export function startListening(
+  entry: string,
+  env: (port: number) => Record<string, string>,
+  flags: string[],
+  ready: (port: number) => Promise<void>,
+): Promise<{ service: ServiceProcess; port: number }> {
+  return onSomePort(async (port) => {
+    const service = startService(entry, env(port), flags);
+    for (const deadline = Date.now() + 30_000; ;) {
+      if (service.child.exitCode !== null || service.child.signalCode !== null) throw new Error(`${entry} exited (${service.child.exitCode})`);
+      const held = await portsHeld(service.child.pid!, [port]);
+      if (held === 'other') {
+        await service.stop();
+        throw new PortTaken(`another process listens on ${port}`);
+      }
+      if (held === 'mine') break;
+      if (Date.now() > deadline) {
+        await service.stop();
+        throw new Error(`${entry} did not listen on ${port} in 30 s`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await ready(port);
+    return { service, port };
+  });
 }

@@ -13,7 +13,6 @@ import { loadConfig } from '../apps/config/env.js';
 import { sealKeys } from '../apps/config/keys.js';
 import { startLabBackends } from '../apps/lab/backends.js';
 import { LATENCY_PROFILES } from '../apps/lab/simulators/latency-profile.js';
-import { freePort } from '../apps/lab/free-port.js';
 import { bindPorts } from '../activities/backend-areas.js';
 import { Registry } from '../db/registry.js';
 import { dataConverter } from '../temporal/data-converter.js';
@@ -21,7 +20,7 @@ import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { type SweepResult } from '../contracts/tenant.js';
-import { API_FLAGS, startService } from './processes.js';
+import { API_FLAGS, startListening, startService, type ServiceProcess } from './processes.js';
 import { startFloor } from './floor.js';
 import { stepTimes } from './step-times.js';
 import { claimTenant, releaseTenant } from '../db/queries/tenant-leases.js';
@@ -96,25 +95,26 @@ async function waitReady(url: string): Promise<void> {
   throw new Error('api did not become ready');
 }
 
-/** One whole site: backends, database, API and worker processes. */
+/**
+ * One whole site: backends, database, API and worker processes. With `workerMetrics`, each worker
+ * started serves its metrics on a port of its own (`workerMetricsUrl`).
+ */
 async function startSite(
   temporalAddress: string,
   admin: postgres.Sql,
   run: number,
-  opts: { env?: Record<string, string>; lab?: Parameters<typeof startLabBackends>[0] } = {},
+  opts: { env?: Record<string, string>; lab?: Parameters<typeof startLabBackends>[0]; workerMetrics?: boolean } = {},
 ) {
   const backends = await startLabBackends(opts.lab);
   const namespace = `bench-${run}`;
   const database = `tp_bench_${process.pid}_${run}`;
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureNamespace(connection, namespace);
-  const apiPort = await freePort();
   const env: Record<string, string> = {
     ...backends.env,
     OPERATOR_TOKEN: 'bench-operator-token-0123456789',
     // Per bench process: two benches on one machine (one PostgreSQL) must not drop each other's registry.
     DATABASE_URL: await freshDatabase(admin, database),
-    LISTEN_ADDRESS: `127.0.0.1:${apiPort}`,
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
     LOG_LEVEL: 'warn',
@@ -123,10 +123,28 @@ async function startSite(
     ...opts.env,
   };
   if (process.env.BENCH_DUMP_ENV) writeFileSync(process.env.BENCH_DUMP_ENV, JSON.stringify(env));
-  const api = startService(join(root, 'dist/apps/api/main.js'), env, [...API_FLAGS, ...EXTRA_API_FLAGS]);
-  let worker = startService(join(root, 'dist/apps/worker/main.js'), env, WORKER_FLAGS);
+  const { service: api, port: apiPort } = await startListening(
+    join(root, 'dist/apps/api/main.js'),
+    (port) => ({ ...env, LISTEN_ADDRESS: `127.0.0.1:${port}` }),
+    [...API_FLAGS, ...EXTRA_API_FLAGS],
+    (port) => waitReady(`http://127.0.0.1:${port}`),
+  );
+  env.LISTEN_ADDRESS = `127.0.0.1:${apiPort}`;
+  let workerMetricsUrl: string | undefined;
+  const startWorker = async (extra: Record<string, string>): Promise<ServiceProcess> => {
+    const entry = join(root, 'dist/apps/worker/main.js');
+    if (!opts.workerMetrics) return startService(entry, { ...env, ...extra }, WORKER_FLAGS);
+    const started = await startListening(
+      entry,
+      (port) => ({ ...env, ...extra, WORKER_METRICS_ADDRESS: `127.0.0.1:${port}` }),
+      WORKER_FLAGS,
+      async () => {},
+    );
+    workerMetricsUrl = `http://127.0.0.1:${started.port}/metrics`;
+    return started.service;
+  };
+  let worker = await startWorker({});
   const url = `http://127.0.0.1:${apiPort}`;
-  await waitReady(url);
   const client = new Client({ connection, namespace, dataConverter: dataConverter(loadConfig(env).codecKey) });
   return {
     url,
@@ -136,12 +154,15 @@ async function startSite(
     get worker() {
       return worker;
     },
+    get workerMetricsUrl() {
+      return workerMetricsUrl!;
+    },
     backends,
     client,
     /** A new worker process with these settings besides the site's (it updates the sweep's Schedule as it starts). */
     restartWorker: async (extra: Record<string, string>) => {
       await worker.stop();
-      worker = startService(join(root, 'dist/apps/worker/main.js'), { ...env, ...extra }, WORKER_FLAGS);
+      worker = await startWorker(extra);
     },
     stop: async () => {
       await Promise.all([api.stop(), worker.stop()]);
@@ -326,10 +347,13 @@ async function benchSweep(site: Site) {
 }
 
 async function benchReads(site: Site, databaseUrl: string) {
-  const barePort = await freePort();
   // Started as the API is: the same node flags, its own process.
-  const bare = startService(join(root, 'bench/bare-read.ts'), { BARE_PORT: String(barePort), DATABASE_URL: databaseUrl }, API_FLAGS);
-  await new Promise((r) => setTimeout(r, 1500));
+  const { service: bare, port: barePort } = await startListening(
+    join(root, 'bench/bare-read.ts'),
+    (port) => ({ BARE_PORT: String(port), DATABASE_URL: databaseUrl }),
+    API_FLAGS,
+    async () => {},
+  );
   const run = (url: string, extra: Partial<autocannon.Options> = {}) =>
     autocannon({ url, connections: 16, duration: 5, headers: { authorization: `Bearer ${site.token}` }, ...extra });
   const apiUrl = `${site.url}/v1/tenants/f000`;
@@ -409,13 +433,12 @@ interface FullSiteRun {
  * then swept `FULL_SITE_SWEEPS` times correcting and, where the site setting exists, in plan mode.
  */
 async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: number): Promise<FullSiteRun> {
-  const metricsPort = await freePort();
   const site = await startSite(temporalAddress, admin, run + 300, {
     // A schedule of a day: its own tick never falls inside the bench (every sweep here is triggered).
-    env: { WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`, SITE_RECONCILE_INTERVAL: '24h' },
+    env: { SITE_RECONCILE_INTERVAL: '24h' },
     lab: { devices: FULL_SITE_DEVICES },
+    workerMetrics: true,
   });
-  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   try {
     const fill = await benchStep('full-site fill', () => fillFullSite(site));
     const fillApiPeakMb = site.api.peakRssMb();
@@ -424,15 +447,15 @@ async function benchFullSite(temporalAddress: string, admin: postgres.Sql, run: 
       `full-site fill: ${fill.seconds.toFixed(1)} s, ${fill.calls} calls, ${fill.errors} errors, ${fill.repeats} repeated; CPU ${JSON.stringify(fill.cpu)}\n`,
     );
     const sweeps: SweepFigures[] = [];
-    for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'correct' })));
+    for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, site.workerMetricsUrl, { ...sweepSettings(), mode: 'correct' })));
     if (sweepModeExists(root)) {
       await restartWorker(site, { SITE_SWEEP_MODE: 'plan' }, (args) => JSON.stringify(args).includes('plan'));
-      for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), mode: 'plan' })));
+      for (let i = 0; i < FULL_SITE_SWEEPS; i++) sweeps.push(report(await sweepFullSite(site, site.workerMetricsUrl, { ...sweepSettings(), mode: 'plan' })));
     }
     // Other concurrencies, to see what bounds the sweep: one correcting sweep each, not judged.
     for (const c of FULL_SITE_CONCURRENCIES) {
       await restartWorker(site, { SITE_SWEEP_CONCURRENCY: String(c) }, (args) => (args[0] as { concurrency?: number } | undefined)?.concurrency === c);
-      sweeps.push(report(await sweepFullSite(site, metricsUrl, { ...sweepSettings(), concurrency: c, mode: 'correct (other concurrency)' })));
+      sweeps.push(report(await sweepFullSite(site, site.workerMetricsUrl, { ...sweepSettings(), concurrency: c, mode: 'correct (other concurrency)' })));
     }
     return {
       fillSeconds: fill.seconds,
@@ -661,7 +684,7 @@ function realSiteFigures(fills: RealSiteFill[]): Figure[] {
 async function main(): Promise<void> {
   build();
   const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
-  const temporal = await startDevServer({ projectRoot: root, port: await freePort() });
+  const temporal = await startDevServer({ projectRoot: root });
   const floor = await startFloor(temporal.address, 'default');
   const measured: Measured = { runs: [], fillCpu: [], fullSite: [], realSiteFill: [], floors: [] };
   try {

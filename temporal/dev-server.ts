@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { SearchAttributeType } from '@temporalio/common';
+import { candidatePort, onSomePort, PortTaken, portsHeld } from '../core/listen-port.js';
 import { SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 
 /**
@@ -18,21 +19,40 @@ export function temporalCli(projectRoot: string): string {
 
 export interface DevServer {
   address: string;
+  /** The frontend's port: a restart on the same SQLite file keeps it (the clients' address). */
+  port: number;
   uiUrl: string | undefined;
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
-export async function startDevServer(opts: {
+export interface DevServerOptions {
   projectRoot: string;
-  port: number;
+  /** The frontend's port, and only it (a restart keeps its address); any when absent. */
+  port?: number;
+  /** With the UI, on this port (0: any); headless when absent. */
   uiPort?: number;
   dbFile?: string;
   codecEndpoint?: string;
   namespaces?: string[];
-}): Promise<DevServer> {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
-  if (opts.uiPort) args.push('--ui-port', String(opts.uiPort));
+}
+
+/**
+ * The CLI cannot listen on port 0 (it answers "missing frontend port"), so its start is tried on a
+ * port and on another when that one is taken (core/listen-port.ts). It is ready once this child is
+ * the process listening on its ports: "something answers there" was also true of another server
+ * holding the port, while this one exited with EADDRINUSE.
+ */
+export function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const anyPort = opts.port === undefined || opts.uiPort === 0;
+  return onSomePort((candidate) => launch(opts, opts.port ?? candidate, opts.uiPort === 0 ? candidatePort() : opts.uiPort), {
+    tries: anyPort ? 8 : 1,
+  });
+}
+
+function devServerArgs(opts: DevServerOptions, port: number, uiPort: number | undefined): string[] {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  if (uiPort) args.push('--ui-port', String(uiPort));
   else args.push('--headless');
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   if (opts.codecEndpoint) args.push('--ui-codec-endpoint', opts.codecEndpoint);
@@ -47,33 +67,45 @@ export async function startDevServer(opts: {
   // A SQLite file in WAL mode without a sync on every commit: the dev server's history writes
   // otherwise cost more than the rest of a create (a lab's or a test's file, never production's).
   if (opts.dbFile) args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
-  const child = spawn(temporalCli(opts.projectRoot), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  return args;
+}
+
+async function launch(opts: DevServerOptions, port: number, uiPort: number | undefined): Promise<DevServer> {
+  const child = spawn(temporalCli(opts.projectRoot), devServerArgs(opts, port, uiPort), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
+  child.once('error', (e) => (stderr += `${e.message}\n`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+  };
+  const ports = uiPort ? [port, uiPort] : [port];
   const deadline = Date.now() + 60_000;
-  while (!(await portOpen(opts.port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      if (/address already in use/i.test(stderr)) throw new PortTaken(stderr.trim().slice(-300));
       throw new Error(`temporal dev server did not start: ${stderr.trim().slice(-1000)}`);
+    }
+    const held = child.pid === undefined ? 'not yet' : await portsHeld(child.pid, ports);
+    if (held === 'other') {
+      await stop();
+      throw new PortTaken(`another process listens on ${ports.join(' or ')}`);
+    }
+    if (held === 'mine' && (await Promise.all(ports.map(portOpen))).every(Boolean) && child.exitCode === null) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`temporal dev server did not start in 60 s: ${stderr.trim().slice(-1000)}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    address: `127.0.0.1:${opts.port}`,
-    uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined,
-    process: child,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(t);
-      }
-    },
-  };
+  return { address: `127.0.0.1:${port}`, port, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined, process: child, stop };
 }
 
 function portOpen(port: number): Promise<boolean> {

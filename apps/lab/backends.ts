@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { onLastPortOrAny } from './free-port.js';
+import { onLastPortOrAny } from './last-port.js';
 import { assignFields, persistSnapshot, pickFields, type SnapshotStore } from './simulators/snapshot.js';
 import { startPowerDns, startRecursor, type RunningDnsServer } from './servers/pdns.js';
 import { createFaultProxy } from './simulators/fault-proxy.js';

@@ -29,18 +29,19 @@ export function codecTarget(method: string | undefined, rawUrl: string | undefin
 }
 
 /**
- * `apiUrl` and `token` may be promises: the lab starts the proxy first, on a port of its own, because the
- * Temporal UI is told the codec endpoint when it starts, before the API is up (a port picked
- * early and bound late was a port another process could take in between).
+ * `apiUrl`, `token` and `uiOrigin` may be promises: the lab starts the proxy first, on a port of its
+ * own, because the Temporal UI is told the codec endpoint when it starts, before the API is up and
+ * before the UI's own port is known (a port picked early and bound late was a port another process
+ * could take in between).
  */
 export async function startCodecProxy(opts: {
   port?: number;
   apiUrl: string | Promise<string>;
   token: string | Promise<string>;
-  uiOrigin: string;
+  uiOrigin: string | Promise<string>;
 }): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', opts.uiOrigin);
+  const server: Server = createServer(async (req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', await opts.uiOrigin);
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
     res.setHeader('Access-Control-Allow-Credentials', 'true');

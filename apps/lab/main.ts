@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -15,9 +15,8 @@ import { ensureNamespace } from '../../temporal/namespace.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startLabBackends } from './backends.js';
 import { startCodecProxy } from './codec-proxy.js';
-import { freePort } from './free-port.js';
 import { startPrometheus } from './servers/prometheus.js';
-import { coreMetricsOptions, startWorkerTelemetry } from '../worker/start-telemetry.js';
+import { installRuntime, startWorkerTelemetry } from '../worker/start-telemetry.js';
 
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
@@ -26,7 +25,7 @@ import { coreMetricsOptions, startWorkerTelemetry } from '../worker/start-teleme
  * brings the same tenants, backends' objects and Temporal history back; `--fresh` removes all of it
  * and starts a new, empty site. Honours OPERATOR_TOKEN, CODEC_TOKEN, EGRESS_AGENT_TOKEN,
  * LISTEN_ADDRESS, DATABASE_URL, LAB_DIR, LAB_DATABASE (the registry's name, default tenant_lab) and
- * TEMPORAL_PORT / TEMPORAL_UI_PORT.
+ * TEMPORAL_PORT / TEMPORAL_UI_PORT (the UI's default 8233; 0: any port, which the lab prints).
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const labDir = resolve(process.env.LAB_DIR ?? join(root, '.lab'));
@@ -81,22 +80,27 @@ async function main(): Promise<void> {
   if (fresh) for (const name of SITE_FILES) rmSync(join(labDir, name), { recursive: true, force: true });
   mkdirSync(labDir, { recursive: true });
   // Metrics are on in the lab: each part on a loopback port of its own, Temporal's Core runtime too.
-  const coreMetricsAddress = `127.0.0.1:${await freePort()}`;
-  Runtime.install({
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) },
-    telemetryOptions: { metrics: coreMetricsOptions(coreMetricsAddress) },
-  });
-  const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
+  const coreMetricsAddress = await installRuntime(
+    { logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) } },
+    true,
+  );
   const { operatorToken, codecToken } = labTokens();
   let apiStarted!: (url: string) => void;
-  const codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (apiStarted = r)), token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  let uiStarted!: (origin: string) => void;
+  const codec = await startCodecProxy({
+    apiUrl: new Promise<string>((r) => (apiStarted = r)),
+    token: codecToken,
+    uiOrigin: new Promise<string>((r) => (uiStarted = r)),
+  });
   const temporal = await startDevServer({
     projectRoot: root,
-    port: Number(process.env.TEMPORAL_PORT ?? (await freePort())),
-    uiPort,
+    ...(process.env.TEMPORAL_PORT ? { port: Number(process.env.TEMPORAL_PORT) } : {}),
+    uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
     dbFile: join(labDir, 'temporal.db'),
     codecEndpoint: codec.url,
   });
+  const uiOrigin = temporal.uiUrl!;
+  uiStarted(uiOrigin);
   const backends = await startLabBackends({ stateDir: labDir });
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
     CODEC_TOKEN: codecToken,
     DATABASE_URL: await labDatabase(),
     TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_UI_ORIGIN: `http://127.0.0.1:${uiPort}`,
+    TEMPORAL_UI_ORIGIN: uiOrigin,
     METRICS_ADDRESS: process.env.METRICS_ADDRESS ?? '127.0.0.1:0',
     WORKER_METRICS_ADDRESS: process.env.WORKER_METRICS_ADDRESS ?? '127.0.0.1:0',
   };

@@ -1,4 +1,4 @@
-import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { makeTelemetryFilterString } from '@temporalio/worker';
 import { Registry } from '../../db/registry.js';
 import { connectClient, connectWorker } from '../../temporal/connection.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
@@ -8,8 +8,7 @@ import { checkBackends, formatChecks } from './check-backends.js';
 import { createWorker, WORKER_STOP_BOUND_MS } from './worker.js';
 import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
 import { armStopBound } from '../config/stop-bound.js';
-import { freePort } from '../lab/free-port.js';
-import { coreMetricsOptions, startWorkerTelemetry } from './start-telemetry.js';
+import { installRuntime, startWorkerTelemetry } from './start-telemetry.js';
 
 /** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
 async function main(): Promise<void> {
@@ -35,22 +34,24 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.env.LOG_LEVEL, 'worker');
   // Temporal's own metrics: the Core runtime exports them on a loopback port the worker's /metrics relays.
-  const coreMetricsAddress = config.metrics.worker ? `127.0.0.1:${await freePort()}` : undefined;
-  Runtime.install({
-    logger: {
-      log: (level, message, meta) =>
-        log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](meta ?? {}, message),
-      trace: (m, meta) => log.trace(meta ?? {}, m),
-      debug: (m, meta) => log.debug(meta ?? {}, m),
-      info: (m, meta) => log.info(meta ?? {}, m),
-      warn: (m, meta) => log.warn(meta ?? {}, m),
-      error: (m, meta) => log.error(meta ?? {}, m),
+  const coreMetricsAddress = await installRuntime(
+    {
+      logger: {
+        log: (level, message, meta) =>
+          log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'WARN' ? 'warn' : level === 'ERROR' ? 'error' : 'info'](
+            meta ?? {},
+            message,
+          ),
+        trace: (m, meta) => log.trace(meta ?? {}, m),
+        debug: (m, meta) => log.debug(meta ?? {}, m),
+        info: (m, meta) => log.info(meta ?? {}, m),
+        warn: (m, meta) => log.warn(meta ?? {}, m),
+        error: (m, meta) => log.error(meta ?? {}, m),
+      },
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
     },
-    telemetryOptions: {
-      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
-      ...(coreMetricsAddress ? { metrics: coreMetricsOptions(coreMetricsAddress) } : {}),
-    },
-  });
+    Boolean(config.metrics.worker),
+  );
   const telemetry = await startWorkerTelemetry(config, { coreMetricsAddress });
   if (telemetry.metricsUrl) log.info({ url: `${telemetry.metricsUrl}/metrics` }, 'worker metrics listening');
   const registry = new Registry(config.env.DATABASE_URL, log);

@@ -8,7 +8,8 @@
  * answers, so Prometheus scrapes one address per worker.
  */
 import { Context } from '@temporalio/activity';
-import type { RuntimeOptions } from '@temporalio/worker';
+import { Runtime, type RuntimeOptions } from '@temporalio/worker';
+import { onSomePort, PortTaken } from '../../core/listen-port.js';
 import { observeBackendCalls } from '../../activities/backend-telemetry.js';
 import { STEP_ACTIVITY_TYPES } from '../../core/step-table.js';
 import { ConfigError, type Config } from '../config/env.js';
@@ -30,6 +31,29 @@ export interface RunningWorkerTelemetry {
  */
 export function coreMetricsOptions(bindAddress: string): NonNullable<RuntimeOptions['telemetryOptions']>['metrics'] {
   return { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } };
+}
+
+/**
+ * Installs the process's Core runtime, with its Prometheus exporter on a loopback port when
+ * `coreMetrics`; answers the exporter's address. Core binds the address it is given and does not
+ * say which port it got for 0, so the install is tried on a port, and on another while the one
+ * tried is taken (Core's bind fails the install, which may then be tried again).
+ */
+export function installRuntime(options: RuntimeOptions, coreMetrics: boolean): Promise<string | undefined> {
+  if (!coreMetrics) {
+    Runtime.install(options);
+    return Promise.resolve(undefined);
+  }
+  return onSomePort(async (port) => {
+    const address = `127.0.0.1:${port}`;
+    try {
+      Runtime.install({ ...options, telemetryOptions: { ...options.telemetryOptions, metrics: coreMetricsOptions(address) } });
+    } catch (err) {
+      if (/address already in use/i.test(String(err))) throw new PortTaken(String(err));
+      throw err;
+    }
+    return address;
+  });
 }
 
 export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAddress?: string } = {}): Promise<RunningWorkerTelemetry> {

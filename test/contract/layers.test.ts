@@ -43,6 +43,9 @@ const refused = [
   { file: 'workflows/tenant-create.ts', code: "import { createActivities } from '../activities/index.js';", why: 'workflows import activity code' },
   { file: 'workflows/tenant-create.ts', code: "import { Registry } from '../db/registry.js';", why: 'workflows import db' },
   { file: 'temporal/schedules.ts', code: "import { Registry } from '../db/registry.js';", why: 'temporal imports db' },
+  { file: 'apps/worker/main.ts', code: "import { onLastPortOrAny } from '../lab/last-port.js';", why: 'the worker imports the lab' },
+  { file: 'apps/api/routes/tenants/create.ts', code: "import { startKea } from '../../../lab/servers/kea.js';", why: 'the API imports the lab' },
+  { file: 'apps/config/env.ts', code: "import { LAB_DOMAIN } from '../lab/backends.js';", why: 'the configuration imports the lab' },
 ];
 
 const allowed = [
@@ -74,6 +77,8 @@ const allowed = [
     why: 'apps/config binds an adapter of activities to its port',
   },
   { file: 'apps/worker/worker.ts', code: "import { createIssuer } from '../../activities/certificates/issuer.js';", why: 'the worker imports activities' },
+  { file: 'apps/worker/main.ts', code: "import { onSomePort } from '../../core/listen-port.js';", why: 'the worker imports core' },
+  { file: 'apps/lab/main.ts', code: "import { startKea } from './servers/kea.js';", why: 'the lab imports itself' },
 ];
 
 describe('layer rule', () => {

@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
-import { freePort } from '../../apps/lab/free-port.js';
 
 /**
  * `npm start` keeps its site (issue 31 item 4): the lab started as `npm start` starts it (tsx
@@ -35,7 +34,8 @@ async function startLab(args: string[] = []): Promise<Lab> {
     ...process.env,
     LAB_DIR: labDir,
     LAB_DATABASE: database,
-    TEMPORAL_UI_PORT: String(await freePort()),
+    // Not the UI's default 8233 either: any port, bound by the dev server itself.
+    TEMPORAL_UI_PORT: '0',
     // Not the lab's default :8080, which the engineer's own lab may hold; port 0, not one found free
     // here, which another process could take in the seconds before the lab's API binds it.
     LISTEN_ADDRESS: '127.0.0.1:0',

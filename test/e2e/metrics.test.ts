@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_RULES, startPrometheus, type RunningPrometheus } from '../../apps/lab/servers/prometheus.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
-import { freePort } from '../support/ports.js';
+import { reportedAddress, WORKER_METRICS_LISTENING } from '../support/reported-address.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { runIds } from '../../contracts/ids.js';
 
@@ -195,12 +195,13 @@ describe('the Grafana dashboard', () => {
 
 describe('Temporal metrics', () => {
   it("a worker process serves the Core runtime's own metrics with the service's", async () => {
-    const port = await freePort();
-    const child = site.spawnWorker({ WORKER_METRICS_ADDRESS: `127.0.0.1:${port}` });
+    // Port 0: the worker binds its metrics listener, then says where (at info).
+    const child = site.spawnWorker({ WORKER_METRICS_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'info' });
     try {
+      const metrics = await reportedAddress(child, WORKER_METRICS_LISTENING);
       let text = '';
       await waitFor(async () => {
-        text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        text = await (await fetch(metrics)).text();
         // The worker's own series (by task queue) appear once it polls.
         return /^temporal_\w+\{[^}]*task_queue="q-/m.test(text);
       }, 60_000);

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
 import { runIds } from '../../contracts/ids.js';
-import { freePort } from '../support/ports.js';
-import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { startTestSite, type TestSite } from '../support/site.js';
 
 /**
  * The Temporal UI shows a failed run as a person needs it (issue 25 item 2): the lab's pieces as
@@ -29,15 +28,18 @@ const codecAnswers: { path: string; status: number }[] = [];
 let codecOrigin: string;
 
 beforeAll(async () => {
-  const [port, uiPort] = [await freePort(), await freePort()];
   // As the lab starts it: the proxy first, on a port of its own (a port picked here and bound after
-  // the dev server and the site had started was once taken meanwhile), the API's URL given later.
+  // the dev server and the site had started was once taken meanwhile), the API's URL, its token and
+  // the UI's origin given once they are known.
   let siteStarted!: (url: string) => void;
   let codecTokenIs!: (token: string) => void;
+  let uiStarted!: (origin: string) => void;
   const codecToken = new Promise<string>((r) => (codecTokenIs = r));
-  codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (siteStarted = r)), token: codecToken, uiOrigin: `http://127.0.0.1:${uiPort}` });
+  const uiOrigin = new Promise<string>((r) => (uiStarted = r));
+  codec = await startCodecProxy({ apiUrl: new Promise<string>((r) => (siteStarted = r)), token: codecToken, uiOrigin });
   codecOrigin = codec.url;
-  temporal = await startDevServer({ projectRoot: process.cwd(), port, uiPort, codecEndpoint: codecOrigin });
+  temporal = await startDevServer({ projectRoot: process.cwd(), uiPort: 0, codecEndpoint: codecOrigin });
+  uiStarted(temporal.uiUrl!);
   site = await startTestSite({ minimal: true, temporalAddress: temporal.address });
   siteStarted(site.url);
   codecTokenIs(site.codecToken);
@@ -68,7 +70,8 @@ async function failedAt(faults: { add(f: object): void; clear(): void }, fault: 
 
 /** The run's page, once its history has loaded and the UI says the codec converted it. */
 async function openRun(workflowId: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 2000 } });
+  // A laptop's screen: the failed step's full view is taller than it, so every run scrolls to read it.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('response', (r) => {
     if (r.url().startsWith(codecOrigin)) codecAnswers.push({ path: new URL(r.url()).pathname + new URL(r.url()).search, status: r.status() });
   });
@@ -80,17 +83,63 @@ async function openRun(workflowId: string): Promise<Page> {
 
 const runStatus = async (page: Page) => (await page.getByTestId('execution-status').first().innerText()).trim().toLowerCase();
 
-/** The text of a JSON panel; CodeMirror renders only the lines in view, so it is scrolled until `needle` shows. */
+/**
+ * The text of a JSON panel as a person reads it: scrolled through, since CodeMirror draws only the
+ * lines near what is in view (a longer stack trace put the failure's cause below them), in its full
+ * view when the panel offers one (its Maximize button, shown once the text overflows the box). Read
+ * until `needle` shows; failing with what the panel showed when it never does.
+ */
 async function panelText(page: Page, label: string, needle: string): Promise<string> {
   const content = page.locator(`.cm-content[aria-label="${label}"]`).first();
-  const editor = page.locator('.cm-editor', { has: content }).first();
-  let text = '';
-  await waitFor(async () => {
-    await editor.evaluate((e) => e.scrollIntoView({ block: 'end' }));
-    text = await content.innerText();
-    return text.includes(needle);
-  }, 15_000).catch(() => {});
-  return text;
+  const maximize = content.locator('xpath=ancestor::div[contains(@class, "relative")][1]').getByRole('button', { name: 'Maximize' });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    await content.waitFor();
+    const full = (await maximize.count()) > 0;
+    if (full) await maximize.click();
+    const view = full ? page.locator('div.fixed', { has: page.locator(`.cm-content[aria-label="${label}"]`) }) : page.locator('.cm-editor', { has: content });
+    if (!full) await view.scrollIntoViewIfNeeded();
+    const text = await readScrolled(view);
+    if (full) await view.getByRole('button', { name: 'Minimize' }).click();
+    if (text.includes(needle)) return text;
+    if (Date.now() > deadline) throw new Error(`the ${label} panel never showed ${needle}; scrolled through, it showed:\n${text}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * Scrolls what a person scrolls to see more of the editor in `view`: its own scroller when that
+ * scrolls, else the nearest enclosing element that does, else the page. Runs in the page (the
+ * project's types have no DOM); answers whether anything moved.
+ */
+const scrollOn = (view: any, to: string): boolean => {
+  const page = globalThis as any;
+  let el = view.querySelector('.cm-scroller');
+  while (el && !(el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(page.getComputedStyle(el).overflowY))) el = el.parentElement;
+  const target = el ?? page.document.scrollingElement;
+  const before = target.scrollTop;
+  target.scrollTop = to === 'top' ? 0 : before + (el ? el.clientHeight : page.innerHeight) * 0.75;
+  return target.scrollTop !== before;
+};
+
+/** Every line of the CodeMirror editor in `view`, read by scrolling it from top to bottom. */
+async function readScrolled(view: Locator): Promise<string> {
+  const lines = new Map<number, string>();
+  await view.evaluate(scrollOn, 'top');
+  for (let moved = true; moved; moved = await view.evaluate(scrollOn, 'down')) {
+    // CodeMirror redraws after the scroll event, in an animation frame.
+    await view.evaluate(() => new Promise((r) => (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(r))));
+    const drawn = await view
+      .locator('.cm-line')
+      .evaluateAll((ls) =>
+        ls.map((l) => [Math.round(l.getBoundingClientRect().top - l.parentElement!.getBoundingClientRect().top), l.textContent ?? ''] as const),
+      );
+    for (const [top, line] of drawn) lines.set(top, line);
+  }
+  return [...lines.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, line]) => line)
+    .join('\n');
 }
 
 /** The timeline's event for an activity, by its accessible name (`Event <type>: <status>`). */

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../apps/lab/free-port.js';
+import { API_LISTENING, reportedAddress } from '../support/reported-address.js';
 import { waitFor } from '../support/site.js';
 
 /**
@@ -23,8 +23,6 @@ beforeAll(async () => {
   await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', dir], { cwd: ROOT });
   await run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/write-build-info.ts', dir], { cwd: ROOT });
   cpSync(join(ROOT, 'db/migrations'), join(dir, 'db/migrations'), { recursive: true });
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
   api = spawn(process.execPath, [join(dir, 'apps/api/main.js')], {
     cwd: dir,
     // Only what the service needs to start; nothing names the build (no SERVICE_* variables).
@@ -32,10 +30,12 @@ beforeAll(async () => {
       PATH: process.env.PATH ?? '',
       OPERATOR_TOKEN: 'op-version-build-0123456789',
       DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none',
-      LISTEN_ADDRESS: `127.0.0.1:${port}`,
+      // Port 0: the API binds, then says where.
+      LISTEN_ADDRESS: '127.0.0.1:0',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  url = await reportedAddress(api, API_LISTENING);
   await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 30_000);
 }, 180_000);
 

@@ -5,13 +5,13 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { MqttClient } from 'mqtt';
+import { createServer } from 'node:net';
 import { BackendError } from '../../core/backend-outcome.js';
 import { absolutePatterns } from '../../core/names/broker-patterns.js';
 import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
 import { startMosquitto, connectAs, canConnect, canSubscribe, canPublish, collect, receivedUntilControl, type RunningMosquitto } from '../support/mosquitto.js';
-import { freePort } from '../support/ports.js';
 import { waitFor } from '../support/site.js';
 
 let broker: RunningMosquitto;
@@ -212,11 +212,26 @@ describe('drift', () => {
   });
 });
 
+/**
+ * Where no broker answers: a listener of the test's own (port 0, so no other process can be there)
+ * that resets every connection it accepts, as a closed port refuses it.
+ */
+async function noBroker(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  return { url: `mqtt://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
 describe('the test probe canConnect', () => {
   it('answers false for a refusal and throws when no broker is there, so a refusal assertion cannot pass on a dead broker', async () => {
     expect(await canConnect(broker.url, { username: 'nobody', password: 'wrong' })).toBe(false);
-    const nothing = `mqtt://127.0.0.1:${await freePort()}`;
-    await expect(canConnect(nothing, { username: 'acme-app', password: 'pw-app-1' })).rejects.toThrow(/cannot tell whether acme-app may connect/);
+    const nothing = await noBroker();
+    try {
+      await expect(canConnect(nothing.url, { username: 'acme-app', password: 'pw-app-1' })).rejects.toThrow(/cannot tell whether acme-app may connect/);
+    } finally {
+      await nothing.close();
+    }
   });
 });
 
@@ -292,12 +307,16 @@ describe('changes and revocation', () => {
 
 describe('the control connection', () => {
   it('is bounded when nothing answers', async () => {
-    const port = await freePort();
-    const dead = createDynsecAdapter({ url: `mqtt://127.0.0.1:${port}`, adminUser: 'a', adminPassword: 'b', timeoutMs: 500 });
-    const t = Date.now();
-    await expect(dead.observe('acme-x')).rejects.toBeInstanceOf(BackendError);
-    expect(Date.now() - t).toBeLessThan(2000);
-    await dead.close();
+    const nothing = await noBroker();
+    const dead = createDynsecAdapter({ url: nothing.url, adminUser: 'a', adminPassword: 'b', timeoutMs: 500 });
+    try {
+      const t = Date.now();
+      await expect(dead.observe('acme-x')).rejects.toBeInstanceOf(BackendError);
+      expect(Date.now() - t).toBeLessThan(2000);
+    } finally {
+      await dead.close();
+      await nothing.close();
+    }
   });
 
   it('reports refused admin credentials as not retryable, without the password', async () => {

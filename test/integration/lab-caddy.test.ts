@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bootstrapConfig, listenersOn, startCaddy } from '../../apps/lab/servers/caddy.js';
+import { bootstrapConfig, startCaddy } from '../../apps/lab/servers/caddy.js';
+import { listenersOn } from '../../core/listen-port.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**

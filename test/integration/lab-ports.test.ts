@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
-import { freePort, onLastPortOrAny } from '../../apps/lab/free-port.js';
+import { onLastPortOrAny } from '../../apps/lab/last-port.js';
 import { startKea } from '../../apps/lab/servers/kea.js';
 import { startMosquitto } from '../../apps/lab/servers/mosquitto.js';
 import { serveApp } from '../../apps/lab/simulators/serve.js';
+import { startDevServer } from '../../temporal/dev-server.js';
 
 /**
  * A kept lab starts its servers on the ports they had last time (`npm start`, site-state.json). Those
@@ -30,6 +31,12 @@ afterAll(async () => {
 
 const hello = new Hono().get('/', (c) => c.text('hello'));
 
+/** kea-dhcp4's answer to `command`, through the control agent at `url`. */
+async function keaCommand(url: string, command: string): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ command, service: ['dhcp4'] }) });
+  return ((await res.json()) as unknown[])[0];
+}
+
 describe('a lab server whose remembered port another process holds', () => {
   it('serveApp on that port rejects with EADDRINUSE instead of crashing the process', async () => {
     await expect(serveApp(hello, held)).rejects.toMatchObject({ code: 'EADDRINUSE' });
@@ -46,10 +53,11 @@ describe('a lab server whose remembered port another process holds', () => {
   });
 
   it('a simulator whose port is free starts on it again', async () => {
-    const last = await freePort();
-    const server = await onLastPortOrAny(last, (port) => serveApp(hello, port));
+    const first = await serveApp(hello);
+    await first.close();
+    const server = await onLastPortOrAny(first.port, (port) => serveApp(hello, port));
     await server.close();
-    expect(server.port).toBe(last);
+    expect(server.port).toBe(first.port);
   });
 
   it('Mosquitto starts on another port', async () => {
@@ -65,15 +73,45 @@ describe('a lab server whose remembered port another process holds', () => {
     const kea = await onLastPortOrAny(held, (port) => startKea({ subnets: [{ id: 1, subnet: '10.201.0.0/24' }], ...(port ? { port } : {}) }));
     try {
       expect(Number(new URL(kea.controlUrl).port)).not.toBe(held);
-      const res = await fetch(kea.controlUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ command: 'version-get', service: ['dhcp4'] }),
-      });
-      expect(((await res.json()) as { result: number }[])[0]!.result).toBe(0);
+      expect(((await keaCommand(kea.controlUrl, 'version-get')) as { result: number }).result).toBe(0);
     } finally {
       await kea.stop();
     }
+  });
+});
+
+describe('a server that cannot listen on port 0, given a port where another of its kind answers', () => {
+  // Such a server answers as this one would: "something answers on the port" was the readiness
+  // test, and a start failed with EADDRINUSE passed for started.
+  it('Kea starts on another port, and its control agent is the one answering there', async () => {
+    const first = await startKea({ subnets: [{ id: 1, subnet: '10.201.0.0/24' }] });
+    try {
+      const taken = Number(new URL(first.controlUrl).port);
+      const second = await startKea({ subnets: [{ id: 1, subnet: '10.202.0.0/24' }], port: taken });
+      try {
+        expect(Number(new URL(second.controlUrl).port)).not.toBe(taken);
+        const answer = (await keaCommand(second.controlUrl, 'config-get')) as { arguments: { Dhcp4: { subnet4: { subnet: string }[] } } };
+        expect(answer.arguments.Dhcp4.subnet4.map((s) => s.subnet)).toEqual(['10.202.0.0/24']);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('Mosquitto told to keep a port another broker holds fails rather than answer with that broker', async () => {
+    const first = await startMosquitto();
+    try {
+      await expect(startMosquitto({ port: first.port })).rejects.toThrow(/every port tried was taken/);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it("the Temporal dev server told to keep the shared dev server's port fails rather than answer with that server", async () => {
+    const shared = Number(inject('temporalAddress').split(':')[1]);
+    await expect(startDevServer({ projectRoot: process.cwd(), port: shared })).rejects.toThrow(/every port tried was taken/);
   });
 });
 

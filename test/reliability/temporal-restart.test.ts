@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
 import { ALL_ONE, tenantObjects } from '../support/backend-objects.js';
-import { freePort } from '../support/ports.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 /**
@@ -33,12 +32,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let site: TestSite;
 let temporal: DevServer;
 let dir: string;
-let port: number;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'temporal-restart-'));
-  port = await freePort();
-  temporal = await startDevServer({ projectRoot: root, port, dbFile: join(dir, 'temporal.db') });
+  temporal = await startDevServer({ projectRoot: root, dbFile: join(dir, 'temporal.db') });
   site = await startTestSite({ temporalAddress: temporal.address });
 }, 180_000);
 
@@ -109,7 +106,8 @@ describe('the Temporal server killed and restarted during a fill', () => {
     );
     await new Promise((x) => setTimeout(x, DOWN_MS));
     const restartedAt = Date.now();
-    temporal = await startDevServer({ projectRoot: root, port, dbFile: join(dir, 'temporal.db') });
+    // On its port again: the site's clients know only that address.
+    temporal = await startDevServer({ projectRoot: root, port: temporal.port, dbFile: join(dir, 'temporal.db') });
     const backAt = Date.now();
     await fill;
     const convergedAt = Date.now();

@@ -7,7 +7,6 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { Registry } from '../../db/registry.js';
 import { startDevServer } from '../../temporal/dev-server.js';
-import { freePort } from './ports.js';
 import { buildEntryBundles, type EntryBundles } from './entry-bundles.js';
 
 /**
@@ -54,7 +53,7 @@ export default async function setup(project: TestProject) {
   // Both bundles, built as the image builds them (apps/worker/workflow-bundles.ts): the worker loads
   // the traced one when tracing is on.
   const [temporal, bundle, traced, entryBundles] = await Promise.all([
-    freePort().then((port) => startDevServer({ projectRoot: root, port })),
+    startDevServer({ projectRoot: root }),
     buildWorkflowBundle(false, { quiet: true }),
     buildWorkflowBundle(true, { quiet: true }),
     buildEntryBundles(root, runDir),

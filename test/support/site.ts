@@ -16,6 +16,7 @@ import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { freshDatabase } from './database.js';
+import { API_LISTENING, reportedAddress } from './reported-address.js';
 import { waitFor } from './wait-for.js';
 import { installQuietRuntime } from './runtime.js';
 
@@ -49,7 +50,7 @@ export interface TestSite {
   workerMetricsUrl?: string;
   /** The API's metrics listener, when METRICS_ADDRESS was given. */
   apiMetricsUrl?: string;
-  /** The worker as its own process (`apps/worker/main.ts`), for crash tests; `env` adds to the site's. */
+  /** The worker as its own process (`apps/worker/main.ts`), for crash tests; `env` over the site's (and its LOG_LEVEL warn). */
   spawnWorker(env?: Record<string, string>): ChildProcess;
   /**
    * The API as its own process (`apps/api/main.ts`) on the site's database and Temporal, for crash
@@ -179,9 +180,10 @@ export async function startTestSite(
     },
     spawnWorker(extra = {}) {
       const child = spawn(process.execPath, [inject('entryBundles').worker], {
-        env: { ...process.env, ...env, ...extra, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s' },
-        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, ...env, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s', ...extra },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
       child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
       children.push(child);
       return child;
@@ -192,19 +194,13 @@ export async function startTestSite(
         env: { ...process.env, ...env, LOG_LEVEL: 'info', LISTEN_ADDRESS: `127.0.0.1:${o.port ?? 0}`, ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let url: string | undefined;
-      const keep = (d: Buffer) => {
-        const text = d.toString();
-        logs.push(text);
-        url ??= /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"api listening"/.exec(text)?.[1];
-      };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
       children.push(child);
-      let exited = false;
-      child.once('exit', () => (exited = true));
-      await waitFor(async () => exited || (url !== undefined && (await fetch(`${url}/readyz`)).status === 200), 30_000);
-      if (exited || !url) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
+      const url = await reportedAddress(child, API_LISTENING, { onOutput: (text) => logs.push(text) }).catch((e: Error) => {
+        throw new Error(`the spawned api ${e.message}`);
+      });
+      const exited = () => child.exitCode !== null || child.signalCode !== null;
+      await waitFor(async () => exited() || (await fetch(`${url}/readyz`)).status === 200, 30_000);
+      if (exited()) throw new Error(`the spawned api exited (${child.exitCode ?? child.signalCode})`);
       return { child, url, port: Number(new URL(url).port) };
     },
     async stopWorker() {

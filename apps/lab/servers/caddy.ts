@@ -11,11 +11,11 @@
  * it (`caddy run --resume`) it loads the autosaved config (docs/production.md says why it matters).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../../activities/log-store/routes.js';
-import { freePort } from '../free-port.js';
+import { candidatePort, portsHeld } from '../../../core/listen-port.js';
 import { trackChild } from './children.js';
 
 export interface RunningCaddy {
@@ -37,7 +37,7 @@ export interface CaddyOptions {
   /** Keep config and autosave here (kept on stop). Default: a fresh temp dir, removed on stop. */
   dir?: string;
   server?: string;
-  /** The ports to try first (a test's: ports another Caddy holds); free ones otherwise. */
+  /** The ports to try first (a test's: ports another Caddy holds); others when they are taken. */
   ports?: { admin: number; logs: number };
   /**
    * Start from the config Caddy autosaved in `dir` (the routes written through the admin API), when
@@ -87,41 +87,6 @@ function resumedConfig(text: string, server: string, adminPort: number, port: nu
   return config as JsonObject;
 }
 
-/**
- * The sockets listening on 127.0.0.1:`port` in this network namespace, by inode (Linux's
- * /proc/net/tcp); undefined when it cannot tell.
- */
-export async function listenersOn(port: number): Promise<string[] | undefined> {
-  const table = await readFile('/proc/net/tcp', 'utf8').catch(() => undefined);
-  if (table === undefined) return undefined;
-  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  // Columns: sl, local_address, rem_address, st (0A = LISTEN), tx:rx, tr:when, retrnsmt, uid, timeout, inode.
-  return table
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter((cols) => cols[1] === local && cols[3] === '0A')
-    .map((cols) => cols[9]!);
-}
-
-/** The socket inodes process `pid` holds open (its /proc/<pid>/fd links `socket:[inode]`). */
-async function socketsOf(pid: number): Promise<Set<string>> {
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
-  return new Set(links.map((l) => /^socket:\[(\d+)\]$/.exec(l)?.[1]).filter((x): x is string => x !== undefined));
-}
-
-/**
- * Whether process `pid` listens on both ports, and alone: 'mine' once it holds a listener on each
- * and no one else does, 'shared' when another process listens there too, 'not yet' before it bound.
- */
-async function portsHeld(pid: number, ports: number[]): Promise<'mine' | 'shared' | 'not yet'> {
-  const listeners = await Promise.all(ports.map(listenersOn));
-  if (listeners.some((l) => l === undefined)) return 'mine';
-  const own = await socketsOf(pid);
-  if (listeners.some((l) => !l!.some((inode) => own.has(inode)))) return 'not yet';
-  return listeners.some((l) => l!.length > 1) ? 'shared' : 'mine';
-}
-
 export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy> {
   const owned = !opts.dir;
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'caddy-')));
@@ -169,7 +134,7 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
       // listeners on a port: start again on other ports.
       if (logs) {
         const held = await portsHeld(proc.pid!, [ports.admin, ports.logs]);
-        if (held === 'shared') return 'port shared with another caddy';
+        if (held === 'other') return 'port shared with another process';
         if (held === 'mine') return 'ready';
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -189,9 +154,9 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
   }
 
   let started: string = 'not started';
-  // A port found free can be taken by a parallel suite before Caddy binds it: retry on new ports.
+  // Caddy does not say which port it got for 0: tried on ports, and on others while they are taken.
   for (let attempt = 0; attempt < 5 && started !== 'ready'; attempt++) {
-    ports = attempt === 0 && opts.ports ? opts.ports : { admin: await freePort(), logs: await freePort() };
+    ports = attempt === 0 && opts.ports ? opts.ports : { admin: candidatePort(), logs: candidatePort() };
     const saved = opts.resume ? await readFile(join(dir, 'config', 'caddy', 'autosave.json'), 'utf8').catch(() => undefined) : undefined;
     const config = saved
       ? resumedConfig(opts.resume?.rewrite ? opts.resume.rewrite(saved) : saved, server, ports.admin, ports.logs)

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { freePort } from '../free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 /**
  * Real Kea for tests and the lab: kea-dhcp4 (Debian `kea-dhcp4-server`, 2.2) with its own
- * config, lease file and control socket in one directory, and kea-ctrl-agent on a free HTTP
- * port in front of it, which is what the router exposes in production. No interface is
+ * config, lease file and control socket in one directory, and kea-ctrl-agent on an HTTP port of
+ * its own in front of it, which is what the router exposes in production. No interface is
  * configured (`"interfaces": []`), so the server opens no DHCP socket and needs no privilege;
  * the control channel, config-get/config-set/config-write and the reservations work the same.
  *
@@ -29,7 +29,7 @@ export interface StartKeaOptions {
   /** HTTP basic auth on the control agent (both or neither). */
   authUser?: string;
   authPassword?: string;
-  /** Control agent port; a free one when absent. */
+  /** Control agent port to try first (the lab's last start's); another when it is taken. */
   port?: number;
 }
 
@@ -106,9 +106,8 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   const agentFile = join(dir, 'kea-ctrl-agent.json');
   // An existing config is the router's persisted state: keep it rather than the fresh subnets.
   if (!existsSync(configFile)) await writeFile(configFile, JSON.stringify(dhcp4Config(dir, socket, opts.subnets), null, 2));
-  const port = opts.port ?? (await freePort());
-  await writeFile(agentFile, JSON.stringify(agentConfig(dir, socket, port, opts), null, 2));
-  const controlUrl = `http://127.0.0.1:${port}/`;
+  let port = 0;
+  let controlUrl = '';
   // Kea puts pid and logger lock files under these; the defaults are system dirs.
   const env = { ...process.env, KEA_PIDFILE_DIR: dir, KEA_LOCKFILE_DIR: dir };
 
@@ -127,8 +126,17 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
         ['kea-ctrl-agent', agent],
       ] as const) {
         if (child && child.exitCode !== null) {
-          throw new Error(`startKea: ${name} exited with ${child.exitCode}:\n${await tail(join(dir, `${name}.log`))}`);
+          const log = await tail(join(dir, `${name}.log`));
+          if (name === 'kea-ctrl-agent' && /address already in use/i.test(log)) throw new PortTaken(log);
+          throw new Error(`startKea: ${name} exited with ${child.exitCode}:\n${log}`);
         }
+      }
+      // Another agent on the port (a parallel lab's) answers version-get as well as this one would.
+      const held = agent?.pid === undefined ? 'not yet' : await portsHeld(agent.pid, [port]);
+      if (held === 'other') throw new PortTaken(`another process listens on ${port}`);
+      if (held === 'not yet') {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
       }
       try {
         const res = await fetch(controlUrl, {
@@ -175,7 +183,15 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   }
 
   try {
-    await start();
+    await onSomePort(
+      async (p) => {
+        port = p;
+        controlUrl = `http://127.0.0.1:${port}/`;
+        await writeFile(agentFile, JSON.stringify(agentConfig(dir, socket, port, opts), null, 2));
+        await start();
+      },
+      { first: opts.port },
+    );
   } catch (e) {
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw e;

@@ -8,7 +8,7 @@ import type { Faults } from '../simulators/faults.js';
 import { serveApp, type RunningServer } from '../simulators/serve.js';
 import { createVictoriaLogsStandIn, type LogTenants, type ReceivedRequest } from '../simulators/victorialogs/index.js';
 import { startCaddy, type RunningCaddy } from './caddy.js';
-import { onLastPortOrAny } from '../free-port.js';
+import { onLastPortOrAny } from '../last-port.js';
 
 export interface RunningLogGateway {
   caddy: RunningCaddy;

@@ -1,7 +1,7 @@
 /**
  * Launcher for the real Mosquitto 2 broker with the dynamic-security plugin, as the tests and the
  * lab run it. Everything (config, dynsec JSON, admin password) lives under one directory and the
- * listener takes a free port on 127.0.0.1, so the machine's own Mosquitto (1883, /etc/mosquitto)
+ * listener takes a port of its own on 127.0.0.1, so the machine's own Mosquitto (1883, /etc/mosquitto)
  * is never read nor touched. Started as a child process (not `-d`) so stop() can end exactly it.
  * No vitest here: `npm start` uses this too.
  */
@@ -15,7 +15,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { trackChild, terminate } from './children.js';
-import { freePort } from '../free-port.js';
+import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 const run = promisify(execFile);
 
@@ -46,7 +46,7 @@ export interface MosquittoOptions {
   mosquittoCtrl?: string;
   /** Path of the plugin; default: the Debian package's. */
   dynsecPlugin?: string;
-  /** Listen on this port (e.g. to restart a broker where its clients expect it); default: a free one. */
+  /** Listen on this port only (e.g. to restart a broker where its clients expect it); default: one of its own. */
   port?: number;
   /** Serve MQTT over TLS (`mqtts://`) with this certificate and key (PEM), as a real site may. */
   tls?: { cert: string; key: string };
@@ -78,10 +78,8 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     await writeFile(passwordFile, adminPassword + '\n', { mode: 0o600 });
   }
 
-  let lastError: Error | undefined;
-  // A port found free can be taken by a parallel suite before the broker binds it: retry on new ports.
-  for (let attempt = 0; attempt < (opts.port ? 1 : 3); attempt++) {
-    const port = opts.port ?? (await freePort());
+  // Mosquitto's port 0 is a unix socket: tried on ports, and on others while they are taken.
+  const attempt = async (port: number): Promise<RunningMosquitto> => {
     const configFile = join(dir, 'mosquitto.conf');
     const tlsLines: string[] = [];
     if (opts.tls) {
@@ -89,28 +87,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       await writeFile(join(dir, 'server.key'), opts.tls.key, { mode: 0o600 });
       tlsLines.push(`certfile ${join(dir, 'server.pem')}`, `keyfile ${join(dir, 'server.key')}`);
     }
-    await writeFile(
-      configFile,
-      [
-        `listener ${port} 127.0.0.1`,
-        ...tlsLines,
-        // One security model for the whole broker: the dynsec plugin decides for every listener.
-        'per_listener_settings false',
-        'allow_anonymous false',
-        `plugin ${plugin}`,
-        `plugin_opt_config_file ${dynsecFile}`,
-        // As root, mosquitto drops to the `mosquitto` user, which could then not save the dynsec
-        // file in this directory; staying the current user keeps it writable.
-        `user ${userInfo().username}`,
-        'persistence false',
-        'log_dest stderr',
-        'log_type error',
-        'log_type warning',
-        'log_type notice',
-        '',
-      ].join('\n'),
-      { mode: 0o600 },
-    );
+    await writeFile(configFile, brokerConfig(port, tlsLines, plugin, dynsecFile), { mode: 0o600 });
     const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (b: Buffer) => {
@@ -119,7 +96,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
-    const ready = await waitForListener(port, exited, Boolean(opts.tls), 10_000);
+    const ready = await waitForListener(port, child.pid!, exited, Boolean(opts.tls), 10_000);
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
@@ -139,13 +116,45 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       };
     }
     await terminate(child, exited);
-    lastError = new Error(`mosquitto did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    const why = `mosquitto did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
+    throw ready === 'taken' || /address already in use/i.test(output) ? new PortTaken(why) : new Error(why);
+  };
+  try {
+    return await onSomePort(attempt, { first: opts.port, tries: opts.port ? 1 : 5 });
+  } catch (e) {
+    if (owned) await rm(dir, { recursive: true, force: true });
+    throw e;
   }
-  if (owned) await rm(dir, { recursive: true, force: true });
-  throw lastError ?? new Error('mosquitto did not start');
 }
 
-async function waitForListener(port: number, exited: Promise<number | null>, tls: boolean, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+function brokerConfig(port: number, tlsLines: string[], plugin: string, dynsecFile: string): string {
+  return [
+    `listener ${port} 127.0.0.1`,
+    ...tlsLines,
+    // One security model for the whole broker: the dynsec plugin decides for every listener.
+    'per_listener_settings false',
+    'allow_anonymous false',
+    `plugin ${plugin}`,
+    `plugin_opt_config_file ${dynsecFile}`,
+    // As root, mosquitto drops to the `mosquitto` user, which could then not save the dynsec
+    // file in this directory; staying the current user keeps it writable.
+    `user ${userInfo().username}`,
+    'persistence false',
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    'log_type notice',
+    '',
+  ].join('\n');
+}
+
+async function waitForListener(
+  port: number,
+  pid: number,
+  exited: Promise<number | null>,
+  tls: boolean,
+  timeoutMs: number,
+): Promise<'ready' | 'exited' | 'taken' | 'timeout'> {
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -153,7 +162,10 @@ async function waitForListener(port: number, exited: Promise<number | null>, tls
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gone) return 'exited';
-    if (await answersMqtt(port, tls)) return gone ? 'exited' : 'ready';
+    // Another broker on the port (a parallel suite's) answers CONNECT as this one would.
+    const held = await portsHeld(pid, [port]);
+    if (held === 'other') return 'taken';
+    if (held === 'mine' && (await answersMqtt(port, tls))) return gone ? 'exited' : 'ready';
     await new Promise((r) => setTimeout(r, 30));
   }
   return 'timeout';

@@ -1,18 +1,17 @@
 /**
  * Launchers for the real PowerDNS Authoritative (4.7, gsqlite3) and Recursor (4.8) the tests and
  * the lab run. Each server gets its own config dir, sockets and data under one directory, and
- * free ports on 127.0.0.1, so it never reads /etc/powerdns nor collides with a system instance.
+ * ports of its own on 127.0.0.1, so it never reads /etc/powerdns nor collides with a system instance.
  * No vitest here: `npm start` uses these too.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackChild, terminate } from './children.js';
-import { freePort } from '../free-port.js';
+import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 export interface RunningDnsServer {
   /** Base of the HTTP API, e.g. `http://127.0.0.1:8081/api/v1`. */
@@ -29,7 +28,7 @@ export interface PowerDnsOptions {
   /** Keep config and database here (kept on stop, the database reused on the next start). */
   dir?: string;
   pdnsServer?: string;
-  /** Ports to try first (the lab's last start's), free ones when taken. */
+  /** Ports to try first (the lab's last start's), others when taken. */
   ports?: { dns: number; web: number };
 }
 
@@ -44,7 +43,7 @@ export interface RecursorOptions {
    */
   dnssec?: 'off' | 'process-no-validate' | 'process' | 'validate';
   pdnsRecursor?: string;
-  /** Ports to try first (the lab's last start's), free ones when taken. */
+  /** Ports to try first (the lab's last start's), others when taken. */
   ports?: { dns: number; web: number };
 }
 
@@ -141,20 +140,9 @@ async function launch(
   settings: (dnsPort: number, webPort: number) => string[],
 ): Promise<RunningDnsServer> {
   const configName = product === 'pdns_server' ? 'pdns.conf' : 'recursor.conf';
-  let lastError: Error | undefined;
-  // A port found free can be taken by a parallel suite before the server binds it: retry on new ports.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const again =
-      attempt === 0 &&
-      preferred &&
-      (await dnsPortFree(preferred.dns)) &&
-      (await freePort(preferred.web).then(
-        () => true,
-        () => false,
-      ));
-    const dnsPort = again ? preferred.dns : await freeDnsPort();
-    const webPort = again ? preferred.web : await freePort();
-    await writeFile(join(dir, configName), settings(dnsPort, webPort).join('\n') + '\n', { mode: 0o600 });
+  // Neither server listens on port 0 and says where: tried on ports, and on others while taken.
+  const attempt = async (ports: { dns: number; web: number }): Promise<RunningDnsServer> => {
+    await writeFile(join(dir, configName), settings(ports.dns, ports.web).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (b: Buffer) => {
@@ -163,14 +151,16 @@ async function launch(
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const exited = trackChild(child);
-    const apiUrl = `http://127.0.0.1:${webPort}/api/v1`;
+    const apiUrl = `http://127.0.0.1:${ports.web}/api/v1`;
+    // Our API key answered proves the web server is this one; a DNS port another process holds ends it.
     const ready = await waitForApi(apiUrl, apiKey, exited, 15_000);
-    if (ready === 'ready') {
+    const dnsHeld = ready === 'ready' ? await portsHeld(child.pid!, [ports.dns]) : 'not yet';
+    if (dnsHeld === 'mine') {
       let stopping: Promise<void> | undefined;
       return {
         apiUrl,
         apiKey,
-        dnsPort,
+        dnsPort: ports.dns,
         dir,
         stop: () =>
           (stopping ??= (async () => {
@@ -180,10 +170,16 @@ async function launch(
       };
     }
     await terminate(child, exited);
-    lastError = new Error(`${product} did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    const why = `${product} did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
+    if (dnsHeld === 'other' || /address already in use/i.test(output)) throw new PortTaken(why);
+    throw new Error(why);
+  };
+  try {
+    return await onSomePort((port, i) => attempt(i === 0 && preferred ? preferred : { dns: port, web: candidatePort() }), { tries: 5 });
+  } catch (e) {
+    if (ownedDir) await rm(dir, { recursive: true, force: true });
+    throw e;
   }
-  if (ownedDir) await rm(dir, { recursive: true, force: true });
-  throw lastError ?? new Error(`${product} did not start`);
 }
 
 async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
@@ -204,33 +200,4 @@ async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number
     await new Promise((r) => setTimeout(r, 50));
   }
   return 'timeout';
-}
-
-function udpFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createSocket('udp4');
-    s.once('error', () => {
-      s.close();
-      resolve(false);
-    });
-    s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-async function dnsPortFree(port: number): Promise<boolean> {
-  return (
-    (await freePort(port).then(
-      () => true,
-      () => false,
-    )) && (await udpFree(port))
-  );
-}
-
-/** DNS listens on UDP and TCP with the same number, so the port must be free for both. */
-async function freeDnsPort(): Promise<number> {
-  for (let i = 0; i < 20; i++) {
-    const port = await freePort();
-    if (await udpFree(port)) return port;
-  }
-  throw new Error('no port free for both UDP and TCP on 127.0.0.1');
 }

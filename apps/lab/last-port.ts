@@ -1,17 +1,3 @@
-import { createServer } from 'node:net';
-
-/** A TCP port free on 127.0.0.1 right now: any (0), or whether `port` is (it answers it, or fails). */
-export function freePort(port = 0): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(port, '127.0.0.1', () => {
-      const bound = (s.address() as { port: number }).port;
-      s.close(() => resolve(bound));
-    });
-  });
-}
-
 /**
  * Start a server on the port it had last time, or on a port of its own when that fails. Checking the
  * port first is no answer: a remembered port is an ephemeral one, which any other process (a

@@ -1,1 +1,0 @@
-export { freePort } from '../../apps/lab/free-port.js';
