@@ -4,7 +4,7 @@ import { REGISTRY_OPTIONS } from './activity-options.js';
 import { parkedPolicy, serveRun } from './attempts.js';
 import * as before from './before-run-model/index.js';
 import { attemptAdmissionWifiKey, type AdmissionKeyInput, type AdmissionKeyResult } from '../contracts/wifi-key.js';
-import { runStep } from './run-step.js';
+import { claimObject, runStep } from './run-step.js';
 import { ofKey } from './wifi-key-about.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
@@ -19,6 +19,8 @@ export async function admissionWifiKey(input: AdmissionKeyInput): Promise<Admiss
 }
 
 async function admit(input: AdmissionKeyInput): Promise<AdmissionKeyResult> {
+  // No tenant to hold yet (the name is only admitted): its key is claimed at once.
+  await claimObject();
   const minted = await registry.mintAdmissionKey(input);
   const ensured = await runStep(
     'wifi.ensure-key',

@@ -55,6 +55,8 @@ let parksFor: number | undefined;
 let answers = 0;
 /** The request of the call the next attempt answers (set by workflows/attempts.ts), kept with its answer. */
 let call: unknown;
+/** The attempt begun records its object's life, and has not claimed it yet. */
+let claimPending = false;
 
 /** The attempt server says which call's request the attempt about to begin answers. */
 export function answersCall(request: unknown): void {
@@ -122,6 +124,13 @@ function records(): boolean {
   return objectOfRun(workflowInfo().workflowId) !== undefined && patched(OBJECT_RUNS_PATCH);
 }
 
+/** The attempt's object is claimed for its run, once it holds its tenant (the first lease granted). */
+export async function claimObject(): Promise<void> {
+  if (!claimPending) return;
+  claimPending = false;
+  await lives.claimRun();
+}
+
 /** A parked run's end, recorded: it gave up waiting, or its object was deleted under it. */
 export async function runEnded(state: 'given-up' | 'superseded', failure?: RunFailure): Promise<void> {
   if (records()) await lives.settleRun({ state, ...(failure ? { failure } : {}) });
@@ -149,9 +158,13 @@ export async function answering<R extends { kind: string }>(work: () => Promise<
   const request = call;
   call = undefined;
   const recording = records();
-  if (recording) await lives.claimRun();
+  // Claimed once the attempt holds its tenant (workflows/tenant-lease.ts calls claimObject): a run
+  // that only waits its turn holds nothing yet, and a reconcile or delete holding the tenant must
+  // not take it for a run in flight.
+  claimPending = recording;
   const resumes = failedEarlier;
   const result = await work();
+  claimPending = false;
   const failedOrRefused = result.kind === 'failed' || result.kind === 'refused';
   if (result.kind === 'failed') failedEarlier = true;
   answered(failedOrRefused ? result.kind : resumes ? 'resumed' : success(result));

@@ -3,7 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { LEASE_RELEASE_OPTIONS, REGISTRY_OPTIONS } from './activity-options.js';
 import { upsertMemo } from '@temporalio/workflow';
 import type { Refusal } from '../core/refusal.js';
-import { answering, type Answered } from './run-step.js';
+import { answering, claimObject, type Answered } from './run-step.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 const leases = proxyLocalActivities<Activities>(LEASE_RELEASE_OPTIONS);
@@ -57,6 +57,7 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
     await sleep(POLL_MS);
   }
   try {
+    await claimObject();
     return await work();
   } finally {
     // Also when the run is being cancelled: the release must still reach the registry.

@@ -273,6 +273,7 @@ describe.each(CASES)('a $kind, its create parked', (c) => {
     expect(await heldNow()).toBe(held);
   });
 
+  // Only the kinds another run of the tenant writes beside (skipped, and counted so, for the others).
   it.runIf(!!c.beside)('another run of the tenant changes nothing of it', async () => {
     await c.beside!();
     expect(await heldNow()).toBe(held);
