@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { MAX_BODY_BYTES } from '../api/middleware/body-limit.js';
 
 /**
  * The Temporal UI calls its codec endpoint from the browser with no token of ours (it can pass only
@@ -56,9 +57,23 @@ export async function startCodecProxy(opts: {
       res.writeHead(404, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
       return;
     }
+    // Bounded before it is read, at the API's own bound: a body past it is refused here, not
+    // buffered whole for the API to refuse (a 300 MB POST once took the lab from 0.8 to 2 GB).
+    const tooLarge = () => {
+      const body = JSON.stringify({ error: `request body larger than ${MAX_BODY_BYTES / 1024} KB` });
+      res.writeHead(413, { 'content-type': 'application/json', 'content-length': body.length, connection: 'close' }).end(body);
+      req.destroy();
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) return tooLarge();
+      chunks.push(c);
+    });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return;
       Promise.all([opts.apiUrl, opts.token])
         .then(([apiUrl, token]) =>
           fetch(`${apiUrl}${target}`, {

@@ -16,6 +16,10 @@ describe('aLabelReason (an xn-- label must be an IDNA A-label)', () => {
     ['not punycode, with an inner dash', 'xn--a-ecp', /valid punycode/],
     ['xn-- and nothing', 'xn--', /valid punycode/],
     ['decodes to ASCII only (not an A-label)', 'xn--abc-', /valid punycode/],
+    ['a reserved label: dashes in positions 3 and 4, not xn--', 'ab--cd', /reserved \(RFC 5890\)/],
+    ['reserved too with a digit', 'a1--x', /reserved/],
+    ['dashes elsewhere are fine', 'a--b', null],
+    ['and at 4 and 5', 'abc--d', null],
   ])('%s: %j', (_case, label, want) => {
     const got = aLabelReason(label);
     if (want === null) expect(got).toBeNull();
@@ -35,7 +39,7 @@ describe('the API schemas of DNS labels', () => {
   it.each(Object.keys(schemas))('%s', (which) => {
     const parse = schemas[which as keyof typeof schemas];
     for (const ok of ['web', 'web-1', 'xn--bcher-kva']) expect(parse(ok).success, ok).toBe(true);
-    for (const bad of ['web-', '-web', 'xn--abc', 'xn--a-ecp']) {
+    for (const bad of ['web-', '-web', 'xn--abc', 'xn--a-ecp', 'ab--cd']) {
       const r = parse(bad);
       expect(r.success, bad).toBe(false);
     }

@@ -43,14 +43,14 @@ describe('the codec token', () => {
     expect(decodedText(r.body)).toContain(`"${TENANT}"`);
   });
 
-  it('encodes (the protocol has both routes; encoding reveals nothing)', async () => {
+  it("does not encode: a reader makes no payload a worker would take for the service's own (403); the operator does", async () => {
     const data = Buffer.from('"x"').toString('base64');
-    const r = await site.call('POST', '/codec/encode', {
-      token: site.codecToken,
-      body: { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] },
-    });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.payloads[0].data).not.toBe(data);
+    const body = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] };
+    const r = await site.call('POST', '/codec/encode', { token: site.codecToken, body });
+    expect([r.status, r.body]).toEqual([403, { error: 'operator only' }]);
+    const op = await site.call('POST', '/codec/encode', { body });
+    expect(op.status, op.text).toBe(200);
+    expect(op.body.payloads[0].data).not.toBe(data);
   });
 
   it.each([

@@ -86,3 +86,43 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
     expect(reached).toEqual([]);
   });
 });
+
+describe('a body past the API bound (64 KB) is refused by the proxy before it is read (issue 45 item 6)', () => {
+  /** A POST of `size` bytes of JSON-looking data, declared with Content-Length or sent chunked. */
+  function big(size: number, chunked: boolean): Promise<{ status: number; body: string; sent: number }> {
+    return new Promise((resolve, reject) => {
+      let sent = 0;
+      const socket = connect({ host: '127.0.0.1', port: proxyPort }, () => {
+        const head = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`;
+        socket.write(`POST /decode HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${head}\r\n\r\n`);
+        const piece = Buffer.alloc(16 * 1024, 0x61);
+        const more = () => {
+          while (sent < size && !socket.destroyed) {
+            const n = Math.min(piece.length, size - sent);
+            sent += n;
+            const data = chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), piece.subarray(0, n), Buffer.from('\r\n')]) : piece.subarray(0, n);
+            if (!socket.write(data)) return void socket.once('drain', more);
+          }
+        };
+        more();
+      });
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ status: Number(received.split(' ')[1]), body: received.slice(received.indexOf('\r\n\r\n') + 4), sent }));
+      setTimeout(() => reject(new Error('no answer in 10 s')), 10_000).unref();
+    });
+  }
+
+  it.each([
+    ['declared by Content-Length (refused at the header)', false],
+    ['sent chunked (refused at the 64 KB the stream passed)', true],
+  ])('%s: 413, nothing reaches the API, and the proxy stopped reading far short of 20 MB', async (_how, chunked) => {
+    reached.length = 0;
+    const r = await big(20 * 1024 * 1024, chunked);
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.body)).toEqual({ error: 'request body larger than 64 KB' });
+    expect(reached).toEqual([]);
+    expect(r.sent).toBeLessThan(20 * 1024 * 1024);
+  });
+});

@@ -17,8 +17,12 @@ export function requireOperator(c: Context<AppEnv>): void {
 }
 
 /** The codec routes: the operator, or the decode-only codec token; a tenant is told they are the operator's. */
-export function requireCodecReader(c: Context<AppEnv>): void {
-  if (c.var.caller.kind === 'codec-reader') return;
+/** The codec's decode: the operator, or the decode-only CODEC_TOKEN. Its encode: the operator alone. */
+export function requireCodecReader(c: Context<AppEnv>, action: 'encode' | 'decode'): void {
+  if (c.var.caller.kind === 'codec-reader') {
+    if (action === 'decode') return;
+    throw operatorOnly();
+  }
   requireOperator(c);
 }
 

@@ -9,8 +9,9 @@ import { bearer, jsonBody } from '../kit.js';
 
 /**
  * Temporal's remote codec protocol, so engineers see decoded payloads in the Temporal UI. The
- * operator token, or the decode-only CODEC_TOKEN: reading runs must not need the credential that may
- * change the site. Secrets never reach history openable by this codec (design §4), so what it
+ * operator token, or the decode-only CODEC_TOKEN for decode only: reading runs must not need the
+ * credential that may change the site, and a reader's token must not make payloads a worker would
+ * take for the service's own (encode answers it 403). Secrets never reach history openable by this codec (design §4), so what it
  * decodes is what an engineer reading runs may see.
  */
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
@@ -57,7 +58,7 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   for (const route of routes) {
     const action = route.path.endsWith('encode') ? 'encode' : 'decode';
     app.openapi(route, async (c) => {
-      requireCodecReader(c);
+      requireCodecReader(c, action);
       if (!codec) throw notConfigured('no payload codec key configured');
       // `{}` is an empty list (the Go CLI's form); no body at all is not a codec request.
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw badRequest('a JSON body {"payloads": [...]} is required');
