@@ -135,6 +135,10 @@ export function leaseTable() {
     /** The leases runs of the test still hold, outside holders left out. */
     heldByRuns: () => [...held].flatMap(([t, hs]) => [...hs.keys()].filter((h) => !h.startsWith('outside:')).map(() => t)),
     activities: {
+      // Each run records its object's life beside the leases (workflows/run-step.ts); what it
+      // records is the registry's concern, tested there (db/queries/object-runs.ts).
+      claimRun: async () => {},
+      settleRun: async () => {},
       claimTenant: async (input: { tenant: string; mode: LeaseMode; operation: string }) => claim(input.tenant, holderOf(), input.mode, input.operation),
       releaseTenant: async (input: { tenant: string }) => {
         released.push(input.tenant);
