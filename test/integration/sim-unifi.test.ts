@@ -157,6 +157,24 @@ describe('PUT rest/wlanconf', () => {
     });
   }
 
+  // go-unifi's generated `WLAN` is the field list (the header's source); the controller refuses a
+  // wlanconf body it does not accept with 400 api.err.InvalidPayload (jens-maus/node-unifi issue
+  // #14). A simulator that took any field would pass an adapter that misspells one, which a site's
+  // controller then refuses or drops.
+  for (const field of ['mac_filter_enable', 'private_preshared_keys_macs']) {
+    it(`refuses a WLAN field outside the controller's list (${field}) naming it, and changes nothing of the body`, async () => {
+      const wlan = sim.wlan('keyed')!;
+      const before = structuredClone(wlan);
+      const res = await call('PUT', api(`rest/wlanconf/${wlan._id}`), { mac_filter_policy: 'deny', [field]: true });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        meta: { rc: 'error', msg: 'api.err.InvalidPayload' },
+        data: [{ rc: 'error', msg: 'api.err.InvalidValue', validationError: { field } }],
+      });
+      expect(sim.wlan('keyed')).toEqual(before);
+    });
+  }
+
   it('refuses the same password twice in one WLAN', async () => {
     const wlan = sim.wlan('keyed')!;
     const net = sim.network('devices')!._id;

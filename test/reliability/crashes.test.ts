@@ -1,10 +1,9 @@
-import { Client } from '@temporalio/client';
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ONE, NONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';
 import { seededPrng } from '../support/prng.js';
-import { dataConverter } from '../../temporal/data-converter.js';
+import { runIds } from '../../contracts/ids.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
 /**
@@ -46,7 +45,7 @@ const failedSteps: string[] = [];
 // files at once on two cores, one of them a browser) a create whose network step waits its turn at
 // the fabric loses attempts to the kills for minutes (~240 s measured, 354 s once beside the race
 // suite's census) before it converges: it may repeat until the storm is over.
-async function converge(call: () => Promise<Answer>, tries = 60, withinMs = 600_000): Promise<{ final: Answer; statuses: number[] }> {
+async function converge(call: () => Promise<Answer>, tries = 60, withinMs = OPERATIONS_BOUND_MS): Promise<{ final: Answer; statuses: number[] }> {
   const statuses: number[] = [];
   const deadline = Date.now() + withinMs;
   let last: Answer | undefined;
@@ -71,6 +70,21 @@ async function converge(call: () => Promise<Answer>, tries = 60, withinMs = 600_
   return { final: last!, statuses };
 }
 
+/** What makes a tenant's answer its identity: index, secrets and token. */
+const pick = (t: any) => ({ index: t.index, tsig: t.dns?.tsig_secret, state: t.state?.secret_key, token: t.api_token });
+
+/** Whether the API marked the answer of `name`'s create delivered (apps/api/middleware/run-headers.ts). */
+async function deliveredAnswer(name: string): Promise<boolean> {
+  const rows = await site.registry.sql`select 1 from object_runs where workflow_id = ${runIds.tenantCreate(name)} and delivered_at is not null`;
+  return rows.length > 0;
+}
+
+/** Which of `names` the registry holds (any status, or ready). */
+async function registered(names: string[], status: 'any' | 'ready'): Promise<string[]> {
+  const rows = await site.registry.sql<{ name: string; status: string }[]>`select name, status from tenants where name in ${site.registry.sql(names)}`;
+  return rows.filter((r) => status === 'any' || r.status === 'ready').map((r) => r.name);
+}
+
 const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r)));
 
 /** SIGTERM (the worker drains), then SIGKILL if it has not exited within a bound. */
@@ -81,8 +95,11 @@ async function stopChild(c: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The longest the operations of a crash test may take, kills and repeats included (see converge). */
+const OPERATIONS_BOUND_MS = 600_000;
+
 describe('the worker killed at random points of tenant creates and deletes', () => {
-  it('20 kills over 20 concurrent operations: every one converges, no duplicate backend object', async () => {
+  it('up to 20 kills over 20 concurrent operations: every one converges, no duplicate backend object', async () => {
     const rng = seededPrng('crashes/worker');
     const started = Date.now();
     // Tenants to delete, created before the crashes begin.
@@ -100,6 +117,8 @@ describe('the worker killed at random points of tenant creates and deletes', () 
 
     // Progress is counted in recorded step outcomes (every create step records one);
     // the kill points are 20 random progress marks, each a random few hundred ms after its mark.
+    // How many land before the operations are done depends on the machine's speed, not on the
+    // service: the test asks only that some did, and says how many.
     const seen = new Set<string>();
     const poll = async () => {
       const rows = await site.registry.sql<{ key: string }[]>`select tenant || '/' || name || '/' || updated_at::text as key from steps`;
@@ -140,11 +159,12 @@ describe('the worker killed at random points of tenant creates and deletes', () 
     try {
       let atSpawn = base;
       for (const mark of marks) {
-        // Each kill waits for progress under the current worker, so the run never livelocks.
+        // Each kill waits for progress under the current worker, so the run never livelocks; for as
+        // long as the operations may take (an activity lost with its worker waits out its timeout).
         await waitFor(async () => {
           const p = (await poll()) - base;
           return done === ops.length || (p >= mark && p + base > atSpawn);
-        }, 90_000);
+        }, OPERATIONS_BOUND_MS);
         if (done === ops.length) break;
         const delayMs = rng.int(0, 400);
         await new Promise((r) => setTimeout(r, delayMs));
@@ -172,13 +192,15 @@ describe('the worker killed at random points of tenant creates and deletes', () 
     // A kill after the registration was written but before the workflow task recording it completed
     // replays the registration, which then finds its own row: the single call answers 200 resumed.
     const resumedAtFirstCall = [...results.values()].filter((r) => r.statuses.length === 1 && r.final.status === 200).length;
+    const createdAnswers = fresh.filter((n) => results.get(n)!.final.status === 201).length;
     console.log(
-      `crashes/worker: ${kills.length} kills, ${ops.length} operations in ${elapsed} ms, ${repeats} repeated calls (${failedSteps.join(', ')}), ` +
-        `${resumedAtFirstCall} first calls answered 200 resumed; ` +
+      `crashes/worker: ${kills.length} of ${marks.length} kills landed, ${ops.length} operations in ${elapsed} ms, ${repeats} repeated calls (${failedSteps.join(', ')}); ` +
+        `creates ended 201 created ${createdAnswers}, 200 resumed ${fresh.length - createdAnswers} (${resumedAtFirstCall} of them at the first call); ` +
         `kills at ${kills.map((k) => `${k.at}ms(p${k.progress})`).join(' ')}; ` +
         `answers ${[...results].map(([n, r]) => `${n}:${r.statuses.join('/')}:${r.ms}ms`).join(' ')}`,
     );
-    expect(kills).toHaveLength(20);
+    // Every mark lies below the progress the creates make (80 % of it): at least the first kill lands.
+    expect(kills.length, 'kills with operations in flight').toBeGreaterThan(0);
 
     // Every operation converged to the answer a client expects.
     for (const name of fresh) {
@@ -233,89 +255,73 @@ describe('the worker killed at random points of tenant creates and deletes', () 
 });
 
 describe('the API killed with creates in flight', () => {
-  it('the repeated creates converge: 201 with the identity the backends hold, or 409 only once the first completed', async () => {
-    const rng = seededPrng('crashes/api');
-    const client = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(site.config.codecKey) });
-    const runsOf = async (name: string) => {
-      const runs = [];
-      for await (const w of client.workflow.list({ query: `WorkflowId = 'tenant-create/${name}'` })) runs.push(w);
-      return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
-    };
-    // A slower fabric spreads the creates' ends out, so kills land at varied points. Not slower:
-    // the fabric step's SDN apply is serialized across tenants and bounded by the backend
-    // timeout (3 s here), which 5 creates at 300 ms a call overran (502 on the network step).
+  it('the repeated creates converge: 409 after a delivered 201, else 201 with the identity the backends hold (the run joined or its lost answer collected)', async () => {
+    // A slower fabric spreads the creates' ends out, so the first answer comes well before the
+    // last. Not slower: the fabric step's SDN apply is serialized across tenants and bounded by the
+    // backend timeout (3 s here), which 5 creates at 300 ms a call overran (502 on the network step).
     site.backends.proxmox.faults.add({ latencyMs: 100 });
     let api = await site.spawnApi();
-    const rounds = [0, 1].map((r) => Array.from({ length: 5 }, (_, i) => `capi${r}${i}`));
-    const tally = { answeredBeforeKill: 0, created: 0, conflictAfterCompletion: 0, resumed: 0, inFlightAtKill: [] as number[] };
+    // Each kill point forces its branches in every run, the others cut in flight: killed once the
+    // first answer is marked delivered, that create's repeat is a 409; killed the moment the first
+    // answer arrives, before the API could mark it, the repeat gets that answer again (or a 409);
+    // killed at the first registration and repeated once a cut run has completed, that run's answer
+    // was lost and is collected.
+    const kills = ['once the first answer is marked delivered', 'at the first answer', 'at the first registration'] as const;
+    const rounds = kills.map((kill, r) => ({ kill, names: Array.from({ length: 5 }, (_, i) => `capi${r}${i}`) }));
+    const tally = { delivered: 0, deliveredThenReplayed: 0, joined: 0, collected: 0, resumed: 0, inFlightAtKill: [] as number[] };
     try {
-      for (const names of rounds) {
-        // Creates still unanswered; `oneLeft` resolves the moment only one is, so the kill can
-        // never come after every create was answered.
-        let pending = names.length;
-        let lastOne!: () => void;
-        const oneLeft = new Promise<void>((r) => (lastOne = r));
-        const firsts = names.map((name) =>
-          callAt(api.url, 'POST', '/v1/tenants', { name })
-            .catch(() => undefined)
-            .finally(() => {
-              if (--pending <= 1) lastOne();
-            }),
-        );
-        // The kill point: a random moment after the first of these tenants is registered, at the
-        // latest when one create is left in flight.
-        await waitFor(async () => {
-          const [row] = await site.registry.sql<{ n: number }[]>`select count(*)::int as n from tenants where name in ${site.registry.sql(names)}`;
-          return row!.n > 0;
-        }, 30_000);
-        await Promise.race([new Promise((r) => setTimeout(r, rng.int(0, 1500))), oneLeft]);
+      for (const { kill, names } of rounds) {
+        const firsts = names.map((name) => callAt(api.url, 'POST', '/v1/tenants', { name }).catch(() => undefined));
+        if (kill === 'at the first registration') await waitFor(async () => (await registered(names, 'any')).length > 0, 30_000);
+        else {
+          const answered = await Promise.race(firsts.map((f, i) => f.then((a) => (a ? names[i]! : new Promise<string>(() => {})))));
+          if (kill === 'once the first answer is marked delivered') await waitFor(async () => await deliveredAnswer(answered), 30_000);
+        }
         api.child.kill('SIGKILL');
         await exited(api.child);
         const firstAnswers = await Promise.all(firsts);
-        // The kill cut at least one create: the API died with it in flight.
         const cut = firstAnswers.filter((a) => a === undefined).length;
         tally.inFlightAtKill.push(cut);
         expect(cut, 'creates in flight (unanswered) at the kill').toBeGreaterThan(0);
-        api = await site.spawnApi({ port: api.port });
-        const readyBefore = new Set(
-          (await site.registry.sql<{ name: string }[]>`select name from tenants where status = 'ready' and name in ${site.registry.sql(names)}`).map(
-            (r) => r.name,
-          ),
-        );
+        // A new API process on a port of its own: a client is pointed at it.
+        api = await site.spawnApi();
+        if (kill === 'at the first registration') await waitFor(async () => (await registered(names, 'ready')).length > 0, 60_000);
+        const readyBefore = new Set(await registered(names, 'ready'));
         const repeats = await Promise.all(names.map((name) => callAt(api.url, 'POST', '/v1/tenants', { name })));
         for (const [i, name] of names.entries()) {
           const first = firstAnswers[i];
           const again = repeats[i]!;
           if (first) {
-            // The first call was answered before the API died: it is the identity, the repeat is a conflict.
-            tally.answeredBeforeKill++;
+            // Answered before the API died: that answer was the identity, the repeat a conflict. The
+            // API marks an answer delivered only after it was written out (run-headers.ts), so one
+            // killed in between hands the same answer again: never another identity.
             expect(first.status, first.text).toBe(201);
-            expect(again.status, again.text).toBe(409);
-          } else if (again.status === 200) {
+            if (again.status === 201) {
+              tally.deliveredThenReplayed++;
+              expect(pick(again.body), name).toEqual(pick(first.body));
+            } else {
+              tally.delivered++;
+              expect(again.status, again.text).toBe(409);
+              expect(again.body.error).toMatch(/^tenant already exists/);
+            }
+            continue;
+          }
+          if (again.status === 200) {
             // The run the dead API started ended failed at a step (a loaded lab times a backend
             // out): the repeat resumed it (spec: a repeat of a failed create answers 200 resumed).
             tally.resumed++;
             expect(again.body.outcome).toBe('resumed');
-            expect(await heldTsigSecret(site, name)).toBe(again.body.dns.tsig_secret);
-            expect(heldStateSecret(site, name)).toBe(again.body.state.secret_key);
-          } else if (again.status === 201) {
-            // The repeat joined the run the dead API started, or started the create itself.
-            tally.created++;
-            expect(readyBefore.has(name), name).toBe(false);
-            expect(again.body.outcome).toBe('created');
-            expect(await heldTsigSecret(site, name)).toBe(again.body.dns.tsig_secret);
-            expect(heldStateSecret(site, name)).toBe(again.body.state.secret_key);
-            expect((await callAt(api.url, 'GET', `/v1/tenants/${name}`)).body.index).toBe(again.body.index);
           } else {
-            // 409 is right only when the run the dead API started had completed: two runs, the first done.
-            tally.conflictAfterCompletion++;
-            expect(again.status, `${name}: ${again.text}`).toBe(409);
-            expect(again.body.error).toMatch(/^tenant already exists/);
-            let runs: Awaited<ReturnType<typeof runsOf>> = [];
-            await waitFor(async () => (runs = await runsOf(name)).length === 2, 15_000);
-            expect(runs[0]!.status.name).toBe('COMPLETED');
-            expect(runs[0]!.closeTime!.getTime()).toBeLessThanOrEqual(runs[1]!.startTime.getTime());
+            // Cut: the repeat joined the run still going (or started it), or collected the answer
+            // of the run that completed without its caller (apps/api/lost-answers.ts).
+            expect(again.status, `${name}: ${again.text}`).toBe(201);
+            expect(again.body.outcome).toBe('created');
+            if (readyBefore.has(name)) tally.collected++;
+            else tally.joined++;
           }
+          expect(await heldTsigSecret(site, name)).toBe(again.body.dns.tsig_secret);
+          expect(heldStateSecret(site, name)).toBe(again.body.state.secret_key);
+          expect((await callAt(api.url, 'GET', `/v1/tenants/${name}`)).body.index).toBe(again.body.index);
         }
       }
     } finally {
@@ -323,8 +329,10 @@ describe('the API killed with creates in flight', () => {
       await stopChild(api.child);
     }
     console.log(`crashes/api: ${JSON.stringify(tally)}`);
+    expect(tally.delivered, 'a create answered and marked delivered before the kill, repeated').toBeGreaterThan(0);
+    expect(tally.collected, "a cut create's lost answer, collected by the repeat").toBeGreaterThan(0);
     // One identity each: one ready row, one index, every object once.
-    const names = rounds.flat();
+    const names = rounds.flatMap((r) => r.names);
     const rows = await site.registry.sql<
       { name: string; index: number; status: string }[]
     >`select name, index, status from tenants where name in ${site.registry.sql(names)}`;
@@ -339,5 +347,5 @@ describe('the API killed with creates in flight', () => {
     expect(totals.orgs).toBe(all.length);
     expect(totals.forwards).toBe(2 * all.length);
     expect(totals.logRoutes).toBe(2 * all.length);
-  }, 120_000);
+  }, 180_000);
 });

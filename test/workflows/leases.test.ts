@@ -8,7 +8,7 @@ import { attemptTenantCreate } from '../../contracts/tenant.js';
 import { attemptWorkloadCreate, type WorkloadRequest } from '../../contracts/workload.js';
 import { runIds } from '../../contracts/ids.js';
 import { waitFor } from '../support/wait-for.js';
-import { gate, leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
+import { freshStubs, gate, type leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 import type { leaseProbe } from './lease-probe.js';
 
 /**
@@ -29,9 +29,7 @@ afterAll(async () => {
   await w?.stop();
 });
 beforeEach(() => {
-  for (const k of Object.keys(w.stubs)) delete (w.stubs as Record<string, unknown>)[k];
-  leases = leaseTable();
-  Object.assign(w.stubs, leases.activities);
+  leases = freshStubs(w);
 });
 
 const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);

@@ -15,10 +15,46 @@ export interface FaultPlan {
   method?: string;
 }
 
+/** A request held until released: the barrier a test holds one call at, to reach a window between two others. */
+export interface Hold {
+  /** Resolves with the held request's path once one arrived. */
+  reached: Promise<string>;
+  release(): void;
+}
+
+interface ArmedHold {
+  match?: string;
+  method?: string;
+  taken?: boolean;
+  reach: (path: string) => void;
+  released: Promise<void>;
+  release: () => void;
+}
+
 export class Faults {
   private plans: FaultPlan[] = [];
+  private holds: ArmedHold[] = [];
   private readonly requests: string[] = [];
   latencyMs = 0;
+
+  /** Holds the next request matching `match` (a path substring) and `method` until `release()`. */
+  hold(plan: { match?: string; method?: string }): Hold {
+    let reach!: (path: string) => void;
+    let release!: () => void;
+    const reached = new Promise<string>((r) => (reach = r));
+    const released = new Promise<void>((r) => (release = r));
+    this.holds.push({ ...plan, reach, released, release });
+    return { reached, release };
+  }
+
+  /** Waits while this request is the one a hold was set for. */
+  async held(method: string, path: string): Promise<void> {
+    const h = this.holds.find((x) => !x.taken && (!x.match || path.includes(x.match)) && (!x.method || x.method === method));
+    if (!h) return;
+    h.taken = true;
+    h.reach(path);
+    await h.released;
+  }
 
   /** How many requests (outside /__lab) this simulator has seen whose path contains `match`. */
   seen(match = ''): number {
@@ -35,6 +71,7 @@ export class Faults {
   clear(): void {
     this.plans = [];
     this.latencyMs = 0;
+    for (const h of this.holds.splice(0)) h.release();
   }
 
   /** Consumes one failure for this request if a plan matches; returns its status. */
@@ -53,6 +90,7 @@ export function withFaults(app: Hono, faults = new Faults()): Faults {
   app.use('*', async function injectFaults(c, next) {
     if (c.req.path.startsWith('/__lab/')) return next();
     if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    await faults.held(c.req.method, c.req.path);
     const status = faults.take(c.req.method, c.req.path);
     if (status !== undefined) return c.json({ error: 'injected fault' }, status as 500);
     return next();
