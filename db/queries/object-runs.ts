@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, like, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, like, ne, sql } from 'drizzle-orm';
 import type { ObjectRun, RunFailure, RunState } from '../../core/object-life.js';
 import type { Db } from '../registry.js';
 import { objectRuns } from '../schema/index.js';
@@ -163,22 +163,21 @@ export async function answerDelivered(db: Db, workflowId: string, answerId: stri
     );
 }
 
-/** Forgets kept answers older than the window, and finished runs of objects long settled. */
+/**
+ * What outlives the window: kept answers (their secrets, sealed) are forgotten, and the runs of
+ * objects their own run removed (a delete's, a revoke's, a release's row, once its 204 can no
+ * longer be asked for) are deleted. Other rows stay: each is the newest run of its workflow id,
+ * what an object's read shows as its condition. The number of rows deleted.
+ */
 export async function purgeObjectRuns(db: Db, windowMs: number): Promise<number> {
   const old = sql`now() - make_interval(secs => ${windowMs / 1000})`;
   await db
     .update(objectRuns)
-    .set({ answer: null, answerId: null })
+    .set({ answer: null, answerId: null, requestHash: null })
     .where(and(isNotNull(objectRuns.answer), sql`${objectRuns.answeredAt} < ${old}`));
   const rows = await db
     .delete(objectRuns)
-    .where(
-      and(
-        or(eq(objectRuns.state, 'superseded'), isNull(objectRuns.answer)),
-        sql`${objectRuns.since} < ${old}`,
-        inArray(objectRuns.state, ['done', 'superseded']),
-      ),
-    )
+    .where(and(sql`${objectRuns.operation} ~ '-(delete|revoke|release)$'`, inArray(objectRuns.state, ['done', 'superseded']), sql`${objectRuns.since} < ${old}`))
     .returning({ object: objectRuns.object });
   return rows.length;
 }

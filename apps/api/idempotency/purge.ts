@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import { purgeExpiredIdempotencyKeys } from '../../../db/queries/idempotency.js';
+import { purgeObjectRuns } from '../../../db/queries/object-runs.js';
 import type { Registry } from '../../../db/registry.js';
 
 /**
- * Deletes expired Idempotency-Key answers (sealed secrets must not outlive the window) every
- * `everyMs`, a tenth of the window and at most 15 minutes. Each replica purges; the delete is
+ * Deletes expired Idempotency-Key answers, and forgets the answers runs kept for lost calls
+ * (db/queries/object-runs.ts), once past the window (sealed secrets must not outlive it), every
+ * `everyMs`, a tenth of the window and at most 15 minutes. Each replica purges; the writes are
  * idempotent. Expired entries are ignored on lookup anyway, so the purge is about storage only.
  */
 export function schedulePurge(registry: Registry, windowMs: number, log: Logger): () => void {
@@ -13,6 +15,8 @@ export function schedulePurge(registry: Registry, windowMs: number, log: Logger)
     if (!registry.isMigrated) return;
     purgeExpiredIdempotencyKeys(registry.db)
       .then((n) => n > 0 && log.info({ purged: n }, 'expired idempotency answers purged'))
+      .then(() => purgeObjectRuns(registry.db, windowMs))
+      .then((n) => n > 0 && log.info({ purged: n }, 'runs of removed objects purged'))
       .catch((err: unknown) => log.warn({ err }, 'idempotency purge failed'));
   }, everyMs);
   timer.unref();
