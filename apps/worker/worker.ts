@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities, type Activities } from '../../activities/index.js';
-import { FORMER_ACTIVITY_NAMES } from '../../contracts/former-names.js';
+import { FORMER_ACTIVITY_NAMES } from '../../contracts/compatibility.js';
 import type { BackendPorts } from '../../activities/backend-areas.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -83,10 +83,10 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
   };
 }
 
-/** Activity tasks queued under a name an activity had before a deploy still find it. */
+/** A run of an earlier release that replays here calls some activities by their former names (contracts/compatibility.ts). */
 function withFormerNames(activities: Activities): Record<string, unknown> {
   const all: Record<string, unknown> = { ...activities };
-  for (const [former, name] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[name];
+  for (const [former, { now }] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[now];
   return all;
 }
 

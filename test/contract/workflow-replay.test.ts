@@ -16,9 +16,11 @@ import { RECORDING_CODEC_KEY } from '../replay/codec-key.js';
  * built once by the test run's global setup.
  */
 const DIR = join(import.meta.dirname, '..', 'replay', 'histories');
-const recorded = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as { workflowId: string; type: string; history: unknown });
+const recorded = readdirSync(DIR).flatMap((release) =>
+  readdirSync(join(DIR, release))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ release, ...(JSON.parse(readFileSync(join(DIR, release, f), 'utf8')) as { workflowId: string; type: string; history: unknown }) })),
+);
 
 describe('recorded workflow histories', () => {
   it('cover every workflow type the worker registers', () => {
