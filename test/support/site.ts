@@ -10,6 +10,8 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
+import { workerVersion } from '../../apps/worker/deployment.js';
+import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { bindPorts, releasePorts, type BackendPorts } from '../../activities/backend-areas.js';
 import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
@@ -167,7 +169,11 @@ export async function startTestSite(
       site.workerMetricsUrl = workerTelemetry.metricsUrl;
       // Released when the worker stops: the broker's control connection would otherwise outlive the site, reconnecting every second.
       workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000 });
+      // A version of the site's deployment, current in its namespace, as the lab's worker is.
+      const version = workerVersion(config);
+      await makeCurrent({ connection: temporal, namespace }, version, 'always');
       worker = await createWorker({
+        version,
         telemetry: workerTelemetry.telemetry,
         config,
         registry: workerRegistry,
