@@ -103,6 +103,10 @@ export async function startTestSite(
     TEMPORAL_NAMESPACE: namespace,
     TEMPORAL_TASK_QUEUE: `q-${namespace}`,
     LOG_LEVEL: opts.logLevel ?? 'info',
+    // One build for every worker of the site, in-process or spawned: the checkout's commit (the
+    // default) reads `-dirty` once a tracked file is edited, and a worker spawned after that edit
+    // would be a version nothing routes to.
+    TEMPORAL_WORKER_BUILD_ID: 'test-site',
     ...(opts.withoutSite ? {} : backends.env),
   };
   Object.assign(env, typeof opts.env === 'function' ? opts.env({ ...env }) : opts.env);
