@@ -9,8 +9,18 @@
  * test/contract/release-rule.test.ts fails when an entry serves a release this tree no longer replays.
  */
 
-/** The first release whose workers run as versions of a Worker Deployment. */
+/** The first release whose workers run as versions of a Worker Deployment, and the last whose did not. */
 export const FIRST_VERSIONED_RELEASE = '0.15';
+export const LAST_UNVERSIONED_RELEASE = '0.14';
+
+/**
+ * The releases whose runs the code of release `tree` replays: its own (a worker replays a run it
+ * no longer holds in its cache), and for the first versioned release the unversioned one's too,
+ * whose runs move to it when it becomes current. From then on a run never leaves its version.
+ */
+export function releasesReplayed(tree: string): string[] {
+  return tree === FIRST_VERSIONED_RELEASE ? [LAST_UNVERSIONED_RELEASE, tree] : [tree];
+}
 
 /**
  * Every patch the workflows check (through workflows/patches.ts), with the release whose runs need
