@@ -23,7 +23,9 @@ import { startTestSite, waitFor, type TestSite } from '../support/site.js';
  * are parked after failed steps and a sweep is left running; N+1's worker starts beside it and is
  * made current with the temporal CLI. Each parked call's repeat resumes its run on N and completes,
  * the sweep completes on N (its later child too), new runs begin on N+1, N drains and its worker
- * stops by itself, and no history holds a nondeterminism error. The dev server is the test's own:
+ * stops by itself, and no history holds a nondeterminism error. A fourth parked run (a record put)
+ * is the one an operator will not wait for: cancelled as docs/upgrading.md says, its call repeated
+ * completes in a new run on N+1. The dev server is the test's own:
  * it reports a version drained seconds after its last run closed, not Temporal's three minutes.
  */
 const DEPLOYMENT = 'tenant-provisioning';
@@ -149,6 +151,10 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
   const parked = [runIds.tenantCreate('gamma'), runIds.workloadCreate('acme', 'app'), runIds.workloadDelete('acme', 'web')];
   const before = await Promise.all(parked.map((id) => runOf(id)));
   expect(before.map((r) => [r.status, r.version])).toEqual(parked.map(() => ['RUNNING', onN]));
+  // One more, that the operator will not wait for: a record put parked at the DNS write.
+  await parkedBy(b.pdns.faults, { method: 'PATCH' }, 'PUT', '/v1/tenants/acme/records/api', { address: '10.128.1.51' });
+  const abandoned = await runOf(runIds.recordPut('acme', 'api'));
+  expect([abandoned.status, abandoned.version]).toEqual(['RUNNING', onN]);
 
   // Release N+1's worker beside it: it polls, and serves nothing until its version is made current.
   const nextBuild = `${commit}-next`;
@@ -185,6 +191,15 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
     expect(after).toEqual({ runId: before[i]!.runId, status: 'COMPLETED', version: onN, release: undefined });
     expect(await taskBuilds(id, after.runId)).toEqual(new Set([commit]));
   }
+
+  // The run nobody waits for is cancelled (on N) and its call repeated: a new run on N+1 completes it.
+  await cli('workflow', 'cancel', '--workflow-id', runIds.recordPut('acme', 'api'));
+  await waitFor(async () => (await runOf(runIds.recordPut('acme', 'api'), abandoned.runId)).status !== 'RUNNING', 30_000);
+  const put = await site.call('PUT', '/v1/tenants/acme/records/api', { body: { address: '10.128.1.51' } });
+  expect(put.status, put.text).toBe(200);
+  const redone = await runOf(runIds.recordPut('acme', 'api'));
+  expect(redone.runId).not.toBe(abandoned.runId);
+  expect(redone).toMatchObject({ status: 'COMPLETED', version: onNext, release: NEXT_RELEASE });
 
   // The sweep completes on N, the child it started after the switch too.
   const swept = (await site.client.workflow.getHandle(sweep.workflowId, sweep.runId).result()) as SweepResult;
