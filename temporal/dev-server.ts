@@ -35,6 +35,8 @@ export interface DevServerOptions {
   dbFile?: string;
   codecEndpoint?: string;
   namespaces?: string[];
+  /** Dynamic config values over the production ones (`name`: its value as JSON, e.g. '"5s"'). */
+  dynamicConfig?: Record<string, string>;
 }
 
 /**
@@ -64,6 +66,7 @@ function devServerArgs(opts: DevServerOptions, port: number, uiPort: number | un
   // completion response). docs/performance.md has the figures.
   args.push('--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000');
   args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  for (const [name, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${name}=${value}`);
   // A SQLite file in WAL mode without a sync on every commit: the dev server's history writes
   // otherwise cost more than the rest of a create (a lab's or a test's file, never production's).
   if (opts.dbFile) args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');

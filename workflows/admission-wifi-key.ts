@@ -2,10 +2,10 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptAdmissionWifiKey, type AdmissionKeyInput, type AdmissionKeyResult } from '../contracts/wifi-key.js';
 import { claimObject, runStep } from './run-step.js';
 import { ofKey } from './wifi-key-about.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -14,7 +14,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * earlier key of the name stops working in the same controller write.
  */
 export async function admissionWifiKey(input: AdmissionKeyInput): Promise<AdmissionKeyResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.admissionWifiKey(input);
+  deprecated('run-model');
   return serveRun(attemptAdmissionWifiKey, admit, parkedPolicy(input, 'admission'), (r) => (r.kind === 'done' ? 'issued' : r.kind));
 }
 

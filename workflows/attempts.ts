@@ -1,18 +1,7 @@
 import type { UpdateDefinition } from '@temporalio/common';
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  isCancellation,
-  defineUpdate,
-  patched,
-  setCurrentDetails,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
-import { FORMER_UPDATE_NAMES } from '../contracts/former-names.js';
+import { begunWith } from './patches.js';
 import { answered } from './run-attributes.js';
 import { answering, answersCall, failureOfLastAttempt, parksAfterFailure, runEnded } from './run-step.js';
 
@@ -62,9 +51,6 @@ export async function serveAttempts<Req, Res extends { kind: string }>(
   setHandler(objectGone, () => {
     calls.gone = true;
   });
-  // A run begun before the update names were made one still receives its calls under the old name.
-  const former = FORMER_UPDATE_NAMES[workflowInfo().workflowType];
-  if (former) setHandler(defineUpdate<Res, [Req]>(former), calls.handle);
 
   try {
     if (policy.kind === 'serial') {
@@ -93,9 +79,6 @@ interface Calls<Req, Res> {
   last(): Res | undefined;
 }
 
-/** The patch that makes a call arriving after a successful attempt get its answer (issue 31 item 1). */
-export const JOIN_SETTLED_ANSWER_PATCH = 'join-settled-answer';
-
 /** Calls that arrive while an attempt runs join it, and after a successful one get its answer. */
 function joined<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> {
   let running: Promise<Res> | undefined;
@@ -106,7 +89,7 @@ function joined<Req, Res>(attempt: (req: Req) => Promise<Res>): Calls<Req, Res> 
       // A call arriving after an attempt succeeded, while the run ends, gets that answer: it is
       // the same request repeated (a create whose answer was lost to Temporal restarting), and a
       // fresh attempt would answer it 409 with the secrets just issued never shown (issue 31).
-      if (!running && last !== undefined && (last as { kind?: string }).kind !== 'failed' && patched(JOIN_SETTLED_ANSWER_PATCH)) {
+      if (!running && last !== undefined && (last as { kind?: string }).kind !== 'failed' && begunWith('join-settled-answer')) {
         served++;
         return last;
       }

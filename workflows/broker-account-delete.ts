@@ -2,11 +2,11 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, brokerAccountDelete as brokerAccountDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from '../contracts/broker-account.js';
 import { runStep } from './run-step.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -16,7 +16,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the run, so the repeated delete resumes it.
  */
 export async function brokerAccountDelete(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult | undefined> {
-  if (beganBeforeRunModel()) return brokerAccountDeleteBefore(input);
+  deprecated('run-model');
   return serveRun(attemptBrokerAccountDelete, (req) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account delete', () => remove(req)), {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,

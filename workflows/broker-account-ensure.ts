@@ -5,7 +5,6 @@ import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Sealed } from '../core/sealed.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, brokerAccountEnsure as brokerAccountEnsureBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
@@ -15,6 +14,7 @@ import {
 } from '../contracts/broker-account.js';
 import { runStep } from './run-step.js';
 import { brokerAccountLease, underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -26,7 +26,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * password the 502 carried. The registry row is written only once the broker holds the account.
  */
 export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
-  if (beganBeforeRunModel()) return brokerAccountEnsureBefore(input);
+  deprecated('run-model');
   /** A password this run minted that the broker has not confirmed yet. */
   let pending: Sealed<string> | undefined;
 

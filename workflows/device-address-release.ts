@@ -2,17 +2,17 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptDeviceAddressRelease, type BackendStep, type DeviceInput, type ReleaseResult } from '../contracts/device-address.js';
 import { about } from './device-address-about.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /** `device-address-release/<tenant>/<device>`: the name, then the router, then the registry row. */
 export async function deviceAddressRelease(input: DeviceInput): Promise<ReleaseResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.deviceAddressRelease(input);
+  deprecated('run-model');
   return serveRun(
     attemptDeviceAddressRelease,
     (req) => underNameLease(req.tenant, req.device, 'device address release', () => release(req)),

@@ -1,9 +1,9 @@
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptDeviceAddressReserve, type BackendStep, type ReserveInput, type ReserveResult } from '../contracts/device-address.js';
 import { about } from './device-address-about.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 /**
  * `device-address/<tenant>/<device>/<address>`: chooses the address (or converges on the one
@@ -12,7 +12,7 @@ import { underNameLease } from './tenant-lease.js';
  * it (every part is an ensure and the registry keeps the chosen address).
  */
 export async function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.deviceAddressReserve(input);
+  deprecated('run-model');
   return serveRun(
     attemptDeviceAddressReserve,
     (req) => underNameLease(req.tenant, req.device, 'device address reserve', () => reserve(req)),

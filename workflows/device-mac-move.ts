@@ -1,13 +1,13 @@
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptDeviceMacMove, type BackendStep, type DeviceInput, type SyncResult } from '../contracts/device-address.js';
 import { about } from './device-address-about.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 /** `device-mac/<tenant>/<device>/<mac>`: a device's new MAC takes over its reservation on the router. */
 export async function deviceMacMove(input: DeviceInput): Promise<SyncResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.deviceMacMove(input);
+  deprecated('run-model');
   return serveRun(
     attemptDeviceMacMove,
     (req) => underNameLease(req.tenant, req.device, 'device mac move', () => moveMac(req)),

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { executeChild, patched, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
+import { executeChild, proxyLocalActivities, ParentClosePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { OPERATION, operationOf, TENANT_NAME } from '../core/search-attributes.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
@@ -7,12 +7,9 @@ import { type PlanResult, type ReconcileResult, type StepReport, type SweepResul
 import { tenantPlan } from './tenant-plan.js';
 import { tenantReconcile } from './tenant-reconcile.js';
 import { runIds } from '../contracts/ids.js';
-import { RUN_MODEL_PATCH } from './before-run-model/index.js';
+import { begunWith, deprecated } from './patches.js';
 import { answered } from './run-attributes.js';
 import { runStep } from './run-step.js';
-
-/** Sweeps from this one on also revoke the Wi-Fi keys of admissions that expired unused. */
-export const ADMISSION_EXPIRY_PATCH = 'admission-expiry';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -68,13 +65,15 @@ export async function reconcileSweep(input: { concurrency?: number; mode?: 'plan
   // An admission's key outlives its token on the developer network; expiry is where it ends (a
   // bound one's client leaves the allow-list with it). A plan changes nothing, so it skips this.
   let expiryFailed = false;
-  if (!plan && patched(ADMISSION_EXPIRY_PATCH)) {
+  // Sweeps begun with `admission-expiry` also revoke the Wi-Fi keys of admissions that expired unused.
+  if (!plan && begunWith('admission-expiry')) {
     const expired = await runStep('wifi.expire-admission-keys', [], { object: 'the Wi-Fi keys of admissions that expired unused' });
     result.expiredAdmissions = expired.ok ? { revoked: expired.value.revoked, failed: false } : { revoked: [], failed: true };
     expiryFailed = !expired.ok;
   }
-  // Its Outcome too, like every run (a sweep begun before the run model set none).
-  if (patched(RUN_MODEL_PATCH)) answered(result.failed.length || expiryFailed ? 'failed' : 'swept');
+  // Its Outcome too, like every run.
+  deprecated('run-model');
+  answered(result.failed.length || expiryFailed ? 'failed' : 'swept');
   return result;
 }
 

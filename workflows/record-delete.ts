@@ -2,11 +2,11 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, recordDelete as recordDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
 import { attemptRecordDelete, type RecordDeleteRequest, type RecordDeleteResult } from '../contracts/record.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -15,7 +15,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * record. A failed DNS write keeps the record and parks the run; the same delete again resumes.
  */
 export async function recordDelete(input: RecordDeleteRequest & Parked): Promise<RecordDeleteResult | undefined> {
-  if (beganBeforeRunModel()) return recordDeleteBefore(input);
+  deprecated('run-model');
   return serveRun(attemptRecordDelete, (req) => underNameLease(req.tenant, req.name, 'record delete', () => remove(req)), {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,

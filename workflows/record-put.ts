@@ -2,11 +2,11 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, recordPut as recordPutBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptRecordPut, type RecordPutRequest, type RecordPutResult, type RecordWorkflowInput } from '../contracts/record.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -17,7 +17,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the PTRs, so a failed DNS write parks the run and the same call resumes it.
  */
 export async function recordPut(input: RecordWorkflowInput): Promise<RecordPutResult | undefined> {
-  if (beganBeforeRunModel()) return recordPutBefore(input);
+  deprecated('run-model');
   return serveRun(
     attemptRecordPut,
     (req) => underNameLease(req.tenant, req.name, 'record put', () => attempt(req)),

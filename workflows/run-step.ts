@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { RunSettled } from '../activities/object-runs.js';
 import { objectOfRun } from '../contracts/ids.js';
@@ -6,6 +6,7 @@ import type { RunFailure } from '../core/object-life.js';
 import { LIFE_OPTIONS, STEP_OPTIONS } from './activity-options.js';
 import { failedStepOf, isStepFailure } from './failures.js';
 import { answered, atStep, stepFailed } from './run-attributes.js';
+import { begunWith } from './patches.js';
 
 /**
  * The one step machinery of every run, whatever object it works on (a tenant, a workload, a
@@ -106,9 +107,6 @@ function failureOf(err: Parameters<typeof failedStepOf>[0], step: string, activi
   };
 }
 
-/** The patch that makes every attempt record its object's life in the registry (issue 42: claim, failure, answer). */
-export const OBJECT_RUNS_PATCH = 'object-runs';
-
 /** Set by the attempt server of a run that parks after a failed attempt (workflows/attempts.ts). */
 export function parksAfterFailure(parkedMs: number): void {
   parksFor = parkedMs;
@@ -121,7 +119,7 @@ const REMOVES = /(Delete|Revoke|Release)$/;
 
 /** Whether this run records its object's life: a run of one object (not a plan, not the sweep), begun with the patch. */
 function records(): boolean {
-  return objectOfRun(workflowInfo().workflowId) !== undefined && patched(OBJECT_RUNS_PATCH);
+  return objectOfRun(workflowInfo().workflowId) !== undefined && begunWith('object-runs');
 }
 
 /** The attempt's object is claimed for its run, once it holds its tenant (the first lease granted). */

@@ -1,17 +1,16 @@
-import { patched, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import { PLAN_OF_AREA } from '../core/step-table.js';
 import { areaOf, runStep } from './run-step.js';
-import type { FormerActivities } from './before-run-model/activities.js';
+import type { Activities } from '../activities/index.js';
+import { begunWith, deprecated } from './patches.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
 import { attemptTenantCreate, type CreateRequest, type CreateResult, type CreateWorkflowInput, type StepReport } from '../contracts/tenant.js';
 import { aloneOnTenant } from './tenant-lease.js';
 import { ensureSteps, fabric } from './tenant-step-sequence.js';
 
-const registry = proxyLocalActivities<FormerActivities>(REGISTRY_OPTIONS);
-
-/** Runs from this one on call the registry part `prepareTenant`; earlier histories recorded `registerTenant`. */
-export const PREPARE_NAMES_PATCH = 'prepare-names';
+// `registerTenant` is `prepareTenant` under its 0.14 name (contracts/compatibility.ts).
+const registry = proxyLocalActivities<Activities & { registerTenant: Activities['prepareTenant'] }>(REGISTRY_OPTIONS);
 
 /**
  * `tenant-create/<name>`: each create call is an attempt delivered by update. Attempts that arrive
@@ -39,7 +38,7 @@ function attempt(req: CreateRequest): Promise<CreateResult> {
 }
 
 async function tryCreate(req: CreateRequest): Promise<CreateResult> {
-  const prepareTenant = patched(PREPARE_NAMES_PATCH) ? registry.prepareTenant : registry.registerTenant;
+  const prepareTenant = begunWith('prepare-names') ? registry.prepareTenant : registry.registerTenant;
   let reg = await prepareTenant({ request: req });
   if (reg.kind === 'needs-fabric') {
     // A new name: its index is chosen from what the fabric carries, read by the network step.
@@ -66,14 +65,13 @@ async function tryCreate(req: CreateRequest): Promise<CreateResult> {
     carried: reg.secrets,
     ...(req.actor ? { actor: req.actor } : {}),
   });
-  const found = reg.outcome === 'restored' && patched(RESTORE_REPORT_PATCH) ? await whatTheBackendsHold(reg.name, reg.index) : undefined;
+  let found: StepReport[] | undefined;
+  if (reg.outcome === 'restored') {
+    deprecated('restore-report');
+    found = await whatTheBackendsHold(reg.name, reg.index);
+  }
   return { kind: 'ready', outcome: reg.outcome, tenant, secrets, ...(found ? { found } : {}) };
 }
-
-/** The patch that marks a restore reporting what the backends still hold of the tenant (issue 26 item 5). */
-export const RESTORE_REPORT_PATCH = 'restore-report';
-/** Restores from this one on skip the Wi-Fi plan: a controller entry names no key, so it can report no unknown one. */
-export const RESTORE_REPORT_WITHOUT_WIFI_PATCH = 'restore-report-without-wifi';
 
 /**
  * After a restore, the object areas' plans: the registry the tenant restored holds none of its
@@ -86,7 +84,8 @@ async function whatTheBackendsHold(name: string, index: number): Promise<StepRep
   if (start.kind === 'refused') return [];
   const report: StepReport[] = [];
   // Checked once per restore, before the plans, so the marker stands where replays look for it.
-  const skipWifi = patched(RESTORE_REPORT_WITHOUT_WIFI_PATCH);
+  // Restores begun with it skip the Wi-Fi plan: a controller entry names no key, so it can report no unknown one.
+  const skipWifi = begunWith('restore-report-without-wifi');
   for (const area of start.areas ?? []) {
     if (skipWifi && area === 'wifi.reconcile-keys') continue;
     const plan = PLAN_OF_AREA[area];

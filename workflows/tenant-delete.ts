@@ -2,7 +2,7 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveAttempts } from './attempts.js';
-import { beganBeforeRunModel } from './before-run-model/index.js';
+import { deprecated } from './patches.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptTenantDelete, type DeleteInput, type DeleteResult } from '../contracts/tenant.js';
 import { tenantRun } from './tenant-lease.js';
@@ -24,8 +24,7 @@ export async function tenantDelete(input: DeleteInput): Promise<DeleteResult | u
       () => registry.beginDelete(req),
       (start) => remove(req, start.index),
     );
-  // Begun before the run model: the one attempt its start carried, as then.
-  if (beganBeforeRunModel()) return attempt(input);
+  deprecated('run-model');
   // tenantRun answers each attempt itself (alone on the tenant, workflows/run-step.ts `answering`).
   return serveAttempts(attemptTenantDelete, attempt, {
     kind: 'parked',

@@ -1,4 +1,5 @@
-import { CancellationScope, patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { begunWith } from './patches.js';
 import type { Activities } from '../activities/index.js';
 import { LEASE_RELEASE_OPTIONS, REGISTRY_OPTIONS } from './activity-options.js';
 import { upsertMemo } from '@temporalio/workflow';
@@ -7,9 +8,6 @@ import { answering, claimObject, type Answered } from './run-step.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 const leases = proxyLocalActivities<Activities>(LEASE_RELEASE_OPTIONS);
-
-/** The patch that releases the lease after a claim that failed: its write may have landed (issue 31 item 2). */
-export const RELEASE_AFTER_FAILED_CLAIM_PATCH = 'release-after-failed-claim';
 
 /** Releases the run's lease whatever happens to the run meanwhile (also while it is being cancelled). */
 const release = (tenant: string) => CancellationScope.nonCancellable(() => leases.releaseTenant({ tenant }));
@@ -43,7 +41,7 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
     } catch (err) {
       // The claim's write may have committed with its answer lost (the database went away):
       // released here, or the lease would outlive the run and hold off every other one.
-      if (patched(RELEASE_AFTER_FAILED_CLAIM_PATCH)) await release(tenant);
+      if (begunWith('release-after-failed-claim')) await release(tenant);
       throw err;
     }
     if (claim.granted) break;

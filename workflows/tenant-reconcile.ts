@@ -1,16 +1,14 @@
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { ReconcileStart } from '../activities/tenant/remove.js';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import type { ReconcileResult, StepReport } from '../contracts/tenant.js';
 import { areaOf, runStep } from './run-step.js';
+import { deprecated } from './patches.js';
 import { tenantRun } from './tenant-lease.js';
 import { ensureSteps } from './tenant-step-sequence.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
-
-/** The patch that marks a reconcile covering the tenant's objects after its steps (issue 26). */
-export const RECONCILE_OBJECTS_PATCH = 'reconcile-objects';
 
 export interface ReconcileInput {
   name: string;
@@ -40,7 +38,8 @@ async function reconcile(input: ReconcileInput, start: Extract<ReconcileStart, {
   const run = await ensureSteps(tenant, start.steps);
   const report: StepReport[] = run.report;
   let failed: string | undefined = run.ok ? undefined : run.step;
-  if (!failed && patched(RECONCILE_OBJECTS_PATCH)) {
+  if (!failed) {
+    deprecated('reconcile-objects');
     for (const area of start.areas ?? []) {
       const objects = await runStep(area, [{ ...tenant, prune: input.prune === true }], { object: `the objects of tenant ${input.name}` });
       report.push({ step: areaOf(area), ok: objects.ok, objects: objects.ok ? objects.value : [] });

@@ -2,11 +2,11 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptWifiKeyIssue, type IssueKeyInput, type IssueKeyResult } from '../contracts/wifi-key.js';
 import { runStep } from './run-step.js';
 import { underLease } from './tenant-lease.js';
 import { ofKey } from './wifi-key-about.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -16,7 +16,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the run; the repeated call keeps the same psk and resumes it.
  */
 export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.wifiKeyIssue(input);
+  deprecated('run-model');
   return serveRun(
     attemptWifiKeyIssue,
     (req) => underLease(req.tenant, 'shared', 'wifi key issue', () => issue(req)),

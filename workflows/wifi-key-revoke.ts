@@ -1,13 +1,13 @@
 import { parkedPolicy, serveRun } from './attempts.js';
-import * as before from './before-run-model/index.js';
 import { attemptWifiKeyRevoke, type RevokeKeyInput, type RevokeKeyResult } from '../contracts/wifi-key.js';
 import { runStep } from './run-step.js';
 import { underLease } from './tenant-lease.js';
 import { ofKey } from './wifi-key-about.js';
+import { deprecated } from './patches.js';
 
 /** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
 export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyResult | undefined> {
-  if (before.beganBeforeRunModel()) return before.wifiKeyRevoke(input);
+  deprecated('run-model');
   return serveRun(
     attemptWifiKeyRevoke,
     (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)),

@@ -3,12 +3,12 @@ import type { Activities } from '../activities/index.js';
 import { newWorkloadDisk } from '../core/workload-sizing.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, workloadCreate as workloadCreateBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../contracts/workload.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -20,7 +20,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * again resumes it.
  */
 export async function workloadCreate(input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
-  if (beganBeforeRunModel()) return workloadCreateBefore(input);
+  deprecated('run-model');
   return serveRun(
     attemptWorkloadCreate,
     (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)),

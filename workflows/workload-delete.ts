@@ -2,12 +2,12 @@ import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { REGISTRY_OPTIONS } from './activity-options.js';
 import { serveRun } from './attempts.js';
-import { beganBeforeRunModel, workloadDelete as workloadDeleteBefore } from './before-run-model/index.js';
 import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
 import { attemptWorkloadDelete, type WorkloadDeleteRequest, type WorkloadDeleteResult } from '../contracts/workload.js';
 import { runStep } from './run-step.js';
 import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
+import { deprecated } from './patches.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
@@ -17,7 +17,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * same delete again runs every removal once more (each is idempotent), so it resumes.
  */
 export async function workloadDelete(input: WorkloadDeleteRequest & Parked): Promise<WorkloadDeleteResult | undefined> {
-  if (beganBeforeRunModel()) return workloadDeleteBefore(input);
+  deprecated('run-model');
   return serveRun(attemptWorkloadDelete, (req) => underNameLease(req.tenant, req.name, 'workload delete', () => remove(req)), {
     kind: 'parked',
     parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,

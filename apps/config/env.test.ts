@@ -56,6 +56,9 @@ describe('loadConfig defaults', () => {
     ['no site without SITE_DOMAIN', () => config.site, undefined],
     ['no payload codec key without a site or TEMPORAL_CODEC_KEY', () => config.codecKey, undefined],
     ['a parked create waits 24 h', () => config.parkedRunTimeoutMs, 24 * 3_600_000],
+    ['the worker is a version of the deployment tenant-provisioning', () => config.env.TEMPORAL_WORKER_DEPLOYMENT, 'tenant-provisioning'],
+    ["its build id is the build's commit unless given", () => config.env.TEMPORAL_WORKER_BUILD_ID, undefined],
+    ['the worker keeps running when its version has drained', () => config.env.TEMPORAL_WORKER_STOP_WHEN_DRAINED, 'false'],
   ])('%s', (_reason, actual, expected) => {
     expect(actual()).toEqual(expected);
   });
@@ -161,6 +164,21 @@ describe('loadConfig refusals name the variable, never the value', () => {
       'TEMPORAL_CODEC_KEY not 32 bytes',
       { TEMPORAL_CODEC_KEY: Buffer.from('MARK-16-bytes-ok').toString('base64') },
       'invalid configuration: TEMPORAL_CODEC_KEY: must be 32 bytes, base64',
+    ],
+    [
+      'TEMPORAL_WORKER_DEPLOYMENT with a separator Temporal reserves',
+      { TEMPORAL_WORKER_DEPLOYMENT: 'MARK.prod' },
+      "invalid configuration: TEMPORAL_WORKER_DEPLOYMENT: must be a name without spaces, '.' or ':' (Temporal reserves them)",
+    ],
+    [
+      'TEMPORAL_WORKER_BUILD_ID of two words',
+      { TEMPORAL_WORKER_BUILD_ID: 'MARK two' },
+      'invalid configuration: TEMPORAL_WORKER_BUILD_ID: must be one word of at most 255 characters',
+    ],
+    [
+      'TEMPORAL_WORKER_STOP_WHEN_DRAINED not true or false',
+      { TEMPORAL_WORKER_STOP_WHEN_DRAINED: 'MARK' },
+      'invalid configuration: TEMPORAL_WORKER_STOP_WHEN_DRAINED: Invalid option: expected one of "true"|"false"',
     ],
     ['PARKED_RUN_TIMEOUT not a duration', { PARKED_RUN_TIMEOUT: 'MARK' }, 'invalid configuration: PARKED_RUN_TIMEOUT: must be a duration like 30s, 10m, 72h'],
     ['TLS_CERT_FILE without TLS_KEY_FILE', { TLS_CERT_FILE: '/MARK/cert.pem' }, 'TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither'],

@@ -52,6 +52,18 @@ export const serviceSchema = z.object({
   TEMPORAL_CODEC_KEY: base64Key.optional(),
   /** Origin of the Temporal UI allowed to call the codec endpoint (CORS). */
   TEMPORAL_UI_ORIGIN: z.string().url().optional(),
+  /** The Worker Deployment whose versions the worker's releases are (docs/upgrading.md). */
+  TEMPORAL_WORKER_DEPLOYMENT: z
+    .string()
+    .regex(/^[^.:\s]{1,255}$/, "must be a name without spaces, '.' or ':' (Temporal reserves them)")
+    .default('tenant-provisioning'),
+  /** The worker's version within it; unset, the build's commit (what `/version` answers). */
+  TEMPORAL_WORKER_BUILD_ID: z
+    .string()
+    .regex(/^\S{1,255}$/, 'must be one word of at most 255 characters')
+    .optional(),
+  /** The worker stops by itself once no run needs its version (a release's workers kept beside the next one's). */
+  TEMPORAL_WORKER_STOP_WHEN_DRAINED: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_VERSION: z.string().optional(),
   SERVICE_COMMIT: z.string().optional(),

@@ -9,6 +9,8 @@ import { loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { startApi } from '../api/server.js';
 import { createWorker } from '../worker/worker.js';
+import { workerVersion } from '../worker/deployment.js';
+import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { Registry } from '../../db/registry.js';
 import { startDevServer } from '../../temporal/dev-server.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
@@ -123,6 +125,13 @@ async function main(): Promise<void> {
     concurrency: config.site!.sweepConcurrency,
     mode: config.site!.sweepMode,
   });
+  // The lab's one worker is the site: its build (the checkout's commit, as /version says) is made
+  // current, so new runs begin on it and the Temporal UI shows each run's deployment and build id.
+  const version = workerVersion(config);
+  await makeCurrent({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }, version, 'always');
+  const pinnedElsewhere = await new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }).workflow.count(
+    `ExecutionStatus = "Running" AND TemporalWorkerDeployment = "${version.deploymentName}" AND TemporalWorkerDeploymentVersion != "${version.deploymentName}:${version.buildId}"`,
+  );
   await clientConnection.close();
 
   const api = await startApi({ config, log });
@@ -130,7 +139,7 @@ async function main(): Promise<void> {
   await registry.migrate();
   const connection = await NativeConnection.connect({ address: temporal.address });
   const telemetry = await startWorkerTelemetry(config, { coreMetricsAddress });
-  const worker = await createWorker({ config, registry, log, connection, telemetry: telemetry.telemetry });
+  const worker = await createWorker({ config, registry, log, connection, telemetry: telemetry.telemetry, version });
   const hostPort = (url: string | undefined) => (url ? [new URL(url).host] : []);
   const prometheus = await startPrometheus({
     dir: join(labDir, 'prometheus'),
@@ -156,6 +165,13 @@ async function main(): Promise<void> {
     `  codec token     ${codecToken}   (decode-only: reads runs in the Temporal UI and CLI, nothing on /v1)`,
     `  Temporal UI     ${temporal.uiUrl}   (payloads decoded through the API's codec endpoint)`,
     `  Temporal        ${temporal.address}   (frontend gRPC, namespace ${config.env.TEMPORAL_NAMESPACE}, for the temporal CLI)`,
+    `  Worker          deployment ${version.deploymentName}, build ${version.buildId} (current: new runs begin on it)`,
+    ...(pinnedElsewhere.count > 0
+      ? [
+          `  ${pinnedElsewhere.count} run(s) are pinned to an earlier build of the lab and wait for a worker of theirs (docs/upgrading.md, "The lab"):`,
+          `    temporal workflow list --query 'ExecutionStatus="Running" AND TemporalWorkerDeploymentVersion!="${version.deploymentName}:${version.buildId}"'`,
+        ]
+      : []),
     `  PowerDNS        DNS on 127.0.0.1:${backends.pdns.dnsPort}; recursor on 127.0.0.1:${backends.recursor.dnsPort}`,
     `  Proxmox (sim)   ${backends.proxmox.server.url}/api2/json`,
     `  MinIO (sim)     ${backends.minio.server.url}`,

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
 import { createWorker, WORKER_STOP_BOUND_MS } from './worker.js';
+import { runAsVersion, workerVersion } from './deployment.js';
 import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
 import { armStopBound } from '../config/stop-bound.js';
 import { installRuntime, startWorkerTelemetry } from './start-telemetry.js';
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
     process.exit(checks.every((c) => c.ok) ? 0 : 1);
   }
   const log = createLogger(config.env.LOG_LEVEL, 'worker');
+  let version;
+  try {
+    version = workerVersion(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`worker: ${err.message}\n`);
+    process.exit(2);
+  }
   // Temporal's own metrics: the Core runtime exports them on a loopback port the worker's /metrics relays.
   const coreMetricsAddress = await installRuntime(
     {
@@ -67,6 +76,7 @@ async function main(): Promise<void> {
     ports,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
     telemetry: telemetry.telemetry,
+    version,
   });
   const client = await connectClient({
     address: config.env.TEMPORAL_ADDRESS,
@@ -80,13 +90,15 @@ async function main(): Promise<void> {
     concurrency: config.site!.sweepConcurrency,
     mode: config.site!.sweepMode,
   });
-  await client.connection.close();
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => armStopBound(log, WORKER_STOP_BOUND_MS));
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');
-  await worker.run();
+  await runAsVersion(worker, { connection: client.connection, namespace: config.env.TEMPORAL_NAMESPACE }, version, {
+    stopWhenDrained: config.env.TEMPORAL_WORKER_STOP_WHEN_DRAINED === 'true',
+    log,
+  });
   // Everything the process opened, so it ends by itself: the broker's control connection kept it alive.
-  await Promise.all([ports && releasePorts(ports), connection.close(), registry.close(), telemetry.close()]);
+  await Promise.all([ports && releasePorts(ports), connection.close(), client.connection.close(), registry.close(), telemetry.close()]);
   log.info({}, 'worker stopped');
 }
 

@@ -1,9 +1,10 @@
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createActivities, type Activities } from '../../activities/index.js';
-import { FORMER_ACTIVITY_NAMES } from '../../contracts/former-names.js';
+import { FORMER_ACTIVITY_NAMES } from '../../contracts/compatibility.js';
 import type { BackendPorts } from '../../activities/backend-areas.js';
 import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -30,6 +31,11 @@ export interface WorkerParts {
   backendTimeoutMs?: number;
   /** Metrics and traces (apps/worker/telemetry.ts); off when absent. */
   telemetry?: WorkerTelemetry;
+  /**
+   * The Worker Deployment version it runs (apps/worker/deployment.ts): every run it begins is
+   * pinned to it, to its end. Unversioned when absent (the bench's floor, the workflow tests).
+   */
+  version?: WorkerDeploymentVersion;
 }
 
 export function workflowsPath(): string {
@@ -64,7 +70,7 @@ export const WORKER_STOP_BOUND_MS = SHUTDOWN_GRACE_MS + 10_000;
  * the payload codec, the interceptors and sinks, the limits. The bench's fair floor runs the same
  * options with empty activities (bench/floor-worker.ts).
  */
-export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connection' | 'workflowBundlePath' | 'telemetry'>): WorkerOptions {
+export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connection' | 'workflowBundlePath' | 'telemetry' | 'version'>): WorkerOptions {
   const tracing = Boolean(parts.telemetry?.tracing);
   const bundle: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = parts.workflowBundlePath
     ? { workflowBundle: { codePath: bundleFor(parts.workflowBundlePath, tracing) } }
@@ -80,13 +86,16 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,
+    // Pinned: a run ends on the code it began with, so a release changes workflow code with no
+    // patch for the runs in flight; each run is bounded (a parked one by PARKED_RUN_TIMEOUT).
+    ...(parts.version ? { workerDeploymentOptions: { useWorkerVersioning: true, version: parts.version, defaultVersioningBehavior: 'PINNED' } } : {}),
   };
 }
 
-/** Activity tasks queued under a name an activity had before a deploy still find it. */
+/** A run of an earlier release that replays here calls some activities by their former names (contracts/compatibility.ts). */
 function withFormerNames(activities: Activities): Record<string, unknown> {
   const all: Record<string, unknown> = { ...activities };
-  for (const [former, name] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[name];
+  for (const [former, { now }] of Object.entries(FORMER_ACTIVITY_NAMES)) all[former] = activities[now];
   return all;
 }
 

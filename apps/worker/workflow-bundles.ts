@@ -12,11 +12,12 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * for the image (scripts/build-workflow-bundle.ts), the tests' workers and the replay test, so
  * the replay test replays what ships.
  */
-export async function buildWorkflowBundle(tracing: boolean, opts: { quiet?: boolean } = {}): Promise<string> {
+export async function buildWorkflowBundle(tracing: boolean, opts: { quiet?: boolean; interceptorModules?: string[] } = {}): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: resolve(root, 'workflows/index.ts'),
     failureConverterPath: resolve(root, 'temporal/failure-converter.ts'),
-    workflowInterceptorModules: workflowInterceptorModules({ tracing }),
+    // `interceptorModules`: a release's change made without touching the sources (test/e2e/release-upgrade.test.ts).
+    workflowInterceptorModules: [...workflowInterceptorModules({ tracing }), ...(opts.interceptorModules ?? [])],
     ...(opts.quiet ? { logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} } } : {}),
   });
   return code;

@@ -177,7 +177,9 @@ export async function purgeObjectRuns(db: Db, windowMs: number): Promise<number>
     .where(and(isNotNull(objectRuns.answer), sql`${objectRuns.answeredAt} < ${old}`));
   const rows = await db
     .delete(objectRuns)
-    .where(and(sql`${objectRuns.operation} ~ '-(delete|revoke|release)$'`, inArray(objectRuns.state, ['done', 'superseded']), sql`${objectRuns.since} < ${old}`))
+    .where(
+      and(sql`${objectRuns.operation} ~ '-(delete|revoke|release)$'`, inArray(objectRuns.state, ['done', 'superseded']), sql`${objectRuns.since} < ${old}`),
+    )
     .returning({ object: objectRuns.object });
   return rows.length;
 }

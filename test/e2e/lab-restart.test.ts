@@ -23,6 +23,8 @@ interface Lab {
   operatorToken: string;
   temporal: string;
   namespace: string;
+  /** The Worker Deployment version the lab's worker runs, as its "Worker" line prints it. */
+  version: string;
   site: Record<string, string>;
   startedMs: number;
 }
@@ -72,6 +74,7 @@ async function startLab(args: string[] = []): Promise<Lab> {
     operatorToken: field(/operator token\s+(\S+)/),
     temporal: field(/Temporal\s+(127\.0\.0\.1:\d+)/),
     namespace: field(/namespace (\S+?)[,)]/),
+    version: `${field(/Worker\s+deployment (\S+),/)}:${field(/Worker\s+deployment \S+, build (\S+)/)}`,
     site,
     startedMs: Date.now() - t0,
   };
@@ -107,6 +110,25 @@ async function runs(lab: Lab): Promise<string[]> {
       .map((e) => `${e.execution?.workflowId}/${e.execution?.runId}`)
       .filter((id) => id.includes('acme'))
       .sort();
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The Worker Deployment version and versioning behavior of each run of the tenant, as the Temporal UI shows them. */
+async function runVersions(lab: Lab): Promise<string[]> {
+  const connection = await Connection.connect({ address: lab.temporal });
+  try {
+    const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: lab.namespace, pageSize: 1000 });
+    // Temporal's own search attributes, plain JSON: the columns the UI's run list can show.
+    const attribute = (e: (typeof executions)[number], name: string) => {
+      const data = e.searchAttributes?.indexedFields?.[name]?.data;
+      return data ? (JSON.parse(Buffer.from(data).toString()) as string) : undefined;
+    };
+    const versions = executions
+      .filter((e) => e.execution?.workflowId?.includes('acme'))
+      .map((e) => `${attribute(e, 'TemporalWorkerDeploymentVersion')} ${attribute(e, 'TemporalWorkflowVersioningBehavior')}`);
+    return [...new Set(versions)];
   } finally {
     await connection.close();
   }
@@ -155,6 +177,9 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   const planAreas = [...new Set((planBefore.body.objects as Array<{ area: string }>).map((o) => o.area))].sort();
   console.log(`plan areas: ${planAreas.join(', ')}; objects ${planBefore.body.objects.length}`);
   expect(runsBefore.length).toBeGreaterThanOrEqual(2);
+  // Every run is pinned to the lab's build (the checkout's commit, as /version says).
+  expect(first.version).toMatch(/^tenant-provisioning:[0-9a-f]{40}(-dirty)?$/);
+  expect(await runVersions(first)).toEqual([`${first.version} Pinned`]);
   expect(await backendObjects(first, workload.body.vmid)).toEqual({ zone: 200, vm: 200, vmName: 'acme-web' });
   const stopMs = await stopLab(first);
 

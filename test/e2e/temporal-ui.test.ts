@@ -12,7 +12,8 @@ import { startTestSite, type TestSite } from '../support/site.js';
  * `npm start` wires them (a dev server with its UI, the codec proxy holding the decode-only codec
  * token, the API's codec endpoint), a create failed at one step by a backend fault, and Debian's
  * Chromium reading the run's page: the decoded input, each step activity by name with its status
- * and attempts, the failed step's decoded backend answer, and the run's `Outcome` and `FailedSteps`.
+ * and attempts, the failed step's decoded backend answer, the run's `Outcome` and `FailedSteps`, and
+ * the worker version it is pinned to (deployment, build id, behavior).
  * The shared dev server is headless, so this file starts one with its UI. Screenshots land in
  * test/output/ for a reviewer.
  */
@@ -178,6 +179,8 @@ describe('a tenant create failed at one step, in the Temporal UI', () => {
     const page = await openRun(runIds.tenantCreate('uif'));
     // Parked for the repeat of the create.
     expect(await runStatus(page)).toBe('running');
+    // The version it is pinned to: the deployment, the worker's build id, and the behavior (docs/upgrading.md).
+    expect(await page.locator('body').innerText()).toMatch(/Deployment\s+tenant-provisioning\s+Build ID\s+test-site\s+Versioning Behavior\s+Pinned/);
 
     // The workflow input, decoded by the codec: the tenant's name in clear text.
     expect(await panelText(page, 'Input', '"uif"')).toContain('"name": "uif"');

@@ -1,23 +1,26 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { describe, expect, it } from 'vitest';
 import { pausingBroker } from '../support/mosquitto.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { RECORDING_CODEC_KEY } from './codec-key.js';
+import { HISTORIES, treeRelease } from './releases.js';
 
 /**
  * Records one history of every workflow type, in the shapes that matter (a create failed then
- * resumed, a delete failed then resumed, ...), into test/replay/histories/, for the replay test
+ * resumed, a delete failed then resumed, ...), into test/replay/histories/<release>/ (the release
+ * this tree builds, test/replay/releases.ts), for the replay test
  * (test/contract/workflow-replay.test.ts). Run it after a deliberate change of workflow code, with
- * `npm run histories:record`, and commit what it writes: the replay test then holds the new code
- * to these histories, as a deployment's running workflows would.
+ * `npm run histories:record`, and commit what it writes: it replaces the folder of this release,
+ * whose runs exist nowhere before it ships, and leaves the earlier releases' alone, which hold the
+ * runs a site has in flight (docs/decisions.md, the release rule).
  *
  * Payloads are encrypted with a fixed test codec key (saved beside the histories), so the replay
  * decodes them through the codec exactly as a worker does.
  */
-const DIR = join(import.meta.dirname, 'histories');
+const DIR = join(HISTORIES, treeRelease());
 const PARKED_S = 20;
 
 describe('recording workflow histories', () => {
@@ -26,8 +29,8 @@ describe('recording workflow histories', () => {
     const site = await startTestSite({ backendTimeoutMs: 1500, env: { TEMPORAL_CODEC_KEY: RECORDING_CODEC_KEY, PARKED_RUN_TIMEOUT: `${PARKED_S}s` } });
     try {
       await scenarios(site);
-      // Beside the histories recorded before: runs begun by an earlier release must keep replaying
-      // (docs/decisions.md, versioning policy); the run id in each name keeps them apart.
+      rmSync(DIR, { recursive: true, force: true });
+      mkdirSync(DIR, { recursive: true });
       let n = 0;
       for await (const w of site.client.workflow.list()) {
         // As an engineer exports a history for replay: `temporal workflow show -o json` (payloads as stored).

@@ -38,9 +38,9 @@ export async function buildEntry(root: string, entry: string, outfile: string): 
     target: 'node20',
     packages: 'external',
     // A workflow's type is its function's name (the client starts `brokerAccountEnsure` by the
-    // function itself): esbuild renames one of two same-named functions of different files
-    // (the frozen copy in workflows/before-run-model/) unless told to keep names, and the API
-    // process then started a workflow type the worker does not have, `brokerAccountEnsure2`.
+    // function itself): esbuild renames one of two same-named functions of different files unless
+    // told to keep names, and the API process then started a workflow type the worker does not
+    // have (`brokerAccountEnsure2`, when a frozen copy of the workflows was still bundled).
     keepNames: true,
     logLevel: 'warning',
     plugins: [keepModuleUrls(root)],

@@ -10,6 +10,8 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
+import { workerVersion } from '../../apps/worker/deployment.js';
+import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { bindPorts, releasePorts, type BackendPorts } from '../../activities/backend-areas.js';
 import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
@@ -101,6 +103,10 @@ export async function startTestSite(
     TEMPORAL_NAMESPACE: namespace,
     TEMPORAL_TASK_QUEUE: `q-${namespace}`,
     LOG_LEVEL: opts.logLevel ?? 'info',
+    // One build for every worker of the site, in-process or spawned: the checkout's commit (the
+    // default) reads `-dirty` once a tracked file is edited, and a worker spawned after that edit
+    // would be a version nothing routes to.
+    TEMPORAL_WORKER_BUILD_ID: 'test-site',
     ...(opts.withoutSite ? {} : backends.env),
   };
   Object.assign(env, typeof opts.env === 'function' ? opts.env({ ...env }) : opts.env);
@@ -167,7 +173,11 @@ export async function startTestSite(
       site.workerMetricsUrl = workerTelemetry.metricsUrl;
       // Released when the worker stops: the broker's control connection would otherwise outlive the site, reconnecting every second.
       workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000 });
+      // A version of the site's deployment, current in its namespace, as the lab's worker is.
+      const version = workerVersion(config);
+      await makeCurrent({ connection: temporal, namespace }, version, 'always');
       worker = await createWorker({
+        version,
         telemetry: workerTelemetry.telemetry,
         config,
         registry: workerRegistry,

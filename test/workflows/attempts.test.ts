@@ -1,13 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { Client, WithStartWorkflowOperation, WorkflowFailedError } from '@temporalio/client';
-import { defineUpdate } from '@temporalio/workflow';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runs } from '../../apps/api/runs.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
 import { tenantCreate, wifiKeyRevoke, workloadCreate } from '../../workflows/index.js';
 import { attemptTenantCreate, type CreateResult } from '../../contracts/tenant.js';
-import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult } from '../../contracts/workload.js';
-import { FORMER_UPDATE_NAMES } from '../../contracts/former-names.js';
+import { attemptWorkloadCreate, type WorkloadRequest } from '../../contracts/workload.js';
 import { runIds } from '../../contracts/ids.js';
 import { attemptWifiKeyRevoke } from '../../contracts/wifi-key.js';
 import { waitFor } from '../support/wait-for.js';
@@ -140,24 +138,6 @@ describe("a workload's calls", () => {
     expect(await call(r)).toMatchObject({ kind: 'done', workload: { name: 'web' } });
     await w.env.client.workflow.getHandle(id).result();
     expect(await describeRun(id)).toEqual({ runId: parked.runId, status: 'COMPLETED', outcome: 'resumed', failedSteps: ['hypervisor'] });
-  });
-
-  it('reach the run under the update name it had before the names were made one (contracts/former-names.ts)', async () => {
-    const stubs = workloadCreateStubs(w);
-    stubs.step('hypervisor.ensure-vm', async () => []);
-    stubs.step('dns.publish-workload', async () => []);
-    const r = { ...req(3), tenant: 'former' };
-    const startWorkflowOperation = new WithStartWorkflowOperation(workloadCreate, {
-      workflowId: runIds.workloadCreate(r.tenant, r.name),
-      taskQueue: w.taskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }],
-    });
-    const answer = await w.env.client.workflow.executeUpdateWithStart(defineUpdate<WorkloadResult, [WorkloadRequest]>(FORMER_UPDATE_NAMES.workloadCreate!), {
-      args: [r],
-      startWorkflowOperation,
-    });
-    expect(answer).toMatchObject({ kind: 'done', workload: { name: 'web', cores: 3 } });
   });
 });
 
