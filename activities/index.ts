@@ -12,10 +12,11 @@ import { stepActivities } from './tenant/step-activities.js';
 import { sweepActivities } from './tenant/sweep.js';
 import { wifiKeyActivities } from './wifi/keys.js';
 import { workloadActivities } from './workloads/activities.js';
+import { waitingOutTheRegistry } from './registry-away.js';
 
 /** Builds every activity from injected dependencies (adapters, registry, site). */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return waitingOutTheRegistry({
     ...leaseActivities(deps),
     ...objectRunActivities(deps),
     ...registerActivity(deps),
@@ -28,7 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...brokerAccountActivities(deps),
     ...deviceActivities(deps),
     ...wifiKeyActivities(deps),
-  };
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -2,6 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import { BackendError } from '../core/backend-outcome.js';
 import { withoutHosts } from '../core/without-hosts.js';
+import { REGISTRY_UNAVAILABLE } from '../core/failure-types.js';
+import { isRegistryQueryUnreachable } from '../db/unreachable.js';
 
 /**
  * How every backend step leaves its activity, whatever its area (tenant, workload, record,
@@ -80,6 +82,7 @@ export async function asBackendStep<T>(
     if (err instanceof ApplicationFailure) throw err;
     const failure = err instanceof StepFailure ? err : new StepFailure(step, err);
     const cause = failure.reason;
+    if (isRegistryQueryUnreachable(cause)) throw registryUnavailable();
     const answer = redact(cause instanceof BackendError ? cause.detail : cause instanceof Error ? cause.message : String(cause), secrets);
     // The history's copy is what reads and 502 bodies show (core/object-life.ts): no host either.
     const details: StepFailureDetails =
@@ -103,6 +106,13 @@ export async function asBackendStep<T>(
     clearInterval(beat);
   }
 }
+
+/**
+ * The registry away under a step: not the backend failing, so not one of its attempts (the run
+ * waits it out and runs the step again, workflows/run-step.ts), and no answer of the backend's.
+ */
+export const registryUnavailable = (): ApplicationFailure =>
+  ApplicationFailure.create({ message: 'the registry is unreachable', type: REGISTRY_UNAVAILABLE, nonRetryable: true });
 
 /**
  * An attempt Temporal has given up on (its heartbeat timed out while it waited, or its worker is

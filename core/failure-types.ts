@@ -5,3 +5,6 @@
 
 /** The broker lost an account and the call gave no password to restore it with. */
 export const BROKER_ACCOUNT_LOST = 'BrokerAccountLost';
+
+/** The registry was away under a backend step: the run waits it out and runs the step again. */
+export const REGISTRY_UNAVAILABLE = 'RegistryUnavailable';

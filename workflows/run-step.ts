@@ -1,4 +1,13 @@
-import { ApplicationFailure, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
+  type TemporalFailure,
+} from '@temporalio/workflow';
+import { REGISTRY_UNAVAILABLE } from '../core/failure-types.js';
 import type { Activities } from '../activities/index.js';
 import type { RunSettled } from '../activities/object-runs.js';
 import { objectOfRun } from '../contracts/ids.js';
@@ -76,21 +85,44 @@ export async function runStep<K extends StepActivity>(
   const area = areaOf(activity);
   atStep(area);
   const step = acts[activity] as unknown as { executeWithOptions(o: ActivityOptions, a: unknown[]): Promise<Awaited<ReturnType<Activities[K]>>> };
-  try {
-    const value = await step.executeWithOptions({ ...(about.options ?? STEP_OPTIONS), summary: about.object }, args);
-    ran.push({ activity, ok: true });
-    return { ok: true, value };
-  } catch (err) {
-    if (!isStepFailure(err)) throw err;
-    const type = (err.cause instanceof ApplicationFailure ? err.cause : err instanceof ApplicationFailure ? err : undefined)?.type ?? undefined;
-    if (type && about.refusals?.includes(type)) return { ok: false, step: area, refused: type };
-    const named = failedStepOf(err);
-    const failed = named !== undefined && (about.areas ?? [area]).includes(named) ? named : area;
-    stepFailed(failed);
-    ran.push({ activity, ok: false });
-    lastFailure = failureOf(err, failed, activity, type);
-    return { ok: false, step: failed };
+  for (let waited = 0; ;) {
+    try {
+      const value = await step.executeWithOptions({ ...(about.options ?? STEP_OPTIONS), summary: about.object }, args);
+      ran.push({ activity, ok: true });
+      return { ok: true, value };
+    } catch (err) {
+      if (!isStepFailure(err)) throw err;
+      const type = (err.cause instanceof ApplicationFailure ? err.cause : err instanceof ApplicationFailure ? err : undefined)?.type ?? undefined;
+      // The registry away under the step: its backend did not fail. Waited out, then the step runs again.
+      if (type === REGISTRY_UNAVAILABLE && waited < REGISTRY_WAIT_MS) {
+        const pause = Math.min(5_000, 500 * 2 ** Math.min(4, Math.floor(waited / 1_000)));
+        await sleep(pause);
+        waited += pause;
+        continue;
+      }
+      return stepFailedWith(err, activity, area, type, about);
+    }
   }
+}
+
+/** How long a step waits for the registry to come back before the attempt fails: a lease's lifetime. */
+const REGISTRY_WAIT_MS = 15 * 60_000;
+
+/** A step that failed after its retries, or that its backend refused on purpose: an answer, not a throw. */
+function stepFailedWith(
+  err: TemporalFailure,
+  activity: string,
+  area: string,
+  type: string | undefined,
+  about: StepAbout,
+): { ok: false; step: string; refused?: string } {
+  if (type && about.refusals?.includes(type)) return { ok: false, step: area, refused: type };
+  const named = failedStepOf(err);
+  const failed = named !== undefined && (about.areas ?? [area]).includes(named) ? named : area;
+  stepFailed(failed);
+  ran.push({ activity, ok: false });
+  lastFailure = failureOf(err, failed, activity, type);
+  return { ok: false, step: failed };
 }
 
 /** What a failed step's activity reported (activities/step-failure.ts `StepFailureDetails`): the backend's answer, no host, no secret. */

@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable } from './errors.js';
+import { isDatabaseUnreachable } from '../../db/unreachable.js';
 import type { Logger } from './logger.js';
 
 /**

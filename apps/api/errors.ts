@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { RunFailure } from '../../core/object-life.js';
 import type { Refusal } from '../../core/refusal.js';
 import { isTenantGone } from '../../db/queries/unique.js';
+import { isDatabaseUnreachable } from '../../db/unreachable.js';
 
 /**
  * The one place that maps domain results and errors to HTTP. Handlers throw ApiError (or return
@@ -146,31 +147,5 @@ export function createdStatus(outcome: string | undefined): 200 | 201 {
   return outcome === 'resumed' || outcome === 'reconciled' ? 200 : 201;
 }
 
-const CONNECTION_FAILURES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_DESTROYED',
-  'CONNECTION_ENDED',
-]);
-
-/** The registry being away is the service being unavailable for a moment, not an internal error. */
-export function isDatabaseUnreachable(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
-    if (typeof code === 'string' && UNAVAILABLE_SQLSTATES.test(code)) return true;
-  }
-  return false;
-}
-
-/**
- * PostgreSQL's answers that mean the registry is not there to serve, whatever the query: a
- * connection exception (class 08), the server shutting down or starting (57P01-57P03), a statement
- * cut by `statement_timeout` (57014: the database is stalled), and the registry's database gone
- * (3D000, dropped or not yet created: an operator's outage, not the service's bug).
- */
-const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|3D000)$/;
+/** The registry being away is the service being unavailable for a moment, not an internal error (db/unreachable.ts). */
+export { isDatabaseUnreachable };

@@ -10,20 +10,21 @@ import { callDigest } from '../../core/call-digest.js';
  * Answers a caller may not have received, kept in the registry for every API instance (issue 42
  * item 3). A run keeps each success sealed beside its object (db/schema/object-runs.ts), with a
  * digest of the call it answered; the API instance that hands it to a caller marks it delivered
- * before it leaves (and not delivered again if the connection closed first). An answer no instance
+ * once the response carrying it has been written out (middleware/run-headers.ts). An answer no instance
  * handed out (the call answered 503 because Temporal went away while the run went on, the
  * connection dropped, or the instance was killed) is collected by the repeat of the same call at
  * any instance, restarted or not: a create's secrets instead of a 409, a delete's 204 instead of a
- * 404. Once handed out it is marked, so a later repeat is answered as the spec says; repeats at the
- * same moment may both get it, as identical calls joining one attempt do. With an
+ * 404. Once handed out it is marked, so a later repeat is answered as the spec says; a repeat of
+ * the very same call sent before the mark lands gets it again, as a call joining the attempt
+ * would have. With an
  * `Idempotency-Key` the repeat that takes over a dead instance's key collects it the same way, and
  * answers `Idempotent-Replayed: true`.
  */
 export interface LostAnswers {
   /** The run's kept answer to this very call (`request`) nobody was handed; undefined when there is none. */
   collect<R>(workflowId: string, request: unknown): Promise<R | undefined>;
-  /** The answer named is going out to a caller (`false`: its connection closed before it went out). */
-  delivered(workflowId: string, answerId: string, delivered?: boolean): Promise<void>;
+  /** The answer named went out to a caller. */
+  delivered(workflowId: string, answerId: string): Promise<void>;
 }
 
 export function lostAnswers(db: Db, keys: SealKeys, windowMs: number): LostAnswers {
@@ -37,7 +38,7 @@ export function lostAnswers(db: Db, keys: SealKeys, windowMs: number): LostAnswe
       collectedAnswer(workflowId, kept.answerId);
       return JSON.parse(raw) as R;
     },
-    delivered: (workflowId, answerId, delivered) => answerDelivered(db, workflowId, answerId, delivered),
+    delivered: (workflowId, answerId) => answerDelivered(db, workflowId, answerId),
   };
 }
 

@@ -149,18 +149,12 @@ export async function collectAnswer(
   return row?.sealed && row.answerId ? { sealed: row.sealed, answerId: row.answerId } : undefined;
 }
 
-/** A caller is being handed the answer: no repeat collects it again (`false`: the connection closed before it went out). */
-export async function answerDelivered(db: Db, workflowId: string, answerId: string, delivered = true): Promise<void> {
+/** A caller was handed the answer: no repeat collects it again. */
+export async function answerDelivered(db: Db, workflowId: string, answerId: string): Promise<void> {
   await db
     .update(objectRuns)
-    .set({ deliveredAt: delivered ? sql`now()` : null })
-    .where(
-      and(
-        eq(objectRuns.workflowId, workflowId),
-        eq(objectRuns.answerId, answerId),
-        delivered ? isNull(objectRuns.deliveredAt) : isNotNull(objectRuns.deliveredAt),
-      ),
-    );
+    .set({ deliveredAt: sql`now()` })
+    .where(and(eq(objectRuns.workflowId, workflowId), eq(objectRuns.answerId, answerId), isNull(objectRuns.deliveredAt)));
 }
 
 /**

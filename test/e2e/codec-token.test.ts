@@ -96,6 +96,9 @@ describe('the codec token', () => {
     const body = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] };
     const r = await site.call('POST', '/codec/encode', { token: site.codecToken, body });
     expect([r.status, r.body]).toEqual([403, { error: 'operator only' }]);
+    // Nothing to encode (the Temporal CLI's call before a query without arguments) encodes nothing.
+    const none = await site.call('POST', '/codec/encode', { token: site.codecToken, body: { payloads: [] } });
+    expect([none.status, none.body]).toEqual([200, { payloads: [] }]);
     const op = await site.call('POST', '/codec/encode', { body });
     expect(op.status, op.text).toBe(200);
     expect(op.body.payloads[0].data).not.toBe(data);

@@ -17,10 +17,14 @@ export function requireOperator(c: Context<AppEnv>): void {
 }
 
 /** The codec routes: the operator, or the decode-only codec token; a tenant is told they are the operator's. */
-/** The codec's decode: the operator, or the decode-only CODEC_TOKEN. Its encode: the operator alone. */
-export function requireCodecReader(c: Context<AppEnv>, action: 'encode' | 'decode'): void {
+/**
+ * The codec's decode: the operator, or the decode-only CODEC_TOKEN. Its encode: the operator; the
+ * codec token only with nothing to encode (`payloads` empty), which is what the Temporal CLI sends
+ * before a query without arguments (`workflow stack`, `metadata`): it encodes no payload.
+ */
+export function requireCodecReader(c: Context<AppEnv>, action: 'encode' | 'decode', payloads: number): void {
   if (c.var.caller.kind === 'codec-reader') {
-    if (action === 'decode') return;
+    if (action === 'decode' || payloads === 0) return;
     throw operatorOnly();
   }
   requireOperator(c);

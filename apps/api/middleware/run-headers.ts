@@ -48,24 +48,27 @@ export const answerWasCollected = (): boolean => store.getStore()?.collected ===
 export const stepsHeader = (steps: { activity: string; ok: boolean }[]): string => steps.map((s) => `${s.activity}=${s.ok ? 'ok' : 'failed'}`).join(', ');
 
 /**
- * `delivered`: told of each kept answer before the response carrying it leaves, so a repeat sent
- * the moment it arrives never collects it again; told it was not (`false`) when the connection
- * closed before the response was written out (on a Node server: `close` before `finish`), so the
- * repeat of the dropped call collects it. A failure to say so is logged, never failing the call.
+ * `delivered`: told of each kept answer once the response carrying it has been written out (on a
+ * Node server, its `finish`; at once where there is no socket, as in `app.request`). Never
+ * before: an instance killed between the mark and the write would have lost the answer for good
+ * (the crash test, SIGKILL right after an answer arrived: the repeat answered 409). A connection
+ * that closed first leaves it to be collected by the repeat. The cost: a repeat of the very same
+ * call sent before the mark lands is handed the same answer again, as a call joining the attempt
+ * would have been. A failure to mark is logged, never failing the call.
  */
-export function runHeaders(delivered?: (workflowId: string, answerId: string, delivered?: boolean) => Promise<void>): MiddlewareHandler {
+export function runHeaders(delivered?: (workflowId: string, answerId: string) => Promise<void>): MiddlewareHandler {
   return async function namesTheRun(c, next) {
     const seen: RunSeen = { answers: [] };
     await store.run(seen, next);
     if (seen.id) c.res.headers.set(RUN_ID_HEADER, seen.id);
     if (seen.steps?.length) c.res.headers.set(RUN_STEPS_HEADER, stepsHeader(seen.steps));
     if (!delivered || seen.answers.length === 0 || c.res.status >= 500) return;
-    const mark = (sent: boolean) =>
-      Promise.all(seen.answers.map((a) => delivered(a.workflowId, a.answerId, sent))).catch((err: unknown) =>
+    const mark = () =>
+      Promise.all(seen.answers.map((a) => delivered(a.workflowId, a.answerId))).catch((err: unknown) =>
         c.var.log?.warn({ err }, 'could not mark an answer delivered'),
       );
-    await mark(true);
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    outgoing?.once('close', () => void (outgoing.writableFinished || mark(false)));
+    if (outgoing) outgoing.once('finish', () => void mark());
+    else await mark();
   };
 }

@@ -58,11 +58,11 @@ export function register(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   for (const route of routes) {
     const action = route.path.endsWith('encode') ? 'encode' : 'decode';
     app.openapi(route, async (c) => {
-      requireCodecReader(c, action);
-      if (!codec) throw notConfigured('no payload codec key configured');
       // `{}` is an empty list (the Go CLI's form); no body at all is not a codec request.
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw badRequest('a JSON body {"payloads": [...]} is required');
       const { payloads } = c.req.valid('json');
+      requireCodecReader(c, action, payloads.length);
+      if (!codec) throw notConfigured('no payload codec key configured');
       try {
         const out = await codec[action](payloads.map(fromWire));
         return c.json({ payloads: out.map(toWire) }, 200);
