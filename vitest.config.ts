@@ -10,9 +10,11 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // 2 cores: files run in a small pool; the shared servers are started once in global setup.
+    // 2 cores: files run in a small pool; the shared servers are started once in global setup. Four:
+    // the longest files mostly wait (a 75 s clone, parked runs, an API's ride-out of Temporal's
+    // absence, kills), so a fourth lane overlaps waits; three left the cores a third idle (600 s).
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 4,
     fileParallelism: true,
     // A pool process runs its files in turn on one module graph: the service, the SDK and the lab
     // are imported once per process instead of once per file (import time summed over the files

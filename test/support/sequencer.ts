@@ -9,12 +9,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST = [
   'test/reliability/races.test.ts',
   'test/reliability/crashes.test.ts',
-  'test/reliability/temporal-restart.test.ts',
-  'test/e2e/lab-restart.test.ts',
+  'test/e2e/object-life.test.ts',
+  'test/e2e/lost-answers.test.ts',
   'test/e2e/workload-slow-clone.test.ts',
-  'test/reliability/contract-fuzz.test.ts',
   'test/e2e/tenant-faults.test.ts',
+  'test/reliability/contract-fuzz.test.ts',
+  'test/reliability/temporal-restart.test.ts',
+  'test/e2e/tenant-delete-lost-answer.test.ts',
   'test/e2e/device-addresses.test.ts',
+  'test/e2e/lab-restart.test.ts',
+  'test/e2e/run-model.test.ts',
+  'test/e2e/release-upgrade.test.ts',
   'test/integration/check-backends.test.ts',
 ];
 
