@@ -1,3 +1,5 @@
+import { DrizzleQueryError } from 'drizzle-orm';
+
 /**
  * Whether an error is the registry being away (a connection lost or refused, the server shutting
  * down or starting, a statement cut by its timeout, the database gone), whatever the query: the
@@ -33,11 +35,12 @@ const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|3D000)$/;
 
 /**
  * The registry away under a query the service made (drizzle wraps each failed query in a
- * `DrizzleQueryError`), as opposed to a backend's connection failing with the same error codes.
+ * `DrizzleQueryError`, whose `name` it leaves `Error`), as opposed to a backend's connection
+ * failing with the same error codes.
  */
 export function isRegistryQueryUnreachable(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
-    if (e.name === 'DrizzleQueryError') return isDatabaseUnreachable(e);
+    if (e instanceof DrizzleQueryError) return isDatabaseUnreachable(e);
   }
   return false;
 }
