@@ -12,7 +12,8 @@ describe('a plan as a person reads it', () => {
       ],
     });
     const [head, , columns, first, second] = text.split('\n');
-    expect(head).toBe('plan for tenant acme: nothing was changed; a reconcile would act on 1 of 2 objects');
+    // Left to its run, it is not among what a reconcile acts on.
+    expect(head).toBe('plan for tenant acme: nothing was changed; a reconcile would act on 0 of 2 objects');
     expect(columns!.split(/\s{2,}/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS', 'NOTE']);
     expect(first).toContain('leave (a run holds it)');
     expect(first).toContain('run workload-create/acme/db: parked after its dns step failed');

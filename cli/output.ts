@@ -116,6 +116,8 @@ function isReconciled(value: unknown): value is Reconciled {
   return Array.isArray(objects) && objects.every((o) => o && typeof o === 'object' && 'area' in o && 'result' in o);
 }
 
+const LEFT_AS_IS = new Set(['in-place', 'in-flight', 'unfinished']);
+
 /** In a plan, what a reconcile would do with each object. */
 const PLANNED: Record<string, string> = {
   'in-place': 'keep',
@@ -134,13 +136,15 @@ const PLANNED: Record<string, string> = {
 function reconciledTable(value: Reconciled): string {
   const rows = [...value.objects].sort((a, b) => Number(a.result === 'in-place') - Number(b.result === 'in-place'));
   const word = (r: string) => (value.plan ? (PLANNED[r] ?? r) : r);
-  const changing = value.objects.filter((o) => o.result !== 'in-place').length;
+  // What a reconcile acts on: not what is in place, nor what it leaves to a run or to a repeat.
+  const changing = value.objects.filter((o) => !LEFT_AS_IS.has(o.result)).length;
   const head = value.plan
     ? `plan for tenant ${value.name ?? ''}: nothing was changed; a reconcile would act on ${changing} of ${value.objects.length} objects`
     : `reconciled tenant ${value.name ?? ''}: ${changing} of ${value.objects.length} objects were not in place`;
   // An object left alone says by which run and why, in a column of its own when there is one.
   const noted = rows.some((o) => o.run || o.note);
-  const noteOf = (o: Reconciled['objects'][number]) => [o.run ? `run ${o.run}` : '', o.note ?? ''].filter(Boolean).join(': ');
+  const noteOf = (o: Reconciled['objects'][number]) =>
+    o.run && !(o.note ?? '').includes(o.run) ? [`run ${o.run}`, o.note].filter(Boolean).join(': ') : (o.note ?? '');
   const header = ['AREA', 'OBJECT', value.plan ? 'PLAN' : 'RESULT', 'FIELDS', ...(noted ? ['NOTE'] : [])];
   const cells = rows.map((o) => [o.area, o.object, word(o.result), (o.fields ?? []).join(','), ...(noted ? [noteOf(o)] : [])]);
   return `${head}\n\n${grid([header, ...cells])}`;
