@@ -42,6 +42,10 @@ export function floorActivities(
   const acts: Record<string, (input?: { name?: string; request?: { name: string }; fabric?: unknown }) => Promise<unknown>> = {
     claimTenant: async () => ({ granted: true }),
     releaseTenant: async () => undefined,
+    // What a run writes of its object's life (activities/object-runs.ts): the same two local
+    // activities a real create runs, with nothing behind them.
+    claimRun: async () => undefined,
+    settleRun: async () => undefined,
     // A new name asks for the fabric first, as a real create of a new tenant does.
     prepareTenant: async (input) => (input?.fabric === undefined ? { kind: 'needs-fabric' } : { ...sample.prepared, name: input.request!.name }),
     'network.observe-indexes': async () => sample.indexes,
