@@ -1727,7 +1727,7 @@ export interface paths {
         put?: never;
         /**
          * Issue (or re-issue) an MQTT broker account; an ensure
-         * @description The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. Issuing again keeps the password and returns none; `password` restores one the tenant holds. Changes take effect at a client's next connection.
+         * @description The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. Issuing again keeps the password and returns none; `password` restores one the tenant holds. Changes reach a client's next connection for certain; the broker also checks its open connections' later publishes, subscriptions and deliveries against them at once, without cutting them. A restored password cuts open connections.
          */
         post: {
             parameters: {
@@ -1947,7 +1947,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a broker account: its next connection is refused */
+        /** Delete a broker account: its open connections are cut and its next one refused */
         delete: {
             parameters: {
                 query?: never;
