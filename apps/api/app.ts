@@ -139,7 +139,7 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     : undefined;
   app.use(
     '/v1/*',
-    runHeaders(site ? siteLostAnswers(site, deps.registry.db).delivered : undefined),
+    runHeaders(site ? siteLostAnswers(site, deps.registry.db) : undefined),
     limitBody(),
     requireMigrated(deps.registry),
     ...(idem ? [idem.replay] : []),
