@@ -1,1 +1,0 @@
-ALTER TABLE "object_runs" ADD COLUMN "handing_at" timestamp with time zone;
