@@ -1,6 +1,7 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
+import { memoryLockTokens, releaseSdnLock, takeSdnLock, type SdnLockTokens } from './sdn-lock.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
@@ -58,6 +59,8 @@ export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
  */
 export interface FabricOrder {
   round<T>(work: (exclusive: FabricExclusive) => Promise<T>): Promise<T>;
+  /** Where the SDN lock tokens the service takes are kept (the registry); the adapter's memory when absent. */
+  tokens?: SdnLockTokens;
 }
 
 /** A caller alone at the fabric: no other tenant to order with. */
@@ -67,8 +70,11 @@ export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
   /** `stage` then `settle`, for one caller alone at the fabric. */
   ensure(spec: NetworkSpec): Promise<ObjectOutcome[]>;
-  /** Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing. */
-  stage(spec: NetworkSpec): Promise<StagedNetwork>;
+  /**
+   * Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing.
+   * `tokens`: where the SDN lock's token is kept while held (sdn-lock.ts); the adapter's memory when absent.
+   */
+  stage(spec: NetworkSpec, tokens?: SdnLockTokens): Promise<StagedNetwork>;
   /**
    * Ends the step once the tenant's VNet is a bridge on the workload node: applies every pending
    * edit of the service (the tenant's and any other tenant's staged since the last apply) unless an
@@ -122,6 +128,8 @@ interface Sdn {
   applyTimeoutMs: number;
   /** This worker's last apply: how long it took, from its start to the VNet running, and when it ended (ms). */
   lastApply: { ms: number; endedAt: number };
+  /** The SDN lock tokens this adapter took, for callers that keep none of their own. */
+  tokens: SdnLockTokens;
 }
 
 /**
@@ -142,11 +150,12 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     opts,
     applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
     lastApply: { ms: 0, endedAt: 0 },
+    tokens: memoryLockTokens(),
   };
   return {
     observe: (s) => observe(ctx, s),
-    ensure: async (s) => settle(ctx, s, await stage(ctx, s), ALONE),
-    stage: (s) => stage(ctx, s),
+    ensure: async (s) => settle(ctx, s, await stage(ctx, s, ctx.tokens), ALONE),
+    stage: (s, tokens) => stage(ctx, s, tokens ?? ctx.tokens),
     settle: (s, staged, order) => settle(ctx, s, staged, order),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
@@ -257,33 +266,34 @@ async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
   return (await pendingSdn(ctx, s)).foreign;
 }
 
+/**
+ * Edits someone else staged and did not apply: `PUT /cluster/sdn` applies every pending edit, so
+ * the service would apply theirs with a tenant's. It applies nothing until they are applied or
+ * rolled back; the reason names them and what to do. Not retried: the step waits for no one.
+ */
+export function foreignPendingProblem(foreign: string[]): string {
+  return (
+    `SDN has pending changes the service did not make: ${foreign.join(', ')}. An apply would apply them with the tenant's, ` +
+    'so no tenant network is created until whoever staged them applies them (Datacenter > SDN > Apply, or `pvesh set /cluster/sdn`) ' +
+    'or rolls them back (PVE 9: `pvesh create /cluster/sdn/rollback`; PVE 8: revert each edit); then repeat the call'
+  );
+}
+
 /** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
 async function refuseForeignPending(ctx: Sdn, s: NetworkSpec): Promise<void> {
   const foreign = await foreignPending(ctx, s);
-  if (foreign.length > 0) {
-    throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
-  }
+  if (foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign), false);
 }
 
 /**
- * The global SDN lock's token; none on PVE releases without the lock (501). The step holds the
- * service's own fabric lock around this (activities/network/step.ts), so no live worker of the
- * service holds the PVE lock now: one that is held while nothing but the service's edits is
- * pending was left by a worker that died between taking it and its apply, and is released
- * (`force`). One held with an operator's edits pending is theirs: the step fails, to be retried.
+ * The global SDN lock's token (sdn-lock.ts); none on PVE releases without the lock (501). The step
+ * holds the service's own fabric lock around this (activities/network/step.ts), so no live worker
+ * of the service holds the PVE lock now: one held with a token the service recorded was left by a
+ * worker that died before releasing it, and is released with that token. Any other is someone
+ * else's: never released by the service; the step fails, to be retried.
  */
-async function acquireLock(ctx: Sdn, s: NetworkSpec): Promise<string | undefined> {
-  const take = () => ctx.pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
-  try {
-    return await take();
-  } catch (e) {
-    if (e instanceof BackendError && e.status === 501) return undefined;
-    if (!(e instanceof BackendError) || !/lock/i.test(e.detail)) throw e;
-    const foreign = await foreignPending(ctx, s);
-    if (foreign.length > 0) throw new BackendError('proxmox', `the SDN configuration is locked by someone else (${foreign.join(', ')} pending): ${e.detail}`);
-    await ctx.pve.call('DELETE', '/cluster/sdn/lock', { force: true });
-    return take();
-  }
+function acquireLock(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<string | undefined> {
+  return takeSdnLock(ctx.pve, tokens, () => foreignPending(ctx, s));
 }
 
 /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
@@ -339,7 +349,7 @@ async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
   };
 }
 
-async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
+async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<StagedNetwork> {
   checkSpec(s);
   const o = await observe(ctx, s);
   const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
@@ -347,7 +357,7 @@ async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
   // reloads every node.
   const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
   const configDiffers = !zoneOk(ctx, o.zone.config, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s);
-  if (configDiffers) await writePending(ctx, s, o);
+  if (configDiffers) await writePending(ctx, s, o, tokens);
   return { before: o, reload, needsApply: reload || !runningOk || configDiffers };
 }
 
@@ -356,8 +366,8 @@ async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
  * (keeping others' writes out), refuse when an operator's edits are staged, write with its token
  * and release it without applying: the apply is `settle`'s, and may carry other tenants' edits.
  */
-async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Promise<void> {
-  const token = await acquireLock(ctx, s);
+async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, tokens: SdnLockTokens): Promise<void> {
+  const token = await acquireLock(ctx, s, tokens);
   const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
   try {
     await refuseForeignPending(ctx, s);
@@ -365,7 +375,7 @@ async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Pr
     await writeVnet(s, o.vnet.config, write);
     await writeSubnet(s, o.subnet, write);
   } finally {
-    if (token) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+    await releaseSdnLock(ctx.pve, tokens, token);
   }
 }
 
@@ -393,7 +403,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       const gather = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms) - Date.now();
       if (gather >= 1) await new Promise((r) => setTimeout(r, gather));
       const started = Date.now();
-      const applied = await exclusive(() => applyPending(ctx, s));
+      const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
       // The apply only starts each node's network reload: the step is done when the workload node
       // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
       // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
@@ -415,24 +425,20 @@ async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
 }
 
 /** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */
-async function applyPending(ctx: Sdn, s: NetworkSpec): Promise<{ upid: unknown; deadline: number; tenants: number }> {
-  const token = await acquireLock(ctx, s);
+async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<{ upid: unknown; deadline: number; tenants: number }> {
+  const token = await acquireLock(ctx, s, tokens);
   let released = !token;
   try {
     const pending = await pendingSdn(ctx, s);
-    if (pending.foreign.length > 0) {
-      throw new BackendError(
-        'proxmox',
-        `SDN has pending changes the service did not make: ${pending.foreign.join(', ')}; apply or roll them back first`,
-        false,
-      );
-    }
+    if (pending.foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(pending.foreign), false);
     const deadline = Date.now() + ctx.applyTimeoutMs;
     const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
     released = true;
+    // The apply released it (`release-lock`).
+    if (token) await tokens.released(token).catch(() => undefined);
     return { upid, deadline, tenants: Math.max(1, pending.tenants.size) };
   } finally {
-    if (!released) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+    if (!released) await releaseSdnLock(ctx.pve, tokens, token);
   }
 }
 
