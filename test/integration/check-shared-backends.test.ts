@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 import { runCheckBackends } from '../support/check-backends.js';
 
 /**
@@ -83,5 +84,59 @@ describe('the fabric (Proxmox VE SDN)', () => {
     const r = await runCheckBackends({ ...lab.env, SITE_FABRIC_CONTROLLER: 'nosuch' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+sdn\s+\S+\s+SITE_FABRIC_CONTROLLER nosuch is not an applied EVPN controller: define it/);
+  });
+});
+
+describe('the wireless controller (UniFi Network): write rights', () => {
+  const KEY = 'unifi-check-key-MARK';
+  let unifi: UnifiSimulator;
+  let unifiServer: RunningServer;
+  beforeAll(async () => {
+    unifi = createUnifiSimulator({ apiKey: KEY });
+    unifiServer = await serveApp(unifi.app);
+  });
+  afterAll(async () => unifiServer?.close());
+  const wifi = () => ({
+    ...lab.env,
+    SITE_WIFI_URL: unifiServer.url,
+    SITE_WIFI_API_KEY: KEY,
+    SITE_WIFI_DEVELOPER_SSID: 'lab-dev',
+    SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev',
+  });
+
+  it("an API key that may write: the WLAN's own name put back, and nothing on it changed", async () => {
+    const before = structuredClone(unifi.wlan('lab-dev'));
+    const r = await runCheckBackends(wifi());
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /ok\s+wifi\s+\S+\s+UniFi Network \(unifi-os, API key\) answers; site default has 2 WLANs; WLAN lab-dev writable \(its name put back\)/,
+    );
+    expect(unifi.wlan('lab-dev')).toEqual(before);
+  });
+
+  it('an API key that can read but not write: FAIL naming the refused no-op write and the fix, and no secret', async () => {
+    unifi.state.keyAccess = 'read-only';
+    try {
+      // The controller mode itself: reads answer, writes are refused as a controller refuses a right the credential lacks.
+      const base = `${unifiServer.url}/proxy/network/api/s/default/rest/wlanconf`;
+      expect((await fetch(base, { headers: { 'x-api-key': KEY } })).status).toBe(200);
+      const id = unifi.wlan('lab-dev')!._id;
+      const put = await fetch(`${base}/${id}`, {
+        method: 'PUT',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: '{"name":"lab-dev"}',
+      });
+      expect([put.status, ((await put.json()) as { meta: { msg: string } }).meta.msg]).toEqual([403, 'api.err.NoPermission']);
+
+      const r = await runCheckBackends(wifi());
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(
+        /FAIL\s+wifi\s+\S+\s+PUT rest\/wlanconf\/\w+ \(WLAN lab-dev's own name put back, a no-op\) -> 403 api\.err\.NoPermission: the API key may read but not write .*SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD, SITE_WIFI_API_KEY unset.*every Wi-Fi key would fail at its first write/,
+      );
+      expect(r.stdout + r.stderr).not.toContain('MARK');
+    } finally {
+      unifi.state.keyAccess = 'full';
+    }
+    expect((await runCheckBackends(wifi())).code).toBe(0);
   });
 });
