@@ -46,8 +46,8 @@ describe('worker --check-backends', () => {
     const r = await checkBackends(lab.env);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort()).toEqual(['ok minio', 'ok powerdns', 'ok proxmox', 'ok recursor']);
-    expect(r.stdout).toMatch(/ok\s+proxmox\s+\S+\s+Proxmox VE 8\.4\.1; node pve1 lists \d+ guests/);
+    expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort()).toEqual(['ok minio', 'ok powerdns', 'ok proxmox', 'ok recursor', 'ok sdn']);
+    expect(r.stdout).toMatch(/ok\s+proxmox\s+\S+\s+Proxmox VE 9\.0\.\d+; node pve1 lists \d+ guests/);
     expect(r.stdout).toMatch(/ok\s+powerdns\s+\S+\s+PowerDNS Authoritative \d/);
   });
 
