@@ -15,6 +15,7 @@ export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
       apiKey: site.dns.apiKey,
       nameservers: site.dns.nameservers,
       updateServer: site.dns.updateServer,
+      catalog: site.dns.catalog,
       timeoutMs,
       ca: site.dns.ca,
     }),

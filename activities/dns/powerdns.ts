@@ -7,10 +7,15 @@
  * with the tenant's TSIG key: TSIG-ALLOW-DNSUPDATE names the key and ALLOW-DNSUPDATE-FROM admits
  * every address, so the key alone decides. The service itself writes through the API, one rrset
  * at a time, so the names the tenant publishes with its key are never touched.
+ *
+ * At a site with secondary name servers the zones are Primary zones in the site's catalog zone,
+ * notified on every change (./catalog.ts); without them they stay Native, as PowerDNS serves them
+ * from its own database alone.
  */
 import { BackendHttp } from '../http.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { absoluteName, isInZone } from './names.js';
+import { ensureCatalog, notifySecondaries } from './catalog.js';
 
 const PRODUCT = 'powerdns';
 /** Update sources are not restricted: the TSIG key is the gate. */
@@ -31,6 +36,8 @@ export interface PowerDnsAdapterOptions {
   timeoutMs?: number;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
+  /** The site's producer catalog zone, when it has secondaries (SITE_DNS_SECONDARIES): zones join it. */
+  catalog?: string;
 }
 
 export interface TenantZoneSpec {
@@ -111,6 +118,8 @@ interface ApiZone {
   id: string;
   name: string;
   kind: string;
+  /** The producer catalog the zone is a member of ('' for none). */
+  catalog?: string;
   rrsets?: ApiRrset[];
 }
 interface ApiTsigKey {
@@ -130,6 +139,9 @@ interface Pdns {
   server: string;
   nameservers: string[];
   primary: string;
+  catalog?: string;
+  /** What a tenant zone's kind is: Master (PowerDNS 4.7's name for Primary) at a site with secondaries. */
+  kind: 'Master' | 'Native';
 }
 
 export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter {
@@ -138,6 +150,8 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
   const ctx: Pdns = {
     nameservers,
     primary: nameservers[0] as string,
+    catalog: opts.catalog && absoluteName(opts.catalog),
+    kind: opts.catalog ? 'Master' : 'Native',
     http: new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca }),
     server: `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`,
   };
@@ -186,7 +200,8 @@ function keyDrift(key: ApiTsigKey | undefined, spec: TenantZoneSpec): string[] {
 function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[], spec: TenantZoneSpec): string[] {
   if (!zone) return [];
   const drift: string[] = [];
-  if (zone.kind.toLowerCase() !== 'native') drift.push('kind');
+  if (zone.kind.toLowerCase() !== ctx.kind.toLowerCase()) drift.push('kind');
+  if (norm(zone.catalog || '.') !== norm(ctx.catalog ?? '.')) drift.push('catalog');
   const apex = norm(zone.name);
   const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
   if (
@@ -202,6 +217,8 @@ function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[]
   const meta = (kind: string) => metadata.find((m) => m.kind.toUpperCase() === kind)?.metadata ?? [];
   if (!sameSet(meta('TSIG-ALLOW-DNSUPDATE').map(norm), [norm(spec.tsigKeyName)])) drift.push('TSIG-ALLOW-DNSUPDATE');
   if (!sameSet(meta('ALLOW-DNSUPDATE-FROM'), UPDATE_FROM_ANY)) drift.push('ALLOW-DNSUPDATE-FROM');
+  // A tenant's own update then reaches the secondaries at once, not at PowerDNS's next check round.
+  if (ctx.catalog && !sameSet(meta('NOTIFY-DNSUPDATE'), ['1'])) drift.push('NOTIFY-DNSUPDATE');
   return drift;
 }
 
@@ -247,7 +264,7 @@ async function findOrCreateZone(ctx: Pdns, name: string): Promise<{ found: ApiZo
     const res = await ctx.http.call({
       method: 'POST',
       path: `${ctx.server}/zones`,
-      json: { name, kind: 'Native', nameservers: ctx.nameservers, rrsets: [soaRrset(ctx, name, 1)] },
+      json: { name, kind: ctx.kind, ...(ctx.catalog ? { catalog: ctx.catalog } : {}), nameservers: ctx.nameservers, rrsets: [soaRrset(ctx, name, 1)] },
       accept: [409],
     });
     existed = res.status === 409;
@@ -258,8 +275,8 @@ async function findOrCreateZone(ctx: Pdns, name: string): Promise<{ found: ApiZo
 }
 
 async function correctZone(ctx: Pdns, name: string, found: ApiZone, drift: string[], spec: TenantZoneSpec): Promise<void> {
-  if (drift.includes('kind')) {
-    await ctx.http.call({ method: 'PUT', path: zonePath(ctx, name), json: { kind: 'Native', masters: [] } });
+  if (drift.includes('kind') || drift.includes('catalog')) {
+    await ctx.http.call({ method: 'PUT', path: zonePath(ctx, name), json: { kind: ctx.kind, masters: [], catalog: ctx.catalog ?? '' } });
   }
   const rrsets: unknown[] = [];
   if (drift.includes('NS')) {
@@ -273,6 +290,7 @@ async function correctZone(ctx: Pdns, name: string, found: ApiZone, drift: strin
   if (rrsets.length > 0) await ctx.http.call({ method: 'PATCH', path: zonePath(ctx, name), json: { rrsets } });
   if (drift.includes('TSIG-ALLOW-DNSUPDATE')) await putMetadata(ctx, name, 'TSIG-ALLOW-DNSUPDATE', [spec.tsigKeyName]);
   if (drift.includes('ALLOW-DNSUPDATE-FROM')) await putMetadata(ctx, name, 'ALLOW-DNSUPDATE-FROM', UPDATE_FROM_ANY);
+  if (drift.includes('NOTIFY-DNSUPDATE')) await putMetadata(ctx, name, 'NOTIFY-DNSUPDATE', ['1']);
 }
 
 function soaRrset(ctx: Pdns, zone: string, serial: number) {
@@ -325,8 +343,9 @@ async function plan(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
 }
 
 async function ensure(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
-  // The key first: the zones' update ACL names it.
+  // The key first: the zones' update ACL names it. The catalog before the zones that join it.
   const key = await ensureKey(ctx, spec);
+  if (ctx.catalog) await ensureCatalog(ctx.http, ctx.server, ctx.catalog);
   return [key, await ensureZone(ctx, spec.zone, spec), await ensureZone(ctx, spec.reverseZone, spec)];
 }
 
@@ -353,18 +372,20 @@ async function ensureRecord(ctx: Pdns, spec: RecordSpec): Promise<ObjectOutcome>
       path: zonePath(ctx, spec.zone),
       json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
     });
+    if (ctx.catalog) await notifySecondaries(ctx.http, zonePath(ctx, spec.zone));
   }
   return outcomeOf(object, !!current?.records.length, drift.length > 0, drift);
 }
 
 async function removeRecord(ctx: Pdns, spec: { zone: string; name: string; type: PublishedType }): Promise<void> {
   checkOwner(spec.zone, spec.name);
-  await ctx.http.call({
+  const res = await ctx.http.call({
     method: 'PATCH',
     path: zonePath(ctx, spec.zone),
     json: { rrsets: [{ name: absoluteName(spec.name), type: spec.type, changetype: 'DELETE' }] },
     accept: [404],
   });
+  if (ctx.catalog && res.status !== 404) await notifySecondaries(ctx.http, zonePath(ctx, spec.zone));
 }
 
 async function listRecords(ctx: Pdns, zone: string): Promise<DnsRecord[]> {

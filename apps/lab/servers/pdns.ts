@@ -30,7 +30,12 @@ export interface PowerDnsOptions {
   pdnsServer?: string;
   /** Ports to try first (the lab's last start's), others when taken. */
   ports?: { dns: number; web: number };
+  /** Settings to change or (undefined) leave out: a site set up otherwise, a secondary (e.g. `{ dnsupdate: 'no' }`). */
+  settings?: SettingOverrides;
 }
+
+/** pdns.conf / recursor.conf lines by name: a value replaces the launcher's, undefined drops it. */
+export type SettingOverrides = Record<string, string | undefined>;
 
 export interface RecursorOptions {
   /** Keep config here (kept on stop). */
@@ -45,6 +50,19 @@ export interface RecursorOptions {
   pdnsRecursor?: string;
   /** Ports to try first (the lab's last start's), others when taken. */
   ports?: { dns: number; web: number };
+  /** Settings to change or (undefined) leave out, e.g. `{ 'api-config-dir': undefined }`. */
+  settings?: SettingOverrides;
+}
+
+/** The launcher's settings with the caller's changes: replaced in place, dropped, or added at the end. */
+function overridden(lines: string[], overrides: SettingOverrides = {}): string[] {
+  const name = (line: string) => line.slice(0, line.indexOf('='));
+  const kept = lines
+    .filter((l) => !(name(l) in overrides) || overrides[name(l)] !== undefined)
+    .map((l) => (name(l) in overrides ? `${name(l)}=${overrides[name(l)]}` : l));
+  const present = new Set(lines.map(name));
+  const added = Object.entries(overrides).flatMap(([k, v]) => (v === undefined || present.has(k) ? [] : [`${k}=${v}`]));
+  return [...kept, ...added];
 }
 
 const SCHEMA_CANDIDATES = ['/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql', '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql'];
@@ -66,30 +84,35 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
     }
   }
   const apiKey = randomBytes(18).toString('base64url');
-  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) => [
-    'launch=gsqlite3',
-    `gsqlite3-database=${db}`,
-    // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
-    'gsqlite3-dnssec=yes',
-    // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
-    // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
-    'gsqlite3-pragma-synchronous=1',
-    'local-address=127.0.0.1',
-    `local-port=${dnsPort}`,
-    ...webserver(webPort),
-    'api=yes',
-    `api-key=${apiKey}`,
-    'dnsupdate=yes',
-    // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
-    'allow-dnsupdate-from=',
-    'guardian=no',
-    'daemon=no',
-    'write-pid=no',
-    'disable-syslog=yes',
-    `socket-dir=${join(dir, 'run')}`,
-    'security-poll-suffix=',
-    'loglevel=4',
-  ]);
+  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
+    overridden(
+      [
+        'launch=gsqlite3',
+        `gsqlite3-database=${db}`,
+        // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
+        'gsqlite3-dnssec=yes',
+        // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
+        // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
+        'gsqlite3-pragma-synchronous=1',
+        'local-address=127.0.0.1',
+        `local-port=${dnsPort}`,
+        ...webserver(webPort),
+        'api=yes',
+        `api-key=${apiKey}`,
+        'dnsupdate=yes',
+        // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
+        'allow-dnsupdate-from=',
+        'guardian=no',
+        'daemon=no',
+        'write-pid=no',
+        'disable-syslog=yes',
+        `socket-dir=${join(dir, 'run')}`,
+        'security-poll-suffix=',
+        'loglevel=4',
+      ],
+      opts.settings,
+    ),
+  );
 }
 
 /** The API's web server, on loopback only: Authoritative and Recursor take the same settings. */
@@ -106,28 +129,33 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   await mkdir(apiDir, { recursive: true });
   const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
-  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) => [
-    'local-address=127.0.0.1',
-    `local-port=${dnsPort}`,
-    'allow-from=127.0.0.0/8,::1',
-    ...webserver(webPort),
-    `api-key=${apiKey}`,
-    // The API writes one file per forward zone here and reloads them through include-dir; both
-    // settings must name the same directory, and the forward settings must be in this file
-    // (not on the command line) for the API's additions to apply.
-    `api-config-dir=${apiDir}`,
-    `include-dir=${apiDir}`,
-    'forward-zones=',
-    `forward-zones-recurse=${forwardDefault}`,
-    `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
-    'daemon=no',
-    'write-pid=no',
-    'disable-syslog=yes',
-    'quiet=yes',
-    'threads=1',
-    `socket-dir=${join(dir, 'run')}`,
-    'security-poll-suffix=',
-  ]);
+  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
+    overridden(
+      [
+        'local-address=127.0.0.1',
+        `local-port=${dnsPort}`,
+        'allow-from=127.0.0.0/8,::1',
+        ...webserver(webPort),
+        `api-key=${apiKey}`,
+        // The API writes one file per forward zone here and reloads them through include-dir; both
+        // settings must name the same directory, and the forward settings must be in this file
+        // (not on the command line) for the API's additions to apply.
+        `api-config-dir=${apiDir}`,
+        `include-dir=${apiDir}`,
+        'forward-zones=',
+        `forward-zones-recurse=${forwardDefault}`,
+        `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
+        'daemon=no',
+        'write-pid=no',
+        'disable-syslog=yes',
+        'quiet=yes',
+        'threads=1',
+        `socket-dir=${join(dir, 'run')}`,
+        'security-poll-suffix=',
+      ],
+      opts.settings,
+    ),
+  );
 }
 
 async function launch(
