@@ -112,6 +112,16 @@ export async function runsOfObjects(db: Db, objects: readonly string[]): Promise
   return byObject(rows.map((r) => asRun(r as typeof objectRuns.$inferSelect)));
 }
 
+/** The registry's record of these runs (by workflow id), for a list of runs to say more than visibility holds. */
+export async function runsByWorkflowId(db: Db, workflowIds: readonly string[]): Promise<(ObjectRun & { object: string })[]> {
+  if (workflowIds.length === 0) return [];
+  const rows = await db
+    .select(RUN_COLUMNS)
+    .from(objectRuns)
+    .where(inArray(objectRuns.workflowId, [...workflowIds]));
+  return rows.map((r) => asRun(r as typeof objectRuns.$inferSelect));
+}
+
 function byObject(runs: (ObjectRun & { object: string })[]): Map<string, ObjectRun[]> {
   const out = new Map<string, ObjectRun[]>();
   for (const { object, ...run } of runs) out.set(object, [...(out.get(object) ?? []), run]);
