@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PlanResult, ReconcileResult, StepReport } from '../../../contracts/tenant.js';
-import { movedSince, planDigest, PLAN_LIFETIME_MS, removalsOf, type PlannedObject } from '../../../core/saved-plan.js';
+import { movedSince, planDigest, PLAN_LIFETIME_MS, removalsOf } from '../../../core/saved-plan.js';
 import { getPlan, savePlan, takePlan } from '../../../db/queries/reconcile-plans.js';
 import type { Db } from '../../../db/registry.js';
 import { conflict, notFound } from '../errors.js';
