@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBackends } from '../support/check-backends.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
@@ -17,20 +17,6 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 let lab: LabBackends;
 let selfHosted: RunningServer;
 const LOGIN = { username: 'svc-check', password: 'check-login-password-MARK' };
-
-function checkBackends(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [inject('entryBundles').worker, '--check-backends'],
-      {
-        env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-check-backends-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 beforeAll(async () => {
   lab = await startLabBackends({ minimal: true });
