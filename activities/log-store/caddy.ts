@@ -53,6 +53,8 @@ export interface LogStoreAdapter {
   plan(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
   remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
+  /** Of these tenants, those lacking a route of theirs (a reload replaced the config), from one read. */
+  lackingRoutes(tenants: string[]): Promise<string[]>;
 }
 
 interface Placed {
@@ -114,6 +116,7 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     plan: (spec) => plan(ctx, spec),
     ensure: (spec) => ensure(ctx, spec),
     remove: (spec) => remove(ctx, spec),
+    lackingRoutes: (tenants) => lackingRoutes(ctx, tenants),
   };
 }
 
@@ -207,4 +210,13 @@ async function remove(ctx: Caddy, spec: Pick<LogStoreSpec, 'tenant'>): Promise<v
   const ids = routeIds(spec.tenant);
   await deleteAll(ctx, ids.ingest, place(routes, ids.ingest).at.length);
   await deleteAll(ctx, ids.read, place(routes, ids.read).at.length);
+}
+
+async function lackingRoutes(ctx: Caddy, tenants: string[]): Promise<string[]> {
+  const routes = await readRoutes(ctx);
+  const held = new Set(routes.flatMap((r) => (r && typeof r === 'object' && !Array.isArray(r) && typeof r['@id'] === 'string' ? [r['@id']] : [])));
+  return tenants.filter((t) => {
+    const ids = routeIds(t);
+    return !held.has(ids.ingest) || !held.has(ids.read);
+  });
 }

@@ -7,4 +7,6 @@ export interface LogStorePort {
   /** The tokens the gateway admits for a tenant (what a restore adopts), if it holds them. */
   heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   remove(spec: { tenant: string }): Promise<void>;
+  /** Of these tenants, those lacking a route of theirs, from one read (apps/worker/log-route-keeper.ts). */
+  lackingRoutes(tenants: string[]): Promise<string[]>;
 }

@@ -1,0 +1,86 @@
+/**
+ * The log gateway's route keeper (issue 45 item 3; docs/decisions.md, "Caddy reloaded by its
+ * service manager"). Caddy keeps the tenants' routes in its running config only: a
+ * `systemctl reload caddy` (`caddy reload --config /etc/caddy/Caddyfile`) replaces that config with
+ * the Caddyfile's, and every tenant's tokens are refused until something writes the routes back.
+ * Each worker reads the gateway's routes once per `SITE_LOG_ROUTE_CHECK_INTERVAL` and writes back
+ * those of every ready tenant that lacks one, with the tokens the registry holds, so a reload costs
+ * tenants at most that interval and one round of writes, not the hours until the next sweep.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../../db/registry.js';
+import type { SealKeys } from '../../db/seal.js';
+import { getTenantRow, listReadyTenants, openSecrets } from '../../db/queries/tenants.js';
+import { deriveIdentity } from '../../core/identity.js';
+import type { Site } from '../../activities/site.js';
+import type { LogStorePort } from '../../activities/log-store/port.js';
+import { oneGatewayWrite } from '../../activities/log-store/step.js';
+import type { WorkerMetrics } from '../telemetry/metrics.js';
+
+export interface RouteKeeperDeps {
+  db: Db;
+  keys: SealKeys;
+  site: Site;
+  logStore: LogStorePort;
+  log: Logger;
+  metrics?: WorkerMetrics;
+}
+
+/**
+ * One round: the ready tenants lacking a route, each written back under the gateway's write lock
+ * (the log-store step's), re-read there so a tenant being deleted meanwhile is not given its
+ * routes back (a delete marks it `deleting` before its routes go). Returns the tenants restored.
+ */
+export async function restoreLostRoutes(deps: RouteKeeperDeps): Promise<string[]> {
+  const ready = await listReadyTenants(deps.db);
+  if (ready.length === 0) return [];
+  const lacking = await deps.logStore.lackingRoutes(ready.map((t) => t.name));
+  const restored: string[] = [];
+  for (const name of lacking) {
+    const done = await oneGatewayWrite(deps.db, async () => {
+      const row = await getTenantRow(deps.db, name);
+      if (row?.status !== 'ready') return false;
+      const { logIngestToken, logReadToken } = openSecrets(deps.keys, row);
+      // Tokens the registry does not hold are the tenant's reconcile's to adopt or mint, not this.
+      if (!logIngestToken || !logReadToken) return false;
+      const accountId = deriveIdentity(deps.site, name, row.index).logAccountId;
+      await deps.logStore.ensure({ tenant: name, accountId, ingestToken: logIngestToken, readToken: logReadToken });
+      return true;
+    });
+    if (done) restored.push(name);
+  }
+  if (restored.length > 0) {
+    deps.metrics?.logRoutesRestored.inc(restored.length);
+    deps.log.warn({ tenants: restored.length, first: restored[0] }, 'log gateway had lost tenant routes (a reload?); written back');
+  }
+  return restored;
+}
+
+/** Runs a round every `intervalMs` until stopped; a failed round (gateway or registry away) is logged and the next one tries again. */
+export function startLogRouteKeeper(deps: RouteKeeperDeps, intervalMs: number): { stop(): Promise<void> } {
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      round = restoreLostRoutes(deps).then(
+        () => schedule(),
+        (err: unknown) => {
+          deps.log.warn({ err: (err as Error).message }, 'log route keeper: round failed; trying again next round');
+          schedule();
+        },
+      );
+    }, intervalMs);
+    // The worker's own work keeps the process alive, not this.
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
