@@ -5,6 +5,9 @@ import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
 import { tenantDnsNames } from '../../activities/dns/names.js';
 import { checkBackends } from '../support/check-backends.js';
 import { nsupdate, startPowerDns, startRecursor, type RunningDnsServer } from '../support/pdns.js';
+import { startCaddy } from '../../apps/lab/servers/caddy.js';
+import { createFaultProxy } from '../../apps/lab/simulators/fault-proxy.js';
+import { serveApp } from '../../apps/lab/simulators/serve.js';
 
 /**
  * `--check-backends` proves the settings the service depends on, not only that each backend answers
@@ -123,5 +126,52 @@ describe('--check-backends: Recursor settings', () => {
     const r = await checkBackends({ ...lab.env, ...recursorEnv(lost) });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'recursor')).toMatch(/^FAIL\s+recursor\s+\S+\s+include-dir is not api-config-dir: .*never loads it/);
+  });
+});
+
+describe('--check-backends: the Caddy gateway', () => {
+  it('takes writes as the adapter sends them (a no-op PATCH) and autosaves; each failing names the setting', async () => {
+    const caddy = await startCaddy();
+    // In front of the admin API, as a site's reverse proxy that lets reads through and refuses writes.
+    const readOnly = createFaultProxy(caddy.adminUrl);
+    const front = await serveApp(readOnly.app);
+    try {
+      const gateway = (adminUrl: string) => ({
+        ...lab.env,
+        SITE_LOG_URL: adminUrl,
+        SITE_LOG_ENDPOINT: caddy.url,
+        SITE_LOG_SERVER: caddy.server,
+        SITE_LOG_UPSTREAM: '127.0.0.1:9',
+      });
+      const ok = await checkBackends(gateway(caddy.adminUrl));
+      expect(ok.code, ok.stdout).toBe(0);
+      expect(line(ok.stdout, 'log-store')).toMatch(
+        /^ok\s+log-store\s+\S+\s+Caddy admin API takes reads and writes \(a no-op PATCH\); server logs is configured; its config is autosaved \(run Caddy with --resume\); routes a reload drops come back within SITE_LOG_ROUTE_CHECK_INTERVAL \(30 s\)$/,
+      );
+
+      readOnly.faults.add({ failNext: 1, status: 405, method: 'PATCH' });
+      const refused = await checkBackends(gateway(front.url));
+      expect(line(refused.stdout, 'log-store')).toMatch(
+        /^FAIL\s+log-store\s+\S+\s+PATCH config -> 405 .*: the service writes every tenant route through the admin API; let the worker PUT, PATCH and DELETE there$/,
+      );
+
+      const noServer = await checkBackends({ ...gateway(caddy.adminUrl), SITE_LOG_SERVER: 'srv0' });
+      expect(line(noServer.stdout, 'log-store')).toMatch(/FAIL\s+log-store\s+\S+\s+Caddy has no server srv0 \(SITE_LOG_SERVER\)/);
+
+      const off = await fetch(`${caddy.adminUrl}/config/admin/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ persist: false }),
+      });
+      expect(off.status).toBe(200);
+      const r = await checkBackends(gateway(caddy.adminUrl));
+      expect(r.code).toBe(1);
+      expect(line(r.stdout, 'log-store')).toMatch(
+        /^FAIL\s+log-store\s+\S+\s+admin\.config\.persist is false: .*remove persist: false from the admin config and run Caddy with --resume$/,
+      );
+    } finally {
+      await front.close();
+      await caddy.stop();
+    }
   });
 });
