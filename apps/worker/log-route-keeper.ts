@@ -16,6 +16,8 @@ import type { Site } from '../../activities/site.js';
 import type { LogStorePort } from '../../activities/log-store/port.js';
 import { oneGatewayWrite } from '../../activities/log-store/step.js';
 import type { WorkerMetrics } from '../telemetry/metrics.js';
+import { sealKeys } from '../config/keys.js';
+import { logStoreArea } from '../../activities/log-store/area.js';
 
 export interface RouteKeeperDeps {
   db: Db;
@@ -83,4 +85,22 @@ export function startLogRouteKeeper(deps: RouteKeeperDeps, intervalMs: number): 
       await round;
     },
   };
+}
+
+/**
+ * The keeper of a worker process (apps/worker/main.ts, the lab's in-process worker), when the site
+ * has a log store; the worker's own log-store port when it has one bound, else one of its own.
+ */
+export function keepLogRoutes(parts: {
+  site: Site | undefined;
+  db: Db;
+  log: Logger;
+  metrics?: WorkerMetrics;
+  logStore?: LogStorePort;
+}): { stop(): Promise<void> } | undefined {
+  const site = parts.site;
+  if (!site?.logStore) return undefined;
+  const logStore = parts.logStore ?? logStoreArea.bind(site, site.backendTimeoutMs);
+  if (!logStore) return undefined;
+  return startLogRouteKeeper({ db: parts.db, keys: sealKeys(site), site, logStore, log: parts.log, metrics: parts.metrics }, site.logStore.routeCheckMs);
 }

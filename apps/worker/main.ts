@@ -10,8 +10,7 @@ import { runAsVersion, workerVersion } from './deployment.js';
 import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
 import { armStopBound } from '../config/stop-bound.js';
 import { installRuntime, startWorkerTelemetry } from './start-telemetry.js';
-import { startLogRouteKeeper } from './log-route-keeper.js';
-import { sealKeys } from '../config/keys.js';
+import { keepLogRoutes } from './log-route-keeper.js';
 
 /** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
 async function main(): Promise<void> {
@@ -93,14 +92,7 @@ async function main(): Promise<void> {
     mode: config.site!.sweepMode,
   });
   // Tenants' log routes a Caddy reload dropped, written back within SITE_LOG_ROUTE_CHECK_INTERVAL.
-  const site = config.site!;
-  const keeper =
-    ports?.logStore && site.logStore
-      ? startLogRouteKeeper(
-          { db: registry.db, keys: sealKeys(site), site, logStore: ports.logStore, log, metrics: telemetry.telemetry?.metrics },
-          site.logStore.routeCheckMs,
-        )
-      : undefined;
+  const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics, logStore: ports?.logStore });
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => armStopBound(log, WORKER_STOP_BOUND_MS));
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -47,5 +47,14 @@ describe('a Caddy reload drops the tenants’ log routes; the worker writes them
     console.log(`routes back ${back} ms after the reload (interval ${INTERVAL_S} s)`);
     expect(back).toBeLessThan((INTERVAL_S + 5) * 1000);
     await waitFor(() => site.logs.some((l) => l.includes('log gateway had lost tenant routes')), 5000);
+
+    // A deleted tenant's routes are never written back: its tokens stay refused across reloads.
+    site.backends.proxmox.removeTenantNetwork('keep');
+    const deleted = await site.call('DELETE', '/v1/tenants/keep', { token: r.body.api_token });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await ingest()).toBe(401);
+    await reloadFromCaddyfile(caddy, gatewayCaddyfile(caddy.adminUrl, caddy.url));
+    await new Promise((r) => setTimeout(r, 2 * INTERVAL_S * 1000 + 500));
+    expect(await ingest()).toBe(401);
   });
 });
