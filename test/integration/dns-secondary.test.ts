@@ -5,6 +5,7 @@ import { tenantDnsNames } from '../../activities/dns/names.js';
 import { BackendHttp } from '../../activities/http.js';
 import { dig, nsupdate, startPowerDns, type RunningDnsServer } from '../support/pdns.js';
 import { waitFor } from '../support/wait-for.js';
+import { checkPowerDns } from '../../activities/dns/site-check.js';
 
 /**
  * Tenant zones reach the site's secondaries (issue 45 item 2): a second real PowerDNS consumes the
@@ -49,6 +50,15 @@ afterAll(async () => {
 });
 
 describe('tenant zones on a secondary PowerDNS through the catalog zone', () => {
+  it('the site check passes on the primary the secondary really transfers from', async () => {
+    const api = new BackendHttp('powerdns', primary.apiUrl, { 'X-API-Key': primary.apiKey });
+    expect(await checkPowerDns(api, { secondaries: [`127.0.0.1:${secondary.dnsPort}`], catalog: CATALOG })).toMatch(
+      new RegExp(
+        `; primary for 1 secondaries through catalog zone ${CATALOG.replaceAll('.', '\\.')} \\(created with the next tenant\\); .*xfr-cycle-interval \\(${ROUND_S} s\\)$`,
+      ),
+    );
+  });
+
   it("an existing tenant's Native zones are moved into the catalog by the ensure, and appear on the secondary", async () => {
     const old = tenantSpec('oldco', 1);
     // As the service wrote them before the site declared secondaries.
