@@ -9,4 +9,6 @@ export interface LogStorePort {
   remove(spec: { tenant: string }): Promise<void>;
   /** Of these tenants, those lacking a route of theirs, from one read (apps/worker/log-route-keeper.ts). */
   lackingRoutes(tenants: string[]): Promise<string[]>;
+  /** Both routes of each of these tenants lacking one, put back in one write; answers the tenants restored. */
+  restoreRoutes(specs: { tenant: string; accountId: number; ingestToken: string; readToken: string }[]): Promise<string[]>;
 }

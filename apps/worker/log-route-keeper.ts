@@ -29,28 +29,29 @@ export interface RouteKeeperDeps {
 }
 
 /**
- * One round: the ready tenants lacking a route, each written back under the gateway's write lock
- * (the log-store step's), re-read there so a tenant being deleted meanwhile is not given its
- * routes back (a delete marks it `deleting` before its routes go). Returns the tenants restored.
+ * One round: the ready tenants lacking a route, from one read; then, under the gateway's write lock
+ * (the log-store step's), their rows read again, so a tenant being deleted meanwhile is not given
+ * its routes back (a delete marks it `deleting` before its routes go), and every lacking route
+ * written back in one write. Returns the tenants restored.
  */
 export async function restoreLostRoutes(deps: RouteKeeperDeps): Promise<string[]> {
   const ready = await listReadyTenants(deps.db);
   if (ready.length === 0) return [];
   const lacking = await deps.logStore.lackingRoutes(ready.map((t) => t.name));
-  const restored: string[] = [];
-  for (const name of lacking) {
-    const done = await oneGatewayWrite(deps.db, async () => {
+  if (lacking.length === 0) return [];
+  const restored = await oneGatewayWrite(deps.db, async () => {
+    const specs = [];
+    for (const name of lacking) {
       const row = await getTenantRow(deps.db, name);
-      if (row?.status !== 'ready') return false;
+      if (row?.status !== 'ready') continue;
       const { logIngestToken, logReadToken } = openSecrets(deps.keys, row);
       // Tokens the registry does not hold are the tenant's reconcile's to adopt or mint, not this.
-      if (!logIngestToken || !logReadToken) return false;
+      if (!logIngestToken || !logReadToken) continue;
       const accountId = deriveIdentity(deps.site, name, row.index).logAccountId;
-      await deps.logStore.ensure({ tenant: name, accountId, ingestToken: logIngestToken, readToken: logReadToken });
-      return true;
-    });
-    if (done) restored.push(name);
-  }
+      specs.push({ tenant: name, accountId, ingestToken: logIngestToken, readToken: logReadToken });
+    }
+    return specs.length > 0 ? deps.logStore.restoreRoutes(specs) : [];
+  });
   if (restored.length > 0) {
     deps.metrics?.logRoutesRestored.inc(restored.length);
     deps.log.warn({ tenants: restored.length, first: restored[0] }, 'log gateway had lost tenant routes (a reload?); written back');
