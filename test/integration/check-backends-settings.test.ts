@@ -175,3 +175,23 @@ describe('--check-backends: the Caddy gateway', () => {
     }
   });
 });
+
+describe('--check-backends: a lab set up wrong', () => {
+  it('finds each misconfiguration of its real servers in one run', async () => {
+    const wrong = await startLabBackends({
+      minimal: true,
+      serverSettings: { pdns: { dnsupdate: 'no', primary: 'no' }, recursor: { 'api-config-dir': undefined, 'include-dir': undefined } },
+    });
+    try {
+      const r = await checkBackends({ ...wrong.env, SITE_DNS_SECONDARIES: '127.0.0.1:5399' });
+      expect(r.code).toBe(1);
+      expect(line(r.stdout, 'powerdns')).toMatch(
+        /^FAIL\s+powerdns\s+\S+\s+dnsupdate is off: .*; primary is off: .*; also-notify does not name secondary 1 of SITE_DNS_SECONDARIES/,
+      );
+      expect(line(r.stdout, 'recursor')).toMatch(/^FAIL\s+recursor\s+\S+\s+api-config-dir is not set/);
+      expect(line(r.stdout, 'proxmox')).toMatch(/^ok\s+/);
+    } finally {
+      await wrong.stop();
+    }
+  });
+});

@@ -94,7 +94,7 @@ describe('tenant zones on a secondary PowerDNS through the catalog zone', () => 
     expect(after).toBeGreaterThan(before);
     const t1 = Date.now();
     // Well inside the primary's own round: only the NOTIFY sent with the change brings it this soon.
-    await waitFor(async () => (await soaSerial(secondary.dnsPort, acme.zone)) === after, 3000);
+    await waitFor(async () => (await soaSerial(secondary.dnsPort, acme.zone)) === after, 4000);
     expect((await dig(secondary.dnsPort, `web.${acme.zone}`)).answers).toEqual(['10.128.2.10']);
     console.log(`record change on the secondary after ${Date.now() - t1} ms`);
 
@@ -102,10 +102,10 @@ describe('tenant zones on a secondary PowerDNS through the catalog zone', () => 
       `update add printer.${acme.zone} 60 A 10.128.2.77`,
     ]);
     expect(update).toMatchObject({ ok: true });
-    await waitFor(async () => (await dig(secondary.dnsPort, `printer.${acme.zone}`)).answers.length === 1, 3000);
+    await waitFor(async () => (await dig(secondary.dnsPort, `printer.${acme.zone}`)).answers.length === 1, 4000);
 
     await dns.removeRecord({ zone: acme.zone, name: `web.${acme.zone}`, type: 'A' });
-    await waitFor(async () => (await dig(secondary.dnsPort, `web.${acme.zone}`)).status === 'NXDOMAIN', 3000);
+    await waitFor(async () => (await dig(secondary.dnsPort, `web.${acme.zone}`)).status === 'NXDOMAIN', 4000);
   }, 60_000);
 
   it("a deleted tenant's zones leave the secondary with the catalog's next round", async () => {
