@@ -31,6 +31,10 @@ const OPTIONS = {
   prune: { type: 'boolean' },
   plan: { type: 'boolean' },
   out: { type: 'string' },
+  operation: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  page: { type: 'string' },
 } as const;
 
 export type Flags = {
@@ -51,7 +55,7 @@ export function parseCommandLine(argv: string[]): { words: string[]; flags: Flag
 }
 
 /** A whole number flag, or a usage error naming it. */
-export function intFlag(flags: Flags, name: 'index' | 'cores' | 'memory-mb' | 'disk-gb'): number | undefined {
+export function intFlag(flags: Flags, name: 'index' | 'cores' | 'memory-mb' | 'disk-gb' | 'limit'): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);

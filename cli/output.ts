@@ -93,6 +93,7 @@ function grid(rows: string[][]): string {
  */
 export function table(value: unknown): string {
   if (isReconciled(value)) return reconciledTable(value);
+  if (isRunList(value)) return runsTable(value);
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value);
     if (entries.length === 1 && Array.isArray(entries[0]![1])) {
@@ -148,4 +149,30 @@ function reconciledTable(value: Reconciled): string {
   const header = ['AREA', 'OBJECT', value.plan ? 'PLAN' : 'RESULT', 'FIELDS', ...(noted ? ['NOTE'] : [])];
   const cells = rows.map((o) => [o.area, o.object, word(o.result), (o.fields ?? []).join(','), ...(noted ? [noteOf(o)] : [])]);
   return `${head}\n\n${grid([header, ...cells])}`;
+}
+
+interface RunList {
+  runs: { id: string; operation: string; object?: string; status: string; outcome?: string; failed_steps: string[]; failure?: Failure; started_at: string }[];
+  next_page?: string;
+}
+
+function isRunList(value: unknown): value is RunList {
+  const runs = (value as { runs?: unknown } | null)?.runs;
+  return Array.isArray(runs) && runs.every((r) => r && typeof r === 'object' && 'operation' in r && 'status' in r);
+}
+
+/** A tenant's runs, newest first; a parked or failed one says what failed, as a 502 would. */
+function runsTable(value: RunList): string {
+  if (value.runs.length === 0) return '(no runs)';
+  const rows = value.runs.map((r) => [
+    r.started_at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    r.operation,
+    r.object ?? '',
+    r.status,
+    r.outcome ?? '',
+    r.failed_steps.join(','),
+    r.failure ? failureLine(r.failure).split('\n')[0]! : '',
+  ]);
+  const more = value.next_page ? `\n\nmore: --page ${value.next_page}` : '';
+  return `${grid([['STARTED', 'OPERATION', 'OBJECT', 'STATUS', 'OUTCOME', 'FAILED STEPS', 'FAILURE'], ...rows])}${more}`;
 }

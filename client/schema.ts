@@ -597,6 +597,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{t}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The runs of a tenant and its objects, newest first: operation, object, status, outcome, failed steps
+         * @description From Temporal's visibility store, with the failed step and the backend's answer the registry keeps for a parked run. The tenant's own token sees its own; the operator sees any (and `GET /v1/runs` every tenant's, a deleted one's too).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only runs of this operation */
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    /** @description only runs in this status */
+                    status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
+                    /** @description runs per page, 1 to 100 (default 20) */
+                    limit?: number;
+                    /** @description a previous answer's `next_page` */
+                    page?: string;
+                };
+                header?: never;
+                path: {
+                    t: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description runs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RunList"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not configured at this site */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every run of the site (the sweep's included), newest first; `tenant` for one tenant's, deleted or not */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only runs of this operation */
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    /** @description only runs in this status */
+                    status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
+                    /** @description runs per page, 1 to 100 (default 20) */
+                    limit?: number;
+                    /** @description a previous answer's `next_page` */
+                    page?: string;
+                    /** @description only this tenant's runs */
+                    tenant?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description runs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RunList"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description operator only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not configured at this site */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{t}": {
         parameters: {
             query?: never;
@@ -1727,7 +1918,7 @@ export interface paths {
         put?: never;
         /**
          * Issue (or re-issue) an MQTT broker account; an ensure
-         * @description The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. Issuing again keeps the password and returns none; `password` restores one the tenant holds. Changes take effect at a client's next connection.
+         * @description The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. Issuing again keeps the password and returns none; `password` restores one the tenant holds. Changes reach a client's next connection for certain; the broker also checks its open connections' later publishes, subscriptions and deliveries against them at once, without cutting them. A restored password cuts open connections.
          */
         post: {
             parameters: {
@@ -1947,7 +2138,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a broker account: its next connection is refused */
+        /** Delete a broker account: its open connections are cut and its next one refused */
         delete: {
             parameters: {
                 query?: never;
@@ -3926,6 +4117,17 @@ export interface components {
             fields?: string[];
             /** @description what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads */
             warnings?: string[];
+            /** @description the write that made the object so, where one write carries several: the SDN apply that made the tenant's network run (`applied: by this tenant` with how many `tenants`' staged edits it carried, or `by another tenant` whose apply carried this one's); for a change of a whole-object write (a Kea reservation, a Wi-Fi key on its WLAN), how many changes the write carried (`objects`), this one included */
+            batch?: {
+                /** @enum {string} */
+                applied: "by this tenant";
+                tenants: number;
+            } | {
+                /** @enum {string} */
+                applied: "by another tenant";
+            } | {
+                objects: number;
+            };
             /** @description for `in-flight`: the run that holds the object (its id, as the `Run-Id` header names it, e.g. `workload-create/acme/db`); for `unfinished`: its last run */
             run?: string;
             /** @description for `in-flight` and `unfinished`: why the object was left alone, and which call finishes it */
@@ -3955,6 +4157,46 @@ export interface components {
         };
         TenantList: {
             tenants: components["schemas"]["Tenant"][];
+        };
+        RunList: {
+            /** @description newest first */
+            runs: components["schemas"]["RunSummary"][];
+            /** @description pass as `page` for the next runs; absent on the last page */
+            next_page?: string;
+        };
+        RunSummary: {
+            /**
+             * @description the run (its Temporal workflow id, as the `Run-Id` header names it)
+             * @example tenant-create/acme
+             */
+            id: string;
+            /** @description the Temporal run id of this execution (a workflow id is reused: create, delete, create again) */
+            run_id: string;
+            /** @enum {string} */
+            operation: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+            /**
+             * @description absent for the sweep
+             * @example acme
+             */
+            tenant?: string;
+            /** @description the object the run works on, as its path below `/v1/` (`tenants/acme/workloads/web`) */
+            object?: string;
+            /**
+             * @description `parked`: running, after a failed step, waiting for its call to be repeated (which resumes it); the others are Temporal's execution statuses
+             * @enum {string}
+             */
+            status: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
+            /** @description how the run last answered: `created`, `deleted`, `refused` (a 409 or 404), `failed` (a 502), ... */
+            outcome?: string;
+            /** @description the step the run is at, parked after, or `done` */
+            step?: string;
+            /** @description every step that failed in the run, kept after a resume */
+            failed_steps: string[];
+            failure?: components["schemas"]["RunFailure"] & unknown;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            closed_at?: string;
         };
         ReconciledTenant: components["schemas"]["Tenant"] & {
             /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run */

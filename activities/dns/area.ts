@@ -3,7 +3,7 @@ import type { DnsPort } from './port.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
 import { dnsStep } from './step.js';
-import { checkPowerDns } from './site-check.js';
+import { checkPowerDns } from './check.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
 export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {

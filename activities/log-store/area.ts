@@ -3,7 +3,7 @@ import type { LogStorePort } from './port.js';
 import { type BackendArea, probe } from '../backend-area.js';
 import { createLogStoreAdapter } from './caddy.js';
 import { logStoreStep } from './step.js';
-import { checkGateway } from './site-check.js';
+import { checkGateway } from './check.js';
 
 /** The log store's Caddy gateway: each tenant's ingest and read routes. */
 export const logStoreArea: BackendArea<'logStore', LogStorePort | undefined, typeof logStoreSettings> = {

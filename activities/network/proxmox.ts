@@ -1,6 +1,8 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
+import { memoryLockTokens, releaseSdnLock, takeSdnLock, type SdnLockTokens } from './sdn-lock.js';
+import { foreignPending, foreignPendingProblem, pendingSdn, subnetIdOf } from './pending.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
@@ -58,6 +60,8 @@ export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
  */
 export interface FabricOrder {
   round<T>(work: (exclusive: FabricExclusive) => Promise<T>): Promise<T>;
+  /** Where the SDN lock tokens the service takes are kept (the registry); the adapter's memory when absent. */
+  tokens?: SdnLockTokens;
 }
 
 /** A caller alone at the fabric: no other tenant to order with. */
@@ -67,8 +71,11 @@ export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
   /** `stage` then `settle`, for one caller alone at the fabric. */
   ensure(spec: NetworkSpec): Promise<ObjectOutcome[]>;
-  /** Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing. */
-  stage(spec: NetworkSpec): Promise<StagedNetwork>;
+  /**
+   * Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing.
+   * `tokens`: where the SDN lock's token is kept while held (sdn-lock.ts); the adapter's memory when absent.
+   */
+  stage(spec: NetworkSpec, tokens?: SdnLockTokens): Promise<StagedNetwork>;
   /**
    * Ends the step once the tenant's VNet is a bridge on the workload node: applies every pending
    * edit of the service (the tenant's and any other tenant's staged since the last apply) unless an
@@ -111,10 +118,6 @@ export interface ProxmoxNetworkOptions {
 const ID_RE = /^[a-z][a-z0-9]*[a-z0-9]$/;
 const same = (a: unknown, b: unknown) => a !== undefined && a !== null && String(a) === String(b);
 
-export function subnetIdOf(zone: string, cidr: string): string {
-  return `${zone}-${cidr.replace('/', '-')}`;
-}
-
 /** What the adapter's functions share: the site's PVE API and options. */
 interface Sdn {
   pve: PveApi;
@@ -122,6 +125,8 @@ interface Sdn {
   applyTimeoutMs: number;
   /** This worker's last apply: how long it took, from its start to the VNet running, and when it ended (ms). */
   lastApply: { ms: number; endedAt: number };
+  /** The SDN lock tokens this adapter took, for callers that keep none of their own. */
+  tokens: SdnLockTokens;
 }
 
 /**
@@ -142,11 +147,12 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     opts,
     applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
     lastApply: { ms: 0, endedAt: 0 },
+    tokens: memoryLockTokens(),
   };
   return {
     observe: (s) => observe(ctx, s),
-    ensure: async (s) => settle(ctx, s, await stage(ctx, s), ALONE),
-    stage: (s) => stage(ctx, s),
+    ensure: async (s) => settle(ctx, s, await stage(ctx, s, ctx.tokens), ALONE),
+    stage: (s, tokens) => stage(ctx, s, tokens ?? ctx.tokens),
     settle: (s, staged, order) => settle(ctx, s, staged, order),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
@@ -171,119 +177,21 @@ function checkSpec(s: NetworkSpec): void {
   if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
 }
 
-/**
- * Whether a pending SDN object is one the service itself writes: a tenant zone (EVPN on the
- * site's controller, its VRF VNI in the site's tenant range), a tenant VNet (`tvNN`, its tag in the
- * tenant VNet range) or a subnet of one. Another tenant's create that died between its writes and
- * its apply leaves such edits pending; applying them is what that create wanted.
- */
-const vrfRange = (ctx: Sdn, v: unknown) => Number(v) > ctx.opts.vrfVniBase && Number(v) < ctx.opts.vrfVniBase + 64;
-const vnetRange = (ctx: Sdn, v: unknown) => Number(v) >= ctx.opts.vnetVniBase + 16 && Number(v) < ctx.opts.vnetVniBase + 16 * 64;
-// With `pending=1`, PVE nests a new or changed object's values under `pending`.
-const values = (o: SdnObject): SdnObject => ({ ...o, ...((o.pending as SdnObject | undefined) ?? {}) });
-const serviceZone = (ctx: Sdn, z: SdnObject) => {
-  const v = values(z);
-  return v.type === 'evpn' && same(v.controller, ctx.opts.controller) && vrfRange(ctx, v['vrf-vxlan']);
-};
-const serviceVnet = (ctx: Sdn, v: SdnObject) => /^tv\d{2}$/.test(String(v.vnet)) && vnetRange(ctx, values(v).tag);
-
-/**
- * Staged edits of SDN controllers and (PVE 9) fabrics and their nodes: the service never edits
- * either, so any is an operator's, and `PUT /cluster/sdn` would apply it with ours. PVE 8 has
- * no fabrics (501: none).
- */
-async function pendingControllersAndFabrics(ctx: Sdn): Promise<string[]> {
-  const none = (e: unknown) => {
-    if (e instanceof BackendError && e.status === 501) return undefined;
-    throw e;
-  };
-  const [controllers, fabrics] = await Promise.all([
-    ctx.pve.get<SdnObject[]>('/cluster/sdn/controllers', { pending: 1 }),
-    ctx.pve.get<{ fabrics?: SdnObject[]; nodes?: SdnObject[] }>('/cluster/sdn/fabrics/all', { pending: 1 }).catch(none),
-  ]);
-  const staged: string[] = [];
-  for (const c of controllers) if (c.state) staged.push(`controller ${String(c.controller)} (${String(c.state)})`);
-  for (const f of fabrics?.fabrics ?? []) if (f.state) staged.push(`fabric ${String(f.id ?? values(f).id)} (${String(f.state)})`);
-  for (const n of fabrics?.nodes ?? []) {
-    const v = values(n);
-    if (n.state) staged.push(`fabric ${String(v.fabric_id)} node ${String(v.node_id)} (${String(n.state)})`);
-  }
-  return staged;
-}
-
-/**
- * The fabric's pending edits: those the service did not make (an operator's, staged), described,
- * and the tenants whose staged edits an apply now would carry.
- */
-async function pendingSdn(ctx: Sdn, s: NetworkSpec): Promise<{ foreign: string[]; tenants: Set<string> }> {
-  const [zones, vnets, others] = await Promise.all([
-    ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
-    ctx.pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
-    pendingControllersAndFabrics(ctx),
-  ]);
-  const foreign: string[] = [...others];
-  const tenants = new Set<string>();
-  for (const z of zones.filter((z) => z.state)) {
-    if (z.zone === s.tenant || serviceZone(ctx, z)) tenants.add(String(z.zone));
-    else foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
-  }
-  for (const v of vnets.filter((v) => v.state)) {
-    if (v.vnet === s.vnet || serviceVnet(ctx, v)) tenants.add(String(values(v).zone));
-    else foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
-  }
-  // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
-  // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
-  // rule above), and reading each of them made every fabric write cost one call per tenant.
-  const own = subnetIdOf(s.tenant, s.subnet);
-  const withSubnets = vnets.filter((v) => v.vnet === s.vnet || (v.state !== 'new' && !serviceVnet(ctx, v)));
-  const subnets = await Promise.all(
-    withSubnets.map((vnet) =>
-      ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then(
-        (subs) => subs.map((sub) => ({ sub, vnet })),
-        () => [],
-      ),
-    ),
-  );
-  for (const { sub, vnet } of subnets.flat()) {
-    if (!sub.state) continue;
-    if (vnet.vnet === s.vnet && sub.subnet === own) tenants.add(s.tenant);
-    else foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
-  }
-  return { foreign, tenants };
-}
-
-/** Pending SDN edits the service did not make (an operator's, staged), described. */
-async function foreignPending(ctx: Sdn, s: NetworkSpec): Promise<string[]> {
-  return (await pendingSdn(ctx, s)).foreign;
-}
-
 /** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
 async function refuseForeignPending(ctx: Sdn, s: NetworkSpec): Promise<void> {
   const foreign = await foreignPending(ctx, s);
-  if (foreign.length > 0) {
-    throw new BackendError('proxmox', `SDN has pending changes the service did not make: ${foreign.join(', ')}; apply or roll them back first`, false);
-  }
+  if (foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign), false);
 }
 
 /**
- * The global SDN lock's token; none on PVE releases without the lock (501). The step holds the
- * service's own fabric lock around this (activities/network/step.ts), so no live worker of the
- * service holds the PVE lock now: one that is held while nothing but the service's edits is
- * pending was left by a worker that died between taking it and its apply, and is released
- * (`force`). One held with an operator's edits pending is theirs: the step fails, to be retried.
+ * The global SDN lock's token (sdn-lock.ts); none on PVE releases without the lock (501). The step
+ * holds the service's own fabric lock around this (activities/network/step.ts), so no live worker
+ * of the service holds the PVE lock now: one held with a token the service recorded was left by a
+ * worker that died before releasing it, and is released with that token. Any other is someone
+ * else's: never released by the service; the step fails, to be retried.
  */
-async function acquireLock(ctx: Sdn, s: NetworkSpec): Promise<string | undefined> {
-  const take = () => ctx.pve.call<string>('POST', '/cluster/sdn/lock', { 'allow-pending': true });
-  try {
-    return await take();
-  } catch (e) {
-    if (e instanceof BackendError && e.status === 501) return undefined;
-    if (!(e instanceof BackendError) || !/lock/i.test(e.detail)) throw e;
-    const foreign = await foreignPending(ctx, s);
-    if (foreign.length > 0) throw new BackendError('proxmox', `the SDN configuration is locked by someone else (${foreign.join(', ')} pending): ${e.detail}`);
-    await ctx.pve.call('DELETE', '/cluster/sdn/lock', { force: true });
-    return take();
-  }
+function acquireLock(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<string | undefined> {
+  return takeSdnLock(ctx.pve, tokens, () => foreignPending(ctx, s));
 }
 
 /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
@@ -339,7 +247,7 @@ async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
   };
 }
 
-async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
+async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<StagedNetwork> {
   checkSpec(s);
   const o = await observe(ctx, s);
   const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
@@ -347,7 +255,7 @@ async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
   // reloads every node.
   const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
   const configDiffers = !zoneOk(ctx, o.zone.config, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s);
-  if (configDiffers) await writePending(ctx, s, o);
+  if (configDiffers) await writePending(ctx, s, o, tokens);
   return { before: o, reload, needsApply: reload || !runningOk || configDiffers };
 }
 
@@ -356,8 +264,8 @@ async function stage(ctx: Sdn, s: NetworkSpec): Promise<StagedNetwork> {
  * (keeping others' writes out), refuse when an operator's edits are staged, write with its token
  * and release it without applying: the apply is `settle`'s, and may carry other tenants' edits.
  */
-async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Promise<void> {
-  const token = await acquireLock(ctx, s);
+async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, tokens: SdnLockTokens): Promise<void> {
+  const token = await acquireLock(ctx, s, tokens);
   const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
   try {
     await refuseForeignPending(ctx, s);
@@ -365,7 +273,7 @@ async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation): Pr
     await writeVnet(s, o.vnet.config, write);
     await writeSubnet(s, o.subnet, write);
   } finally {
-    if (token) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+    await releaseSdnLock(ctx.pve, tokens, token);
   }
 }
 
@@ -393,7 +301,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       const gather = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms) - Date.now();
       if (gather >= 1) await new Promise((r) => setTimeout(r, gather));
       const started = Date.now();
-      const applied = await exclusive(() => applyPending(ctx, s));
+      const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
       // The apply only starts each node's network reload: the step is done when the workload node
       // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
       // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
@@ -415,24 +323,20 @@ async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
 }
 
 /** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */
-async function applyPending(ctx: Sdn, s: NetworkSpec): Promise<{ upid: unknown; deadline: number; tenants: number }> {
-  const token = await acquireLock(ctx, s);
+async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<{ upid: unknown; deadline: number; tenants: number }> {
+  const token = await acquireLock(ctx, s, tokens);
   let released = !token;
   try {
     const pending = await pendingSdn(ctx, s);
-    if (pending.foreign.length > 0) {
-      throw new BackendError(
-        'proxmox',
-        `SDN has pending changes the service did not make: ${pending.foreign.join(', ')}; apply or roll them back first`,
-        false,
-      );
-    }
+    if (pending.foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(pending.foreign), false);
     const deadline = Date.now() + ctx.applyTimeoutMs;
     const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});
     released = true;
+    // The apply released it (`release-lock`).
+    if (token) await tokens.released(token).catch(() => undefined);
     return { upid, deadline, tenants: Math.max(1, pending.tenants.size) };
   } finally {
-    if (!released) await ctx.pve.call('DELETE', '/cluster/sdn/lock', { 'lock-token': token }).catch(() => undefined);
+    if (!released) await releaseSdnLock(ctx.pve, tokens, token);
   }
 }
 

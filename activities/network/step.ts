@@ -4,6 +4,8 @@ import { stopIfCancelled } from '../step-failure.js';
 import type { TenantStep } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
+import { forgetSdnLockToken, recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
+import type { SdnLockTokens } from './sdn-lock.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;
@@ -27,16 +29,27 @@ export const networkStep: TenantStep<'network'> = {
   appliesTo: () => true,
   ensure: async ({ deps, tenant: t }) => {
     const spec = networkSpec(t);
+    const tokens = registryLockTokens(deps.db);
     const staged = await withLocks(deps.db, async (tx) => {
       if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
       stopIfCancelled();
-      return deps.ports.network.stage(spec);
+      return deps.ports.network.stage(spec, tokens);
     });
-    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work) });
+    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), tokens });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.
   plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),
 };
+
+/**
+ * The PVE SDN lock tokens every worker of the service took, in the registry: a lock one worker
+ * left when it died is then released by the next, with its token, and no other lock ever is.
+ */
+const registryLockTokens = (db: Db): SdnLockTokens => ({
+  taken: (token) => recordSdnLockToken(db, token),
+  released: (token) => forgetSdnLockToken(db, token),
+  held: () => sdnLockTokensHeld(db),
+});
 
 type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;
 

@@ -4,7 +4,7 @@ import { outcomeOf } from '../../core/backend-outcome.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
 import { resolverStep } from './step.js';
-import { checkRecursor } from './site-check.js';
+import { checkRecursor } from './check.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
 export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolverSettings> = {

@@ -1,4 +1,5 @@
-import { argon2, createCipheriv, createDecipheriv, pbkdf2, randomBytes } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+import { createCipheriv, createDecipheriv, pbkdf2, randomBytes } from 'node:crypto';
 
 /**
  * madmin's EncryptData / DecryptData (github.com/minio/madmin-go encrypt.go), which MinIO uses for
@@ -47,7 +48,9 @@ export interface EncryptOptions {
   algorithm?: 'aes-256-gcm' | 'chacha20-poly1305';
   /**
    * Key derivation: madmin's default Argon2id, or the PBKDF2-SHA256 form (id 0x02) madmin writes in
-   * FIPS mode. Every MinIO server decrypts both; PBKDF2 costs a few milliseconds instead of ~100.
+   * FIPS mode. The adapter sends Argon2id: MinIO's Python SDK verifies that form independently of
+   * this file (test/integration/madmin-python.test.ts), and no implementation that runs here
+   * verifies 0x02 (decisions.md).
    */
   kdf?: 'argon2id' | 'pbkdf2';
   /** Fixed salt / nonce, only so tests can reproduce a ciphertext byte for byte. */
@@ -91,10 +94,22 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
   }
 }
 
+/**
+ * One derivation at a time per process, as madmin's own argon2Mu: each takes 64 MiB and ~60 ms of
+ * one core, and running them side by side only multiplies the memory.
+ */
+let argon2Queue: Promise<unknown> = Promise.resolve();
+
 function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  // Read off the namespace, not imported by name: Node < 24.7 has no argon2, and a named import
+  // would fail the whole program at link time, before apps/node-version.ts can say why.
+  const derive = () =>
+    new Promise<Buffer>((resolve, reject) =>
+      nodeCrypto.argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  const key = argon2Queue.then(derive, derive);
+  argon2Queue = key.catch(() => undefined);
+  return key;
 }
 
 function pbkdf2Key(password: string, salt: Uint8Array): Promise<Buffer> {

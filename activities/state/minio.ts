@@ -153,10 +153,15 @@ async function secretWorks(ctx: Minio, spec: StateSpec): Promise<boolean> {
 }
 
 async function addUser(ctx: Minio, accessKey: string, secretKey: string): Promise<void> {
-  const plain = Buffer.from(JSON.stringify({ secretKey, status: 'enabled' }));
-  // madmin's FIPS key derivation: a real MinIO decrypts it like the default, at a fraction of the cost.
-  const body = await encryptData(ctx.opts.secretKey, plain, { kdf: 'pbkdf2' });
-  await admin(ctx, { method: 'PUT', path: 'add-user', query: { accessKey }, body });
+  await admin(ctx, { method: 'PUT', path: 'add-user', query: { accessKey }, body: await addUserBody(ctx.opts.secretKey, secretKey) });
+}
+
+/**
+ * madmin's add-user body as `mc admin user add` sends it: Argon2id + AES-GCM (id 0x00), the form an
+ * implementation other than this adapter's (MinIO's Python SDK) is checked to decrypt.
+ */
+export async function addUserBody(adminSecret: string, secretKey: string): Promise<Buffer> {
+  return encryptData(adminSecret, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })));
 }
 
 /** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */

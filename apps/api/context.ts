@@ -10,6 +10,7 @@ import type { RecordOperations } from './operations/record.js';
 import type { WorkloadOperations } from './operations/workload.js';
 import type { BrokerAccountOperations } from './operations/broker-account.js';
 import type { CertificateOperations } from './operations/certificate.js';
+import type { RunListOperations } from './operations/run-list.js';
 
 export interface BuildInfo {
   version: string;
@@ -34,6 +35,8 @@ export interface AppDeps {
   certificates?: CertificateOperations | undefined;
   /** Devices, fixed addresses and Wi-Fi keys (Temporal + registry); absent when no site is configured. */
   devices?: DeviceOperations | undefined;
+  /** The runs over REST (Temporal's visibility, the registry's failures); absent when no site is configured. */
+  runList?: RunListOperations | undefined;
   /** Request metrics and request spans; each off when absent. */
   telemetry?: { metrics?: RequestObserver; tracing?: MiddlewareHandler };
 }

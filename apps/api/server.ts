@@ -20,6 +20,8 @@ import { deviceOperations } from './operations/device.js';
 import { recordOperations } from './operations/record.js';
 import { workloadOperations } from './operations/workload.js';
 import type { PublishingDeps } from './operations/published-reads.js';
+import { deriveKey } from '../config/env.js';
+import { runListOperations, type RunListOperations } from './operations/run-list.js';
 import { brokerAccountOperations, type BrokerAccountOperations } from './operations/broker-account.js';
 import { certificateOperations } from './operations/certificate.js';
 import { siteLostAnswers } from './lost-answers.js';
@@ -144,6 +146,7 @@ function buildApp(
   let operations = opts.operations;
   let publishing: PublishingDeps | undefined;
   let brokerAccounts: BrokerAccountOperations | undefined;
+  let runList: RunListOperations | undefined;
   if (!operations && config.site) {
     // Short reconnect backoff: after Temporal restarts, grpc-js's default backoff (up to 120 s)
     // kept the channel UNAVAILABLE ("No connection established") for 30 s and more with the
@@ -157,6 +160,7 @@ function buildApp(
       ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
     });
     operations = tenantOperations({ ...config, site: config.site }, registry, client);
+    runList = runListOperations(client, registry.db, deriveKey(config.site.secretsKey, 'run-list-page'));
     publishing = { site: config.site, registry, client, taskQueue: config.env.TEMPORAL_TASK_QUEUE, parkedTimeoutMs: config.parkedRunTimeoutMs, log };
     if (config.site.broker) {
       brokerAccounts = brokerAccountOperations({
@@ -181,6 +185,7 @@ function buildApp(
     brokerAccounts,
     certificates,
     devices: publishing && deviceOperations(publishing),
+    runList,
     telemetry: { metrics: metrics?.observe, tracing: tracing ? traceRequests() : undefined },
   });
   return { app, connection };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
 import { siteSchema, type Site } from '../../activities/site.js';
+import { belowNodeFloor } from './node-floor.js';
 
 export type { Site };
 
@@ -103,6 +104,9 @@ function describe(issues: z.core.$ZodIssue[]): string {
 }
 
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  // Both entries pass here first: a site starting the compiled service on its system Node hears why at once.
+  const tooOld = belowNodeFloor(process.versions.node);
+  if (tooOld !== undefined) throw new ConfigError(tooOld);
   // An empty variable is an unset one (`${VAR:-}` in compose files and shells).
   const source = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
   for (const required of ['OPERATOR_TOKEN', 'DATABASE_URL'] as const) {

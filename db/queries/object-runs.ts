@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, like, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
 import type { ObjectRun, RunFailure, RunState } from '../../core/object-life.js';
 import type { Db } from '../registry.js';
 import { objectRuns } from '../schema/index.js';
@@ -52,7 +52,9 @@ export async function settleObject(db: Db, r: RunOf, s: Settling): Promise<void>
       failure: s.failure ?? null,
       since: sql`now()`,
       claimExpiresAt: s.claimMs !== undefined ? after(s.claimMs) : null,
-      ...(s.answer ? { answerId: s.answer.id, answer: s.answer.sealed, requestHash: s.answer.requestHash, answeredAt: sql`now()`, deliveredAt: null } : {}),
+      ...(s.answer
+        ? { answerId: s.answer.id, answer: s.answer.sealed, requestHash: s.answer.requestHash, answeredAt: sql`now()`, handingAt: null, deliveredAt: null }
+        : {}),
     };
     await tx
       .insert(objectRuns)
@@ -110,6 +112,16 @@ export async function runsOfObjects(db: Db, objects: readonly string[]): Promise
   return byObject(rows.map((r) => asRun(r as typeof objectRuns.$inferSelect)));
 }
 
+/** The registry's record of these runs (by workflow id), for a list of runs to say more than visibility holds. */
+export async function runsByWorkflowId(db: Db, workflowIds: readonly string[]): Promise<(ObjectRun & { object: string })[]> {
+  if (workflowIds.length === 0) return [];
+  const rows = await db
+    .select(RUN_COLUMNS)
+    .from(objectRuns)
+    .where(inArray(objectRuns.workflowId, [...workflowIds]));
+  return rows.map((r) => asRun(r as typeof objectRuns.$inferSelect));
+}
+
 function byObject(runs: (ObjectRun & { object: string })[]): Map<string, ObjectRun[]> {
   const out = new Map<string, ObjectRun[]>();
   for (const { object, ...run } of runs) out.set(object, [...(out.get(object) ?? []), run]);
@@ -122,31 +134,42 @@ export async function registryNow(db: Db): Promise<Date> {
   return new Date(row!.now);
 }
 
+/** How long a handing (an instance writing the answer out) holds off a repeat's collection. */
+export const ANSWER_HANDING_BOUND_MS = 10_000;
+
+export type Collected = { sealed: string; answerId: string } | 'being-handed' | undefined;
+
 /**
  * The answer a run kept for this very call (`requestHash`, the same run id) that no caller was
- * handed (`delivered_at` null), younger than the window: the repeat of a call that lost it. Only
- * read here: the API instance that hands it out marks it delivered as it does any answer
- * (`answerDelivered`), so a connection cut between the database and the API never loses it.
+ * handed (`delivered_at` null), younger than the window: the repeat of a call that lost it. Taken
+ * in one statement that marks it being handed, so two repeats at once cannot both have it.
+ * `being-handed`: another instance is writing it out right now (a repeat sent the moment the
+ * answer arrived): the caller waits for that write (`answerDelivered`) or its bound.
  */
-export async function collectAnswer(
-  db: Db,
-  workflowId: string,
-  requestHash: string,
-  windowMs: number,
-): Promise<{ sealed: string; answerId: string } | undefined> {
-  const [row] = await db
-    .select({ sealed: objectRuns.answer, answerId: objectRuns.answerId })
-    .from(objectRuns)
-    .where(
-      and(
-        eq(objectRuns.workflowId, workflowId),
-        eq(objectRuns.requestHash, requestHash),
-        isNotNull(objectRuns.answer),
-        isNull(objectRuns.deliveredAt),
-        gt(objectRuns.answeredAt, sql`now() - make_interval(secs => ${windowMs / 1000})`),
-      ),
-    );
-  return row?.sealed && row.answerId ? { sealed: row.sealed, answerId: row.answerId } : undefined;
+export async function collectAnswer(db: Db, workflowId: string, requestHash: string, windowMs: number): Promise<Collected> {
+  const unhanded = and(
+    eq(objectRuns.workflowId, workflowId),
+    eq(objectRuns.requestHash, requestHash),
+    isNotNull(objectRuns.answer),
+    isNull(objectRuns.deliveredAt),
+    gt(objectRuns.answeredAt, sql`now() - make_interval(secs => ${windowMs / 1000})`),
+  );
+  const [taken] = await db
+    .update(objectRuns)
+    .set({ handingAt: sql`now()` })
+    .where(and(unhanded, or(isNull(objectRuns.handingAt), lt(objectRuns.handingAt, sql`now() - make_interval(secs => ${ANSWER_HANDING_BOUND_MS / 1000})`))))
+    .returning({ sealed: objectRuns.answer, answerId: objectRuns.answerId });
+  if (taken?.sealed && taken.answerId) return { sealed: taken.sealed, answerId: taken.answerId };
+  const [handed] = await db.select({ workflowId: objectRuns.workflowId }).from(objectRuns).where(unhanded);
+  return handed ? 'being-handed' : undefined;
+}
+
+/** An instance is about to write the answer out: repeats wait for it (see `handingAt`). */
+export async function answerHanding(db: Db, workflowId: string, answerId: string): Promise<void> {
+  await db
+    .update(objectRuns)
+    .set({ handingAt: sql`now()` })
+    .where(and(eq(objectRuns.workflowId, workflowId), eq(objectRuns.answerId, answerId), isNull(objectRuns.deliveredAt)));
 }
 
 /** A caller was handed the answer: no repeat collects it again. */

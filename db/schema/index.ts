@@ -13,3 +13,4 @@ export * from './idempotency-keys.js';
 export * from './revoked-tenant-tokens.js';
 export * from './tenant-leases.js';
 export * from './object-runs.js';
+export * from './sdn-lock-tokens.js';

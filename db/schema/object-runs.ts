@@ -37,6 +37,13 @@ export const objectRuns = pgTable(
     requestHash: text('request_hash'),
     answer: text('answer'),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * An API instance is writing the answer out to a caller (set before the write, `delivered_at`
+     * after it): a repeat that finds it recent waits for the delivery instead of collecting the
+     * answer again, so secrets go out once; one older than ANSWER_HANDING_BOUND_MS was cut off (the
+     * instance died mid-write) and the repeat collects it.
+     */
+    handingAt: timestamp('handing_at', { withTimezone: true, mode: 'date' }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [primaryKey({ columns: [t.object, t.workflowId] }), index('object_runs_tenant').on(t.tenant), index('object_runs_answered_at').on(t.answeredAt)],

@@ -39,6 +39,22 @@ describe('the OpenAPI contract', () => {
     expect(committed).toEqual(generated);
   });
 
+  it('is what the API serves at /openapi.json, run headers and servers included (issue 47 item 6)', async () => {
+    // The served document was once built without the Run-Id/Run-Steps headers the file documents.
+    const { app } = buildContractApp();
+    const r = await app.request('/openapi.json');
+    expect(r.status).toBe(200);
+    const served = (await r.json()) as Doc & { servers?: unknown };
+    expect(served).toEqual(committed);
+    expect(Object.keys(served.paths['/v1/tenants/{t}/workloads']!.post as object)).toContain('responses');
+    expect(served.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('describes every field a reconcile answer carries for an object, batch included', () => {
+    const props = Object.keys((committed.components.schemas.ReconciledObject as { properties: object }).properties);
+    expect(props).toEqual(expect.arrayContaining(['area', 'object', 'result', 'fields', 'warnings', 'batch', 'run', 'note']));
+  });
+
   it('describes every route the service serves, and nothing it does not serve', () => {
     const { app } = buildContractApp();
     const served = new Set(

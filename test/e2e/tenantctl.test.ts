@@ -136,6 +136,24 @@ describe('tenantctl tenant create', () => {
     expect(resumed.stderr).toContain('✓ dns');
     expect(JSON.parse(resumed.stdout).outcome).toBe('resumed');
   });
+
+  it("tenant runs lists the tenant's runs as a table, the resumed create with the step that failed", async () => {
+    let r: Run;
+    const deadline = Date.now() + 15_000;
+    do r = await tenantctl(['tenant', 'runs', 'ctlfail', '--output', 'table']);
+    while (!/FAILED STEPS/.test(r.stdout) && Date.now() < deadline);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, ...rows] = r.stdout.trim().split('\n');
+    expect(head!.split(/\s{2,}/)).toEqual(['STARTED', 'OPERATION', 'OBJECT', 'STATUS', 'OUTCOME', 'FAILED STEPS', 'FAILURE']);
+    expect(
+      rows.some((row) => /tenant-create\s+tenants\/ctlfail\s+(running|completed)\s+resumed\s+dns/.test(row)),
+      r.stdout,
+    ).toBe(true);
+    expect((await tenantctl(['tenant', 'runs', 'ctlfail', '--limit', 'x'])).code).toBe(2);
+    const bad = await tenantctl(['tenant', 'runs', 'ctlfail', '--status', 'sleeping']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/status/);
+  });
 });
 
 describe('tenantctl tenant create with an enrollment token', () => {

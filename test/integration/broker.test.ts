@@ -1,7 +1,7 @@
 /**
  * The dynsec adapter against a real Mosquitto 2 (Debian package), checked with real MQTT clients:
  * what an issued account may publish and subscribe, what it may not, drift repair, passwords,
- * revocation at the next connection, and the bounds of the control connection.
+ * changes and revocation as the broker applies them (open connections too), and the bounds of the control connection.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { MqttClient } from 'mqtt';
@@ -253,11 +253,14 @@ describe('passwords', () => {
     expect(c.connected).toBe(true);
   });
 
-  it('a restore with another password sets it: the old one is refused at the next connection', async () => {
+  it('a restore with another password sets it: the open connection is cut, the old one refused at the next', async () => {
+    const held = await as('acme-app', 'pw-app-1');
+    const cut = new Promise<void>((resolve) => held.once('close', () => resolve()));
     const outcomes = await adapter.ensure({ username: 'acme-app', password: 'pw-app-2', publish: ['acme/data/#', 'acme/status'], subscribe: ['acme/#'] });
     expect(outcomes.map((o) => o.result)).toEqual(['in-place', 'corrected']);
     expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-1' })).toBe(false);
     expect(await canConnect(broker.url, { username: 'acme-app', password: 'pw-app-2' })).toBe(true);
+    await cut;
   });
 
   it('a client the broker lost comes back locked without a password, and opens on restore', async () => {
@@ -272,24 +275,43 @@ describe('passwords', () => {
 });
 
 describe('changes and revocation', () => {
-  it('changed patterns apply at the next connection; the current one keeps its subscriptions', async () => {
+  it('changed patterns bite the open connection at once without cutting it: old topic refused, old subscription silent, new allowed', async () => {
+    // Mosquitto checks every publish, subscribe and delivery against the client's role as it is
+    // now (spec rule 6, as decisions.md reads it for this broker): nothing waits for a reconnect.
     await account('acme', 'mover', { publish: ['a'], subscribe: ['a'] }, 'pw-mover');
+    await account('acme', 'feeder', { publish: ['a', 'b'], subscribe: [] }, 'pw-feeder');
+    const feeder = await as('acme-feeder', 'pw-feeder');
     const current = await as('acme-mover', 'pw-mover');
+    let closed = false;
+    current.on('close', () => (closed = true));
     expect(await canSubscribe(current, 'acme/a')).toBe(true);
+    expect(await receivedUntilControl(current, () => feeder.publishAsync('acme/a', 'before', { qos: 1 }), { client: feeder, topic: 'acme/a' })).toContain(
+      'acme/a',
+    );
+
     await adapter.ensure({ username: 'acme-mover', publish: ['acme/b'], subscribe: ['acme/b'] });
-    // A round trip after the broker took the change: the connection was not cut.
+    expect(await canPublish(current, 'acme/a')).toBe(false);
     expect(await canPublish(current, 'acme/b')).toBe(true);
+    expect(await canSubscribe(current, 'acme/b')).toBe(true);
+    // Its subscription to acme/a is still there, but the broker no longer delivers on it.
+    const got = await receivedUntilControl(current, () => feeder.publishAsync('acme/a', 'after', { qos: 1 }), { client: feeder, topic: 'acme/b' });
+    expect(got).toEqual(['acme/b']);
+    expect(closed).toBe(false);
     expect(current.connected).toBe(true);
+
     const next = await as('acme-mover', 'pw-mover');
     expect(await canSubscribe(next, 'acme/a')).toBe(false);
     expect(await canSubscribe(next, 'acme/b')).toBe(true);
     expect(await canPublish(next, 'acme/a')).toBe(false);
     expect(await canPublish(next, 'acme/b')).toBe(true);
+    await adapter.remove('acme-feeder');
   });
 
-  it('after remove the account cannot connect; remove again is fine', async () => {
-    expect(await canConnect(broker.url, { username: 'acme-mover', password: 'pw-mover' })).toBe(true);
+  it('after remove the account cannot connect and its open connection is cut; remove again is fine', async () => {
+    const held = await as('acme-mover', 'pw-mover');
+    const cut = new Promise<void>((resolve) => held.once('close', () => resolve()));
     await adapter.remove('acme-mover');
+    await cut;
     expect(await canConnect(broker.url, { username: 'acme-mover', password: 'pw-mover' })).toBe(false);
     expect(await adapter.observe('acme-mover')).toBeNull();
     await adapter.remove('acme-mover');

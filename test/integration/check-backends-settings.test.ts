@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
 import { tenantDnsNames } from '../../activities/dns/names.js';
-import { checkBackends } from '../support/check-backends.js';
+import { runCheckBackends } from '../support/check-backends.js';
 import { nsupdate, startPowerDns, startRecursor, type RunningDnsServer } from '../support/pdns.js';
 import { startCaddy } from '../../apps/lab/servers/caddy.js';
 import { createFaultProxy } from '../../apps/lab/simulators/fault-proxy.js';
@@ -51,10 +51,10 @@ describe('--check-backends: PowerDNS settings', () => {
     expect(update.ok).toBe(false);
     expect(update.output).toMatch(/REFUSED/);
 
-    const r = await checkBackends({ ...lab.env, ...pdnsEnv(off) });
+    const r = await runCheckBackends({ ...lab.env, ...pdnsEnv(off) });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'powerdns')).toMatch(/^FAIL\s+powerdns\s+\S+\s+dnsupdate is off: .*set dnsupdate=yes in pdns\.conf/);
-    const ok = await checkBackends(lab.env);
+    const ok = await runCheckBackends(lab.env);
     expect(ok.code, ok.stdout).toBe(0);
     expect(line(ok.stdout, 'powerdns')).toMatch(/^ok\s+powerdns\s+\S+\s+PowerDNS Authoritative 4\.\d+\.\d+; RFC 2136 updates on$/);
     expect(r.stdout + ok.stdout).not.toContain(off.apiKey);
@@ -63,7 +63,7 @@ describe('--check-backends: PowerDNS settings', () => {
   it('secondaries declared: primary mode, also-notify and allow-axfr-ips must name them; the catalog zone must be a producer', async () => {
     const declared = { SITE_DNS_SECONDARIES: '127.0.0.1:5399,[::1]:5399' };
     // The lab's PowerDNS: no primary mode, no also-notify; its allow-axfr-ips (127.0.0.0/8,::1) admits both.
-    const r = await checkBackends({ ...lab.env, ...declared });
+    const r = await runCheckBackends({ ...lab.env, ...declared });
     expect(r.code).toBe(1);
     const plain = line(r.stdout, 'powerdns');
     expect(plain).toMatch(/primary is off: .*set primary=yes/);
@@ -73,27 +73,27 @@ describe('--check-backends: PowerDNS settings', () => {
     expect(plain).not.toMatch(/5399/);
 
     const narrow = await pdnsWith({ primary: 'yes', 'also-notify': '127.0.0.1:5399,[::1]:5399', 'allow-axfr-ips': '10.0.0.0/8,::1' });
-    const n = await checkBackends({ ...lab.env, ...declared, ...pdnsEnv(narrow) });
+    const n = await runCheckBackends({ ...lab.env, ...declared, ...pdnsEnv(narrow) });
     expect(line(n.stdout, 'powerdns')).toMatch(
       /^FAIL\s+powerdns\s+\S+\s+allow-axfr-ips does not admit secondary 1 of SITE_DNS_SECONDARIES: add its address to allow-axfr-ips$/,
     );
 
     const right = await pdnsWith({ primary: 'yes', 'also-notify': '127.0.0.1:5399 [::1]:5399' });
-    const ok = await checkBackends({ ...lab.env, ...declared, ...pdnsEnv(right) });
+    const ok = await runCheckBackends({ ...lab.env, ...declared, ...pdnsEnv(right) });
     expect(ok.code, ok.stdout).toBe(0);
     expect(line(ok.stdout, 'powerdns')).toMatch(
       /RFC 2136 updates on; primary for 2 secondaries through catalog zone catalog\.lab\.example\. \(created with the next tenant\); a new tenant's zones reach them within xfr-cycle-interval \(60 s\)$/,
     );
 
     // A zone of the catalog's name that is not a producer: the operator's, named with the fix.
-    const taken = await checkBackends({ ...lab.env, ...declared, ...pdnsEnv(right), SITE_DNS_CATALOG: 'acme.lab.example' });
+    const taken = await runCheckBackends({ ...lab.env, ...declared, ...pdnsEnv(right), SITE_DNS_CATALOG: 'acme.lab.example' });
     const dns = createPowerDnsAdapter({ apiUrl: right.apiUrl, apiKey: right.apiKey, nameservers: ['ns1.lab.example.'], updateServer: '' });
     await dns.ensure({
       tenant: 'acme',
       ...tenantDnsNames({ tenant: 'acme', index: 1, siteDomain: 'lab.example', supernet: '10.128.0.0/16' }),
       tsigSecret: randomBytes(32).toString('base64'),
     });
-    const owned = await checkBackends({ ...lab.env, ...declared, ...pdnsEnv(right), SITE_DNS_CATALOG: 'acme.lab.example' });
+    const owned = await runCheckBackends({ ...lab.env, ...declared, ...pdnsEnv(right), SITE_DNS_CATALOG: 'acme.lab.example' });
     expect(taken.code, taken.stdout).toBe(0);
     expect(line(owned.stdout, 'powerdns')).toMatch(
       /zone acme\.lab\.example\. \(SITE_DNS_CATALOG\) is a Native zone, not a producer catalog: .*pdnsutil set-kind/,
@@ -104,13 +104,13 @@ describe('--check-backends: PowerDNS settings', () => {
 describe('--check-backends: Recursor settings', () => {
   it('without api-config-dir every forward is refused: the check names it; with it, a forward of its own is added and removed', async () => {
     const bare = await recursorWith({ 'api-config-dir': undefined, 'include-dir': undefined });
-    const r = await checkBackends({ ...lab.env, ...recursorEnv(bare) });
+    const r = await runCheckBackends({ ...lab.env, ...recursorEnv(bare) });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'recursor')).toMatch(
       /^FAIL\s+recursor\s+\S+\s+api-config-dir is not set: the Recursor refuses every forward zone the service adds \(422\); set api-config-dir and include-dir to the same directory/,
     );
 
-    const ok = await checkBackends(lab.env);
+    const ok = await runCheckBackends(lab.env);
     expect(line(ok.stdout, 'recursor')).toMatch(
       /^ok\s+recursor\s+\S+\s+PowerDNS Recursor 4\.\d+\.\d+; api-config-dir takes forward zones \(one added and removed\)$/,
     );
@@ -123,7 +123,7 @@ describe('--check-backends: Recursor settings', () => {
 
   it('api-config-dir not read back (include-dir elsewhere): every forward is written and never loaded', async () => {
     const lost = await recursorWith({ 'include-dir': undefined });
-    const r = await checkBackends({ ...lab.env, ...recursorEnv(lost) });
+    const r = await runCheckBackends({ ...lab.env, ...recursorEnv(lost) });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'recursor')).toMatch(/^FAIL\s+recursor\s+\S+\s+include-dir is not api-config-dir: .*never loads it/);
   });
@@ -143,19 +143,19 @@ describe('--check-backends: the Caddy gateway', () => {
         SITE_LOG_SERVER: caddy.server,
         SITE_LOG_UPSTREAM: '127.0.0.1:9',
       });
-      const ok = await checkBackends(gateway(caddy.adminUrl));
+      const ok = await runCheckBackends(gateway(caddy.adminUrl));
       expect(ok.code, ok.stdout).toBe(0);
       expect(line(ok.stdout, 'log-store')).toMatch(
         /^ok\s+log-store\s+\S+\s+Caddy admin API takes reads and writes \(a no-op PATCH\); server logs is configured; its config is autosaved \(run Caddy with --resume\); routes a reload drops come back within SITE_LOG_ROUTE_CHECK_INTERVAL \(30 s\)$/,
       );
 
       readOnly.faults.add({ failNext: 1, status: 405, method: 'PATCH' });
-      const refused = await checkBackends(gateway(front.url));
+      const refused = await runCheckBackends(gateway(front.url));
       expect(line(refused.stdout, 'log-store')).toMatch(
         /^FAIL\s+log-store\s+\S+\s+PATCH config -> 405 .*: the service writes every tenant route through the admin API; let the worker PUT, PATCH and DELETE there$/,
       );
 
-      const noServer = await checkBackends({ ...gateway(caddy.adminUrl), SITE_LOG_SERVER: 'srv0' });
+      const noServer = await runCheckBackends({ ...gateway(caddy.adminUrl), SITE_LOG_SERVER: 'srv0' });
       expect(line(noServer.stdout, 'log-store')).toMatch(/FAIL\s+log-store\s+\S+\s+Caddy has no server srv0 \(SITE_LOG_SERVER\)/);
 
       const off = await fetch(`${caddy.adminUrl}/config/admin/config`, {
@@ -164,7 +164,7 @@ describe('--check-backends: the Caddy gateway', () => {
         body: JSON.stringify({ persist: false }),
       });
       expect(off.status).toBe(200);
-      const r = await checkBackends(gateway(caddy.adminUrl));
+      const r = await runCheckBackends(gateway(caddy.adminUrl));
       expect(r.code).toBe(1);
       expect(line(r.stdout, 'log-store')).toMatch(
         /^FAIL\s+log-store\s+\S+\s+admin\.config\.persist is false: .*remove persist: false from the admin config and run Caddy with --resume$/,
@@ -183,7 +183,7 @@ describe('--check-backends: a lab set up wrong', () => {
       serverSettings: { pdns: { dnsupdate: 'no', primary: 'no' }, recursor: { 'api-config-dir': undefined, 'include-dir': undefined } },
     });
     try {
-      const r = await checkBackends({ ...wrong.env, SITE_DNS_SECONDARIES: '127.0.0.1:5399' });
+      const r = await runCheckBackends({ ...wrong.env, SITE_DNS_SECONDARIES: '127.0.0.1:5399' });
       expect(r.code).toBe(1);
       expect(line(r.stdout, 'powerdns')).toMatch(
         /^FAIL\s+powerdns\s+\S+\s+dnsupdate is off: .*; primary is off: .*; also-notify does not name secondary 1 of SITE_DNS_SECONDARIES/,

@@ -5,7 +5,7 @@ import { tenantDnsNames } from '../../activities/dns/names.js';
 import { BackendHttp } from '../../activities/http.js';
 import { dig, nsupdate, startPowerDns, type RunningDnsServer } from '../support/pdns.js';
 import { waitFor } from '../support/wait-for.js';
-import { checkPowerDns } from '../../activities/dns/site-check.js';
+import { checkPowerDns } from '../../activities/dns/check.js';
 
 /**
  * Tenant zones reach the site's secondaries (issue 45 item 2): a second real PowerDNS consumes the

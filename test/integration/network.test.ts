@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
+import { ALONE, createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
+import { memoryLockTokens } from '../../activities/network/sdn-lock.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
 
@@ -278,16 +279,36 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     expect(sim.state.sdn.lockToken).toBeUndefined();
   });
 
-  it("a lock left by a worker that died before its apply (nothing but the service's edits pending) is released, and the step goes on", async () => {
-    // A dead create's writes: another tenant's zone and VNet, pending, and the lock it took.
-    await operator('POST', '/cluster/sdn/zones', { zone: 'deadc', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10044 });
-    await operator('POST', '/cluster/sdn/vnets', { vnet: 'tv44', zone: 'deadc', tag: 100000 + 16 * 44 });
-    sim.state.sdn.lockToken = 'left-by-a-dead-worker';
-    await net.ensure(specFor('alive', 45));
+  it('a lock left by a worker of the service that died before its apply is released with its recorded token, and the step goes on', async () => {
+    // A dead create's writes: another tenant's zone and VNet, pending, and the lock it took and recorded.
+    const tokens = memoryLockTokens();
+    const dead = (await operator('POST', '/cluster/sdn/lock', { 'allow-pending': 1 })) as string;
+    await tokens.taken(dead);
+    await operator('POST', '/cluster/sdn/zones', { zone: 'deadc', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10044, 'lock-token': dead });
+    await operator('POST', '/cluster/sdn/vnets', { vnet: 'tv44', zone: 'deadc', tag: 100000 + 16 * 44, 'lock-token': dead });
+    const s = specFor('alive', 45);
+    await net.settle(s, await net.stage(s, tokens), { ...ALONE, tokens });
     expect(sim.state.sdn.running?.zones.has('alive')).toBe(true);
     // Applying them is what the dead create wanted; its resume then finds them in place.
     expect(sim.state.sdn.running?.zones.has('deadc')).toBe(true);
     expect(sim.state.sdn.lockToken).toBeUndefined();
+    expect(await tokens.held()).toEqual([]);
+  });
+
+  it('a lock another tool holds with nothing pending is never released: the step waits for it (retryable), naming the fix', async () => {
+    const theirs = (await operator('POST', '/cluster/sdn/lock')) as string;
+    try {
+      const err = (await net.ensure(specFor('waits', 46)).catch((e: unknown) => e)) as BackendError;
+      expect(err.retryable).toBe(true);
+      expect(err.detail).toMatch(/locked by someone else \(PVE's global SDN lock, which the service did not take\): .*invalid lock token provided!/);
+      expect(err.detail).toMatch(/pvesh delete \/cluster\/sdn\/lock --force 1/);
+      expect(sim.state.sdn.lockToken).toBe(theirs);
+      expect(sim.state.sdn.config.zones.has('waits')).toBe(false);
+    } finally {
+      await operator('DELETE', `/cluster/sdn/lock?lock-token=${theirs}`);
+    }
+    await net.ensure(specFor('waits', 46));
+    expect(sim.state.sdn.running?.zones.has('waits')).toBe(true);
   });
 });
 

@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerDelivered, claimObject, collectAnswer, purgeObjectRuns, runsOfObjects, settleObject, type RunOf } from '../../db/queries/object-runs.js';
+import {
+  answerDelivered,
+  answerHanding,
+  claimObject,
+  collectAnswer,
+  purgeObjectRuns,
+  runsOfObjects,
+  settleObject,
+  type RunOf,
+} from '../../db/queries/object-runs.js';
 import { Registry } from '../../db/registry.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -45,10 +54,22 @@ describe('a run of an object', () => {
     // Another call of the same run id (another request) collects nothing; the same call does, until handed out.
     expect(await collectAnswer(registry.db, r.workflowId, 'call-2', WINDOW)).toBeUndefined();
     expect(await collectAnswer(registry.db, r.workflowId, 'call-1', WINDOW)).toEqual({ sealed: 'sealed-1', answerId: 'a1' });
-    // Read, not taken: a cut between the database and the API loses nothing; handed out, it is marked.
+    // Taken as being handed: a second repeat at once waits for that hand-out instead of having it too.
+    expect(await collectAnswer(registry.db, r.workflowId, 'call-1', WINDOW)).toBe('being-handed');
+    // The instance handing it died mid-write: once the mark's bound is past, the repeat collects it.
+    await registry.db.execute(sql`update object_runs set handing_at = now() - interval '11 seconds' where workflow_id = ${r.workflowId}`);
     expect(await collectAnswer(registry.db, r.workflowId, 'call-1', WINDOW)).toEqual({ sealed: 'sealed-1', answerId: 'a1' });
     await answerDelivered(registry.db, r.workflowId, 'a1');
     expect(await collectAnswer(registry.db, r.workflowId, 'call-1', WINDOW)).toBeUndefined();
+  });
+
+  it('an answer an instance is writing out holds off the repeat until delivered, then nobody collects it', async () => {
+    const r = run('broker-account/acme/late', 'tenants/acme/broker-accounts/late');
+    await settleObject(registry.db, r, { state: 'done', answer: { id: 'p1', sealed: 'password', requestHash: 'same' } });
+    await answerHanding(registry.db, r.workflowId, 'p1');
+    expect(await collectAnswer(registry.db, r.workflowId, 'same', WINDOW)).toBe('being-handed');
+    await answerDelivered(registry.db, r.workflowId, 'p1');
+    expect(await collectAnswer(registry.db, r.workflowId, 'same', WINDOW)).toBeUndefined();
   });
 
   it("a newer success of the object clears the older runs' kept answers (their secret is replaced)", async () => {

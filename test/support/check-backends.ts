@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { inject } from 'vitest';
 
 /**
- * `worker --check-backends` as the operator runs it: the compiled worker, the site's variables and
- * nothing else (DATABASE_URL points nowhere: the check needs neither the database nor Temporal).
+ * `worker --check-backends` as the operator runs it: the built worker, the site's environment, no
+ * database (DATABASE_URL points nowhere) and no Temporal. Its exit code and what it printed.
  */
-export function checkBackends(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCheckBackends(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -47,28 +47,35 @@ export const answerWasCollected = (): boolean => store.getStore()?.collected ===
 /** The header value of the steps: `dns.ensure=ok, resolver.ensure=failed`. */
 export const stepsHeader = (steps: { activity: string; ok: boolean }[]): string => steps.map((s) => `${s.activity}=${s.ok ? 'ok' : 'failed'}`).join(', ');
 
+/** What the API tells the registry of the kept answers it writes out (apps/api/lost-answers.ts). */
+export interface AnswerDelivery {
+  handing(workflowId: string, answerId: string): Promise<void>;
+  delivered(workflowId: string, answerId: string): Promise<void>;
+}
+
 /**
- * `delivered`: told of each kept answer once the response carrying it has been written out (on a
- * Node server, its `finish`; at once where there is no socket, as in `app.request`). Never
- * before: an instance killed between the mark and the write would have lost the answer for good
- * (the crash test, SIGKILL right after an answer arrived: the repeat answered 409). A connection
- * that closed first leaves it to be collected by the repeat. The cost: a repeat of the very same
- * call sent before the mark lands is handed the same answer again, as a call joining the attempt
- * would have been. A failure to mark is logged, never failing the call.
+ * `delivery`: told of each kept answer before the response carrying it is written (`handing`: a
+ * repeat arriving now waits rather than collect it a second time, so a create's secrets go out
+ * once) and once it has been written out (`delivered`: on a Node server, its `finish`; at once
+ * where there is no socket, as in `app.request`). Never delivered before the write: an instance
+ * killed between the mark and the write would have lost the answer for good (the crash test,
+ * SIGKILL right after an answer arrived: the repeat answered 409); its handing mark runs out and
+ * the repeat collects it. A failure to mark is logged, never failing the call.
  */
-export function runHeaders(delivered?: (workflowId: string, answerId: string) => Promise<void>): MiddlewareHandler {
+export function runHeaders(delivery?: AnswerDelivery): MiddlewareHandler {
   return async function namesTheRun(c, next) {
     const seen: RunSeen = { answers: [] };
     await store.run(seen, next);
     if (seen.id) c.res.headers.set(RUN_ID_HEADER, seen.id);
     if (seen.steps?.length) c.res.headers.set(RUN_STEPS_HEADER, stepsHeader(seen.steps));
-    if (!delivered || seen.answers.length === 0 || c.res.status >= 500) return;
-    const mark = () =>
-      Promise.all(seen.answers.map((a) => delivered(a.workflowId, a.answerId))).catch((err: unknown) =>
-        c.var.log?.warn({ err }, 'could not mark an answer delivered'),
+    if (!delivery || seen.answers.length === 0 || c.res.status >= 500) return;
+    const markAll = (mark: (workflowId: string, answerId: string) => Promise<void>, what: string) =>
+      Promise.all(seen.answers.map((a) => mark(a.workflowId, a.answerId))).catch((err: unknown) =>
+        c.var.log?.warn({ err }, `could not mark an answer ${what}`),
       );
+    await markAll(delivery.handing, 'being handed');
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing) outgoing.once('finish', () => void mark());
-    else await mark();
+    if (outgoing) outgoing.once('finish', () => void markAll(delivery.delivered, 'delivered'));
+    else await markAll(delivery.delivered, 'delivered');
   };
 }

@@ -1,3 +1,4 @@
+import type { ObjectOutcome } from '../../../core/backend-outcome.js';
 import { z } from '@hono/zod-openapi';
 import { CREATE_STEPS } from '../../../core/step-table.js';
 import { DateTime, listOf, Stamps, TenantName, conditioned, failed } from './common.js';
@@ -132,6 +133,17 @@ export const ReconciledObject = z
     warnings: z.array(z.string()).optional().openapi({
       description: "what the backend warned of without failing the step, e.g. an SDN apply that could not reload a node that runs none of the site's workloads",
     }),
+    batch: z
+      .union([
+        z.object({ applied: z.literal('by this tenant'), tenants: z.number().int().min(1) }),
+        z.object({ applied: z.literal('by another tenant') }),
+        z.object({ objects: z.number().int().min(1) }),
+      ])
+      .optional()
+      .openapi({
+        description:
+          "the write that made the object so, where one write carries several: the SDN apply that made the tenant's network run (`applied: by this tenant` with how many `tenants`' staged edits it carried, or `by another tenant` whose apply carried this one's); for a change of a whole-object write (a Kea reservation, a Wi-Fi key on its WLAN), how many changes the write carried (`objects`), this one included",
+      }),
     run: z.string().optional().openapi({
       description:
         'for `in-flight`: the run that holds the object (its id, as the `Run-Id` header names it, e.g. `workload-create/acme/db`); for `unfinished`: its last run',
@@ -139,6 +151,10 @@ export const ReconciledObject = z
     note: z.string().optional().openapi({ description: 'for `in-flight` and `unfinished`: why the object was left alone, and which call finishes it' }),
   })
   .openapi('ReconciledObject');
+
+// Every field an object's outcome carries on the wire is described: a new one fails the typecheck
+// here until the schema names it (the reconcile answer once carried an undocumented `batch`).
+export const everyOutcomeFieldDescribed: Exclude<keyof ObjectOutcome, keyof z.infer<typeof ReconciledObject>> extends never ? true : never = true;
 
 /** A reconcile's answer: the tenant, and what it found of each backend object. */
 export const ReconciledTenant = Tenant.extend({

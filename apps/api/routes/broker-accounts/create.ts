@@ -13,7 +13,8 @@ export const { route, register } = writeRoute({
   description:
     'The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. ' +
     'Issuing again keeps the password and returns none; `password` restores one the tenant holds. ' +
-    "Changes take effect at a client's next connection.",
+    "Changes reach a client's next connection for certain; the broker also checks its open connections' later publishes, " +
+    'subscriptions and deliveries against them at once, without cutting them. A restored password cuts open connections.',
   // 409: the broker lost an existing account and the call sent no password to restore it.
   params: TenantParam,
   body: BrokerAccountRequest,

@@ -6,7 +6,7 @@ import { brokerAccess } from './access.js';
 export const { route, register } = deleteRoute({
   path: '/v1/tenants/{t}/broker-accounts/{account}',
   tag: 'broker accounts',
-  summary: 'Delete a broker account: its next connection is refused',
+  summary: 'Delete a broker account: its open connections are cut and its next one refused',
   params: BrokerAccountParams,
   done: 'deleted',
   errors: [400, 401, 404, 409, 501, 502, 503],

@@ -20,7 +20,9 @@
  *   `srvreload` task per node (a node's VNet bridges exist once its own reload ran; until then
  *   `/nodes/{node}/sdn/zones/{zone}/content` says `pending`, Zones.pm status); the global lock
  *   (`POST/DELETE /cluster/sdn/lock`, `lock-token` on writes and on the apply, "invalid lock
- *   token provided!", "configuration has pending changes" without `allow-pending`); subnet ids `<zone>-<network>-<mask>`; id
+ *   token provided!" also for a second lock while one is held, "configuration has pending changes"
+ *   without `allow-pending`; `POST /cluster/sdn/rollback`), all PVE 9 only (`release`: 8 serves
+ *   none of them, nor fabrics; release.ts); subnet ids `<zone>-<network>-<mask>`; id
  *   rules (<= 8 chars), the EVPN controller/VRF-VNI and VXLAN-tag uniqueness checks, and the
  *   "<op> sdn <kind> object failed: ..." wrapping of errors raised under the SDN lock;
  *   `reloadnetworkall` `warn`s for a node it cannot reload (`state.sdn.unreachable`: a `WARN:` log
@@ -70,6 +72,7 @@ import { mountQemuRoutes } from './qemu.js';
 import { mountSdnRoutes } from './sdn.js';
 import { createState, migrateVm, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
 import { mountTaskRoutes, TaskRunner } from './tasks.js';
+import { RELEASES, type PveRelease } from './release.js';
 
 export * from './state.js';
 export { decodeUpid } from './tasks.js';
@@ -101,6 +104,11 @@ export interface ProxmoxSimulatorOptions {
   statsIntervalMs?: number;
   /** Answer failures as older PVE releases did: the error text in the reason phrase only. */
   legacyErrors?: boolean;
+  /**
+   * The major release served (default 9): 8 has no global SDN lock, no rollback and no fabrics
+   * (501 there, `lock-token` refused as an unknown parameter); `/version` names it.
+   */
+  release?: PveRelease;
 }
 
 export interface ProxmoxSimulator {
@@ -186,9 +194,10 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
   const checkNode = (node: string) => {
     if (!state.nodes.has(node)) throw died(`hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
   };
-  api.get('/version', (c) => c.json({ data: { version: '8.4.1', release: '8.4', repoid: 'sim00000' } }));
+  const features = RELEASES[opts.release ?? 9];
+  api.get('/version', (c) => c.json({ data: { version: features.version, release: features.release, repoid: 'sim00000' } }));
   mountClusterRoutes(api, state);
-  mountSdnRoutes(api, state, tasks, opts.tokenId);
+  mountSdnRoutes(api, state, tasks, opts.tokenId, features);
   mountQemuRoutes(api, state, tasks, opts.tokenId, checkNode);
   mountTaskRoutes(api, state, checkNode);
   app.route('/api2/json', api);

@@ -2,7 +2,8 @@ import type { Hono } from 'hono';
 import { mountTable, type TableRow } from '../routes.js';
 import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
-import { commitSdn, listAllFabrics, listControllers, lockSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
+import { commitSdn, listAllFabrics, listControllers, lockSdn, rollbackSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
+import type { ReleaseFeatures } from './release.js';
 import { sdnContext, type Sdn } from './sdn/context.js';
 import { createSubnet, deleteSubnet, listSubnets, readSubnet, updateSubnet } from './sdn/subnets.js';
 import { createVnet, deleteVnet, listVnets, readVnet, updateVnet } from './sdn/vnets.js';
@@ -18,6 +19,7 @@ const SDN_ROUTES: TableRow<Sdn>[] = [
   ['put', '/cluster/sdn', commitSdn],
   ['post', '/cluster/sdn/lock', lockSdn],
   ['delete', '/cluster/sdn/lock', unlockSdn],
+  ['post', '/cluster/sdn/rollback', rollbackSdn],
   ['get', '/nodes/:node/sdn/zones/:zone/content', zoneContent],
   ['get', '/cluster/sdn/controllers', listControllers],
   ['get', '/cluster/sdn/fabrics/all', listAllFabrics],
@@ -38,7 +40,14 @@ const SDN_ROUTES: TableRow<Sdn>[] = [
   ['delete', '/cluster/sdn/vnets/:vnet/subnets/:subnet', deleteSubnet],
 ];
 
-export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string): void {
-  const sdn = sdnContext(state, tasks, user);
-  mountTable(api, SDN_ROUTES, sdn);
+/** Routes a release without them does not serve (PVE 8: no lock, no rollback, no fabrics): 501 there. */
+const PVE9_ROUTES = new Set(['/cluster/sdn/lock', '/cluster/sdn/rollback', '/cluster/sdn/fabrics/all']);
+
+export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string, features: ReleaseFeatures): void {
+  const sdn = sdnContext(state, tasks, user, features);
+  mountTable(
+    api,
+    SDN_ROUTES.filter(([, path]) => features.sdnLock || !PVE9_ROUTES.has(path)),
+    sdn,
+  );
 }

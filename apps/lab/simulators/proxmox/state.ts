@@ -139,7 +139,10 @@ export function commitSdn(state: ProxmoxSimState): void {
   state.sdn.fabricNodes.running = copy(state.sdn.fabricNodes.config);
 }
 
-/** `has_pending_changes`: the edited configuration differs from the running one. */
+/**
+ * `has_pending_changes`: the edited zones, VNets, subnets or controllers differ from the running
+ * ones. Fabrics are not counted (pve-network reads only the files `commit_config` writes here).
+ */
 export function hasPendingChanges(state: ProxmoxSimState): boolean {
   const running = state.sdn.running ?? emptySdnSet();
   const key = (m: Map<string, SdnSection>) =>
@@ -153,12 +156,9 @@ export function hasPendingChanges(state: ProxmoxSimState): boolean {
         ])
         .sort(),
     );
-  const { controllers, controllersRunning, fabrics, fabricNodes } = state.sdn;
+  const { controllers, controllersRunning } = state.sdn;
   return (
-    (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind])) ||
-    key(controllers) !== key(controllersRunning) ||
-    key(fabrics.config) !== key(fabrics.running) ||
-    key(fabricNodes.config) !== key(fabricNodes.running)
+    (['zones', 'vnets', 'subnets'] as const).some((kind) => key(running[kind]) !== key(state.sdn.config[kind])) || key(controllers) !== key(controllersRunning)
   );
 }
 

@@ -20,6 +20,11 @@ import { getCookie, setCookie } from 'hono/cookie';
  * sets a `csrf_token` cookie whose value its writes must carry in `X-Csrf-Token`. The clients
  * above send no CSRF token to a self-hosted application, so that last one is stricter than they
  * show the product to be: an adapter that passes here passes there.
+ * A read-only API key (`keyAccess: 'read-only'`): API keys may open only the Integration API, or
+ * be made for a read-only admin (aiounifi#1088; help.ui.com's "Getting Started with the Official
+ * UniFi API"), so whether a key may write on the classic API differs between controllers. The lab
+ * lets such a key read and refuses its writes 403 `api.err.NoPermission`, as the classic API
+ * answers an admin without the right (a lab assumption for the exact answer).
  */
 export type UnifiDeployment = 'unifi-os' | 'self-hosted';
 
@@ -27,6 +32,8 @@ export interface UnifiAuthOptions {
   deployment: UnifiDeployment;
   apiKey: string;
   login?: { username: string; password: string };
+  /** What the API key may do: `full` (default), or `read-only` (its writes refused). */
+  keyAccess?: () => 'full' | 'read-only';
 }
 
 export interface UnifiAuth {
@@ -73,7 +80,10 @@ export function unifiAuth(opts: UnifiAuthOptions): UnifiAuth {
       app.post(selfHosted ? '/api/login' : '/api/auth/login', login);
     },
     async require(c, next) {
-      if (!selfHosted && c.req.header('x-api-key') === opts.apiKey) return next();
+      if (!selfHosted && c.req.header('x-api-key') === opts.apiKey) {
+        if (c.req.method !== 'GET' && opts.keyAccess?.() === 'read-only') return refused(c, 403, 'api.err.NoPermission');
+        return next();
+      }
       const token = getCookie(c, SESSION_COOKIE[opts.deployment]);
       const csrf = token === undefined ? undefined : sessions.get(token);
       if (csrf === undefined) return refused(c, 401, 'api.err.LoginRequired');

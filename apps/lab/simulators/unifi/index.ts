@@ -49,6 +49,8 @@ export interface UnifiSimulatorOptions extends SiteSeed {
   deployment?: UnifiDeployment;
   /** The key clients present in `X-API-KEY` (a console only). */
   apiKey?: string;
+  /** What the key may do (auth.ts): `read-only` refuses its writes; `state.keyAccess` changes it later. */
+  keyAccess?: 'full' | 'read-only';
   /** The local admin a client may log in as. */
   login?: { username: string; password: string };
   /** Short site name used in paths (`api/s/<site>`). */
@@ -57,6 +59,7 @@ export interface UnifiSimulatorOptions extends SiteSeed {
 
 export interface UnifiSimState {
   apiKey: string;
+  keyAccess: 'full' | 'read-only';
   sites: Map<string, UnifiSite>;
   /** Successful PUTs, so tests can tell a no-op ensure from a write. */
   writes: number;
@@ -78,13 +81,14 @@ export function createUnifiSimulator(opts: UnifiSimulatorOptions = {}): UnifiSim
   const siteName = opts.site ?? 'default';
   const state: UnifiSimState = {
     apiKey: opts.apiKey ?? 'lab-unifi-api-key',
+    keyAccess: opts.keyAccess ?? 'full',
     sites: new Map([[siteName, buildSite(siteName, opts)]]),
     writes: 0,
   };
   const siteOf = (name?: string) => state.sites.get(name ?? siteName);
 
   const deployment = opts.deployment ?? 'unifi-os';
-  const auth = unifiAuth({ deployment, apiKey: state.apiKey, login: opts.login });
+  const auth = unifiAuth({ deployment, apiKey: state.apiKey, login: opts.login, keyAccess: () => state.keyAccess });
   auth.mountLogin(app);
   const api = new Hono<SiteEnv>();
   api.use('*', (c, next) => auth.require(c, next));

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { died, ok } from '../envelope.js';
 import { validate } from '../params.js';
 import { pendingView, type View } from '../sdn-model.js';
-import { cloneSdnSet, commitSdn as commitSdnConfig, hasPendingChanges, sdnDigest, type SdnSection } from '../state.js';
+import { cloneSdnSet, commitSdn as commitSdnConfig, emptySdnSet, hasPendingChanges, sdnDigest, type SdnSection } from '../state.js';
 import type { SdnHandler } from './context.js';
 import { opt, VIEW } from './schemas.js';
 
 /** The SDN index, the commit and its network reload, the global lock, a zone's content on a node, the controllers. */
 
-export const sdnIndex: SdnHandler = (c) =>
+export const sdnIndex: SdnHandler = (c, sdn) =>
   ok(
     c,
-    ['vnets', 'zones', 'controllers', 'ipams', 'dns'].map((id) => ({ id })),
+    ['vnets', 'zones', 'controllers', 'ipams', 'dns', ...(sdn.features.fabrics ? ['fabrics'] : [])].map((id) => ({ id })),
   );
 
 // PUT /cluster/sdn (API2/Network/SDN.pm reload): commits under the lock (releasing a global
@@ -65,6 +65,20 @@ export const unlockSdn: SdnHandler = async (c, sdn) => {
   const p = validate(await sdn.params(c), { 'lock-token': { type: 'string', ...opt }, force: { type: 'boolean', ...opt } });
   if (p.force) delete sdn.state.sdn.lockToken;
   else sdn.locked('could not release lock', p['lock-token'], () => void delete sdn.state.sdn.lockToken);
+  return ok(c, null);
+};
+
+// POST /cluster/sdn/rollback (PVE 9): the edited configuration becomes the running one again,
+// every staged edit dropped, under the lock (its token releases it unless release-lock=0).
+export const rollbackSdn: SdnHandler = async (c, sdn) => {
+  const p = validate(await sdn.params(c), { 'lock-token': { type: 'string', ...opt }, 'release-lock': { type: 'boolean', ...opt } });
+  sdn.locked('could not rollback SDN configuration', p['lock-token'], () => {
+    const s = sdn.state.sdn;
+    s.config = cloneSdnSet(s.running ?? emptySdnSet());
+    s.controllers = new Map([...s.controllersRunning].map(([k, v]) => [k, { ...v }]));
+    for (const m of [s.fabrics, s.fabricNodes]) m.config = new Map([...m.running].map(([k, v]) => [k, { ...v }]));
+    if (p['lock-token'] !== undefined && p['release-lock'] !== false) delete s.lockToken;
+  });
   return ok(c, null);
 };
 

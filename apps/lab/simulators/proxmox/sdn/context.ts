@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
-import { died, sdnLockError } from '../envelope.js';
+import { died, paramError, sdnLockError } from '../envelope.js';
 import { readParams, type Raw } from '../params.js';
+import { PVE9_ONLY_PARAMS, type ReleaseFeatures } from '../release.js';
 import { pendingView, type View } from '../sdn-model.js';
 import { cloneSdnSet, sdnDigest, type ProxmoxSimState } from '../state.js';
 import type { TaskRunner } from '../tasks.js';
@@ -12,6 +13,8 @@ export interface Sdn {
   state: ProxmoxSimState;
   tasks: TaskRunner;
   user: string;
+  /** What the simulated release serves (PVE 8: no lock, no fabrics). */
+  features: ReleaseFeatures;
   /** The edited configuration. */
   cfg(): ProxmoxSimState['sdn']['config'];
   /** A kind's sections as a read asks for them: edited, `running=1` or `pending=1`. */
@@ -29,12 +32,13 @@ export interface Sdn {
 
 export type SdnHandler = (c: Context, sdn: Sdn) => Response | Promise<Response>;
 
-export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: string): Sdn {
+export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: string, features: ReleaseFeatures): Sdn {
   const cfg = () => state.sdn.config;
   return {
     state,
     tasks,
     user,
+    features,
     cfg,
     view(kind, q) {
       if (q.pending) return pendingView(state.sdn.running?.[kind], cfg()[kind]);
@@ -52,7 +56,14 @@ export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: stri
         throw sdnLockError(context, e);
       }
     },
-    params: async (c, extra = {}) => ({ ...(await readParams(c)), ...extra }),
+    async params(c, extra = {}) {
+      const raw = { ...(await readParams(c)), ...extra };
+      // PVE 8's schemas do not define the lock's parameters: refused as any unknown one.
+      const unknown = features.sdnLock ? [] : PVE9_ONLY_PARAMS.filter((k) => k in raw);
+      if (unknown.length)
+        throw paramError(Object.fromEntries(unknown.map((k) => [k, 'property is not defined in schema and the schema does not allow additional properties'])));
+      return raw;
+    },
     vnetMustExist(vnet) {
       if (!cfg().vnets.get(vnet)) throw died(`sdn vnet '${vnet}' does not exist`);
     },

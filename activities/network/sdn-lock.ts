@@ -1,0 +1,103 @@
+import { BackendError } from '../../core/backend-outcome.js';
+import type { PveApi } from './pve-api.js';
+
+/**
+ * Proxmox VE 9's global SDN lock (pve-network 1.1.3, `POST/DELETE /cluster/sdn/lock`), taken by
+ * the service only for its own writes and applies. PVE records no owner with a lock, only its
+ * token, and a second `POST /cluster/sdn/lock` while one is held dies "could not acquire lock for
+ * SDN config: invalid lock token provided!" whoever holds it. So the service keeps every token it
+ * takes until it has released it (`SdnLockTokens`: the registry for the worker, this adapter's
+ * memory for a caller alone) and releases a held lock only with a token of its own: one left by a
+ * worker that died before its release. A lock whose token it never had is another tool's or a
+ * person's: it waits for them (the step is retried), and never releases that lock by force.
+ * PVE 8 has no lock (501): the service's writes then go without a token.
+ */
+export interface SdnLockTokens {
+  taken(token: string): Promise<void>;
+  released(token: string): Promise<void>;
+  /** The tokens taken and not yet seen released, newest first. */
+  held(): Promise<string[]>;
+}
+
+/** Tokens kept in memory: for a caller alone at the fabric (tests, a single ensure). */
+export function memoryLockTokens(): SdnLockTokens {
+  const tokens: string[] = [];
+  return {
+    taken: async (t) => void tokens.unshift(t),
+    released: async (t) => void tokens.splice(0, tokens.length, ...tokens.filter((x) => x !== t)),
+    held: async () => [...tokens],
+  };
+}
+
+const LOCK_PATH = '/cluster/sdn/lock';
+/** lock_sdn_config's refusal: a lock is held and the call did not carry its token. */
+const heldByAnother = (e: unknown): e is BackendError => e instanceof BackendError && /invalid lock token provided/.test(e.detail);
+
+/**
+ * Takes the lock and records its token before anything else; undefined where PVE has no lock. A
+ * lock held with a token of the service's is released with that token and taken anew; any other
+ * holder fails the call, naming what `othersPending` finds staged by others, with what to do.
+ */
+export async function takeSdnLock(pve: PveApi, tokens: SdnLockTokens, othersPending: () => Promise<string[]>): Promise<string | undefined> {
+  const take = () => pve.call<string>('POST', LOCK_PATH, { 'allow-pending': true });
+  let token: string;
+  try {
+    token = await take();
+  } catch (e) {
+    if (e instanceof BackendError && e.status === 501) return undefined;
+    if (!heldByAnother(e)) throw e;
+    if (!(await releaseLeftover(pve, tokens))) throw await lockedByOthers(e, othersPending);
+    token = await take();
+  }
+  try {
+    await tokens.taken(token);
+  } catch (e) {
+    // Unrecorded, the lock could not be told from another's after a crash: not kept.
+    await pve.call('DELETE', LOCK_PATH, { 'lock-token': token }).catch(() => undefined);
+    throw e;
+  }
+  return token;
+}
+
+/** Releases the service's lock with its token; a failed release leaves the token on record for the next taker. */
+export async function releaseSdnLock(pve: PveApi, tokens: SdnLockTokens, token: string | undefined): Promise<void> {
+  if (!token) return;
+  try {
+    await pve.call('DELETE', LOCK_PATH, { 'lock-token': token });
+    await tokens.released(token);
+  } catch {
+    // Released by the next take, with this token (releaseLeftover).
+  }
+}
+
+/**
+ * Tries each recorded token on the held lock: the one that releases it was the service's (its
+ * worker died before releasing it). A token PVE refuses is not the held lock's, so that lock of
+ * the service's is gone: forgotten. True when one released the lock.
+ */
+async function releaseLeftover(pve: PveApi, tokens: SdnLockTokens): Promise<boolean> {
+  for (const token of await tokens.held()) {
+    try {
+      await pve.call('DELETE', LOCK_PATH, { 'lock-token': token });
+    } catch (e) {
+      if (!heldByAnother(e)) throw e;
+      await tokens.released(token);
+      continue;
+    }
+    await tokens.released(token);
+    return true;
+  }
+  return false;
+}
+
+async function lockedByOthers(e: BackendError, othersPending: () => Promise<string[]>): Promise<BackendError> {
+  const pending = await othersPending().catch(() => []);
+  const staged = pending.length > 0 ? `; staged by them and not applied: ${pending.join(', ')}` : '';
+  return new BackendError(
+    'proxmox',
+    `the SDN configuration is locked by someone else (PVE's global SDN lock, which the service did not take${staged}): ${e.detail}. ` +
+      'The step is retried; once they finish, creates go on. A lock left by a tool that stopped stays until released: ' +
+      'if no one is changing SDN, release it with `pvesh delete /cluster/sdn/lock --force 1`',
+    true,
+  );
+}

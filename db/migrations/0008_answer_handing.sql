@@ -1,0 +1,1 @@
+ALTER TABLE "object_runs" ADD COLUMN "handing_at" timestamp with time zone;
