@@ -53,6 +53,8 @@ export interface LogStoreAdapter {
   plan(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
   remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
+  /** Whether the gateway holds the tenant's ingest route: one small read, by its @id. */
+  holdsRoute(tenant: string): Promise<boolean>;
   /** Of these tenants, those lacking a route of theirs (a reload replaced the config), from one read. */
   lackingRoutes(tenants: string[]): Promise<string[]>;
   /**
@@ -122,6 +124,7 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     plan: (spec) => plan(ctx, spec),
     ensure: (spec) => ensure(ctx, spec),
     remove: (spec) => remove(ctx, spec),
+    holdsRoute: async (tenant) => (await ctx.http.call({ path: `/id/${encodeURIComponent(routeIds(tenant).ingest)}`, accept: [404] })).status !== 404,
     lackingRoutes: (tenants) => lackingRoutes(ctx, tenants),
     restoreRoutes: (specs) => restoreRoutes(ctx, specs),
   };

@@ -3,9 +3,12 @@
  * service manager"). Caddy keeps the tenants' routes in its running config only: a
  * `systemctl reload caddy` (`caddy reload --config /etc/caddy/Caddyfile`) replaces that config with
  * the Caddyfile's, and every tenant's tokens are refused until something writes the routes back.
- * Each worker reads the gateway's routes once per `SITE_LOG_ROUTE_CHECK_INTERVAL` and writes back
- * those of every ready tenant that lacks one, with the tokens the registry holds, so a reload costs
- * tenants at most that interval and one round of writes, not the hours until the next sweep.
+ * Each worker looks once per `SITE_LOG_ROUTE_CHECK_INTERVAL` and writes back the routes of every
+ * ready tenant that lacks one, with the tokens the registry holds, so a reload costs tenants at
+ * most that interval and one write, not the hours until the next sweep. A look is one small read:
+ * one tenant's ingest route, another tenant each round. A reload drops every route, so one missing
+ * is enough to go through all of them; a single route someone deleted is found when its tenant's
+ * turn comes, or by the sweep.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/registry.js';
@@ -59,15 +62,24 @@ export async function restoreLostRoutes(deps: RouteKeeperDeps): Promise<string[]
   return restored;
 }
 
+/** One look (the `turn`-th ready tenant's ingest route), and the whole round when it is missing. */
+export async function keeperRound(deps: RouteKeeperDeps, turn: number): Promise<string[]> {
+  const ready = await listReadyTenants(deps.db);
+  if (ready.length === 0) return [];
+  if (await deps.logStore.holdsRoute(ready[turn % ready.length]!.name)) return [];
+  return restoreLostRoutes(deps);
+}
+
 /** Runs a round every `intervalMs` until stopped; a failed round (gateway or registry away) is logged and the next one tries again. */
 export function startLogRouteKeeper(deps: RouteKeeperDeps, intervalMs: number): { stop(): Promise<void> } {
   let stopped = false;
+  let turn = 0;
   let round: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      round = restoreLostRoutes(deps).then(
+      round = keeperRound(deps, turn++).then(
         () => schedule(),
         (err: unknown) => {
           deps.log.warn({ err: (err as Error).message }, 'log route keeper: round failed; trying again next round');

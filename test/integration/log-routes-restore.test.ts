@@ -33,9 +33,12 @@ afterAll(async () => {
 describe('restoring lost routes', () => {
   it(`puts back all ${N} tenants' routes in one write after Caddy lost them`, async () => {
     expect(await ship(specs[7]!)).toBeLessThan(300);
+    expect(await logs.holdsRoute('t7')).toBe(true);
     // Started again without --resume: the bootstrap config, as after a reload of the Caddyfile.
     await gw.caddy.restart({ resume: false });
     expect(await ship(specs[7]!)).toBe(401);
+    // The keeper's look: one small read by @id says the routes are gone.
+    expect(await logs.holdsRoute('t7')).toBe(false);
     expect(await logs.lackingRoutes(specs.map((s) => s.tenant))).toHaveLength(N);
     const patchesBefore = gw.faults.seen('/routes');
     const t0 = Date.now();
@@ -45,6 +48,7 @@ describe('restoring lost routes', () => {
     expect(gw.faults.seen('/routes') - patchesBefore).toBe(2);
     expect(await ship(specs[7]!)).toBeLessThan(300);
     expect(await ship(specs[N - 1]!)).toBeLessThan(300);
+    expect(await logs.holdsRoute('t7')).toBe(true);
     const after = await routes();
     expect(after).toHaveLength(2 * N + 1);
     // The catch-all stays last: every tenant route is reachable.
