@@ -191,7 +191,9 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.chunks.push(chunk);
   }
 
-  onResponseEnd(): void {
+  onResponseEnd(_c: Dispatcher.DispatchController, trailers?: HttpHeaders): void {
+    // Trailers join the headers: Caddy's admin API sends its config ETag as one (admin.go).
+    if (trailers && Object.keys(trailers).length > 0) this.headers = { ...this.headers, ...trailers };
     const text = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     this.resolve({ status: this.status, reason: this.reason, headers: this.headers, text });
   }

@@ -3,6 +3,7 @@ import type { DnsPort } from './port.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
 import { dnsStep } from './step.js';
+import { checkPowerDns } from './check.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
 export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
@@ -19,13 +20,10 @@ export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
       timeoutMs,
       ca: site.dns.ca,
     }),
-  // The server object carries the version.
+  // The server object carries the version, its config list the settings tenants depend on.
   probes: (site, timeoutMs) => [
-    probe('powerdns', site.dns.apiUrl, async () => {
-      const s = (
-        await jsonApi('powerdns', site.dns.apiUrl, { 'X-API-Key': site.dns.apiKey }, timeoutMs, site.dns.ca).call({ path: 'servers/localhost' })
-      ).json<{ version?: string }>();
-      return `PowerDNS Authoritative ${s.version ?? '(version not given)'}`;
-    }),
+    probe('powerdns', site.dns.apiUrl, () =>
+      checkPowerDns(jsonApi('powerdns', site.dns.apiUrl, { 'X-API-Key': site.dns.apiKey }, timeoutMs, site.dns.ca), site.dns),
+    ),
   ],
 };

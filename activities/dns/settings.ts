@@ -39,7 +39,7 @@ export const dnsSettings = siteSettings({
     SITE_DNS_SECONDARIES: secondaries.optional(),
     SITE_DNS_CATALOG: z
       .string()
-      .regex(/^([a-z0-9-]+\.)+[a-z0-9-]+\.?$/, 'must be a DNS zone name like catalog.lab.example.net')
+      .regex(/^([a-z0-9-]+\.)+[a-z0-9-]+\.?$/i, 'must be a DNS zone name like catalog.lab.example.net')
       .optional(),
     SITE_PDNS_CA_FILE: caFile.optional(),
   },

@@ -53,6 +53,16 @@ export interface LogStoreAdapter {
   plan(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
   remove(spec: Pick<LogStoreSpec, 'tenant'>): Promise<void>;
+  /** Whether the gateway holds the tenant's ingest route: one small read, by its @id. */
+  holdsRoute(tenant: string): Promise<boolean>;
+  /** Of these tenants, those lacking a route of theirs (a reload replaced the config), from one read. */
+  lackingRoutes(tenants: string[]): Promise<string[]>;
+  /**
+   * Puts back both routes of each of these tenants that lacks one, in one write ahead of the rest
+   * (a reload dropped them all: one write, one config reload, not one per route). Answers the
+   * tenants restored.
+   */
+  restoreRoutes(specs: LogStoreSpec[]): Promise<string[]>;
 }
 
 interface Placed {
@@ -114,16 +124,25 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     plan: (spec) => plan(ctx, spec),
     ensure: (spec) => ensure(ctx, spec),
     remove: (spec) => remove(ctx, spec),
+    holdsRoute: async (tenant) => (await ctx.http.call({ path: `/id/${encodeURIComponent(routeIds(tenant).ingest)}`, accept: [404] })).status !== 404,
+    lackingRoutes: (tenants) => lackingRoutes(ctx, tenants),
+    restoreRoutes: (specs) => restoreRoutes(ctx, specs),
   };
 }
 
-async function readRoutes(ctx: Caddy): Promise<Json[]> {
+/** The server's routes, and Caddy's ETag of them (a trailer of the answer) for a conditional write. */
+async function readTaggedRoutes(ctx: Caddy): Promise<{ routes: Json[]; etag?: string }> {
   const res = await ctx.http.call({ path: ctx.routesPath });
   const routes = res.json<Json>();
   if (!Array.isArray(routes)) {
     throw new BackendError('caddy', `server ${ctx.server} has no routes array; the gateway's bootstrap config is missing`, false);
   }
-  return routes;
+  const etag = res.headers.etag;
+  return { routes, etag: typeof etag === 'string' ? etag : undefined };
+}
+
+async function readRoutes(ctx: Caddy): Promise<Json[]> {
+  return (await readTaggedRoutes(ctx)).routes;
 }
 
 function desired(ctx: Caddy, spec: LogStoreSpec) {
@@ -207,4 +226,49 @@ async function remove(ctx: Caddy, spec: Pick<LogStoreSpec, 'tenant'>): Promise<v
   const ids = routeIds(spec.tenant);
   await deleteAll(ctx, ids.ingest, place(routes, ids.ingest).at.length);
   await deleteAll(ctx, ids.read, place(routes, ids.read).at.length);
+}
+
+const idOf = (r: Json): string | undefined => (r && typeof r === 'object' && !Array.isArray(r) && typeof r['@id'] === 'string' ? r['@id'] : undefined);
+
+function lacking(routes: Json[], tenants: string[]): string[] {
+  const held = new Set(routes.map(idOf));
+  return tenants.filter((t) => {
+    const ids = routeIds(t);
+    return !held.has(ids.ingest) || !held.has(ids.read);
+  });
+}
+
+async function lackingRoutes(ctx: Caddy, tenants: string[]): Promise<string[]> {
+  return lacking(await readRoutes(ctx), tenants);
+}
+
+/**
+ * The whole route list written back with the lacking tenants' routes in front (each tenant's other
+ * route, if one was left, taken out first), on the condition that nobody changed the list since it
+ * was read: Caddy's ETag (a trailer of the GET) as If-Match, refused with 412 otherwise.
+ */
+async function restoreRoutes(ctx: Caddy, specs: LogStoreSpec[]): Promise<string[]> {
+  const { routes, etag } = await readTaggedRoutes(ctx);
+  const names = new Set(
+    lacking(
+      routes,
+      specs.map((s) => s.tenant),
+    ),
+  );
+  const restore = specs.filter((s) => names.has(s.tenant));
+  if (restore.length === 0) return [];
+  const replaced = new Set(restore.flatMap((s) => Object.values(routeIds(s.tenant))));
+  const front = restore.flatMap((s) => {
+    const want = desired(ctx, s);
+    return [want.ingest, want.read];
+  });
+  const put = await ctx.http.call({
+    method: 'PATCH',
+    path: ctx.routesPath,
+    json: [...front, ...routes.filter((r) => !replaced.has(idOf(r) ?? ''))],
+    headers: etag ? { 'if-match': etag } : {},
+    accept: [412],
+  });
+  if (put.status === 412) throw new BackendError('caddy', `the routes of server ${ctx.server} changed while they were being restored`, true, 412);
+  return restore.map((s) => s.tenant);
 }

@@ -7,4 +7,10 @@ export interface LogStorePort {
   /** The tokens the gateway admits for a tenant (what a restore adopts), if it holds them. */
   heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   remove(spec: { tenant: string }): Promise<void>;
+  /** Whether the gateway holds the tenant's ingest route, by one small read. */
+  holdsRoute(tenant: string): Promise<boolean>;
+  /** Of these tenants, those lacking a route of theirs, from one read (apps/worker/log-route-keeper.ts). */
+  lackingRoutes(tenants: string[]): Promise<string[]>;
+  /** Both routes of each of these tenants lacking one, put back in one write; answers the tenants restored. */
+  restoreRoutes(specs: { tenant: string; accountId: number; ingestToken: string; readToken: string }[]): Promise<string[]>;
 }

@@ -4,6 +4,7 @@ import { outcomeOf } from '../../core/backend-outcome.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
 import { resolverStep } from './step.js';
+import { checkRecursor } from './check.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
 export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolverSettings> = {
@@ -20,12 +21,11 @@ export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolver
       remove: (spec) => recursor.remove(spec),
     };
   },
-  // The Recursor shares the Authoritative's API: the server object carries the version.
+  // The Recursor shares the Authoritative's API: the server object carries the version, the
+  // config list api-config-dir; a forward of the check's own proves the directory takes them.
   probes: (site, timeoutMs) => [
-    probe('recursor', site.resolver.apiUrl, async () => {
-      const api = jsonApi('recursor', site.resolver.apiUrl, { 'X-API-Key': site.resolver.apiKey }, timeoutMs, site.resolver.ca);
-      const s = (await api.call({ path: 'servers/localhost' })).json<{ version?: string }>();
-      return `PowerDNS Recursor ${s.version ?? '(version not given)'}`;
-    }),
+    probe('recursor', site.resolver.apiUrl, () =>
+      checkRecursor(jsonApi('recursor', site.resolver.apiUrl, { 'X-API-Key': site.resolver.apiKey }, timeoutMs, site.resolver.ca)),
+    ),
   ],
 };

@@ -542,3 +542,26 @@ describe("trust classes' ranges against the device network (--check-backends rea
     expect(trustClassRangeProblems(classes, subnet)).toEqual(want);
   });
 });
+
+/** The secondaries a site declares (issue 45 item 2): addresses only, and a catalog only with them. */
+describe('SITE_DNS_SECONDARIES and SITE_DNS_CATALOG', () => {
+  it('without secondaries there is no catalog: the zones stay Native', () => {
+    const dns = loadConfig({ ...required, ...coreSite, SITE_DNS_CATALOG: 'cat.lab.example.net' }).site!.dns;
+    expect(dns).toMatchObject({ secondaries: [], catalog: undefined });
+  });
+
+  it('takes addresses with and without a port; the catalog defaults under the site domain', () => {
+    const dns = loadConfig({ ...required, ...coreSite, SITE_DNS_SECONDARIES: '192.0.2.54, 192.0.2.55:5300,[2001:db8::53]:53,2001:db8::54' }).site!.dns;
+    expect(dns.secondaries).toEqual(['192.0.2.54:53', '192.0.2.55:5300', '[2001:db8::53]:53', '[2001:db8::54]:53']);
+    expect(dns.catalog).toBe('catalog.lab.example.net.');
+    expect(loadConfig({ ...required, ...coreSite, SITE_DNS_SECONDARIES: '192.0.2.54', SITE_DNS_CATALOG: 'Zones.Lab.Example.Net' }).site!.dns.catalog).toBe(
+      'zones.lab.example.net.',
+    );
+  });
+
+  it('refuses a name where an address belongs, naming the variable', () => {
+    expect(() => loadConfig({ ...required, ...coreSite, SITE_DNS_SECONDARIES: 'ns2.lab.example.net' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...required, ...coreSite, SITE_DNS_SECONDARIES: 'ns2.lab.example.net' })).toThrow(/SITE_DNS_SECONDARIES/);
+    expect(() => loadConfig({ ...required, ...coreSite, SITE_DNS_SECONDARIES: '192.0.2.1:99999' })).toThrow(/SITE_DNS_SECONDARIES/);
+  });
+});

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onLastPortOrAny } from './last-port.js';
 import { assignFields, persistSnapshot, pickFields, type SnapshotStore } from './simulators/snapshot.js';
-import { startPowerDns, startRecursor, type RunningDnsServer } from './servers/pdns.js';
+import { startPowerDns, startRecursor, type RunningDnsServer, type SettingOverrides } from './servers/pdns.js';
 import { createFaultProxy } from './simulators/fault-proxy.js';
 import type { Faults } from './simulators/faults.js';
 import { applyLatencyProfile, latencyProfile } from './simulators/latency-profile.js';
@@ -90,6 +90,8 @@ export async function startLabBackends(
     pveStatsIntervalMs?: number;
     minimal?: boolean;
     devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES };
+    /** pdns.conf / recursor.conf changes: a site set up wrong, for `--check-backends` to find (e.g. `{ pdns: { dnsupdate: 'no' } }`). */
+    serverSettings?: { pdns?: SettingOverrides; recursor?: SettingOverrides };
   } = {},
 ): Promise<LabBackends> {
   const domain = opts.domain ?? LAB_DOMAIN;
@@ -114,10 +116,14 @@ export async function startLabBackends(
     });
     return outer;
   };
-  const pdns = await startPowerDns({ dir: dir ? `${dir}/pdns` : undefined, ports: pair(saved.ports, 'pdns') });
+  const pdns = await startPowerDns({ dir: dir ? `${dir}/pdns` : undefined, ports: pair(saved.ports, 'pdns'), settings: opts.serverSettings?.pdns });
   if (stateDir && saved.ports.pdnsDns && saved.ports.pdnsDns !== pdns.dnsPort)
     moveForwards(join(stateDir, 'recursor', 'api.d'), saved.ports.pdnsDns, pdns.dnsPort);
-  const recursor = await startRecursor({ dir: dir ? `${dir}/recursor` : undefined, ports: pair(saved.ports, 'recursor') });
+  const recursor = await startRecursor({
+    dir: dir ? `${dir}/recursor` : undefined,
+    ports: pair(saved.ports, 'recursor'),
+    settings: opts.serverSettings?.recursor,
+  });
   const proxmoxToken = { tokenId: 'svc@pve!provisioning', tokenSecret: secret('proxmoxTokenSecret', 16, 'hex') };
   const proxmox = createProxmoxSimulator({
     ...proxmoxToken,

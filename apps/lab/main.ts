@@ -9,6 +9,7 @@ import { loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { startApi } from '../api/server.js';
 import { createWorker } from '../worker/worker.js';
+import { keepLogRoutes } from '../worker/log-route-keeper.js';
 import { workerVersion } from '../worker/deployment.js';
 import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { Registry } from '../../db/registry.js';
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
     targets: { api: hostPort(api.metricsUrl), worker: hostPort(telemetry.metricsUrl) },
   });
   const running = worker.run();
+  // As every worker process: the tenants' log routes a Caddy reload dropped are written back.
+  const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics });
   apiStarted(api.url);
 
   // Sourceable by a shell (values single-quoted: the CA's PEM spans lines); it holds lab secrets, so 0600.
@@ -194,6 +197,7 @@ async function main(): Promise<void> {
     process.stdout.write('\nstopping the lab...\n');
     worker.shutdown();
     await running.catch(() => {});
+    await keeper?.stop();
     await Promise.allSettled([api.close(), codec.close(), registry.close(), connection.close(), telemetry.close(), prometheus.stop()]);
     await backends.stop();
     await temporal.stop();

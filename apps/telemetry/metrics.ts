@@ -78,6 +78,11 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    logRoutesRestored: new Counter({
+      name: `${PREFIX}log_routes_restored_total`,
+      help: "Tenants whose log routes this worker's route keeper wrote back after the gateway lost them (a Caddy reload).",
+      registers: [registry],
+    }),
     sweepCorrected: new Counter({
       name: `${PREFIX}sweep_objects_corrected_total`,
       help: 'Backend objects the sweeps created or corrected (drift put back).',
@@ -107,6 +112,7 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
   metrics.sweepCorrected.inc(0);
+  metrics.logRoutesRestored.inc(0);
   for (const area of new Set(stepActivities.filter((t) => /^(reconcile|plan)/.test(t.split('.')[1]!)).map((t) => t.split('.')[0]!))) {
     for (const result of RECONCILE_RESULTS) for (const mode of ['correct', 'plan']) metrics.reconcileObjects.inc({ area, result, mode }, 0);
   }

@@ -5,8 +5,10 @@ import { backendProbes } from '../../activities/backend-areas.js';
 /**
  * `worker --check-backends`: before the first tenant, call each configured backend's read-only
  * endpoint with the site's URL, credential and CA bundle, exactly as the adapters will, and say
- * what answers. Nothing is written, but for Kea's `config-write` of its running configuration to
- * its own file (what every reservation ends with), which is how a file Kea cannot write shows.
+ * what answers, and whether the settings the service depends on are set (each area's `probes`).
+ * No tenant's object is written. Where a right shows only in a write, the check makes one the
+ * product takes as a no-op: Kea's `config-write` of its running configuration to its own file
+ * (what every reservation ends with), the Recursor's forward zone of its own, added and removed.
  */
 export interface BackendCheck {
   backend: string;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheckBackends } from '../support/check-backends.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
@@ -18,20 +18,6 @@ let lab: LabBackends;
 let selfHosted: RunningServer;
 const LOGIN = { username: 'svc-check', password: 'check-login-password-MARK' };
 
-function checkBackends(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [inject('entryBundles').worker, '--check-backends'],
-      {
-        env: { PATH: process.env.PATH ?? '', OPERATOR_TOKEN: 'op-check-backends-0123456789', DATABASE_URL: 'postgres://nobody:none@127.0.0.1:1/none', ...env },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
 beforeAll(async () => {
   lab = await startLabBackends({ minimal: true });
   selfHosted = await serveApp(createUnifiSimulator({ deployment: 'self-hosted', login: LOGIN }).app);
@@ -43,7 +29,7 @@ afterAll(async () => {
 
 describe('worker --check-backends', () => {
   it('reports each configured backend as answering and exits 0', async () => {
-    const r = await checkBackends(lab.env);
+    const r = await runCheckBackends(lab.env);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort()).toEqual(['ok minio', 'ok powerdns', 'ok proxmox', 'ok recursor', 'ok sdn']);
@@ -52,7 +38,7 @@ describe('worker --check-backends', () => {
   });
 
   it('names the backend that does not answer, exits 1, and prints no credential', async () => {
-    const r = await checkBackends({ ...lab.env, SITE_PROXMOX_TOKEN_SECRET: 'wrong-secret-MARK' });
+    const r = await runCheckBackends({ ...lab.env, SITE_PROXMOX_TOKEN_SECRET: 'wrong-secret-MARK' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+proxmox\s+\S+\s+GET \/version -> 401 invalid token value!/);
     expect(r.stdout).toMatch(/ok\s+powerdns/);
@@ -61,10 +47,10 @@ describe('worker --check-backends', () => {
 
   it('reports a self-hosted Network application through its login, and a refused login without the password', async () => {
     const wifi = { SITE_WIFI_URL: selfHosted.url, SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_USERNAME: LOGIN.username, SITE_WIFI_PASSWORD: LOGIN.password };
-    const r = await checkBackends({ ...lab.env, ...wifi });
+    const r = await runCheckBackends({ ...lab.env, ...wifi });
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/ok\s+wifi\s+\S+\s+UniFi Network \(self-hosted, login\) answers; site default has 2 WLANs/);
-    const bad = await checkBackends({ ...lab.env, ...wifi, SITE_WIFI_PASSWORD: 'wrong-password-MARK' });
+    const bad = await runCheckBackends({ ...lab.env, ...wifi, SITE_WIFI_PASSWORD: 'wrong-password-MARK' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/FAIL\s+wifi\s+\S+\s+login refused -> 400/);
     expect(bad.stdout + bad.stderr).not.toContain('MARK');
@@ -73,15 +59,15 @@ describe('worker --check-backends', () => {
   it('names a WLAN the site configures that the controller does not have, with the fix', async () => {
     const wifi = { SITE_WIFI_URL: selfHosted.url, SITE_WIFI_DEPLOYMENT: 'self-hosted', SITE_WIFI_USERNAME: LOGIN.username, SITE_WIFI_PASSWORD: LOGIN.password };
     const developer = { SITE_WIFI_DEVELOPER_SSID: 'lab-dev', SITE_WIFI_DEVELOPER_VLAN: 'tenant-dev' };
-    const ok = await checkBackends({ ...lab.env, ...wifi, ...developer });
+    const ok = await runCheckBackends({ ...lab.env, ...wifi, ...developer });
     expect(ok.code, ok.stderr + ok.stdout).toBe(0);
-    const r = await checkBackends({ ...lab.env, ...wifi, ...developer, SITE_WIFI_DEVELOPER_BOUND_SSID: 'lab-dev-bound' });
+    const r = await runCheckBackends({ ...lab.env, ...wifi, ...developer, SITE_WIFI_DEVELOPER_BOUND_SSID: 'lab-dev-bound' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+wifi\s+\S+\s+site default has no WLAN lab-dev-bound \(SITE_WIFI_DEVELOPER_BOUND_SSID\): create it on the controller/);
   });
 
   it('without a site it says what is missing (exit 2)', async () => {
-    const r = await checkBackends({});
+    const r = await runCheckBackends({});
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--check-backends needs a configured site/);
   });
@@ -97,10 +83,10 @@ describe('worker --check-backends at a site with DHCP', () => {
   });
 
   it("checks every trust class's range against the device network Kea serves (issue 27)", async () => {
-    const ok = await checkBackends(full.env);
+    const ok = await runCheckBackends(full.env);
     expect(ok.stdout).toMatch(/ok\s+dhcp\s+\S+\s+Kea DHCPv4 .*; device network \S+ holds every trust class's range/);
     const classes = { sensor: { ssid: 'lab-devices', vlan: 'tenant-devices', range: '10.99.0.10-10.99.0.20' } };
-    const bad = await checkBackends({ ...full.env, SITE_TRUST_CLASSES: JSON.stringify(classes) });
+    const bad = await runCheckBackends({ ...full.env, SITE_TRUST_CLASSES: JSON.stringify(classes) });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(
       /FAIL\s+dhcp\s+\S+\s+SITE_TRUST_CLASSES: trust class sensor: range 10\.99\.0\.10-10\.99\.0\.20 is not inside the device network /,
@@ -108,7 +94,7 @@ describe('worker --check-backends at a site with DHCP', () => {
   });
 
   it('a Grafana without the VictoriaLogs plugin: names the plugin and how to install it (issue 28 item 4)', async () => {
-    expect((await checkBackends(full.env)).stdout).toMatch(
+    expect((await runCheckBackends(full.env)).stdout).toMatch(
       /ok\s+grafana\s+\S+\s+signed in as \S+ \(server admin\); plugin victoriametrics-logs-datasource 0\.14\.1/,
     );
     const bare = await serveApp(createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'grafana-admin-MARK', plugins: [] }).app);
@@ -121,12 +107,12 @@ describe('worker --check-backends at a site with DHCP', () => {
     );
     try {
       const login = { SITE_GRAFANA_ADMIN_USER: 'admin', SITE_GRAFANA_ADMIN_PASSWORD: 'grafana-admin-MARK' };
-      const r = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: bare.url });
+      const r = await runCheckBackends({ ...full.env, ...login, SITE_GRAFANA_URL: bare.url });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(
         /FAIL\s+grafana\s+\S+\s+the VictoriaLogs data source plugin \(victoriametrics-logs-datasource, 0\.13 or later\) is not installed: .*grafana cli plugins install victoriametrics-logs-datasource/,
       );
-      const r2 = await checkBackends({ ...full.env, ...login, SITE_GRAFANA_URL: old.url });
+      const r2 = await runCheckBackends({ ...full.env, ...login, SITE_GRAFANA_URL: old.url });
       expect(r2.stdout).toMatch(/it has victorialogs-datasource, the plugin before 0\.13, whose id differs/);
       expect(r.stdout + r2.stdout).not.toContain('MARK');
     } finally {
@@ -147,7 +133,7 @@ describe('worker --check-backends at a site with DHCP', () => {
     });
     await new Promise<void>((resolve) => forward.listen(0, '127.0.0.1', resolve));
     try {
-      const r = await checkBackends({ ...full.env, SITE_LOG_URL: `http://127.0.0.1:${(forward.address() as AddressInfo).port}` });
+      const r = await runCheckBackends({ ...full.env, SITE_LOG_URL: `http://127.0.0.1:${(forward.address() as AddressInfo).port}` });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(
         /FAIL\s+log-store\s+\S+\s+Caddy refuses this Host \(403 host not allowed\): .*set SITE_LOG_URL to that address, or add this one to admin\.origins/,
@@ -158,13 +144,13 @@ describe('worker --check-backends at a site with DHCP', () => {
   });
 
   it('a Kea that cannot write its configuration file: the check and a reservation both say so, and neither is retried (issue 28 item 6)', async () => {
-    expect((await checkBackends(full.env)).stdout).toMatch(/ok\s+dhcp\s+.*its configuration file is writable/);
+    expect((await runCheckBackends(full.env)).stdout).toMatch(/ok\s+dhcp\s+.*its configuration file is writable/);
     const file = full.kea!.configFile;
     // Root writes any file: a directory where the file was is what no user can write.
     await rename(file, `${file}.saved`);
     await mkdir(file);
     try {
-      const r = await checkBackends(full.env);
+      const r = await runCheckBackends(full.env);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(
         /FAIL\s+dhcp\s+\S+\s+config-write refused \(.+\): Kea cannot save its configuration, .*let the user kea-dhcp4 runs as write its configuration file/,

@@ -5,6 +5,7 @@ import { tenantDnsNames } from '../../activities/dns/names.js';
 import { BackendHttp } from '../../activities/http.js';
 import { dig, nsupdate, startPowerDns, type RunningDnsServer } from '../support/pdns.js';
 import { waitFor } from '../support/wait-for.js';
+import { checkPowerDns } from '../../activities/dns/check.js';
 
 /**
  * Tenant zones reach the site's secondaries (issue 45 item 2): a second real PowerDNS consumes the
@@ -49,6 +50,15 @@ afterAll(async () => {
 });
 
 describe('tenant zones on a secondary PowerDNS through the catalog zone', () => {
+  it('the site check passes on the primary the secondary really transfers from', async () => {
+    const api = new BackendHttp('powerdns', primary.apiUrl, { 'X-API-Key': primary.apiKey });
+    expect(await checkPowerDns(api, { secondaries: [`127.0.0.1:${secondary.dnsPort}`], catalog: CATALOG })).toMatch(
+      new RegExp(
+        `; primary for 1 secondaries through catalog zone ${CATALOG.replaceAll('.', '\\.')} \\(created with the next tenant\\); .*xfr-cycle-interval \\(${ROUND_S} s\\)$`,
+      ),
+    );
+  });
+
   it("an existing tenant's Native zones are moved into the catalog by the ensure, and appear on the secondary", async () => {
     const old = tenantSpec('oldco', 1);
     // As the service wrote them before the site declared secondaries.
@@ -84,7 +94,7 @@ describe('tenant zones on a secondary PowerDNS through the catalog zone', () => 
     expect(after).toBeGreaterThan(before);
     const t1 = Date.now();
     // Well inside the primary's own round: only the NOTIFY sent with the change brings it this soon.
-    await waitFor(async () => (await soaSerial(secondary.dnsPort, acme.zone)) === after, 3000);
+    await waitFor(async () => (await soaSerial(secondary.dnsPort, acme.zone)) === after, 4000);
     expect((await dig(secondary.dnsPort, `web.${acme.zone}`)).answers).toEqual(['10.128.2.10']);
     console.log(`record change on the secondary after ${Date.now() - t1} ms`);
 
@@ -92,10 +102,10 @@ describe('tenant zones on a secondary PowerDNS through the catalog zone', () => 
       `update add printer.${acme.zone} 60 A 10.128.2.77`,
     ]);
     expect(update).toMatchObject({ ok: true });
-    await waitFor(async () => (await dig(secondary.dnsPort, `printer.${acme.zone}`)).answers.length === 1, 3000);
+    await waitFor(async () => (await dig(secondary.dnsPort, `printer.${acme.zone}`)).answers.length === 1, 4000);
 
     await dns.removeRecord({ zone: acme.zone, name: `web.${acme.zone}`, type: 'A' });
-    await waitFor(async () => (await dig(secondary.dnsPort, `web.${acme.zone}`)).status === 'NXDOMAIN', 3000);
+    await waitFor(async () => (await dig(secondary.dnsPort, `web.${acme.zone}`)).status === 'NXDOMAIN', 4000);
   }, 60_000);
 
   it("a deleted tenant's zones leave the secondary with the catalog's next round", async () => {

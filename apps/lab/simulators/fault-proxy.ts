@@ -21,7 +21,8 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     out.delete('content-encoding');
     out.delete('content-length');
     out.delete('transfer-encoding');
-    // Caddy's admin API sends its ETag as a trailer; the whole body is re-sent here, without one.
+    // Caddy's admin API sends its ETag as a trailer; the whole body is re-sent here, the ETag as a
+    // header (what a client of the real API reads once the body ended).
     out.delete('trailer');
     const noBody = res.status === 204 || res.status === 304 || c.req.method === 'HEAD';
     return new Response(noBody ? null : res.body, { status: res.status, headers: out });
@@ -41,7 +42,7 @@ function forward(url: URL, method: string, headers: Headers, body?: ArrayBuffer)
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) for (const one of [v ?? []].flat()) out.append(k, one);
+        for (const [k, v] of Object.entries({ ...res.headers, ...res.trailers })) for (const one of [v ?? []].flat()) out.append(k, one);
         resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
       });
       res.on('error', reject);
