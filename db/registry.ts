@@ -50,24 +50,19 @@ export class Registry {
     private readonly log?: Logger,
     max = 10,
   ) {
-    this.sql = postgres(url, {
-      max,
-      connect_timeout: 5,
-      idle_timeout: 30,
-      backoff: reconnectDelaySeconds,
-      onnotice: () => {},
-      // A cut connection must fail queries quickly, not hang a request.
-      connection: { statement_timeout: 15_000 },
-    });
+    const pool = (size: number) =>
+      postgres(url, {
+        max: size,
+        connect_timeout: 5,
+        idle_timeout: 30,
+        backoff: reconnectDelaySeconds,
+        onnotice: () => {},
+        // A cut connection must fail queries quickly, not hang a request.
+        connection: { statement_timeout: 15_000 },
+      });
+    this.sql = pool(max);
     this.db = drizzle(this.sql, { schema });
-    this.ownSql = postgres(url, {
-      max: 1,
-      connect_timeout: 5,
-      idle_timeout: 30,
-      backoff: reconnectDelaySeconds,
-      onnotice: () => {},
-      connection: { statement_timeout: 15_000 },
-    });
+    this.ownSql = pool(1);
     this.ownConnection = drizzle(this.ownSql, { schema });
   }
 
