@@ -15,3 +15,4 @@ export * from './tenant-leases.js';
 export * from './object-runs.js';
 export * from './sdn-lock-tokens.js';
 export * from './reconcile-plans.js';
+export * from './events.js';
