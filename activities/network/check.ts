@@ -61,8 +61,9 @@ async function lockCheck(pve: PveApi): Promise<string> {
     if (e instanceof BackendError && /invalid lock token provided/.test(e.detail)) {
       throw new BackendError(
         'proxmox',
-        `the global SDN lock is held (${e.detail}): by a person or another tool, whom creates wait for, or by a worker of the service that died, ` +
-          'which the next create releases itself; if neither, no one is changing SDN and it can be released: `pvesh delete /cluster/sdn/lock --force 1`',
+        `the global SDN lock is held (${e.detail}): by a create running now (check again), by a person or another tool, whom creates wait for, ` +
+          'or by a worker of the service that died, which the next create releases itself; if none of these, no one is changing SDN and it can be released: ' +
+          '`pvesh delete /cluster/sdn/lock --force 1`',
         false,
       );
     }
