@@ -788,6 +788,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events feed: drift a sweep found, parked runs, runs given up, oldest first after `after`
+         * @description The same events the site's webhook receives (`SITE_EVENTS_WEBHOOK_URL`, signed as Standard Webhooks sign), for a reader that polls instead: keep the last `seq` and ask again with `after`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only events after this `seq` (default 0: from the start) */
+                    after?: number | null;
+                    /** @description events per answer, 1 to 500 (default 100) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventList"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description operator only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last sweeps' results, newest first: per tenant what was not in place, and the counts */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1 to 100 (default 10) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description sweeps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SweepList"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description operator only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{t}": {
         parameters: {
             query?: never;
@@ -4199,6 +4358,74 @@ export interface components {
             started_at: string;
             /** Format: date-time */
             closed_at?: string;
+        };
+        EventList: {
+            /** @description oldest first */
+            events: components["schemas"]["Event"][];
+        };
+        Event: {
+            /** @description its place in the feed: pass the last one seen as `after` */
+            seq: number;
+            /** @description the `webhook-id` it is delivered under, the same on every attempt */
+            id: string;
+            /**
+             * @description `drift.found`: a sweep found objects of a tenant not in place (corrected, needs-restore, unknown); `run.parked`: a run failed a step and waits for its call to be repeated; `run.given-up`: a parked run ended unrepeated past its bound
+             * @enum {string}
+             */
+            type: "drift.found" | "run.parked" | "run.given-up";
+            /** Format: date-time */
+            created_at: string;
+            /** @description what the webhook body carries as `data` (the tenant, the run, the objects, the failure) */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description the webhook's deliveries (none at a site without one) */
+            delivery: {
+                attempts: number;
+                /** Format: date-time */
+                delivered_at?: string;
+                /**
+                 * Format: date-time
+                 * @description the webhook never answered 2xx within the retries
+                 */
+                given_up_at?: string;
+                last_error?: string;
+            };
+        };
+        SweepList: {
+            /** @description newest first */
+            sweeps: components["schemas"]["Sweep"][];
+        };
+        Sweep: {
+            /** @description the sweep run (its workflow id) */
+            run: string;
+            run_id: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            closed_at: string;
+            /** @enum {string} */
+            mode: "correct" | "plan";
+            tenants: number;
+            reconciled: string[];
+            planned?: string[];
+            failed: string[];
+            skipped: {
+                name: string;
+                reason: string;
+            }[];
+            /** @description per tenant, the objects not in place (`area: object result`) */
+            corrected: {
+                [key: string]: string[];
+            };
+            /** @description per tenant, per step or area, how many objects came to each result */
+            found: {
+                [key: string]: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+            };
         };
         ReconciledTenant: components["schemas"]["Tenant"] & {
             /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run */

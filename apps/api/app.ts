@@ -58,6 +58,8 @@ import * as tenantGet from './routes/tenants/get.js';
 import * as tenantList from './routes/tenants/list.js';
 import * as tenantRuns from './routes/runs/tenant.js';
 import * as allRuns from './routes/runs/all.js';
+import * as eventList from './routes/events/list.js';
+import * as sweepList from './routes/events/sweeps.js';
 import * as tenantReconcile from './routes/tenants/reconcile.js';
 
 export const OPENAPI_INFO = {
@@ -70,7 +72,7 @@ export const OPENAPI_INFO = {
 };
 
 /** The routes only the operator may call (spec: Endpoints), authorized before any validation. */
-const OPERATOR_ONLY = [admissionCreate.route, admissionDelete.route, tenantList.route, tenantReconcile.route, allRuns.route];
+const OPERATOR_ONLY = [admissionCreate.route, admissionDelete.route, tenantList.route, tenantReconcile.route, allRuns.route, eventList.route, sweepList.route];
 
 /** Builds the Hono app: one middleware chain for /v1, every route registered explicitly. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -174,6 +176,8 @@ function mountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   tenantList.register(app, deps);
   tenantRuns.register(app, deps);
   allRuns.register(app, deps);
+  eventList.register(app, deps);
+  sweepList.register(app, deps);
   tenantGet.register(app, deps);
   tenantDelete.register(app, deps);
   tenantReconcile.register(app, deps);

@@ -10,6 +10,8 @@ import { createLogger } from '../api/logger.js';
 import { startApi } from '../api/server.js';
 import { createWorker } from '../worker/worker.js';
 import { keepLogRoutes } from '../worker/log-route-keeper.js';
+import { relayEvents } from '../worker/event-relay.js';
+import { connectClient } from '../../temporal/connection.js';
 import { workerVersion } from '../worker/deployment.js';
 import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { Registry } from '../../db/registry.js';
@@ -149,6 +151,13 @@ async function main(): Promise<void> {
   const running = worker.run();
   // As every worker process: the tenants' log routes a Caddy reload dropped are written back.
   const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics });
+  const relayClient = await connectClient({
+    address: temporal.address,
+    namespace: config.env.TEMPORAL_NAMESPACE,
+    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+    codecKey: config.codecKey,
+  });
+  const relay = relayEvents({ site: config.site, db: registry.db, client: relayClient, log });
   apiStarted(api.url);
 
   // Sourceable by a shell (values single-quoted: the CA's PEM spans lines); it holds lab secrets, so 0600.
@@ -197,8 +206,16 @@ async function main(): Promise<void> {
     process.stdout.write('\nstopping the lab...\n');
     worker.shutdown();
     await running.catch(() => {});
-    await keeper?.stop();
-    await Promise.allSettled([api.close(), codec.close(), registry.close(), connection.close(), telemetry.close(), prometheus.stop()]);
+    await Promise.all([keeper?.stop(), relay?.stop()]);
+    await Promise.allSettled([
+      relayClient.connection.close(),
+      api.close(),
+      codec.close(),
+      registry.close(),
+      connection.close(),
+      telemetry.close(),
+      prometheus.stop(),
+    ]);
     await backends.stop();
     await temporal.stop();
     process.exit(0);

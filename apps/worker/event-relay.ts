@@ -17,7 +17,7 @@ import { emitEvents, eventAttemptFailed, eventDelivered, lastSweepClose, leaseDu
 import { runsInStates } from '../../db/queries/object-runs.js';
 import type { Db } from '../../db/registry.js';
 import type { EventRow } from '../../db/schema/index.js';
-import { OPERATION } from '../../core/search-attributes.js';
+import type { Site } from '../../activities/site.js';
 
 export interface Webhook {
   url: string;
@@ -68,7 +68,8 @@ async function collectSweeps(deps: RelayDeps): Promise<void> {
   const after = since ? ` AND CloseTime > '${new Date(since.getTime() - 60_000).toISOString()}'` : '';
   const listed = await deps.client.workflowService.listWorkflowExecutions({
     namespace: deps.client.options.namespace,
-    query: `${OPERATION.name} = 'reconcile-sweep' AND ExecutionStatus = 'Completed'${after}`,
+    // By type: a sweep started by hand (`temporal workflow start`) carries no Operation attribute.
+    query: `WorkflowType = 'reconcileSweep' AND ExecutionStatus = 'Completed'${after}`,
     pageSize: 50,
   });
   for (const e of [...(listed.executions ?? [])].reverse()) {
@@ -114,7 +115,10 @@ async function deliver(deps: RelayDeps, webhook: Webhook): Promise<void> {
     }
     const retryIn = delays[event.attempts];
     await eventAttemptFailed(deps.db, event.seq, error, retryIn);
-    deps.log.warn({ event: event.id, type: event.type, attempt: event.attempts + 1, error, retryInMs: retryIn }, retryIn === undefined ? 'event webhook: given up' : 'event webhook: attempt failed');
+    deps.log.warn(
+      { event: event.id, type: event.type, attempt: event.attempts + 1, error, retryInMs: retryIn },
+      retryIn === undefined ? 'event webhook: given up' : 'event webhook: attempt failed',
+    );
   }
 }
 
@@ -174,4 +178,11 @@ export function startEventRelay(deps: RelayDeps, intervalMs: number): { stop(): 
       await round;
     },
   };
+}
+
+/** The relay of a worker process (apps/worker/main.ts, the lab's in-process worker), at a configured site. */
+export function relayEvents(parts: { site: Site | undefined; db: Db; client: Client; log: Logger }): { stop(): Promise<void> } | undefined {
+  const events = parts.site?.events;
+  if (!events) return undefined;
+  return startEventRelay({ db: parts.db, client: parts.client, log: parts.log, ...(events.webhook ? { webhook: events.webhook } : {}) }, events.intervalMs);
 }

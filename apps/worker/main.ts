@@ -11,6 +11,7 @@ import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
 import { armStopBound } from '../config/stop-bound.js';
 import { installRuntime, startWorkerTelemetry } from './start-telemetry.js';
 import { keepLogRoutes } from './log-route-keeper.js';
+import { relayEvents } from './event-relay.js';
 
 /** The worker process: connects, registers workflows and activities, drains on SIGTERM. */
 async function main(): Promise<void> {
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
   });
   // Tenants' log routes a Caddy reload dropped, written back within SITE_LOG_ROUTE_CHECK_INTERVAL.
   const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics, logStore: ports?.logStore });
+  // Drift a sweep found, parked runs and runs given up: into the events feed, and to the site's webhook.
+  const relay = relayEvents({ site: config.site, db: registry.db, client, log });
   // Worker.run() installs SIGTERM/SIGINT handlers that drain in-flight tasks before it resolves.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => armStopBound(log, WORKER_STOP_BOUND_MS));
   log.info({ taskQueue: config.env.TEMPORAL_TASK_QUEUE }, 'worker running');
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     stopWhenDrained: config.env.TEMPORAL_WORKER_STOP_WHEN_DRAINED === 'true',
     log,
   });
-  await keeper?.stop();
+  await Promise.all([keeper?.stop(), relay?.stop()]);
   // Everything the process opened, so it ends by itself: the broker's control connection kept it alive.
   await Promise.all([ports && releasePorts(ports), connection.close(), client.connection.close(), registry.close(), telemetry.close()]);
   log.info({}, 'worker stopped');
