@@ -7,6 +7,11 @@ import type { BackendPorts } from './backend-areas.js';
 export interface ActivityDeps {
   site: Site;
   db: Db;
+  /**
+   * The registry on a connection apart from the pool (Registry.ownConnection), for writes that must
+   * commit while the caller's transaction waits holding a pooled connection; `db` when absent.
+   */
+  ownConnection?: Db;
   keys: SealKeys;
   log: Logger;
   ports: BackendPorts;

@@ -185,6 +185,7 @@ async function directCreator(site: Site) {
   const acts = createActivities({
     site: config.site!,
     db: registry.db,
+    ownConnection: registry.ownConnection,
     keys: sealKeys(config.site!),
     log: pino({ level: 'silent' }),
     ports: bindPorts(config.site!),

@@ -97,18 +97,23 @@ export const COMMANDS: Command[] = [
   {
     words: ['tenant', 'reconcile'],
     args: ['name'],
-    options: '[--prune | --plan]',
+    options: '[--plan [--prune] | --apply PLAN_ID]',
     summary:
-      're-ensure every backend of a tenant and everything it owns; --prune also removes what the registry does not hold; --plan shows what it would change, changing nothing (a table)',
+      're-ensure every backend of a tenant and everything it owns; --plan saves what it would change (a table, with its id), changing nothing; --apply carries a saved plan out exactly, refused when anything it covered moved; --prune (with --plan) also removes what the registry does not hold',
     // A plan hands out nothing.
     issuesSecrets: (flags) => !flags.plan,
     call: ({ api, args, flags }) => {
-      if (flags.plan && flags.prune) throw new UsageError('--plan and --prune exclude each other: a plan changes nothing');
-      const query = flags.plan ? { plan: 'true' as const } : flags.prune ? { prune: 'true' as const } : undefined;
+      if (flags.prune && !flags.plan) throw new UsageError('--prune only with --plan: a prune is a saved plan, applied with --apply');
+      if (flags.apply !== undefined && (flags.plan || flags.prune))
+        throw new UsageError('--apply carries out a saved plan as it was made: no --plan or --prune beside it');
+      const query = flags.plan
+        ? { plan: 'true' as const, ...(flags.prune ? { prune: 'true' as const } : {}) }
+        : flags.apply !== undefined
+          ? { apply: flags.apply }
+          : undefined;
       return api.POST('/v1/tenants/{t}/reconcile', { params: { path: t(args), ...(query ? { query } : {}) } });
     },
   },
-
   {
     words: ['tenant', 'runs'],
     args: ['name'],

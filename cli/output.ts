@@ -109,6 +109,10 @@ export function table(value: unknown): string {
 interface Reconciled {
   name?: string;
   plan?: boolean;
+  plan_id?: string;
+  plan_expires_at?: string;
+  prune?: boolean;
+  applied_plan?: string;
   objects: { area: string; object: string; result: string; fields?: string[]; run?: string; note?: string }[];
 }
 
@@ -136,12 +140,13 @@ const PLANNED: Record<string, string> = {
  */
 function reconciledTable(value: Reconciled): string {
   const rows = [...value.objects].sort((a, b) => Number(a.result === 'in-place') - Number(b.result === 'in-place'));
-  const word = (r: string) => (value.plan ? (PLANNED[r] ?? r) : r);
+  const word = (r: string) => (value.plan ? (value.prune && r === 'unknown' ? 'remove' : (PLANNED[r] ?? r)) : r);
   // What a reconcile acts on: not what is in place, nor what it leaves to a run or to a repeat.
   const changing = value.objects.filter((o) => !LEFT_AS_IS.has(o.result)).length;
   const head = value.plan
-    ? `plan for tenant ${value.name ?? ''}: nothing was changed; a reconcile would act on ${changing} of ${value.objects.length} objects`
-    : `reconciled tenant ${value.name ?? ''}: ${changing} of ${value.objects.length} objects were not in place`;
+    ? `plan ${value.plan_id ?? ''} for tenant ${value.name ?? ''}: nothing was changed; applying it would act on ${changing} of ${value.objects.length} objects` +
+      (value.plan_id ? `\napply it until ${value.plan_expires_at ?? '?'}: tenantctl tenant reconcile ${value.name ?? ''} --apply ${value.plan_id}` : '')
+    : `${value.applied_plan ? `applied plan ${value.applied_plan}: ` : ''}reconciled tenant ${value.name ?? ''}: ${changing} of ${value.objects.length} objects were not in place`;
   // An object left alone says by which run and why, in a column of its own when there is one.
   const noted = rows.some((o) => o.run || o.note);
   const noteOf = (o: Reconciled['objects'][number]) =>

@@ -979,14 +979,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-ensure every backend of a tenant, or plan it (`plan=true`) */
+        /** Re-ensure every backend of a tenant; or plan it (`plan=true`, saved) and apply the plan by id (`apply`) */
         post: {
             parameters: {
                 query?: {
-                    /** @description also remove what the backends hold of the tenant that the registry does not (reported `unknown` otherwise) */
+                    /** @description with `plan=true`: a plan that also removes what the backends hold of the tenant that the registry does not (listed `unknown`), when applied; alone, refused: prune only through a saved plan */
                     prune?: "true" | "false";
-                    /** @description observe every backend and answer what a reconcile would change, changing nothing (not with `prune=true`) */
+                    /** @description observe every backend and answer what a reconcile would change, changing nothing, and save it as a plan to apply by its `plan_id` */
                     plan?: "true" | "false";
+                    /** @description carry out a saved plan exactly: 409 naming what moved when any object it covered changed since, or when it was applied already or expired; prunes only what it listed */
+                    apply?: string;
                 };
                 header?: never;
                 path: {
@@ -4201,6 +4203,14 @@ export interface components {
         ReconciledTenant: components["schemas"]["Tenant"] & {
             /** @description `true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run */
             plan?: boolean;
+            /** @description for `plan=true`: the saved plan, to apply with `?apply=<plan_id>` until `plan_expires_at` */
+            plan_id?: string;
+            /** Format: date-time */
+            plan_expires_at?: string;
+            /** @description for `plan=true`: whether applying the plan removes the objects it lists `unknown` */
+            prune?: boolean;
+            /** @description for `apply`: the plan carried out */
+            applied_plan?: string;
             objects: components["schemas"]["ReconciledObject"][];
         };
         Workload: {

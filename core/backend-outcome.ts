@@ -21,7 +21,14 @@ export type ReconcileResult = EnsureResult | 'needs-restore' | 'unknown' | 'remo
  * removes what the registry does not hold, `plan` observes and writes nothing anywhere, reporting
  * what a `correct` would do in the same words.
  */
-export type ReconcileMode = 'correct' | 'prune' | 'plan';
+export type ReconcileMode = 'correct' | 'prune' | 'plan' | { only: readonly string[] };
+
+/**
+ * Whether a reconcile in `mode` removes `object`, one the registry does not hold and no run
+ * claims: every such object with `prune`; with `{ only }` (a saved plan applied, core/saved-plan.ts)
+ * only those the plan listed, by the name it showed them under.
+ */
+export const removes = (mode: ReconcileMode, object: string): boolean => mode === 'prune' || (typeof mode === 'object' && mode.only.includes(object));
 
 export interface ObjectOutcome {
   /** A stable, secret-free description of the backend object, e.g. `zone acme.lab.example.`. */

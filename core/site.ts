@@ -46,6 +46,12 @@ export const CORE_VARIABLES = {
     .refine((names) => names.every((n) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(n)), 'must be a comma-separated list of DNS labels')
     .optional(),
   SITE_TRUST_CLASSES: trustClasses.optional(),
+  /** Where drift found, parked runs and runs given up are sent as signed events (Standard Webhooks); absent: only the feed. */
+  SITE_EVENTS_WEBHOOK_URL: z.string().url('must be a URL').optional(),
+  /** The webhook's signing secret: `whsec_` and base64, as Standard Webhooks gives it, or any string of 16 or more characters. */
+  SITE_EVENTS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How often each worker looks for new events and delivers those due. */
+  SITE_EVENTS_INTERVAL: duration('15s').refine((ms) => ms >= 200 && ms <= 3600_000, 'must be between 200ms and 1h'),
   // The CA bundle every HTTPS/MQTTS backend is checked against, unless its area's own overrides it.
   // Absent: the public roots. Verification is never skipped.
   SITE_BACKEND_CA_FILE: caFile.optional(),
@@ -85,6 +91,11 @@ function readCore(e: CoreVariables, all: Record<string, unknown>) {
     reservedNames: reservedNames(all),
     /** The CA bundle (PEM) a backend's TLS certificate is checked against when its area names none. */
     backendCa: e.SITE_BACKEND_CA_FILE,
+    /** Events (apps/worker/event-relay.ts): the webhook, when the site has one, and how often each worker looks. */
+    events: {
+      webhook: e.SITE_EVENTS_WEBHOOK_URL && e.SITE_EVENTS_WEBHOOK_SECRET ? { url: e.SITE_EVENTS_WEBHOOK_URL, secret: e.SITE_EVENTS_WEBHOOK_SECRET } : undefined,
+      intervalMs: e.SITE_EVENTS_INTERVAL,
+    },
   };
 }
 

@@ -35,6 +35,14 @@ function reconnectDelaySeconds(failedConnects: number): number {
 export class Registry {
   readonly sql: postgres.Sql;
   readonly db: Db;
+  /**
+   * The registry on a connection of its own, apart from the pool: for a write that must commit at
+   * once while its caller holds a pooled connection in a transaction that waits on locks (the SDN
+   * lock tokens, activities/network/sdn-lock.ts). From the pool, it could wait for a connection
+   * that every waiter holds. Connected on first use.
+   */
+  readonly ownConnection: Db;
+  private readonly ownSql: postgres.Sql;
   private migrated = false;
 
   constructor(
@@ -42,16 +50,20 @@ export class Registry {
     private readonly log?: Logger,
     max = 10,
   ) {
-    this.sql = postgres(url, {
-      max,
-      connect_timeout: 5,
-      idle_timeout: 30,
-      backoff: reconnectDelaySeconds,
-      onnotice: () => {},
-      // A cut connection must fail queries quickly, not hang a request.
-      connection: { statement_timeout: 15_000 },
-    });
+    const pool = (size: number) =>
+      postgres(url, {
+        max: size,
+        connect_timeout: 5,
+        idle_timeout: 30,
+        backoff: reconnectDelaySeconds,
+        onnotice: () => {},
+        // A cut connection must fail queries quickly, not hang a request.
+        connection: { statement_timeout: 15_000 },
+      });
+    this.sql = pool(max);
     this.db = drizzle(this.sql, { schema });
+    this.ownSql = pool(1);
+    this.ownConnection = drizzle(this.ownSql, { schema });
   }
 
   get isMigrated(): boolean {
@@ -101,6 +113,6 @@ export class Registry {
   }
 
   async close(): Promise<void> {
-    await this.sql.end({ timeout: 2 });
+    await Promise.all([this.sql.end({ timeout: 2 }), this.ownSql.end({ timeout: 2 })]);
   }
 }

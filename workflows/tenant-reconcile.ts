@@ -14,6 +14,8 @@ export interface ReconcileInput {
   name: string;
   /** Remove what the backends hold of the tenant's that the registry does not (the operator's `?prune=true`; never the sweep). */
   prune?: boolean;
+  /** With `prune`: remove only these objects (a saved plan's removals, core/saved-plan.ts), by the names it showed. */
+  pruneOnly?: string[];
 }
 
 /**
@@ -41,7 +43,8 @@ async function reconcile(input: ReconcileInput, start: Extract<ReconcileStart, {
   if (!failed) {
     deprecated('reconcile-objects');
     for (const area of start.areas ?? []) {
-      const objects = await runStep(area, [{ ...tenant, prune: input.prune === true }], { object: `the objects of tenant ${input.name}` });
+      const mode = { prune: input.prune === true, ...(input.pruneOnly ? { pruneOnly: input.pruneOnly } : {}) };
+      const objects = await runStep(area, [{ ...tenant, ...mode }], { object: `the objects of tenant ${input.name}` });
       report.push({ step: areaOf(area), ok: objects.ok, objects: objects.ok ? objects.value : [] });
       if (!objects.ok) {
         failed = objects.step;

@@ -1,6 +1,6 @@
 import { listBrokerAccounts, type BrokerAccountRow } from '../../db/queries/broker-accounts.js';
 import type { ActivityDeps } from '../deps.js';
-import { outcomeOf, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import { outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { leftAlone, mayCorrect, mayPrune, type Life } from '../../core/object-life.js';
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';
@@ -71,6 +71,7 @@ async function correctAccounts(broker: BrokerAdapter, tenant: string, rows: Brok
 async function stranger(broker: BrokerAdapter, username: string, life: Life, mode: ReconcileMode): Promise<ObjectOutcome> {
   const object = `mqtt client ${username}`;
   if (!mayPrune(life)) return leftAlone(object, life)!;
-  if (mode === 'prune') await broker.remove(username);
-  return { object, result: mode === 'prune' ? 'removed' : 'unknown' };
+  const gone = removes(mode, object);
+  if (gone) await broker.remove(username);
+  return { object, result: gone ? 'removed' : 'unknown' };
 }

@@ -3,6 +3,7 @@ import { BackendHttp } from '../http.js';
 import { normalizeMac } from '../../core/names/mac.js';
 import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationChange, type ReservationRef } from './address-adapter.js';
 import type { ChangeResult } from '../group-commit.js';
+import { baselineOf, ForeignWrite, unchangedSince, type Baseline } from './kea-compare.js';
 
 export type { DeviceAddressAdapter, Reservation, ReservationChange, ReservationRef } from './address-adapter.js';
 
@@ -14,9 +15,11 @@ export type { DeviceAddressAdapter, Reservation, ReservationChange, ReservationR
  *
  * The host_cmds hook (reservation-add/-del) is not open source in Kea 2.2, so every change is
  * config-get, edit the subnet's `reservations`, config-set, then config-write so the router keeps
- * it across a restart. That read-modify-write is serialized inside this adapter; two processes
- * writing the same Kea can still lose one another's change, so callers running several workers
- * must serialize writes to one router themselves (a reconcile restores a lost reservation).
+ * it across a restart. That read-modify-write is serialized inside this adapter, and callers
+ * running several workers serialize writes to one router themselves (a registry lock). Others
+ * write the same configuration too (an operator, Stork, an HA partner): each config-set is
+ * preceded by a compare with what the round read (kea-compare.ts), and a round that finds it
+ * changed, or whose changes are gone from Kea after its write, starts over from a fresh read.
  *
  * config-write runs after every ensure and remove, even when nothing changed: a repeated call
  * then also persists a change whose earlier write did not land.
@@ -69,7 +72,10 @@ type Dhcp4 = Record<string, unknown> & {
 
 const PRODUCT = 'kea';
 
-type KeaCommand = 'config-get' | 'config-set' | 'config-test' | 'config-write';
+type KeaCommand = 'config-get' | 'config-hash-get' | 'config-set' | 'config-test' | 'config-write';
+
+/** Rounds of one write that may meet someone else's write before the write gives up (retryable). */
+const FOREIGN_ROUNDS = 5;
 
 const macOf = (r: KeaReservation) => (typeof r['hw-address'] === 'string' ? normalizeMac(r['hw-address']) : undefined);
 
@@ -126,11 +132,16 @@ async function command(ctx: Kea, name: KeaCommand, args?: Record<string, unknown
   }
 }
 
-async function commandOnce(ctx: Kea, name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
+/** One command's answer as Kea gives it, whatever its result. */
+async function answerOf(ctx: Kea, name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer | undefined> {
   const res = await ctx.http.call({ method: 'POST', path: '', json: { command: name, ...ctx.service, ...(args ? { arguments: args } : {}) } });
   // The agent and kea-dhcp4's own HTTP socket both answer with a list of one answer.
   const answer = res.json<KeaAnswer[] | KeaAnswer>();
-  const first = Array.isArray(answer) ? answer[0] : answer;
+  return Array.isArray(answer) ? answer[0] : answer;
+}
+
+async function commandOnce(ctx: Kea, name: KeaCommand, args?: Record<string, unknown>): Promise<KeaAnswer> {
+  const first = await answerOf(ctx, name, args);
   if (first?.result === 0) return first;
   const text = first?.text ?? 'no answer';
   // The agent could not reach kea-dhcp4 (restarting, socket gone), or a lease-file cleanup is
@@ -144,19 +155,31 @@ async function commandOnce(ctx: Kea, name: KeaCommand, args?: Record<string, unk
   throw new BackendError(PRODUCT, `${name} -> result ${first?.result ?? '?'}: ${text.slice(0, 300)}`, retryable);
 }
 
-async function readConfig(ctx: Kea): Promise<{ dhcp4: Dhcp4; subnet: KeaSubnet }> {
+async function readConfig(ctx: Kea): Promise<{ dhcp4: Dhcp4; subnet: KeaSubnet; baseline: Baseline }> {
   const answer = await command(ctx, 'config-get');
   const dhcp4 = answer.arguments?.Dhcp4 as Dhcp4 | undefined;
   if (!dhcp4) throw new BackendError(PRODUCT, 'config-get answered without a Dhcp4 configuration');
+  // Taken before any edit: the edits below change `dhcp4` in place.
+  const baseline = baselineOf(answer.arguments!);
   const subnets = [...(dhcp4.subnet4 ?? []), ...(dhcp4['shared-networks'] ?? []).flatMap((n) => n.subnet4 ?? [])];
   const subnet = subnets.find((s) => s.id === ctx.subnetId);
   if (!subnet) throw new BackendError(PRODUCT, `subnet id ${ctx.subnetId} is not configured`, false);
-  return { dhcp4, subnet };
+  return { dhcp4, subnet, baseline };
 }
 
-async function writeConfig(ctx: Kea, dhcp4: Dhcp4): Promise<void> {
+/**
+ * Sets the round's edited configuration, if Kea still runs the one the round read. Every set of a
+ * round compares with the same read: a set Kea refused changed nothing, and a round sets at most once.
+ */
+async function writeConfig(ctx: Kea, w: KeaWrite): Promise<void> {
+  const ask = async (name: 'config-hash-get' | 'config-get') => {
+    // Kea before 2.4 has no config-hash-get (result 2, unsupported): then the read compares.
+    const a = name === 'config-hash-get' ? await answerOf(ctx, name) : undefined;
+    return a && (a.result === 0 || a.result === 2) ? a : command(ctx, name);
+  };
+  if (!(await unchangedSince(w.baseline, ask))) throw new ForeignWrite();
   // Only Dhcp4: newer config-get answers carry a `hash` beside it that config-set refuses.
-  await command(ctx, 'config-set', { Dhcp4: dhcp4 });
+  await command(ctx, 'config-set', { Dhcp4: w.dhcp4 });
 }
 
 function serialized<T>(ctx: Kea, work: () => Promise<T>): Promise<T> {
@@ -196,7 +219,32 @@ interface KeaWrite {
   results: Array<ChangeResult<ObjectOutcome[]> | undefined>;
   dhcp4: Dhcp4;
   subnet: KeaSubnet;
+  /** What the round read, for the compare before its config-set. */
+  baseline: Baseline;
   outcomes: Map<number, ObjectOutcome[]>;
+}
+
+/**
+ * Rounds of `writeRound` until one meets no one else's write: a round that finds the configuration
+ * changed since its read, or its changes gone after its write, is started over from a fresh read,
+ * so what the other writer set stays and the changes are laid on it.
+ */
+async function write(ctx: Kea, changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+  for (let round = 1; ; round++) {
+    try {
+      return await writeRound(ctx, changes);
+    } catch (e) {
+      if (!(e instanceof ForeignWrite)) throw e;
+      if (round >= FOREIGN_ROUNDS) {
+        throw new BackendError(
+          PRODUCT,
+          `Kea's configuration changed under each of ${round} writes (someone else writes it: an operator, Stork, an HA partner; or Kea altered the reservations written)`,
+        );
+      }
+      // Apart a little more each time, so two writers comparing in turn do not meet again.
+      await new Promise((r) => setTimeout(r, 20 * round + Math.random() * 30 * round));
+    }
+  }
 }
 
 /**
@@ -204,38 +252,36 @@ interface KeaWrite {
  * config-set (more when Kea refuses the whole and the offender is looked for), one config-write,
  * and a config-get that confirms each change in Kea's own answer.
  */
-async function write(ctx: Kea, changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+async function writeRound(ctx: Kea, changes: ReservationChange[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
   const results: Array<ChangeResult<ObjectOutcome[]> | undefined> = changes.map((c) => {
     const problem = changeProblem(c);
     return problem ? { ok: false, error: problem } : undefined;
   });
   const open = () => changes.flatMap((_, i) => (results[i] === undefined ? [i] : []));
   if (open().length === 0) return results as Array<ChangeResult<ObjectOutcome[]>>;
-  const { dhcp4, subnet } = await readConfig(ctx);
-  const w: KeaWrite = { changes, results, dhcp4, subnet, outcomes: new Map() };
+  const { dhcp4, subnet, baseline } = await readConfig(ctx);
+  const w: KeaWrite = { changes, results, dhcp4, subnet, baseline, outcomes: new Map() };
   await setAll(ctx, w, open());
   await command(ctx, 'config-write');
-  // Each change ends when Kea's own configuration holds it.
+  // Each change ends when Kea's own configuration holds it. One that Kea took and no longer holds
+  // was overwritten by someone else's config-set, made from a read older than this round's
+  // write: the round is made again on their configuration.
   const { subnet: now } = await readConfig(ctx);
   const held = now.reservations ?? [];
-  for (const i of open()) {
-    const c = changes[i]!;
-    results[i] = confirmed(held, c)
-      ? { ok: true, value: w.outcomes.get(i) ?? [] }
-      : { ok: false, error: new BackendError(PRODUCT, `${describe(ctx, c)}: not in Kea's configuration after the write`) };
-  }
+  if (open().some((i) => !confirmed(held, changes[i]!))) throw new ForeignWrite();
+  for (const i of open()) results[i] = { ok: true, value: w.outcomes.get(i) ?? [] };
   return results as Array<ChangeResult<ObjectOutcome[]>>;
 }
 
 /** The config-set of the changes `all`; when Kea refuses it, sift finds the refused ones and the rest are set again. */
 async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
-  const { dhcp4, subnet, results } = w;
+  const { subnet, results } = w;
   const base = subnet.reservations ?? [];
   const list = laid(ctx, w, base, all);
   if (list === base) return;
   subnet.reservations = list;
   try {
-    await writeConfig(ctx, dhcp4);
+    await writeConfig(ctx, w);
   } catch (e) {
     const error = refused(e);
     if (all.length === 1) results[all[0]!] = { ok: false, error };
@@ -244,7 +290,7 @@ async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
       subnet.reservations = laid(ctx, w, base, taken);
       if (accepted !== base) {
         try {
-          await writeConfig(ctx, dhcp4);
+          await writeConfig(ctx, w);
         } catch (again) {
           const error2 = refused(again);
           for (const i of taken) results[i] = { ok: false, error: error2 };
@@ -291,10 +337,6 @@ async function sift(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: numb
     const second = await sift(ctx, w, first.list, indexes.slice(half));
     return { list: second.list, taken: [...first.taken, ...second.taken] };
   }
-}
-
-function describe(ctx: Kea, c: ReservationChange): string {
-  return c.kind === 'ensure' ? object(ctx, c.reservation.address) : `removal of ${'address' in c.ref ? object(ctx, c.ref.address) : 'a reservation'}`;
 }
 
 /** What the change makes of the reservation list (a new list when it changes anything), and its outcome. */

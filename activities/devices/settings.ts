@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { siteSettings } from '../../core/site.js';
 import { together } from '../../core/site-problems.js';
-import { caFile, url } from '../../core/site-variables.js';
+import { caFile, list, url } from '../../core/site-variables.js';
 
 /** Kea DHCPv4 (optional): its control API, the device network's subnet, and each tenant's share of it. */
 export const dhcpSettings = siteSettings({
   key: 'dhcp',
   variables: {
     SITE_DHCP_URL: url.optional(),
+    // The other servers of a Kea High Availability pair (or more): HA shares leases, not the
+    // configuration the reservations live in, so each server is written (kea-servers.ts).
+    SITE_DHCP_PARTNER_URLS: list.refine((urls) => urls.every((u) => url.safeParse(u).success), 'must be URLs separated by commas').optional(),
     SITE_DHCP_SUBNET_ID: z.coerce.number().int().positive().optional(),
     SITE_DHCP_USER: z.string().optional(),
     SITE_DHCP_PASSWORD: z.string().optional(),
@@ -20,6 +23,7 @@ export const dhcpSettings = siteSettings({
     e.SITE_DHCP_URL
       ? {
           controlUrl: e.SITE_DHCP_URL,
+          partnerUrls: e.SITE_DHCP_PARTNER_URLS ?? [],
           subnetId: e.SITE_DHCP_SUBNET_ID ?? 1,
           user: e.SITE_DHCP_USER,
           password: e.SITE_DHCP_PASSWORD,

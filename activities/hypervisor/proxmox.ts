@@ -1,4 +1,4 @@
-import { BackendError, outcomeOf, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import { BackendError, outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { PveApi } from '../network/pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
 import {
@@ -388,8 +388,10 @@ async function reconcile(
       (c) => (c.name === undefined ? g.name : String(c.name)),
       () => g.name,
     );
-    if (mode === 'prune') await remove(ctx, Number(g.vmid));
-    outcomes.push({ object: `vm ${g.vmid}${name ? ` (${name})` : ''}`, result: mode === 'prune' ? 'removed' : 'unknown' });
+    const object = `vm ${g.vmid}${name ? ` (${name})` : ''}`;
+    const gone = removes(mode, object);
+    if (gone) await remove(ctx, Number(g.vmid));
+    outcomes.push({ object, result: gone ? 'removed' : 'unknown' });
   }
   return outcomes;
 }

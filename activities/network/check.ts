@@ -7,7 +7,8 @@ import type { SdnObject } from './proxmox.js';
 
 /**
  * `--check-backends` for the fabric (Proxmox VE SDN): what every tenant create needs of it, and
- * what people sharing it can stand in the way with. The site's EVPN controller applied; no edit
+ * what people sharing it can stand in the way with. The token's SDN privileges (`GET
+ * /access/permissions`, as PVE 8 and 9 both answer it); the site's EVPN controller applied; no edit
  * someone else staged and left unapplied (the service's apply would carry it, so it applies
  * nothing until they do: the reason and what to do, as the step says it); and on PVE 9 the global
  * SDN lock free and the token allowed to take it, shown by taking it and releasing it at once with
@@ -18,6 +19,7 @@ export function sdnProbe(site: Site, timeoutMs: number): Probe {
   return probe('sdn', apiUrl, async () => {
     const pve = new PveApi({ apiUrl, tokenId, tokenSecret, ca, taskTimeoutMs: timeoutMs, timeoutMs });
     const { version } = await pve.get<{ version?: string }>('/version');
+    await sdnPrivileges(pve);
     const controllers = await pve.get<SdnObject[]>('/cluster/sdn/controllers', { running: 1 });
     const controller = controllers.find((c) => c.controller === site.fabricController);
     if (controller?.type !== 'evpn') {
@@ -35,6 +37,19 @@ export function sdnProbe(site: Site, timeoutMs: number): Probe {
   });
 }
 
+/** Every tenant's zone, VNet and subnet are written under /sdn: the token must hold SDN.Audit and SDN.Allocate there. */
+async function sdnPrivileges(pve: PveApi): Promise<void> {
+  const perms = await pve.get<Record<string, Record<string, unknown>>>('/access/permissions', { path: '/sdn' });
+  const missing = ['SDN.Audit', 'SDN.Allocate'].filter((p) => !(p in (perms['/sdn'] ?? {})));
+  if (missing.length === 0) return;
+  throw new BackendError(
+    'proxmox',
+    `the API token lacks ${missing.join(' and ')} on /sdn, where every tenant's network is written: grant it ` +
+      '(`pveum acl modify /sdn --tokens "$SITE_PROXMOX_TOKEN_ID" --roles PVESDNAdmin`), or turn the token\'s privilege separation off',
+    false,
+  );
+}
+
 async function lockCheck(pve: PveApi): Promise<string> {
   let token: string;
   try {
@@ -46,8 +61,9 @@ async function lockCheck(pve: PveApi): Promise<string> {
     if (e instanceof BackendError && /invalid lock token provided/.test(e.detail)) {
       throw new BackendError(
         'proxmox',
-        `the global SDN lock is held (${e.detail}): by a person or another tool, whom creates wait for, or by a worker of the service that died, ` +
-          'which the next create releases itself; if neither, no one is changing SDN and it can be released: `pvesh delete /cluster/sdn/lock --force 1`',
+        `the global SDN lock is held (${e.detail}): by a create running now (check again), by a person or another tool, whom creates wait for, ` +
+          'or by a worker of the service that died, which the next create releases itself; if none of these, no one is changing SDN and it can be released: ' +
+          '`pvesh delete /cluster/sdn/lock --force 1`',
         false,
       );
     }

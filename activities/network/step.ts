@@ -29,7 +29,9 @@ export const networkStep: TenantStep<'network'> = {
   appliesTo: () => true,
   ensure: async ({ deps, tenant: t }) => {
     const spec = networkSpec(t);
-    const tokens = registryLockTokens(deps.db);
+    // Recorded on a connection of their own: this step waits for the fabric lock holding a pooled
+    // one, and so may every other create; from the pool, the holder's record could wait for ever.
+    const tokens = registryLockTokens(deps.ownConnection ?? deps.db);
     const staged = await withLocks(deps.db, async (tx) => {
       if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
       stopIfCancelled();

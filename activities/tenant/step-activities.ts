@@ -28,10 +28,12 @@ export interface StepInput {
 /** What a reconcile's object areas are given: the tenant, and whether to prune what the registry does not hold. */
 export interface ReconcileInput extends StepInput {
   prune: boolean;
+  /** A saved plan applied with prune: only the objects it listed as removed (core/saved-plan.ts). */
+  pruneOnly?: string[];
 }
 
 /** A reconcile area's mode from its input: the input stays `prune` (runs recorded before hold it). */
-export const modeOf = (input: ReconcileInput): ReconcileMode => (input.prune ? 'prune' : 'correct');
+export const modeOf = (input: ReconcileInput): ReconcileMode => (input.prune ? (input.pruneOnly ? { only: input.pruneOnly } : 'prune') : 'correct');
 
 type EnsureActivities = { [K in EnsureActivityType | PlanActivityType]: (input: StepInput) => Promise<ObjectOutcome[]> };
 type RemoveActivities = { [K in RemoveActivityType]: (input: StepInput) => Promise<void> };

@@ -1,7 +1,7 @@
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../site.js';
 import { jsonApi, probe } from '../backend-area.js';
-import { unifiApiBase, unifiSession, type UnifiSession } from './unifi-session.js';
+import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiSession } from './unifi-session.js';
 
 /**
  * `--check-backends` for the wireless controller: the credential opens the site's WLANs, every WLAN
@@ -56,14 +56,9 @@ async function provesWrites(session: UnifiSession, w: Settings, wlans: Wlan[], n
   try {
     msg = res.json<{ meta?: { msg?: string } }>().meta?.msg ?? msg;
   } catch {}
-  const key = w.apiKey && w.deployment !== 'self-hosted';
-  const fix = key
-    ? 'the API key may read but not write the classic API the service uses (some controllers open API keys only for reading or for the Integration API): ' +
-      'use a local admin with full rights on the Network application instead (SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD, SITE_WIFI_API_KEY unset), or a key of such an admin'
-    : `the admin SITE_WIFI_USERNAME may read but not write: give it full management of the Network application (not View Only)`;
   throw new BackendError(
     'unifi',
-    `PUT ${path} (WLAN ${target.name!}'s own name put back, a no-op) -> ${res.status} ${msg}: ${fix}; every Wi-Fi key would fail at its first write`,
+    `PUT ${path} (WLAN ${target.name!}'s own name put back, a no-op) -> ${res.status} ${msg}: ${writeRefusedFix(w)}; every Wi-Fi key would fail at its first write`,
     false,
     res.status,
   );

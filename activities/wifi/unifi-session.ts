@@ -31,6 +31,17 @@ export function unifiApiBase(opts: { site?: string; deployment?: UnifiDeployment
   return `${prefix}api/s/${encodeURIComponent(opts.site ?? 'default')}`;
 }
 
+/**
+ * What to do when the controller refuses the service's write though it let it read (403): the
+ * credential lacks the right. Said by the check's no-op write and by every refused key write.
+ */
+export function writeRefusedFix(opts: UnifiAccess): string {
+  return opts.apiKey && opts.deployment !== 'self-hosted'
+    ? 'the API key may read but not write the classic API the service uses (some controllers open API keys only for reading or for the Integration API): ' +
+        'use a local admin with full rights on the Network application instead (SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD, SITE_WIFI_API_KEY unset), or a key of such an admin'
+    : 'the admin SITE_WIFI_USERNAME may read but not write: give it full management of the Network application (not View Only)';
+}
+
 export interface UnifiSession {
   call(c: HttpCall): Promise<HttpAnswer>;
 }

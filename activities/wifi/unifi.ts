@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
-import { unifiApiBase, unifiSession, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
+import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiAccess, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
 import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 import type { ChangeResult } from '../group-commit.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
@@ -94,6 +94,8 @@ const PRODUCT = 'unifi';
 /** What the adapter's functions share: the logged-in API, the site's path, and the per-SSID write queues. */
 interface Unifi {
   session: UnifiSession;
+  /** The credential's kind, for the fix a refused write names. */
+  access: UnifiAccess;
   base: string;
   placeholderNetwork?: string;
   /** One queue per SSID, shared by every call of this adapter: writes to one SSID never overlap. */
@@ -104,6 +106,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
   const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, pin: opts.pin });
   const ctx: Unifi = {
     session: unifiSession(http, opts),
+    access: opts,
     base: unifiApiBase(opts),
     placeholderNetwork: opts.placeholderNetwork,
     queues: new Map(),
@@ -131,7 +134,9 @@ async function call<T>(ctx: Unifi, method: 'GET' | 'PUT', path: string, json?: u
   const first = body?.data?.[0];
   const field = first?.validationError?.field;
   const detail = [body?.meta?.msg ?? 'no controller message', first?.msg, field && `field ${field}`].filter(Boolean).join(' ');
-  throw new BackendError(PRODUCT, `${method} ${path} -> ${res.status} ${detail}`, false, res.status);
+  // A write refused for want of the right (the read before it passed): say which setting to change.
+  const fix = method === 'PUT' && res.status === 403 ? `: ${writeRefusedFix(ctx.access)}` : '';
+  throw new BackendError(PRODUCT, `${method} ${path} -> ${res.status} ${detail}${fix}`, false, res.status);
 }
 
 function serialized<T>(ctx: Unifi, ssid: string, work: () => Promise<T>): Promise<T> {

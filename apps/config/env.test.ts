@@ -482,6 +482,11 @@ describe('site configuration', () => {
       'invalid site configuration: SITE_DHCP_CONTROL: must be agent (Kea 2 control agent) or server (Kea 3 kea-dhcp4 HTTP socket)',
     ],
     [
+      'SITE_DHCP_PARTNER_URLS holding something not a URL',
+      { SITE_DHCP_URL: 'http://kea-a.internal:8000/', SITE_DHCP_PARTNER_URLS: 'http://kea-b.internal:8000/, MARK' },
+      'invalid site configuration: SITE_DHCP_PARTNER_URLS: must be URLs separated by commas',
+    ],
+    [
       'SITE_MINIO_REGION not a region',
       { SITE_MINIO_REGION: 'MARK region' },
       'invalid site configuration: SITE_MINIO_REGION: must be a region name like us-east-1',

@@ -11,6 +11,7 @@ import { applyLatencyProfile, latencyProfile } from './simulators/latency-profil
 import { serveApp, type RunningServer } from './simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from './simulators/minio/index.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from './simulators/proxmox/index.js';
+import type { PveRelease } from './simulators/proxmox/release.js';
 import { createGrafanaSimulator } from './simulators/grafana/index.js';
 import { createUnifiSimulator, type UnifiSimulator } from './simulators/unifi/index.js';
 import { startKea, type RunningKea } from './servers/kea.js';
@@ -88,6 +89,8 @@ export async function startLabBackends(
     latency?: string;
     taskMs?: [number, number];
     pveStatsIntervalMs?: number;
+    /** The Proxmox VE release the simulator serves (9 by default; 8: no SDN lock, rollback or fabrics). */
+    pveRelease?: PveRelease;
     minimal?: boolean;
     devices?: { subnet: string; trustClasses: typeof LAB_TRUST_CLASSES };
     /** pdns.conf / recursor.conf changes: a site set up wrong, for `--check-backends` to find (e.g. `{ pdns: { dnsupdate: 'no' } }`). */
@@ -132,6 +135,7 @@ export async function startLabBackends(
     controllers: ['evpnctl'],
     taskMs: opts.taskMs ?? [0, 2],
     statsIntervalMs: opts.pveStatsIntervalMs,
+    release: opts.pveRelease,
   });
   const minioRoot = { rootAccessKey: 'labadmin', rootSecretKey: secret('minioRootSecretKey', 16, 'hex') };
   const minio = createMinioSimulator({ ...minioRoot, buckets: ['tenant-state'] });

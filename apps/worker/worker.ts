@@ -53,6 +53,7 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
   const activities = createActivities({
     site,
     db: parts.registry.db,
+    ownConnection: parts.registry.ownConnection,
     keys: sealKeys(site),
     log: parts.log,
     ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs }),

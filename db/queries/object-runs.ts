@@ -122,6 +122,15 @@ export async function runsByWorkflowId(db: Db, workflowIds: readonly string[]): 
   return rows.map((r) => asRun(r as typeof objectRuns.$inferSelect));
 }
 
+/** The runs in these states, with their object and tenant (what the event relay tells of). */
+export async function runsInStates(db: Db, states: readonly RunState[]): Promise<(ObjectRun & { object: string; tenant: string })[]> {
+  const rows = await db
+    .select({ ...RUN_COLUMNS, tenant: objectRuns.tenant })
+    .from(objectRuns)
+    .where(inArray(objectRuns.state, [...states]));
+  return rows.map((r) => ({ ...asRun(r as typeof objectRuns.$inferSelect), tenant: r.tenant }));
+}
+
 function byObject(runs: (ObjectRun & { object: string })[]): Map<string, ObjectRun[]> {
   const out = new Map<string, ObjectRun[]>();
   for (const { object, ...run } of runs) out.set(object, [...(out.get(object) ?? []), run]);

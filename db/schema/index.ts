@@ -14,3 +14,5 @@ export * from './revoked-tenant-tokens.js';
 export * from './tenant-leases.js';
 export * from './object-runs.js';
 export * from './sdn-lock-tokens.js';
+export * from './reconcile-plans.js';
+export * from './events.js';

@@ -40,6 +40,17 @@ afterAll(async () => {
 });
 
 const reconcile = (tenant: string, query = '') => site.call('POST', `/v1/tenants/${tenant}/reconcile${query}`);
+
+/**
+ * A prune as an operator makes one (issue 47): a saved plan with prune, applied at once. It removes
+ * only what the plan listed `unknown`, so a held object reported `unknown` by a broken life would
+ * be removed here too: the checks below still fail when the life is wrong.
+ */
+async function prune(tenant: string): Promise<Answer> {
+  const plan = await reconcile(tenant, '?plan=true&prune=true');
+  if (plan.status !== 200) return plan;
+  return reconcile(tenant, `?apply=${plan.body.plan_id}`);
+}
 const createTenant = async (name: string) => {
   const r = await site.call('POST', '/v1/tenants', { body: { name } });
   expect(r.status, r.text).toBe(201);
@@ -266,7 +277,7 @@ describe.each(CASES)('a $kind, its create parked', (c) => {
   });
 
   it('a prune leaves every backend object of it in place', async () => {
-    const r = await reconcile(c.tenant, '?prune=true');
+    const r = await prune(c.tenant);
     expect(r.status, r.text).toBe(200);
     expect(mine(r.body.objects).length).toBeGreaterThan(0);
     for (const o of mine(r.body.objects)) expect(o).toMatchObject({ result: 'in-flight', run: c.run });
@@ -321,8 +332,8 @@ describe('a tenant whose own create is parked (its state step failing after its 
   });
 
   it('a reconcile and a prune are refused (409) naming the run and the call that finishes it, and change nothing', async () => {
-    for (const query of ['', '?prune=true']) {
-      const r = await reconcile(T, query);
+    for (const call of [() => reconcile(T), () => prune(T)]) {
+      const r = await call();
       expect(r.status, r.text).toBe(409);
       expect(r.body.error).toBe(
         `tenant is not ready: its create has not finished (run tenant-create/${T}, parked after its state step failed); repeat the create to resume it`,
@@ -367,12 +378,12 @@ describe('a prune raced against the repeat of a parked create (at least ten tria
 
   async function race(send: () => Promise<Answer>): Promise<{ prune: Answer; create: Answer; overlap: number }> {
     const offset = rng.int(-150, 150);
-    const [p, c] = await Promise.all([
-      sleep(Math.max(0, offset)).then(() => timed(() => reconcile(T, '?prune=true'))),
-      sleep(Math.max(0, -offset)).then(() => timed(send)),
-    ]);
+    const [p, c] = await Promise.all([sleep(Math.max(0, offset)).then(() => timed(() => prune(T))), sleep(Math.max(0, -offset)).then(() => timed(send))]);
     return { prune: p.answer, create: c.answer, overlap: overlapMs(p, c) };
   }
+
+  /** The prune applied its plan (200), or refused it because the repeat moved the world between plan and apply (409). */
+  const prunedOrMoved = (a: Answer) => a.status === 200 || (a.status === 409 && /the backends changed since plan/.test(a.body?.error ?? ''));
 
   /** `found`: what the prune reported of the object (`in-flight`: it came while the create was parked; `in-place`: after the repeat). */
   async function trials(trial: (i: number) => Promise<{ overlap: number; anomalies: string[]; found: string }>): Promise<void> {
@@ -414,11 +425,11 @@ describe('a prune raced against the repeat of a parked create (at least ten tria
       const r = await race(() => site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name, cores: 1, memory_mb: 512 } }));
       const anomalies: string[] = [];
       if (r.create.status !== 201) anomalies.push(`${name}: the repeat answered ${r.create.status} ${r.create.text}`);
-      if (r.prune.status !== 200) anomalies.push(`${name}: the prune answered ${r.prune.status} ${r.prune.text}`);
+      if (!prunedOrMoved(r.prune)) anomalies.push(`${name}: the prune answered ${r.prune.status} ${r.prune.text}`);
       const seen = ((r.prune.body?.objects ?? []) as Found[]).filter((o) => o.object.includes(`vm ${vmid}`));
       if (seen.some((o) => o.result === 'removed')) anomalies.push(`${name}: the prune removed ${JSON.stringify(seen)}`);
       if (site.backends.proxmox.state.vms.get(vmid)?.config.smbios1 !== smbios) anomalies.push(`${name}: VM ${vmid} is not the one its create made`);
-      return { overlap: r.overlap, anomalies, found: seen.map((o) => o.result).join('+') || 'nothing' };
+      return { overlap: r.overlap, anomalies, found: r.prune.status === 409 ? 'plan moved (409)' : seen.map((o) => o.result).join('+') || 'nothing' };
     });
   });
 
@@ -430,11 +441,11 @@ describe('a prune raced against the repeat of a parked create (at least ten tria
       const r = await race(() => site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name, publish: ['data/#'], subscribe: [] } }));
       const anomalies: string[] = [];
       if (r.create.status !== 201 || r.create.body.password !== password) anomalies.push(`${name}: the repeat answered ${r.create.status} ${r.create.text}`);
-      if (r.prune.status !== 200) anomalies.push(`${name}: the prune answered ${r.prune.status} ${r.prune.text}`);
+      if (!prunedOrMoved(r.prune)) anomalies.push(`${name}: the prune answered ${r.prune.status} ${r.prune.text}`);
       const seen = ((r.prune.body?.objects ?? []) as Found[]).filter((o) => o.object === `mqtt client ${T}-${name}`);
       if (seen.some((o) => o.result === 'removed')) anomalies.push(`${name}: the prune removed ${JSON.stringify(seen)}`);
       if (!(await canConnect(site.backends.mosquitto!.url, { username: `${T}-${name}`, password }))) anomalies.push(`${name}: its client cannot log in`);
-      return { overlap: r.overlap, anomalies, found: seen.map((o) => o.result).join('+') || 'nothing' };
+      return { overlap: r.overlap, anomalies, found: r.prune.status === 409 ? 'plan moved (409)' : seen.map((o) => o.result).join('+') || 'nothing' };
     });
   });
 });

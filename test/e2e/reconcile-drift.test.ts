@@ -11,7 +11,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
  * simulators' state, the real Mosquitto's dynamic-security API) and the reconcile's answer says,
  * per object, what it found: corrected with the fields that differed, created, needs-restore for
  * what only the tenant can restore, unknown for what the registry does not hold (removed only with
- * `prune=true`).
+ * a saved plan with `prune=true`, applied).
  */
 let site: TestSite;
 let admin: BrokerAdapter;
@@ -196,9 +196,14 @@ describe('drift made behind the service', () => {
     expect(new Set(objects.map((o) => `${o.area} ${o.object}`)).size).toBe(objects.length);
   });
 
-  it('with prune=true removes what the registry does not hold; then only what needs the tenant is left', async () => {
-    const pruned = await reconcile('?prune=true');
+  it('a saved plan with prune, applied, removes what the registry does not hold; then only what needs the tenant is left', async () => {
+    expect((await reconcile('?prune=true')).status).toBe(400);
+    const plan = await reconcile('?plan=true&prune=true');
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body).toMatchObject({ plan: true, prune: true, plan_id: expect.stringMatching(/^plan-/) });
+    const pruned = await reconcile(`?apply=${plan.body.plan_id}`);
     expect(pruned.status, pruned.text).toBe(200);
+    expect(pruned.body.applied_plan).toBe(plan.body.plan_id);
     expect(find(pruned.body.objects, 'hypervisor', new RegExp(`^vm ${extra.vmid}\\b`))).toEqual([expect.objectContaining({ result: 'removed' })]);
     expect(find(pruned.body.objects, 'broker', new RegExp(`^mqtt client ${T}-ghost$`))).toEqual([expect.objectContaining({ result: 'removed' })]);
     expect(vm(extra.vmid)).toBeUndefined();
@@ -227,12 +232,13 @@ describe('drift made behind the service', () => {
     expect((await admin.observe(`${T}-stray`))?.client).toBeTruthy();
   });
 
-  it('refuses a prune or plan value that is not a boolean, and plan with prune (400)', async () => {
+  it('refuses a prune or plan value that is not a boolean, prune without a plan, and apply beside either (400)', async () => {
     expect((await reconcile('?prune=yes')).status).toBe(400);
     expect((await reconcile('?plan=1')).status).toBe(400);
-    const both = await reconcile('?plan=true&prune=true');
-    expect(both.status).toBe(400);
-    expect(both.body.error).toMatch(/plan and prune/);
+    const alone = await reconcile('?prune=true');
+    expect(alone.status).toBe(400);
+    expect(alone.body.error).toMatch(/prune only through a saved plan/);
+    expect((await reconcile('?apply=plan-AAAAAAAAAAAAAAAA&plan=true')).status).toBe(400);
   });
 
   it('a plan sweep (SITE_SWEEP_MODE=plan) reports what it found and changes nothing', async () => {

@@ -275,13 +275,24 @@ describe('tenantctl exit codes and output', () => {
     expect(patch.status).toBe(204);
     const r = await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan']);
     expect(r.code, r.stderr).toBe(0);
-    const [head, , columns, first] = r.stdout.trim().split('\n');
-    expect(head).toMatch(/^plan for tenant ctlp: nothing was changed; a reconcile would act on 1 of \d+ objects$/);
+    const [head, howTo, , columns, first] = r.stdout.trim().split('\n');
+    const id = /^plan (plan-\S+) for tenant ctlp: nothing was changed; applying it would act on 1 of \d+ objects$/.exec(head!)?.[1];
+    expect(id, head).toBeDefined();
+    expect(howTo).toMatch(new RegExp(`^apply it until \\S+: tenantctl tenant reconcile ctlp --apply ${id}$`));
     expect(columns!.split(/\s+/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS']);
     expect(first!.split(/\s{2,}/)).toEqual(['dns', `zone ${zone}`, 'correct', 'NS']);
-    // Nothing changed: a second plan finds the same.
-    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan'])).stdout).toBe(r.stdout);
-    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan', '--prune'])).code).toBe(2);
+    // Nothing changed: a second plan finds the same (under its own id).
+    const second = await tenantctl(['tenant', 'reconcile', 'ctlp', '--plan']);
+    expect(second.stdout.split('\n').slice(2)).toEqual(r.stdout.split('\n').slice(2));
+    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--prune'])).code).toBe(2);
+    expect((await tenantctl(['tenant', 'reconcile', 'ctlp', '--apply', id!, '--plan'])).code).toBe(2);
+    // Applied by its id, exactly the plan: the NS set is put back; the same id again is refused.
+    const applied = await tenantctl(['tenant', 'reconcile', 'ctlp', '--apply', id!, '--secrets-file', join(dir, 'ctlp-applied.json'), '--output', 'table']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(new RegExp(`^applied plan ${id}: reconciled tenant ctlp: 1 of \\d+ objects were not in place`));
+    const again = await tenantctl(['tenant', 'reconcile', 'ctlp', '--apply', id!, '--secrets-file', join(dir, 'ctlp-again.json')]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/was applied at/);
   });
 
   it('lists tenants as a table or as JSON', async () => {

@@ -80,6 +80,20 @@ describe('the fabric (Proxmox VE SDN)', () => {
     }
   });
 
+  it('a token that may read SDN but not change it: FAIL naming the privilege and the grant, on PVE 8 too (no lock to show it there)', async () => {
+    pve8.state.privileges = { '/': ['Sys.Audit', 'SDN.Audit', 'VM.Audit'], '/vms': ['VM.Allocate', 'VM.Audit'] };
+    try {
+      const r = await runCheckBackends(pveAt(pve8Server.url));
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(
+        /FAIL\s+sdn\s+\S+\s+the API token lacks SDN\.Allocate on \/sdn, where every tenant's network is written: grant it \(`pveum acl modify \/sdn --tokens "\$SITE_PROXMOX_TOKEN_ID" --roles PVESDNAdmin`\)/,
+      );
+    } finally {
+      delete pve8.state.privileges;
+    }
+    expect((await runCheckBackends(pveAt(pve8Server.url))).code).toBe(0);
+  });
+
   it('SITE_FABRIC_CONTROLLER naming no applied EVPN controller: FAIL naming the setting and the fix', async () => {
     const r = await runCheckBackends({ ...lab.env, SITE_FABRIC_CONTROLLER: 'nosuch' });
     expect(r.code).toBe(1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BackendError } from '../../core/backend-outcome.js';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
-import { startKea3Front, type Kea3Front } from '../support/kea3-front.js';
+import { startKeaSocketFront, type KeaSocketFront } from '../support/kea-socket-front.js';
 
 // The device-address adapter against real Kea (kea-dhcp4 + kea-ctrl-agent 2.2): what a device
 // notices is the address the DHCP server holds for its MAC, and that it survives a router restart.
@@ -187,17 +187,17 @@ describe('failures', () => {
   });
 });
 
-describe('Kea 3.x: kea-dhcp4 serves commands itself (SITE_DHCP_CONTROL=server)', () => {
-  let front: Kea3Front;
+describe('kea-dhcp4 serving commands itself (SITE_DHCP_CONTROL=server), as a front over Kea 2.2 plays it', () => {
+  let front: KeaSocketFront;
   let direct: DeviceAddressAdapter;
   beforeAll(async () => {
-    front = await startKea3Front(kea.controlUrl, { user: AUTH.authUser, password: AUTH.authPassword });
+    front = await startKeaSocketFront(kea.controlUrl, { user: AUTH.authUser, password: AUTH.authPassword });
     direct = createKeaAdapter({ controlUrl: front.url, subnetId: SUBNET_ID, control: 'server' });
   });
   afterAll(async () => front?.close());
 
   it('sends commands without the agent-only `service` and reads list answers', async () => {
-    await direct.ensure({ mac: '02:00:00:00:30:01', address: '10.200.0.31', hostname: 'k3-a' });
+    await direct.ensure({ mac: '02:00:00:00:30:01', address: '10.200.0.31', hostname: 'sock-a' });
     expect((await reservations()).some((r) => r['hw-address'] === '02:00:00:00:30:01' && r['ip-address'] === '10.200.0.31')).toBe(true);
     expect(front.received.length).toBeGreaterThan(0);
     for (const body of front.received) expect(body).not.toHaveProperty('service');
@@ -205,13 +205,13 @@ describe('Kea 3.x: kea-dhcp4 serves commands itself (SITE_DHCP_CONTROL=server)',
 
   it('a config-set refused while the lease-file cleanup runs is waited out, not failed', async () => {
     front.lfcRunning(2);
-    await direct.ensure({ mac: '02:00:00:00:30:02', address: '10.200.0.32', hostname: 'k3-b' });
+    await direct.ensure({ mac: '02:00:00:00:30:02', address: '10.200.0.32', hostname: 'sock-b' });
     expect((await reservations()).some((r) => r['hw-address'] === '02:00:00:00:30:02')).toBe(true);
   });
 
   it('a cleanup that outlasts the wait leaves a retryable failure (the step retries)', async () => {
     front.lfcRunning(10);
-    const err = await backendError(direct.ensure({ mac: '02:00:00:00:30:03', address: '10.200.0.33', hostname: 'k3-c' }));
+    const err = await backendError(direct.ensure({ mac: '02:00:00:00:30:03', address: '10.200.0.33', hostname: 'sock-c' }));
     expect(err.retryable).toBe(true);
     expect(err.detail).toMatch(/lease file cleanup process is running/);
     front.lfcRunning(0);

@@ -103,6 +103,19 @@ describe.each([8, 9] as PveRelease[])('the network step on Proxmox VE %i', (rele
     expect((await step('beta', 6)).map((o) => o.result)).toEqual(['created', 'created', 'created']);
   });
 
+  it("a token without SDN.Allocate: the step fails at once with PVE's refusal, nothing written", async () => {
+    sim.state.privileges = { '/': ['SDN.Audit', 'Sys.Audit'] };
+    try {
+      const err = (await step('zeta', 11).catch((e: unknown) => e)) as BackendError;
+      expect(err.retryable).toBe(false);
+      expect(err.detail).toMatch(/-> 403 Permission check failed \(\/sdn, SDN\.Allocate\)/);
+      expect(sim.state.sdn.config.zones.has('zeta')).toBe(false);
+      expect(sim.state.sdn.lockToken).toBeUndefined();
+    } finally {
+      delete sim.state.privileges;
+    }
+  });
+
   it.runIf(release === 9)('an admin who rolls back instead: the step goes on, and nothing of theirs is applied', async () => {
     await admin('POST', '/cluster/sdn/zones', { zone: 'trial', type: 'simple' });
     expect(await step('gamma', 7).catch((e: unknown) => (e as BackendError).detail)).toMatch(/zone trial \(new\)/);

@@ -314,6 +314,21 @@ describe('failures', () => {
     expect(e.detail).toContain('api.err.LoginRequired');
   });
 
+  it('an API key the controller lets read but not write: the refused write names the fix, unretried', async () => {
+    sim.state.keyAccess = 'read-only';
+    try {
+      const e = await backendError(wifi.ensure({ ...spec, keyId: 'fail/readonly' }));
+      expect(e.status).toBe(403);
+      expect(e.retryable).toBe(false);
+      expect(e.detail).toMatch(
+        /PUT rest\/wlanconf\/\w+ -> 403 api\.err\.NoPermission: the API key may read but not write .*SITE_WIFI_USERNAME and SITE_WIFI_PASSWORD/,
+      );
+      expect(e.detail).not.toContain(KEY);
+    } finally {
+      sim.state.keyAccess = 'full';
+    }
+  });
+
   it('reports a controller 502 as retryable, and the repeated call lands', async () => {
     await fetch(`${server.url}/__lab/faults`, { method: 'POST', body: JSON.stringify({ fail_next: 1, status: 502, match: 'wlanconf', method: 'PUT' }) });
     const e = await backendError(wifi.ensure(spec));

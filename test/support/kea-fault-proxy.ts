@@ -14,12 +14,18 @@ export interface KeaFaultProxy {
   failNext(command: 'config-get' | 'config-set' | 'config-write', times: number): void;
   /** Delay every command by `ms` (0 to stop), widening the window of concurrent read-modify-writes. */
   latency(ms: number): void;
+  /**
+   * Runs `act` after each of the next `times` commands named `command` reached Kea and before its
+   * answer goes back: someone else (an operator, Stork, an HA partner) writing Kea right then.
+   */
+  after(command: string, act: () => Promise<void>, times?: number): void;
   clear(): void;
   close(): Promise<void>;
 }
 
 export async function startKeaFaultProxy(): Promise<KeaFaultProxy> {
   const failing = new Map<string, number>();
+  const hooks = new Map<string, { act: () => Promise<void>; left: number }>();
   let delayMs = 0;
   const app = new Hono();
   const proxy = {} as KeaFaultProxy;
@@ -39,7 +45,13 @@ export async function startKeaFaultProxy(): Promise<KeaFaultProxy> {
     headers.delete('host');
     headers.delete('content-length');
     const res = await fetch(proxy.target, { method: 'POST', headers, body });
-    return new Response(await res.arrayBuffer(), { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' } });
+    const answer = await res.arrayBuffer();
+    const hook = hooks.get(command);
+    if (hook && hook.left > 0) {
+      hook.left -= 1;
+      await hook.act();
+    }
+    return new Response(answer, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' } });
   });
   const server = await serveApp(app);
   return Object.assign(proxy, {
@@ -49,8 +61,10 @@ export async function startKeaFaultProxy(): Promise<KeaFaultProxy> {
     latency: (ms: number) => {
       delayMs = ms;
     },
+    after: (command: string, act: () => Promise<void>, times = 1) => void hooks.set(command, { act, left: times }),
     clear: () => {
       failing.clear();
+      hooks.clear();
       delayMs = 0;
     },
     close: () => server.close(),

@@ -8,6 +8,7 @@ import { issueAdmission, spendAdmission } from '../../../db/queries/admissions.j
 import { isTenantTokenRevoked, listTenantRecords, tenantExists, tenantIndex } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 import { tenantCreate, tenantDelete, tenantPlan, tenantReconcile } from '../../../workflows/index.js';
+import { savedPlans, type AppliedPlanResult, type SavedPlan } from './saved-plans.js';
 import {
   attemptTenantCreate,
   attemptTenantDelete,
@@ -36,9 +37,11 @@ export interface TenantOperations {
   create(req: CreateCall): Promise<CreateResult>;
   /** `actor`: who asks, for the audit entry the worker writes with the removal. */
   delete(name: string, actor?: string): Promise<DeleteResult>;
-  reconcile(name: string, opts?: { prune?: boolean }): Promise<ReconcileResult>;
-  /** What a reconcile would do, nothing changed; the tenant without secrets. */
-  plan(name: string): Promise<PlanResult>;
+  reconcile(name: string): Promise<ReconcileResult>;
+  /** What a reconcile would do, nothing changed, saved to be applied by id; the tenant without secrets. */
+  plan(name: string, opts: { prune: boolean; actor: string }): Promise<PlanResult & { saved?: SavedPlan }>;
+  /** A saved plan carried out, or refused when what it covered moved (operations/saved-plans.ts). */
+  applyPlan(name: string, id: string, actor: string): Promise<AppliedPlanResult>;
   get(name: string): Promise<TenantView | undefined>;
   list(): Promise<TenantView[]>;
   isRegistered(name: string): Promise<boolean>;
@@ -75,13 +78,18 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
   // A create or delete whose answer was lost is answered to its repeat at any instance (apps/api/lost-answers.ts).
   const run = runs(client, taskQueue, config.parkedRunTimeoutMs, siteLostAnswers(site, registry.db));
   const ctx: Tenants = { config, site, registry, keys, admission, run };
+  const plans = savedPlans(registry.db, {
+    plan: async (name) =>
+      run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels(ctx, 'plan the reconcile of', name)) }),
+    reconcile: (name, input) => reconcile(ctx, name, input),
+  });
 
   return {
     create: (call: CreateCall): Promise<CreateResult> => create(ctx, call),
     delete: (name: string, actor?: string): Promise<DeleteResult> => deleteTenant(ctx, name, actor),
-    reconcile: (name: string, opts: { prune?: boolean } = {}): Promise<ReconcileResult> => reconcile(ctx, name, opts),
-    plan: async (name: string): Promise<PlanResult> =>
-      run.execute(tenantPlan, { workflowId: runIds.tenantPlan(name), args: [{ name }], ...(await labels(ctx, 'plan the reconcile of', name)) }),
+    reconcile: (name: string): Promise<ReconcileResult> => reconcile(ctx, name, {}),
+    plan: (name, opts) => plans.plan(name, opts),
+    applyPlan: (name, id, actor) => plans.apply(name, id, actor),
     get: tenantViews(site, registry.db, keys),
     list: async () =>
       conditioned(
@@ -134,8 +142,8 @@ async function deleteTenant(ctx: Tenants, name: string, actor?: string): Promise
   return ctx.run.superseded(result, 'deleted', [runIds.tenantCreate(name)]);
 }
 
-async function reconcile(ctx: Tenants, name: string, opts: { prune?: boolean }): Promise<ReconcileResult> {
-  const input = { name, ...(opts.prune ? { prune: true } : {}) };
+async function reconcile(ctx: Tenants, name: string, opts: { prune?: boolean; pruneOnly?: string[] }): Promise<ReconcileResult> {
+  const input = { name, ...(opts.prune ? { prune: true, ...(opts.pruneOnly ? { pruneOnly: opts.pruneOnly } : {}) } : {}) };
   const result = await ctx.run.execute(tenantReconcile, { workflowId: runIds.tenantReconcile(name), args: [input], ...(await labels(ctx, 'reconcile', name)) });
   return result.kind === 'refused' ? result : reveal(ctx, result);
 }

@@ -162,6 +162,10 @@ export const ReconciledTenant = Tenant.extend({
     description:
       '`true` for `?plan=true`: nothing was changed on any backend or in the registry; each result says what a reconcile would do (`created`: would create, `corrected`: would correct these fields, `unknown`: would be removed only with `prune=true`, `in-flight` and `unfinished`: would leave alone), and the answer carries no secret. A tenant whose own create or delete is in flight or parked is planned too (a reconcile of it answers 409 naming the run): every object is then `in-flight` with that run',
   }),
+  plan_id: z.string().optional().openapi({ description: 'for `plan=true`: the saved plan, to apply with `?apply=<plan_id>` until `plan_expires_at`' }),
+  plan_expires_at: DateTime.optional(),
+  prune: z.boolean().optional().openapi({ description: 'for `plan=true`: whether applying the plan removes the objects it lists `unknown`' }),
+  applied_plan: z.string().optional().openapi({ description: 'for `apply`: the plan carried out' }),
   objects: z.array(ReconciledObject),
 }).openapi('ReconciledTenant');
 

@@ -40,6 +40,9 @@
  *   '<target>' (VM uses local storage)" (clone_vm, check_storage_access_clone); start of a running
  *   VM fails its task "VM <id> already running"; unknown guest: 500 "Configuration file
  *   'nodes/<node>/qemu-server/<vmid>.conf' does not exist".
+ * - pve-access-control (API2/AccessControl.pm permissions, RPCEnvironment.pm check): the token's
+ *   ACL (`privileges`), `GET /access/permissions`, and 403 "Permission check failed (/sdn, <priv>)"
+ *   on the SDN routes (access.ts).
  * - pve-storage (API2/Storage/Config.pm read, API2/Storage/Status.pm index): `GET
  *   /storage/{storage}` and `GET /nodes/{node}/storage` with the `shared` flag.
  * - pve-common (Tools.pm upid_encode): `UPID:node:PID:PSTART:STARTTIME:type:id:user:`, hex
@@ -73,6 +76,7 @@ import { mountSdnRoutes } from './sdn.js';
 import { createState, migrateVm, removeTenantNetwork, type ProxmoxSimState, type RemovedNetwork, type TemplateSeed } from './state.js';
 import { mountTaskRoutes, TaskRunner } from './tasks.js';
 import { RELEASES, type PveRelease } from './release.js';
+import { mountAccessRoutes } from './access.js';
 
 export * from './state.js';
 export { decodeUpid } from './tasks.js';
@@ -109,6 +113,8 @@ export interface ProxmoxSimulatorOptions {
    * (501 there, `lock-token` refused as an unknown parameter); `/version` names it.
    */
   release?: PveRelease;
+  /** The token's ACL, path to privileges (access.ts); absent: every privilege. `state.privileges` changes it. */
+  privileges?: Record<string, string[]>;
 }
 
 export interface ProxmoxSimulator {
@@ -145,6 +151,7 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
     storages: opts.storages,
     statsIntervalMs: opts.statsIntervalMs,
   });
+  if (opts.privileges) state.privileges = opts.privileges;
   const tasks = new TaskRunner(state);
 
   app.post('/__lab/proxmox/tasks', async (c) => {
@@ -196,6 +203,7 @@ export function createProxmoxSimulator(opts: ProxmoxSimulatorOptions): ProxmoxSi
   };
   const features = RELEASES[opts.release ?? 9];
   api.get('/version', (c) => c.json({ data: { version: features.version, release: features.release, repoid: 'sim00000' } }));
+  mountAccessRoutes(api, state);
   mountClusterRoutes(api, state);
   mountSdnRoutes(api, state, tasks, opts.tokenId, features);
   mountQemuRoutes(api, state, tasks, opts.tokenId, checkNode);

@@ -4,6 +4,7 @@ import type { ProxmoxSimState } from './state.js';
 import type { TaskRunner } from './tasks.js';
 import { commitSdn, listAllFabrics, listControllers, lockSdn, rollbackSdn, sdnIndex, unlockSdn, zoneContent } from './sdn/cluster.js';
 import type { ReleaseFeatures } from './release.js';
+import { requireSdnPrivilege } from './access.js';
 import { sdnContext, type Sdn } from './sdn/context.js';
 import { createSubnet, deleteSubnet, listSubnets, readSubnet, updateSubnet } from './sdn/subnets.js';
 import { createVnet, deleteVnet, listVnets, readVnet, updateVnet } from './sdn/vnets.js';
@@ -45,9 +46,17 @@ const PVE9_ROUTES = new Set(['/cluster/sdn/lock', '/cluster/sdn/rollback', '/clu
 
 export function mountSdnRoutes(api: Hono, state: ProxmoxSimState, tasks: TaskRunner, user: string, features: ReleaseFeatures): void {
   const sdn = sdnContext(state, tasks, user, features);
+  const served = SDN_ROUTES.filter(([, path]) => features.sdnLock || !PVE9_ROUTES.has(path));
   mountTable(
     api,
-    SDN_ROUTES.filter(([, path]) => features.sdnLock || !PVE9_ROUTES.has(path)),
+    served.map(([method, path, handler]): TableRow<Sdn> => [
+      method,
+      path,
+      (c, x) => {
+        requireSdnPrivilege(state, c.req.method);
+        return handler(c, x);
+      },
+    ]),
     sdn,
   );
 }

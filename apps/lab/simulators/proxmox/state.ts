@@ -108,6 +108,8 @@ export interface ProxmoxSimState {
   vms: Map<number, SimVm>;
   tasks: Map<string, SimTask>;
   taskTiming: TaskTiming;
+  /** The API token's ACL, path to privileges (access.ts); absent: every privilege everywhere. */
+  privileges?: Record<string, string[]>;
 }
 
 export interface TemplateSeed {
