@@ -28,6 +28,8 @@ export async function checkPowerDns(api: BackendHttp, site: PowerDnsSiteSettings
   const problems = updateProblems(config);
   let secondaries = '';
   if (site.secondaries.length > 0 && site.catalog) {
+    if (before47(server.version))
+      problems.push(`catalog zones came with PowerDNS 4.7; this one is ${server.version}: upgrade it, or leave SITE_DNS_SECONDARIES unset`);
     problems.push(...transferProblems(config, site.secondaries));
     const catalog = await catalogState(api, site.catalog);
     if (catalog.problem) problems.push(catalog.problem);
@@ -98,7 +100,7 @@ function target(entry: string): string[] {
 }
 
 /** Whether an ACL such as allow-axfr-ips admits the address: an entry matches it, and no negated one (`!a.b.c.d/n`). */
-function admits(acl: string, address: string): boolean {
+export function admits(acl: string, address: string): boolean {
   const type = isIPv6(address) ? 'ipv6' : 'ipv4';
   const allowed = new BlockList();
   const denied = new BlockList();
@@ -114,4 +116,10 @@ function admits(acl: string, address: string): boolean {
     }
   }
   return allowed.check(address, type) && !denied.check(address, type);
+}
+
+/** A version PowerDNS reports (`4.7.3`, `4.9.0-beta1`) older than 4.7; an unreadable one is given the benefit of the doubt. */
+export function before47(version: string | undefined): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version ?? '');
+  return !!m && (Number(m[1]) < 4 || (Number(m[1]) === 4 && Number(m[2]) < 7));
 }

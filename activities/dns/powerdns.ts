@@ -201,7 +201,8 @@ function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[]
   if (!zone) return [];
   const drift: string[] = [];
   if (zone.kind.toLowerCase() !== ctx.kind.toLowerCase()) drift.push('kind');
-  if (norm(zone.catalog || '.') !== norm(ctx.catalog ?? '.')) drift.push('catalog');
+  // A site without secondaries leaves the field alone: an operator's own catalog is theirs.
+  if (ctx.catalog && norm(zone.catalog || '.') !== norm(ctx.catalog)) drift.push('catalog');
   const apex = norm(zone.name);
   const ns = (zone.rrsets ?? []).find((r) => r.type === 'NS' && sameName(r.name, apex));
   if (
@@ -276,7 +277,7 @@ async function findOrCreateZone(ctx: Pdns, name: string): Promise<{ found: ApiZo
 
 async function correctZone(ctx: Pdns, name: string, found: ApiZone, drift: string[], spec: TenantZoneSpec): Promise<void> {
   if (drift.includes('kind') || drift.includes('catalog')) {
-    await ctx.http.call({ method: 'PUT', path: zonePath(ctx, name), json: { kind: ctx.kind, masters: [], catalog: ctx.catalog ?? '' } });
+    await ctx.http.call({ method: 'PUT', path: zonePath(ctx, name), json: { kind: ctx.kind, masters: [], ...(ctx.catalog ? { catalog: ctx.catalog } : {}) } });
   }
   const rrsets: unknown[] = [];
   if (drift.includes('NS')) {

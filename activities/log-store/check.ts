@@ -12,6 +12,9 @@ const PRODUCT = 'caddy';
 const ORIGIN_FIX =
   "Caddy refuses this Host (403 host not allowed): its admin API answers only the address it listens on; set SITE_LOG_URL to that address, or add this one to admin.origins in Caddy's config";
 
+const ENFORCE_ORIGIN_FIX =
+  'Caddy refuses requests without an allowed Origin header (admin.enforce_origin), and the service sends none: turn enforce_origin off and keep the admin API on an interface only the worker reaches';
+
 export interface GatewaySite {
   adminUrl: string;
   server: string;
@@ -50,6 +53,8 @@ export async function checkGateway(site: GatewaySite, timeoutMs: number): Promis
 /** A 403 or 405 to the adapter's own kind of request: the Host check (caddyserver/caddy admin.go, checkHost), or something in front refusing writes. */
 function refusal(method: string, res: { status: number; text: string }): void {
   if (res.status === 403 && /host not allowed/i.test(res.text)) throw new BackendError(PRODUCT, ORIGIN_FIX, false, 403);
+  // admin.enforce_origin: Caddy then wants an Origin header, which the service does not send.
+  if (res.status === 403 && /origin/i.test(res.text)) throw new BackendError(PRODUCT, ENFORCE_ORIGIN_FIX, false, 403);
   if (res.status === 403 || res.status === 405) {
     const why = `${method} config -> ${res.status} ${res.text.slice(0, 160)}`;
     const fix = method === 'GET' ? '' : ': the service writes every tenant route through the admin API; let the worker PUT, PATCH and DELETE there';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { gatewayCaddyfile, reloadFromCaddyfile } from '../../apps/lab/servers/caddyfile.js';
+import { reportedAddress, WORKER_METRICS_LISTENING } from '../support/reported-address.js';
 
 /**
  * Caddy reloaded by its service manager (issue 45 item 3): the real Caddy runs from its Caddyfile as
@@ -10,13 +11,15 @@ import { gatewayCaddyfile, reloadFromCaddyfile } from '../../apps/lab/servers/ca
  */
 const INTERVAL_S = 2;
 let site: TestSite;
+let metricsUrl: string;
 
 beforeAll(async () => {
   // Caddy 2.6 names the Caddyfile's server srv0.
   site = await startTestSite({ env: { SITE_LOG_SERVER: 'srv0', SITE_LOG_ROUTE_CHECK_INTERVAL: `${INTERVAL_S}s` }, worker: false });
   const caddy = site.backends.logStore!.caddy;
   await reloadFromCaddyfile(caddy, gatewayCaddyfile(caddy.adminUrl, caddy.url));
-  site.spawnWorker();
+  // Port 0: the worker binds its metrics listener, then says where (at info).
+  metricsUrl = await reportedAddress(site.spawnWorker({ WORKER_METRICS_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'info' }), WORKER_METRICS_LISTENING);
 }, 180_000);
 afterAll(async () => {
   await site?.stop();
@@ -47,6 +50,7 @@ describe('a Caddy reload drops the tenants’ log routes; the worker writes them
     console.log(`routes back ${back} ms after the reload (interval ${INTERVAL_S} s)`);
     expect(back).toBeLessThan((INTERVAL_S + 5) * 1000);
     await waitFor(() => site.logs.some((l) => l.includes('log gateway had lost tenant routes')), 5000);
+    expect(await (await fetch(metricsUrl)).text()).toMatch(/^provisioning_log_routes_restored_total 1$/m);
 
     // A deleted tenant's routes are never written back: its tokens stay refused across reloads.
     site.backends.proxmox.removeTenantNetwork('keep');

@@ -169,6 +169,19 @@ describe('--check-backends: the Caddy gateway', () => {
       expect(line(r.stdout, 'log-store')).toMatch(
         /^FAIL\s+log-store\s+\S+\s+admin\.config\.persist is false: .*remove persist: false from the admin config and run Caddy with --resume$/,
       );
+
+      // Last: with enforce_origin on, the admin API takes nothing without an Origin, this test's requests neither.
+      const listen = new URL(caddy.adminUrl).host;
+      const strict = await fetch(`${caddy.adminUrl}/config/admin`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ listen, enforce_origin: true, origins: [`http://${listen}`], config: { persist: false } }),
+      });
+      expect(strict.status).toBe(200);
+      const o = await runCheckBackends(gateway(caddy.adminUrl));
+      expect(line(o.stdout, 'log-store')).toMatch(
+        /^FAIL\s+log-store\s+\S+\s+Caddy refuses requests without an allowed Origin header \(admin\.enforce_origin\)/,
+      );
     } finally {
       await front.close();
       await caddy.stop();
