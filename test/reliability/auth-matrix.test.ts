@@ -132,6 +132,10 @@ const ROUTES: Record<string, RouteSpec> = {
     why: 'deleted (workloads gone, fabric zone removed)',
   },
   'POST /v1/tenants/{t}/reconcile': { callers: 'O', path: `/v1/tenants/${OWN}/reconcile`, ok: [200], why: 'reconciled' },
+  'GET /v1/tenants/{t}/runs': { callers: 'OT', path: `/v1/tenants/${OWN}/runs`, ok: [200], why: "lists the tenant's runs" },
+  'GET /v1/runs': { callers: 'O', path: '/v1/runs', ok: [200], why: 'lists every run' },
+  'GET /v1/events': { callers: 'O', path: '/v1/events', ok: [200], why: 'the events feed' },
+  'GET /v1/sweeps': { callers: 'O', path: '/v1/sweeps', ok: [200], why: "the sweeps' results" },
 
   'POST /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, body: () => WORKLOAD, ok: [201], why: 're-applies the workload' },
   'GET /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, ok: [200], why: 'lists' },
