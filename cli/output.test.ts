@@ -6,14 +6,17 @@ describe('a plan as a person reads it', () => {
     const text = table({
       name: 'acme',
       plan: true,
+      plan_id: 'plan-AAAAAAAAAAAAAAAA',
+      plan_expires_at: '2026-11-29T09:00:00.000Z',
       objects: [
         { area: 'hypervisor', object: 'workload db (vm 10040)', result: 'in-flight', run: 'workload-create/acme/db', note: 'parked after its dns step failed' },
         { area: 'dns', object: 'zone acme.lab.example.', result: 'in-place' },
       ],
     });
-    const [head, , columns, first, second] = text.split('\n');
+    const [head, apply, , columns, first, second] = text.split('\n');
     // Left to its run, it is not among what a reconcile acts on.
-    expect(head).toBe('plan for tenant acme: nothing was changed; a reconcile would act on 0 of 2 objects');
+    expect(head).toBe('plan plan-AAAAAAAAAAAAAAAA for tenant acme: nothing was changed; applying it would act on 0 of 2 objects');
+    expect(apply).toBe('apply it until 2026-11-29T09:00:00.000Z: tenantctl tenant reconcile acme --apply plan-AAAAAAAAAAAAAAAA');
     expect(columns!.split(/\s{2,}/)).toEqual(['AREA', 'OBJECT', 'PLAN', 'FIELDS', 'NOTE']);
     expect(first).toContain('leave (a run holds it)');
     expect(first).toContain('run workload-create/acme/db: parked after its dns step failed');

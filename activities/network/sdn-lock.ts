@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BackendError } from '../../core/backend-outcome.js';
 import type { PveApi } from './pve-api.js';
 
@@ -13,21 +14,51 @@ import type { PveApi } from './pve-api.js';
  * PVE 8 has no lock (501): the service's writes then go without a token.
  */
 export interface SdnLockTokens {
-  taken(token: string): Promise<void>;
+  /**
+   * A take about to be asked: on record before the call, so a worker that dies while PVE answers
+   * leaves a trace that the lock PVE then holds may be its own (`lostTakes`). Returns its marker.
+   */
+  taking(): Promise<string>;
+  /** The take answered: its token on record, its marker gone. */
+  taken(token: string, marker: string): Promise<void>;
+  /** The take was refused (or the marker is dealt with): the marker gone. */
+  abandoned(marker: string): Promise<void>;
   released(token: string): Promise<void>;
   /** The tokens taken and not yet seen released, newest first. */
   held(): Promise<string[]>;
+  /** Markers of takes older than `ms` that never answered: their worker died mid-call. */
+  lostTakes(ms: number): Promise<string[]>;
 }
+
+const MARKER = 'taking:';
+
+/** How old a take that never answered must be before the lock it may have taken is released by force: far past one call's bound. */
+export const LOST_TAKE_MS = 120_000;
 
 /** Tokens kept in memory: for a caller alone at the fabric (tests, a single ensure). */
 export function memoryLockTokens(): SdnLockTokens {
   const tokens: string[] = [];
+  const markers = new Map<string, number>();
   return {
-    taken: async (t) => void tokens.unshift(t),
+    taking: async () => {
+      const marker = `${MARKER}${randomUUID()}`;
+      markers.set(marker, Date.now());
+      return marker;
+    },
+    taken: async (t, marker) => {
+      markers.delete(marker);
+      tokens.unshift(t);
+    },
+    abandoned: async (marker) => void markers.delete(marker),
     released: async (t) => void tokens.splice(0, tokens.length, ...tokens.filter((x) => x !== t)),
     held: async () => [...tokens],
+    lostTakes: async (ms) => [...markers].filter(([, at]) => Date.now() - at > ms).map(([m]) => m),
   };
 }
+
+/** A marker's row in the registry's token table: never a token PVE gave. */
+export const isTakeMarker = (token: string) => token.startsWith(MARKER);
+export const newTakeMarker = () => `${MARKER}${randomUUID()}`;
 
 const LOCK_PATH = '/cluster/sdn/lock';
 /** lock_sdn_config's refusal: a lock is held and the call did not carry its token. */
@@ -39,24 +70,48 @@ const heldByAnother = (e: unknown): e is BackendError => e instanceof BackendErr
  * holder fails the call, naming what `othersPending` finds staged by others, with what to do.
  */
 export async function takeSdnLock(pve: PveApi, tokens: SdnLockTokens, othersPending: () => Promise<string[]>): Promise<string | undefined> {
-  const take = () => pve.call<string>('POST', LOCK_PATH, { 'allow-pending': true });
-  let token: string;
+  let token: string | undefined;
+  let marker = await tokens.taking();
   try {
-    token = await take();
+    token = await take(pve);
   } catch (e) {
+    await tokens.abandoned(marker);
     if (e instanceof BackendError && e.status === 501) return undefined;
     if (!heldByAnother(e)) throw e;
-    if (!(await releaseLeftover(pve, tokens))) throw await lockedByOthers(e, othersPending);
-    token = await take();
+    if (!(await releaseLeftover(pve, tokens)) && !(await releaseLostTake(pve, tokens))) throw await lockedByOthers(e, othersPending);
+    marker = await tokens.taking();
+    token = await take(pve).catch(async (again: unknown) => {
+      await tokens.abandoned(marker);
+      throw again;
+    });
   }
   try {
-    await tokens.taken(token);
+    await tokens.taken(token, marker);
   } catch (e) {
     // Unrecorded, the lock could not be told from another's after a crash: not kept.
     await pve.call('DELETE', LOCK_PATH, { 'lock-token': token }).catch(() => undefined);
     throw e;
   }
+  // The lock was free: an old take that never answered did not hold it (or it was released since).
+  // Its marker goes, or a person's lock taken later would be mistaken for it.
+  for (const stale of await tokens.lostTakes(LOST_TAKE_MS)) await tokens.abandoned(stale);
   return token;
+}
+
+const take = (pve: PveApi) => pve.call<string>('POST', LOCK_PATH, { 'allow-pending': true });
+
+/**
+ * The one lock released without its token: held while a take of the service's never answered
+ * (its worker died during the call, after PVE may have granted it) and is older than LOST_TAKE_MS.
+ * That lock is most likely the lost take's, and nothing else would ever release it; a person's lock
+ * taken in the same window would be released too, which the docs say. True when one was released.
+ */
+async function releaseLostTake(pve: PveApi, tokens: SdnLockTokens): Promise<boolean> {
+  const lost = await tokens.lostTakes(LOST_TAKE_MS);
+  if (lost.length === 0) return false;
+  await pve.call('DELETE', LOCK_PATH, { force: true });
+  for (const marker of lost) await tokens.abandoned(marker);
+  return true;
 }
 
 /** Releases the service's lock with its token; a failed release leaves the token on record for the next taker. */

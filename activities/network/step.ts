@@ -4,8 +4,8 @@ import { stopIfCancelled } from '../step-failure.js';
 import type { TenantStep } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
-import { forgetSdnLockToken, recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
-import type { SdnLockTokens } from './sdn-lock.js';
+import { forgetSdnLockToken, lostSdnLockTakes, recordSdnLockTake, sdnLockTakeAnswered, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
+import { newTakeMarker, type SdnLockTokens } from './sdn-lock.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;
@@ -48,9 +48,16 @@ export const networkStep: TenantStep<'network'> = {
  * left when it died is then released by the next, with its token, and no other lock ever is.
  */
 const registryLockTokens = (db: Db): SdnLockTokens => ({
-  taken: (token) => recordSdnLockToken(db, token),
+  taking: async () => {
+    const marker = newTakeMarker();
+    await recordSdnLockTake(db, marker);
+    return marker;
+  },
+  taken: (token, marker) => sdnLockTakeAnswered(db, marker, token),
+  abandoned: (marker) => forgetSdnLockToken(db, marker),
   released: (token) => forgetSdnLockToken(db, token),
   held: () => sdnLockTokensHeld(db),
+  lostTakes: (ms) => lostSdnLockTakes(db, ms),
 });
 
 type Exclusive = <T>(work: () => Promise<T>) => Promise<T>;

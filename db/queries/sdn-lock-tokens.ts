@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, like, lt, notLike, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { sdnLockTokens } from '../schema/index.js';
 
@@ -15,7 +15,31 @@ export async function forgetSdnLockToken(db: Db, token: string): Promise<void> {
   await db.delete(sdnLockTokens).where(eq(sdnLockTokens.token, token));
 }
 
-/** The tokens on record, newest first. */
+/** The tokens on record, newest first (take markers are not tokens). */
 export async function sdnLockTokensHeld(db: Db): Promise<string[]> {
-  return (await db.select({ token: sdnLockTokens.token }).from(sdnLockTokens).orderBy(desc(sdnLockTokens.takenAt))).map((r) => r.token);
+  return (
+    await db.select({ token: sdnLockTokens.token }).from(sdnLockTokens).where(notLike(sdnLockTokens.token, 'taking:%')).orderBy(desc(sdnLockTokens.takenAt))
+  ).map((r) => r.token);
+}
+
+/** A take about to be asked, on record under its marker (activities/network/sdn-lock.ts). */
+export async function recordSdnLockTake(db: Db, marker: string): Promise<void> {
+  await db.insert(sdnLockTokens).values({ token: marker });
+}
+
+/** The take answered: its token on record and its marker gone, together. */
+export async function sdnLockTakeAnswered(db: Db, marker: string, token: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(sdnLockTokens).values({ token }).onConflictDoNothing();
+    await tx.delete(sdnLockTokens).where(eq(sdnLockTokens.token, marker));
+  });
+}
+
+/** Markers of takes older than `ms` that never answered. */
+export async function lostSdnLockTakes(db: Db, ms: number): Promise<string[]> {
+  const rows = await db
+    .select({ token: sdnLockTokens.token })
+    .from(sdnLockTokens)
+    .where(and(like(sdnLockTokens.token, 'taking:%'), lt(sdnLockTokens.takenAt, sql`now() - make_interval(secs => ${ms / 1000})`)));
+  return rows.map((r) => r.token);
 }

@@ -26,7 +26,8 @@ let mqtts: RunningMosquitto;
 const servers: RunningServer[] = [];
 let tlsEnv: Record<string, string>;
 
-const HTTPS_BACKENDS = ['powerdns', 'recursor', 'minio', 'proxmox', 'log-store', 'grafana', 'wifi', 'dhcp'];
+// `sdn`: Proxmox's SDN line, over the same API and bundle as `proxmox`.
+const HTTPS_BACKENDS = ['powerdns', 'recursor', 'minio', 'proxmox', 'sdn', 'log-store', 'grafana', 'wifi', 'dhcp'];
 const ALL_BACKENDS = [...HTTPS_BACKENDS, 'broker'];
 
 async function overTls(app: Parameters<typeof serveApp>[0]): Promise<string> {
@@ -76,7 +77,7 @@ describe('the backend check (worker --check-backends)', () => {
     const checks = await checkBackends(siteWith({ SITE_BACKEND_CA_FILE: ca.caFile }));
     expect(checks.map((c) => c.backend).sort()).toEqual([...ALL_BACKENDS].sort());
     for (const c of checks) expect(c, `${c.backend}: ${c.detail}`).toMatchObject({ ok: true });
-    expect(checks.find((c) => c.backend === 'proxmox')?.detail).toMatch(/^Proxmox VE 8\.4\.1; node pve1 lists \d+ guests$/);
+    expect(checks.find((c) => c.backend === 'proxmox')?.detail).toMatch(/^Proxmox VE 9\.\d+\.\d+; node pve1 lists \d+ guests$/);
   });
 
   it('without it, every backend is refused as a certificate not trusted (public roots only)', async () => {
@@ -99,7 +100,7 @@ describe('the backend check (worker --check-backends)', () => {
       .filter((c) => c.ok)
       .map((c) => c.backend)
       .sort();
-    expect(ok).toEqual(['proxmox', 'wifi']);
+    expect(ok).toEqual(['proxmox', 'sdn', 'wifi']);
   });
 });
 

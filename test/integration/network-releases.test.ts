@@ -3,7 +3,9 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from '../../db/schema/index.js';
 import type { Db } from '../../db/registry.js';
-import { recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
+import { sql } from 'drizzle-orm';
+import { recordSdnLockTake, recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
+import { LOST_TAKE_MS, newTakeMarker } from '../../activities/network/sdn-lock.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { networkStep } from '../../activities/network/step.js';
@@ -143,4 +145,38 @@ describe.each([8, 9] as PveRelease[])('the network step on Proxmox VE %i', (rele
     expect(sim.state.sdn.lockToken).toBeUndefined();
     expect(await sdnLockTokensHeld(db)).toEqual([]);
   });
+
+  it.runIf(release === 9)(
+    "a lock taken by a take whose answer was lost (its worker died mid-call) is released by force once the take is old; a fresh one's is waited for",
+    async () => {
+      const marker = newTakeMarker();
+      await recordSdnLockTake(db, marker);
+      // PVE granted the take; the worker died before it could record the token.
+      const lost = (await admin('POST', '/cluster/sdn/lock')).data as string;
+      // Younger than LOST_TAKE_MS: it may still be answering, so the lock is not touched.
+      const err = (await step('foxtrot', 10).catch((e: unknown) => e)) as BackendError;
+      expect(err.detail).toMatch(/locked by someone else/);
+      expect(sim.state.sdn.lockToken).toBe(lost);
+      await db.execute(sql`update sdn_lock_tokens set taken_at = now() - make_interval(secs => ${LOST_TAKE_MS / 1000 + 1}) where token = ${marker}`);
+      expect((await step('foxtrot', 10)).map((o) => o.result)).toEqual(['created', 'created', 'created']);
+      expect(sim.state.sdn.lockToken).toBeUndefined();
+      expect(await db.execute(sql`select token from sdn_lock_tokens`)).toEqual([]);
+    },
+  );
+
+  it.runIf(release === 9)(
+    'an old take that never answered and held nothing is forgotten at the next take: a later lock of a person is not mistaken for it',
+    async () => {
+      const marker = newTakeMarker();
+      await recordSdnLockTake(db, marker);
+      await db.execute(sql`update sdn_lock_tokens set taken_at = now() - make_interval(secs => ${LOST_TAKE_MS / 1000 + 1}) where token = ${marker}`);
+      expect((await step('golf', 11)).map((o) => o.result)).toEqual(['created', 'created', 'created']);
+      expect(await db.execute(sql`select token from sdn_lock_tokens`)).toEqual([]);
+      const theirs = (await admin('POST', '/cluster/sdn/lock')).data as string;
+      const err = (await step('hotel', 12).catch((e: unknown) => e)) as BackendError;
+      expect(err.detail).toMatch(/locked by someone else/);
+      expect(sim.state.sdn.lockToken).toBe(theirs);
+      await admin('DELETE', `/cluster/sdn/lock?lock-token=${theirs}`);
+    },
+  );
 });

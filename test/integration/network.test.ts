@@ -283,7 +283,7 @@ describe('applying on a real cluster (pve-network API2/Network/SDN.pm reload, lo
     // A dead create's writes: another tenant's zone and VNet, pending, and the lock it took and recorded.
     const tokens = memoryLockTokens();
     const dead = (await operator('POST', '/cluster/sdn/lock', { 'allow-pending': 1 })) as string;
-    await tokens.taken(dead);
+    await tokens.taken(dead, await tokens.taking());
     await operator('POST', '/cluster/sdn/zones', { zone: 'deadc', type: 'evpn', controller: 'evpnctl', 'vrf-vxlan': 10044, 'lock-token': dead });
     await operator('POST', '/cluster/sdn/vnets', { vnet: 'tv44', zone: 'deadc', tag: 100000 + 16 * 44, 'lock-token': dead });
     const s = specFor('alive', 45);
