@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../client/index.js';
 import { intFlag, UsageError, type Flags } from './args.js';
+import type { WatchedRun } from './run-progress.js';
 
 /** What a command's call gives back: openapi-fetch's answer, as far as tenantctl reads it. */
 export interface Answer {
@@ -27,8 +28,10 @@ export interface Command {
   idempotent?: boolean;
   /** Its answer may carry secrets: they go to --secrets-file, or to the screen with --show-secrets. */
   issuesSecrets?: boolean | ((flags: Flags) => boolean);
-  /** A tenant create: progress per step while it runs (every other call reports its steps with its answer). */
+  /** A tenant create: progress per step while it runs, from the tenant's own steps. */
   progress?: (args: string[]) => string;
+  /** Any other call that runs an object's steps: the run whose step is reported live while it runs. */
+  run?: (args: string[], flags: Flags) => WatchedRun | undefined;
   call(c: CallContext): Promise<Answer>;
 }
 
@@ -90,12 +93,14 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['tenant', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'tenant-delete', object: `tenants/${args[0]}` }),
     args: ['name'],
     summary: 'delete a tenant',
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}', { params: { path: t(args) } }),
   },
   {
     words: ['tenant', 'reconcile'],
+    run: (args, flags) => (flags.plan ? undefined : { tenant: args[0]!, operation: 'tenant-reconcile', object: `tenants/${args[0]}` }),
     args: ['name'],
     options: '[--plan [--prune] | --apply PLAN_ID]',
     summary:
@@ -128,6 +133,7 @@ export const COMMANDS: Command[] = [
 
   {
     words: ['workload', 'create'],
+    run: (args) => ({ tenant: args[0]!, operation: 'workload-create', object: `tenants/${args[0]}/workloads/${args[1]}` }),
     args: ['tenant', 'name'],
     options: '[--cores N] [--memory-mb N] [--disk-gb N] [--ssh-key K]...',
     summary: 'create a workload or re-apply its sizing',
@@ -158,6 +164,7 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['workload', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'workload-delete', object: `tenants/${args[0]}/workloads/${args[1]}` }),
     args: ['tenant', 'name'],
     summary: 'delete a workload',
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/workloads/{workload}', { params: { path: { t: args[0]!, workload: args[1]! } } }),
@@ -165,6 +172,7 @@ export const COMMANDS: Command[] = [
 
   {
     words: ['record', 'put'],
+    run: (args) => ({ tenant: args[0]!, operation: 'record-put', object: `tenants/${args[0]}/records/${args[1]}` }),
     args: ['tenant', 'name'],
     options: '--address A',
     summary: 'publish <name>.<zone> for an address',
@@ -183,6 +191,7 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['record', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'record-delete', object: `tenants/${args[0]}/records/${args[1]}` }),
     args: ['tenant', 'name'],
     summary: 'remove a name',
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/records/{record}', { params: { path: { t: args[0]!, record: args[1]! } } }),
@@ -221,6 +230,7 @@ export const COMMANDS: Command[] = [
 
   {
     words: ['device-address', 'create'],
+    run: (args) => ({ tenant: args[0]!, operation: 'device-address-reserve', object: `tenants/${args[0]}/devices/${args[1]}/address` }),
     args: ['tenant', 'device'],
     options: '[--address A]',
     summary: 'reserve a fixed address for a device',
@@ -236,6 +246,7 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['device-address', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'device-address-release', object: `tenants/${args[0]}/devices/${args[1]}/address` }),
     args: ['tenant', 'device'],
     summary: "release a device's fixed address",
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/devices/{device}/address', { params: { path: { t: args[0]!, device: args[1]! } } }),
@@ -243,6 +254,7 @@ export const COMMANDS: Command[] = [
 
   {
     words: ['wifi-key', 'create'],
+    run: (args) => ({ tenant: args[0]!, operation: 'wifi-key-issue', object: `tenants/${args[0]}/wifi-keys/${args[1]}` }),
     args: ['tenant', 'name'],
     options: '--trust-class C [--psk P]',
     summary: 'issue a Wi-Fi key',
@@ -268,6 +280,7 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['wifi-key', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'wifi-key-revoke', object: `tenants/${args[0]}/wifi-keys/${args[1]}` }),
     args: ['tenant', 'name'],
     summary: 'revoke a Wi-Fi key',
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/wifi-keys/{key}', { params: { path: { t: args[0]!, key: args[1]! } } }),
@@ -275,6 +288,7 @@ export const COMMANDS: Command[] = [
 
   {
     words: ['broker-account', 'create'],
+    run: (args) => ({ tenant: args[0]!, operation: 'broker-account-ensure', object: `tenants/${args[0]}/broker-accounts/${args[1]}` }),
     args: ['tenant', 'name'],
     options: '[--device D] [--publish P]... [--subscribe S]... [--password P]',
     summary: 'issue an MQTT broker account',
@@ -300,6 +314,7 @@ export const COMMANDS: Command[] = [
   },
   {
     words: ['broker-account', 'delete'],
+    run: (args) => ({ tenant: args[0]!, operation: 'broker-account-delete', object: `tenants/${args[0]}/broker-accounts/${args[1]}` }),
     args: ['tenant', 'name'],
     summary: 'delete a broker account',
     call: ({ api, args }) => api.DELETE('/v1/tenants/{t}/broker-accounts/{account}', { params: { path: { t: args[0]!, account: args[1]! } } }),

@@ -5,6 +5,7 @@ import { COMMANDS, usage, type Answer, type Command } from './commands.js';
 import { credentialOf, resumeCommand } from './credential.js';
 import { conditionLine, failureLine, redact, table, writeSecrets } from './output.js';
 import { reportRanSteps, watchSteps } from './progress.js';
+import { watchRun } from './run-progress.js';
 
 /**
  * tenantctl: the tenant provisioning API from a terminal, on the typed client (`client/`).
@@ -74,12 +75,17 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const header = { 'Idempotency-Key': randomUUID() };
 
   const progress = command.progress ? watchSteps(api, command.progress(args), err) : undefined;
-  if (progress) err(`${command.words.join(' ')} ${args.join(' ')}: running (Idempotency-Key ${header['Idempotency-Key']})`);
+  // Every other call that runs an object's steps says which step its run is at, as it gets there.
+  const watched = progress ? undefined : command.run?.(args, flags);
+  const live = watched ? watchRun(api, watched, err) : undefined;
+  if (progress || live)
+    err(`${command.words.join(' ')} ${args.join(' ')}: running${command.idempotent ? ` (Idempotency-Key ${header['Idempotency-Key']})` : ''}`);
   let answer: Answer;
   try {
     answer = await callWithRepeat(command, () => command.call({ api, args, flags, header }));
   } catch (e) {
     await progress?.finish(undefined);
+    await live?.finish();
     if (e instanceof UsageError) {
       err(`tenantctl: ${e.message}`);
       return EXIT.usage;
@@ -89,6 +95,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   }
   const status = answer.response.status;
   const body = answer.data ?? answer.error;
+  await live?.finish();
   if (progress) await progress.finish(body, answer.response);
   else reportRanSteps(answer.response, err);
   if (answer.response.headers.get('idempotent-replayed') === 'true') err('(the answer kept for this Idempotency-Key, replayed)');

@@ -4,7 +4,7 @@
  * route templates; never a tenant name, token or address.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { TenantCensus } from '../../db/queries/census.js';
+import { noneParked, OBJECT_KINDS, type TenantCensus } from '../../db/queries/census.js';
 
 /** What one run of an ensure did: the most it did to any of its objects, or its failure. */
 export const STEP_OUTCOMES = ['in_place', 'created', 'corrected', 'failed'] as const;
@@ -34,15 +34,24 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   collectDefaultMetrics({ register: registry });
   const metrics = {
     registry,
+    // Runs and attempts apart: a step that fails for good runs three attempts (the retry policy,
+    // workflows/activity-options.ts), and a count of attempts read as one of failed steps told of
+    // three failures where one create had failed.
     stepRuns: new Counter({
       name: `${PREFIX}step_runs_total`,
-      help: 'Runs of each backend step activity (<step>.<operation>), of tenants and every object they own, by step (the area), operation (the verb) and outcome (in_place|created|corrected|removed|done|failed).',
+      help: 'Runs of each backend step activity (<step>.<operation>) of tenants and every object they own, each counted once whatever its attempts, by step (the area), operation (the verb) and outcome: what the attempt that ended the run did (in_place|created|corrected|removed|done), or failed when its last attempt failed and no retry follows (the run then parks or ends).',
+      labelNames: ['step', 'operation', 'outcome'] as const,
+      registers: [registry],
+    }),
+    stepAttempts: new Counter({
+      name: `${PREFIX}step_attempts_total`,
+      help: 'Attempts of each backend step activity (<step>.<operation>), a retried one counted at each attempt, by step, operation and outcome: what the attempt did (in_place|created|corrected|removed|done), or failed (a retry may follow).',
       labelNames: ['step', 'operation', 'outcome'] as const,
       registers: [registry],
     }),
     stepDuration: new Histogram({
       name: `${PREFIX}step_duration_seconds`,
-      help: 'Duration of each backend step activity run, by step, operation and outcome.',
+      help: 'Duration of each attempt of a backend step activity, by step, operation and the outcome of the attempt.',
       labelNames: ['step', 'operation', 'outcome'] as const,
       buckets: STEP_BUCKETS,
       registers: [registry],
@@ -107,7 +116,10 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   };
   for (const type of stepActivities) {
     const [step, operation] = type.split('.') as [string, string];
-    for (const outcome of operation === 'ensure' ? STEP_OUTCOMES : (['failed'] as const)) metrics.stepRuns.inc({ step, operation, outcome }, 0);
+    for (const outcome of operation === 'ensure' ? STEP_OUTCOMES : (['failed'] as const)) {
+      metrics.stepRuns.inc({ step, operation, outcome }, 0);
+      metrics.stepAttempts.inc({ step, operation, outcome }, 0);
+    }
   }
   metrics.sweepRuns.inc({ outcome: 'completed' }, 0);
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
@@ -123,13 +135,13 @@ export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
 export const TENANT_STATUSES = ['provisioning', 'ready', 'deleting'] as const;
 
-/** The API's metrics besides HTTP's: tenants by status and parked creates, from the registry. */
+/** The API's metrics besides HTTP's: tenants by status and parked runs by kind, from the registry. */
 export function createApiMetrics(census: () => Promise<TenantCensus>, registry = new Registry()) {
   collectDefaultMetrics({ register: registry });
-  // One registry read per scrape, shared by the three gauges (each runs its collect() per scrape).
+  // One registry read per scrape, shared by the gauges (each runs its collect() per scrape).
   // A registry that does not answer leaves the gauges at their last values rather than failing
   // the whole scrape: the HTTP and process metrics still matter most when the database is away.
-  let last: TenantCensus = { byStatus: {}, parked: 0, oldestParkedSeconds: 0 };
+  let last: TenantCensus = { byStatus: {}, parked: noneParked() };
   let pending: Promise<TenantCensus> | undefined;
   const read = () =>
     (pending ??= census()
@@ -148,18 +160,25 @@ export function createApiMetrics(census: () => Promise<TenantCensus>, registry =
       for (const status of TENANT_STATUSES) this.set({ status }, c.byStatus[status] ?? 0);
     },
   });
-  // Two plain numbers of the census, each its own gauge.
-  const censusGauges = [
-    ['parked_creates', 'Tenant creates parked on a failed step, waiting for the repeat that resumes them.', 'parked'],
-    ['parked_create_oldest_age_seconds', 'Age of the oldest parked create (since its failed step), 0 when none.', 'oldestParkedSeconds'],
+  // Every kind of object's runs park after a failed step (a workload's create as a tenant's), so
+  // the gauges are by kind, each kind present (0 when none) for an alert to compare against.
+  const parkedGauges = [
+    [
+      'parked_runs',
+      'Runs parked after a failed step, waiting for the repeat of their call that resumes them (Running in Temporal with Outcome=failed), by the kind of object they work on (tenant|workload|record|device-address|wifi-key|broker-account).',
+      'runs',
+    ],
+    ['parked_run_oldest_age_seconds', 'Age of the oldest parked run of each kind of object, since its failed step; 0 when none is parked.', 'oldestSeconds'],
   ] as const;
-  for (const [name, help, field] of censusGauges) {
+  for (const [name, help, field] of parkedGauges) {
     new Gauge({
       name: `${PREFIX}${name}`,
       help,
+      labelNames: ['kind'] as const,
       registers: [registry],
       async collect() {
-        this.set((await read())[field]);
+        const { parked } = await read();
+        for (const kind of OBJECT_KINDS) this.set({ kind }, parked[kind][field]);
       },
     });
   }

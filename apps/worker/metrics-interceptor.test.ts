@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '@temporalio/activity';
 import type { ActivityExecuteInput } from '@temporalio/worker';
-import { failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport, successOf } from './metrics-interceptor.js';
+import { endsRun, failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport, successOf } from './metrics-interceptor.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { summarizeSweep } from './sweep-metrics-workflow-interceptor.js';
 import { resultOfError, resultOfStatus } from '../../activities/backend-telemetry.js';
@@ -186,10 +186,60 @@ describe('the interceptor counts what a step activity did', () => {
     ['an activity that is no step', 'prepareTenant', async () => ({ kind: 'proceed' }), undefined],
   ])('%s', async (_reason, activityType, work, want) => {
     const metrics = createWorkerMetrics();
-    const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType } } as unknown as Context);
+    // The last attempt the policy allows: a failure then ends the run too.
+    const info = { activityType, attempt: 3, retryPolicy: { maximumAttempts: 3 } };
+    const { inbound } = stepMetricsInterceptor(metrics)({ info } as unknown as Context);
     await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, work).catch(() => {});
-    const runs = (await metrics.stepRuns.get()).values.filter((v) => v.value > 0);
-    expect(runs.map((v) => v.labels)).toEqual(want ? [want] : []);
+    for (const counter of [metrics.stepRuns, metrics.stepAttempts]) {
+      const counted = (await counter.get()).values.filter((v) => v.value > 0);
+      expect(counted.map((v) => v.labels)).toEqual(want ? [want] : []);
+    }
+  });
+});
+
+describe('runs and attempts counted apart', () => {
+  const backendFailed = ApplicationFailure.create({ message: 'backend step "dns" failed', type: 'BackendFailed', details: ['dns'] });
+  const refused = ApplicationFailure.create({ message: 'refused', type: 'BackendRefused', details: ['dns'] });
+  const policy = { maximumAttempts: 3, nonRetryableErrorTypes: ['BackendRefused', 'TenantGone'] };
+
+  it.each([
+    ['a failed attempt the policy retries', { attempt: 1, retryPolicy: policy }, backendFailed, false],
+    ['the last attempt the policy allows', { attempt: 3, retryPolicy: policy }, backendFailed, true],
+    ['a failure type the policy does not retry', { attempt: 1, retryPolicy: policy }, refused, true],
+    ['a failure marked non-retryable', { attempt: 1, retryPolicy: policy }, ApplicationFailure.nonRetryable('gone', 'Other'), true],
+    ['the server default policy retries without end', { attempt: 40, retryPolicy: undefined }, backendFailed, false],
+    ['maximumAttempts 0 is without end too', { attempt: 40, retryPolicy: { maximumAttempts: 0 } }, new Error('x'), false],
+  ])('%s ends the run: %s', (_reason, info, err, want) => {
+    expect(endsRun(info, err)).toBe(want);
+  });
+
+  it('counts a step failed for good after three attempts as three failed attempts and one failed run', async () => {
+    const metrics = createWorkerMetrics(['dns.ensure']);
+    for (const attempt of [1, 2, 3]) {
+      const info = { activityType: 'dns.ensure', attempt, retryPolicy: policy };
+      const { inbound } = stepMetricsInterceptor(metrics)({ info } as unknown as Context);
+      await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, async () => {
+        throw backendFailed;
+      }).catch(() => {});
+    }
+    const failed = { step: 'dns', operation: 'ensure', outcome: 'failed' };
+    const value = async (c: typeof metrics.stepRuns) => (await c.get()).values.find((v) => JSON.stringify(v.labels) === JSON.stringify(failed))?.value;
+    expect(await value(metrics.stepAttempts)).toBe(3);
+    expect(await value(metrics.stepRuns)).toBe(1);
+  });
+
+  it('counts a step that passed at its second attempt as one failed attempt, one passed, and one run that passed', async () => {
+    const metrics = createWorkerMetrics(['dns.ensure']);
+    for (const attempt of [1, 2]) {
+      const { inbound } = stepMetricsInterceptor(metrics)({ info: { activityType: 'dns.ensure', attempt, retryPolicy: policy } } as unknown as Context);
+      await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, async () => {
+        if (attempt === 1) throw backendFailed;
+        return [{ object: 'zone a.', result: 'created' }];
+      }).catch(() => {});
+    }
+    const nonZero = async (c: typeof metrics.stepRuns) => (await c.get()).values.filter((v) => v.value > 0).map((v) => `${v.labels.outcome}=${v.value}`);
+    expect((await nonZero(metrics.stepAttempts)).sort()).toEqual(['created=1', 'failed=1']);
+    expect(await nonZero(metrics.stepRuns)).toEqual(['created=1']);
   });
 });
 

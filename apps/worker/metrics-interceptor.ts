@@ -1,7 +1,10 @@
 /**
  * Step metrics from the worker's activity inbound interceptor: every activity that runs a backend
  * step, of a tenant or of any object it owns, is counted by step, operation and outcome, with its
- * duration, without the steps themselves knowing about metrics.
+ * duration, without the steps themselves knowing about metrics. Each attempt is counted
+ * (`step_attempts_total`), and each run once (`step_runs_total`): a run ends with the attempt that
+ * succeeds, or with a failed attempt no retry follows (the last its retry policy allows, or a
+ * failure it does not retry), which is the step the workflow sees failed.
  *
  * Which activities are steps: each step is its own activity whose type is `<area>.<verb>`
  * (`dns.ensure`, `hypervisor.ensure-vm`, `broker.remove-account`); `step` is the area and
@@ -13,7 +16,7 @@
  * is the one a backend step's failure (`BackendFailed`/`BackendRefused`) names as its first
  * detail. Any other activity is left alone.
  */
-import { ApplicationFailure, type Context as ActivityContext } from '@temporalio/activity';
+import { ApplicationFailure, type Context as ActivityContext, type Info } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
 import type { StepOutcome, WorkerMetrics } from '../telemetry/metrics.js';
 
@@ -80,6 +83,18 @@ export function failedStepOf(err: unknown): string | undefined {
   return typeof first === 'string' && STEP_NAME.test(first) ? first : undefined;
 }
 
+/**
+ * Whether a failed attempt ends its run: no retry follows it. The policy is the one the workflow
+ * scheduled the activity with (the server's default when it gave none: retried without end, so only
+ * a failure that is not retried ends it). An attempt the server timed out and the worker never saw
+ * end is counted by neither counter: the worker has no answer of it to count.
+ */
+export function endsRun(info: Pick<Info, 'attempt' | 'retryPolicy'>, err: unknown): boolean {
+  if (err instanceof ApplicationFailure && (err.nonRetryable || (err.type && info.retryPolicy?.nonRetryableErrorTypes?.includes(err.type)))) return true;
+  const max = info.retryPolicy?.maximumAttempts;
+  return max !== undefined && max > 0 && info.attempt >= max;
+}
+
 /** The runs whose step answers are a reconcile's findings. */
 const RECONCILE_MODE_OF: Record<string, 'correct' | 'plan' | undefined> = { tenantReconcile: 'correct', tenantPlan: 'plan' };
 
@@ -89,8 +104,10 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
     private readonly metrics: WorkerMetrics,
   ) {}
 
-  private count(step: string, operation: string, outcome: StepOutcome, seconds?: number): void {
-    this.metrics.stepRuns.inc({ step, operation, outcome });
+  /** An attempt, and the run too when the attempt ends it. */
+  private count(step: string, operation: string, outcome: StepOutcome, endsRun: boolean, seconds?: number): void {
+    this.metrics.stepAttempts.inc({ step, operation, outcome });
+    if (endsRun) this.metrics.stepRuns.inc({ step, operation, outcome });
     if (seconds !== undefined) this.metrics.stepDuration.observe({ step, operation, outcome }, seconds);
   }
 
@@ -101,7 +118,7 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
     try {
       const answer = await next(input);
       if (run) {
-        this.count(run.step, run.operation, successOf(run.operation, answer), seconds());
+        this.count(run.step, run.operation, successOf(run.operation, answer), true, seconds());
         // What a reconcile or its plan found, step by step and area by area (a create's ensures are not drift).
         const mode = RECONCILE_MODE_OF[this.ctx.info.workflowType ?? ''];
         if (mode && isObjectOutcomes(answer)) {
@@ -109,12 +126,12 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
         }
       } else {
         // A report of several steps has no duration per step: counted, not timed.
-        for (const s of stepsOfReport(answer)) this.count(s.step, 'ensure', s.outcome);
+        for (const s of stepsOfReport(answer)) this.count(s.step, 'ensure', s.outcome, true);
       }
       return answer;
     } catch (err) {
       const step = run?.step ?? failedStepOf(err);
-      if (step) this.count(step, run?.operation ?? 'ensure', 'failed', run ? seconds() : undefined);
+      if (step) this.count(step, run?.operation ?? 'ensure', 'failed', endsRun(this.ctx.info, err), run ? seconds() : undefined);
       throw err;
     }
   }

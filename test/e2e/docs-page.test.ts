@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -77,4 +79,44 @@ it('renders every operation of openapi.yaml from the site alone', async () => {
   expect(missing, `operations ${listed} on /docs (screenshot: ${screenshot})`).toEqual([]);
   expect(elsewhere, 'requests that left the site').toEqual([]);
   expect(errors).toEqual([]);
+});
+
+/**
+ * Issue 47 item 5: an example copied from /docs runs as pasted. The served document names its
+ * server as `/` (the origin that served it), so Scalar's curl snippet carries the API's own address;
+ * the snippet, taken from the page as a person copies it, runs in a shell and the API answers.
+ */
+it("gives curl examples that carry the API's address and run as pasted", async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(`${api.url}/docs#tag/service/GET/healthz`);
+  const snippet = page
+    .locator('.cm-content, pre, code')
+    .filter({ hasText: /^curl\b.*\/healthz/ })
+    .first();
+  await snippet.waitFor({ timeout: 30_000 });
+  const text = (await snippet.innerText()).trim();
+  await page.screenshot({ path: resolve('.test-run/docs-page-snippet.png') });
+  expect(text).toContain(`${api.url}/healthz`);
+  const { stdout } = await promisify(execFile)('sh', ['-c', `${text} -s -o /dev/null -w '%{http_code}'`]);
+  expect(stdout).toBe('200');
+
+  // An operation behind the bearer token: the snippet names the address and the header; with the
+  // operator's token where the page shows its placeholder, it runs as pasted too.
+  await page.goto(`${api.url}/docs#tag/tenants/GET/v1/tenants`);
+  const tenants = page
+    .locator('.cm-content, pre, code')
+    .filter({ hasText: /^curl\b.*\/v1\/tenants\b/ })
+    .first();
+  await tenants.waitFor({ timeout: 30_000 });
+  const withAuth = (await tenants.innerText()).trim();
+  expect(withAuth).toContain(`${api.url}/v1/tenants`);
+  expect(withAuth).toMatch(/Authorization: Bearer \S+'/);
+  const pasted = withAuth.replace(/(Authorization: Bearer )[^']+/, `$1${'o'.repeat(32)}`);
+  const authorized = await promisify(execFile)('sh', ['-c', `${pasted} -s -o /dev/null -w '%{http_code}'`]);
+  // This API runs without a site, so the route answers 501; what matters is that the pasted call
+  // is the API's own call, authorized: the same answer as the call made directly.
+  const direct = await fetch(`${api.url}/v1/tenants`, { headers: { Authorization: `Bearer ${'o'.repeat(32)}` } });
+  expect(authorized.stdout).toBe(String(direct.status));
+  expect(authorized.stdout).not.toBe('401');
+  await page.close();
 });

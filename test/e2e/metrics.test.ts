@@ -81,15 +81,30 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     }
   });
 
-  it('counts the parked create in the API metrics until it is resumed', async () => {
+  it("counts parked runs by the kind of object, a workload's beside a tenant's, until they are resumed", async () => {
+    // A workload's create parked too: PowerDNS refuses the name's write (a PATCH) after the VM is made.
+    expect((await site.call('POST', `/v1/tenants/${TENANTS[0]}/workloads`, { body: { name: 'web' } })).status).toBe(201);
+    site.backends.pdns.faults.add({ failNext: 1000, status: 500, method: 'PATCH' });
+    try {
+      expect((await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } })).status).toBe(502);
+    } finally {
+      site.backends.pdns.faults.clear();
+    }
     const parked = await scrape(site.apiMetricsUrl);
-    expect(sample(parked, 'provisioning_parked_creates')).toBe(1);
+    expect(sample(parked, 'provisioning_parked_runs', { kind: 'tenant' })).toBe(1);
+    expect(sample(parked, 'provisioning_parked_runs', { kind: 'workload' })).toBe(1);
+    expect(sample(parked, 'provisioning_parked_runs')).toBe(2);
+    for (const kind of ['record', 'device-address', 'wifi-key', 'broker-account']) expect(parked).toContain(`provisioning_parked_runs{kind="${kind}"} 0`);
+    expect(sample(parked, 'provisioning_parked_run_oldest_age_seconds', { kind: 'tenant' })).toBeGreaterThan(0);
     expect(sample(parked, 'provisioning_tenants', { status: 'provisioning' })).toBe(1);
     expect(sample(parked, 'provisioning_tenants', { status: 'ready' })).toBe(2);
 
     expect((await site.call('POST', '/v1/tenants', { body: { name: TENANTS[2] } })).status).toBe(200);
+    // The resumed create makes the names: 201, as a create that made its object answers.
+    expect((await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } })).status).toBe(201);
     const resumed = await scrape(site.apiMetricsUrl);
-    expect(sample(resumed, 'provisioning_parked_creates')).toBe(0);
+    expect(sample(resumed, 'provisioning_parked_runs')).toBe(0);
+    expect(sample(resumed, 'provisioning_parked_run_oldest_age_seconds')).toBe(0);
     expect(sample(resumed, 'provisioning_tenants', { status: 'ready' })).toBe(3);
   });
 
@@ -102,9 +117,18 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/v1/tenants' })).toBeGreaterThanOrEqual(4);
   });
 
-  it('counts the failed step runs, and backend calls by backend and result, in the worker metrics', async () => {
+  it('counts the failed step once as a run and three times as attempts, and backend calls by backend and result, in the worker metrics', async () => {
     const text = await scrape(site.workerMetricsUrl);
-    expect(sample(text, 'provisioning_step_runs_total', { step: 'dns', operation: 'ensure', outcome: 'failed' })).toBe(3);
+    // One create failed at its dns step for good: one failed run, of three failed attempts.
+    expect(sample(text, 'provisioning_step_runs_total', { step: 'dns', operation: 'ensure', outcome: 'failed' })).toBe(1);
+    expect(sample(text, 'provisioning_step_attempts_total', { step: 'dns', operation: 'ensure', outcome: 'failed' })).toBe(3);
+    // Resumed, the step ran once more and passed: a run that passed, of one attempt more.
+    expect(sample(text, 'provisioning_step_runs_total', { step: 'dns', operation: 'ensure' })).toBe(
+      sample(text, 'provisioning_step_attempts_total', { step: 'dns', operation: 'ensure' }) - 2,
+    );
+    // The workload's name write too: one failed run, three failed attempts.
+    expect(sample(text, 'provisioning_step_runs_total', { step: 'dns', operation: 'publish-workload', outcome: 'failed' })).toBe(1);
+    expect(sample(text, 'provisioning_step_attempts_total', { step: 'dns', operation: 'publish-workload', outcome: 'failed' })).toBe(3);
     expect(sample(text, 'provisioning_backend_calls_total', { backend: 'powerdns', result: 'error' })).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'provisioning_backend_calls_total', { backend: 'powerdns', result: 'ok' })).toBeGreaterThan(0);
     // The same calls by the step activity that made them: where a run or a sweep spends its calls.
@@ -149,9 +173,14 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     const failures = await promWhen('sum by (step) (increase(provisioning_step_runs_total{outcome="failed"}[10m])) > 0', (v) => v.length > 0);
     expect(failures.map((r) => r.metric.step)).toEqual(['dns']);
     expect(Number(failures[0]!.value[1])).toBeGreaterThan(0);
-    // Raw counts, as scraped: the three failed dns attempts.
+    // Raw counts, as scraped: the create's and the workload's failed dns runs, one each, of three attempts each.
     const counts = await promWhen('sum by (step, outcome) (provisioning_step_runs_total{job="worker"})', (v) => v.some((r) => r.metric.outcome === 'created'));
-    expect(counts.find((r) => r.metric.step === 'dns' && r.metric.outcome === 'failed')?.value[1]).toBe('3');
+    expect(counts.find((r) => r.metric.step === 'dns' && r.metric.outcome === 'failed')?.value[1]).toBe('2');
+    const attempts = await promWhen('sum by (step) (provisioning_step_attempts_total{job="worker",outcome="failed"})', (v) => v.length > 0);
+    expect(attempts.find((r) => r.metric.step === 'dns')?.value[1]).toBe('6');
+    // Parked runs by kind, from the API.
+    const parked = await promWhen('max by (kind) (provisioning_parked_runs{job="api"})', (v) => v.length === 6);
+    expect(parked.every((r) => r.value[1] === '0')).toBe(true);
     // Create latency p95 (from the API's request histogram). A series' first sample shows no
     // increase, so one more create once Prometheus holds the creates' series.
     await promWhen('sum(http_request_duration_seconds_count{job="api",method="POST",route="/v1/tenants",status="201"})', (v) => v[0]?.value[1] === '2');
@@ -167,7 +196,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     // The alert rules are loaded (and evaluated) by this Prometheus.
     const rules = (await (await fetch(`${prom.url}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: Array<{ name: string; health: string }> }> } };
     const loaded = rules.data.groups.flatMap((g) => g.rules);
-    expect(loaded.map((r) => r.name)).toContain('ProvisioningCreateParkedOverAnHour');
+    expect(loaded.map((r) => r.name)).toEqual(expect.arrayContaining(['ProvisioningRunParkedOverAnHour', 'ProvisioningStepFailing']));
   });
 });
 
@@ -176,6 +205,14 @@ describe('the Grafana dashboard', () => {
     panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
   };
   const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
+
+  it('has panels for parked runs by kind, failed runs beside attempts, and the objects a reconcile found needing attention', () => {
+    const panel = (re: RegExp) => exprs.filter((e) => re.test(e.expr)).map((e) => e.title);
+    expect(panel(/provisioning_parked_runs\b/)).toEqual(['Parked runs by kind']);
+    expect(panel(/provisioning_step_attempts_total/)).toEqual(['Failed step runs and attempts by step']);
+    expect(panel(/provisioning_reconcile_objects_total\{[^}]*needs-restore\|unknown/)).toEqual(['Objects needing attention (needs-restore, unknown)']);
+    expect(panel(/provisioning_reconcile_objects_total/)).toContain('Reconcile findings by result');
+  });
 
   it('queries only metrics the service exports, in PromQL this Prometheus accepts', async () => {
     expect(exprs.length).toBeGreaterThan(15);

@@ -297,13 +297,18 @@ describe.each(CASES)('a $object whose $step step fails', (c) => {
 });
 
 describe('step metrics count every object', () => {
-  it("provisioning_step_runs_total counts the workload's failed VM step, each attempt", async () => {
+  it("counts each object's failed step once as a run, and each of its attempts", async () => {
     const text = await scrape(site.workerMetricsUrl!);
-    const sample = (labels: string) => Number(new RegExp(`^provisioning_step_runs_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
-    expect(sample('step="hypervisor",operation="ensure-vm",outcome="failed"')).toBe(3);
-    expect(sample('step="hypervisor",operation="ensure-vm",outcome="created"')).toBeGreaterThanOrEqual(1);
-    expect(sample('step="wifi",operation="ensure-key",outcome="failed"')).toBe(3);
-    // Two broker cases (a new account, a re-issue), three attempts each.
-    expect(sample('step="broker",operation="ensure-account",outcome="failed"')).toBe(6);
+    const sample = (name: string, labels: string) => Number(new RegExp(`^${name}\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    const runs = (labels: string) => sample('provisioning_step_runs_total', labels);
+    const attempts = (labels: string) => sample('provisioning_step_attempts_total', labels);
+    expect(runs('step="hypervisor",operation="ensure-vm",outcome="failed"')).toBe(1);
+    expect(attempts('step="hypervisor",operation="ensure-vm",outcome="failed"')).toBe(3);
+    expect(runs('step="hypervisor",operation="ensure-vm",outcome="created"')).toBeGreaterThanOrEqual(1);
+    expect(runs('step="wifi",operation="ensure-key",outcome="failed"')).toBe(1);
+    expect(attempts('step="wifi",operation="ensure-key",outcome="failed"')).toBe(3);
+    // Two broker cases (a new account, a re-issue): two failed runs, three attempts each.
+    expect(runs('step="broker",operation="ensure-account",outcome="failed"')).toBe(2);
+    expect(attempts('step="broker",operation="ensure-account",outcome="failed"')).toBe(6);
   });
 });

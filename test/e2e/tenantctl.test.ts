@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { waitFor } from '../support/wait-for.js';
+import { COMMANDS } from '../../cli/commands.js';
 
 /**
  * tenantctl through its real process (`bin/tenantctl.mjs`, the package's bin), spawned against a
@@ -34,9 +37,23 @@ function shell(line: string, env: Record<string, string> = {}): Promise<Run> {
   return runProcess('sh', ['-c', line], { PATH: `${bin}:${process.env.PATH ?? ''}`, ...env });
 }
 
-function runProcess(command: string, args: string[], env: Record<string, string>): Promise<Run> {
+/** tenantctl running, its stderr readable while it runs (what a person watching the terminal sees). */
+function tenantctlLive(args: string[]): { stderr(): string; done: Promise<Run> } {
+  const child = spawn(process.execPath, ['bin/tenantctl.mjs', ...args], {
+    env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return { stderr: () => stderr, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
+}
+
+function runProcess(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
+      cwd,
       env: { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -231,6 +248,83 @@ describe('tenantctl workload create', () => {
     expect(resumed.stderr).toContain('✓ hypervisor.ensure-vm');
     expect(resumed.stderr).toContain('✓ dns.publish-workload');
     expect(JSON.parse(resumed.stdout)).toMatchObject({ name: 'web', status: 'ready' });
+  });
+});
+
+describe('tenantctl shows live step progress for every object command', () => {
+  it('workload create says which step its run is at while it runs, before the answer and its steps', async () => {
+    expect((await tenantctl(['tenant', 'create', 'ctll', '--secrets-file', join(dir, 'ctll.json')])).code).toBe(0);
+    // The VM's clone held at Proxmox: the run sits at its hypervisor step until the test lets it go.
+    const hold = site.backends.proxmox.faults.hold({ match: '/clone', method: 'POST' });
+    const live = tenantctlLive(['workload', 'create', 'ctll', 'web', '--output', 'json']);
+    try {
+      await hold.reached;
+      await waitFor(() => live.stderr().includes('\n  … hypervisor\n'), 15_000);
+      // Said while the call runs: no answer yet, so no step activity reported.
+      expect(live.stderr()).not.toContain('✓');
+    } finally {
+      hold.release();
+    }
+    const r = await live.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^workload create ctll web: running \(Idempotency-Key [0-9a-f-]{36}\)\n/);
+    expect(r.stderr.indexOf('  … hypervisor')).toBeLessThan(r.stderr.indexOf('  ✓ hypervisor.ensure-vm'));
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'web', status: 'ready' });
+  });
+
+  it("every command that runs an object's steps names the run it watches", () => {
+    const runs = COMMANDS.filter((c) => /^(create|put|delete)$/.test(c.words[1]) && !['admission', 'device', 'certificate'].includes(c.words[0]));
+    expect(runs.map((c) => c.words.join(' ')).sort()).toEqual(
+      [
+        'broker-account create',
+        'broker-account delete',
+        'device-address create',
+        'device-address delete',
+        'record delete',
+        'record put',
+        'tenant create',
+        'tenant delete',
+        'wifi-key create',
+        'wifi-key delete',
+        'workload create',
+        'workload delete',
+      ].sort(),
+    );
+    for (const c of runs) expect(c.progress ?? c.run, c.words.join(' ')).toBeDefined();
+    expect(COMMANDS.find((c) => c.words.join(' ') === 'tenant reconcile')!.run!(['acme'], {})).toEqual({
+      tenant: 'acme',
+      operation: 'tenant-reconcile',
+      object: 'tenants/acme',
+    });
+  });
+});
+
+describe('tenantctl installed from the checkout (README, "Install tenantctl")', () => {
+  it('runs from any directory after the one install step, into a prefix of its own', async () => {
+    // The machine's PATH (no node_modules/.bin: the machine's own Node first), npm's settings of
+    // this test run dropped, an empty cache: as a person's shell. Nothing is fetched (--offline).
+    const PATH = (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((p) => !p.includes('node_modules/.bin'))
+      .join(delimiter);
+    const prefix = mkdtempSync(join(tmpdir(), 'tenantctl-prefix-'));
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), PATH, npm_config_cache: join(prefix, 'cache') };
+    const install = await promisify(execFile)('npm', ['install', '-g', '--ignore-scripts', '--offline', '--prefix', prefix, '.'], {
+      cwd: resolve('.'),
+      env,
+      timeout: 120_000,
+    });
+    expect(install.stdout + install.stderr).toMatch(/added 1 package/);
+    // The only warning npm may give is the true one: the project's Node floor, when npm runs on an older Node.
+    expect(install.stderr.split('\n').filter((l) => /npm warn/i.test(l) && !/EBADENGINE/.test(l))).toEqual([]);
+    // Elsewhere, by name, from the prefix's bin on PATH.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tenantctl-elsewhere-'));
+    const help = await runProcess('tenantctl', ['--help'], { PATH: `${join(prefix, 'bin')}${delimiter}${PATH}` }, elsewhere);
+    expect(help.stdout).toMatch(/^usage: tenantctl/);
+    const list = await runProcess('tenantctl', ['tenant', 'list', '--output', 'json'], { PATH: `${join(prefix, 'bin')}${delimiter}${PATH}` }, elsewhere);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveProperty('tenants');
+    rmSync(prefix, { recursive: true, force: true });
   });
 });
 
