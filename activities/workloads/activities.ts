@@ -18,7 +18,7 @@ import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
-import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import type { ReconcileMode } from '../../core/backend-outcome.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
