@@ -28,7 +28,7 @@ export function moduleFiles(root: string, dirs: readonly string[]): string[] {
 const emit: ts.CompilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: false };
 
 /** The relative specifiers a module's emitted JavaScript imports or re-exports at load. */
-export function runtimeSpecifiers(source: string, fileName: string): string[] {
+function runtimeSpecifiers(source: string, fileName: string): string[] {
   const js = ts.transpileModule(source, { compilerOptions: emit, fileName }).outputText;
   const out: string[] = [];
   for (const statement of ts.createSourceFile(fileName.replace(/\.m?ts$/, '.js'), js, ts.ScriptTarget.ES2023).statements) {
