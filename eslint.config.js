@@ -12,7 +12,6 @@ const workflowBans = [
   'drizzle-orm/*',
   'pino',
   'mqtt',
-  'node-forge',
   'hono',
   '@temporalio/client',
   '@temporalio/worker',

@@ -3,14 +3,10 @@ import { CREATE_STEPS, REMOVAL_STEPS, type RemovalStep, type StepName, type Tena
 import type { TenantFacts, TenantStep } from './tenant-step-module.js';
 import { tenantStepModules } from './tenant-step-rows.js';
 
-let modules: Map<string, TenantStep> | undefined;
+const modules = new Map<string, TenantStep>(tenantStepModules().map((s) => [s.name, s]));
 
-/**
- * The module of a step of core/step-table.ts, from the areas' `steps` (activities/backend-areas.ts).
- * Read on first use: the step modules import what imports this file.
- */
+/** The module of a step of core/step-table.ts, from the areas' `steps` (activities/backend-areas.ts). */
 export function stepModule<N extends TenantStepName>(name: N): TenantStep<N> {
-  modules ??= new Map(tenantStepModules().map((s) => [s.name, s]));
   const module = modules.get(name);
   // The generated table and the areas disagree only when `npm run openapi:write` was not run.
   if (!module) throw new Error(`step ${name} is in core/tenant-steps.generated.ts but no area lists it: run npm run openapi:write`);

@@ -1,4 +1,4 @@
-import type { StepInput } from '../activities/tenant/step-activities.js';
+import type { StepInput } from '../activities/step-input.js';
 import { ensureActivity, removeActivity, type RemovalStep, type StepName } from '../core/step-table.js';
 import { STEP_OPTIONS_OF } from './activity-options.js';
 import { runStep } from './run-step.js';

@@ -10,7 +10,7 @@ import { hashBrokerPassword, mintBrokerPassword } from '../../core/credentials/b
 import { brokerOf, runBrokerStep } from './account-step.js';
 import { reconcileTenantBrokerAccounts } from './reconcile.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
-import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import type { Sealed } from '../../core/sealed.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { BrokerAccountView, SealedBrokerAccount } from '../../core/views/broker-account.js';

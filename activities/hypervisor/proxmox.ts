@@ -16,8 +16,6 @@ import {
   type VmConfig,
 } from './vm-config.js';
 
-export { checkDisk, type DiskCheck } from '../../core/disk-size.js';
-
 /**
  * A tenant workload as a QEMU VM on Proxmox VE: a full clone of the site's newest template
  * (by name prefix, highest name in version order) that can be cloned to the site's node (on it,

@@ -61,11 +61,6 @@ export function formatNet(mac: string, bridge: string): string {
   return `virtio=${mac.toUpperCase()},bridge=${bridge}`;
 }
 
-export function netMatches(v: unknown, mac: string, bridge: string): boolean {
-  const n = parseNet(v);
-  return n.model === 'virtio' && n.mac?.toLowerCase() === mac.toLowerCase() && n.bridge === bridge;
-}
-
 export function formatIpconfig(address: string, prefixLength: number, gateway: string): string {
   return `ip=${address}/${prefixLength},gw=${gateway}`;
 }

@@ -9,7 +9,7 @@ import type { RecordDeleteRequest, RecordPutRequest } from '../../contracts/reco
 import type { ActivityDeps } from '../deps.js';
 import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../../core/names/workload.js';
-import { runPublishStep } from '../workloads/publish-step.js';
+import { asBackendStep } from '../step-failure.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
 import { publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
@@ -79,7 +79,7 @@ async function saveRecord(deps: ActivityDeps, input: RecordPutRequest & { record
 
 /** `<record>.<zone>` (A) and, for a subnet address, its PTR; a moved record's old PTR follows. */
 async function publishRecord(deps: ActivityDeps, input: { tenant: string; index: number; name: string; address: string }): Promise<void> {
-  await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+  await asBackendStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
     withDnsWrites(deps, async () => {
       await publishName(deps, input.tenant, input.index, input.name, input.address);
       await syncPtrs(deps, input.tenant, input.index, undefined, { own: input.name });
@@ -100,7 +100,7 @@ async function beginRecordDelete(deps: ActivityDeps, req: RecordDeleteRequest): 
 }
 
 async function unpublishRecord(deps: ActivityDeps, input: { tenant: string; index: number; name: string }): Promise<void> {
-  await runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
+  await asBackendStep(deps.log, 'dns', { tenant: input.tenant, object: `record ${input.name}` }, () =>
     withDnsWrites(deps, async () => {
       await unpublishName(deps, input.tenant, input.index, input.name);
       await syncPtrs(deps, input.tenant, input.index, { kind: 'record', name: input.name }, { own: input.name });

@@ -12,28 +12,13 @@ import {
   type TenantStepName,
 } from '../../core/step-table.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
-import type { ObjectOutcome, ReconcileMode } from '../../core/backend-outcome.js';
+import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import type { StepInput } from '../step-input.js';
 import { asBackendStep } from '../step-failure.js';
 import { stepModule } from '../step-registry.js';
 import type { TenantStepContext } from '../tenant-step-module.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-
-/** What every tenant step activity is given: the tenant's name and index, never a secret. */
-export interface StepInput {
-  name: string;
-  index: number;
-}
-
-/** What a reconcile's object areas are given: the tenant, and whether to prune what the registry does not hold. */
-export interface ReconcileInput extends StepInput {
-  prune: boolean;
-  /** A saved plan applied with prune: only the objects it listed as removed (core/saved-plan.ts). */
-  pruneOnly?: string[];
-}
-
-/** A reconcile area's mode from its input: the input stays `prune` (runs recorded before hold it). */
-export const modeOf = (input: ReconcileInput): ReconcileMode => (input.prune ? (input.pruneOnly ? { only: input.pruneOnly } : 'prune') : 'correct');
 
 type EnsureActivities = { [K in EnsureActivityType | PlanActivityType]: (input: StepInput) => Promise<ObjectOutcome[]> };
 type RemoveActivities = { [K in RemoveActivityType]: (input: StepInput) => Promise<void> };

@@ -22,7 +22,7 @@ import { isServed, unservedReason, wifiOf } from '../../core/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
 import { BackendError, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import type { WifiAdapter, WifiChange, WifiKeyRef, WifiKeySpec } from './adapter.js';
-import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import { generatePsk, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, wifiKeyId, type SealedWifiKey } from '../../core/views/wifi-key.js';
 import { sealedWifiKey } from '../../db/views/wifi-key.js';

@@ -18,14 +18,14 @@ import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';
 import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid } from '../hypervisor/identity.js';
 import type { VmSpec } from '../hypervisor/proxmox.js';
-import { modeOf, type ReconcileInput, type StepInput } from '../tenant/step-activities.js';
+import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import type { ReconcileMode } from '../../core/backend-outcome.js';
 import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from '../../core/names/workload.js';
 import { repeatedWorkloadSizing } from '../../core/workload-sizing.js';
-import { runPublishStep } from './publish-step.js';
+import { asBackendStep } from '../step-failure.js';
 import type { WorkloadView } from '../../core/views/workload.js';
 import { viewWorkload } from '../../db/views/workload.js';
 
@@ -135,7 +135,7 @@ function vmSpecOf(deps: ActivityDeps, spec: WorkloadSpec): VmSpec {
  */
 function reconcileWorkloads(deps: ActivityDeps, input: StepInput, mode: ReconcileMode): Promise<ObjectOutcome[]> {
   const { db, site, ports, log } = deps;
-  return runPublishStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
+  return asBackendStep(log, 'hypervisor', { tenant: input.name, object: 'workloads' }, async () => {
     const first = workloadVmid(site.vmidBase, input.index, 0);
     const names = new Map<string, string>();
     const left: ObjectOutcome[] = [];
@@ -181,12 +181,12 @@ async function prepareWorkload(deps: ActivityDeps, req: WorkloadRequest): Promis
 
 /** Whether the tenant already published the name itself (with its update key): a new workload's or record's name. */
 async function checkName(deps: ActivityDeps, input: { tenant: string; index: number; name: string }): Promise<boolean> {
-  return runPublishStep(deps.log, 'dns', { tenant: input.tenant, object: `name ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
+  return asBackendStep(deps.log, 'dns', { tenant: input.tenant, object: `name ${input.name}` }, () => nameIsFree(deps, input.tenant, input.index, input.name));
 }
 
 /** The disk size of the template a new workload is cloned from. */
 async function templateDisk(deps: ActivityDeps, input: { tenant: string; name: string }): Promise<number> {
-  return runPublishStep(
+  return asBackendStep(
     deps.log,
     'hypervisor',
     { tenant: input.tenant, object: `workload ${input.name}` },
@@ -230,14 +230,14 @@ async function registerWorkload(deps: ActivityDeps, input: WorkloadRequest & { i
 
 /** Clone, size, attach, write cloud-init and start: one ensure of the VM. */
 async function ensureVm(deps: ActivityDeps, spec: WorkloadSpec): Promise<ObjectOutcome[]> {
-  return runPublishStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+  return asBackendStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     deps.ports.hypervisor.ensure(vmSpecOf(deps, spec)),
   );
 }
 
 /** `<name>.<zone>` and its PTR. */
 async function publishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<ObjectOutcome[]> {
-  return runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+  return asBackendStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => [
       await publishName(deps, spec.tenant, spec.index, spec.name, spec.address),
       ...(await syncPtrs(deps, spec.tenant, spec.index, undefined, { own: spec.name })),
@@ -260,11 +260,11 @@ async function beginWorkloadDelete(deps: ActivityDeps, input: { tenant: string; 
 
 /** Stop, then destroy; a VM already gone is fine. */
 async function removeVm(deps: ActivityDeps, spec: WorkloadSpec): Promise<void> {
-  await runPublishStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => deps.ports.hypervisor.remove(spec.vmid));
+  await asBackendStep(deps.log, 'hypervisor', { tenant: spec.tenant, object: `workload ${spec.name}` }, () => deps.ports.hypervisor.remove(spec.vmid));
 }
 
 async function unpublishWorkload(deps: ActivityDeps, spec: WorkloadSpec): Promise<void> {
-  await runPublishStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
+  await asBackendStep(deps.log, 'dns', { tenant: spec.tenant, object: `workload ${spec.name}` }, () =>
     withDnsWrites(deps, async () => {
       await unpublishName(deps, spec.tenant, spec.index, spec.name);
       await syncPtrs(deps, spec.tenant, spec.index, { kind: 'workload', name: spec.name }, { own: spec.name });

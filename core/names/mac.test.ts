@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { nicMacReason, normalizeMac, requireMac } from './mac.js';
+import { nicMacReason, normalizeMac } from './mac.js';
 import { AdmissionRequest } from '../../apps/api/schemas/admission.js';
 import { DeviceRequest } from '../../apps/api/schemas/device.js';
 
@@ -26,11 +26,6 @@ describe('normalizeMac', () => {
       expect(normalizeMac(row.input)).toBe(row.want);
     });
   }
-
-  it('requireMac throws on a refused form and returns the colon form otherwise', () => {
-    expect(requireMac('AABBCCDDEEFF')).toBe('aa:bb:cc:dd:ee:ff');
-    expect(() => requireMac('nope')).toThrow(RangeError);
-  });
 });
 
 // Issue 27 item 7: no network card has a broadcast, multicast or all-zero address.

@@ -13,13 +13,6 @@ export function normalizeMac(input: string): string | undefined {
   return hex.match(/../g)!.join(':');
 }
 
-/** Like normalizeMac, for callers that already validated: a bad value is a programming error. */
-export function requireMac(input: string): string {
-  const mac = normalizeMac(input);
-  if (!mac) throw new RangeError('not a MAC address in an accepted form');
-  return mac;
-}
-
 /**
  * Why `input` is no MAC a network card can have, or null. The I/G bit (the first octet's low bit)
  * marks a group address: multicast, and broadcast (all ones) among them; all zero is no address.

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import type { Executor } from './locks.js';
 import { deviceAddresses, records, workloads } from '../schema/index.js';
@@ -29,11 +29,6 @@ export async function allDeviceAddresses(db: Executor): Promise<Pick<DeviceAddre
   return db
     .select({ tenant: deviceAddresses.tenant, device: deviceAddresses.device, address: deviceAddresses.address, mac: deviceAddresses.mac })
     .from(deviceAddresses);
-}
-
-export async function countDeviceAddresses(db: Db, tenant: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant));
-  return row?.n ?? 0;
 }
 
 /** Whether `name` is already one of the tenant's workloads or published records. */

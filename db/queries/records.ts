@@ -18,15 +18,6 @@ export async function listRecords(db: Db, tenant: string): Promise<RecordRow[]> 
   return db.select().from(records).where(eq(records.tenant, tenant)).orderBy(asc(records.name));
 }
 
-/** Records pointing at an address (a device address cannot be released while one does). */
-export async function recordsAt(db: Db, tenant: string, address: string): Promise<RecordRow[]> {
-  return db
-    .select()
-    .from(records)
-    .where(and(eq(records.tenant, tenant), eq(records.address, address)))
-    .orderBy(asc(records.name));
-}
-
 /** The addresses the tenant reserved for its devices, with the device each is for. */
 export async function tenantDeviceAddresses(db: Db, tenant: string): Promise<{ device: string; address: string }[]> {
   return db.select({ device: deviceAddresses.device, address: deviceAddresses.address }).from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant));

@@ -126,12 +126,6 @@ export async function recordStep(db: Db, tenant: string, step: string, ok: boole
     .onConflictDoUpdate({ target: [steps.tenant, steps.name], set: { ok, updatedAt: new Date() } });
 }
 
-/** Each step's last recorded outcome for a tenant. */
-export async function getStepOutcomes(db: Db, tenant: string): Promise<Map<string, boolean>> {
-  const rows = await db.select({ name: steps.name, ok: steps.ok }).from(steps).where(eq(steps.tenant, tenant));
-  return new Map(rows.map((r) => [r.name, r.ok]));
-}
-
 export async function setTenantStatus(db: Db, name: string, status: TenantStatus, extra: Partial<TenantRow> = {}): Promise<void> {
   await db
     .update(tenants)

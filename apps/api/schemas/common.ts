@@ -121,6 +121,3 @@ export function errorResponses(...codes: number[]) {
     ]),
   );
 }
-
-/** Errors every /v1 route can answer (spec: Endpoints). */
-export const V1_ERRORS = [401, 503] as const;

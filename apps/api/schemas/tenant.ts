@@ -78,8 +78,6 @@ export const Tenant = z
   })
   .openapi('Tenant');
 
-export type TenantBody = z.infer<typeof Tenant>;
-
 export const TenantList = listOf('tenants', Tenant, 'TenantList');
 
 export const TenantCreateRequest = z
@@ -115,8 +113,6 @@ export const TenantCreateRequest = z
   // The example a reader pastes into /docs: a create names the tenant and nothing else; the restore
   // fields shown empty would be refused (400), so they are left out of it.
   .openapi('TenantCreateRequest', { example: { name: 'acme' } });
-
-export type TenantCreateRequestBody = z.infer<typeof TenantCreateRequest>;
 
 /** What a reconcile found of one backend object. */
 export const ReconciledObject = z

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
 import { terminate, trackChild } from './children.js';
 
 export const ALERT_RULES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/observability/alerts.yml');
@@ -30,20 +31,13 @@ export interface PrometheusOptions {
   prometheus?: string;
 }
 
+/** prometheus.yml: the service's alert rules, and one job a target list, scraped every `interval` seconds. */
 function configYaml(targets: Record<string, string[]>, interval: number): string {
-  const jobs = Object.entries(targets)
-    .map(([job, hosts]) => [`  - job_name: ${job}`, '    static_configs:', `      - targets: [${hosts.map((h) => `'${h}'`).join(', ')}]`].join('\n'))
-    .join('\n');
-  return [
-    'global:',
-    `  scrape_interval: ${interval}s`,
-    `  evaluation_interval: ${interval}s`,
-    'rule_files:',
-    `  - '${ALERT_RULES}'`,
-    'scrape_configs:',
-    jobs,
-    '',
-  ].join('\n');
+  return stringify({
+    global: { scrape_interval: `${interval}s`, evaluation_interval: `${interval}s` },
+    rule_files: [ALERT_RULES],
+    scrape_configs: Object.entries(targets).map(([job, hosts]) => ({ job_name: job, static_configs: [{ targets: hosts }] })),
+  });
 }
 
 export async function startPrometheus(opts: PrometheusOptions): Promise<RunningPrometheus> {

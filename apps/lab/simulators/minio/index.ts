@@ -21,7 +21,7 @@ import { withFaults, type Faults } from '../faults.js';
 import { serve } from './serve.js';
 import { builtinPolicies, type MinioSimState } from './state.js';
 
-export type { MinioSimState, SimUser, SimPolicy, SimObject, SimCall } from './state.js';
+export type { MinioSimState } from './state.js';
 
 export interface MinioSimulatorOptions {
   rootAccessKey?: string;

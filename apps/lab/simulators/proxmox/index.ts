@@ -79,7 +79,6 @@ import { RELEASES, type PveRelease } from './release.js';
 import { mountAccessRoutes } from './access.js';
 
 export * from './state.js';
-export { decodeUpid } from './tasks.js';
 
 export interface ProxmoxSimulatorOptions {
   /** `USER@REALM!TOKENID`. */

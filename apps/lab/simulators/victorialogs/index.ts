@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { selectHeaderName } from '../../../../activities/log-store/routes.js';
 import { victoriaLogs, type LogTenants } from './store.js';
 
-export { victoriaLogs, parseLogsQL, type LogRow, type LogTenants } from './store.js';
+export type { LogTenants } from './store.js';
 
 export interface ReceivedRequest {
   method: string;
