@@ -24,7 +24,10 @@ export function siteProblems(e: Env): SiteProblem[] {
   const problems: SiteProblem[] = [];
   // A webhook without its secret would send bodies nobody can verify; a secret alone sends nothing.
   if (set(e.SITE_EVENTS_WEBHOOK_URL) !== set(e.SITE_EVENTS_WEBHOOK_SECRET)) {
-    problems.push({ variable: set(e.SITE_EVENTS_WEBHOOK_URL) ? 'SITE_EVENTS_WEBHOOK_SECRET' : 'SITE_EVENTS_WEBHOOK_URL', message: 'the events webhook needs both its URL and its secret' });
+    problems.push({
+      variable: set(e.SITE_EVENTS_WEBHOOK_URL) ? 'SITE_EVENTS_WEBHOOK_SECRET' : 'SITE_EVENTS_WEBHOOK_URL',
+      message: 'the events webhook needs both its URL and its secret',
+    });
   }
   if (typeof e.SITE_TENANT_SUPERNET === 'string' && typeof e.SITE_VRF_VNI_BASE === 'number' && typeof e.SITE_VNET_VNI_BASE === 'number') {
     const network = { supernet: e.SITE_TENANT_SUPERNET, vrfVniBase: e.SITE_VRF_VNI_BASE, vnetVniBase: e.SITE_VNET_VNI_BASE };

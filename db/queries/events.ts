@@ -38,7 +38,10 @@ export async function leaseDueEvents(db: Db, limit: number, leaseMs: number): Pr
 }
 
 export async function eventDelivered(db: Db, seq: number): Promise<void> {
-  await db.update(events).set({ deliveredAt: sql`now()`, attempts: sql`${events.attempts} + 1`, lastError: null }).where(sql`${events.seq} = ${seq}`);
+  await db
+    .update(events)
+    .set({ deliveredAt: sql`now()`, attempts: sql`${events.attempts} + 1`, lastError: null })
+    .where(sql`${events.seq} = ${seq}`);
 }
 
 /** An attempt failed: the next one after `retryInMs`, or none (`undefined`: given up). */
