@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { loadConfig } from '../config/env.js';
+import { ConfigError, loadConfig } from '../config/env.js';
+import { belowNodeFloor } from '../config/node-floor.js';
 import { createLogger } from '../api/logger.js';
 import { startApi } from '../api/server.js';
 import { createWorker } from '../worker/worker.js';
@@ -81,7 +82,13 @@ function labTokens(): { operatorToken: string; codecToken: string } {
   return { operatorToken: process.env.OPERATOR_TOKEN ?? generated.operatorToken, codecToken: process.env.CODEC_TOKEN ?? generated.codecToken };
 }
 
+/** What main started, stopped again when it fails partway (a lab that failed leaves no server behind). */
+const started: (() => Promise<unknown>)[] = [];
+
 async function main(): Promise<void> {
+  // Before anything starts: an older Node would fail at loadConfig with the servers already up.
+  const tooOld = belowNodeFloor(process.versions.node);
+  if (tooOld) throw new ConfigError(`${tooOld}; run the lab with \`npm start\`, which puts the project's pinned Node first on PATH`);
   if (fresh) for (const name of SITE_FILES) rmSync(join(labDir, name), { recursive: true, force: true });
   mkdirSync(labDir, { recursive: true });
   // Metrics are on in the lab: each part on a loopback port of its own, Temporal's Core runtime too.
@@ -104,9 +111,11 @@ async function main(): Promise<void> {
     dbFile: join(labDir, 'temporal.db'),
     codecEndpoint: codec.url,
   });
+  started.push(() => temporal.stop());
   const uiOrigin = temporal.uiUrl!;
   uiStarted(uiOrigin);
   const backends = await startLabBackends({ stateDir: labDir });
+  started.push(() => backends.stop());
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
@@ -226,7 +235,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`lab failed: ${(err as Error).stack ?? String(err)}\n`);
+main().catch(async (err: unknown) => {
+  process.stderr.write(`lab failed: ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
+  await Promise.allSettled(started.reverse().map((stop) => stop()));
   process.exit(1);
 });
