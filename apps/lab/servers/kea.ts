@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { trackChild } from './children.js';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -160,6 +161,9 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
     spawnFailure = undefined;
     const spawnDaemon = (bin: string, file: string) => {
       const child = spawn(bin, ['-c', file], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      // Killed when this process exits, as every lab server is: a lab that failed once left Kea
+      // running on its pid file, and the next lab's Kea refused to start.
+      void trackChild(child);
       child.stderr?.resume();
       child.once('error', (e) => {
         spawnFailure = e;
