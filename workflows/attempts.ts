@@ -3,6 +3,7 @@ import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, 
 import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
 import { begunWith } from './patches.js';
 import { answered } from './run-attributes.js';
+import { parkedDetails } from './run-details.js';
 import { answering, answersCall, failureOfLastAttempt, parksAfterFailure, runEnded } from './run-step.js';
 
 /**
@@ -14,7 +15,7 @@ import { answering, answersCall, failureOfLastAttempt, parksAfterFailure, runEnd
  *   The run ends when no attempt is left, unless the last one failed.
  * After a failed attempt the run parks for the repeat, which resumes it (the same run, so its
  * history, `FailedSteps` and `Outcome='resumed'` tell the whole story): its current details say
- * after which step and until when. Parked longer than `parkedTimeoutMs`, it gives up and ends
+ * what failed (step, backend, answer) first, then until when it waits; a resume clears them. Parked longer than `parkedTimeoutMs`, it gives up and ends
  * Failed, so a run that never converged is found with `ExecutionStatus='Failed'`. A serial run
  * begun before the run model (no `park`) ends after a failed attempt as it did then.
  */
@@ -140,9 +141,7 @@ async function parkBetweenAttempts<Req, Res extends { kind: string }>(calls: Cal
     const last = calls.last();
     if (last?.kind === 'failed') {
       const until = new Date(Date.now() + parkedTimeoutMs).toISOString();
-      setCurrentDetails(
-        `Parked after step \`${stepOf(policy, last)}\` failed; waiting until ${until} for a repeat of the ${call}, which resumes from that step.`,
-      );
+      setCurrentDetails(parkedDetails({ step: stepOf(policy, last), failure: failureOfLastAttempt(), until, call }));
     }
     const summary = last ? `parked: waiting for a repeat of the ${call}` : `waiting for the ${call}`;
     const woke = await condition(() => calls.busy() || (last?.kind === 'failed' && calls.gone === true), parkedTimeoutMs, { summary });

@@ -1,3 +1,4 @@
+import { PARKED_RUNS_QUERY, runListUrl } from '../../temporal/saved-queries.js';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
@@ -186,6 +187,8 @@ async function main(): Promise<void> {
     `  codec token     ${codecToken}   (decode-only: reads runs in the Temporal UI and CLI, nothing on /v1)`,
     `  Temporal UI     ${temporal.uiUrl}   (payloads decoded through the API's codec endpoint)`,
     `  Temporal        ${temporal.address}   (frontend gRPC, namespace ${config.env.TEMPORAL_NAMESPACE}, for the temporal CLI)`,
+    `  Parked runs     ${runListUrl(temporal.uiUrl!, config.env.TEMPORAL_NAMESPACE, PARKED_RUNS_QUERY)}`,
+    `                  (${PARKED_RUNS_QUERY}: failures waiting for the repeat of their call; Running, so not under the UI's "Failures")`,
     `  Worker          deployment ${version.deploymentName}, build ${version.buildId} (current: new runs begin on it)`,
     ...(pinnedElsewhere.count > 0
       ? [
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
     ...(backends.logStore ? [`  Log gateway     ${backends.logStore.endpoint}   (real Caddy; admin API ${backends.logStore.caddy.adminUrl})`] : []),
     '',
     `  export API=${api.url} TOKEN=${operatorToken}`,
-    `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for npx tenantctl`,
+    `  export TENANT_API_URL=${api.url} TENANT_API_TOKEN=${operatorToken}   # for tenantctl`,
     `  export TEMPORAL_ADDRESS=${temporal.address} TEMPORAL_NAMESPACE=${config.env.TEMPORAL_NAMESPACE} \\`,
     `         TEMPORAL_CODEC_ENDPOINT=${api.url}/codec TEMPORAL_CODEC_AUTH='Bearer ${codecToken}'`,
     '  then follow the README ("Use the lab"; "Read a run with the temporal CLI"). Ctrl-C stops everything.',

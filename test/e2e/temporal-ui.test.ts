@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCodecProxy } from '../../apps/lab/codec-proxy.js';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
 import { runIds } from '../../contracts/ids.js';
+import { PARKED_RUNS_QUERY, runListUrl } from '../../temporal/saved-queries.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 /**
@@ -255,6 +256,57 @@ describe('a workload create failed at one step, in the Temporal UI', () => {
     const attributes = await searchAttributes(page);
     expect(attributes).toMatchObject({ Outcome: 'failed', TenantName: 'uiw' });
     expect(attributes.FailedSteps).toContain(step);
+    await page.close();
+  });
+});
+
+/**
+ * Issue 47 item 4: a run parked after a failed step is Running by design, so the UI's "Failures"
+ * filter never lists it; the documented query (temporal/saved-queries.ts, the README, the lab's
+ * output) does, and the run's page says what failed (step, backend, answer) in its current details,
+ * in view as the page opens on a laptop's screen.
+ */
+describe('a parked run, found by the documented query', () => {
+  it('is listed by the query, and its page shows the failure summary without scrolling', async () => {
+    const step = await failedAt(site.backends.minio.faults, { match: '/minio/admin' }, () => site.call('POST', '/v1/tenants', { body: { name: 'uip' } }));
+    expect(step).toBe('state');
+    const id = runIds.tenantCreate('uip');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(runListUrl(temporal.uiUrl!, site.namespace, PARKED_RUNS_QUERY));
+    const row = page.getByRole('link', { name: id, exact: true });
+    await row.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(OUTPUT, 'temporal-ui-parked-list.png') });
+    // The quick filter an engineer reaches for first counts none of it: the run is Running, not Failed.
+    expect(
+      (
+        await page
+          .locator('button, a', { hasText: /^\s*Failures\b/ })
+          .first()
+          .innerText()
+      )
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('Failures 0');
+    await row.click();
+    await page.getByTestId('workflow-id-heading').getByText(id).waitFor();
+
+    // The run's details: its User Metadata, where the UI shows the static summary and the run's
+    // current details (workflows/run-details.ts), decoded through the codec. One click, no scroll.
+    await page.getByText('User Metadata', { exact: true }).click();
+    // The UI renders the Markdown in a frame of its own.
+    const current = page.frameLocator('#user-metadata-current-details');
+    const details = current.locator('p', { hasText: /Step state failed/ }).first();
+    await details.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(OUTPUT, 'temporal-ui-parked-run.png') });
+    // The step, the backend and its answer, in one line, first.
+    expect(await details.innerText()).toMatch(/^Step state failed — minio answered 500: [A-Z]+ \/minio\/admin\/\S+ -> 500 /);
+    // In view as the tab opened: nothing scrolled, the line inside the viewport.
+    expect(await page.evaluate(() => (globalThis as any).scrollY as number)).toBe(0);
+    const box = (await details.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(720);
+    // What the run waits for comes after it.
+    expect(await current.locator('p').nth(1).innerText()).toMatch(/^Parked after step state failed; waiting until \S+Z for a repeat of the create/);
     await page.close();
   });
 });

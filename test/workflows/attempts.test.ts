@@ -150,8 +150,11 @@ describe('a failed attempt', () => {
     const id = runIds.tenantCreate('parked');
     const parked = await describeRun(id);
     expect(parked).toMatchObject({ status: 'RUNNING', outcome: 'failed', failedSteps: ['dns'] });
-    expect(await currentDetails(id)).toMatch(
-      /^Parked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/,
+    // What failed first (the step and what the backend answered), then what the run waits for.
+    const details = (await currentDetails(id)).split('\n');
+    expect(details[0]).toBe('**Step `dns` failed**: 500');
+    expect(details.slice(1).join('\n')).toMatch(
+      /^\nParked after step `dns` failed; waiting until \d{4}-.+Z for a repeat of the create, which resumes from that step\.$/,
     );
 
     // The registry is told: the object is claimed, then parked with the failed step, for the parked bound.
