@@ -12,11 +12,11 @@ export default defineConfig({
     hookTimeout: 120_000,
     // 2 cores: files run in a small pool; the shared servers are started once in global setup. Five:
     // the longest files mostly wait (a 75 s clone, parked runs, an API's ride-out of Temporal's
-    // absence, kills), so more lanes overlap waits; three left the cores a third idle (600 s), and
-    // four did again once the suite grew (593 s of vitest for 2,320 s of tests, 1.24 cores busy);
-    // five gave 544 s.
+    // absence, kills), so more lanes overlap waits. Measured on fresh clones (2,752 tests): four
+    // lanes 593 s of vitest (2,320 s of tests, the cores a third idle), five 544 s, six 584 s (the
+    // races file alone 303 -> 457 s under the contention).
     pool: 'forks',
-    maxWorkers: 6,
+    maxWorkers: 5,
     fileParallelism: true,
     // A pool process runs its files in turn on one module graph: the service, the SDK and the lab
     // are imported once per process instead of once per file (import time summed over the files
