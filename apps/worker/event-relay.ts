@@ -12,12 +12,21 @@ import type { Client } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time.js';
 import type { Logger } from 'pino';
 import type { SweepResult } from '../../contracts/tenant.js';
-import { objectOfRun } from '../../contracts/ids.js';
-import { emitEvents, eventAttemptFailed, eventDelivered, lastSweepClose, leaseDueEvents, recordSweep, type NewEvent } from '../../db/queries/events.js';
+import {
+  emitEvents,
+  eventAttemptFailed,
+  eventDelivered,
+  keptSweeps,
+  lastSweepClose,
+  leaseDueEvents,
+  recordSweep,
+  type NewEvent,
+} from '../../db/queries/events.js';
 import { runsInStates } from '../../db/queries/object-runs.js';
 import type { Db } from '../../db/registry.js';
 import type { EventRow } from '../../db/schema/index.js';
 import type { Site } from '../../activities/site.js';
+import { everyInterval } from './rounds.js';
 
 export interface Webhook {
   url: string;
@@ -72,10 +81,16 @@ async function collectSweeps(deps: RelayDeps): Promise<void> {
     query: `WorkflowType = 'reconcileSweep' AND ExecutionStatus = 'Completed'${after}`,
     pageSize: 50,
   });
-  for (const e of [...(listed.executions ?? [])].reverse()) {
+  const executions = [...(listed.executions ?? [])].reverse();
+  // The look-back lists the newest kept sweeps again each round: their histories are not read again.
+  const kept = await keptSweeps(
+    deps.db,
+    executions.map((e) => e.execution?.runId ?? ''),
+  );
+  for (const e of executions) {
     const workflowId = e.execution?.workflowId;
     const runId = e.execution?.runId;
-    if (!workflowId || !runId) continue;
+    if (!workflowId || !runId || kept.has(runId)) continue;
     const result = (await deps.client.workflow.getHandle(workflowId, runId).result()) as SweepResult;
     const closedAt = new Date(optionalTsToMs(e.closeTime) ?? Date.now());
     const row = { runId, workflowId, startedAt: new Date(optionalTsToMs(e.startTime) ?? 0), closedAt, result: result as unknown as Record<string, unknown> };
@@ -96,7 +111,7 @@ async function collectRuns(deps: RelayDeps): Promise<void> {
         run_id: r.runId,
         operation: r.operation,
         tenant: r.tenant,
-        object: objectOfRun(r.workflowId)?.object ?? r.object,
+        object: r.object,
         since: r.since.toISOString(),
         ...(r.failure ? { failure: r.failure } : {}),
       },
@@ -152,33 +167,8 @@ export async function relayRound(deps: RelayDeps): Promise<void> {
   if (deps.webhook) await deliver(deps, deps.webhook);
 }
 
-/** A round every `intervalMs` until stopped; a failed round (registry or Temporal away) is logged, and the next tries again. */
-export function startEventRelay(deps: RelayDeps, intervalMs: number): { stop(): Promise<void> } {
-  let stopped = false;
-  let round: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = relayRound(deps).then(
-        () => schedule(),
-        (err: unknown) => {
-          deps.log.warn({ err: (err as Error).message }, 'event relay: round failed; trying again next round');
-          schedule();
-        },
-      );
-    }, intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
-}
+/** A round every `intervalMs` until stopped (apps/worker/rounds.ts). */
+export const startEventRelay = (deps: RelayDeps, intervalMs: number) => everyInterval('event relay', intervalMs, deps.log, () => relayRound(deps));
 
 /** The relay of a worker process (apps/worker/main.ts, the lab's in-process worker), at a configured site. */
 export function relayEvents(parts: { site: Site | undefined; db: Db; client: Client; log: Logger }): { stop(): Promise<void> } | undefined {

@@ -21,6 +21,7 @@ import { oneGatewayWrite } from '../../activities/log-store/step.js';
 import type { WorkerMetrics } from '../telemetry/metrics.js';
 import { sealKeys } from '../config/keys.js';
 import { logStoreArea } from '../../activities/log-store/area.js';
+import { everyInterval } from './rounds.js';
 
 export interface RouteKeeperDeps {
   db: Db;
@@ -70,35 +71,9 @@ export async function keeperRound(deps: RouteKeeperDeps, turn: number): Promise<
   return restoreLostRoutes(deps);
 }
 
-/** Runs a round every `intervalMs` until stopped; a failed round (gateway or registry away) is logged and the next one tries again. */
-export function startLogRouteKeeper(deps: RouteKeeperDeps, intervalMs: number): { stop(): Promise<void> } {
-  let stopped = false;
-  let turn = 0;
-  let round: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = keeperRound(deps, turn++).then(
-        () => schedule(),
-        (err: unknown) => {
-          deps.log.warn({ err: (err as Error).message }, 'log route keeper: round failed; trying again next round');
-          schedule();
-        },
-      );
-    }, intervalMs);
-    // The worker's own work keeps the process alive, not this.
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
-}
+/** Runs a round every `intervalMs` until stopped (apps/worker/rounds.ts), another tenant's route each look. */
+export const startLogRouteKeeper = (deps: RouteKeeperDeps, intervalMs: number) =>
+  everyInterval('log route keeper', intervalMs, deps.log, (turn) => keeperRound(deps, turn));
 
 /**
  * The keeper of a worker process (apps/worker/main.ts, the lab's in-process worker), when the site

@@ -69,6 +69,16 @@ export async function recordSweep(db: Db, row: SweepRow): Promise<boolean> {
   return added.length === 1;
 }
 
+/** Which of these sweep runs are kept already. */
+export async function keptSweeps(db: Db, runIds: readonly string[]): Promise<Set<string>> {
+  if (runIds.length === 0) return new Set();
+  const rows = await db
+    .select({ runId: sweepResults.runId })
+    .from(sweepResults)
+    .where(inArray(sweepResults.runId, [...runIds]));
+  return new Set(rows.map((r) => r.runId));
+}
+
 export async function latestSweeps(db: Db, limit: number): Promise<SweepRow[]> {
   return db.select().from(sweepResults).orderBy(desc(sweepResults.closedAt)).limit(limit);
 }
