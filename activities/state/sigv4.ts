@@ -7,7 +7,7 @@ import aws4 from 'aws4';
  * how the service calls it: the date and payload hash it signs, and what it sends back.
  */
 
-export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
+const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 
 export interface SigV4Credentials {
   accessKey: string;
