@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { createIssuer } from './issuer.js';
 import { createLabCa, type LabCa } from './lab-ca.js';
 import { crypto, x509 } from './x509.js';
-import type { IssuedCertificate } from '../../core/certificate-issuer.js';
+import type { CertificateIssuer, IssuedCertificate } from '../../core/certificate-issuer.js';
 
 /**
  * The bytes the CA puts on the wire, as the hand-written DER writer produced them before the
@@ -30,10 +30,11 @@ type CryptoKeyLike = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 let ca: LabCa;
 let rsaLeaf: IssuedCertificate;
 let ecLeaf: IssuedCertificate;
+let issuer: CertificateIssuer;
 
 beforeAll(async () => {
   ca = await createLabCa({ keyType: 'ec', now: new Date('2026-01-01T00:00:00Z'), days: 10_000 });
-  const issuer = createIssuer({ caCertPem: ca.caCertPem, caKeyPem: ca.caKeyPem, siteDomain: 'site.example' });
+  issuer = createIssuer({ caCertPem: ca.caCertPem, caKeyPem: ca.caKeyPem, siteDomain: 'site.example' });
   const req = { certificate: 'web', tenant: 'acme', names: [] };
   [rsaLeaf, ecLeaf] = await Promise.all([issuer.issue({ ...req, csrPem: await requestPem('rsa') }), issuer.issue({ ...req, csrPem: await requestPem('ec') })]);
 });
@@ -73,5 +74,28 @@ describe('what the CA signs, byte for byte', () => {
   it('gives a positive serial of 16 significant bytes', () => {
     expect(rsaLeaf.serial).toMatch(/^[1-7][0-9A-F]{31}$/);
     expect(new X509Certificate(rsaLeaf.certificatePem).serialNumber.toUpperCase()).toBe(rsaLeaf.serial);
+  });
+});
+
+describe("a request's PEM armour, read as leniently as before", () => {
+  const body = (pem: string) => pem.replace(/-----[^-]+-----|\s/g, '');
+  it.each([
+    ['on one line', (pem: string) => `-----BEGIN CERTIFICATE REQUEST-----${body(pem)}-----END CERTIFICATE REQUEST-----`],
+    [
+      'indented, with CRLF',
+      (pem: string) =>
+        pem
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\r\n'),
+    ],
+    ['as NEW CERTIFICATE REQUEST', (pem: string) => `-----BEGIN NEW CERTIFICATE REQUEST-----\n${body(pem)}\n-----END NEW CERTIFICATE REQUEST-----\n`],
+  ])('reads a request %s', async (_how, armour) => {
+    expect(await issuer.inspectCsr(armour(await requestPem('ec')))).toMatchObject({ ok: true, keyType: 'ecdsa-p256' });
+  });
+
+  it('refuses a body that is not base64, saying so', async () => {
+    const r = await issuer.inspectCsr('-----BEGIN CERTIFICATE REQUEST-----\nnot*base64\n-----END CERTIFICATE REQUEST-----\n');
+    expect(r).toEqual({ ok: false, reason: 'csr: the PEM body is not base64' });
   });
 });

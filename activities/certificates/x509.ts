@@ -65,17 +65,18 @@ export function toPem(der: webcrypto.BufferSource, label = 'CERTIFICATE'): strin
   return `${x509.PemConverter.encode(der, label)}\n`;
 }
 
-/** Decode exactly one PEM block with one of these labels. */
+/**
+ * Decode exactly one PEM block with one of these labels. Lenient about white space, as it always
+ * was (a request pasted on one line, or indented, is read): the library's PEM reader wants the
+ * body in lines, so the armour is read here.
+ */
 export function fromPem(pem: string, labels: readonly string[]): Buffer | { error: string } {
-  let blocks: ReturnType<typeof x509.PemConverter.decodeWithHeaders>;
-  try {
-    blocks = x509.PemConverter.decodeWithHeaders(pem);
-  } catch {
-    return { error: 'the PEM block cannot be read' };
-  }
+  const blocks = [...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g)];
   if (blocks.length === 0) return { error: 'no PEM block found' };
   if (blocks.length > 1) return { error: 'more than one PEM block' };
-  const [block] = blocks;
-  if (!labels.includes(block!.type)) return { error: `a PEM ${block!.type} block, not ${labels[0]}` };
-  return Buffer.from(block!.rawData);
+  const [, label, body] = blocks[0]!;
+  if (!labels.includes(label!)) return { error: `a PEM ${label} block, not ${labels[0]}` };
+  const b64 = body!.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return { error: 'the PEM body is not base64' };
+  return Buffer.from(b64, 'base64');
 }
