@@ -1,7 +1,7 @@
 /**
  * The tenant's backend steps as the workflows, the API and the worker see them: the one list of
- * them, hand-written, in the two orders the spec gives (spec: Create ..., Delete removes ...). A
- * new step is its folder (`activities/<area>/step.ts`, bound by name in
+ * them, hand-written, in the two orders the spec gives ("The steps of create, in order: ..." and
+ * "Delete removes: ..."). A new step is its folder (`activities/<area>/step.ts`, bound by name in
  * activities/tenant-steps.ts, where the typecheck fails until every name here has its module) and
  * its name in each order it runs in. Pure data (workflows import it).
  *
