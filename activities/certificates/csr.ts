@@ -41,8 +41,9 @@ export async function readCsr(pem: string): Promise<Read> {
   let request: SigningRequest;
   try {
     request = new SigningRequest(der);
-  } catch (err) {
-    return refused(`not a valid signing request (${(err as Error).message})`);
+  } catch {
+    // The library's own words name its arguments ("Unsupported format of 'raw' argument"), not the request.
+    return refused('not a PKCS#10 signing request');
   }
   if (request.version !== 0) return refused('unsupported request version');
 

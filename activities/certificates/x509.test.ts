@@ -94,6 +94,11 @@ describe("a request's PEM armour, read as leniently as before", () => {
     expect(await issuer.inspectCsr(armour(await requestPem('ec')))).toMatchObject({ ok: true, keyType: 'ecdsa-p256' });
   });
 
+  it("refuses a body that does not parse as PKCS#10, in its own words rather than the library's", async () => {
+    const r = await issuer.inspectCsr('-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n');
+    expect(r).toEqual({ ok: false, reason: 'csr: not a PKCS#10 signing request' });
+  });
+
   it('refuses a body that is not base64, saying so', async () => {
     const r = await issuer.inspectCsr('-----BEGIN CERTIFICATE REQUEST-----\nnot*base64\n-----END CERTIFICATE REQUEST-----\n');
     expect(r).toEqual({ ok: false, reason: 'csr: the PEM body is not base64' });
