@@ -1,5 +1,6 @@
 import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, pbkdf2, randomBytes } from 'node:crypto';
+import { Mutex } from 'async-mutex';
 
 /**
  * madmin's EncryptData / DecryptData (github.com/minio/madmin-go encrypt.go), which MinIO uses for
@@ -145,7 +146,7 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
  * One derivation at a time per process, as madmin's own argon2Mu: each takes 64 MiB and ~60 ms of
  * one core, and running them side by side only multiplies the memory.
  */
-let argon2Queue: Promise<unknown> = Promise.resolve();
+const argon2Turns = new Mutex();
 
 function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
   // Read off the namespace, not imported by name: Node < 24.7 has no argon2, and a named import
@@ -154,9 +155,7 @@ function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
     new Promise<Buffer>((resolve, reject) =>
       nodeCrypto.argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
     );
-  const key = argon2Queue.then(derive, derive);
-  argon2Queue = key.catch(() => undefined);
-  return key;
+  return argon2Turns.runExclusive(derive);
 }
 
 function pbkdf2Key(password: string, salt: Uint8Array): Promise<Buffer> {
