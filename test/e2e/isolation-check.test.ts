@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIds } from '../../contracts/ids.js';
+import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
+import { nsupdate } from '../support/pdns.js';
+import { startTestSite, type TestSite } from '../support/site.js';
+
+/**
+ * Issue 49: the isolation check on the lab. The canaries are made by the check's first run through
+ * the normal create run, every probe of every backend the lab runs holds, the result is kept for
+ * the latest read, and the canaries stay out of the tenant list and can't be taken by a caller.
+ */
+let site: TestSite;
+let first: IsolationCheckResult;
+let firstMs: number;
+beforeAll(async () => {
+  site = await startTestSite();
+  const started = Date.now();
+  const res = await site.call('POST', '/v1/isolation-checks');
+  firstMs = Date.now() - started;
+  expect(res.status, res.text).toBe(200);
+  first = res.body as IsolationCheckResult;
+}, 600_000);
+afterAll(async () => {
+  await site?.stop();
+});
+
+describe('the isolation check on the lab', () => {
+  it("passes: each canary reaches its own objects and none of the other canary's, on every backend", () => {
+    expect(first.crossings).toEqual([]);
+    expect(first.passed).toBe(true);
+    const byBackend = new Map<string, string[]>();
+    for (const p of first.probes) byBackend.set(p.backend, [...(byBackend.get(p.backend) ?? []), `${p.credential_of}->${p.object_of}:${p.result}`]);
+    for (const backend of ['dns', 'state', 'broker']) {
+      expect(byBackend.get(backend), backend).toEqual([
+        'canarya->canarya:works',
+        'canaryb->canaryb:works',
+        'canarya->canaryb:isolated',
+        'canaryb->canarya:isolated',
+      ]);
+    }
+    // A probe on the other canary's objects says what was refused, never a secret.
+    const state = first.probes.find((p) => p.backend === 'state' && p.result === 'isolated')!;
+    expect(state.detail).toMatch(/write of canary.\/isolation-probe: refused; read of .*: refused; list of canary.\/: refused/);
+    console.log(`first check (canaries created): ${firstMs} ms, ${first.probes.length} probes`);
+  });
+
+  it('made the canaries as tenants through the create run, left out of the list unless asked', async () => {
+    const runs = await site.client.workflow.list({ query: `WorkflowId = "${runIds.tenantCreate('canarya')}"` });
+    const found: string[] = [];
+    for await (const r of runs) found.push(r.status.name);
+    expect(found).toEqual(['COMPLETED']);
+    const plain = await site.call('GET', '/v1/tenants');
+    expect(plain.body.tenants.map((t: { name: string }) => t.name)).toEqual([]);
+    const asked = await site.call('GET', '/v1/tenants?canaries=true');
+    expect(asked.body.tenants.map((t: { name: string }) => t.name).sort()).toEqual(['canarya', 'canaryb']);
+    expect(asked.body.tenants.every((t: { status: string }) => t.status === 'ready')).toBe(true);
+  });
+
+  it('refuses the canary names to any caller', async () => {
+    const res = await site.call('POST', '/v1/tenants', { body: { name: 'canarya' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/reserved for the isolation check/);
+  });
+
+  it('runs again on the same canaries, each probe a step of the run, and the latest is the last run', async () => {
+    const started = Date.now();
+    const res = await site.call('POST', '/v1/isolation-checks');
+    const againMs = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(res.body.passed).toBe(true);
+    expect(res.body.run_id).not.toBe(first.run_id);
+    const latest = await site.call('GET', '/v1/isolation-checks/latest');
+    expect(latest.status).toBe(200);
+    expect(latest.body.run_id).toBe(res.body.run_id);
+    // Every probe is an activity of the check's run, visible in its history.
+    const history = await site.client.workflow.getHandle(runIds.isolationCheck, res.body.run_id).fetchHistory();
+    const probes = (history.events ?? [])
+      .flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])
+      .filter((n) => n.endsWith('.isolation-probe'));
+    expect(probes).toHaveLength(res.body.probes.length);
+    // And no credential of a canary is in it (the probes read them from the registry).
+    const text = JSON.stringify(history);
+    const canary = await site.registry.db.$client.unsafe<{ api_token: string }[]>('select api_token from canaries');
+    expect(canary).toHaveLength(2);
+    expect(text).not.toMatch(/tsig_secret|secret_key|api_token/);
+    console.log(`second check (canaries ready): ${againMs} ms`);
+  });
+
+  it("the probes leave nothing behind in the canaries' zones", async () => {
+    // An update the canary's own key may make still works, and nothing of the probe is in the zone.
+    const res = await site.call('GET', '/v1/isolation-checks/latest');
+    expect(res.body.probes.filter((p: { backend: string; result: string }) => p.backend === 'dns' && p.result === 'works')).toHaveLength(2);
+    const unsigned = await nsupdate(site.backends.pdns.dnsPort, 'canaryb.lab.example', undefined, ['update add x.canaryb.lab.example. 60 A 10.0.0.1']);
+    expect(unsigned.ok).toBe(false);
+  });
+
+  it('is operator only', async () => {
+    expect((await site.call('POST', '/v1/isolation-checks', { token: 'nope' })).status).toBe(401);
+  });
+});
