@@ -12,6 +12,7 @@ import type { CanaryPair, IsolationBackend } from '../../contracts/isolation-che
 import { attemptTenantCreate, type CreateRequest } from '../../contracts/tenant.js';
 import { getCanary, saveCanary } from '../../db/queries/isolation.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
+import { getBrokerAccount } from '../../db/queries/broker-accounts.js';
 import { open, openValue, seal, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';
 
@@ -24,6 +25,10 @@ const ACTOR = 'isolation-check';
  * canaries are real tenants, built by the steps and settings every tenant's are. A canary's
  * secrets a tenant's row keeps only as a hash (its API token, its broker password) are kept sealed
  * in `canaries`. Not a step: it writes no backend itself, its runs do.
+ *
+ * A canary that is ready is left as it is: re-ensuring its objects before each check would repair
+ * the very drift the check is there to find (a group or role a site's admin bound to every broker
+ * client, an update ACL widened on every zone).
  */
 export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
   const client = Context.current().client;
@@ -64,8 +69,9 @@ async function ensureCanaryTenant(deps: ActivityDeps, client: Client, taskQueue:
   await saveCanary(db, { name, apiToken: seal(keys, apiToken), brokerPassword: canary?.brokerPassword ?? seal(keys, mintBrokerPassword()) });
 }
 
-/** The canary's broker account, made (or made again) with the password the check keeps. */
+/** The canary's broker account, made with the password the check keeps when the registry holds none. */
 async function ensureCanaryBrokerAccount(deps: ActivityDeps, client: Client, taskQueue: string, name: CanaryName): Promise<void> {
+  if (await getBrokerAccount(deps.db, name, CANARY_BROKER_ACCOUNT)) return;
   const password = open(deps.keys, (await getCanary(deps.db, name))?.brokerPassword);
   if (!password) throw ApplicationFailure.nonRetryable(`canary ${name}'s broker password cannot be opened`, 'CanaryNotReady');
   const topics = `${name}/${CANARY_BROKER_TOPICS}`;
