@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { CANARY_NAMES, type CanaryName } from '../core/canaries.js';
 import type { IsolationBackend, IsolationCheckResult, ProbeFinding } from '../contracts/isolation-check.js';
@@ -23,9 +23,6 @@ const PROBE_OPTIONS: ActivityOptions = {
   ...STEP_OPTIONS,
   retry: { ...STEP_OPTIONS.retry, nonRetryableErrorTypes: ['IsolationCrossed', 'CanaryMissing'] },
 };
-
-/** The pause between two probes: a check sends each backend a handful of calls a second at most. */
-const PROBE_PAUSE_MS = 250;
 
 /** The credential each backend's probe presents, in the words of the finding. */
 const CREDENTIAL: Record<IsolationBackend, string> = {
@@ -56,8 +53,8 @@ export async function isolationCheck(): Promise<IsolationCheckResult> {
       [a, b],
       [b, a],
     ] as [CanaryName, CanaryName][]) {
+      // One probe at a time, each call paced by the site's bound on calls per backend (activities/backend-pace.ts).
       probes.push(await probe(backend, credentialOf, objectOf));
-      await sleep(PROBE_PAUSE_MS);
     }
   }
   const crossings = probes.filter((p) => p.result === 'crossed').map((p) => p.detail);

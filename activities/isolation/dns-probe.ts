@@ -2,6 +2,7 @@ import { CANARY_PROBE_LABEL } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { sendUpdate, type TsigKey } from '../dns/rfc2136.js';
 import type { ActivityDeps } from '../deps.js';
+import { paced } from '../backend-pace.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 
@@ -19,8 +20,13 @@ export async function dnsProbe(deps: ActivityDeps, input: ProbeInput): Promise<P
   const key: TsigKey = { name: from.identity.tsigKeyName, algorithm: from.identity.tsigAlgorithm, secret: from.secrets.tsigSecret! };
   const name = `${CANARY_PROBE_LABEL}.${to.identity.zone}`;
   const server = deps.site.dns.updateServer;
+  // Each update takes its slot of the site's bound on calls to PowerDNS (SITE_BACKEND_CALLS_PER_SECOND), as the service's own do.
+  await paced('powerdns');
   const added = await sendUpdate(server, to.identity.zone, [{ add: { name, type: 'TXT', ttl: 60, text: `probe by ${input.credentialOf}` } }], key);
   if (added !== 'NOERROR' && !REFUSALS.has(added)) throw new Error(`the update server answered ${added}`);
-  if (added === 'NOERROR') await sendUpdate(server, to.identity.zone, [{ deleteRRset: { name, type: 'TXT' } }], key);
+  if (added === 'NOERROR') {
+    await paced('powerdns');
+    await sendUpdate(server, to.identity.zone, [{ deleteRRset: { name, type: 'TXT' } }], key);
+  }
   return verdict('dns', 'TSIG key', input, [{ what: `update of zone ${to.identity.zone} (${added})`, reached: added === 'NOERROR' }]);
 }

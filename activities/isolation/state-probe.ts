@@ -2,6 +2,7 @@ import { CANARY_PROBE_LABEL } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { signRequest } from '../state/sigv4.js';
 import type { ActivityDeps } from '../deps.js';
+import { paced } from '../backend-pace.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict, type Attempt } from './verdict.js';
 
@@ -19,6 +20,8 @@ export async function stateProbe(deps: ActivityDeps, input: ProbeInput): Promise
   const call = async (method: string, path: string, query: Record<string, string> = {}, body?: string): Promise<number> => {
     const url = new URL(`${endpoint.replace(/\/$/, '')}/${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    // Each call takes its slot of the site's bound on calls to MinIO (SITE_BACKEND_CALLS_PER_SECOND).
+    await paced('minio');
     const headers = signRequest({ method, url, ...(body !== undefined ? { body } : {}) }, creds, { region });
     const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(deps.site.backendTimeoutMs) });
     await res.arrayBuffer();

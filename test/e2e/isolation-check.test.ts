@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIds } from '../../contracts/ids.js';
 import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
@@ -92,6 +94,14 @@ describe('the isolation check on the lab', () => {
     expect(res.body.probes.filter((p: { backend: string; result: string }) => p.backend === 'dns' && p.result === 'works')).toHaveLength(2);
     const unsigned = await nsupdate(site.backends.pdns.dnsPort, 'canaryb.lab.example', undefined, ['update add x.canaryb.lab.example. 60 A 10.0.0.1']);
     expect(unsigned.ok).toBe(false);
+  });
+
+  it('tenantctl reads the latest (exit 0 when it passed) and lists the canaries when asked', async () => {
+    const env = { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken };
+    const latest = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'isolation-check', 'latest', '--output', 'json'], { env });
+    expect(JSON.parse(latest.stdout).passed).toBe(true);
+    const list = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'tenant', 'list', '--canaries', '--output', 'json'], { env });
+    expect(JSON.parse(list.stdout).tenants.map((t: { name: string }) => t.name)).toEqual(['canarya', 'canaryb']);
   });
 
   it('is operator only', async () => {

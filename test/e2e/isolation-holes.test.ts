@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
 import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
 import { stateAccessKey } from '../../core/identity.js';
-import { startTestSite, type TestSite } from '../support/site.js';
+import { startPrometheus, type RunningPrometheus } from '../../apps/lab/servers/prometheus.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
 /**
  * Issue 49: a hole opened on purpose in each backend the lab runs, as a site's own admin might
@@ -12,8 +15,12 @@ import { startTestSite, type TestSite } from '../support/site.js';
  */
 let site: TestSite;
 let admin: DynsecControl;
+let prom: RunningPrometheus;
 beforeAll(async () => {
-  site = await startTestSite();
+  site = await startTestSite({ env: { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } });
+  prom = await startPrometheus({ targets: { worker: [new URL(site.workerMetricsUrl!).host] }, scrapeIntervalSeconds: 1 });
+  // Prometheus holds a sample of the zeroed crossing counters before any check, so increase() sees the first crossing.
+  await waitFor(async () => (await prom.query('provisioning_isolation_checks_total{result="crossed"}')).length > 0, 30_000);
   const broker = site.backends.mosquitto!;
   admin = createDynsecControl({ url: broker.url, adminUser: broker.adminUser, adminPassword: broker.adminPassword, timeoutMs: 3000 });
   // The first check makes the canaries and passes (test/e2e/isolation-check.test.ts asserts it in full).
@@ -21,6 +28,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => {
   await admin?.close();
+  await prom?.stop();
   await site?.stop();
 });
 
@@ -31,11 +39,16 @@ async function check(): Promise<IsolationCheckResult> {
 }
 
 /** The check's crossings with the hole open, and whether it passed once the hole is closed. */
-async function withHole(open: () => Promise<void>, close: () => Promise<void>): Promise<{ opened: IsolationCheckResult; closed: IsolationCheckResult }> {
+async function withHole(
+  open: () => Promise<void>,
+  close: () => Promise<void>,
+  whileOpen: () => Promise<void> = async () => {},
+): Promise<{ opened: IsolationCheckResult; closed: IsolationCheckResult }> {
   await open();
   let opened: IsolationCheckResult;
   try {
     opened = await check();
+    await whileOpen();
   } finally {
     await close();
   }
@@ -60,6 +73,10 @@ describe('a hole opened on purpose', () => {
     expect(opened.passed).toBe(false);
     expect(opened.crossings).toEqual(["dns: canary canarya's TSIG key reached canary canaryb's objects (update of zone canaryb.lab.example (NOERROR))"]);
     expect(closed.passed).toBe(true);
+    // The alert fires in the real Prometheus, for that backend only.
+    const firing = async () => (await prom.query('ALERTS{alertname="ProvisioningIsolationCrossed",alertstate="firing"}')).map((v) => v.metric.backend);
+    await waitFor(async () => (await firing()).length > 0, 30_000);
+    expect(await firing()).toEqual(['dns']);
   });
 
   it("Mosquitto: a role allowing every topic bound to canarya's client ahead of its own", async () => {
@@ -118,6 +135,16 @@ describe('a hole opened on purpose', () => {
       },
       async () => {
         user.policies = before;
+      },
+      async () => {
+        // tenantctl says so too, and exits 5 for a script to act on.
+        const env = { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken };
+        const run = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'isolation-check', 'latest', '--output', 'json'], { env }).then(
+          () => ({ code: 0, stderr: '' }),
+          (err: { code: number; stderr: string }) => err,
+        );
+        expect(run.code).toBe(5);
+        expect(run.stderr).toContain("isolation crossed:\n  state: canary canarya's state-store key reached canary canaryb's objects");
       },
     );
     expect(crossed(opened)).toEqual(['state canarya->canaryb']);
