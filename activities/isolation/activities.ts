@@ -5,6 +5,8 @@ import { brokerProbe } from './broker-probe.js';
 import { ensureCanaries } from './canaries.js';
 import { dnsProbe } from './dns-probe.js';
 import { stateProbe } from './state-probe.js';
+import { logStoreProbe } from './log-store-probe.js';
+import { dashboardsProbe } from './dashboards-probe.js';
 
 /**
  * The isolation check's activities (workflows/isolation-check.ts). Each probe is a step activity
@@ -19,6 +21,8 @@ export function isolationActivities(deps: ActivityDeps) {
     'dns.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => dnsProbe(deps, input),
     'state.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => stateProbe(deps, input),
     'broker.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => brokerProbe(deps, input),
+    'log-store.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => logStoreProbe(deps, input),
+    'dashboards.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => dashboardsProbe(deps, input),
     /** The check's result, kept for `GET /v1/isolation-checks/latest`. */
     saveIsolationCheck: (input: { runId: string; workflowId: string; result: IsolationCheckResult }): Promise<void> =>
       saveIsolationCheck(deps.db, {

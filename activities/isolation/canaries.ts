@@ -41,6 +41,8 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
     ['dns', true],
     ['state', true],
     ['broker', deps.site.broker !== undefined],
+    ['log-store', deps.site.logStore !== undefined],
+    ['dashboards', deps.site.grafana !== undefined],
   ];
   return { backends: all.filter(([, on]) => on).map(([b]) => b), skipped: all.filter(([, on]) => !on).map(([b]) => b) };
 }

@@ -1,8 +1,8 @@
 import { CANARY_PROBE_LABEL } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
+import { BackendHttp } from '../http.js';
 import { signRequest } from '../state/sigv4.js';
 import type { ActivityDeps } from '../deps.js';
-import { paced } from '../backend-pace.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict, type Attempt } from './verdict.js';
 
@@ -10,23 +10,20 @@ import { verdict, type Attempt } from './verdict.js';
  * `state.isolation-probe`: the credential's state key, signed as any S3 client signs (SigV4),
  * writes, reads and lists below the object's key prefix in the site's state bucket, then deletes
  * what it wrote. A 403 is a refusal; a success, or a 404 (the policy let the read through to a
- * key that is not there), reached; anything else is a failure to retry.
+ * key that is not there), reached; anything else fails the probe (BackendHttp: paced by the site's
+ * bound on calls to MinIO, its CA checked, each call bounded).
  */
 export async function stateProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
   const [from, to] = await Promise.all([canaryCredentials(deps, input.credentialOf), canaryCredentials(deps, input.objectOf)]);
-  const { endpoint, bucket, region } = deps.site.state;
+  const { endpoint, bucket, region, ca } = deps.site.state;
+  const http = new BackendHttp('minio', endpoint, {}, deps.site.backendTimeoutMs, { ca });
   const creds = { accessKey: from.identity.stateAccessKey, secretKey: from.secrets.stateSecret! };
   const key = `${to.identity.stateKeyPrefix}${CANARY_PROBE_LABEL}`;
   const call = async (method: string, path: string, query: Record<string, string> = {}, body?: string): Promise<number> => {
     const url = new URL(`${endpoint.replace(/\/$/, '')}/${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    // Each call takes its slot of the site's bound on calls to MinIO (SITE_BACKEND_CALLS_PER_SECOND).
-    await paced('minio');
     const headers = signRequest({ method, url, ...(body !== undefined ? { body } : {}) }, creds, { region });
-    const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(deps.site.backendTimeoutMs) });
-    await res.arrayBuffer();
-    if (res.status >= 500 || (res.status >= 300 && ![403, 404].includes(res.status))) throw new Error(`the state store answered ${method} with ${res.status}`);
-    return res.status;
+    return (await http.call({ method, path, query, headers, ...(body !== undefined ? { body } : {}), accept: [403, 404] })).status;
   };
   const attempts: Attempt[] = [];
   const write = await call('PUT', `${bucket}/${key}`, {}, `probe by ${input.credentialOf}`);

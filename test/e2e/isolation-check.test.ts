@@ -32,7 +32,7 @@ describe('the isolation check on the lab', () => {
     expect(first.passed).toBe(true);
     const byBackend = new Map<string, string[]>();
     for (const p of first.probes) byBackend.set(p.backend, [...(byBackend.get(p.backend) ?? []), `${p.credential_of}->${p.object_of}:${p.result}`]);
-    for (const backend of ['dns', 'state', 'broker']) {
+    for (const backend of ['dns', 'state', 'broker', 'log-store', 'dashboards']) {
       expect(byBackend.get(backend), backend).toEqual([
         'canarya->canarya:works',
         'canaryb->canaryb:works',
