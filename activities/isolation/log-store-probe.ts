@@ -34,7 +34,7 @@ export async function logStoreProbe(deps: ActivityDeps, input: ProbeInput): Prom
   await ship(http, from, marker, account);
   const control = input.credentialOf === input.objectOf ? marker : `isolation-probe control ${randomUUID()}`;
   if (control !== marker) await ship(http, to, control, account);
-  const seen = await landed(http, to, control, marker);
+  const seen = await landed(http, to, account, control, marker);
   return verdict('log-store', 'log tokens', input, [
     { what: `read of account ${account}'s stream (${read.status})`, reached: read.status < 300 },
     { what: `ingest into account ${account}'s stream`, reached: seen },
@@ -51,11 +51,16 @@ async function ship(http: BackendHttp, who: CanaryCredentials, line: string, acc
   });
 }
 
-/** Whether `marker` is in the object's project 0, once `control` shows there (its own read token). */
-async function landed(http: BackendHttp, to: CanaryCredentials, control: string, marker: string): Promise<boolean> {
+/**
+ * Whether `marker` is in the object's project 0, once `control` shows there: read with the object's
+ * own read token, naming its own account in every header a gateway or the store may go by, so a
+ * route that passes the client's headers through still reads the right stream.
+ */
+async function landed(http: BackendHttp, to: CanaryCredentials, account: string, control: string, marker: string): Promise<boolean> {
   const deadline = Date.now() + LANDING_MS;
+  const headers = { authorization: `Bearer ${to.secrets.logReadToken}`, [LOG_SELECT_HEADER]: `${account}-0`, AccountID: account, ProjectID: '0' };
   for (;;) {
-    const answer = await http.call({ path: '/select/logsql/query', query: { query: '*' }, headers: { authorization: `Bearer ${to.secrets.logReadToken}` } });
+    const answer = await http.call({ path: '/select/logsql/query', query: { query: '*' }, headers });
     const lines = answer.text.split('\n').filter(Boolean);
     const has = (text: string) => lines.some((l) => l.includes(text));
     if (has(control)) return has(marker);

@@ -155,4 +155,44 @@ describe('a hole opened on purpose', () => {
     expect([...(site.backends.minio.state.buckets.get(site.config.site!.state.bucket)?.keys() ?? [])].filter((k) => k.includes('isolation-probe'))).toEqual([]);
     expect(closed.passed).toBe(true);
   });
+
+  it('Caddy: a route on the log gateway that proxies /select/* without the token match', async () => {
+    const gw = site.backends.logStore!;
+    const routes = `${gw.caddy.adminUrl}/config/apps/http/servers/${gw.server}/routes`;
+    const { opened, closed } = await withHole(
+      async () => {
+        // Ahead of the tenants' routes, as a site's own hand-written route would be.
+        const res = await fetch(`${routes}/0`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ match: [{ path: ['/select/*'] }], handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: gw.upstream }] }] }),
+        });
+        expect(res.status, await res.text()).toBe(200);
+      },
+      async () => {
+        expect((await fetch(`${routes}/0`, { method: 'DELETE' })).status).toBe(200);
+      },
+    );
+    expect(crossed(opened)).toEqual(['log-store canarya->canaryb', 'log-store canaryb->canarya']);
+    expect(opened.crossings[0]).toMatch(/^log-store: canary canarya's log tokens reached canary canaryb's objects \(read of account \d+'s stream \(200\)\)$/);
+    expect(closed.passed).toBe(true);
+  });
+
+  it("Grafana: canarya's dashboard login also a Viewer of canaryb's organization", async () => {
+    const grafana = site.backends.grafana!.state;
+    const user = grafana.userByLoginOrEmail('tenant-canarya')!;
+    const orgB = (await site.call('GET', '/v1/tenants?canaries=true')).body.tenants.find((t: { name: string }) => t.name === 'canaryb').dashboard
+      .org_id as number;
+    const { opened, closed } = await withHole(
+      async () => grafana.setRole(orgB, user.id, 'Viewer'),
+      async () => {
+        grafana.members.get(orgB)!.delete(user.id);
+      },
+    );
+    expect(crossed(opened)).toEqual(['dashboards canarya->canaryb']);
+    expect(opened.crossings).toEqual([
+      `dashboards: canary canarya's dashboard login reached canary canaryb's objects (sign-in to organization ${orgB} as Viewer)`,
+    ]);
+    expect(closed.passed).toBe(true);
+  });
 });
