@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { connect, type MqttClient } from 'mqtt';
 import { CANARY_BROKER_ACCOUNT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import type { ActivityDeps } from '../deps.js';
 import { paced } from '../backend-pace.js';
+import { brokerLogin } from '../broker/login.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 
@@ -22,7 +21,11 @@ export async function brokerProbe(deps: ActivityDeps, input: ProbeInput): Promis
   const topic = `${to.identity.name}/probe/isolation`;
   // The login, the publish and the subscribe each take a slot of the site's bound on calls to the broker.
   await paced('broker');
-  const client = await login(broker.url, broker.ca, `${from.identity.name}-${CANARY_BROKER_ACCOUNT}`, from.secrets.brokerPassword, deps.site.backendTimeoutMs);
+  const client = await brokerLogin(
+    broker.url,
+    { username: `${from.identity.name}-${CANARY_BROKER_ACCOUNT}`, password: from.secrets.brokerPassword },
+    { timeoutMs: deps.site.backendTimeoutMs, ca: broker.ca, clientIdPrefix: 'isolation' },
+  );
   try {
     await paced('broker');
     const published = await client.publishAsync(topic, `probe by ${input.credentialOf}`, { qos: 1 }).then(
@@ -41,35 +44,4 @@ export async function brokerProbe(deps: ActivityDeps, input: ProbeInput): Promis
   } finally {
     await client.endAsync(true);
   }
-}
-
-function login(url: string, ca: string | undefined, username: string, password: string, timeoutMs: number): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = connect(url, {
-      username,
-      password,
-      protocolVersion: 5,
-      clientId: `isolation-${randomUUID()}`,
-      reconnectPeriod: 0,
-      connectTimeout: timeoutMs,
-      clean: true,
-      // Always verified; a private CA replaces the public roots for this broker, as for the service's own connection.
-      ...(ca ? { ca, rejectUnauthorized: true } : {}),
-    });
-    const timer = setTimeout(() => {
-      client.end(true);
-      reject(new Error(`the broker did not answer the login within ${timeoutMs} ms`));
-    }, timeoutMs + 500);
-    client.once('connect', () => {
-      clearTimeout(timer);
-      client.removeAllListeners('error');
-      client.on('error', () => {});
-      resolve(client);
-    });
-    client.once('error', (err) => {
-      clearTimeout(timer);
-      client.end(true);
-      reject(err);
-    });
-  });
 }
