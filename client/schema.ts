@@ -4620,11 +4620,11 @@ export interface components {
             crossings: string[];
             probes: components["schemas"]["IsolationProbe"][];
             /** @description backends this site does not run, or the check does not probe yet */
-            skipped: ("dns" | "state" | "broker" | "log-store" | "dashboards")[];
+            skipped: ("api" | "dns" | "state" | "broker" | "log-store" | "dashboards")[];
         };
         IsolationProbe: {
             /** @enum {string} */
-            backend: "dns" | "state" | "broker" | "log-store" | "dashboards";
+            backend: "api" | "dns" | "state" | "broker" | "log-store" | "dashboards";
             /** @description the kind of credential presented (`TSIG key`, `state-store key`, `broker account`), never the credential */
             credential: string;
             /** @enum {string} */

@@ -6,7 +6,7 @@
 import type { CanaryName } from '../core/canaries.js';
 
 /** The backends a probe reaches, as their step areas name them. */
-export type IsolationBackend = 'dns' | 'state' | 'broker' | 'log-store' | 'dashboards';
+export type IsolationBackend = 'api' | 'dns' | 'state' | 'broker' | 'log-store' | 'dashboards';
 
 /** `own`: a canary's credential against its own object (the check itself works); `cross`: against the other's. */
 export interface ProbeInput {

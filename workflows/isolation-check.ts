@@ -26,6 +26,7 @@ const PROBE_OPTIONS: ActivityOptions = {
 
 /** The credential each backend's probe presents, in the words of the finding. */
 const CREDENTIAL: Record<IsolationBackend, string> = {
+  api: 'API token',
   dns: 'TSIG key',
   state: 'state-store key',
   broker: 'broker account',

@@ -7,6 +7,7 @@ import { dnsProbe } from './dns-probe.js';
 import { stateProbe } from './state-probe.js';
 import { logStoreProbe } from './log-store-probe.js';
 import { dashboardsProbe } from './dashboards-probe.js';
+import { apiProbe } from './api-probe.js';
 
 /**
  * The isolation check's activities (workflows/isolation-check.ts). Each probe is a step activity
@@ -18,6 +19,7 @@ import { dashboardsProbe } from './dashboards-probe.js';
 export function isolationActivities(deps: ActivityDeps) {
   return {
     ensureCanaries: () => ensureCanaries(deps),
+    'api.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => apiProbe(deps, input),
     'dns.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => dnsProbe(deps, input),
     'state.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => stateProbe(deps, input),
     'broker.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => brokerProbe(deps, input),

@@ -38,6 +38,7 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
     if (deps.site.broker) await ensureCanaryBrokerAccount(deps, client, taskQueue, name);
   }
   const all: [IsolationBackend, boolean][] = [
+    ['api', deps.site.apiUrl !== undefined],
     ['dns', true],
     ['state', true],
     ['broker', deps.site.broker !== undefined],

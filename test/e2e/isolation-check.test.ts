@@ -107,4 +107,21 @@ describe('the isolation check on the lab', () => {
   it('is operator only', async () => {
     expect((await site.call('POST', '/v1/isolation-checks', { token: 'nope' })).status).toBe(401);
   });
+
+  it("with SITE_API_URL, each canary's API token is tried on the other's routes too", async () => {
+    // A worker process of the site told where tenants reach the API (the in-process one is not).
+    await site.stopWorker();
+    site.spawnWorker({ SITE_API_URL: site.url });
+    const res = await site.call('POST', '/v1/isolation-checks');
+    expect(res.status, res.text).toBe(200);
+    const api = (res.body as IsolationCheckResult).probes.filter((p) => p.backend === 'api');
+    expect(api.map((p) => `${p.credential_of}->${p.object_of}:${p.result}`)).toEqual([
+      'canarya->canarya:works',
+      'canaryb->canaryb:works',
+      'canarya->canaryb:isolated',
+      'canaryb->canarya:isolated',
+    ]);
+    expect(api[2]!.detail).toMatch(/^GET \/v1\/tenants\/canaryb \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/records \(40[34]\): refused$/);
+    expect(res.body.passed).toBe(true);
+  });
 });

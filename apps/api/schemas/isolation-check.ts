@@ -3,7 +3,7 @@ import { CANARY_NAMES } from '../../../core/canaries.js';
 import type { IsolationCheckResult } from '../../../contracts/isolation-check.js';
 import { DateTime } from './common.js';
 
-export const ISOLATION_BACKENDS = ['dns', 'state', 'broker', 'log-store', 'dashboards'] as const;
+export const ISOLATION_BACKENDS = ['api', 'dns', 'state', 'broker', 'log-store', 'dashboards'] as const;
 
 export const IsolationProbe = z
   .object({
