@@ -3,6 +3,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIds } from '../../contracts/ids.js';
 import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
+import { sealKeys } from '../../apps/config/keys.js';
+import { CANARY_NAMES } from '../../core/canaries.js';
+import { getCanary } from '../../db/queries/isolation.js';
+import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
+import { open } from '../../db/seal.js';
 import { nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
@@ -56,6 +61,28 @@ describe('the isolation check on the lab', () => {
     const asked = await site.call('GET', '/v1/tenants?canaries=true');
     expect(asked.body.tenants.map((t: { name: string }) => t.name).sort()).toEqual(['canarya', 'canaryb']);
     expect(asked.body.tenants.every((t: { status: string }) => t.status === 'ready')).toBe(true);
+  });
+
+  it("keeps every canary secret out of the logs and of the check's history", async () => {
+    const keys = sealKeys(site.config.site!);
+    const secrets: string[] = [];
+    for (const name of CANARY_NAMES) {
+      const row = (await getTenantRow(site.registry.db, name))!;
+      const canary = (await getCanary(site.registry.db, name))!;
+      secrets.push(...Object.values(openSecrets(keys, row)).filter((v): v is string => typeof v === 'string'));
+      secrets.push(open(keys, canary.apiToken)!, open(keys, canary.brokerPassword)!);
+    }
+    expect(secrets.length).toBeGreaterThanOrEqual(14);
+    const history = JSON.stringify(await site.client.workflow.getHandle(runIds.isolationCheck, first.run_id).fetchHistory());
+    for (const secret of secrets) {
+      expect(site.logs.some((l) => l.includes(secret))).toBe(false);
+      expect(history.includes(secret)).toBe(false);
+    }
+  });
+
+  it('is left out of the reconcile sweep and its counts', async () => {
+    const swept = await site.client.workflow.execute('reconcileSweep', { workflowId: `sweep-${Date.now()}`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
+    expect(swept).toMatchObject({ tenants: 0, reconciled: [], failed: [], skipped: [] });
   });
 
   it('refuses the canary names to any caller', async () => {
