@@ -9,7 +9,8 @@ import { getCanary } from '../../db/queries/isolation.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
 import { open } from '../../db/seal.js';
 import { nsupdate } from '../support/pdns.js';
-import { startTestSite, type TestSite } from '../support/site.js';
+import { ensureIsolationCheckSchedule } from '../../temporal/schedules.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
 /**
  * Issue 49: the isolation check on the lab. The canaries are made by the check's first run through
@@ -129,6 +130,24 @@ describe('the isolation check on the lab', () => {
     expect(JSON.parse(latest.stdout).passed).toBe(true);
     const list = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'tenant', 'list', '--canaries', '--output', 'json'], { env });
     expect(JSON.parse(list.stdout).tenants.map((t: { name: string }) => t.name)).toEqual(['canarya', 'canaryb']);
+  });
+
+  it('is scheduled on the site interval, a tick skipped while a check runs', async () => {
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    // Ensuring again (every worker start) updates in place.
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    const schedule = site.client.schedule.getHandle(runIds.isolationCheckSchedule);
+    const desc = await schedule.describe();
+    const next = desc.info.nextActionTimes.map((d) => d.getTime());
+    expect(next.slice(1).map((t, i) => t - next[i]!)).toEqual(next.slice(1).map(() => 3_600_000));
+    expect(desc.policies.overlap).toBe('SKIP');
+    expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'isolationCheck', workflowId: runIds.isolationCheck });
+    // A tick run now is a check like an operator's, and its result becomes the latest.
+    const before = (await site.call('GET', '/v1/isolation-checks/latest')).body.run_id;
+    await schedule.trigger();
+    await waitFor(async () => (await site.call('GET', '/v1/isolation-checks/latest')).body.run_id !== before, 60_000);
+    expect((await site.call('GET', '/v1/isolation-checks/latest')).body.passed).toBe(true);
+    await schedule.delete();
   });
 
   it('is operator only', async () => {
