@@ -404,6 +404,15 @@ export interface paths {
                         "application/json": components["schemas"]["TenantList"];
                     };
                 };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description no token or an unrecognised one */
                 401: {
                     headers: {
@@ -615,7 +624,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description only runs of this operation */
-                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
                     /** @description only runs in this status */
                     status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
                     /** @description runs per page, 1 to 100 (default 20) */
@@ -709,7 +718,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description only runs of this operation */
-                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
                     /** @description only runs in this status */
                     status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
                     /** @description runs per page, 1 to 100 (default 20) */
@@ -4501,7 +4510,7 @@ export interface components {
             /** @description the Temporal run id of this execution (a workflow id is reused: create, delete, create again) */
             run_id: string;
             /** @enum {string} */
-            operation: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+            operation: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
             /**
              * @description absent for the sweep
              * @example acme

@@ -16,7 +16,7 @@ export const route = createRoute({
         .openapi({ description: "also the isolation check's two canary tenants (`canarya`, `canaryb`), which the list leaves out by default" }),
     }),
   },
-  responses: responses({ 200: ['tenants', TenantList] }, [401, 403, 501, 503]),
+  responses: responses({ 200: ['tenants', TenantList] }, [400, 401, 403, 501, 503]),
 });
 
 // Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
