@@ -1,7 +1,6 @@
 import type { SiteSettings } from '../core/site.js';
 import type { Site } from './site.js';
 import { BackendHttp } from './http.js';
-import type { TenantStep } from './tenant-step-module.js';
 
 /**
  * A backend area (`activities/<area>/area.ts`): how the site's settings bind the area's port to its
@@ -22,8 +21,6 @@ export interface BackendArea<K extends string = string, P = unknown, S extends S
   bind(site: Site, timeoutMs: number): P;
   /** The product's read-only checks; none when the site does not configure it. */
   probes?(site: Site, timeoutMs: number): Probe[];
-  /** The tenant steps this backend serves (`step.ts` in the area's folder). */
-  steps?: readonly TenantStep[];
   /**
    * Closes what the bound port holds open of its own (a connection that reconnects by itself),
    * so a worker that stopped holds nothing that keeps its process alive. None for a port whose

@@ -4,6 +4,9 @@
  * Grafana. A token bucket per backend: up to a second's worth of calls at once, then the rate;
  * a call over it waits its turn (in arrival order) rather than failing. Per worker process:
  * N workers send at most N times the rate. Off (no bound) when the rate is 0.
+ * Hand-written: ten lines of arithmetic on an injected clock, for which a throttle library would
+ * be a dependency and timers of its own (docs/decisions.md, "SigV4 through aws4, and the rest of
+ * issue 46's item 5").
  */
 export class Pacer {
   private tokens: number;

@@ -1,4 +1,6 @@
-import { isRegistryQueryUnreachable } from '../db/unreachable.js';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { REGISTRY_UNAVAILABLE } from '../core/failure-types.js';
+import { isDriverConnectionLost, isRegistryUnreachable } from '../db/unreachable.js';
 import { registryUnavailable, StepFailure } from './step-failure.js';
 
 /**
@@ -12,9 +14,55 @@ import { registryUnavailable, StepFailure } from './step-failure.js';
 export function waitingOutTheRegistry<A extends Record<string, unknown>>(activities: A): A {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(activities)) {
-    out[name] = name.includes('.') && typeof fn === 'function' ? registryAwareStep(fn as (...a: unknown[]) => Promise<unknown>) : fn;
+    if (typeof fn !== 'function') out[name] = fn;
+    else
+      out[name] = name.includes('.')
+        ? registryAwareStep(fn as (...a: unknown[]) => Promise<unknown>)
+        : registryActivity(fn as (...a: unknown[]) => Promise<unknown>);
   }
   return out as A;
+}
+
+/**
+ * How many attempts a registry activity's own fault gets (a bug, a constraint): the registry being
+ * away is not one of them.
+ */
+export const REGISTRY_FAULT_ATTEMPTS = 5;
+
+/**
+ * A registry activity (a local activity: `prepareTenant`, `finishAttempt`, a lease) is retried
+ * while the registry is away, for as long as its options allow (REGISTRY_OPTIONS: a lease's
+ * lifetime), and only REGISTRY_FAULT_ATTEMPTS times for anything else. Five quick attempts used to
+ * cover both: a cut of 6 s outlasted them after `finishAttempt` had committed the tenant ready, the
+ * attempt failed, its caller got 503, and the repeat found the tenant ready and answered 409, the
+ * secrets never shown (the database-cut test).
+ */
+function registryActivity(activity: (...a: unknown[]) => Promise<unknown>) {
+  return async function registryActivityWaitingOutTheRegistry(...args: unknown[]): Promise<unknown> {
+    try {
+      return await activity(...args);
+    } catch (err) {
+      if (isRegistryUnreachable(err)) throw ApplicationFailure.create({ message: 'the registry is unreachable', type: REGISTRY_UNAVAILABLE });
+      if (err instanceof ApplicationFailure && err.nonRetryable) throw err;
+      if (attemptOf() < REGISTRY_FAULT_ATTEMPTS) throw err;
+      const e = err instanceof Error ? err : new Error(String(err));
+      throw ApplicationFailure.create({
+        message: e.message,
+        type: (err instanceof ApplicationFailure ? err.type : undefined) ?? e.name,
+        nonRetryable: true,
+        cause: e,
+      });
+    }
+  };
+}
+
+/** The attempt being run; 1 outside an activity (a direct call: the bench). */
+function attemptOf(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
 }
 
 function registryAwareStep(step: (...a: unknown[]) => Promise<unknown>) {
@@ -23,7 +71,7 @@ function registryAwareStep(step: (...a: unknown[]) => Promise<unknown>) {
       return await step(...args);
     } catch (err) {
       const cause = err instanceof StepFailure ? err.reason : err;
-      if (!isRegistryQueryUnreachable(cause)) throw err;
+      if (!isDriverConnectionLost(cause)) throw err;
       throw registryUnavailable();
     }
   };

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { BackendError } from '../core/backend-outcome.js';
 import { withoutHosts } from '../core/without-hosts.js';
 import { REGISTRY_UNAVAILABLE } from '../core/failure-types.js';
-import { isRegistryQueryUnreachable } from '../db/unreachable.js';
+import { isDriverConnectionLost } from '../db/unreachable.js';
 
 /**
  * How every backend step leaves its activity, whatever its area (tenant, workload, record,
@@ -82,7 +82,7 @@ export async function asBackendStep<T>(
     if (err instanceof ApplicationFailure) throw err;
     const failure = err instanceof StepFailure ? err : new StepFailure(step, err);
     const cause = failure.reason;
-    if (isRegistryQueryUnreachable(cause)) throw registryUnavailable();
+    if (isDriverConnectionLost(cause)) throw registryUnavailable();
     const answer = redact(cause instanceof BackendError ? cause.detail : cause instanceof Error ? cause.message : String(cause), secrets);
     // The history's copy is what reads and 502 bodies show (core/object-life.ts): no host either.
     const details: StepFailureDetails =

@@ -4,7 +4,7 @@ import type { ReconcileMode } from '../core/backend-outcome.js';
  * What the tenant step activities (activities/tenant/step-activities.ts) and the reconcile
  * activities of the areas' objects are given. Apart from the step activities because the areas'
  * step modules read it: importing it from there closed a runtime import loop back through
- * activities/step-registry.ts to the areas (test/contract/import-cycles.test.ts).
+ * the step list (activities/tenant-steps.ts) to the areas (test/contract/import-cycles.test.ts).
  */
 
 /** What every tenant step activity is given: the tenant's name and index, never a secret. */

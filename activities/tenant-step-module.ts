@@ -1,5 +1,5 @@
 import type { Site } from './site.js';
-import type { TenantStepName } from '../core/step-table.js';
+import type { RemovalStep, StepName, TenantStepName } from '../core/step-table.js';
 import type { ObjectOutcome } from '../core/backend-outcome.js';
 import type { ActivityDeps } from './deps.js';
 import type { TenantIdentity } from '../core/identity.js';
@@ -19,22 +19,13 @@ export interface TenantFacts {
 
 /**
  * One backend step of a tenant, beside the adapter of its product (`activities/<area>/step.ts`),
- * listed in its area's `steps` (`activities/<area>/area.ts`). `ensure` adopts and corrects what
- * exists and reports per object what it found; `remove` is idempotent. A step with a `create` place
- * has an ensure, one with a `removal` place a remove. Each runs as its own Temporal activity
- * (`<name>.ensure`, `<name>.remove`). `npm run openapi:write` copies the names and places into
- * `core/tenant-steps.generated.ts`, where the workflows and the API read them.
+ * bound to its name in activities/tenant-steps.ts; its places are its name's in the step list
+ * (core/step-table.ts). `ensure` adopts and corrects what exists and reports per object what it
+ * found; `remove` is idempotent. Each runs as its own Temporal activity (`<name>.ensure`,
+ * `<name>.plan`, `<name>.remove`).
  */
 export interface TenantStep<N extends TenantStepName = TenantStepName> {
   name: N;
-  /** The step's place in a create (1 runs first), or null when no create runs it. */
-  create: number | null;
-  /**
-   * The step's place in a delete (1 runs first; spec: Delete removes ...), or null when a delete
-   * leaves it alone: the fabric network is the operator's to remove, and delete is refused while
-   * the fabric still carries the zone.
-   */
-  removal: number | null;
   /** Whether this site runs the step for this tenant (its backend configured, something to do). */
   appliesTo(site: Site, facts: TenantFacts): boolean;
   ensure?(ctx: TenantStepContext): Promise<ObjectOutcome[]>;
@@ -45,3 +36,8 @@ export interface TenantStep<N extends TenantStepName = TenantStepName> {
   plan?(ctx: TenantStepContext): Promise<ObjectOutcome[]>;
   remove?(ctx: TenantStepContext): Promise<void>;
 }
+
+/** What the step list asks of the module of step N: an ensure and a plan when a create runs it, a remove when a delete does. */
+export type StepModule<N extends TenantStepName> = TenantStep<N> &
+  (N extends StepName ? Required<Pick<TenantStep, 'ensure' | 'plan'>> : unknown) &
+  (N extends RemovalStep ? Required<Pick<TenantStep, 'remove'>> : unknown);

@@ -32,7 +32,7 @@ export interface IssuedCertificate {
 }
 
 export interface CertificateIssuer {
-  inspectCsr(pem: string): CsrInspection;
+  inspectCsr(pem: string): Promise<CsrInspection>;
   /** Throws CertificateRequestRefused (a 400) for a bad request, BackendError when the CA cannot sign. */
   issue(req: IssueRequest): Promise<IssuedCertificate>;
   /** The issuing CA certificate. */

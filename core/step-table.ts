@@ -1,33 +1,28 @@
-import { TENANT_STEPS } from './tenant-steps.generated.js';
-
 /**
- * The tenant's backend steps as the workflows and the API see them: names, create order, removal
- * order, the API's step enum and the activity types. The rows are generated (`npm run
- * openapi:write`) from the step modules the areas list (`activities/<area>/step.ts`, listed in the
- * area's `steps`, the area in activities/backend-areas.ts): a new backend step is one module in its
- * area's folder and one line in the areas' list. Pure data (workflows import it).
+ * The tenant's backend steps as the workflows, the API and the worker see them: the one list of
+ * them, hand-written, in the two orders the spec gives ("The steps of create, in order: ..." and
+ * "Delete removes: ..."). A new step is its folder (`activities/<area>/step.ts`, bound by name in
+ * activities/tenant-steps.ts, where the typecheck fails until every name here has its module) and
+ * its name in each order it runs in. Pure data (workflows import it).
  *
- * A step with no `removal` is one a delete leaves alone (the fabric network is the operator's to
- * remove, and delete is refused while the fabric still carries the zone). `create` false: a step a
- * delete runs that no create does (the tenant's broker accounts and Wi-Fi keys are made by their
- * own routes).
+ * A step only in `removal` is one no create runs (the tenant's broker accounts and Wi-Fi keys are
+ * made by their own routes); one only in `create` is one a delete leaves alone (the fabric network
+ * is the operator's to remove, and delete is refused while the fabric still carries the zone).
  */
-export { TENANT_STEPS };
-
-type Row = (typeof TENANT_STEPS)[number];
+export const TENANT_STEPS = {
+  create: ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'],
+  removal: ['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards'],
+} as const;
 
 /** A step a tenant create runs (the spec's `step.name` enum). */
-export type StepName = Extract<Row, { create: true }>['name'];
+export type StepName = (typeof TENANT_STEPS.create)[number];
 /** A step a tenant delete runs. */
-export type RemovalStep = Extract<Row, { removal: number }>['name'];
+export type RemovalStep = (typeof TENANT_STEPS.removal)[number];
 /** Any tenant step. */
-export type TenantStepName = Row['name'];
+export type TenantStepName = StepName | RemovalStep;
 
-export const CREATE_STEPS = TENANT_STEPS.filter((s) => s.create).map((s) => s.name) as StepName[];
-
-export const REMOVAL_STEPS = TENANT_STEPS.filter((s) => s.removal !== null)
-  .sort((a, b) => a.removal! - b.removal!)
-  .map((s) => s.name) as RemovalStep[];
+export const CREATE_STEPS: StepName[] = [...TENANT_STEPS.create];
+export const REMOVAL_STEPS: RemovalStep[] = [...TENANT_STEPS.removal];
 
 /** The Temporal activity type of a step's ensure and of its removal, e.g. `dns.ensure`, `broker.remove`. */
 export const ensureActivity = <S extends StepName>(step: S) => `${step}.ensure` as const;

@@ -1,4 +1,5 @@
 import { DrizzleQueryError } from 'drizzle-orm';
+import { BackendError } from '../core/backend-outcome.js';
 
 /**
  * Whether an error is the registry being away (a connection lost or refused, the server shutting
@@ -41,6 +42,36 @@ const UNAVAILABLE_SQLSTATES = /^(08[0-9A-Z]{3}|57P0[123]|57014|3D000)$/;
 export function isRegistryQueryUnreachable(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
     if (e instanceof DrizzleQueryError) return isDatabaseUnreachable(e);
+  }
+  return false;
+}
+
+/**
+ * The registry away under work that reaches a backend only through `BackendError` (every adapter
+ * wraps its product's faults in one): a query's failure (`DrizzleQueryError`), or the driver's own
+ * on a transaction's connection, which reaches the caller unwrapped (`write CONNECTION_CLOSED` at a
+ * transaction's BEGIN: the database-cut test had a step reported failed on it).
+ */
+export function isRegistryUnreachable(err: unknown): boolean {
+  if (isDriverConnectionLost(err)) return true;
+  if (isRegistryQueryUnreachable(err)) return true;
+  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) if (e instanceof BackendError) return false;
+  return isDatabaseUnreachable(err);
+}
+
+/** The codes only postgres.js gives a connection it lost: no backend's client uses them. */
+const DRIVER_CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT']);
+
+/**
+ * The registry's driver lost its connection under work that may also reach backends (a step): only
+ * postgres.js's own codes say so, as a backend's `ECONNRESET` says the same as the registry's.
+ */
+export function isDriverConnectionLost(err: unknown): boolean {
+  if (isRegistryQueryUnreachable(err)) return true;
+  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof BackendError) return false;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DRIVER_CONNECTION_CODES.has(code)) return true;
   }
   return false;
 }

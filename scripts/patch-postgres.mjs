@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Mends postgres.js 3.4.9's write scheduler and type fetch, run by npm after every install (`postinstall`).
+// Hand-written: npm has no patch step, and patch-package brings a dozen dependencies for what these guarded edits do.
 //
 // Upstream (porsager/postgres#1154, #1208; fix proposed in #1209, unreleased at 3.4.9): a small write
 // is batched behind a setImmediate, and when the connection closes meanwhile the driver

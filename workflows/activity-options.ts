@@ -31,12 +31,15 @@ export const STEP_OPTIONS_OF: Partial<Record<StepName, ActivityOptions>> = {
 
 /**
  * Registry-only activities run as local activities: they are short, and skipping the task-queue
- * round trip of a regular activity is most of Temporal's overhead on a create. Retried a little
- * longer (the database may blip).
+ * round trip of a regular activity is most of Temporal's overhead on a create. The registry away
+ * is waited out, up to a lease's lifetime; any other fault gets five attempts
+ * (activities/registry-away.ts), as all faults did when five attempts (about 3 s) covered an outage
+ * too: an attempt whose tenant was committed ready then failed, and its secrets were never shown.
  */
 export const REGISTRY_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: '15s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 5 },
+  scheduleToCloseTimeout: '15m',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s' },
 };
 
 /**

@@ -4,13 +4,11 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { type BackendArea, probe } from '../backend-area.js';
 import { createDynsecAdapter } from './dynsec.js';
 import { createDynsecControl } from './dynsec-control.js';
-import { brokerStep } from './step.js';
 
 /** Mosquitto's dynamic security plugin: the tenants' broker accounts. */
 export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof brokerSettings> = {
   port: 'broker',
   settings: brokerSettings,
-  steps: [brokerStep],
   bind: (site, timeoutMs) => site.broker && createDynsecAdapter({ ...site.broker, timeoutMs }),
   // The control connection mqtt.js keeps (and re-opens every second when lost) held a stopped worker alive.
   release: async (adapter) => adapter?.close(),

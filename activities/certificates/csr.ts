@@ -1,12 +1,11 @@
 /**
- * Reading a PKCS#10 signing request (RFC 2986) for its public key only. The request must be
- * signed by the key it carries (proof the tenant holds the private key); the key must be RSA of
- * 2048 bits or more, or ECDSA P-256. Subject, attributes and requested extensions are ignored.
- * Parsing takes exact slices (der.ts) so the signature is checked over the bytes as sent.
+ * Reading a PKCS#10 signing request (RFC 2986) for its public key only, through @peculiar/x509
+ * (x509.ts). The request must be signed by the key it carries (proof the tenant holds the private
+ * key), over its bytes as sent; the key must be RSA of 2048 bits or more, or ECDSA P-256.
+ * Subject, attributes and requested extensions are ignored.
  */
-import { createHash, createPublicKey, verify, constants, type KeyObject } from 'node:crypto';
-import { DerError, TAG, children, contentOf, decodeOid, rawOf, readRoot } from './der.js';
-import { fromPem } from './x509.js';
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { crypto, fromPem, x509 } from './x509.js';
 import type { CsrInspection, KeyType } from '../../core/certificate-issuer.js';
 
 export interface CsrKey {
@@ -21,94 +20,81 @@ export interface CsrKey {
 
 export const MIN_RSA_BITS = 2048;
 
-const SIGNATURE_ALGORITHMS: Record<string, { family: 'rsa' | 'ec'; hash: string }> = {
-  '1.2.840.113549.1.1.11': { family: 'rsa', hash: 'sha256' },
-  '1.2.840.113549.1.1.12': { family: 'rsa', hash: 'sha384' },
-  '1.2.840.113549.1.1.13': { family: 'rsa', hash: 'sha512' },
-  '1.2.840.10045.4.3.2': { family: 'ec', hash: 'sha256' },
-  '1.2.840.10045.4.3.3': { family: 'ec', hash: 'sha384' },
-  '1.2.840.10045.4.3.4': { family: 'ec', hash: 'sha512' },
-};
+/** The signatures a request may carry: PKCS#1 v1.5 or ECDSA, over SHA-256 or better. */
+const FAMILY_OF_SIGNATURE: Record<string, 'rsa' | 'ec'> = { 'RSASSA-PKCS1-v1_5': 'rsa', ECDSA: 'ec' };
+const STRONG_HASHES = ['SHA-256', 'SHA-384', 'SHA-512'];
 
-/** The request's key, or why the request is refused (a reason fit for a 400). */
-export function readCsr(pem: string): { ok: true; key: CsrKey } | { ok: false; reason: string } {
-  const der = fromPem(pem, ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST']);
-  if (!Buffer.isBuffer(der)) return { ok: false, reason: `csr: ${der.error}` };
-  try {
-    return readCsrDer(der);
-  } catch (err) {
-    if (err instanceof DerError) return { ok: false, reason: `csr: not a valid signing request (${err.message})` };
-    throw err;
+type Read = { ok: true; key: CsrKey } | { ok: false; reason: string };
+const refused = (reason: string): Read => ({ ok: false, reason: `csr: ${reason}` });
+
+/** The library's request, with the version it keeps to itself. */
+class SigningRequest extends x509.Pkcs10CertificateRequest {
+  get version(): number {
+    return this.asn.certificationRequestInfo.version;
   }
 }
 
-export function inspectCsr(pem: string): CsrInspection {
-  const r = readCsr(pem);
+/** The request's key, or why the request is refused (a reason fit for a 400). */
+export async function readCsr(pem: string): Promise<Read> {
+  const der = fromPem(pem, ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST']);
+  if (!Buffer.isBuffer(der)) return refused(der.error);
+  let request: SigningRequest;
+  try {
+    request = new SigningRequest(der);
+  } catch {
+    // The library's own words name its arguments ("Unsupported format of 'raw' argument"), not the request.
+    return refused('not a PKCS#10 signing request');
+  }
+  if (request.version !== 0) return refused('unsupported request version');
+
+  let publicKey: KeyObject;
+  try {
+    publicKey = createPublicKey({ key: Buffer.from(request.publicKey.rawData), format: 'der', type: 'spki' });
+  } catch {
+    return refused('the public key cannot be read');
+  }
+  const accepted = acceptedKey(publicKey);
+  if ('reason' in accepted) return refused(accepted.reason);
+  // The key is judged first: its reason helps the tenant more than the algorithm's.
+  const signature = signatureOf(request);
+  if (!signature) return refused('unsupported signature algorithm (use SHA-256 or better with RSA PKCS#1 v1.5 or ECDSA)');
+  if ((signature === 'rsa') !== (accepted.keyType === 'rsa')) return refused('the signature algorithm does not match the key type');
+  if (!(await request.verify(crypto).catch(() => false))) return refused('the request is not signed by its own key');
+
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  return { ok: true, key: { publicKey, spki, publicKeyFingerprint: createHash('sha256').update(spki).digest('hex'), ...accepted } };
+}
+
+export async function inspectCsr(pem: string): Promise<CsrInspection> {
+  const r = await readCsr(pem);
   if (!r.ok) return r;
   const { publicKeyFingerprint, keyType, keyBits } = r.key;
   return { ok: true, publicKeyFingerprint, keyType, keyBits };
 }
 
-function readCsrDer(der: Buffer): { ok: true; key: CsrKey } | { ok: false; reason: string } {
-  const root = readRoot(der);
-  const top = root.tag === TAG.SEQUENCE ? children(der, root) : [];
-  const [info, algorithm, signature] = top;
-  if (top.length !== 3 || info?.tag !== TAG.SEQUENCE || algorithm?.tag !== TAG.SEQUENCE || signature?.tag !== TAG.BIT_STRING) {
-    return { ok: false, reason: 'csr: not a PKCS#10 signing request' };
-  }
-  const [version, , spkiTlv] = children(der, info);
-  if (version?.tag !== TAG.INTEGER || !contentOf(der, version).equals(Buffer.from([0]))) {
-    return { ok: false, reason: 'csr: unsupported request version' };
-  }
-  if (spkiTlv?.tag !== TAG.SEQUENCE) return { ok: false, reason: 'csr: no public key' };
-
-  let publicKey: KeyObject;
-  try {
-    publicKey = createPublicKey({ key: rawOf(der, spkiTlv), format: 'der', type: 'spki' });
-  } catch {
-    return { ok: false, reason: 'csr: the public key cannot be read' };
-  }
+function acceptedKey(publicKey: KeyObject): { keyType: KeyType; keyBits: number } | { reason: string } {
   const keyType = publicKey.asymmetricKeyType;
   const details = publicKey.asymmetricKeyDetails ?? {};
-  let accepted: { keyType: KeyType; keyBits: number };
   if (keyType === 'rsa') {
     const bits = details.modulusLength ?? 0;
-    if (bits < MIN_RSA_BITS) return { ok: false, reason: `csr: RSA key of ${bits} bits; at least ${MIN_RSA_BITS} are required` };
-    accepted = { keyType: 'rsa', keyBits: bits };
-  } else if (keyType === 'ec') {
-    if (details.namedCurve !== 'prime256v1') {
-      return { ok: false, reason: `csr: EC key on ${details.namedCurve ?? 'an unnamed curve'}; only P-256 is accepted` };
-    }
-    accepted = { keyType: 'ecdsa-p256', keyBits: 256 };
-  } else {
-    return { ok: false, reason: `csr: ${keyType ?? 'unknown'} keys are not accepted; use RSA (2048 bits or more) or ECDSA P-256` };
+    return bits < MIN_RSA_BITS ? { reason: `RSA key of ${bits} bits; at least ${MIN_RSA_BITS} are required` } : { keyType: 'rsa', keyBits: bits };
   }
-  // The key is judged first: its reason helps the tenant more than the algorithm's.
-  const [algOid] = children(der, algorithm);
-  if (algOid?.tag !== TAG.OID) return { ok: false, reason: 'csr: no signature algorithm' };
-  const alg = SIGNATURE_ALGORITHMS[decodeOid(contentOf(der, algOid))];
-  if (!alg) return { ok: false, reason: 'csr: unsupported signature algorithm (use SHA-256 or better with RSA PKCS#1 v1.5 or ECDSA)' };
-  if ((alg.family === 'rsa') !== (keyType === 'rsa')) {
-    return { ok: false, reason: 'csr: the signature algorithm does not match the key type' };
+  if (keyType === 'ec') {
+    return details.namedCurve === 'prime256v1'
+      ? { keyType: 'ecdsa-p256', keyBits: 256 }
+      : { reason: `EC key on ${details.namedCurve ?? 'an unnamed curve'}; only P-256 is accepted` };
   }
+  return { reason: `${keyType ?? 'unknown'} keys are not accepted; use RSA (2048 bits or more) or ECDSA P-256` };
+}
 
-  const sigBits = contentOf(der, signature);
-  if (sigBits.length < 2 || sigBits[0] !== 0) return { ok: false, reason: 'csr: malformed signature' };
-  const signed = rawOf(der, info);
-  let ok = false;
+/** The request's signature family when it is one this CA accepts. */
+function signatureOf(request: x509.Pkcs10CertificateRequest): 'rsa' | 'ec' | undefined {
+  let algorithm: { name: string; hash?: { name: string } };
   try {
-    ok =
-      alg.family === 'rsa'
-        ? verify(alg.hash, signed, { key: publicKey, padding: constants.RSA_PKCS1_PADDING }, sigBits.subarray(1))
-        : verify(alg.hash, signed, { key: publicKey, dsaEncoding: 'der' }, sigBits.subarray(1));
+    algorithm = request.signatureAlgorithm as typeof algorithm;
   } catch {
-    // OpenSSL throws on a signature it cannot even decode: that is a bad signature too.
+    return undefined; // an algorithm the library does not know
   }
-  if (!ok) return { ok: false, reason: 'csr: the request is not signed by its own key' };
-
-  const spki = publicKey.export({ format: 'der', type: 'spki' });
-  return {
-    ok: true,
-    key: { publicKey, spki, publicKeyFingerprint: createHash('sha256').update(spki).digest('hex'), ...accepted },
-  };
+  const family = FAMILY_OF_SIGNATURE[algorithm.name];
+  return family && STRONG_HASHES.includes(algorithm.hash?.name ?? '') ? family : undefined;
 }

@@ -1,17 +1,18 @@
 /**
  * The tenant service CA: turns a tenant's signing request into a one-year server certificate for
  * names in the tenant's zone. Only the request's key is used (csr.ts); subject, names, usages and
- * lifetime are the issuer's and the same for every tenant. The CA key may be RSA or EC; all key
- * work is node:crypto's. Bad configuration (key not matching the certificate, a CA certificate
+ * lifetime are the issuer's and the same for every tenant. The CA key may be RSA or EC; the
+ * certificate is built and signed by @peculiar/x509 (x509.ts), the CA's files are read and checked
+ * by node:crypto. Bad configuration (key not matching the certificate, a CA certificate
  * that is not a CA, a chain that does not link up) fails when the issuer is built. It is the
  * adapter of the port core/certificate-issuer.ts, through which the API signs.
  */
-import { X509Certificate, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { BackendError } from '../../core/backend-outcome.js';
 import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate, type IssueRequest } from '../../core/certificate-issuer.js';
 import { readCsr, inspectCsr } from './csr.js';
 import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from '../../core/names/certificate-labels.js';
-import { OIDS, buildCertificate, ext, keyIdentifier, nameWithCommonName, readCertificate, readKeyIdentifier, signatureAlgorithm, toPem } from './x509.js';
+import { SERVER_AUTH, crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509, type Signer } from './x509.js';
 
 export interface IssuerOptions {
   /** The issuing CA's certificate (a root, or an intermediate). */
@@ -38,9 +39,11 @@ const MAX_CN = 64;
 /** What issuing needs of the CA, read and checked once when the issuer is built. */
 interface Ca {
   caCert: X509Certificate;
-  caKey: KeyObject;
-  caParts: ReturnType<typeof readCertificate>;
-  caKeyId: ReturnType<typeof keyIdentifier>;
+  signer: Signer;
+  /** The CA certificate's subject, byte for byte: the issuer of what it signs. */
+  caName: x509.Name;
+  /** Its key identifier (hex): its own SubjectKeyIdentifier, else derived from its key. */
+  caKeyId: Promise<string>;
   caNotAfter: Date;
   chainPem: string;
   siteDomain: string;
@@ -65,7 +68,7 @@ function loadCa(opts: IssuerOptions): Ca {
   if (!spkiOf(createPublicKey(caKey)).equals(spkiOf(caCert.publicKey))) {
     throw new Error('the CA key does not belong to the CA certificate');
   }
-  signatureAlgorithm(caKey); // refuses unsupported CA key types now rather than at the first issue
+  const signer = signerOf(caKey);
 
   const chain = (opts.chainPem ?? []).map((p) => new X509Certificate(p));
   let child = caCert;
@@ -76,17 +79,18 @@ function loadCa(opts: IssuerOptions): Ca {
     child = parent;
   }
 
-  const caParts = readCertificate(caCert.raw);
-  const skiExt = caParts.extensions.get(OIDS.subjectKeyIdentifier);
-  const caKeyId = skiExt ? readKeyIdentifier(skiExt.value) : keyIdentifier(caParts.spki);
+  const parsed = new x509.X509Certificate(caCert.raw);
+  const ski = parsed.getExtension(x509.SubjectKeyIdentifierExtension);
+  const caKeyId = ski ? Promise.resolve(ski.keyId) : keyIdentifier(parsed.publicKey.rawData);
+  const caName = new x509.Name(parsed.subjectName.toArrayBuffer());
   const caNotAfter = new Date(caCert.validTo);
   const chainPem = [caCert, ...chain].map((c) => toPem(c.raw)).join('');
   const now = opts.now ?? (() => new Date());
-  return { caCert, caKey, caParts, caKeyId, caNotAfter, chainPem, siteDomain: opts.siteDomain, now };
+  return { caCert, signer, caName, caKeyId, caNotAfter, chainPem, siteDomain: opts.siteDomain, now };
 }
 
 async function issue(ctx: Ca, req: IssueRequest): Promise<IssuedCertificate> {
-  const csr = readCsr(req.csrPem);
+  const csr = await readCsr(req.csrPem);
   if (!csr.ok) throw new CertificateRequestRefused(csr.reason);
   const nameReason = certificateNameReason(req.certificate);
   if (nameReason) throw new CertificateRequestRefused(nameReason);
@@ -101,33 +105,41 @@ async function issue(ctx: Ca, req: IssueRequest): Promise<IssuedCertificate> {
 
   const sans = certificateDnsNames(req.certificate, zone, req.names);
   const cn = sans[0]!.length <= MAX_CN ? sans[0] : undefined;
-  const serial = randomBytes(16);
-  // Positive and 16 significant bytes: a serial never starts with a zero or sign bit.
-  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  const serial = randomSerial();
 
-  const der = buildCertificate({
-    serial,
-    issuer: ctx.caParts.subject,
-    subject: nameWithCommonName(cn),
-    notBefore,
-    notAfter,
-    spki: csr.key.spki,
-    signingKey: ctx.caKey,
-    extensions: [
-      ext.basicConstraints(false),
-      ext.keyUsage(csr.key.keyType === 'rsa' ? ['digitalSignature', 'keyEncipherment'] : ['digitalSignature']),
-      ext.extKeyUsage([OIDS.serverAuth]),
-      ext.subjectAltNameDns(sans, cn === undefined),
-      ext.subjectKeyIdentifier(keyIdentifier(csr.key.spki)),
-      ext.authorityKeyIdentifier(ctx.caKeyId),
-    ],
-  });
+  const certificate = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: serial,
+      issuer: ctx.caName,
+      subject: nameWithCommonName(cn),
+      notBefore,
+      notAfter,
+      publicKey: csr.key.spki,
+      ...ctx.signer,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(
+          csr.key.keyType === 'rsa' ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment : x509.KeyUsageFlags.digitalSignature,
+          true,
+        ),
+        new x509.ExtendedKeyUsageExtension([SERVER_AUTH], false),
+        // Critical when the subject is empty (RFC 5280 4.2.1.6).
+        new x509.SubjectAlternativeNameExtension(
+          sans.map((value) => ({ type: 'dns' as const, value })),
+          cn === undefined,
+        ),
+        new x509.SubjectKeyIdentifierExtension(await keyIdentifier(csr.key.spki), false),
+        new x509.AuthorityKeyIdentifierExtension(await ctx.caKeyId, false),
+      ],
+    },
+    crypto,
+  );
   return {
-    certificatePem: toPem(der),
+    certificatePem: toPem(certificate.rawData),
     chainPem: ctx.chainPem,
     notBefore,
     notAfter,
-    serial: serial.toString('hex').toUpperCase(),
+    serial,
     sans,
     publicKeyFingerprint: csr.key.publicKeyFingerprint,
     keyType: csr.key.keyType,

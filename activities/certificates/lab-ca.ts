@@ -3,8 +3,8 @@
  * certificate made is the issuing CA; its key, its certificate and the intermediates above it
  * are exactly what createIssuer() takes, and the root is what clients trust.
  */
-import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { buildCertificate, ext, keyIdentifier, nameWithCommonName, toPem } from './x509.js';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509 } from './x509.js';
 
 export interface LabCaOptions {
   keyType?: 'rsa' | 'ec';
@@ -24,7 +24,7 @@ export interface LabCa {
   chainPem: string[];
 }
 
-export function createLabCa(opts: LabCaOptions = {}): LabCa {
+export async function createLabCa(opts: LabCaOptions = {}): Promise<LabCa> {
   const keyType = opts.keyType ?? 'rsa';
   const base = opts.commonName ?? 'Lab tenant service CA';
   const notBefore = new Date(Math.floor(((opts.now ?? new Date()).getTime() - 60_000) / 1000) * 1000);
@@ -34,32 +34,34 @@ export function createLabCa(opts: LabCaOptions = {}): LabCa {
   const newKey = (): { privateKey: KeyObject; publicKey: KeyObject } =>
     keyType === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 
-  const made: Array<{ certDer: Buffer; key: KeyObject; subject: Buffer; keyId: Buffer }> = [];
+  const made: Array<{ certDer: ArrayBuffer; key: KeyObject; subject: x509.Name; keyId: string }> = [];
   for (let level = 0; level <= levels; level++) {
     const pair = newKey();
     const spki = pair.publicKey.export({ format: 'der', type: 'spki' });
     const subject = nameWithCommonName(level === 0 ? `${base} Root` : `${base} Intermediate ${level}`);
-    const keyId = keyIdentifier(spki);
+    const keyId = await keyIdentifier(spki);
     const parent = made[level - 1];
-    const serial = randomBytes(16);
-    serial[0] = (serial[0]! & 0x7f) | 0x01;
-    const certDer = buildCertificate({
-      serial,
-      issuer: parent?.subject ?? subject,
-      subject,
-      notBefore,
-      notAfter,
-      spki,
-      signingKey: parent?.key ?? pair.privateKey,
-      extensions: [
-        // Each CA may sign only the levels left below it.
-        ext.basicConstraints(true, levels - level),
-        ext.keyUsage(['digitalSignature', 'keyCertSign', 'cRLSign']),
-        ext.subjectKeyIdentifier(keyId),
-        ...(parent ? [ext.authorityKeyIdentifier(parent.keyId)] : []),
-      ],
-    });
-    made.push({ certDer, key: pair.privateKey, subject, keyId });
+    const usages = x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign;
+    const cert = await x509.X509CertificateGenerator.create(
+      {
+        serialNumber: randomSerial(),
+        issuer: parent?.subject ?? subject,
+        subject,
+        notBefore,
+        notAfter,
+        publicKey: spki,
+        ...signerOf(parent?.key ?? pair.privateKey),
+        extensions: [
+          // Each CA may sign only the levels left below it.
+          new x509.BasicConstraintsExtension(true, levels - level, true),
+          new x509.KeyUsagesExtension(usages, true),
+          new x509.SubjectKeyIdentifierExtension(keyId, false),
+          ...(parent ? [new x509.AuthorityKeyIdentifierExtension(parent.keyId, false)] : []),
+        ],
+      },
+      crypto,
+    );
+    made.push({ certDer: cert.rawData, key: pair.privateKey, subject, keyId });
   }
 
   const pem = (k: KeyObject) => k.export({ format: 'pem', type: 'pkcs8' }).toString();

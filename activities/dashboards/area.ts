@@ -6,7 +6,6 @@ import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { logDataSourceType } from './datasources.js';
 import { createGrafanaAdapter } from './grafana.js';
-import { dashboardsStep } from './step.js';
 
 /** The pre-0.13 id of the VictoriaLogs data source plugin. */
 const PRE_013_LOG_PLUGIN = 'victorialogs-datasource';
@@ -16,7 +15,6 @@ const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSource
 export const dashboardsArea: BackendArea<'dashboards', DashboardsPort | undefined, typeof grafanaSettings> = {
   port: 'dashboards',
   settings: grafanaSettings,
-  steps: [dashboardsStep],
   bind: (site, timeoutMs) => {
     const logStore = site.logStore;
     if (!site.grafana || !logStore) return undefined;

@@ -1,6 +1,6 @@
 import { updateTenant } from '../../db/queries/tenants.js';
 import { seal } from '../../db/seal.js';
-import type { TenantStep, TenantStepContext } from '../tenant-step-module.js';
+import type { StepModule, TenantStepContext } from '../tenant-step-module.js';
 import { newDashboardPassword } from '../tenant/secrets.js';
 import { dashboardUsername } from '../../core/tenant-view.js';
 
@@ -18,10 +18,8 @@ async function passwordOf({ deps, tenant: t, secrets }: TenantStepContext): Prom
 }
 
 /** `dashboards`: the tenant's organization, its Editor login and the three log data sources. */
-export const dashboardsStep: TenantStep<'dashboards'> = {
+export const dashboardsStep: StepModule<'dashboards'> = {
   name: 'dashboards',
-  create: 7,
-  removal: 8,
   appliesTo: (site) => site.grafana !== undefined,
   async ensure(ctx) {
     const { deps, tenant: t, secrets } = ctx;

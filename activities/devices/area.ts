@@ -4,13 +4,11 @@ import type { BackendArea } from '../backend-area.js';
 import { createKeaAdapter } from './kea.js';
 import { onEveryServer } from './kea-servers.js';
 import { keaProbes } from './check.js';
-import { deviceAddressStep } from './address-step.js';
 
 /** Kea DHCPv4: the devices' fixed addresses as reservations on the device network, on each server of an HA pair. */
 export const deviceAddressArea: BackendArea<'deviceAddress', DeviceAddressAdapter | undefined, typeof dhcpSettings> = {
   port: 'deviceAddress',
   settings: dhcpSettings,
-  steps: [deviceAddressStep],
   bind: (site, timeoutMs) => {
     const d = site.dhcp;
     if (!d) return undefined;

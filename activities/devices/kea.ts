@@ -4,6 +4,7 @@ import { normalizeMac } from '../../core/names/mac.js';
 import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationChange, type ReservationRef } from './address-adapter.js';
 import type { ChangeResult } from '../group-commit.js';
 import { baselineOf, ForeignWrite, unchangedSince, type Baseline } from './kea-compare.js';
+import { Mutex } from 'async-mutex';
 
 export type { DeviceAddressAdapter, Reservation, ReservationChange, ReservationRef } from './address-adapter.js';
 
@@ -86,13 +87,13 @@ function toReservation(r: KeaReservation): Reservation | undefined {
   return { mac, address, ...(r.hostname ? { hostname: r.hostname } : {}) };
 }
 
-/** What the adapter's functions share: the control API, the subnet, and the one queue of its writes. */
+/** What the adapter's functions share: the control API, the subnet, and the one lock of its writes. */
 interface Kea {
   http: BackendHttp;
   subnetId: number;
   service: { service?: string[] };
-  /** The tail of the adapter's serialized writes, shared by every call of this adapter. */
-  queue: Promise<unknown>;
+  /** Held by each write, shared by every call of this adapter: its writes never overlap. */
+  writes: Mutex;
 }
 
 export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter {
@@ -104,7 +105,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     http: new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca }),
     subnetId: opts.subnetId,
     service: (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {},
-    queue: Promise.resolve(),
+    writes: new Mutex(),
   };
   const adapter: DeviceAddressAdapter = {
     observe: (mac: string) => observe(ctx, mac),
@@ -182,11 +183,8 @@ async function writeConfig(ctx: Kea, w: KeaWrite): Promise<void> {
   await command(ctx, 'config-set', { Dhcp4: w.dhcp4 });
 }
 
-function serialized<T>(ctx: Kea, work: () => Promise<T>): Promise<T> {
-  const run = ctx.queue.then(work, work);
-  ctx.queue = run.catch(() => undefined);
-  return run;
-}
+/** One write after another, in arrival order; a failed one lets the next go. */
+const serialized = <T>(ctx: Kea, work: () => Promise<T>): Promise<T> => ctx.writes.runExclusive(work);
 
 async function observe(ctx: Kea, mac: string): Promise<Reservation | undefined> {
   const wanted = normalizeMac(mac);

@@ -2,14 +2,12 @@ import { dnsSettings } from './settings.js';
 import type { DnsPort } from './port.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createPowerDnsAdapter } from './powerdns.js';
-import { dnsStep } from './step.js';
 import { checkPowerDns } from './check.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */
 export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
   port: 'dns',
   settings: dnsSettings,
-  steps: [dnsStep],
   bind: (site, timeoutMs) =>
     createPowerDnsAdapter({
       apiUrl: site.dns.apiUrl,

@@ -1,13 +1,11 @@
 import { republishNames, withDnsWrites } from '../records/publish.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { TenantSecrets } from '../../core/tenant-view.js';
-import type { TenantStep } from '../tenant-step-module.js';
+import type { StepModule } from '../tenant-step-module.js';
 
 /** `dns`: the tenant's forward and reverse zones and its update key; delete removes them. */
-export const dnsStep: TenantStep<'dns'> = {
+export const dnsStep: StepModule<'dns'> = {
   name: 'dns',
-  create: 1,
-  removal: 5,
   appliesTo: () => true,
   async ensure({ deps, tenant: t, secrets }) {
     // One DNS write at a time per worker: PowerDNS on SQLite refuses concurrent writes.

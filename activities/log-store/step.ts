@@ -3,7 +3,7 @@ import { updateTenant } from '../../db/queries/tenants.js';
 import type { Db } from '../../db/registry.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { seal } from '../../db/seal.js';
-import type { TenantStep, TenantStepContext } from '../tenant-step-module.js';
+import type { StepModule, TenantStepContext } from '../tenant-step-module.js';
 import { newLogToken } from '../tenant/secrets.js';
 
 /**
@@ -41,10 +41,8 @@ export function oneGatewayWrite<T>(db: Db, work: () => Promise<T>): Promise<T> {
 }
 
 /** `log-store`: the gateway routes that admit the tenant's ingest and read tokens to its account. */
-export const logStoreStep: TenantStep<'log-store'> = {
+export const logStoreStep: StepModule<'log-store'> = {
   name: 'log-store',
-  create: 6,
-  removal: 7,
   appliesTo: (site) => site.logStore !== undefined,
   async ensure(ctx) {
     const t = ctx.tenant;

@@ -1,13 +1,11 @@
 import type { NetworkPort } from './port.js';
 import type { BackendArea } from '../backend-area.js';
 import { createProxmoxNetworkAdapter } from './proxmox.js';
-import { networkStep } from './step.js';
 import { sdnProbe } from './check.js';
 
 /** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes the guests' side). */
 export const networkArea: BackendArea<'network', NetworkPort, undefined> = {
   port: 'network',
-  steps: [networkStep],
   bind: (site, timeoutMs) =>
     createProxmoxNetworkAdapter({
       apiUrl: site.proxmox.apiUrl,

@@ -1,7 +1,7 @@
 import { LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { stopIfCancelled } from '../step-failure.js';
-import type { TenantStep } from '../tenant-step-module.js';
+import type { StepModule } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
 import { forgetSdnLockToken, lostSdnLockTakes, recordSdnLockTake, sdnLockTakeAnswered, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
@@ -22,10 +22,8 @@ export const FABRIC_WAIT_MS = 4 * 60_000;
  * when its own VNet runs on the workload node, and fails alone when its own edits are refused.
  * The registry's advisory locks order the workers and die with them, unlike PVE's.
  */
-export const networkStep: TenantStep<'network'> = {
+export const networkStep: StepModule<'network'> = {
   name: 'network',
-  create: 4,
-  removal: null,
   appliesTo: () => true,
   ensure: async ({ deps, tenant: t }) => {
     const spec = networkSpec(t);

@@ -9,6 +9,7 @@ import { ptrAction, ptrLabel, ptrOwner } from './ptr.js';
 import { leftAlone, mayCorrect, type Life } from '../../core/object-life.js';
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf, type LifeOf } from '../object-lives.js';
+import { Mutex } from 'async-mutex';
 
 /**
  * The names the service publishes for a tenant: `<workload>.<zone>` and `<record>.<zone>` (A),
@@ -22,17 +23,13 @@ type Deps = Pick<ActivityDeps, 'site' | 'db' | 'ports'>;
  * decides and writes; two interleaved would undo each other's PTR decisions, and PowerDNS on
  * SQLite (the lab's) answers 500 to concurrent writes. Keyed by the adapter, not global.
  */
-const writers = new WeakMap<object, Promise<unknown>>();
+const writers = new WeakMap<object, Mutex>();
 
 export function withDnsWrites<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
   const key = deps.ports.dns as object;
-  const before = writers.get(key) ?? Promise.resolve();
-  const mine = before.then(work, work);
-  writers.set(
-    key,
-    mine.catch(() => undefined),
-  );
-  return mine;
+  let lock = writers.get(key);
+  if (!lock) writers.set(key, (lock = new Mutex()));
+  return lock.runExclusive(work);
 }
 
 const IN_ADDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.in-addr\.arpa\.?$/i;

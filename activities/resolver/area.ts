@@ -3,14 +3,12 @@ import type { ResolverPort } from './port.js';
 import { outcomeOf } from '../../core/backend-outcome.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from './recursor.js';
-import { resolverStep } from './step.js';
 import { checkRecursor } from './check.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */
 export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolverSettings> = {
   port: 'resolver',
   settings: resolverSettings,
-  steps: [resolverStep],
   bind: (site, timeoutMs) => {
     const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
     const forwardTo = site.resolver.forwardTo;

@@ -4,13 +4,11 @@ import { BackendHttp } from '../http.js';
 import { type BackendArea, probe } from '../backend-area.js';
 import { createMinioStateAdapter } from './minio.js';
 import { signRequest } from './sigv4.js';
-import { stateStep } from './step.js';
 
 /** MinIO: each tenant's state-store user and its policy on the state bucket. */
 export const stateArea: BackendArea<'state', StatePort, typeof stateSettings> = {
   port: 'state',
   settings: stateSettings,
-  steps: [stateStep],
   bind: (site, timeoutMs) =>
     createMinioStateAdapter({
       endpoint: site.state.adminUrl,

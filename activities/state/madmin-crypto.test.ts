@@ -1,5 +1,14 @@
 import { describe, it, expect } from 'vitest';
-import { MADMIN_ARGON2ID_AES_GCM, MADMIN_ARGON2ID_CHACHA20_POLY1305, decryptData, encryptData, isEncrypted, sioOpen, sioSeal } from './madmin-crypto.js';
+import {
+  DerivedKeys,
+  MADMIN_ARGON2ID_AES_GCM,
+  MADMIN_ARGON2ID_CHACHA20_POLY1305,
+  decryptData,
+  encryptData,
+  isEncrypted,
+  sioOpen,
+  sioSeal,
+} from './madmin-crypto.js';
 
 // Ciphertexts produced by Go's madmin.EncryptData (madmin-go encrypt_test.go, decryptDataTests) with
 // the plaintexts encryptDataTests lists for them: all zero bytes.
@@ -144,4 +153,30 @@ describe('round trips', () => {
     [Buffer.concat([Buffer.alloc(32), Buffer.from([3]), Buffer.alloc(30)]), false],
     [Buffer.concat([Buffer.alloc(32), Buffer.from([2]), Buffer.alloc(30)]), true],
   ])('isEncrypted(%#) = %s', (data, expected) => expect(isEncrypted(data)).toBe(expected));
+});
+
+describe('a kept Argon2id key (DerivedKeys)', () => {
+  const saltOf = async (keys: DerivedKeys, password: string) => {
+    const body = await encryptData(password, Buffer.from('x'), { derived: await keys.of(password) });
+    expect((await decryptData(password, body)).toString()).toBe('x');
+    return body.subarray(0, 32).toString('hex');
+  };
+  it('seals bodies any receiver decrypts, one derivation for many, until its uses, its age or the password change', async () => {
+    let now = 0;
+    const keys = new DerivedKeys(3, 1_000, () => now);
+    const first = await saltOf(keys, 'pw-one');
+    expect(await saltOf(keys, 'pw-one')).toBe(first);
+    expect(await saltOf(keys, 'pw-one')).toBe(first);
+    const fourth = await saltOf(keys, 'pw-one');
+    expect(fourth, 'after three uses a new key').not.toBe(first);
+    now += 1_000;
+    const aged = await saltOf(keys, 'pw-one');
+    expect(aged, 'after its age a new key').not.toBe(fourth);
+    expect(await saltOf(keys, 'pw-two'), 'another password, another key').not.toBe(aged);
+  });
+  it('callers at once share one derivation', async () => {
+    const keys = new DerivedKeys();
+    const got = await Promise.all(Array.from({ length: 5 }, () => keys.of('pw')));
+    expect(new Set(got.map((k) => k.salt.toString('hex'))).size).toBe(1);
+  });
 });

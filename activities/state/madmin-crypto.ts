@@ -1,5 +1,6 @@
 import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, pbkdf2, randomBytes } from 'node:crypto';
+import { Mutex } from 'async-mutex';
 
 /**
  * madmin's EncryptData / DecryptData (github.com/minio/madmin-go encrypt.go), which MinIO uses for
@@ -56,6 +57,52 @@ export interface EncryptOptions {
   /** Fixed salt / nonce, only so tests can reproduce a ciphertext byte for byte. */
   salt?: Uint8Array;
   nonce?: Uint8Array;
+  /** An Argon2id key already derived from the password and its salt (`DerivedKeys`): no derivation. */
+  derived?: DerivedKey;
+}
+
+export interface DerivedKey {
+  salt: Buffer;
+  key: Buffer;
+}
+
+/**
+ * The sender's Argon2id key, derived once and used for a while. madmin derives a fresh one per
+ * body (a random salt, 64 MiB and ~60 ms of a core each), but the format carries the salt, so any
+ * salt decrypts the same at the server: a sender may keep one. Each body still gets its own random
+ * 8-byte nonce, so a key seals at most `maxUses` bodies (nonce collisions stay near 2^-45) and
+ * lives at most `maxAgeMs`; a password change derives anew. Half a create's worker CPU was this
+ * derivation (docs/performance.md).
+ */
+export class DerivedKeys {
+  private held?: DerivedKey & { password: string; uses: number; at: number };
+  private pending?: Promise<DerivedKey>;
+
+  constructor(
+    private readonly maxUses = 1_000,
+    private readonly maxAgeMs = 60 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async of(password: string): Promise<DerivedKey> {
+    const h = this.held;
+    if (h && h.password === password && h.uses < this.maxUses && this.now() - h.at < this.maxAgeMs) {
+      h.uses++;
+      return { salt: h.salt, key: h.key };
+    }
+    // Callers arriving while it is derived share the one derivation.
+    this.pending ??= (async () => {
+      const salt = randomBytes(SALT_LEN);
+      const key = await argon2idKey(password, salt);
+      this.held = { password, salt, key, uses: 0, at: this.now() };
+      return { salt, key };
+    })().finally(() => {
+      this.pending = undefined;
+    });
+    const k = await this.pending;
+    if (this.held) this.held.uses++;
+    return k;
+  }
 }
 
 /** madmin.EncryptData(password, data). */
@@ -70,6 +117,7 @@ export async function encryptData(password: string, data: Uint8Array, opts: Encr
   }
   const algorithm = opts.algorithm ?? 'aes-256-gcm';
   const id = algorithm === 'aes-256-gcm' ? MADMIN_ARGON2ID_AES_GCM : MADMIN_ARGON2ID_CHACHA20_POLY1305;
+  if (opts.derived) return Buffer.concat([opts.derived.salt, Buffer.from([id]), nonce, sioSeal(algorithm, opts.derived.key, nonce, data)]);
   const key = await argon2idKey(password, salt);
   return Buffer.concat([salt, Buffer.from([id]), nonce, sioSeal(algorithm, key, nonce, data)]);
 }
@@ -98,7 +146,7 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
  * One derivation at a time per process, as madmin's own argon2Mu: each takes 64 MiB and ~60 ms of
  * one core, and running them side by side only multiplies the memory.
  */
-let argon2Queue: Promise<unknown> = Promise.resolve();
+const argon2Turns = new Mutex();
 
 function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
   // Read off the namespace, not imported by name: Node < 24.7 has no argon2, and a named import
@@ -107,9 +155,7 @@ function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
     new Promise<Buffer>((resolve, reject) =>
       nodeCrypto.argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
     );
-  const key = argon2Queue.then(derive, derive);
-  argon2Queue = key.catch(() => undefined);
-  return key;
+  return argon2Turns.runExclusive(derive);
 }
 
 function pbkdf2Key(password: string, salt: Uint8Array): Promise<Buffer> {

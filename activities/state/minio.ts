@@ -1,6 +1,6 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
-import { encryptData } from './madmin-crypto.js';
+import { DerivedKeys, encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
 import { signRequest, type SigV4Credentials } from './sigv4.js';
 import { stateAccessKey } from '../../core/identity.js';
@@ -80,6 +80,8 @@ interface Minio {
   root: SigV4Credentials;
   base: string;
   region: string;
+  /** The add-user bodies' Argon2id key, kept for a while (madmin-crypto.ts `DerivedKeys`). */
+  bodyKeys: DerivedKeys;
 }
 
 export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
@@ -88,6 +90,7 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
     region: opts.region ?? 'us-east-1',
     http: new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca }),
     root: { accessKey: opts.accessKey, secretKey: opts.secretKey },
+    bodyKeys: new DerivedKeys(),
     base: opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/',
   };
   return {
@@ -153,15 +156,16 @@ async function secretWorks(ctx: Minio, spec: StateSpec): Promise<boolean> {
 }
 
 async function addUser(ctx: Minio, accessKey: string, secretKey: string): Promise<void> {
-  await admin(ctx, { method: 'PUT', path: 'add-user', query: { accessKey }, body: await addUserBody(ctx.opts.secretKey, secretKey) });
+  await admin(ctx, { method: 'PUT', path: 'add-user', query: { accessKey }, body: await addUserBody(ctx.opts.secretKey, secretKey, ctx.bodyKeys) });
 }
 
 /**
  * madmin's add-user body as `mc admin user add` sends it: Argon2id + AES-GCM (id 0x00), the form an
  * implementation other than this adapter's (MinIO's Python SDK) is checked to decrypt.
  */
-export async function addUserBody(adminSecret: string, secretKey: string): Promise<Buffer> {
-  return encryptData(adminSecret, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })));
+export async function addUserBody(adminSecret: string, secretKey: string, keys?: DerivedKeys): Promise<Buffer> {
+  const derived = keys ? await keys.of(adminSecret) : undefined;
+  return encryptData(adminSecret, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })), derived ? { derived } : {});
 }
 
 /** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */

@@ -1,10 +1,8 @@
-import type { TenantStep } from '../tenant-step-module.js';
+import type { StepModule } from '../tenant-step-module.js';
 
 /** `state`: the tenant's state-store user and the policy that confines it to its key prefix. */
-export const stateStep: TenantStep<'state'> = {
+export const stateStep: StepModule<'state'> = {
   name: 'state',
-  create: 3,
-  removal: 6,
   appliesTo: () => true,
   ensure: ({ deps, tenant: t, secrets }) =>
     deps.ports.state.ensure({ tenant: t.name, accessKey: t.stateAccessKey, secretKey: secrets.stateSecret!, prefix: t.stateKeyPrefix }),

@@ -1,11 +1,11 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Sealed } from '../../core/sealed.js';
 import { CREATE_STEPS, type StepName } from '../../core/step-table.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
 import { openValue, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';
 import type { Db } from '../../db/registry.js';
-import { auditTenantCreate, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
+import { auditTenantCreate, lastAuditOf, UNKNOWN_ACTOR } from '../../db/queries/audit.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { viewTenant, type Outcome, type TenantSecrets, type TenantView } from '../../core/tenant-view.js';
 
@@ -27,15 +27,40 @@ async function auditCreate(deps: ActivityDeps, db: Db, e: { name: string; outcom
   const row = await getTenantRow(db, e.name);
   if (!row) return;
   const id = deriveIdentity(deps.site, e.name, row.index);
-  await auditTenantCreate(db, {
+  const entry = {
     actor: e.actor ?? UNKNOWN_ACTOR,
     tenant: e.name,
     outcome: e.outcome,
     index: row.index,
     zones: { zone: id.zone, reverse_zone: id.reverseZone },
     ...(e.failedStep ? { failedStep: e.failedStep } : {}),
-  });
+  };
+  if (await recordedByAnEarlierTry(db, entry)) return;
+  await auditTenantCreate(db, entry);
 }
+
+/**
+ * A retry of the activity whose earlier try committed and then lost the registry before it could
+ * answer (the database-cut test): its entry is there already. Only a retry looks, and only at the
+ * tenant's newest entry since the activity was scheduled (the run holds the tenant's lease, so no
+ * other run wrote one meanwhile); the same entry from an earlier call stays a separate one.
+ */
+async function recordedByAnEarlierTry(db: Db, entry: { actor: string; tenant: string; outcome: string; failedStep?: string }): Promise<boolean> {
+  let info: { attempt: number; scheduledTimestampMs: number };
+  try {
+    info = Context.current().info;
+  } catch {
+    return false;
+  }
+  if (info.attempt <= 1) return false;
+  const last = await lastAuditOf(db, entry.tenant);
+  if (!last || last.at.getTime() < info.scheduledTimestampMs - SCHEDULE_SKEW_MS || last.actor !== entry.actor) return false;
+  const detail = (last.detail ?? {}) as { outcome?: unknown; failed_step?: unknown };
+  return detail.outcome === entry.outcome && (detail.failed_step ?? undefined) === entry.failedStep;
+}
+
+/** The worker's clock against the database's, for `recordedByAnEarlierTry`. */
+const SCHEDULE_SKEW_MS = 5_000;
 
 /**
  * The registry writes that end an attempt of a create or reconcile, and the answer: the tenant as

@@ -4,7 +4,7 @@ import { openValue, seal, sealValue } from '../../db/seal.js';
 import type { Sealed } from '../../core/sealed.js';
 import type { StepName } from '../../core/step-table.js';
 import type { CreateRequest, Refusal, RestoreSecrets } from '../../contracts/tenant.js';
-import { createStepsFor } from '../step-registry.js';
+import { createStepsFor } from '../tenant-steps.js';
 import { mintTenantToken, REVOKED_TOKEN_REFUSAL, tokenHash } from '../../core/credentials/api-token.js';
 import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';

@@ -9,7 +9,7 @@ import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { deleteTenantRow, getTenantRow, revokeTenantToken, setTenantStatus } from '../../db/queries/tenants.js';
 import { hasWorkloads } from '../../db/queries/workloads.js';
 import type { Refusal } from '../../contracts/tenant.js';
-import { createStepsFor, removalStepsFor } from '../step-registry.js';
+import { createStepsFor, removalStepsFor } from '../tenant-steps.js';
 import type { ActivityDeps } from '../deps.js';
 import type { Db } from '../../db/registry.js';
 import { auditTenantDelete, UNKNOWN_ACTOR } from '../../db/queries/audit.js';

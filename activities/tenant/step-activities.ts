@@ -8,14 +8,14 @@ import {
   type EnsureActivityType,
   type PlanActivityType,
   type RemoveActivityType,
+  type RemovalStep,
   type StepName,
-  type TenantStepName,
 } from '../../core/step-table.js';
 import { getTenantRow, openSecrets, recordStep } from '../../db/queries/tenants.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import type { StepInput } from '../step-input.js';
 import { asBackendStep } from '../step-failure.js';
-import { stepModule } from '../step-registry.js';
+import { TENANT_STEP_MODULES } from '../tenant-steps.js';
 import type { TenantStepContext } from '../tenant-step-module.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -38,7 +38,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
   }
 
   function ensure(step: StepName) {
-    const module = stepModule(step);
+    const module = TENANT_STEP_MODULES[step];
     return async (input: StepInput): Promise<ObjectOutcome[]> => {
       const ctx = await context(input, true);
       return asBackendStep(
@@ -46,7 +46,7 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
         step,
         { tenant: input.name },
         async () => {
-          const outcomes = await module.ensure!(ctx);
+          const outcomes = await module.ensure(ctx);
           await recordStep(deps.db, input.name, step, true);
           const changed = outcomes.filter((o) => o.result !== 'in-place');
           deps.log.info({ tenant: input.name, step, changed }, changed.length ? 'step corrected backend objects' : 'step in place');
@@ -59,18 +59,18 @@ export function stepActivities(deps: ActivityDeps): EnsureActivities & RemoveAct
 
   /** A step's plan: its module's reads, nothing recorded (a plan leaves the registry as it was). */
   function plan(step: StepName) {
-    const module = stepModule(step);
+    const module = TENANT_STEP_MODULES[step];
     return async (input: StepInput): Promise<ObjectOutcome[]> => {
       const ctx = await context(input, true);
-      return asBackendStep(deps.log, step, { tenant: input.name }, () => module.plan!(ctx), Object.values(ctx.secrets));
+      return asBackendStep(deps.log, step, { tenant: input.name }, () => module.plan(ctx), Object.values(ctx.secrets));
     };
   }
 
-  function remove(step: TenantStepName) {
-    const module = stepModule(step);
+  function remove(step: RemovalStep) {
+    const module = TENANT_STEP_MODULES[step];
     return async (input: StepInput): Promise<void> => {
       const ctx = await context(input, false);
-      await asBackendStep(deps.log, step, { tenant: input.name }, () => module.remove!(ctx), Object.values(ctx.secrets));
+      await asBackendStep(deps.log, step, { tenant: input.name }, () => module.remove(ctx), Object.values(ctx.secrets));
     };
   }
 

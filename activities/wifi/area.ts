@@ -2,14 +2,12 @@ import { wifiSettings } from './settings.js';
 import type { WifiAdapter } from './adapter.js';
 import type { BackendArea } from '../backend-area.js';
 import { siteWifiController } from './site-controller.js';
-import { wifiStep } from './step.js';
 import { unifiProbe } from './check.js';
 
 /** The wireless controller (UniFi Network): Wi-Fi keys on the site's WLANs and their MAC allow-lists. */
 export const wifiArea: BackendArea<'wifi', WifiAdapter | undefined, typeof wifiSettings> = {
   port: 'wifi',
   settings: wifiSettings,
-  steps: [wifiStep],
   bind: (site, timeoutMs) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
   probes: (site, timeoutMs) => (site.wifi ? [unifiProbe(site, site.wifi, timeoutMs)] : []),
 };

@@ -1,11 +1,9 @@
-import type { TenantStep } from '../tenant-step-module.js';
+import type { StepModule } from '../tenant-step-module.js';
 import { revokeTenantWifiKeys } from './keys.js';
 
 /** `wifi` (delete only): every Wi-Fi key of the tenant, `admission` included, is revoked. */
-export const wifiStep: TenantStep<'wifi'> = {
+export const wifiStep: StepModule<'wifi'> = {
   name: 'wifi',
-  create: null,
-  removal: 3,
   appliesTo: () => true,
   remove: ({ deps, tenant: t }) => revokeTenantWifiKeys(deps, t.name),
 };

@@ -5,6 +5,7 @@ import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, 
 import type { ChangeResult } from '../group-commit.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
 import { normalizeMac } from '../../core/names/mac.js';
+import { Mutex } from 'async-mutex';
 
 export type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
 export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';
@@ -91,15 +92,15 @@ interface Answer<T> {
 
 const PRODUCT = 'unifi';
 
-/** What the adapter's functions share: the logged-in API, the site's path, and the per-SSID write queues. */
+/** What the adapter's functions share: the logged-in API, the site's path, and the per-SSID write locks. */
 interface Unifi {
   session: UnifiSession;
   /** The credential's kind, for the fix a refused write names. */
   access: UnifiAccess;
   base: string;
   placeholderNetwork?: string;
-  /** One queue per SSID, shared by every call of this adapter: writes to one SSID never overlap. */
-  queues: Map<string, Promise<unknown>>;
+  /** One lock per SSID while it is wanted, shared by every call of this adapter: writes to one SSID never overlap. */
+  locks: Map<string, Mutex>;
 }
 
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
@@ -109,7 +110,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     access: opts,
     base: unifiApiBase(opts),
     placeholderNetwork: opts.placeholderNetwork,
-    queues: new Map(),
+    locks: new Map(),
   };
   return {
     observe: (ref) => observe(ctx, ref),
@@ -140,14 +141,13 @@ async function call<T>(ctx: Unifi, method: 'GET' | 'PUT', path: string, json?: u
 }
 
 function serialized<T>(ctx: Unifi, ssid: string, work: () => Promise<T>): Promise<T> {
-  const queues = ctx.queues;
-  const run = (queues.get(ssid) ?? Promise.resolve()).then(work, work);
-  const tail = run.catch(() => undefined);
-  queues.set(ssid, tail);
-  void tail.then(() => {
-    if (queues.get(ssid) === tail) queues.delete(ssid);
+  let lock = ctx.locks.get(ssid);
+  if (!lock) ctx.locks.set(ssid, (lock = new Mutex()));
+  const held = lock;
+  // Forgotten once no write of that SSID holds or waits for it.
+  return held.runExclusive(work).finally(() => {
+    if (!held.isLocked() && ctx.locks.get(ssid) === held) ctx.locks.delete(ssid);
   });
-  return run;
 }
 
 async function wlanBySsid(ctx: Unifi, ssid: string): Promise<Wlan | undefined> {

@@ -293,7 +293,7 @@ async function startOptional(env: Record<string, string>, devices: { subnet: str
     ),
     onLastPortOrAny(p.mosquitto, (port) => startMosquitto({ ...(stateDir ? { dir: join(stateDir, 'mosquitto') } : {}), ...(port ? { port } : {}) })),
   ]);
-  const ca = (site.ca ??= createLabCa());
+  const ca = (site.ca ??= await createLabCa());
   Object.assign(site.ports, {
     logUpstream: Number(logStore.upstream.split(':')[1]),
     caddyAdmin: Number(new URL(logStore.caddy.adminUrl).port),

@@ -1,3 +1,4 @@
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { auditLog } from '../schema/index.js';
 
@@ -7,6 +8,17 @@ import { auditLog } from '../schema/index.js';
  */
 export async function audit(db: Db, entry: { actor: string; action: string; tenant?: string; object: string; detail?: unknown }): Promise<void> {
   await db.insert(auditLog).values({ ...entry, tenant: entry.tenant ?? null, detail: entry.detail ?? null });
+}
+
+/** A tenant's newest audit entry. */
+export async function lastAuditOf(db: Db, tenant: string): Promise<{ at: Date; actor: string; action: string; detail: unknown } | undefined> {
+  const [row] = await db
+    .select({ at: auditLog.at, actor: auditLog.actor, action: auditLog.action, detail: auditLog.detail })
+    .from(auditLog)
+    .where(eq(auditLog.tenant, tenant))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  return row;
 }
 
 /** The actor of a call made before calls carried theirs (a run in flight across the upgrade). */

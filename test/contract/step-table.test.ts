@@ -1,73 +1,42 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CREATE_STEPS, REMOVAL_STEPS, TENANT_STEPS } from '../../core/step-table.js';
-import { stepModule } from '../../activities/step-registry.js';
-import { tenantStepModules, tenantStepRows, tenantStepTableSource } from '../../activities/tenant-step-rows.js';
+import { CREATE_STEPS, REMOVAL_STEPS, STEP_ACTIVITY_TYPES, TENANT_STEPS, type TenantStepName } from '../../core/step-table.js';
+import { TENANT_STEP_MODULES } from '../../activities/tenant-steps.js';
+import type { StepModule } from '../../activities/tenant-step-module.js';
 
-describe('the tenant step table, generated from the areas', () => {
-  it('is current: core/tenant-steps.generated.ts is what npm run openapi:write writes from the areas', () => {
-    const committed = readFileSync(new URL('../../core/tenant-steps.generated.ts', import.meta.url), 'utf8');
-    expect(committed).toBe(tenantStepTableSource(tenantStepRows()));
-  });
+type StepModules = { [N in TenantStepName]: StepModule<N> };
 
+describe('the tenant step list', () => {
   it('keeps the spec order: create dns … dashboards, delete broker first and dashboards last', () => {
-    // The spec's steps keep their order; a step the spec adds later may stand anywhere among them.
-    const create = ['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'];
-    const removal = ['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards'];
-    expect(CREATE_STEPS.filter((s) => create.includes(s))).toEqual(create);
-    expect(REMOVAL_STEPS.filter((s) => removal.includes(s))).toEqual(removal);
+    expect(CREATE_STEPS).toEqual(['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards']);
+    expect(REMOVAL_STEPS).toEqual(['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards']);
   });
 
-  it('binds every row to the one module an area lists, with the activities its places imply', () => {
-    for (const row of TENANT_STEPS) {
-      const module = stepModule(row.name);
-      expect(module.name).toBe(row.name);
-      if (row.create) expect([typeof module.ensure, typeof module.plan], row.name).toEqual(['function', 'function']);
-      if (row.removal !== null) expect(typeof module.remove, row.name).toBe('function');
-    }
-    expect(
-      tenantStepModules()
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(TENANT_STEPS.map((s) => s.name).sort());
-  });
-
-  it.each([
-    [
-      'two steps of one name',
-      [
-        { name: 'a', create: 1, removal: null },
-        { name: 'a', create: 2, removal: null },
-      ],
-      /steps a and a have the same name/,
-    ],
-    [
-      'two steps in one create place',
-      [
-        { name: 'a', create: 1, removal: null },
-        { name: 'b', create: 1, removal: null },
-      ],
-      /same create place \(1\)/,
-    ],
-    [
-      'two steps in one removal place',
-      [
-        { name: 'a', create: null, removal: 2 },
-        { name: 'b', create: 1, removal: 2 },
-      ],
-      /same removal place \(2\)/,
-    ],
-  ])('refuses %s', (_, steps, message) => {
-    expect(() => tenantStepRows(steps)).toThrow(message);
-  });
-
-  it('orders rows by their places, not by the areas’ order', () => {
-    const rows = tenantStepRows([
-      { name: 'late', create: 2, removal: 1 },
-      { name: 'gone', create: null, removal: 3 },
-      { name: 'early', create: 1, removal: null },
-      { name: 'first-gone', create: null, removal: 2 },
+  it('keeps the Temporal activity names the runs in flight replay', () => {
+    const tenantSteps = STEP_ACTIVITY_TYPES.filter((t) => /^[a-z-]+\.(ensure|plan|remove)$/.test(t));
+    expect(tenantSteps).toEqual([
+      ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.ensure`),
+      ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.plan`),
+      ...['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards'].map((s) => `${s}.remove`),
     ]);
-    expect(rows.map((r) => r.name)).toEqual(['early', 'late', 'first-gone', 'gone']);
+  });
+
+  it('binds every name to the module of that name, with the activities its orders imply', () => {
+    expect(Object.keys(TENANT_STEP_MODULES).sort()).toEqual([...new Set([...TENANT_STEPS.create, ...TENANT_STEPS.removal])].sort());
+    for (const [name, module] of Object.entries(TENANT_STEP_MODULES)) expect(module.name).toBe(name);
+    for (const s of CREATE_STEPS) expect([typeof TENANT_STEP_MODULES[s].ensure, typeof TENANT_STEP_MODULES[s].plan], s).toEqual(['function', 'function']);
+    for (const s of REMOVAL_STEPS) expect(typeof TENANT_STEP_MODULES[s].remove, s).toBe('function');
+  });
+
+  it('is held to its modules by the typecheck (these lines compile only because each is refused)', () => {
+    const { dns, ...withoutDns } = TENANT_STEP_MODULES;
+    // @ts-expect-error a name in the list without its module
+    const missing: StepModules = withoutDns;
+    // @ts-expect-error a module under another step's name
+    const swapped: StepModules = { ...TENANT_STEP_MODULES, dns: TENANT_STEP_MODULES.resolver };
+    // @ts-expect-error a create step without its plan
+    const noPlan: StepModules = { ...TENANT_STEP_MODULES, dns: { ...dns, plan: undefined } };
+    // @ts-expect-error a removal step without its remove
+    const noRemove: StepModules = { ...TENANT_STEP_MODULES, wifi: { ...TENANT_STEP_MODULES.wifi, remove: undefined } };
+    expect([missing, swapped, noPlan, noRemove].length).toBe(4);
   });
 });

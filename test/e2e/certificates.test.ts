@@ -70,7 +70,7 @@ async function moveNotAfter(tenant: string, name: string, daysLeft: number): Pro
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cert-e2e-'));
   // The issuing CA sits under a root, so the chain a server presents holds the intermediate.
-  ca = createLabCa({ keyType: 'rsa', intermediates: 1 });
+  ca = await createLabCa({ keyType: 'rsa', intermediates: 1 });
   await writeFile(join(dir, 'root.pem'), ca.rootCertPem);
   const [s] = await Promise.all([
     startTestSite({ minimal: true, env: { SITE_CA_CERT: ca.caCertPem, SITE_CA_KEY: ca.caKeyPem, SITE_CA_CHAIN: ca.chainPem.join('\n') } }),
@@ -337,7 +337,7 @@ describe('sites without a working CA', () => {
   let expired: TestSite;
   beforeAll(async () => {
     // A CA whose certificate ran out yesterday: signing fails at the CA, not at the request.
-    const old = createLabCa({ now: new Date(Date.now() - 3 * DAY), days: 1 });
+    const old = await createLabCa({ now: new Date(Date.now() - 3 * DAY), days: 1 });
     [bare, expired] = await Promise.all([
       startTestSite({ minimal: true }),
       startTestSite({ minimal: true, env: { SITE_CA_CERT: old.caCertPem, SITE_CA_KEY: old.caKeyPem } }),

@@ -75,8 +75,8 @@ beforeAll(async () => {
     makeCsr('p384', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384']),
     makeCsr('ed25519', ['-newkey', 'ed25519']),
   ]);
-  rsaCa = createLabCa({ keyType: 'rsa' });
-  ecCa = createLabCa({ keyType: 'ec', intermediates: 2 });
+  rsaCa = await createLabCa({ keyType: 'rsa' });
+  ecCa = await createLabCa({ keyType: 'ec', intermediates: 2 });
   rsaIssuer = createIssuer({ caCertPem: rsaCa.caCertPem, caKeyPem: rsaCa.caKeyPem, chainPem: rsaCa.chainPem, siteDomain: SITE });
   ecIssuer = createIssuer({ caCertPem: ecCa.caCertPem, caKeyPem: ecCa.caKeyPem, chainPem: ecCa.chainPem, siteDomain: SITE });
   await save('rsa-root.pem', rsaCa.rootCertPem);
@@ -92,8 +92,8 @@ describe('reading a signing request', () => {
     ['RSA 2048 is accepted', 'rsa2048', { ok: true, keyType: 'rsa', keyBits: 2048 }],
     ['ECDSA P-256 is accepted', 'p256', { ok: true, keyType: 'ecdsa-p256', keyBits: 256 }],
     ['RSA above 2048 is accepted', 'rsa3072', { ok: true, keyType: 'rsa', keyBits: 3072 }],
-  ])('%s', (_reason, name, want) => {
-    const r = rsaIssuer.inspectCsr(csr[name]!);
+  ])('%s', async (_reason, name, want) => {
+    const r = await rsaIssuer.inspectCsr(csr[name]!);
     expect(r).toMatchObject(want);
     if (r.ok) expect(r.publicKeyFingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -114,16 +114,16 @@ describe('reading a signing request', () => {
       () => '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n',
       /not a valid signing request|not a PKCS#10/,
     ],
-  ])('refuses: %s', (_reason, pem, reason) => {
-    const r = rsaIssuer.inspectCsr(pem());
+  ])('refuses: %s', async (_reason, pem, reason) => {
+    const r = await rsaIssuer.inspectCsr(pem());
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toMatch(reason);
   });
 
-  it('gives the same key the same fingerprint', () => {
-    const a = rsaIssuer.inspectCsr(csr.p256!);
-    const b = ecIssuer.inspectCsr(csr.p256!);
-    const c = rsaIssuer.inspectCsr(csr.rsa2048!);
+  it('gives the same key the same fingerprint', async () => {
+    const a = await rsaIssuer.inspectCsr(csr.p256!);
+    const b = await ecIssuer.inspectCsr(csr.p256!);
+    const c = await rsaIssuer.inspectCsr(csr.rsa2048!);
     expect(a.ok && b.ok && c.ok).toBe(true);
     if (a.ok && b.ok && c.ok) {
       expect(a.publicKeyFingerprint).toBe(b.publicKeyFingerprint);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { addUserBody } from '../../activities/state/minio.js';
-import { MADMIN_ARGON2ID_AES_GCM, SIO_BUF_SIZE, decryptData, encryptData } from '../../activities/state/madmin-crypto.js';
+import { DerivedKeys, MADMIN_ARGON2ID_AES_GCM, SIO_BUF_SIZE, decryptData, encryptData } from '../../activities/state/madmin-crypto.js';
 
 /**
  * Issue 45 item 4: the admin bodies the MinIO adapter sends are checked against an implementation
@@ -31,6 +31,15 @@ describe("madmin bodies against MinIO's Python SDK", () => {
     const r = await minioPy('decrypt', ADMIN_SECRET, body);
     expect(r.error).toBeUndefined();
     expect(JSON.parse(Buffer.from(r.hex!, 'hex').toString('utf8'))).toEqual({ secretKey: 'tenant-secret-0123456789', status: 'enabled' });
+  });
+
+  it('decrypts each of several bodies sealed under one kept key (one salt, a nonce each)', async () => {
+    const keys = new DerivedKeys();
+    const bodies = [await addUserBody(ADMIN_SECRET, 'tenant-secret-first-0000', keys), await addUserBody(ADMIN_SECRET, 'tenant-secret-second-111', keys)];
+    expect(bodies[0]!.subarray(0, 32)).toEqual(bodies[1]!.subarray(0, 32));
+    expect(bodies[0]!.subarray(33, 41)).not.toEqual(bodies[1]!.subarray(33, 41));
+    const plain = await Promise.all(bodies.map(async (b) => JSON.parse(Buffer.from((await minioPy('decrypt', ADMIN_SECRET, b)).hex!, 'hex').toString('utf8'))));
+    expect(plain.map((p) => p.secretKey)).toEqual(['tenant-secret-first-0000', 'tenant-secret-second-111']);
   });
 
   it('refuses the body under another password: the check can fail', async () => {

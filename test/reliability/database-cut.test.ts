@@ -31,6 +31,8 @@ const PROBE_BOUND_MS = 2_000;
  * measured: the last answer 1.6 s after the return).
  */
 const ANSWER_BOUND_MS = 15_000;
+/** How much later the service hears the registry's answers in the commit-cut case: the window the cut lands in. */
+const ANSWER_DELAY_MS = 40;
 /** Once back, the driver reconnects within its backoff, capped at 1 s (db/registry.ts): twice that. */
 const RECOVERY_MS = 2_000;
 
@@ -198,4 +200,57 @@ describe('the registry database cut during a fill', () => {
     }
     expect(await site.registry.sql`select tenant, holder from tenant_leases`).toEqual([]);
   }, 600_000);
+
+  /**
+   * The narrowest window of the cut: the create's last registry write (the tenant ready, its audit
+   * entry) has committed, and the registry goes before the activity has read back the answer. Five
+   * quick attempts of that activity used to fail within the cut: the caller got 503, and its repeat
+   * found the tenant ready and answered 409, the secrets never shown (a CI run of the fill above).
+   * The commit is seen from PostgreSQL itself (a trigger's notification, delivered at commit, on a
+   * connection of the test's own) and the service's answers are slowed by ANSWER_DELAY_MS at the
+   * proxy, so the cut lands between the commit and the service hearing of it.
+   */
+  it('a cut right after a create commits its tenant ready: the caller still gets its secrets, and the audit log one entry', async () => {
+    const name = 'readycut';
+    await site.registry.sql.unsafe(`
+      create or replace function test_ready_notice() returns trigger language plpgsql as $$
+      begin perform pg_notify('tenant_ready', new.name); return new; end $$;
+      drop trigger if exists test_ready_notice on tenants;
+      create trigger test_ready_notice after update on tenants for each row
+        when (new.status = 'ready' and old.status is distinct from 'ready' and new.name = '${name}')
+        execute function test_ready_notice();`);
+    let cutAt = 0;
+    let cutEnd = 0;
+    const listening = await site.registry.sql.listen('tenant_ready', (tenant) => {
+      if (tenant !== name || cutAt) return;
+      pg.setDown(true);
+      cutAt = Date.now();
+      setTimeout(() => {
+        pg.setDown(false);
+        pg.answerDelayMs = 0;
+        cutEnd = Date.now();
+      }, DOWN_MS);
+    });
+    pg.answerDelayMs = ANSWER_DELAY_MS;
+    try {
+      const seen: Seen[] = [];
+      const answer = await converge(`create ${name}`, () => site.call('POST', '/v1/tenants', { body: { name } }), seen);
+      const show = JSON.stringify(seen.map((s) => [s.call, s.status, s.sent - cutAt, s.at - cutAt, s.text.slice(0, 200)]));
+      expect(cutAt, 'the tenant was committed ready (the cut came)').toBeGreaterThan(0);
+      expect(seen[0]!.at, `the first call was still waiting when the registry went: ${show}`).toBeGreaterThan(cutAt);
+      expect(answer.status, show).toBe(201);
+      expect(answer.body.api_token, show).toEqual(expect.any(String));
+      expect(answer.body.dns?.tsig_secret, show).toEqual(expect.any(String));
+      expect(cutEnd, 'the answer came once the registry was back').toBeGreaterThan(0);
+      // The secrets it showed are the tenant's: the token works.
+      const own = await site.call('GET', `/v1/tenants/${name}`, { token: answer.body.api_token });
+      expect(own.status).toBe(200);
+      const entries = await site.registry.sql`select action from audit_log where tenant = ${name} and action = 'tenant.create'`;
+      expect(entries.length, 'one create, one entry').toBe(1);
+    } finally {
+      pg.answerDelayMs = 0;
+      await listening.unlisten();
+      if (cutAt && !cutEnd) await new Promise((x) => setTimeout(x, DOWN_MS));
+    }
+  }, 180_000);
 });

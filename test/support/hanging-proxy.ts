@@ -17,6 +17,11 @@ export interface HangingProxy {
   readonly held: number;
   /** Bytes callers sent that the hang swallowed: more than 0 shows the calls met the hang. */
   readonly swallowed: number;
+  /**
+   * Each answer of the backend reaches its caller this much later (0: at once): a slow link, so a
+   * test can act between something happening at the backend and the caller learning of it.
+   */
+  answerDelayMs: number;
   setHang(on: boolean): void;
   /**
    * Down, as a restarted server is to its clients: every open connection is reset, and new ones are
@@ -51,13 +56,19 @@ export async function hangingProxy(): Promise<HangingProxy> {
     upstream.on('close', () => client.destroy());
     // Bytes cross only while not hanging: a hang in the middle of a session swallows them.
     client.on('data', (d: Buffer) => void (hang ? (swallowed += d.length) : upstream.write(d)));
-    upstream.on('data', (d: Buffer) => void (hang || client.write(d)));
+    upstream.on('data', (d: Buffer) => {
+      if (hang) return;
+      // In order: every chunk waits the same delay, and timers of one delay fire in order.
+      if (proxy.answerDelayMs > 0) setTimeout(() => void (client.destroyed || hang || client.write(d)), proxy.answerDelayMs);
+      else client.write(d);
+    });
     client.on('end', () => upstream.end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const proxy: HangingProxy = {
     hostPort: `127.0.0.1:${port}`,
+    answerDelayMs: 0,
     get held() {
       return held;
     },

@@ -69,7 +69,7 @@ interface Certificates {
 
 async function put(ctx: Certificates, input: { tenant: string; name: string; csr: string; names: readonly string[] }): Promise<CertificatePutResult> {
   const { siteDomain, db, issuer, log, now } = ctx;
-  const csr = issuer.inspectCsr(input.csr);
+  const csr = await issuer.inspectCsr(input.csr);
   if (!csr.ok) return { kind: 'invalid', reason: csr.reason };
   const zone = tenantZone(input.tenant, siteDomain);
   const bad = namesReason(input.names, zone);

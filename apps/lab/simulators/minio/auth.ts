@@ -1,13 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  EMPTY_SHA256,
-  UNSIGNED_PAYLOAD,
-  canonicalRequest,
-  decodePath,
-  parseAuthorization,
-  sha256Hex,
-  signatureOf,
-} from '../../../../activities/state/sigv4.js';
+import { EMPTY_SHA256, UNSIGNED_PAYLOAD, canonicalRequest, decodePath, parseAuthorization, sha256Hex, signatureOf } from './sigv4-verify.js';
 import { Errors, regionMismatch, type ApiError } from './errors.js';
 import type { MinioSimState } from './state.js';
 
