@@ -13,6 +13,7 @@ import { sweepActivities } from './tenant/sweep.js';
 import { wifiKeyActivities } from './wifi/keys.js';
 import { workloadActivities } from './workloads/activities.js';
 import { waitingOutTheRegistry } from './registry-away.js';
+import { isolationActivities } from './isolation/activities.js';
 
 /** Builds every activity from injected dependencies (adapters, registry, site). */
 export function createActivities(deps: ActivityDeps) {
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...brokerAccountActivities(deps),
     ...deviceActivities(deps),
     ...wifiKeyActivities(deps),
+    ...isolationActivities(deps),
   });
 }
 

@@ -30,6 +30,7 @@ const OPTIONS = {
   'extra-name': { type: 'string', multiple: true },
   prune: { type: 'boolean' },
   plan: { type: 'boolean' },
+  canaries: { type: 'boolean' },
   apply: { type: 'string' },
   out: { type: 'string' },
   operation: { type: 'string' },

@@ -33,7 +33,18 @@ export interface Command {
   /** Any other call that runs an object's steps: the run whose step is reported live while it runs. */
   run?: (args: string[], flags: Flags) => WatchedRun | undefined;
   call(c: CallContext): Promise<Answer>;
+  /** A 200 that still says something is wrong (an isolation check that did not pass): what to tell, and the exit is `EXIT.notPassed`. */
+  notPassed?: (body: unknown) => string | undefined;
 }
+
+/** An isolation check's answer that did not pass: its crossings, or that some backend's isolation is unknown. */
+const isolationNotPassed = (body: unknown): string | undefined => {
+  const r = body as { passed?: boolean; crossings?: string[] } | undefined;
+  if (r?.passed !== false) return undefined;
+  return r.crossings?.length
+    ? `isolation crossed:\n${r.crossings.map((c) => `  ${c}`).join('\n')}`
+    : 'isolation unknown: a probe was refused on its own canary or its backend did not answer';
+};
 
 const need = (v: string | undefined, flag: string): string => {
   if (v === undefined) throw new UsageError(`--${flag} is required`);
@@ -84,7 +95,28 @@ export const COMMANDS: Command[] = [
         },
       }),
   },
-  { words: ['tenant', 'list'], args: [], summary: 'every tenant', call: ({ api }) => api.GET('/v1/tenants') },
+  {
+    words: ['tenant', 'list'],
+    args: [],
+    options: '[--canaries]',
+    summary: "every tenant (with --canaries, the isolation check's too)",
+    call: ({ api, flags }) => api.GET('/v1/tenants', { params: { query: flags.canaries ? { canaries: 'true' } : {} } }),
+  },
+
+  {
+    words: ['isolation-check', 'run'],
+    args: [],
+    summary: "run the isolation check now: each canary's credentials against the other's objects (exit 5 when it did not pass)",
+    notPassed: isolationNotPassed,
+    call: ({ api }) => api.POST('/v1/isolation-checks'),
+  },
+  {
+    words: ['isolation-check', 'latest'],
+    args: [],
+    summary: 'the last isolation check that finished (exit 5 when it did not pass)',
+    notPassed: isolationNotPassed,
+    call: ({ api }) => api.GET('/v1/isolation-checks/latest'),
+  },
   {
     words: ['tenant', 'get'],
     args: ['name'],

@@ -10,9 +10,9 @@ import { watchRun } from './run-progress.js';
 /**
  * tenantctl: the tenant provisioning API from a terminal, on the typed client (`client/`).
  * Exit codes say what happened: 0 done, 1 unavailable/unreachable, 2 usage, 3 refused (4xx),
- * 4 a backend step failed (502: the same command resumes).
+ * 4 a backend step failed (502: the same command resumes), 5 an isolation check that did not pass.
  */
-export const EXIT = { done: 0, unavailable: 1, usage: 2, refused: 3, stepFailed: 4 } as const;
+export const EXIT = { done: 0, unavailable: 1, usage: 2, refused: 3, stepFailed: 4, notPassed: 5 } as const;
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
@@ -113,6 +113,11 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     const notReady = conditionLine(body);
     if (notReady) err(notReady);
     if (status === 204) err('done');
+    const notPassed = command.notPassed?.(body);
+    if (notPassed) {
+      err(notPassed);
+      return EXIT.notPassed;
+    }
     return EXIT.done;
   }
   const message = (body as { error?: string } | undefined)?.error ?? answer.response.statusText;

@@ -385,7 +385,10 @@ export interface paths {
         /** Every tenant, ordered by index, without secrets */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description also the isolation check's two canary tenants (`canarya`, `canaryb`), which the list leaves out by default */
+                    canaries?: "true" | "false";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -399,6 +402,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["TenantList"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no token or an unrecognised one */
@@ -612,7 +624,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description only runs of this operation */
-                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
                     /** @description only runs in this status */
                     status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
                     /** @description runs per page, 1 to 100 (default 20) */
@@ -706,7 +718,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description only runs of this operation */
-                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+                    operation?: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
                     /** @description only runs in this status */
                     status?: "running" | "parked" | "completed" | "failed" | "terminated" | "timed-out" | "canceled" | "continued-as-new";
                     /** @description runs per page, 1 to 100 (default 20) */
@@ -1254,6 +1266,170 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/isolation-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the isolation check now: each canary's credentials against the other canary's objects, on every backend
+         * @description Answers when the check has run (the canary pair is created on first use, through the normal create run). A check already running (the scheduled one) is joined, not doubled. `passed: false` is still a 200: the crossings are the answer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the check ran; its result */
+                200: {
+                    headers: {
+                        /** @description the run that answered (its Temporal workflow id, e.g. `workload-create/acme/web`): open it in the Temporal UI or with `temporal workflow show -w` */
+                        "Run-Id"?: string;
+                        /** @description the step activities this call's attempt ran, in order, each `=ok` or `=failed`, e.g. `dns.check-name=ok, hypervisor.ensure-vm=failed` */
+                        "Run-Steps"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IsolationCheck"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description operator only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not configured at this site */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/isolation-checks/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last isolation check that finished, scheduled or asked for */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the latest check */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IsolationCheck"];
+                    };
+                };
+                /** @description no token or an unrecognised one */
+                401: {
+                    headers: {
+                        /** @description the scheme and realm to present a token for */
+                        "WWW-Authenticate": "Bearer realm=\"svc-api\"";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description operator only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not configured at this site */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description database not migrated yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4334,7 +4510,7 @@ export interface components {
             /** @description the Temporal run id of this execution (a workflow id is reused: create, delete, create again) */
             run_id: string;
             /** @enum {string} */
-            operation: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key";
+            operation: "tenant-create" | "tenant-delete" | "tenant-reconcile" | "tenant-plan" | "reconcile-sweep" | "broker-account-ensure" | "broker-account-delete" | "workload-create" | "workload-delete" | "record-put" | "record-delete" | "device-address-reserve" | "device-address-release" | "device-mac-move" | "wifi-key-issue" | "wifi-key-revoke" | "admission-wifi-key" | "isolation-check";
             /**
              * @description absent for the sweep
              * @example acme
@@ -4439,6 +4615,38 @@ export interface components {
             /** @description for `apply`: the plan carried out */
             applied_plan?: string;
             objects: components["schemas"]["ReconciledObject"][];
+        };
+        IsolationCheck: {
+            /** @description every probe `isolated` or `works` */
+            passed: boolean;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+            /** @description the Temporal run of the check (workflow id `isolation-check`) */
+            run_id: string;
+            /** @description each crossing in words: backend, credential kind and what it reached */
+            crossings: string[];
+            probes: components["schemas"]["IsolationProbe"][];
+            /** @description backends this site does not run, or the check does not probe yet */
+            skipped: ("api" | "dns" | "state" | "broker" | "log-store" | "dashboards")[];
+        };
+        IsolationProbe: {
+            /** @enum {string} */
+            backend: "api" | "dns" | "state" | "broker" | "log-store" | "dashboards";
+            /** @description the kind of credential presented (`TSIG key`, `state-store key`, `broker account`), never the credential */
+            credential: string;
+            /** @enum {string} */
+            credential_of: "canarya" | "canaryb";
+            /** @enum {string} */
+            object_of: "canarya" | "canaryb";
+            /**
+             * @description `isolated`: the other canary's objects refused the credential; `works`: the canary's own objects took it; `crossed`: the credential reached the other canary's objects (a tenant's credential reaches another tenant's); `broken`: its own objects refused it, or the backend did not answer, so this backend's isolation is unknown
+             * @enum {string}
+             */
+            result: "isolated" | "works" | "crossed" | "broken";
+            /** @description what each attempt reached or was refused, or the failure (no host, no secret) */
+            detail: string;
         };
         Workload: {
             /** @example acme */

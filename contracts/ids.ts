@@ -10,6 +10,9 @@ export const runIds = {
   tenantPlan: (tenant: string) => `tenant-plan/${tenant}`,
   reconcileSweep: 'reconcile-sweep',
   reconcileSweepSchedule: 'reconcile-sweep-schedule',
+  /** One check at a time: the schedule's and an operator's meet in one run (workflows/isolation-check.ts). */
+  isolationCheck: 'isolation-check',
+  isolationCheckSchedule: 'isolation-check-schedule',
   brokerAccountEnsure: (tenant: string, account: string) => `broker-account/${tenant}/${account}`,
   brokerAccountDelete: (tenant: string, account: string) => `broker-account-delete/${tenant}/${account}`,
   workloadCreate: (tenant: string, name: string) => `workload-create/${tenant}/${name}`,

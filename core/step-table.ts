@@ -50,6 +50,15 @@ export const OBJECT_STEP_ACTIVITIES = {
   reconcile: ['hypervisor.reconcile-workloads', 'wifi.reconcile-keys', 'broker.reconcile-accounts'],
   /** What a reconcile's plan runs after the tenant's step plans, in the same order: reads alone. */
   plan: ['hypervisor.plan-workloads', 'wifi.plan-keys', 'broker.plan-accounts'],
+  /** The isolation check's probes (workflows/isolation-check.ts): a canary's credential against a canary's objects, one backend each. */
+  'isolation-check': [
+    'api.isolation-probe',
+    'dns.isolation-probe',
+    'state.isolation-probe',
+    'broker.isolation-probe',
+    'log-store.isolation-probe',
+    'dashboards.isolation-probe',
+  ],
 } as const;
 
 /** The activities a reconcile runs after the tenant's steps, one per area, in order. */

@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
 import { runIds } from '../contracts/ids.js';
 
@@ -10,8 +10,7 @@ export async function ensureSweepSchedule(
   client: Client,
   opts: { taskQueue: string; intervalMs: number; concurrency?: number; mode?: 'plan' | 'correct' },
 ): Promise<void> {
-  const spec = { intervals: [{ every: opts.intervalMs }] };
-  const action = {
+  await ensureSchedule(client, runIds.reconcileSweepSchedule, opts.intervalMs, {
     type: 'startWorkflow' as const,
     workflowType: 'reconcileSweep',
     workflowId: runIds.reconcileSweep,
@@ -26,17 +25,32 @@ export async function ensureSweepSchedule(
       opts.mode === 'plan'
         ? 'reconcile sweep (plan): every ready tenant observed, what a reconcile would change reported, nothing changed'
         : 'reconcile sweep: every ready tenant re-ensured, what drifted reported',
-  };
+  });
+}
+
+/**
+ * The scheduled isolation check (issue 49): on the site's interval (SITE_ISOLATION_CHECK_INTERVAL,
+ * hourly by default), paced like the sweep: a tick is skipped while the previous check still runs.
+ */
+export async function ensureIsolationCheckSchedule(client: Client, opts: { taskQueue: string; intervalMs: number }): Promise<void> {
+  await ensureSchedule(client, runIds.isolationCheckSchedule, opts.intervalMs, {
+    type: 'startWorkflow' as const,
+    workflowType: 'isolationCheck',
+    workflowId: runIds.isolationCheck,
+    taskQueue: opts.taskQueue,
+    args: [],
+    typedSearchAttributes: [{ key: OPERATION, value: operationOf('isolationCheck') }],
+    staticSummary: "isolation check: each canary's credentials against the other canary's objects, on every backend",
+  });
+}
+
+async function ensureSchedule(client: Client, scheduleId: string, intervalMs: number, action: ScheduleOptionsAction): Promise<void> {
+  const spec: ScheduleSpec = { intervals: [{ every: intervalMs }] };
   try {
-    await client.schedule.create({
-      scheduleId: runIds.reconcileSweepSchedule,
-      spec,
-      action,
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
+    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(runIds.reconcileSweepSchedule).update((prev) => ({
+    await client.schedule.getHandle(scheduleId).update((prev) => ({
       ...prev,
       spec,
       action,

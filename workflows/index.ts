@@ -15,3 +15,4 @@ export { deviceMacMove } from './device-mac-move.js';
 export { wifiKeyIssue } from './wifi-key-issue.js';
 export { wifiKeyRevoke } from './wifi-key-revoke.js';
 export { admissionWifiKey } from './admission-wifi-key.js';
+export { isolationCheck } from './isolation-check.js';

@@ -3,6 +3,7 @@ import { objectPath } from '../../contracts/ids.js';
 import { registryNow, runsOfObjects } from '../../db/queries/object-runs.js';
 import { listReadyTenants, listTenantStatuses } from '../../db/queries/tenants.js';
 import type { ActivityDeps } from '../deps.js';
+import { isCanary } from '../../core/canaries.js';
 
 /** Why a sweep leaves a tenant alone: the state table allows reconcile from `ready` only. */
 export const SKIP_REASONS: Record<string, (holder: string) => string> = {
@@ -21,7 +22,8 @@ export function sweepActivities(deps: ActivityDeps) {
      * to find it by its id.
      */
     async sweepTenants(): Promise<{ ready: { name: string; index: number }[]; skipped: { name: string; reason: string }[] }> {
-      const all = await listTenantStatuses(deps.db);
+      // The isolation check's canaries are its own to keep (core/canaries.ts): not in a sweep's work or counts.
+      const all = (await listTenantStatuses(deps.db)).filter((t) => !isCanary(t.name));
       const notReady = all.filter((t) => t.status !== 'ready');
       const runs = await runsOfObjects(
         deps.db,

@@ -61,6 +61,8 @@ import * as allRuns from './routes/runs/all.js';
 import * as eventList from './routes/events/list.js';
 import * as sweepList from './routes/events/sweeps.js';
 import * as tenantReconcile from './routes/tenants/reconcile.js';
+import * as isolationCheckCreate from './routes/isolation-checks/create.js';
+import * as isolationCheckLatest from './routes/isolation-checks/latest.js';
 
 export const OPENAPI_INFO = {
   openapi: '3.1.0',
@@ -72,7 +74,17 @@ export const OPENAPI_INFO = {
 };
 
 /** The routes only the operator may call (spec: Endpoints), authorized before any validation. */
-const OPERATOR_ONLY = [admissionCreate.route, admissionDelete.route, tenantList.route, tenantReconcile.route, allRuns.route, eventList.route, sweepList.route];
+const OPERATOR_ONLY = [
+  admissionCreate.route,
+  admissionDelete.route,
+  tenantList.route,
+  tenantReconcile.route,
+  allRuns.route,
+  eventList.route,
+  sweepList.route,
+  isolationCheckCreate.route,
+  isolationCheckLatest.route,
+];
 
 /** Builds the Hono app: one middleware chain for /v1, every route registered explicitly. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -161,6 +173,8 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.use('/v1/tenants', siteGate);
   app.use('/v1/tenants/*', siteGate);
   app.use('/v1/runs', siteGate);
+  app.use('/v1/isolation-checks', siteGate);
+  app.use('/v1/isolation-checks/*', siteGate);
   app.use('/v1/admissions', requireSite(site !== undefined, 'enrollment not configured'));
   app.use('/v1/admissions/*', requireSite(site !== undefined, 'enrollment not configured'));
 }
@@ -181,6 +195,8 @@ function mountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   tenantGet.register(app, deps);
   tenantDelete.register(app, deps);
   tenantReconcile.register(app, deps);
+  isolationCheckCreate.register(app, deps);
+  isolationCheckLatest.register(app, deps);
   workloadCreate.register(app, deps);
   workloadList.register(app, deps);
   workloadGet.register(app, deps);

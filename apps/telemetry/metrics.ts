@@ -108,6 +108,12 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
       labelNames: ['area', 'result', 'mode'] as const,
       registers: [registry],
     }),
+    isolationChecks: new Counter({
+      name: `${PREFIX}isolation_checks_total`,
+      help: "The isolation check's probes (issue 49), by backend (dns|state|broker) and result: isolated (a canary's credential refused on the other canary's objects), works (taken on its own), crossed (it reached the other canary's objects: one tenant's credential reaches another's), broken (refused on its own objects, or the backend did not answer: that backend's isolation is unknown).",
+      labelNames: ['backend', 'result'] as const,
+      registers: [registry],
+    }),
     lastSweepTime: new Gauge({
       name: `${PREFIX}sweep_last_finished_timestamp_seconds`,
       help: 'When the last sweep finished by this worker ended (Unix time).',
@@ -125,6 +131,10 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
   metrics.sweepRuns.inc({ outcome: 'failed' }, 0);
   metrics.sweepCorrected.inc(0);
   metrics.logRoutesRestored.inc(0);
+  // A first crossing must show in increase(): every probed backend's bad results start at zero.
+  for (const type of stepActivities.filter((t) => t.endsWith('.isolation-probe'))) {
+    for (const result of ['crossed', 'broken']) metrics.isolationChecks.inc({ backend: type.split('.')[0]!, result }, 0);
+  }
   for (const area of new Set(stepActivities.filter((t) => /^(reconcile|plan)/.test(t.split('.')[1]!)).map((t) => t.split('.')[0]!))) {
     for (const result of RECONCILE_RESULTS) for (const mode of ['correct', 'plan']) metrics.reconcileObjects.inc({ area, result, mode }, 0);
   }

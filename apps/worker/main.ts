@@ -1,7 +1,7 @@
 import { makeTelemetryFilterString } from '@temporalio/worker';
 import { Registry } from '../../db/registry.js';
 import { connectClient, connectWorker } from '../../temporal/connection.js';
-import { ensureSweepSchedule } from '../../temporal/schedules.js';
+import { ensureIsolationCheckSchedule, ensureSweepSchedule } from '../../temporal/schedules.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
@@ -91,6 +91,10 @@ async function main(): Promise<void> {
     intervalMs: config.site!.reconcileIntervalMs,
     concurrency: config.site!.sweepConcurrency,
     mode: config.site!.sweepMode,
+  });
+  await ensureIsolationCheckSchedule(client, {
+    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
+    intervalMs: config.site!.isolationCheckIntervalMs,
   });
   // Tenants' log routes a Caddy reload dropped, written back within SITE_LOG_ROUTE_CHECK_INTERVAL.
   const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics, logStore: ports?.logStore });

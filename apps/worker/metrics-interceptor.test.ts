@@ -277,3 +277,49 @@ describe("the interceptor counts what a reconcile or its plan found of a tenant'
     expect(planRuns.map((v) => v.labels.outcome)).toEqual(['done']);
   });
 });
+
+describe("the isolation check's probes, by backend and result", () => {
+  const policy = { maximumAttempts: 3, nonRetryableErrorTypes: ['IsolationCrossed'] };
+  const crossed = ApplicationFailure.create({ message: "state: canary canarya's state-store key reached ...", type: 'IsolationCrossed', nonRetryable: true });
+  const refusedOwn = ApplicationFailure.create({ message: 'refused on its own objects', type: 'OwnAccessRefused' });
+
+  it.each([
+    ['a cross probe refused', 1, async () => ({ result: 'refused', attempts: [] }), 'isolated'],
+    ['an own probe that reached', 1, async () => ({ result: 'reached', attempts: [] }), 'works'],
+    [
+      'a crossing, at its first attempt',
+      1,
+      async () => {
+        throw crossed;
+      },
+      'crossed',
+    ],
+    [
+      'an own probe refused at its last attempt',
+      3,
+      async () => {
+        throw refusedOwn;
+      },
+      'broken',
+    ],
+    [
+      'an own probe refused at an attempt a retry follows: not counted yet',
+      1,
+      async () => {
+        throw refusedOwn;
+      },
+      undefined,
+    ],
+  ])('%s', async (_reason, attempt, work, want) => {
+    const metrics = createWorkerMetrics(['state.isolation-probe']);
+    const { inbound } = stepMetricsInterceptor(metrics)({
+      info: { activityType: 'state.isolation-probe', attempt, retryPolicy: policy },
+    } as unknown as Context);
+    await inbound!.execute!({ args: [], headers: {} } as unknown as ActivityExecuteInput, work).catch(() => {});
+    const counted = (await metrics.isolationChecks.get()).values.filter((v) => v.value > 0).map((v) => `${v.labels.backend}:${v.labels.result}`);
+    expect(counted).toEqual(want ? [`state:${want}`] : []);
+    // The bad results are there at zero from the start, so a first crossing shows in increase().
+    const zeroed = (await metrics.isolationChecks.get()).values.map((v) => `${v.labels.backend}:${v.labels.result}`);
+    expect(zeroed).toEqual(expect.arrayContaining(['state:crossed', 'state:broken']));
+  });
+});

@@ -95,6 +95,16 @@ export function endsRun(info: Pick<Info, 'attempt' | 'retryPolicy'>, err: unknow
   return max !== undefined && max > 0 && info.attempt >= max;
 }
 
+/** The isolation check's probes (activities/isolation/): their failure types, as verdict.ts names them. */
+const ISOLATION_PROBE = 'isolation-probe';
+const ISOLATION_CROSSED = 'IsolationCrossed';
+
+/** What an isolation probe came to: its answer on success, its failure's type when it ends its run. */
+function probeResult(answer: unknown, err?: unknown): 'isolated' | 'works' | 'crossed' | 'broken' {
+  if (err !== undefined) return err instanceof ApplicationFailure && err.type === ISOLATION_CROSSED ? 'crossed' : 'broken';
+  return (answer as { result?: unknown } | undefined)?.result === 'reached' ? 'works' : 'isolated';
+}
+
 /** The runs whose step answers are a reconcile's findings. */
 const RECONCILE_MODE_OF: Record<string, 'correct' | 'plan' | undefined> = { tenantReconcile: 'correct', tenantPlan: 'plan' };
 
@@ -119,6 +129,7 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
       const answer = await next(input);
       if (run) {
         this.count(run.step, run.operation, successOf(run.operation, answer), true, seconds());
+        if (run.operation === ISOLATION_PROBE) this.metrics.isolationChecks.inc({ backend: run.step, result: probeResult(answer) });
         // What a reconcile or its plan found, step by step and area by area (a create's ensures are not drift).
         const mode = RECONCILE_MODE_OF[this.ctx.info.workflowType ?? ''];
         if (mode && isObjectOutcomes(answer)) {
@@ -131,7 +142,9 @@ class StepMetricsInterceptor implements ActivityInboundCallsInterceptor {
       return answer;
     } catch (err) {
       const step = run?.step ?? failedStepOf(err);
-      if (step) this.count(step, run?.operation ?? 'ensure', 'failed', endsRun(this.ctx.info, err), run ? seconds() : undefined);
+      const ends = endsRun(this.ctx.info, err);
+      if (step) this.count(step, run?.operation ?? 'ensure', 'failed', ends, run ? seconds() : undefined);
+      if (run?.operation === ISOLATION_PROBE && ends) this.metrics.isolationChecks.inc({ backend: run.step, result: probeResult(undefined, err) });
       throw err;
     }
   }

@@ -16,3 +16,5 @@ export * from './object-runs.js';
 export * from './sdn-lock-tokens.js';
 export * from './reconcile-plans.js';
 export * from './events.js';
+export * from './canaries.js';
+export * from './isolation-checks.js';

@@ -48,6 +48,13 @@ describe('authentication', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ login: 'admin', isGrafanaAdmin: true, orgId: 1 });
   });
+
+  it('GET /api/user/orgs lists the signed-in user\'s own organizations with its role, and needs no permission (docs: http_api/user, "Organizations of the actual User")', async () => {
+    const r = await call('GET', '/api/user/orgs');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Admin' }]);
+    expect((await call('GET', '/api/user/orgs', { auth: basic('admin', 'nope') })).status).toBe(401);
+  });
 });
 
 describe('organizations', () => {

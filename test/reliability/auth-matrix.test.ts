@@ -136,6 +136,8 @@ const ROUTES: Record<string, RouteSpec> = {
   'GET /v1/runs': { callers: 'O', path: '/v1/runs', ok: [200], why: 'lists every run' },
   'GET /v1/events': { callers: 'O', path: '/v1/events', ok: [200], why: 'the events feed' },
   'GET /v1/sweeps': { callers: 'O', path: '/v1/sweeps', ok: [200], why: "the sweeps' results" },
+  'POST /v1/isolation-checks': { callers: 'O', path: '/v1/isolation-checks', ok: [200], why: 'runs the isolation check (its first makes the canaries)' },
+  'GET /v1/isolation-checks/latest': { callers: 'O', path: '/v1/isolation-checks/latest', ok: [200], why: 'the last isolation check' },
 
   'POST /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, body: () => WORKLOAD, ok: [201], why: 're-applies the workload' },
   'GET /v1/tenants/{t}/workloads': { callers: 'OT', path: `/v1/tenants/${OWN}/workloads`, ok: [200], why: 'lists' },

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { describe, expect, it } from 'vitest';
+import { stateAccessKey } from '../../core/identity.js';
 import { pausingBroker } from '../support/mosquitto.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { RECORDING_CODEC_KEY } from './codec-key.js';
@@ -122,6 +123,12 @@ async function scenarios(site: TestSite): Promise<void> {
     taskQueue: site.config.env.TEMPORAL_TASK_QUEUE,
     args: [{ mode: 'plan' }],
   });
+  // The isolation check: the first makes its canaries; one that finds a crossing (canarya's MinIO user mapped to readwrite).
+  await ok('POST', '/v1/isolation-checks', undefined, [200]);
+  const canary = b.minio.state.users.get(stateAccessKey('canarya'))!;
+  canary.policies.push('readwrite');
+  await ok('POST', '/v1/isolation-checks', undefined, [200]);
+  canary.policies.pop();
   // Delete refused while the fabric carries the zone; then failed at dns and resumed.
   await ok('DELETE', '/v1/tenants/fail', undefined, [409]);
   b.proxmox.removeTenantNetwork('fail');

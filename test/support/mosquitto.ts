@@ -3,9 +3,9 @@
  * MQTT v5 answers a refused subscribe with a SUBACK reason code and a refused QoS 1 publish with
  * a PUBACK reason code, so a test need not wait for silence to know it was denied.
  */
-import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { connect, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { brokerLogin } from '../../activities/broker/login.js';
 
 export { startMosquitto, type RunningMosquitto, type MosquittoOptions } from '../../apps/lab/servers/mosquitto.js';
 
@@ -16,32 +16,7 @@ export interface Credentials {
 
 /** Connect as the account (v5, no reconnect); rejects with the CONNACK error when refused. */
 export function connectAs(url: string, creds: Credentials, timeoutMs = 3000): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const c = connect(url, {
-      ...creds,
-      protocolVersion: 5,
-      clientId: `test-${randomUUID()}`,
-      reconnectPeriod: 0,
-      connectTimeout: timeoutMs,
-      clean: true,
-    });
-    // mqtt.js without reconnects only closes on a timeout or a dropped connection: say so.
-    const timer = setTimeout(() => {
-      c.end(true);
-      reject(new Error(`broker unreachable: no CONNACK in ${timeoutMs} ms`));
-    }, timeoutMs + 500);
-    c.once('connect', () => {
-      clearTimeout(timer);
-      c.removeAllListeners('error');
-      c.on('error', () => {});
-      resolve(c);
-    });
-    c.once('error', (err) => {
-      clearTimeout(timer);
-      c.end(true);
-      reject(err);
-    });
-  });
+  return brokerLogin(url, creds, { timeoutMs, clientIdPrefix: 'test' });
 }
 
 /**

@@ -27,6 +27,8 @@ import { runs } from '../runs.js';
 import { siteLostAnswers } from '../lost-answers.js';
 import { conditioned, tenantViews } from '../tenant-views.js';
 import { runIds } from '../../../contracts/ids.js';
+import { isCanary } from '../../../core/canaries.js';
+import { isolationCheckOperations, type IsolationCheckOperations } from './isolation-check.js';
 
 /** A create as the route asks it: the restore secrets in clear (they are sealed on the way to Temporal). */
 export type CreateCall = Omit<CreateRequest, 'restore'> & { restore?: RestoreSecrets };
@@ -43,7 +45,10 @@ export interface TenantOperations {
   /** A saved plan carried out, or refused when what it covered moved (operations/saved-plans.ts). */
   applyPlan(name: string, id: string, actor: string): Promise<AppliedPlanResult>;
   get(name: string): Promise<TenantView | undefined>;
-  list(): Promise<TenantView[]>;
+  /** Every tenant; the isolation check's canaries only when asked (`canaries`). */
+  list(opts?: { canaries?: boolean }): Promise<TenantView[]>;
+  /** The isolation check: run now, the latest result. */
+  isolation: IsolationCheckOperations;
   isRegistered(name: string): Promise<boolean>;
   /** At a site with a tenant developer network the answer carries the admission's new Wi-Fi key. */
   admit(input: {
@@ -91,11 +96,12 @@ export function tenantOperations(config: Config & { site: Site }, registry: Regi
     plan: (name, opts) => plans.plan(name, opts),
     applyPlan: (name, id, actor) => plans.apply(name, id, actor),
     get: tenantViews(site, registry.db, keys),
-    list: async () =>
+    list: async (opts = {}) =>
       conditioned(
         registry.db,
-        (await listTenantRecords(registry.db, keys)).map((r) => viewTenant(site, r)),
+        (await listTenantRecords(registry.db, keys)).filter((r) => opts.canaries || !isCanary(r.name)).map((r) => viewTenant(site, r)),
       ),
+    isolation: isolationCheckOperations(client, taskQueue, registry.db),
     isRegistered: (name) => tenantExists(registry.db, name),
     admit: (input) => admit(ctx, input),
     withdrawAdmission: (name, actor) => admission.withdraw(name, actor),

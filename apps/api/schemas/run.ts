@@ -20,6 +20,7 @@ export const OPERATIONS = [
   'wifi-key-issue',
   'wifi-key-revoke',
   'admission-wifi-key',
+  'isolation-check',
 ] as const;
 
 export const RUN_STATUSES = ['running', 'parked', 'completed', 'failed', 'terminated', 'timed-out', 'canceled', 'continued-as-new'] as const;

@@ -125,6 +125,13 @@ const deleteUser: GrafanaHandler = (state) =>
 
 const signedInUser: GrafanaHandler = (state) => withCaller(state, (c, caller) => c.json(userDto(caller.user), 200));
 
+/**
+ * The signed-in user's own organizations, with its role in each (`GET /api/user/orgs`, "Organizations
+ * of the actual User", docs: developers/http_api/user; pkg/api/user.go GetSignedInUserOrgList): no
+ * permission needed, so any login may ask which organizations it reaches.
+ */
+const signedInUserOrgs: GrafanaHandler = (state) => withCaller(state, (c, caller) => c.json(state.orgsOf(caller.user.id), 200));
+
 export const USER_ROUTES: GrafanaRoute[] = [
   ['post', '/api/admin/users', createUser],
   ['get', '/api/users/lookup', lookupUser],
@@ -134,4 +141,5 @@ export const USER_ROUTES: GrafanaRoute[] = [
   ['put', '/api/admin/users/:id/permissions', setUserPermissions],
   ['delete', '/api/admin/users/:id', deleteUser],
   ['get', '/api/user', signedInUser],
+  ['get', '/api/user/orgs', signedInUserOrgs],
 ];

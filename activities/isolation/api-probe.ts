@@ -1,0 +1,24 @@
+import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
+import { BackendHttp } from '../http.js';
+import type { ActivityDeps } from '../deps.js';
+import { canaryCredentials } from './credentials.js';
+import { verdict } from './verdict.js';
+
+/**
+ * `api.isolation-probe`: the credential's API token on the object's routes, at the address tenants
+ * reach the service by (`SITE_API_URL`, through whatever proxy the site puts in front): a read of
+ * the tenant and of its records. Reached on a 2xx; the service answers another tenant's token 403
+ * or 404. Read only: nothing to clean.
+ */
+export async function apiProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
+  const from = await canaryCredentials(deps, input.credentialOf);
+  const http = new BackendHttp('api', deps.site.apiUrl!, {}, deps.site.backendTimeoutMs, { ca: deps.site.backendCa });
+  const read = async (path: string) =>
+    (await http.call({ path, headers: { authorization: `Bearer ${from.secrets.apiToken}` }, accept: [401, 403, 404] })).status;
+  const tenant = `/v1/tenants/${input.objectOf}`;
+  const [own, records] = [await read(tenant), await read(`${tenant}/records`)];
+  return verdict('api', 'API token', input, [
+    { what: `GET ${tenant} (${own})`, reached: own < 300 },
+    { what: `GET ${tenant}/records (${records})`, reached: records < 300 },
+  ]);
+}

@@ -1,0 +1,32 @@
+import { CANARY_PROBE_LABEL } from '../../core/canaries.js';
+import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
+import { sendUpdate, type TsigKey } from '../dns/rfc2136.js';
+import type { ActivityDeps } from '../deps.js';
+import { paced } from '../backend-pace.js';
+import { canaryCredentials } from './credentials.js';
+import { verdict } from './verdict.js';
+
+/** Answers that mean the server let the update through (NOERROR), or refused it as not allowed. */
+const REFUSALS = new Set(['REFUSED', 'NOTAUTH', 'NOTZONE']);
+
+/**
+ * `dns.isolation-probe`: the credential's TSIG key sends an RFC 2136 update to the object's
+ * forward zone, as `nsupdate` would: add a TXT record under `isolation-probe.`, then delete it
+ * again (what reached is cleaned). Any other answer than NOERROR or a refusal is a failure to
+ * retry: nothing is known of the zone's update ACL.
+ */
+export async function dnsProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
+  const [from, to] = await Promise.all([canaryCredentials(deps, input.credentialOf), canaryCredentials(deps, input.objectOf)]);
+  const key: TsigKey = { name: from.identity.tsigKeyName, algorithm: from.identity.tsigAlgorithm, secret: from.secrets.tsigSecret! };
+  const name = `${CANARY_PROBE_LABEL}.${to.identity.zone}`;
+  const server = deps.site.dns.updateServer;
+  // Each update takes its slot of the site's bound on calls to PowerDNS (SITE_BACKEND_CALLS_PER_SECOND), as the service's own do.
+  await paced('powerdns');
+  const added = await sendUpdate(server, to.identity.zone, [{ add: { name, type: 'TXT', ttl: 60, text: `probe by ${input.credentialOf}` } }], key);
+  if (added !== 'NOERROR' && !REFUSALS.has(added)) throw new Error(`the update server answered ${added}`);
+  if (added === 'NOERROR') {
+    await paced('powerdns');
+    await sendUpdate(server, to.identity.zone, [{ deleteRRset: { name, type: 'TXT' } }], key);
+  }
+  return verdict('dns', 'TSIG key', input, [{ what: `update of zone ${to.identity.zone} (${added})`, reached: added === 'NOERROR' }]);
+}

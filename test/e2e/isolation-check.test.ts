@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIds } from '../../contracts/ids.js';
+import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
+import { sealKeys } from '../../apps/config/keys.js';
+import { CANARY_NAMES } from '../../core/canaries.js';
+import { getCanary } from '../../db/queries/isolation.js';
+import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
+import { open } from '../../db/seal.js';
+import { nsupdate } from '../support/pdns.js';
+import { ensureIsolationCheckSchedule } from '../../temporal/schedules.js';
+import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+
+/**
+ * Issue 49: the isolation check on the lab. The canaries are made by the check's first run through
+ * the normal create run, every probe of every backend the lab runs holds, the result is kept for
+ * the latest read, and the canaries stay out of the tenant list and can't be taken by a caller.
+ */
+let site: TestSite;
+let first: IsolationCheckResult;
+let firstMs: number;
+beforeAll(async () => {
+  site = await startTestSite();
+  const started = Date.now();
+  const res = await site.call('POST', '/v1/isolation-checks');
+  firstMs = Date.now() - started;
+  expect(res.status, res.text).toBe(200);
+  first = res.body as IsolationCheckResult;
+}, 600_000);
+afterAll(async () => {
+  await site?.stop();
+});
+
+describe('the isolation check on the lab', () => {
+  it("passes: each canary reaches its own objects and none of the other canary's, on every backend", () => {
+    expect(first.crossings).toEqual([]);
+    expect(first.passed).toBe(true);
+    const byBackend = new Map<string, string[]>();
+    for (const p of first.probes) byBackend.set(p.backend, [...(byBackend.get(p.backend) ?? []), `${p.credential_of}->${p.object_of}:${p.result}`]);
+    for (const backend of ['dns', 'state', 'broker', 'log-store', 'dashboards']) {
+      expect(byBackend.get(backend), backend).toEqual([
+        'canarya->canarya:works',
+        'canaryb->canaryb:works',
+        'canarya->canaryb:isolated',
+        'canaryb->canarya:isolated',
+      ]);
+    }
+    // A probe on the other canary's objects says what was refused, never a secret.
+    const state = first.probes.find((p) => p.backend === 'state' && p.result === 'isolated')!;
+    expect(state.detail).toMatch(/write of canary.\/isolation-probe: refused; read of .*: refused; list of canary.\/: refused/);
+    console.log(`first check (canaries created): ${firstMs} ms, ${first.probes.length} probes`);
+  });
+
+  it('made the canaries as tenants through the create run, left out of the list unless asked', async () => {
+    const runs = await site.client.workflow.list({ query: `WorkflowId = "${runIds.tenantCreate('canarya')}"` });
+    const found: string[] = [];
+    for await (const r of runs) found.push(r.status.name);
+    expect(found).toEqual(['COMPLETED']);
+    const plain = await site.call('GET', '/v1/tenants');
+    expect(plain.body.tenants.map((t: { name: string }) => t.name)).toEqual([]);
+    const asked = await site.call('GET', '/v1/tenants?canaries=true');
+    expect(asked.body.tenants.map((t: { name: string }) => t.name).sort()).toEqual(['canarya', 'canaryb']);
+    expect(asked.body.tenants.every((t: { status: string }) => t.status === 'ready')).toBe(true);
+  });
+
+  it("keeps every canary secret out of the logs and of the check's history", async () => {
+    const keys = sealKeys(site.config.site!);
+    const secrets: string[] = [];
+    for (const name of CANARY_NAMES) {
+      const row = (await getTenantRow(site.registry.db, name))!;
+      const canary = (await getCanary(site.registry.db, name))!;
+      secrets.push(...Object.values(openSecrets(keys, row)).filter((v): v is string => typeof v === 'string'));
+      secrets.push(open(keys, canary.apiToken)!, open(keys, canary.brokerPassword)!);
+    }
+    expect(secrets.length).toBeGreaterThanOrEqual(14);
+    const history = JSON.stringify(await site.client.workflow.getHandle(runIds.isolationCheck, first.run_id).fetchHistory());
+    for (const secret of secrets) {
+      expect(site.logs.some((l) => l.includes(secret))).toBe(false);
+      expect(history.includes(secret)).toBe(false);
+    }
+  });
+
+  it('is left out of the reconcile sweep and its counts', async () => {
+    const swept = await site.client.workflow.execute('reconcileSweep', { workflowId: `sweep-${Date.now()}`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
+    expect(swept).toMatchObject({ tenants: 0, reconciled: [], failed: [], skipped: [] });
+  });
+
+  it('refuses the canary names to any caller', async () => {
+    const res = await site.call('POST', '/v1/tenants', { body: { name: 'canarya' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/reserved for the isolation check/);
+  });
+
+  it('runs again on the same canaries, each probe a step of the run, and the latest is the last run', async () => {
+    const started = Date.now();
+    const res = await site.call('POST', '/v1/isolation-checks');
+    const againMs = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(res.body.passed).toBe(true);
+    expect(res.body.run_id).not.toBe(first.run_id);
+    const latest = await site.call('GET', '/v1/isolation-checks/latest');
+    expect(latest.status).toBe(200);
+    expect(latest.body.run_id).toBe(res.body.run_id);
+    // Every probe is an activity of the check's run, visible in its history.
+    const history = await site.client.workflow.getHandle(runIds.isolationCheck, res.body.run_id).fetchHistory();
+    const probes = (history.events ?? [])
+      .flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])
+      .filter((n) => n.endsWith('.isolation-probe'));
+    expect(probes).toHaveLength(res.body.probes.length);
+    // And no credential of a canary is in it (the probes read them from the registry).
+    const text = JSON.stringify(history);
+    const canary = await site.registry.db.$client.unsafe<{ api_token: string }[]>('select api_token from canaries');
+    expect(canary).toHaveLength(2);
+    expect(text).not.toMatch(/tsig_secret|secret_key|api_token/);
+    console.log(`second check (canaries ready): ${againMs} ms`);
+  });
+
+  it("the probes leave nothing behind in the canaries' zones", async () => {
+    // An update the canary's own key may make still works, and nothing of the probe is in the zone.
+    const res = await site.call('GET', '/v1/isolation-checks/latest');
+    expect(res.body.probes.filter((p: { backend: string; result: string }) => p.backend === 'dns' && p.result === 'works')).toHaveLength(2);
+    const unsigned = await nsupdate(site.backends.pdns.dnsPort, 'canaryb.lab.example', undefined, ['update add x.canaryb.lab.example. 60 A 10.0.0.1']);
+    expect(unsigned.ok).toBe(false);
+  });
+
+  it('tenantctl reads the latest (exit 0 when it passed) and lists the canaries when asked', async () => {
+    const env = { PATH: process.env.PATH ?? '', TENANT_API_URL: site.url, TENANT_API_TOKEN: site.operatorToken };
+    const latest = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'isolation-check', 'latest', '--output', 'json'], { env });
+    expect(JSON.parse(latest.stdout).passed).toBe(true);
+    const list = await promisify(execFile)(process.execPath, ['bin/tenantctl.mjs', 'tenant', 'list', '--canaries', '--output', 'json'], { env });
+    expect(JSON.parse(list.stdout).tenants.map((t: { name: string }) => t.name)).toEqual(['canarya', 'canaryb']);
+  });
+
+  it('is scheduled on the site interval, a tick skipped while a check runs', async () => {
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    // Ensuring again (every worker start) updates in place.
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    const schedule = site.client.schedule.getHandle(runIds.isolationCheckSchedule);
+    const desc = await schedule.describe();
+    const next = desc.info.nextActionTimes.map((d) => d.getTime());
+    expect(next.slice(1).map((t, i) => t - next[i]!)).toEqual(next.slice(1).map(() => 3_600_000));
+    expect(desc.policies.overlap).toBe('SKIP');
+    expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'isolationCheck', workflowId: runIds.isolationCheck });
+    // A tick run now is a check like an operator's, and its result becomes the latest.
+    const before = (await site.call('GET', '/v1/isolation-checks/latest')).body.run_id;
+    await schedule.trigger();
+    await waitFor(async () => (await site.call('GET', '/v1/isolation-checks/latest')).body.run_id !== before, 60_000);
+    expect((await site.call('GET', '/v1/isolation-checks/latest')).body.passed).toBe(true);
+    await schedule.delete();
+  });
+
+  it('is operator only', async () => {
+    expect((await site.call('POST', '/v1/isolation-checks', { token: 'nope' })).status).toBe(401);
+  });
+
+  it("with SITE_API_URL, each canary's API token is tried on the other's routes too", async () => {
+    // A worker process of the site told where tenants reach the API (the in-process one is not).
+    await site.stopWorker();
+    site.spawnWorker({ SITE_API_URL: site.url });
+    const res = await site.call('POST', '/v1/isolation-checks');
+    expect(res.status, res.text).toBe(200);
+    const api = (res.body as IsolationCheckResult).probes.filter((p) => p.backend === 'api');
+    expect(api.map((p) => `${p.credential_of}->${p.object_of}:${p.result}`)).toEqual([
+      'canarya->canarya:works',
+      'canaryb->canaryb:works',
+      'canarya->canaryb:isolated',
+      'canaryb->canarya:isolated',
+    ]);
+    expect(api[2]!.detail).toMatch(/^GET \/v1\/tenants\/canaryb \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/records \(40[34]\): refused$/);
+    expect(res.body.passed).toBe(true);
+  });
+});
