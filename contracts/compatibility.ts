@@ -35,6 +35,7 @@ export const PATCHES = {
   'admission-expiry': { runsOf: '0.14', kept: 'branch' },
   'join-settled-answer': { runsOf: '0.14', kept: 'branch' },
   'object-runs': { runsOf: '0.14', kept: 'branch' },
+  'lease-poll-backoff': { runsOf: '0.14', kept: 'branch' },
   'run-model': { runsOf: '0.14', kept: 'marker' },
   'reconcile-objects': { runsOf: '0.14', kept: 'marker' },
   'restore-report': { runsOf: '0.14', kept: 'marker' },
