@@ -6,8 +6,8 @@ ARG NODE_IMAGE=node:24.21.0-trixie-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm ci runs the postinstall mend of postgres.js (scripts/patch-postgres.mjs).
-COPY scripts/patch-postgres.mjs ./scripts/
+# npm ci runs the postinstall mends of postgres.js and the Temporal worker (scripts/patch-postgres.mjs, scripts/patch-temporal-worker.mjs).
+COPY scripts/patch-postgres.mjs scripts/patch-temporal-worker.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
@@ -30,7 +30,7 @@ RUN npm run build \
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/patch-postgres.mjs ./scripts/
+COPY scripts/patch-postgres.mjs scripts/patch-temporal-worker.mjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime ----

@@ -13,6 +13,7 @@ import { sealKeys } from '../config/keys.js';
 import { bindPorts } from '../../activities/backend-areas.js';
 import { workerTelemetryOptions, type WorkerTelemetry } from './telemetry.js';
 import { tracedBundlePath } from './workflow-interceptor-modules.js';
+import { sandboxOptions } from './sandbox-watchdog.js';
 
 const require = createRequire(import.meta.url);
 
@@ -87,6 +88,7 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
     // small enough to keep the worker's memory flat (the default scales with the machine's memory).
     maxCachedWorkflows: 200,
+    ...sandboxOptions(),
     // Pinned: a run ends on the code it began with, so a release changes workflow code with no
     // patch for the runs in flight; each run is bounded (a parked one by PARKED_RUN_TIMEOUT).
     ...(parts.version ? { workerDeploymentOptions: { useWorkerVersioning: true, version: parts.version, defaultVersioningBehavior: 'PINNED' } } : {}),
