@@ -132,13 +132,14 @@ async function main(): Promise<void> {
   const log = createLogger(config.env.LOG_LEVEL, 'lab');
   const clientConnection = await Connection.connect({ address: temporal.address });
   await ensureNamespace(clientConnection, config.env.TEMPORAL_NAMESPACE);
-  await ensureSweepSchedule(new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }), {
+  const scheduler = new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE });
+  await ensureSweepSchedule(scheduler, {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     intervalMs: config.site!.reconcileIntervalMs,
     concurrency: config.site!.sweepConcurrency,
     mode: config.site!.sweepMode,
   });
-  await ensureIsolationCheckSchedule(new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE }), {
+  await ensureIsolationCheckSchedule(scheduler, {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     intervalMs: config.site!.isolationCheckIntervalMs,
   });

@@ -1,4 +1,5 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, notInArray, sql } from 'drizzle-orm';
+import { CANARY_NAMES } from '../../core/canaries.js';
 import type { Db } from '../registry.js';
 import { objectRuns, tenants } from '../schema/index.js';
 
@@ -39,7 +40,12 @@ export const noneParked = (): Record<ObjectKind, ParkedRuns> =>
  */
 export async function tenantCensus(db: Db): Promise<TenantCensus> {
   const [statuses, parkedRows] = await Promise.all([
-    db.select({ status: tenants.status, n: count() }).from(tenants).groupBy(tenants.status),
+    // The isolation check's canaries are the service's own, not the site's tenants (core/canaries.ts); their parked runs still count.
+    db
+      .select({ status: tenants.status, n: count() })
+      .from(tenants)
+      .where(notInArray(tenants.name, [...CANARY_NAMES]))
+      .groupBy(tenants.status),
     db
       .select({ object: objectRuns.object, age: sql<number>`extract(epoch from now() - ${objectRuns.since})::float8` })
       .from(objectRuns)

@@ -5,6 +5,7 @@ import { runIds } from '../../contracts/ids.js';
 import type { IsolationCheckResult } from '../../contracts/isolation-check.js';
 import { sealKeys } from '../../apps/config/keys.js';
 import { CANARY_NAMES } from '../../core/canaries.js';
+import { tenantCensus } from '../../db/queries/census.js';
 import { getCanary } from '../../db/queries/isolation.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
 import { open } from '../../db/seal.js';
@@ -81,9 +82,11 @@ describe('the isolation check on the lab', () => {
     }
   });
 
-  it('is left out of the reconcile sweep and its counts', async () => {
+  it('is left out of the reconcile sweep and its counts, and of the tenant census', async () => {
     const swept = await site.client.workflow.execute('reconcileSweep', { workflowId: `sweep-${Date.now()}`, taskQueue: site.config.env.TEMPORAL_TASK_QUEUE });
     expect(swept).toMatchObject({ tenants: 0, reconciled: [], failed: [], skipped: [] });
+    // Nor are they counted among the site's tenants (provisioning_tenants{status}).
+    expect((await tenantCensus(site.registry.db)).byStatus).toEqual({});
   });
 
   it('refuses the canary names to any caller', async () => {
