@@ -39,6 +39,13 @@ const MIN_REQUESTS = 1000;
 /** Bounds of the two schemathesis runs (~60 s together usually; the file stays under ~4 minutes on 2 cores). */
 const FUZZ_BUDGET_MS = 150_000;
 const DELETES_BUDGET_MS = 90_000;
+/**
+ * Operations left out of the fuzz, each with the file that holds its contract. POST
+ * /v1/isolation-checks runs the whole isolation check per request (20 probes on the lab's
+ * backends): fuzzed, it took the run past its bound; test/e2e/isolation-check.test.ts and the
+ * auth matrix hold it. Its read, GET /v1/isolation-checks/latest, stays fuzzed.
+ */
+const NOT_FUZZED = ['POST /v1/isolation-checks'];
 const CHECKS = [
   'status_code_conformance',
   'content_type_conformance',
@@ -97,7 +104,13 @@ beforeAll(async () => {
   site = await startTestSite();
   await seed();
   // Each run its own bound: a slow first run (a loaded machine) must not starve the deletes.
-  reports.push(await fuzz('reads-writes', ['--exclude-method', 'DELETE'], Date.now() + FUZZ_BUDGET_MS));
+  reports.push(
+    await fuzz(
+      'reads-writes',
+      ['--exclude-method', 'DELETE', ...NOT_FUZZED.flatMap((op) => ['--exclude-path', op.split(' ')[1]!])],
+      Date.now() + FUZZ_BUDGET_MS,
+    ),
+  );
   reports.push(await fuzz('deletes', ['--include-method', 'DELETE'], Date.now() + DELETES_BUDGET_MS));
   console.log(`contract fuzz: schemathesis reports in ${work}`);
 }, 330_000);
@@ -258,7 +271,9 @@ describe('contract fuzzing with schemathesis against openapi.yaml', () => {
   it(`makes at least ${MIN_REQUESTS} requests across every operation`, () => {
     const requests = all();
     const spec = parse(readFileSync(SPEC, 'utf8'));
-    const documented = Object.entries<Record<string, unknown>>(spec.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries<Record<string, unknown>>(spec.paths)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .filter((op) => !NOT_FUZZED.includes(op));
     const reached = new Set(requests.map((i) => i.operation));
     console.log(
       `contract fuzz: ${requests.length} requests (${reports.map((r) => r.interactions.length).join(' + ')}) ` +
