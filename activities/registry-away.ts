@@ -44,7 +44,7 @@ function registryActivity(activity: (...a: unknown[]) => Promise<unknown>) {
     } catch (err) {
       if (isRegistryUnreachable(err)) throw ApplicationFailure.create({ message: 'the registry is unreachable', type: REGISTRY_UNAVAILABLE });
       if (err instanceof ApplicationFailure && err.nonRetryable) throw err;
-      if (attemptOf() < REGISTRY_FAULT_ATTEMPTS) throw err;
+      if ((activityInfo()?.attempt ?? 1) < REGISTRY_FAULT_ATTEMPTS) throw err;
       const e = err instanceof Error ? err : new Error(String(err));
       throw ApplicationFailure.create({
         message: e.message,
@@ -56,12 +56,12 @@ function registryActivity(activity: (...a: unknown[]) => Promise<unknown>) {
   };
 }
 
-/** The attempt being run; 1 outside an activity (a direct call: the bench). */
-function attemptOf(): number {
+/** The running activity's attempt and when it was scheduled; undefined outside one (a direct call: the bench). */
+export function activityInfo(): { attempt: number; scheduledTimestampMs: number } | undefined {
   try {
-    return Context.current().info.attempt;
+    return Context.current().info;
   } catch {
-    return 1;
+    return undefined;
   }
 }
 

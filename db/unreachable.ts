@@ -54,7 +54,6 @@ export function isRegistryQueryUnreachable(err: unknown): boolean {
  */
 export function isRegistryUnreachable(err: unknown): boolean {
   if (isDriverConnectionLost(err)) return true;
-  if (isRegistryQueryUnreachable(err)) return true;
   for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) if (e instanceof BackendError) return false;
   return isDatabaseUnreachable(err);
 }

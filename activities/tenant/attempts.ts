@@ -1,4 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { activityInfo } from '../registry-away.js';
 import type { Sealed } from '../../core/sealed.js';
 import { CREATE_STEPS, type StepName } from '../../core/step-table.js';
 import { getTenantRecord, getTenantRow, openSecrets, recordStep, setTenantStatus } from '../../db/queries/tenants.js';
@@ -46,13 +47,8 @@ async function auditCreate(deps: ActivityDeps, db: Db, e: { name: string; outcom
  * other run wrote one meanwhile); the same entry from an earlier call stays a separate one.
  */
 async function recordedByAnEarlierTry(db: Db, entry: { actor: string; tenant: string; outcome: string; failedStep?: string }): Promise<boolean> {
-  let info: { attempt: number; scheduledTimestampMs: number };
-  try {
-    info = Context.current().info;
-  } catch {
-    return false;
-  }
-  if (info.attempt <= 1) return false;
+  const info = activityInfo();
+  if (!info || info.attempt <= 1) return false;
   const last = await lastAuditOf(db, entry.tenant);
   if (!last || last.at.getTime() < info.scheduledTimestampMs - SCHEDULE_SKEW_MS || last.actor !== entry.actor) return false;
   const detail = (last.detail ?? {}) as { outcome?: unknown; failed_step?: unknown };
