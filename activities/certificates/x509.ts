@@ -57,7 +57,8 @@ export async function keyIdentifier(spki: webcrypto.BufferSource): Promise<strin
 /** A positive serial of 16 significant bytes: never a leading zero or sign bit. */
 export function randomSerial(): string {
   const serial = webcrypto.getRandomValues(new Uint8Array(16));
-  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  // 0x10-0x7f: a first byte of 0x01-0x0f is significant too, but prints with a leading zero digit.
+  serial[0] = 0x10 + (serial[0]! % 0x70);
   return Buffer.from(serial).toString('hex').toUpperCase();
 }
 
