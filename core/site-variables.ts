@@ -19,6 +19,14 @@ export const duration = (def: string) =>
     .refine((v) => parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h')
     .refine((v) => (parseDuration(v) ?? 1) > 0, 'must be longer than zero')
     .transform((v) => parseDuration(v)!);
+/** A duration, or `off`: a scheduled job a site may run without (its value is then undefined). */
+export const durationOrOff = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .refine((v) => v === 'off' || parseDuration(v) !== undefined, 'must be a duration like 30s, 10m, 72h, or off')
+    .refine((v) => v === 'off' || (parseDuration(v) ?? 1) > 0, 'must be longer than zero')
+    .transform((v) => (v === 'off' ? undefined : parseDuration(v)!));
 export const supernet = z
   .string()
   .regex(/^(\d{1,3})\.(\d{1,3})\.0\.0\/16$/, 'must be an IPv4 /16 like 10.128.0.0/16')

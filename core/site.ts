@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dedupeProblems, siteProblems, type SiteProblem } from './site-problems.js';
-import { caFile, duration, int, key32, list, supernet, trustClasses, url } from './site-variables.js';
+import { caFile, duration, durationOrOff, int, key32, list, supernet, trustClasses, url } from './site-variables.js';
 
 /**
  * The site's own settings: address plan, identifier bases, keys and bounds (design §3, §7).
@@ -28,10 +28,13 @@ export const CORE_VARIABLES = {
   /** Tenants a sweep reconciles at once: enough to finish quickly, few enough to spare the backends. */
   SITE_SWEEP_CONCURRENCY: int(8).refine((n) => n >= 1 && n <= 62, 'must be between 1 and 62'),
   SITE_SWEEP_MODE: z.enum(['correct', 'plan']).default('correct'),
-  /** How often the isolation check's Schedule runs it (issue 49; docs/production.md, "The isolation check"). */
   /** Where tenants reach this service's API: the isolation check's `api` probe presents a canary's token there (absent: not probed). */
   SITE_API_URL: url.optional(),
-  SITE_ISOLATION_CHECK_INTERVAL: duration('1h').refine((ms) => ms >= 60_000, 'must be at least 1m'),
+  /**
+   * How often the isolation check's Schedule runs it (issue 49; docs/production.md, "The isolation
+   * check"); `off`: only on demand, no canaries until the first one (its Schedule is deleted).
+   */
+  SITE_ISOLATION_CHECK_INTERVAL: durationOrOff('1h').refine((ms) => ms === undefined || ms >= 60_000, 'must be at least 1m'),
   /** Calls each worker sends each backend per second at most (0: no bound), so a sweep never floods one. */
   SITE_BACKEND_CALLS_PER_SECOND: int(100).refine((n) => n >= 0 && n <= 10_000, 'must be between 0 and 10000'),
   // A full clone of a multi-gigabyte template runs for minutes; the workload's VM activity is

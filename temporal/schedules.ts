@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
 import { runIds } from '../contracts/ids.js';
 
@@ -31,8 +31,18 @@ export async function ensureSweepSchedule(
 /**
  * The scheduled isolation check (issue 49): on the site's interval (SITE_ISOLATION_CHECK_INTERVAL,
  * hourly by default), paced like the sweep: a tick is skipped while the previous check still runs.
+ * No interval (`off`): the Schedule a site had is deleted, so turning it off stops it.
  */
-export async function ensureIsolationCheckSchedule(client: Client, opts: { taskQueue: string; intervalMs: number }): Promise<void> {
+export async function ensureIsolationCheckSchedule(client: Client, opts: { taskQueue: string; intervalMs: number | undefined }): Promise<void> {
+  if (opts.intervalMs === undefined) {
+    await client.schedule
+      .getHandle(runIds.isolationCheckSchedule)
+      .delete()
+      .catch((err: unknown) => {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      });
+    return;
+  }
   await ensureSchedule(client, runIds.isolationCheckSchedule, opts.intervalMs, {
     type: 'startWorkflow' as const,
     workflowType: 'isolationCheck',
