@@ -41,6 +41,10 @@ export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const runDir = join(root, '.test-run', runId);
   mkdirSync(runDir, { recursive: true });
+  // Node's on-disk compile cache for every process the run starts (the pool's, and the ~110 worker
+  // and API processes the tests spawn, which inherit it): a spawned worker compiles its modules once
+  // per run, not once per start (~0.1 s of CPU a start).
+  process.env.NODE_COMPILE_CACHE = join(runDir, 'compile-cache');
 
   const base = pgBaseUrl();
   const admin = postgres(base, { max: 1, onnotice: () => {} });
