@@ -8,8 +8,9 @@ import { CANARY_NAMES } from '../../core/canaries.js';
 import { tenantCensus } from '../../db/queries/census.js';
 import { getCanary } from '../../db/queries/isolation.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
+import { getWifiKey } from '../../db/queries/wifi-keys.js';
 import { open } from '../../db/seal.js';
-import { nsupdate } from '../support/pdns.js';
+import { dig, nsupdate } from '../support/pdns.js';
 import { ensureIsolationCheckSchedule } from '../../temporal/schedules.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 
@@ -39,7 +40,7 @@ describe('the isolation check on the lab', () => {
     expect(first.passed).toBe(true);
     const byBackend = new Map<string, string[]>();
     for (const p of first.probes) byBackend.set(p.backend, [...(byBackend.get(p.backend) ?? []), `${p.credential_of}->${p.object_of}:${p.result}`]);
-    for (const backend of ['dns', 'state', 'broker', 'log-store', 'dashboards']) {
+    for (const backend of ['dns', 'state', 'broker', 'log-store', 'dashboards', 'wifi', 'certificates']) {
       expect(byBackend.get(backend), backend).toEqual([
         'canarya->canarya:works',
         'canaryb->canaryb:works',
@@ -50,6 +51,25 @@ describe('the isolation check on the lab', () => {
     // A probe on the other canary's objects says what was refused, never a secret.
     const state = first.probes.find((p) => p.backend === 'state' && p.result === 'isolated')!;
     expect(state.detail).toMatch(/write of canary.\/isolation-probe: refused; read of .*: refused; list of canary.\/: refused/);
+    const detail = (backend: string, from: string, to: string) =>
+      first.probes.find((p) => p.backend === backend && p.credential_of === from && p.object_of === to)!.detail;
+    // DNS: each key changes its own published name, never the other's.
+    expect(detail('dns', 'canarya', 'canarya')).toBe('update of published name probe.canarya.lab.example (NOERROR): reached');
+    expect(detail('dns', 'canarya', 'canaryb')).toMatch(/^update of published name probe\.canaryb\.lab\.example \((REFUSED|NOTAUTH)\): refused$/);
+    // Wi-Fi: the lab's two classes share one network, so both keys stand where the other's does by design.
+    expect(detail('wifi', 'canarya', 'canarya')).toBe('key on its network tenant-devices (VLAN 40) through lab-devices: reached');
+    expect(detail('wifi', 'canarya', 'canaryb')).toBe(
+      "key on a WLAN or network of canary canaryb's apart from its own: none, both keys are for network tenant-devices through lab-devices: refused",
+    );
+    // Certificates: chained to the site's CA, valid for its own published name, for none of the other's.
+    expect(detail('certificates', 'canaryb', 'canaryb')).toBe(
+      "signed by the site's tenant CA and current: reached; valid for probe.canaryb.lab.example: reached",
+    );
+    expect(detail('certificates', 'canaryb', 'canarya')).toBe(
+      'valid for probe.canarya.lab.example: refused; valid for isolation-probe.canarya.lab.example: refused',
+    );
+    expect(first.skipped).toEqual(['api']);
+    expect(first.probes).toHaveLength(28);
     console.log(`first check (canaries created): ${firstMs} ms, ${first.probes.length} probes`);
   });
 
@@ -65,6 +85,31 @@ describe('the isolation check on the lab', () => {
     expect(asked.body.tenants.every((t: { status: string }) => t.status === 'ready')).toBe(true);
   });
 
+  it("gave each canary a published name, a Wi-Fi key and a certificate through the normal routes' runs, once", async () => {
+    for (const name of CANARY_NAMES) {
+      const tenant = (await site.call('GET', `/v1/tenants/${name}`)).body;
+      const records = (await site.call('GET', `/v1/tenants/${name}/records`)).body.records;
+      expect(records.map((r: { name: string; address: string }) => `${r.name} ${r.address}`)).toEqual([
+        `probe ${tenant.network.subnet.replace(/\.0\/24$/, '.9')}`,
+      ]);
+      expect((await dig(site.backends.pdns.dnsPort, `probe.${name}.lab.example`)).answers).toEqual([tenant.network.subnet.replace(/\.0\/24$/, '.9')]);
+      const keys = (await site.call('GET', `/v1/tenants/${name}/wifi-keys`)).body.wifi_keys;
+      expect(keys.map((k: { name: string; trust_class: string; ssid: string }) => `${k.name} ${k.trust_class} ${k.ssid}`)).toEqual([
+        'probe camera lab-devices',
+      ]);
+      const certificate = await site.call('GET', `/v1/tenants/${name}/certificates/probe`);
+      expect(certificate.status).toBe(200);
+      expect(certificate.body.dns_names).toEqual([`probe.${name}.lab.example`]);
+    }
+    // Through their runs, as a tenant's calls make them, and not again on a later check.
+    await site.call('POST', '/v1/isolation-checks');
+    for (const id of [runIds.recordPut('canarya', 'probe'), runIds.wifiKeyIssue('canaryb', 'probe', false)]) {
+      const found: string[] = [];
+      for await (const r of site.client.workflow.list({ query: `WorkflowId = "${id}"` })) found.push(r.status.name);
+      expect(found, id).toHaveLength(1);
+    }
+  });
+
   it("keeps every canary secret out of the logs and of the check's history", async () => {
     const keys = sealKeys(site.config.site!);
     const secrets: string[] = [];
@@ -73,8 +118,9 @@ describe('the isolation check on the lab', () => {
       const canary = (await getCanary(site.registry.db, name))!;
       secrets.push(...Object.values(openSecrets(keys, row)).filter((v): v is string => typeof v === 'string'));
       secrets.push(open(keys, canary.apiToken)!, open(keys, canary.brokerPassword)!);
+      secrets.push(open(keys, (await getWifiKey(site.registry.db, name, 'probe'))!.psk)!);
     }
-    expect(secrets.length).toBeGreaterThanOrEqual(14);
+    expect(secrets.length).toBeGreaterThanOrEqual(16);
     const history = JSON.stringify(await site.client.workflow.getHandle(runIds.isolationCheck, first.run_id).fetchHistory());
     for (const secret of secrets) {
       expect(site.logs.some((l) => l.includes(secret))).toBe(false);
@@ -125,6 +171,11 @@ describe('the isolation check on the lab', () => {
     expect(res.body.probes.filter((p: { backend: string; result: string }) => p.backend === 'dns' && p.result === 'works')).toHaveLength(2);
     const unsigned = await nsupdate(site.backends.pdns.dnsPort, 'canaryb.lab.example', undefined, ['update add x.canaryb.lab.example. 60 A 10.0.0.1']);
     expect(unsigned.ok).toBe(false);
+    // The published names keep their A record and carry no TXT of a probe.
+    for (const name of CANARY_NAMES) {
+      expect((await dig(site.backends.pdns.dnsPort, `probe.${name}.lab.example`)).answers).toHaveLength(1);
+      expect((await dig(site.backends.pdns.dnsPort, `probe.${name}.lab.example`, 'TXT')).answers).toEqual([]);
+    }
   });
 
   it('tenantctl reads the latest (exit 0 when it passed) and lists the canaries when asked', async () => {
@@ -170,6 +221,7 @@ describe('the isolation check on the lab', () => {
       'canarya->canaryb:isolated',
       'canaryb->canarya:isolated',
     ]);
+    expect(res.body.probes).toHaveLength(32);
     expect(api[2]!.detail).toMatch(/^GET \/v1\/tenants\/canaryb \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/records \(40[34]\): refused$/);
     expect(res.body.passed).toBe(true);
   });
