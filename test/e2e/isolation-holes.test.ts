@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
@@ -7,6 +8,8 @@ import { stateAccessKey } from '../../core/identity.js';
 import { sealKeys } from '../../apps/config/keys.js';
 import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { startPrometheus, type RunningPrometheus } from '../../apps/lab/servers/prometheus.js';
+import { crypto, randomSerial, signerOf, x509 } from '../../activities/certificates/x509.js';
+import { getCertificate } from '../../db/queries/certificates.js';
 import { getWifiKey } from '../../db/queries/wifi-keys.js';
 import { open as openSealed } from '../../db/seal.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
@@ -292,5 +295,42 @@ describe('a hole opened on purpose', () => {
     expect(JSON.stringify(opened)).not.toContain(pskA);
     expect(closed.passed).toBe(true);
     await alertFires('wifi');
+  });
+
+  it("Certificates: one signed by hand with the site's CA key, naming canaryb's published name too, served as canarya's", async () => {
+    // No site setting widens a certificate's names: the hole is the issuer itself (the CA key used
+    // outside the service, a certificate written into the registry by hand), which is what this probe guards.
+    const ca = site.config.site!.ca!;
+    const row = (await getCertificate(site.registry.db, 'canarya', 'probe'))!;
+    const current = new x509.X509Certificate(row.certificatePem);
+    const forged = await x509.X509CertificateGenerator.create(
+      {
+        serialNumber: randomSerial(),
+        issuer: new x509.X509Certificate(ca.certPem).subjectName,
+        subject: 'CN=probe.canarya.lab.example',
+        notBefore: current.notBefore,
+        notAfter: current.notAfter,
+        publicKey: current.publicKey.rawData,
+        ...signerOf(createPrivateKey(ca.keyPem)),
+        extensions: [
+          new x509.SubjectAlternativeNameExtension([
+            { type: 'dns', value: 'probe.canarya.lab.example' },
+            { type: 'dns', value: 'probe.canaryb.lab.example' },
+          ]),
+        ],
+      },
+      crypto,
+    );
+    const serve = async (pem: string) => {
+      await site.registry.db.$client.unsafe('update certificates set certificate_pem = $1 where tenant = $2 and name = $3', [pem, 'canarya', 'probe']);
+    };
+    const { opened, closed } = await withHole(
+      () => serve(forged.toString('pem')),
+      () => serve(row.certificatePem),
+    );
+    expect(crossed(opened)).toEqual(['certificates canarya->canaryb']);
+    expect(opened.crossings).toEqual(["certificates: canary canarya's certificate reached canary canaryb's objects (valid for probe.canaryb.lab.example)"]);
+    expect(closed.passed).toBe(true);
+    await alertFires('certificates');
   });
 });
