@@ -35,9 +35,10 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
   for (const name of CANARY_NAMES) {
     await ensureCanaryTenant(deps, client, taskQueue, name);
     if (deps.site.broker) await ensureCanaryBrokerAccount(deps, client, taskQueue, name);
-    await ensureCanaryRecord(deps, { client, taskQueue }, name);
-    if (wifiClasses) await ensureCanaryWifiKey(deps, { client, taskQueue }, name, wifiClasses[name]);
-    await ensureCanaryCertificate(deps, name);
+    const runs = { client, taskQueue };
+    await orLeftBroken(deps, `canary ${name}'s record`, () => ensureCanaryRecord(deps, runs, name));
+    if (wifiClasses) await orLeftBroken(deps, `canary ${name}'s Wi-Fi key`, () => ensureCanaryWifiKey(deps, runs, name, wifiClasses[name]));
+    await orLeftBroken(deps, `canary ${name}'s certificate`, () => ensureCanaryCertificate(deps, name));
   }
   const all: [IsolationBackend, boolean][] = [
     ['api', deps.site.apiUrl !== undefined],
@@ -51,6 +52,20 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
     ['certificates', deps.ports.ca !== undefined],
   ];
   return { backends: all.filter(([, on]) => on).map(([b]) => b), skipped: all.filter(([, on]) => !on).map(([b]) => b) };
+}
+
+/**
+ * A canary object its run could not make (a WLAN missing on the controller, the CA refusing) is no
+ * reason to probe nothing: the check goes on, and that backend's probes find the object missing or
+ * refused and say so (`broken`). The next check delivers its run again.
+ */
+async function orLeftBroken(deps: ActivityDeps, what: string, make: () => Promise<void>): Promise<void> {
+  try {
+    await make();
+  } catch (err) {
+    // The failure names the object and its step, never a secret (canary-objects.ts).
+    deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, `${what} could not be made; its backend's probes report it broken`);
+  }
 }
 
 /**

@@ -3,11 +3,13 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { CANARY_OBJECT, canaryRecordAddress, type CanaryName } from '../../core/canaries.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { runIds } from '../../contracts/ids.js';
+import { newest } from '../../core/object-life.js';
+import { objectPath, runIds } from '../../contracts/ids.js';
 import { attemptRecordPut, type RecordPutRequest } from '../../contracts/record.js';
 import { attemptWifiKeyIssue, type IssueKeyInput } from '../../contracts/wifi-key.js';
 import { issueCertificate } from '../../db/queries/certificate-issue.js';
 import { getCertificate } from '../../db/queries/certificates.js';
+import { runsOfObjects } from '../../db/queries/object-runs.js';
 import { getRecord } from '../../db/queries/records.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { getWifiKey } from '../../db/queries/wifi-keys.js';
@@ -28,12 +30,22 @@ function notMade(name: CanaryName, object: string, answer: { kind: string; step?
 }
 
 /**
+ * Made, and its last run finished: a later check leaves it as it is, drift included (the check is
+ * there to see it). One whose run failed or was left parked is delivered again, as a tenant's
+ * repeat would be, which resumes that run.
+ */
+async function made(deps: ActivityDeps, row: unknown, object: string): Promise<boolean> {
+  if (!row) return false;
+  const last = newest((await runsOfObjects(deps.db, [object])).get(object) ?? []);
+  return last === undefined || last.state === 'done';
+}
+
+/**
  * The canary's published name `probe.<zone>`, through the record run (`record-put/<canary>/probe`)
- * as a tenant's PUT makes one: an A record to a host of its own subnet, and its PTR. Made once:
- * a record the registry holds is left as it is, drift included (the check is there to see it).
+ * as a tenant's PUT makes one: an A record to a host of its own subnet, and its PTR.
  */
 export async function ensureCanaryRecord(deps: ActivityDeps, runs: CanaryRuns, name: CanaryName): Promise<void> {
-  if (await getRecord(deps.db, name, CANARY_OBJECT)) return;
+  if (await made(deps, await getRecord(deps.db, name, CANARY_OBJECT), objectPath.record(name, CANARY_OBJECT))) return;
   const row = await getTenantRow(deps.db, name);
   if (!row) throw ApplicationFailure.nonRetryable(`canary ${name} is not registered`, 'CanaryMissing');
   const address = canaryRecordAddress(deriveIdentity(deps.site, name, row.index).subnet);
@@ -51,7 +63,7 @@ export async function ensureCanaryRecord(deps: ActivityDeps, runs: CanaryRuns, n
  * Its psk is kept sealed in the key's row, like every tenant's; the probe reads it from there.
  */
 export async function ensureCanaryWifiKey(deps: ActivityDeps, runs: CanaryRuns, name: CanaryName, trustClass: string): Promise<void> {
-  if (await getWifiKey(deps.db, name, CANARY_OBJECT)) return;
+  if (await made(deps, await getWifiKey(deps.db, name, CANARY_OBJECT), objectPath.wifiKey(name, CANARY_OBJECT))) return;
   const request: IssueKeyInput = { tenant: name, name: CANARY_OBJECT, trustClass, actor: CANARY_ACTOR };
   const workflowId = runIds.wifiKeyIssue(name, CANARY_OBJECT, false);
   const answer = await deliver(runs.client, runs.taskQueue, 'wifiKeyIssue', workflowId, name, attemptWifiKeyIssue, request, request);

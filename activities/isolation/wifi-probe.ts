@@ -46,13 +46,8 @@ export async function wifiProbe(deps: ActivityDeps, input: ProbeInput): Promise<
   }
   const places = await deps.ports.wifi!.placesOf(psk);
   if (input.credentialOf === input.objectOf) {
-    return verdict('wifi', 'Wi-Fi key', input, [
-      onNetworkAttempt(
-        'its',
-        own.vlan,
-        places.filter((p) => p.ssid === own.ssid),
-      ),
-    ]);
+    const mine = places.filter((p) => p.ssid === own.ssid && onNetwork(own.vlan)(p));
+    return verdict('wifi', 'Wi-Fi key', input, [{ what: `key on its network ${own.vlan}${vlanOf(mine)} through ${own.ssid}`, reached: mine.length > 0 }]);
   }
   const whose = `canary ${input.objectOf}'s`;
   const attempts: Attempt[] = [];

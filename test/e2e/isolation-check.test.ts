@@ -8,7 +8,7 @@ import { CANARY_NAMES } from '../../core/canaries.js';
 import { tenantCensus } from '../../db/queries/census.js';
 import { getCanary } from '../../db/queries/isolation.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
-import { getWifiKey } from '../../db/queries/wifi-keys.js';
+import { deleteWifiKey, getWifiKey } from '../../db/queries/wifi-keys.js';
 import { open } from '../../db/seal.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { ensureIsolationCheckSchedule } from '../../temporal/schedules.js';
@@ -206,6 +206,36 @@ describe('the isolation check on the lab', () => {
 
   it('is operator only', async () => {
     expect((await site.call('POST', '/v1/isolation-checks', { token: 'nope' })).status).toBe(401);
+  });
+
+  it('a canary object its run could not make leaves that backend broken and the others probed; the next check resumes its run', async () => {
+    // canaryb's Wi-Fi key gone from the registry and the controller, as before its first check.
+    const keys = sealKeys(site.config.site!);
+    const psk = open(keys, (await getWifiKey(site.registry.db, 'canaryb', 'probe'))!.psk)!;
+    const wlan = site.backends.unifi!.wlan('lab-devices')!;
+    wlan.private_preshared_keys = wlan.private_preshared_keys.filter((e) => e.password !== psk);
+    await deleteWifiKey(site.registry.db, 'canaryb', 'probe');
+    // The controller refuses every write while the check makes it again.
+    const faults = site.backends.unifi!.faults;
+    faults.add({ failNext: 1000, method: 'PUT', match: 'wlanconf' });
+    let res: IsolationCheckResult;
+    try {
+      res = (await site.call('POST', '/v1/isolation-checks')).body;
+    } finally {
+      faults.clear();
+    }
+    const results = (r: IsolationCheckResult, backend: string) => r.probes.filter((p) => p.backend === backend).map((p) => p.result);
+    expect(results(res, 'wifi')).toEqual(['works', 'broken', 'isolated', 'isolated']);
+    expect(res.probes.find((p) => p.backend === 'wifi' && p.result === 'broken')!.detail).toBe(
+      "wifi: canary canaryb's Wi-Fi key was refused on its own objects (key on its network tenant-devices through lab-devices), so this backend's isolation is unknown",
+    );
+    expect(res.probes.filter((p) => p.backend !== 'wifi').every((p) => p.result === 'works' || p.result === 'isolated')).toBe(true);
+    expect(res.passed).toBe(false);
+    expect(res.crossings).toEqual([]);
+    // The controller writes again: the next check resumes the key's parked run, and passes.
+    const again = (await site.call('POST', '/v1/isolation-checks')).body as IsolationCheckResult;
+    expect(results(again, 'wifi')).toEqual(['works', 'works', 'isolated', 'isolated']);
+    expect(again.passed).toBe(true);
   });
 
   it("with SITE_API_URL, each canary's API token is tried on the other's routes too", async () => {
