@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { CANARY_OBJECT, canaryRecordAddress, type CanaryName } from '../../core/canaries.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { newest } from '../../core/object-life.js';
+import { REUSE_MIN_REMAINING_MS } from '../../core/certificate-reuse.js';
 import { objectPath, runIds } from '../../contracts/ids.js';
 import { attemptRecordPut, type RecordPutRequest } from '../../contracts/record.js';
 import { attemptWifiKeyIssue, type IssueKeyInput } from '../../contracts/wifi-key.js';
@@ -72,14 +73,17 @@ export async function ensureCanaryWifiKey(deps: ActivityDeps, runs: CanaryRuns, 
 
 /**
  * The canary's certificate `probe` (`probe.<zone>`), through the certificate issue a tenant's PUT
- * takes (db/queries/certificate-issue.ts), with the site's CA. The service makes the key pair and
+ * takes (db/queries/certificate-issue.ts), with the site's CA; issued again within sixty days of
+ * its end, since nothing renews it unasked and an expired one would leave the probe broken. The service makes the key pair and
  * the request here, as a tenant would on its own host: the private key is not extractable and is
  * dropped with this call, so no copy of it exists anywhere. The probe needs only the certificate,
  * which is public.
  */
 export async function ensureCanaryCertificate(deps: ActivityDeps, name: CanaryName): Promise<void> {
   const issuer = deps.ports.ca;
-  if (!issuer || (await getCertificate(deps.db, name, CANARY_OBJECT))) return;
+  const current = await getCertificate(deps.db, name, CANARY_OBJECT);
+  // Renewed as a tenant renews (issuance rule 6): within sixty days of its end, with a new key.
+  if (!issuer || (current && current.notAfter.getTime() - Date.now() > REUSE_MIN_REMAINING_MS)) return;
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await crypto.subtle.generateKey(alg, false, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: `CN=${CANARY_OBJECT}`, keys, signingAlgorithm: alg }, crypto);

@@ -7,6 +7,7 @@ import { sealKeys } from '../../apps/config/keys.js';
 import { CANARY_NAMES } from '../../core/canaries.js';
 import { tenantCensus } from '../../db/queries/census.js';
 import { getCanary } from '../../db/queries/isolation.js';
+import { getCertificate } from '../../db/queries/certificates.js';
 import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
 import { deleteWifiKey, getWifiKey } from '../../db/queries/wifi-keys.js';
 import { open } from '../../db/seal.js';
@@ -163,6 +164,18 @@ describe('the isolation check on the lab', () => {
     expect(canary).toHaveLength(2);
     expect(text).not.toMatch(/tsig_secret|secret_key|api_token/);
     console.log(`second check (canaries ready): ${againMs} ms`);
+  });
+
+  it("renews a canary's certificate as a tenant would, within sixty days of its end, and no other", async () => {
+    const before = { a: (await getCertificate(site.registry.db, 'canarya', 'probe'))!, b: (await getCertificate(site.registry.db, 'canaryb', 'probe'))! };
+    await site.registry.db.$client.unsafe(`update certificates set not_after = now() + interval '30 days' where tenant = 'canarya' and name = 'probe'`);
+    const res = await site.call('POST', '/v1/isolation-checks');
+    expect(res.body.passed).toBe(true);
+    const a = (await getCertificate(site.registry.db, 'canarya', 'probe'))!;
+    expect(a.serial).not.toBe(before.a.serial);
+    expect(a.publicKeyFingerprint).not.toBe(before.a.publicKeyFingerprint);
+    expect(a.notAfter.getTime() - Date.now()).toBeGreaterThan(360 * 24 * 3600 * 1000);
+    expect((await getCertificate(site.registry.db, 'canaryb', 'probe'))!.serial).toBe(before.b.serial);
   });
 
   it("the probes leave nothing behind in the canaries' zones", async () => {
