@@ -265,7 +265,12 @@ describe('the isolation check on the lab', () => {
       'canaryb->canarya:isolated',
     ]);
     expect(res.body.probes).toHaveLength(32);
-    expect(api[2]!.detail).toMatch(/^GET \/v1\/tenants\/canaryb \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/records \(40[34]\): refused$/);
+    expect(api[2]!.detail).toMatch(
+      /^GET \/v1\/tenants\/canaryb \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/records \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/wifi-keys\/probe \(40[34]\): refused; GET \/v1\/tenants\/canaryb\/certificates\/probe \(40[34]\): refused$/,
+    );
+    expect(api[0]!.detail).toMatch(
+      /^GET \/v1\/tenants\/canarya \(200\): reached; .*wifi-keys\/probe \(200\): reached; .*certificates\/probe \(200\): reached$/,
+    );
     expect(res.body.passed).toBe(true);
   });
 });
