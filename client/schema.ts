@@ -4629,12 +4629,12 @@ export interface components {
             crossings: string[];
             probes: components["schemas"]["IsolationProbe"][];
             /** @description backends this site does not run, or the check does not probe yet */
-            skipped: ("api" | "dns" | "state" | "broker" | "log-store" | "dashboards")[];
+            skipped: ("api" | "dns" | "state" | "broker" | "log-store" | "dashboards" | "wifi" | "certificates")[];
         };
         IsolationProbe: {
             /** @enum {string} */
-            backend: "api" | "dns" | "state" | "broker" | "log-store" | "dashboards";
-            /** @description the kind of credential presented (`TSIG key`, `state-store key`, `broker account`), never the credential */
+            backend: "api" | "dns" | "state" | "broker" | "log-store" | "dashboards" | "wifi" | "certificates";
+            /** @description the kind of credential presented (`TSIG key`, `state-store key`, `broker account`, `Wi-Fi key`, `certificate`), never the credential */
             credential: string;
             /** @enum {string} */
             credential_of: "canarya" | "canaryb";

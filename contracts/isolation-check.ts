@@ -5,8 +5,9 @@
  */
 import type { CanaryName } from '../core/canaries.js';
 
-/** The backends a probe reaches, as their step areas name them. */
-export type IsolationBackend = 'api' | 'dns' | 'state' | 'broker' | 'log-store' | 'dashboards';
+/** The backends a probe reaches, as their step areas name them, in the order the check probes them. */
+export const ISOLATION_BACKENDS = ['api', 'dns', 'state', 'broker', 'log-store', 'dashboards', 'wifi', 'certificates'] as const;
+export type IsolationBackend = (typeof ISOLATION_BACKENDS)[number];
 
 /** `own`: a canary's credential against its own object (the check itself works); `cross`: against the other's. */
 export interface ProbeInput {

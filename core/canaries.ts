@@ -23,3 +23,33 @@ export const CANARY_BROKER_TOPICS = 'probe/#';
 
 /** Where in its own state prefix, record set and log stream a canary's probes write, and clean. */
 export const CANARY_PROBE_LABEL = 'isolation-probe';
+
+/**
+ * The name each canary publishes (`probe.<canary zone>`, a Record through the record run), and the
+ * name of its Wi-Fi key and of its certificate: the objects the other canary's credentials are
+ * tried on.
+ */
+export const CANARY_OBJECT = 'probe';
+
+/** What the canary's record points at: a host of its own subnet, below the workloads' `.10` and up. */
+export function canaryRecordAddress(subnet: string): string {
+  const [a, b, c] = subnet.split('.');
+  return `${a}.${b}.${c}.9`;
+}
+
+/**
+ * The trust class of each canary's Wi-Fi key, or undefined when the site serves no class with a
+ * Wi-Fi network. `canarya` takes the first such class by name; `canaryb` the first whose network
+ * is another (so a key mapped onto the other canary's network can be seen), else the same one:
+ * where every class shares one network, two tenants' keys place clients on the same VLAN by the
+ * site's design, and the probe can only show that each key stands where it should.
+ */
+export function canaryWifiClasses(classes: Record<string, { ssid?: string; vlan?: string }>): Record<CanaryName, string> | undefined {
+  const withWifi = Object.keys(classes)
+    .sort()
+    .filter((c) => classes[c]!.ssid && classes[c]!.vlan);
+  const a = withWifi[0];
+  if (a === undefined) return undefined;
+  const b = withWifi.find((c) => classes[c]!.vlan !== classes[a]!.vlan) ?? a;
+  return { canarya: a, canaryb: b };
+}

@@ -58,6 +58,8 @@ export const OBJECT_STEP_ACTIVITIES = {
     'broker.isolation-probe',
     'log-store.isolation-probe',
     'dashboards.isolation-probe',
+    'wifi.isolation-probe',
+    'certificates.isolation-probe',
   ],
 } as const;
 

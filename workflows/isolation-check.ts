@@ -32,6 +32,8 @@ const CREDENTIAL: Record<IsolationBackend, string> = {
   broker: 'broker account',
   'log-store': 'log tokens',
   dashboards: 'dashboard login',
+  wifi: 'Wi-Fi key',
+  certificates: 'certificate',
 };
 
 /**

@@ -8,6 +8,8 @@ import { stateProbe } from './state-probe.js';
 import { logStoreProbe } from './log-store-probe.js';
 import { dashboardsProbe } from './dashboards-probe.js';
 import { apiProbe } from './api-probe.js';
+import { wifiProbe } from './wifi-probe.js';
+import { certificatesProbe } from './certificates-probe.js';
 
 /**
  * The isolation check's activities (workflows/isolation-check.ts). Each probe is a step activity
@@ -25,6 +27,8 @@ export function isolationActivities(deps: ActivityDeps) {
     'broker.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => brokerProbe(deps, input),
     'log-store.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => logStoreProbe(deps, input),
     'dashboards.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => dashboardsProbe(deps, input),
+    'wifi.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => wifiProbe(deps, input),
+    'certificates.isolation-probe': (input: ProbeInput): Promise<ProbeAnswer> => certificatesProbe(deps, input),
     /** The check's result, kept for `GET /v1/isolation-checks/latest`. */
     saveIsolationCheck: (input: { runId: string; workflowId: string; result: IsolationCheckResult }): Promise<void> =>
       saveIsolationCheck(deps.db, {

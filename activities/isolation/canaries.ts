@@ -1,11 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
-import { CANARY_BROKER_ACCOUNT, CANARY_BROKER_TOPICS, CANARY_NAMES, type CanaryName } from '../../core/canaries.js';
+import type { Client } from '@temporalio/client';
+import { CANARY_BROKER_ACCOUNT, CANARY_BROKER_TOPICS, CANARY_NAMES, canaryWifiClasses, type CanaryName } from '../../core/canaries.js';
 import { mintTenantToken } from '../../core/credentials/api-token.js';
 import { mintBrokerPassword } from '../../core/credentials/broker-password.js';
-import { OPERATION, operationOf, TENANT_NAME } from '../../core/search-attributes.js';
-import { DEFAULT_PARKED_MS } from '../../contracts/attempt.js';
 import { attemptBrokerAccountEnsure, type BrokerAccountRequest } from '../../contracts/broker-account.js';
 import { runIds } from '../../contracts/ids.js';
 import type { CanaryPair, IsolationBackend } from '../../contracts/isolation-check.js';
@@ -15,14 +12,15 @@ import { getTenantRow, openSecrets } from '../../db/queries/tenants.js';
 import { getBrokerAccount } from '../../db/queries/broker-accounts.js';
 import { open, openValue, seal, sealValue } from '../../db/seal.js';
 import type { ActivityDeps } from '../deps.js';
-
-const ACTOR = 'isolation-check';
+import { ensureCanaryCertificate, ensureCanaryRecord, ensureCanaryWifiKey } from './canary-objects.js';
+import { CANARY_ACTOR, deliver } from './deliver.js';
 
 /**
  * `ensureCanaries`: the canary pair made ready before a check probes it, through the runs every
- * tenant and broker account is made by (`tenant-create/<canary>`, `broker-account/<canary>/probe`),
- * started here as the API starts them: an update-with-start on the worker's own client. So the
- * canaries are real tenants, built by the steps and settings every tenant's are. A canary's
+ * tenant and object is made by (`tenant-create/<canary>`, `broker-account/<canary>/probe`,
+ * `record-put/<canary>/probe`, `wifi-key/<canary>/probe`), started here as the API starts them: an
+ * update-with-start on the worker's own client; its certificate through the issue a tenant's PUT
+ * takes. So the canaries are real tenants, built by the steps and settings every tenant's are. A canary's
  * secrets a tenant's row keeps only as a hash (its API token, its broker password) are kept sealed
  * in `canaries`. Not a step: it writes no backend itself, its runs do.
  *
@@ -33,9 +31,14 @@ const ACTOR = 'isolation-check';
 export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
   const client = Context.current().client;
   const taskQueue = Context.current().info.taskQueue;
+  const wifiClasses = deps.ports.wifi ? canaryWifiClasses(deps.site.trustClasses) : undefined;
   for (const name of CANARY_NAMES) {
     await ensureCanaryTenant(deps, client, taskQueue, name);
     if (deps.site.broker) await ensureCanaryBrokerAccount(deps, client, taskQueue, name);
+    const runs = { client, taskQueue };
+    await orLeftBroken(deps, `canary ${name}'s record`, () => ensureCanaryRecord(deps, runs, name));
+    if (wifiClasses) await orLeftBroken(deps, `canary ${name}'s Wi-Fi key`, () => ensureCanaryWifiKey(deps, runs, name, wifiClasses[name]));
+    await orLeftBroken(deps, `canary ${name}'s certificate`, () => ensureCanaryCertificate(deps, name));
   }
   const all: [IsolationBackend, boolean][] = [
     ['api', deps.site.apiUrl !== undefined],
@@ -44,8 +47,25 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
     ['broker', deps.site.broker !== undefined],
     ['log-store', deps.site.logStore !== undefined],
     ['dashboards', deps.site.grafana !== undefined],
+    // A controller with no trust class on a Wi-Fi network holds no tenant key to probe.
+    ['wifi', wifiClasses !== undefined],
+    ['certificates', deps.ports.ca !== undefined],
   ];
   return { backends: all.filter(([, on]) => on).map(([b]) => b), skipped: all.filter(([, on]) => !on).map(([b]) => b) };
+}
+
+/**
+ * A canary object its run could not make (a WLAN missing on the controller, the CA refusing) is no
+ * reason to probe nothing: the check goes on, and that backend's probes find the object missing or
+ * refused and say so (`broken`). The next check delivers its run again.
+ */
+async function orLeftBroken(deps: ActivityDeps, what: string, make: () => Promise<void>): Promise<void> {
+  try {
+    await make();
+  } catch (err) {
+    // The failure names the object and its step, never a secret (canary-objects.ts).
+    deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, `${what} could not be made; its backend's probes report it broken`);
+  }
 }
 
 /**
@@ -61,7 +81,7 @@ async function ensureCanaryTenant(deps: ActivityDeps, client: Client, taskQueue:
     tenant?.status === 'ready' && stored.tsigSecret && stored.stateSecret
       ? sealValue(keys, { tsigSecret: stored.tsigSecret, stateSecret: stored.stateSecret, apiToken: mintTenantToken(site.tokenKey, name) })
       : undefined;
-  const request: CreateRequest = { name, actor: ACTOR, ...(restore ? { restore } : {}) };
+  const request: CreateRequest = { name, actor: CANARY_ACTOR, ...(restore ? { restore } : {}) };
   const answer = await deliver(client, taskQueue, 'tenantCreate', runIds.tenantCreate(name), name, attemptTenantCreate, request);
   if (answer.kind !== 'ready') {
     const why = answer.kind === 'failed' ? `its ${answer.step} step failed` : answer.message;
@@ -94,33 +114,4 @@ async function ensureCanaryBrokerAccount(deps: ActivityDeps, client: Client, tas
     const why = answer.kind === 'failed' ? 'its broker step failed' : answer.message;
     throw ApplicationFailure.create({ type: 'CanaryNotReady', message: `canary ${name}'s broker account could not be made: ${why}` });
   }
-}
-
-/**
- * One call to an object's run, delivered as the API delivers it (apps/api/runs.ts): the run is
- * started when none is open under its id, and the call is its `attempt` update.
- */
-async function deliver<Ret, Req>(
-  client: Client,
-  taskQueue: string,
-  workflowType: string,
-  workflowId: string,
-  tenant: string,
-  update: UpdateDefinition<Ret, [Req]>,
-  req: Req,
-  input: object = { name: tenant },
-): Promise<Ret> {
-  const startWorkflowOperation = new WithStartWorkflowOperation(workflowType, {
-    workflowId,
-    taskQueue,
-    args: [{ ...input, parkedTimeoutMs: DEFAULT_PARKED_MS }],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    typedSearchAttributes: [
-      { key: TENANT_NAME, value: tenant },
-      { key: OPERATION, value: operationOf(workflowType) },
-    ],
-    staticSummary: `${operationOf(workflowType)} of tenant ${tenant}, for the isolation check's canary pair`,
-  });
-  return client.workflow.executeUpdateWithStart(update, { args: [req], startWorkflowOperation });
 }

@@ -47,6 +47,15 @@ export interface WifiKeyState {
   mac?: string;
 }
 
+/** A WLAN and the network a password places its clients on there, as the controller holds them. */
+export interface WifiPlace {
+  ssid: string;
+  networkId: string;
+  networkName?: string;
+  /** The network's VLAN, when it has one. */
+  vlan?: number;
+}
+
 /** One caller's change to a WLAN: what `ensureKeys` (not a plan) or `remove` does. */
 export type WifiChange = { kind: 'ensure'; specs: WifiKeySpec[] } | { kind: 'remove'; ref: WifiKeyRef };
 
@@ -64,6 +73,12 @@ export interface WifiAdapter {
    * with `plan`, the same outcomes and no write.
    */
   ensureKeys(ssid: string, specs: WifiKeySpec[], plan: boolean): Promise<ObjectOutcome[]>;
+  /**
+   * Everywhere a password places clients, from one read of the WLANs and the networks: each WLAN
+   * whose private keys hold it (with that entry's network) or whose own passphrase it is (with the
+   * WLAN's network). What the isolation check's Wi-Fi probe reads; the password is never in it.
+   */
+  placesOf(psk: string): Promise<WifiPlace[]>;
   /** Revokes the key (and its `releaseMac`); when it was the WLAN's last, leaves one unusable placeholder entry. */
   remove(ref: WifiKeyRef): Promise<void>;
   /**

@@ -1,13 +1,13 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http.js';
 import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiAccess, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
-import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState, WifiPlace } from './adapter.js';
 import type { ChangeResult } from '../group-commit.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
 import { normalizeMac } from '../../core/names/mac.js';
 import { Mutex } from 'async-mutex';
 
-export type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState } from './adapter.js';
+export type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState, WifiPlace } from './adapter.js';
 export { unifiApiBase, type UnifiDeployment } from './unifi-session.js';
 
 /**
@@ -69,6 +69,10 @@ export const unifiController: WifiController<UnifiWifiOptions> = {
 interface Wlan {
   _id: string;
   name: string;
+  enabled?: boolean;
+  /** The WLAN's own network and passphrase: where a client goes when private keys are off. */
+  networkconf_id?: string;
+  x_passphrase?: string;
   private_preshared_keys_enabled?: boolean;
   private_preshared_keys?: PpskEntry[];
   mac_filter_enabled?: boolean;
@@ -83,6 +87,8 @@ const filtersByAllowList = (wlan: Wlan): boolean => wlan.mac_filter_enabled === 
 interface Network {
   _id: string;
   name: string;
+  vlan_enabled?: boolean;
+  vlan?: number;
 }
 
 interface Answer<T> {
@@ -118,6 +124,7 @@ export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
     ensureKeys: (ssid, specs, plan) => ensureKeys(ctx, ssid, specs, plan),
     write: (ssid, changes) => serialized(ctx, ssid, () => write(ctx, ssid, changes)),
     remove: (ref) => remove(ctx, ref),
+    placesOf: (psk) => placesOf(ctx, psk),
   };
 }
 
@@ -168,6 +175,23 @@ async function observe(ctx: Unifi, ref: WifiKeyRef): Promise<WifiKeyState | unde
     networkName: networks.find((n) => n._id === entry.networkconf_id)?.name,
     ...(ref.releaseMac && filtersByAllowList(wlan!) && allowListOf(wlan!).includes(ref.releaseMac) ? { mac: ref.releaseMac } : {}),
   };
+}
+
+async function placesOf(ctx: Unifi, psk: string): Promise<WifiPlace[]> {
+  const [wlans, networks] = [await call<Wlan>(ctx, 'GET', 'rest/wlanconf'), await call<Network>(ctx, 'GET', 'rest/networkconf')];
+  const place = (ssid: string, networkId: string): WifiPlace => {
+    const net = networks.find((n) => n._id === networkId);
+    return { ssid, networkId, networkName: net?.name, ...(net?.vlan_enabled && net.vlan !== undefined ? { vlan: net.vlan } : {}) };
+  };
+  return wlans.flatMap((w) => {
+    // A disabled WLAN places no one. The WLAN's own passphrase counts whether private keys are on
+    // or not: which of the two a controller honours beside the other is not documented.
+    if (w.enabled === false) return [];
+    const keys = w.private_preshared_keys_enabled
+      ? (w.private_preshared_keys ?? []).filter((e) => e.password === psk).map((e) => place(w.name, e.networkconf_id))
+      : [];
+    return [...keys, ...(w.x_passphrase === psk && w.networkconf_id ? [place(w.name, w.networkconf_id)] : [])];
+  });
 }
 
 async function remove(ctx: Unifi, ref: WifiKeyRef): Promise<void> {

@@ -110,7 +110,7 @@ export function createWorkerMetrics(stepActivities: readonly string[] = [], regi
     }),
     isolationChecks: new Counter({
       name: `${PREFIX}isolation_checks_total`,
-      help: "The isolation check's probes (issue 49), by backend (dns|state|broker) and result: isolated (a canary's credential refused on the other canary's objects), works (taken on its own), crossed (it reached the other canary's objects: one tenant's credential reaches another's), broken (refused on its own objects, or the backend did not answer: that backend's isolation is unknown).",
+      help: "The isolation check's probes (issue 49), by backend (api|dns|state|broker|log-store|dashboards|wifi|certificates) and result: isolated (a canary's credential refused on the other canary's objects), works (taken on its own), crossed (it reached the other canary's objects: one tenant's credential reaches another's), broken (refused on its own objects, or the backend did not answer: that backend's isolation is unknown).",
       labelNames: ['backend', 'result'] as const,
       registers: [registry],
     }),

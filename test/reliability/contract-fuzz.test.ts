@@ -41,7 +41,7 @@ const FUZZ_BUDGET_MS = 150_000;
 const DELETES_BUDGET_MS = 90_000;
 /**
  * Operations left out of the fuzz, each with the file that holds its contract. POST
- * /v1/isolation-checks runs the whole isolation check per request (20 probes on the lab's
+ * /v1/isolation-checks runs the whole isolation check per request (28 probes on the lab's
  * backends): fuzzed, it took the run past its bound; test/e2e/isolation-check.test.ts and the
  * auth matrix hold it. Its read, GET /v1/isolation-checks/latest, stays fuzzed.
  */

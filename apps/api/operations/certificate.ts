@@ -1,20 +1,13 @@
 import type { Logger } from 'pino';
-import { CertificateRequestRefused, type CertificateIssuer } from '../../../core/certificate-issuer.js';
-import { certificateDnsNames, namesReason, tenantZone } from '../../../core/names/certificate-labels.js';
-import { reusable } from '../../../core/certificate-reuse.js';
+import type { CertificateIssuer } from '../../../core/certificate-issuer.js';
 import type { CertificateView } from '../../../core/views/certificate.js';
 import { viewCertificate } from '../../../db/views/certificate.js';
-import { BackendError } from '../../../core/backend-outcome.js';
-import { deleteCertificate, getCertificate, listCertificates, replaceCertificate } from '../../../db/queries/certificates.js';
+import { deleteCertificate, getCertificate, listCertificates } from '../../../db/queries/certificates.js';
+import { issueCertificate, type CertificatePutResult } from '../../../db/queries/certificate-issue.js';
 import { tenantExists } from '../../../db/queries/tenants.js';
 import type { Registry } from '../../../db/registry.js';
 
-export type CertificatePutResult =
-  /** The current certificate still serves the same key and names with more than 60 days left. */
-  | { kind: 'current'; certificate: CertificateView }
-  | { kind: 'issued'; certificate: CertificateView }
-  | { kind: 'invalid'; reason: string }
-  | { kind: 'failed'; step: 'ca' };
+export type { CertificatePutResult };
 
 /** What the certificate routes ask of the service. */
 export interface CertificateOperations {
@@ -42,10 +35,10 @@ export function certificateOperations(opts: {
 }): CertificateOperations {
   const { siteDomain, registry, issuer, log } = opts;
   const db = registry.db;
-  const ctx: Certificates = { siteDomain, db, issuer, log, now: opts.now ?? (() => new Date()) };
+  const deps = { siteDomain, db, issuer, log, now: opts.now ?? (() => new Date()) };
 
   return {
-    put: (input) => put(ctx, input),
+    put: (input) => issueCertificate(deps, input),
     async get(tenant, name) {
       const row = await getCertificate(db, tenant, name);
       return row ? viewCertificate(siteDomain, row) : undefined;
@@ -56,56 +49,4 @@ export function certificateOperations(opts: {
     delete: (tenant, name) => deleteCertificate(db, tenant, name),
     tenantRegistered: (tenant) => tenantExists(db, tenant),
   };
-}
-
-/** What put needs: the registry, the issuer, the log and the clock. */
-interface Certificates {
-  siteDomain: string;
-  db: Registry['db'];
-  issuer: CertificateIssuer;
-  log: Logger;
-  now: () => Date;
-}
-
-async function put(ctx: Certificates, input: { tenant: string; name: string; csr: string; names: readonly string[] }): Promise<CertificatePutResult> {
-  const { siteDomain, db, issuer, log, now } = ctx;
-  const csr = await issuer.inspectCsr(input.csr);
-  if (!csr.ok) return { kind: 'invalid', reason: csr.reason };
-  const zone = tenantZone(input.tenant, siteDomain);
-  const bad = namesReason(input.names, zone);
-  if (bad) return { kind: 'invalid', reason: bad };
-  // The certificate's own label among `names` adds nothing; repeats neither.
-  const labels = [...new Set(input.names)].filter((l) => l !== input.name);
-  const wanted = { publicKeyFingerprint: csr.publicKeyFingerprint, sans: certificateDnsNames(input.name, zone, labels) };
-  try {
-    const { row, stored } = await replaceCertificate(db, input.tenant, input.name, async (current) => {
-      if (current && reusable({ ...current, sans: certificateDnsNames(current.name, zone, current.names) }, wanted, now())) {
-        return { keep: current };
-      }
-      const issued = await issuer.issue({ csrPem: input.csr, certificate: input.name, tenant: input.tenant, names: labels });
-      return {
-        store: {
-          tenant: input.tenant,
-          name: input.name,
-          names: labels,
-          certificatePem: issued.certificatePem,
-          chainPem: issued.chainPem,
-          publicKeyFingerprint: issued.publicKeyFingerprint,
-          serial: issued.serial,
-          notBefore: issued.notBefore,
-          notAfter: issued.notAfter,
-        },
-      };
-    });
-    const certificate = viewCertificate(siteDomain, row);
-    if (stored) log.info({ tenant: input.tenant, certificate: input.name, serial: row.serial, not_after: certificate.not_after }, 'certificate issued');
-    return { kind: stored ? 'issued' : 'current', certificate };
-  } catch (err) {
-    if (err instanceof CertificateRequestRefused) return { kind: 'invalid', reason: err.reason };
-    if (err instanceof BackendError) {
-      log.error({ tenant: input.tenant, certificate: input.name, step: 'ca', err: err.detail }, 'backend step failed');
-      return { kind: 'failed', step: 'ca' };
-    }
-    throw err;
-  }
 }

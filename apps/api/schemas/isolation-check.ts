@@ -1,14 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import { CANARY_NAMES } from '../../../core/canaries.js';
-import type { IsolationCheckResult } from '../../../contracts/isolation-check.js';
+import { ISOLATION_BACKENDS, type IsolationCheckResult } from '../../../contracts/isolation-check.js';
 import { DateTime } from './common.js';
-
-export const ISOLATION_BACKENDS = ['api', 'dns', 'state', 'broker', 'log-store', 'dashboards'] as const;
 
 export const IsolationProbe = z
   .object({
     backend: z.enum(ISOLATION_BACKENDS),
-    credential: z.string().openapi({ description: 'the kind of credential presented (`TSIG key`, `state-store key`, `broker account`), never the credential' }),
+    credential: z
+      .string()
+      .openapi({
+        description: 'the kind of credential presented (`TSIG key`, `state-store key`, `broker account`, `Wi-Fi key`, `certificate`), never the credential',
+      }),
     credential_of: z.enum(CANARY_NAMES),
     object_of: z.enum(CANARY_NAMES),
     result: z.enum(['isolated', 'works', 'crossed', 'broken']).openapi({
