@@ -1,4 +1,11 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
 import { runIds } from '../contracts/ids.js';
 

@@ -266,8 +266,16 @@ describe('site configuration', () => {
       /^invalid site configuration: SITE_TRUST_CLASSES: class iot: range must be/,
     ],
     ['SITE_RECONCILE_INTERVAL=0', { SITE_RECONCILE_INTERVAL: '0' }, /^invalid site configuration: SITE_RECONCILE_INTERVAL: must be longer than zero$/],
-    ['SITE_ISOLATION_CHECK_INTERVAL=30s', { SITE_ISOLATION_CHECK_INTERVAL: '30s' }, /^invalid site configuration: SITE_ISOLATION_CHECK_INTERVAL: must be at least 1m$/],
-    ['SITE_ISOLATION_CHECK_INTERVAL=never', { SITE_ISOLATION_CHECK_INTERVAL: 'never' }, /^invalid site configuration: SITE_ISOLATION_CHECK_INTERVAL: must be a duration like 30s, 10m, 72h, or off$/],
+    [
+      'SITE_ISOLATION_CHECK_INTERVAL=30s',
+      { SITE_ISOLATION_CHECK_INTERVAL: '30s' },
+      /^invalid site configuration: SITE_ISOLATION_CHECK_INTERVAL: must be at least 1m$/,
+    ],
+    [
+      'SITE_ISOLATION_CHECK_INTERVAL=never',
+      { SITE_ISOLATION_CHECK_INTERVAL: 'never' },
+      /^invalid site configuration: SITE_ISOLATION_CHECK_INTERVAL: must be a duration like 30s, 10m, 72h, or off$/,
+    ],
     ['SITE_ENROLLMENT_LIFETIME=0s', { SITE_ENROLLMENT_LIFETIME: '0s' }, /^invalid site configuration: SITE_ENROLLMENT_LIFETIME: must be longer than zero$/],
     ['SITE_BACKEND_TIMEOUT=0ms', { SITE_BACKEND_TIMEOUT: '0ms' }, /^invalid site configuration: SITE_BACKEND_TIMEOUT: must be longer than zero$/],
     ['SITE_CA_CERT without SITE_CA_KEY', { SITE_CA_CERT: ca }, /^invalid site configuration: SITE_CA_KEY: required when SITE_CA_CERT is set$/],
@@ -381,7 +389,8 @@ describe('site configuration', () => {
   });
 
   it('the isolation check runs hourly unless the site says another interval or off', () => {
-    const at = (v?: string) => loadConfig({ ...required, ...coreSite, ...(v === undefined ? {} : { SITE_ISOLATION_CHECK_INTERVAL: v }) }).site!.isolationCheckIntervalMs;
+    const at = (v?: string) =>
+      loadConfig({ ...required, ...coreSite, ...(v === undefined ? {} : { SITE_ISOLATION_CHECK_INTERVAL: v }) }).site!.isolationCheckIntervalMs;
     expect([at(), at('15m'), at('off')]).toEqual([3_600_000, 900_000, undefined]);
   });
 

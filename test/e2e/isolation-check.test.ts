@@ -214,7 +214,10 @@ describe('the isolation check on the lab', () => {
     await schedule.trigger();
     await waitFor(async () => (await site.call('GET', '/v1/isolation-checks/latest')).body.run_id !== before, 60_000);
     expect((await site.call('GET', '/v1/isolation-checks/latest')).body.passed).toBe(true);
-    await schedule.delete();
+    // SITE_ISOLATION_CHECK_INTERVAL=off: the site's Schedule is gone, and ensuring off again is no error.
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: undefined });
+    await expect(schedule.describe()).rejects.toThrow(/not found/i);
+    await ensureIsolationCheckSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: undefined });
   });
 
   it('is operator only', async () => {

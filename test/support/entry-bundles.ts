@@ -55,7 +55,10 @@ function packagesExternalBut(bundled: string[]): Plugin {
     name: 'packages-external-but',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
-        const pkg = args.path.split('/').slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
+        const pkg = args.path
+          .split('/')
+          .slice(0, args.path.startsWith('@') ? 2 : 1)
+          .join('/');
         return bundled.includes(pkg) ? undefined : { path: args.path, external: true };
       });
     },

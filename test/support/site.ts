@@ -193,7 +193,15 @@ export async function startTestSite(
       // a test spanning it would find the canary pair made among the tenants it counts (CI, 13:00).
       // A test of the Schedule asks for it (`extra`).
       const child = spawn(process.execPath, [inject('entryBundles').worker], {
-        env: { ...process.env, SITE_ISOLATION_CHECK_INTERVAL: 'off', ...env, LOG_LEVEL: 'warn', WORKFLOW_BUNDLE: inject('workflowBundle'), SITE_BACKEND_TIMEOUT: '3s', ...extra },
+        env: {
+          ...process.env,
+          SITE_ISOLATION_CHECK_INTERVAL: 'off',
+          ...env,
+          LOG_LEVEL: 'warn',
+          WORKFLOW_BUNDLE: inject('workflowBundle'),
+          SITE_BACKEND_TIMEOUT: '3s',
+          ...extra,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));

@@ -6,11 +6,9 @@ import { DateTime } from './common.js';
 export const IsolationProbe = z
   .object({
     backend: z.enum(ISOLATION_BACKENDS),
-    credential: z
-      .string()
-      .openapi({
-        description: 'the kind of credential presented (`TSIG key`, `state-store key`, `broker account`, `Wi-Fi key`, `certificate`), never the credential',
-      }),
+    credential: z.string().openapi({
+      description: 'the kind of credential presented (`TSIG key`, `state-store key`, `broker account`, `Wi-Fi key`, `certificate`), never the credential',
+    }),
     credential_of: z.enum(CANARY_NAMES),
     object_of: z.enum(CANARY_NAMES),
     result: z.enum(['isolated', 'works', 'crossed', 'broken']).openapi({
