@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Mends postgres.js 3.4.9's write scheduler and type fetch, run by npm after every install (`postinstall`).
+// Mends postgres.js 3.4.9's write scheduler, its close and its type fetch, run by npm after every install (`postinstall`).
 // Hand-written: npm has no patch step, and patch-package brings a dozen dependencies for what these guarded edits do.
 //
 // Upstream (porsager/postgres#1154, #1208; fix proposed in #1209, unreleased at 3.4.9): a small write
@@ -65,6 +65,17 @@ const EDITS = [
     to: `    incomings = null
     clearImmediate(nextWriteTimer)
     chunk = nextWriteTimer = null
+`,
+  },
+  {
+    // closed(): a query sent between the socket's error and its close (a caller retrying at once on
+    // the error) was never failed when the close had an error, and the connection kept its `query`:
+    // after the reconnect those queries waited forever, and the next answers could be matched to the
+    // wrong query. Every query still on the connection is failed at its close, error or not.
+    from: `    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))
+`,
+    to: `    ;(query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket)) ${MARK}
+    query = null
 `,
   },
   {

@@ -121,3 +121,49 @@ describe('postgres.js with its connection reset while it fetches the array types
     }
   });
 });
+
+describe('postgres.js with callers querying again the moment their connection errs', () => {
+  it('every query settles once the database is back, each with its own answer', async () => {
+    // Ten connections busy with twelve callers, each asking again as soon as its query fails: some
+    // ask on a connection between its socket's error and its close. Unmended, those waited forever
+    // (and the connection's next answers could go to the wrong query): round 0 hung every time.
+    const sql = postgres(`postgres://postgres@${pg.hostPort}/postgres`, { max: 10, onnotice: () => {}, backoff: () => 0.05 });
+    const stuck: string[] = [];
+    const wrong: string[] = [];
+    try {
+      await sql`select 1`;
+      for (let round = 0; round < 5; round++) {
+        let stop = false;
+        const pending = new Map<number, number>();
+        let next = 0;
+        const callers = Promise.all(
+          Array.from({ length: 12 }, async () => {
+            while (!stop) {
+              const id = next++;
+              pending.set(id, Date.now());
+              const got = await sql`select ${id}::int as id, pg_sleep(0.01)`.then(
+                (rows) => rows[0]?.id,
+                () => id,
+              );
+              if (got !== id) wrong.push(`round ${round}: query ${id} answered ${got}`);
+              pending.delete(id);
+            }
+          }),
+        );
+        await new Promise((r) => setTimeout(r, 100 + round * 40));
+        pg.setDown(true);
+        await new Promise((r) => setTimeout(r, 300));
+        pg.setDown(false);
+        await new Promise((r) => setTimeout(r, 200));
+        stop = true;
+        await Promise.race([callers, new Promise((r) => setTimeout(r, 5_000))]);
+        if (pending.size) stuck.push(`round ${round}: ${pending.size} queries unsettled 5 s after the database came back`);
+        if (pending.size) break;
+      }
+      expect(stuck).toEqual([]);
+      expect(wrong).toEqual([]);
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+    }
+  }, 60_000);
+});
