@@ -609,7 +609,8 @@ interface RealSiteFill {
  * (`LAB_LATENCY=real-site`: a 5 s SDN apply, seconds per clone, tens of ms per API call).
  */
 async function benchRealSiteFill(temporalAddress: string, admin: postgres.Sql, run: number): Promise<RealSiteFill> {
-  const site = await startSite(temporalAddress, admin, run + 300, { lab: { latency: 'real-site' } });
+  // A namespace of its own: the full-site bench's (run + 300) holds that site's Schedules, sealed with its key.
+  const site = await startSite(temporalAddress, admin, run + 500, { lab: { latency: 'real-site' } });
   try {
     const applies = () => [...site.backends.proxmox.state.tasks.values()].filter((t) => t.type === 'reloadnetworkall').length;
     const before = applies();

@@ -15,6 +15,14 @@ const decoder = new TextDecoder();
  * before it reaches Temporal, so history never holds a secret in clear. Given to client and
  * worker alike, and served to the Temporal UI through the API's codec endpoint.
  */
+/** A payload sealed under another key than this codec's: the site's key changed since it was written. */
+export class UndecodablePayload extends Error {
+  constructor(keyId: string | undefined) {
+    super(`a payload sealed under another key${keyId ? ` (key id ${keyId})` : ''} cannot be read with this one`);
+    this.name = 'UndecodablePayload';
+  }
+}
+
 export class AesGcmCodec implements PayloadCodec {
   /** Made once: given the raw bytes, Node builds a key object on every cipher, five times the cipher's own cost. */
   private readonly secret: KeyObject;
@@ -47,7 +55,13 @@ export class AesGcmCodec implements PayloadCodec {
       const raw = Buffer.from(p.data);
       const decipher = createDecipheriv('aes-256-gcm', this.secret, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
-      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      let plain: Buffer;
+      try {
+        plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      } catch {
+        const keyId = p.metadata?.[KEY_ID_KEY];
+        throw new UndecodablePayload(keyId ? decoder.decode(keyId) : undefined);
+      }
       return temporal.api.common.v1.Payload.decode(plain);
     });
   }

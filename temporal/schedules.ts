@@ -8,6 +8,7 @@ import {
 } from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
 import { runIds } from '../contracts/ids.js';
+import { UndecodablePayload } from './codec.js';
 
 /**
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping
@@ -67,11 +68,26 @@ async function ensureSchedule(client: Client, scheduleId: string, intervalMs: nu
     await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((prev) => ({
-      ...prev,
-      spec,
-      action,
-      policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP },
-    }));
+    const handle = client.schedule.getHandle(scheduleId);
+    try {
+      await handle.update((prev) => ({
+        ...prev,
+        spec,
+        action,
+        policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP },
+      }));
+    } catch (e) {
+      // Made under the payload key the site had before (its summary and arguments are sealed with
+      // it): the worker could never start again. Nothing in a Schedule is the site's state, so it
+      // is made again under the current key.
+      if (!sealedUnderAnotherKey(e)) throw e;
+      await handle.delete();
+      await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
+    }
   }
+}
+
+function sealedUnderAnotherKey(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) if (e instanceof UndecodablePayload) return true;
+  return false;
 }

@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
@@ -35,6 +36,20 @@ describe('the scheduled reconcile sweep', () => {
     expect(next.slice(1).map((t, i) => t - next[i]!)).toEqual(next.slice(1).map(() => 3_600_000));
     expect(desc.policies.overlap).toBe('SKIP');
     expect(desc.action.type).toBe('startWorkflow');
+  });
+
+  it("is made again by a worker whose payload key is not the one it was made under (a site's key changed)", async () => {
+    // Made under another key: its summary is sealed with it, and the current key cannot read it.
+    const before = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(randomBytes(32)) });
+    const handle = client.schedule.getHandle(runIds.reconcileSweepSchedule);
+    await handle.delete().catch(() => undefined);
+    await ensureSweepSchedule(before, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 7_200_000 });
+    await expect(handle.describe()).rejects.toThrow(/sealed under another key/);
+    // The worker's start ensures it with the current key: no failure, and the Schedule reads again, on its interval.
+    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    const desc = await handle.describe();
+    expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+    expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcileSweep' });
   });
 
   it('puts back objects deleted or altered behind the service, and reports what it corrected', async () => {
