@@ -1,3 +1,5 @@
+import { formatIPv4, parseCidr } from './address-ranges.js';
+
 /**
  * The isolation check's canary pair (issue 49): two tenants the service keeps for itself, created
  * through the normal create run on the check's first use. Each holds one object of every kind
@@ -33,8 +35,7 @@ export const CANARY_OBJECT = 'probe';
 
 /** What the canary's record points at: a host of its own subnet, below the workloads' `.10` and up. */
 export function canaryRecordAddress(subnet: string): string {
-  const [a, b, c] = subnet.split('.');
-  return `${a}.${b}.${c}.9`;
+  return formatIPv4(parseCidr(subnet)!.first + 9);
 }
 
 /**

@@ -42,15 +42,7 @@ export async function ensureSweepSchedule(
  * No interval (`off`): the Schedule a site had is deleted, so turning it off stops it.
  */
 export async function ensureIsolationCheckSchedule(client: Client, opts: { taskQueue: string; intervalMs: number | undefined }): Promise<void> {
-  if (opts.intervalMs === undefined) {
-    await client.schedule
-      .getHandle(runIds.isolationCheckSchedule)
-      .delete()
-      .catch((err: unknown) => {
-        if (!(err instanceof ScheduleNotFoundError)) throw err;
-      });
-    return;
-  }
+  if (opts.intervalMs === undefined) return deleteIfThere(client, runIds.isolationCheckSchedule);
   await ensureSchedule(client, runIds.isolationCheckSchedule, opts.intervalMs, {
     type: 'startWorkflow' as const,
     workflowType: 'isolationCheck',
@@ -80,11 +72,24 @@ async function ensureSchedule(client: Client, scheduleId: string, intervalMs: nu
       // Made under the payload key the site had before (its summary and arguments are sealed with
       // it): the worker could never start again. Nothing in a Schedule is the site's state, so it
       // is made again under the current key.
+      // Workers starting together each do this: one's delete may find it gone, one's create may
+      // find another's made (under the same current key), and neither is a failure to start.
       if (!sealedUnderAnotherKey(e)) throw e;
-      await handle.delete();
-      await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
+      await deleteIfThere(client, scheduleId);
+      await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } }).catch((c: unknown) => {
+        if (!(c instanceof ScheduleAlreadyRunning)) throw c;
+      });
     }
   }
+}
+
+async function deleteIfThere(client: Client, scheduleId: string): Promise<void> {
+  await client.schedule
+    .getHandle(scheduleId)
+    .delete()
+    .catch((err: unknown) => {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    });
 }
 
 function sealedUnderAnotherKey(err: unknown): boolean {

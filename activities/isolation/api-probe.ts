@@ -1,7 +1,8 @@
-import { CANARY_OBJECT, canaryWifiClasses } from '../../core/canaries.js';
+import { CANARY_OBJECT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { BackendHttp } from '../http.js';
 import type { ActivityDeps } from '../deps.js';
+import { canaryWifiClassesAt } from './canaries.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 
@@ -20,7 +21,7 @@ export async function apiProbe(deps: ActivityDeps, input: ProbeInput): Promise<P
   const paths = [
     tenant,
     `${tenant}/records`,
-    ...(deps.ports.wifi && canaryWifiClasses(deps.site.trustClasses) ? [`${tenant}/wifi-keys/${CANARY_OBJECT}`] : []),
+    ...(canaryWifiClassesAt(deps) ? [`${tenant}/wifi-keys/${CANARY_OBJECT}`] : []),
     ...(deps.ports.ca ? [`${tenant}/certificates/${CANARY_OBJECT}`] : []),
   ];
   const attempts = [];

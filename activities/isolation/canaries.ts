@@ -31,11 +31,11 @@ import { CANARY_ACTOR, deliver } from './deliver.js';
 export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
   const client = Context.current().client;
   const taskQueue = Context.current().info.taskQueue;
-  const wifiClasses = deps.ports.wifi ? canaryWifiClasses(deps.site.trustClasses) : undefined;
+  const wifiClasses = canaryWifiClassesAt(deps);
+  const runs = { client, taskQueue };
   for (const name of CANARY_NAMES) {
     await ensureCanaryTenant(deps, client, taskQueue, name);
     if (deps.site.broker) await ensureCanaryBrokerAccount(deps, client, taskQueue, name);
-    const runs = { client, taskQueue };
     await orLeftBroken(deps, `canary ${name}'s record`, () => ensureCanaryRecord(deps, runs, name));
     if (wifiClasses) await orLeftBroken(deps, `canary ${name}'s Wi-Fi key`, () => ensureCanaryWifiKey(deps, runs, name, wifiClasses[name]));
     await orLeftBroken(deps, `canary ${name}'s certificate`, () => ensureCanaryCertificate(deps, name));
@@ -52,6 +52,11 @@ export async function ensureCanaries(deps: ActivityDeps): Promise<CanaryPair> {
     ['certificates', deps.ports.ca !== undefined],
   ];
   return { backends: all.filter(([, on]) => on).map(([b]) => b), skipped: all.filter(([, on]) => !on).map(([b]) => b) };
+}
+
+/** The canaries' Wi-Fi key classes at this site: none without a controller or a class with a Wi-Fi network. */
+export function canaryWifiClassesAt(deps: ActivityDeps): Record<CanaryName, string> | undefined {
+  return deps.ports.wifi ? canaryWifiClasses(deps.site.trustClasses) : undefined;
 }
 
 /**

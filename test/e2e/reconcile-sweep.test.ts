@@ -45,8 +45,16 @@ describe('the scheduled reconcile sweep', () => {
     await handle.delete().catch(() => undefined);
     await ensureSweepSchedule(before, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 7_200_000 });
     await expect(handle.describe()).rejects.toThrow(/sealed under another key/);
-    // The worker's start ensures it with the current key: no failure, and the Schedule reads again, on its interval.
-    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    // Two workers start at once with the current key: neither fails, and the Schedule reads again, on its interval.
+    const spans: [number, number][] = [];
+    await Promise.all(
+      [1, 2].map(async () => {
+        const t0 = performance.now();
+        await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+        spans.push([t0, performance.now()]);
+      }),
+    );
+    expect(spans[0]![0] < spans[1]![1] && spans[1]![0] < spans[0]![1], 'the two starts overlapped').toBe(true);
     const desc = await handle.describe();
     expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
     expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcileSweep' });
