@@ -74,7 +74,11 @@ function devServerArgs(opts: DevServerOptions, port: number, uiPort: number | un
 }
 
 async function launch(opts: DevServerOptions, port: number, uiPort: number | undefined): Promise<DevServer> {
-  const child = spawn(temporalCli(opts.projectRoot), devServerArgs(opts, port, uiPort), { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Go's collector at a quarter of its default pace (GOGC=400): the dev server's heap is small and
+  // this machine's memory large, and the server's CPU per workflow fell by ~15 % with it (issue 43
+  // item 6; docs/performance.md). A GOGC set by the caller wins.
+  const env = { ...process.env, GOGC: process.env.GOGC ?? '400' };
+  const child = spawn(temporalCli(opts.projectRoot), devServerArgs(opts, port, uiPort), { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
