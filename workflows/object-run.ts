@@ -55,6 +55,7 @@ export interface ObjectRun<Req, Res extends { kind: string }> {
  * holds nothing.
  */
 export function objectRun<Req, Res extends { kind: string }>(run: ObjectRun<Req, Res>, input: Parked): Promise<Res | undefined> {
+  // Where every object workflow read its marker before: the runs of 0.14 carry it here.
   deprecated('run-model');
   const parking = { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: run.call };
   const policy: AttemptPolicy<Res> = run.calls === 'serial' ? { kind: 'serial', park: parking } : { kind: 'parked', ...parking };
