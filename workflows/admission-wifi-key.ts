@@ -1,26 +1,19 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { parkedPolicy, serveRun } from './attempts.js';
 import { attemptAdmissionWifiKey, type AdmissionKeyInput, type AdmissionKeyResult } from '../contracts/wifi-key.js';
-import { claimObject, runStep } from './run-step.js';
+import { objectRun } from './object-run.js';
+import { registry } from './registry.js';
+import { runStep } from './run-step.js';
 import { ofKey } from './wifi-key-about.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `admission-wifi/<name>`: each admission issues a new key on the tenant developer network; the
- * earlier key of the name stops working in the same controller write.
+ * earlier key of the name stops working in the same controller write. No tenant to hold yet (the
+ * name is only admitted): the run holds nothing, and its key is claimed at once.
  */
 export async function admissionWifiKey(input: AdmissionKeyInput): Promise<AdmissionKeyResult | undefined> {
-  deprecated('run-model');
-  return serveRun(attemptAdmissionWifiKey, admit, parkedPolicy(input, 'admission'), (r) => (r.kind === 'done' ? 'issued' : r.kind));
+  return objectRun({ update: attemptAdmissionWifiKey, call: 'admission', hold: () => undefined, done: 'issued', attempt: admit }, input);
 }
 
 async function admit(input: AdmissionKeyInput): Promise<AdmissionKeyResult> {
-  // No tenant to hold yet (the name is only admitted): its key is claimed at once.
-  await claimObject();
   const minted = await registry.mintAdmissionKey(input);
   const ensured = await runStep(
     'wifi.ensure-key',

@@ -1,6 +1,6 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { DEFAULT_PARKED_MS, objectGone } from '../contracts/attempt.js';
+import { objectGone } from '../contracts/attempt.js';
 import { begunWith } from './patches.js';
 import { answered } from './run-attributes.js';
 import { parkedDetails } from './run-details.js';
@@ -25,13 +25,6 @@ export interface Parking<Res> {
   call: string;
   failedStep?(res: Res): string | undefined;
 }
-
-/** The parked policy of a run whose failed step waits for the call's repeat (the site's timeout, or the default). */
-export const parkedPolicy = (input: { parkedTimeoutMs?: number }, call: string) => ({
-  kind: 'parked' as const,
-  parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
-  call,
-});
 
 export type AttemptPolicy<Res> = ({ kind: 'parked' } & Parking<Res>) | { kind: 'serial'; park?: Parking<Res> };
 

@@ -1,14 +1,7 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { serveRun } from './attempts.js';
-import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptBrokerAccountDelete, type BrokerAccountDeleteRequest, type BrokerAccountDeleteResult } from '../contracts/broker-account.js';
+import { itsAccount, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { brokerAccountLease, underNameLease } from './tenant-lease.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account-delete/<tenant>/<name>`: removes the dynsec client and role, then forgets the
@@ -16,12 +9,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the run, so the repeated delete resumes it.
  */
 export async function brokerAccountDelete(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult | undefined> {
-  deprecated('run-model');
-  return serveRun(attemptBrokerAccountDelete, (req) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account delete', () => remove(req)), {
-    kind: 'parked',
-    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
-    call: 'broker account delete',
-  });
+  return objectRun({ update: attemptBrokerAccountDelete, call: 'broker account delete', hold: itsAccount, attempt: remove }, input);
 }
 
 async function remove(input: BrokerAccountDeleteRequest): Promise<BrokerAccountDeleteResult> {

@@ -1,22 +1,15 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
 import type { SealedBrokerAccount } from '../core/views/broker-account.js';
-import type { Activities } from '../activities/index.js';
 import { BROKER_ACCOUNT_LOST } from '../core/failure-types.js';
 import type { Sealed } from '../core/sealed.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { serveRun } from './attempts.js';
-import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import {
   attemptBrokerAccountEnsure,
   type BrokerAccountRequest,
   type BrokerAccountResult,
   type BrokerAccountWorkflowInput,
 } from '../contracts/broker-account.js';
+import { itsAccount, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { brokerAccountLease, underNameLease } from './tenant-lease.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `broker-account/<tenant>/<name>`: each issue call is an attempt delivered by update, so
@@ -24,13 +17,27 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * run (sealed with the site's secrets key, core/sealed.ts, besides the codec) until the broker
  * holds it: after a failed broker step the run parks, and the repeated call resumes with the same
  * password the 502 carried. The registry row is written only once the broker holds the account.
+ * The account is held alone (the tenant shared): an issue and a delete of one account never
+ * interleave (issue 27).
  */
 export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Promise<BrokerAccountResult | undefined> {
-  deprecated('run-model');
-  /** A password this run minted that the broker has not confirmed yet. */
+  return objectRun(
+    {
+      update: attemptBrokerAccountEnsure,
+      call: 'broker account issue',
+      hold: itsAccount,
+      done: 'ensured',
+      attempt: issuing(),
+    },
+    input,
+  );
+}
+
+/** The attempts of one run: a password it minted that the broker has not confirmed yet is kept between them. */
+function issuing(): (req: BrokerAccountRequest) => Promise<BrokerAccountResult> {
   let pending: Sealed<string> | undefined;
 
-  async function attempt(req: BrokerAccountRequest): Promise<BrokerAccountResult> {
+  return async (req) => {
     const start = await registry.prepareBrokerAccount({ request: req, ...(pending !== undefined ? { pending } : {}) });
     if (start.kind === 'refused') return start;
     if (start.minted) pending = start.password;
@@ -59,18 +66,5 @@ export async function brokerAccountEnsure(input: BrokerAccountWorkflowInput): Pr
     pending = undefined;
     if (!saved) return { kind: 'refused', error: 'not_found', message: 'broker account not found' };
     return { kind: 'done', account: withPassword(saved) };
-  }
-
-  // The account alone (the tenant shared): an issue and a delete of one account never interleave (issue 27).
-  const held = (req: BrokerAccountRequest) => underNameLease(req.tenant, brokerAccountLease(req.name), 'broker account issue', () => attempt(req));
-  return serveRun(
-    attemptBrokerAccountEnsure,
-    held,
-    {
-      kind: 'parked',
-      parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
-      call: 'broker account issue',
-    },
-    (r) => (r.kind === 'done' ? 'ensured' : r.kind),
-  );
+  };
 }

@@ -1,23 +1,12 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { parkedPolicy, serveRun } from './attempts.js';
 import { attemptDeviceAddressRelease, type BackendStep, type DeviceInput, type ReleaseResult } from '../contracts/device-address.js';
 import { about } from './device-address-about.js';
+import { itsDevice, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { underNameLease } from './tenant-lease.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /** `device-address-release/<tenant>/<device>`: the name, then the router, then the registry row. */
 export async function deviceAddressRelease(input: DeviceInput): Promise<ReleaseResult | undefined> {
-  deprecated('run-model');
-  return serveRun(
-    attemptDeviceAddressRelease,
-    (req) => underNameLease(req.tenant, req.device, 'device address release', () => release(req)),
-    parkedPolicy(input, 'device address release'),
-  );
+  return objectRun({ update: attemptDeviceAddressRelease, call: 'device address release', hold: itsDevice, attempt: release }, input);
 }
 
 async function release(input: DeviceInput): Promise<ReleaseResult> {

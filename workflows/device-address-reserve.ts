@@ -1,9 +1,7 @@
-import { parkedPolicy, serveRun } from './attempts.js';
 import { attemptDeviceAddressReserve, type BackendStep, type ReserveInput, type ReserveResult } from '../contracts/device-address.js';
 import { about } from './device-address-about.js';
+import { itsDevice, objectRun } from './object-run.js';
 import { runStep } from './run-step.js';
-import { underNameLease } from './tenant-lease.js';
-import { deprecated } from './patches.js';
 
 /**
  * `device-address/<tenant>/<device>/<address>`: chooses the address (or converges on the one
@@ -12,13 +10,7 @@ import { deprecated } from './patches.js';
  * it (every part is an ensure and the registry keeps the chosen address).
  */
 export async function deviceAddressReserve(input: ReserveInput): Promise<ReserveResult | undefined> {
-  deprecated('run-model');
-  return serveRun(
-    attemptDeviceAddressReserve,
-    (req) => underNameLease(req.tenant, req.device, 'device address reserve', () => reserve(req)),
-    parkedPolicy(input, 'device address reserve'),
-    (r) => (r.kind === 'done' ? 'reserved' : r.kind),
-  );
+  return objectRun({ update: attemptDeviceAddressReserve, call: 'device address reserve', hold: itsDevice, done: 'reserved', attempt: reserve }, input);
 }
 
 async function reserve(input: ReserveInput): Promise<ReserveResult> {

@@ -77,12 +77,6 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
 }
 
 /**
- * The lease name of a broker account: its own space, so an account and a workload or record of
- * the same name do not wait for each other (a username is not a DNS name).
- */
-export const brokerAccountLease = (account: string): string => `broker-account:${account}`;
-
-/**
  * A run on one named object of a tenant (a workload, a record, a device's address, a broker account): the tenant
  * shared, the name alone, so a workload and a record of one name, or a record and the release of
  * the device address under it, never interleave. The name's key holds a `/`, which no tenant

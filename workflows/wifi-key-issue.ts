@@ -1,14 +1,8 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { parkedPolicy, serveRun } from './attempts.js';
 import { attemptWifiKeyIssue, type IssueKeyInput, type IssueKeyResult } from '../contracts/wifi-key.js';
+import { itsTenant, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { underLease } from './tenant-lease.js';
 import { ofKey } from './wifi-key-about.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `wifi-key/<tenant>/<name>`: the registry keeps (or mints, or restores) the key, then the
@@ -16,13 +10,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * the run; the repeated call keeps the same psk and resumes it.
  */
 export async function wifiKeyIssue(input: IssueKeyInput): Promise<IssueKeyResult | undefined> {
-  deprecated('run-model');
-  return serveRun(
-    attemptWifiKeyIssue,
-    (req) => underLease(req.tenant, 'shared', 'wifi key issue', () => issue(req)),
-    parkedPolicy(input, 'wifi key issue'),
-    (r) => (r.kind === 'done' ? 'issued' : r.kind),
-  );
+  return objectRun({ update: attemptWifiKeyIssue, call: 'wifi key issue', hold: itsTenant, done: 'issued', attempt: issue }, input);
 }
 
 async function issue(input: IssueKeyInput): Promise<IssueKeyResult> {

@@ -1,18 +1,11 @@
-import { parkedPolicy, serveRun } from './attempts.js';
 import { attemptWifiKeyRevoke, type RevokeKeyInput, type RevokeKeyResult } from '../contracts/wifi-key.js';
+import { itsTenant, objectRun } from './object-run.js';
 import { runStep } from './run-step.js';
-import { underLease } from './tenant-lease.js';
 import { ofKey } from './wifi-key-about.js';
-import { deprecated } from './patches.js';
 
 /** `wifi-key-revoke/<tenant>/<name>`: every device holding the key stops associating. */
 export async function wifiKeyRevoke(input: RevokeKeyInput): Promise<RevokeKeyResult | undefined> {
-  deprecated('run-model');
-  return serveRun(
-    attemptWifiKeyRevoke,
-    (req) => underLease(req.tenant, 'shared', 'wifi key revoke', () => revoke(req)),
-    parkedPolicy(input, 'wifi key revoke'),
-  );
+  return objectRun({ update: attemptWifiKeyRevoke, call: 'wifi key revoke', hold: itsTenant, attempt: revoke }, input);
 }
 
 async function revoke(input: RevokeKeyInput): Promise<RevokeKeyResult> {

@@ -1,35 +1,20 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
 import { newWorkloadDisk } from '../core/workload-sizing.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { serveRun } from './attempts.js';
-import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { attemptWorkloadCreate, type WorkloadRequest, type WorkloadResult, type WorkloadWorkflowInput } from '../contracts/workload.js';
+import { nameTaken } from './name-free.js';
+import { itsName, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
- * `workload-create/<tenant>/<name>`: each create call is an attempt delivered by update. A new
- * workload is checked first (its name free in the zone, its disk no smaller than the template's),
- * then registered, which fixes its identity; then the VM is ensured on the hypervisor and its
- * names published. A failed step answers the partial workload and parks the run; the same call
- * again resumes it.
+ * `workload-create/<tenant>/<name>`: each create call is an attempt delivered by update; attempts
+ * of one workload run one after another. A new workload is checked first (its name free in the
+ * zone, its disk no smaller than the template's), then registered, which fixes its identity; then
+ * the VM is ensured on the hypervisor and its names published. A failed step answers the partial
+ * workload and parks the run; the same call again resumes it.
  */
 export async function workloadCreate(input: WorkloadWorkflowInput): Promise<WorkloadResult | undefined> {
-  deprecated('run-model');
-  return serveRun(
-    attemptWorkloadCreate,
-    (req) => underNameLease(req.tenant, req.name, 'workload create', () => attempt(req)),
-    {
-      kind: 'serial',
-      park: { parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS, call: 'workload create' },
-    },
-    (r) => (r.kind === 'done' ? 'created' : r.kind),
-  );
+  return objectRun({ update: attemptWorkloadCreate, call: 'workload create', calls: 'serial', hold: itsName, done: 'created', attempt }, input);
 }
 
 async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
@@ -38,15 +23,8 @@ async function attempt(req: WorkloadRequest): Promise<WorkloadResult> {
   const object = { object: `workload ${req.name} of tenant ${req.tenant}` };
   let diskGb = prep.diskGb;
   if (!prep.registered) {
-    const free = await runStep('dns.check-name', [{ tenant: req.tenant, index: prep.index, name: req.name }], object);
-    if (!free.ok) return { kind: 'failed', step: 'dns' };
-    if (!free.value) {
-      return {
-        kind: 'refused',
-        error: 'bad_request',
-        message: `"${req.name}" is already published in the tenant zone by the tenant itself; remove it or choose another name`,
-      };
-    }
+    const taken = await nameTaken({ tenant: req.tenant, index: prep.index, name: req.name }, object);
+    if (taken) return taken;
     const template = await runStep('hypervisor.template-disk', [{ tenant: req.tenant, name: req.name }], object);
     if (!template.ok) return { kind: 'failed', step: 'hypervisor' };
     const disk = newWorkloadDisk(req.diskGb, template.value);

@@ -1,15 +1,9 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { REGISTRY_OPTIONS } from './activity-options.js';
-import { serveRun } from './attempts.js';
-import { DEFAULT_PARKED_MS, type Parked } from '../contracts/attempt.js';
+import type { Parked } from '../contracts/attempt.js';
 import { attemptWorkloadDelete, type WorkloadDeleteRequest, type WorkloadDeleteResult } from '../contracts/workload.js';
+import { itsName, objectRun } from './object-run.js';
+import { registry } from './registry.js';
 import { runStep } from './run-step.js';
-import { underNameLease } from './tenant-lease.js';
 import { WORKLOAD_VM_OPTIONS } from './workload-options.js';
-import { deprecated } from './patches.js';
-
-const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 
 /**
  * `workload-delete/<tenant>/<name>`: stops and destroys the VM, removes its published names,
@@ -17,12 +11,7 @@ const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
  * same delete again runs every removal once more (each is idempotent), so it resumes.
  */
 export async function workloadDelete(input: WorkloadDeleteRequest & Parked): Promise<WorkloadDeleteResult | undefined> {
-  deprecated('run-model');
-  return serveRun(attemptWorkloadDelete, (req) => underNameLease(req.tenant, req.name, 'workload delete', () => remove(req)), {
-    kind: 'parked',
-    parkedTimeoutMs: input.parkedTimeoutMs ?? DEFAULT_PARKED_MS,
-    call: 'workload delete',
-  });
+  return objectRun({ update: attemptWorkloadDelete, call: 'workload delete', hold: itsName, attempt: remove }, input);
 }
 
 async function remove(input: WorkloadDeleteRequest): Promise<WorkloadDeleteResult> {

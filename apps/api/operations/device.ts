@@ -24,10 +24,10 @@ import { attemptAdmissionWifiKey, attemptWifiKeyIssue, attemptWifiKeyRevoke, typ
 import { sealValue } from '../../../db/seal.js';
 import { sealKeys } from '../../config/keys.js';
 import { stepFailed } from '../errors.js';
-import { runs } from '../runs.js';
-import { siteLostAnswers } from '../lost-answers.js';
-import { objectPath, withCondition, withConditions } from '../conditions.js';
-import type { PublishingDeps } from './published-reads.js';
+import type { Runs } from '../runs.js';
+import { objectPath, withCondition } from '../conditions.js';
+import { objectReads } from './object-reads.js';
+import { objectDeps, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
 
 /** An issue's answer with its psk in clear (the workflow hands it over sealed). */
@@ -74,18 +74,20 @@ interface Devices {
   site: DeviceOperationsDeps['site'];
   db: DeviceOperationsDeps['registry']['db'];
   keys: ReturnType<typeof sealKeys>;
-  run: ReturnType<typeof runs>;
+  run: Runs;
 }
 
 export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
-  const { site, registry, client, taskQueue } = deps;
-  const db = registry.db;
-  const ctx: Devices = {
-    site,
-    db,
-    keys: sealKeys(site),
-    run: runs(client, taskQueue, deps.parkedTimeoutMs, siteLostAnswers(site, db)),
-  };
+  const { site } = deps;
+  const { db, run } = objectDeps(deps);
+  const ctx: Devices = { site, db, keys: sealKeys(site), run };
+  const wifiKeys = objectReads(db, {
+    get: getWifiKey,
+    list: listWifiKeys,
+    view: (row) => viewWifiKey(ctx.keys, row),
+    path: objectPath.wifiKey,
+    finished: () => true,
+  });
   return {
     tenantRegistered: (tenant) => tenantExists(db, tenant),
     registerDevice: (req) => registerOne(ctx, req),
@@ -96,12 +98,8 @@ export function deviceOperations(deps: DeviceOperationsDeps): DeviceOperations {
     getDeviceAddress: (tenant, device) => getAddress(ctx, tenant, device),
     releaseAddress: (req) => releaseAddress(ctx, req),
     issueWifiKey: (req) => issueWifiKey(ctx, req),
-    getWifiKey: (tenant, name) => getKey(ctx, tenant, name),
-    listWifiKeys: async (tenant) =>
-      withConditions(
-        db,
-        (await listWifiKeys(db, tenant)).map((r) => ({ object: objectPath.wifiKey(tenant, r.name), finished: true, view: viewWifiKey(ctx.keys, r) })),
-      ),
+    getWifiKey: wifiKeys.get,
+    listWifiKeys: wifiKeys.list,
     revokeWifiKey: (req) => revokeWifiKey(ctx, req),
   };
 }
@@ -209,11 +207,6 @@ async function issueWifiKey(ctx: Devices, req: Parameters<DeviceOperations['issu
   return { kind: 'done', key: revealWifiKey(keys, result.key) };
 }
 
-async function getKey(ctx: Devices, tenant: string, name: string): ReturnType<DeviceOperations['getWifiKey']> {
-  const row = await getWifiKey(ctx.db, tenant, name);
-  return withCondition(ctx.db, row ? viewWifiKey(ctx.keys, row) : undefined, () => ({ object: objectPath.wifiKey(tenant, name), finished: true }));
-}
-
 async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['revokeWifiKey']>[0]): Promise<RevokeKeyResult> {
   const result = await ctx.run.call(
     wifiKeyRevoke,
@@ -230,8 +223,8 @@ async function revokeWifiKey(ctx: Devices, req: Parameters<DeviceOperations['rev
  * revokes it. Used by the tenant operations' admit and withdrawAdmission.
  */
 export function admissionKeys(deps: DeviceOperationsDeps) {
-  const { site, registry, client, taskQueue } = deps;
-  const run = runs(client, taskQueue, deps.parkedTimeoutMs, siteLostAnswers(site, registry.db));
+  const { site, registry } = deps;
+  const { run } = objectDeps(deps);
   return {
     /** The `wifi` object of the admission answer, or undefined at a site with no developer network. */
     async issue(input: { name: string; mac?: string }): Promise<{ ssid: string; psk: string; mac?: string } | undefined> {

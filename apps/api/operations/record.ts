@@ -10,40 +10,24 @@ import {
   type RecordPutResult,
 } from '../../../contracts/record.js';
 import { recordDelete, recordPut } from '../../../workflows/index.js';
-import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
 import { objectPath } from '../conditions.js';
+import { objectOperations } from './object-operations.js';
+import type { ObjectReads } from './object-reads.js';
+import { objectDeps, type PublishingDeps } from './published-reads.js';
 
 /** What the record routes ask of the service: PUT and DELETE on Temporal, reads from the registry. */
-export interface RecordOperations extends PublishedReads<RecordView> {
+export interface RecordOperations extends ObjectReads<RecordView> {
   put(req: RecordPutRequest): Promise<RecordPutResult>;
   delete(req: RecordDeleteRequest): Promise<RecordDeleteResult>;
 }
 
 export function recordOperations(deps: PublishingDeps): RecordOperations {
-  const { run, ...reads } = published(deps, { get: getRecord, list: listRecords, view: viewRecord, path: objectPath.record, finished: () => true });
-  const put = (req: RecordPutRequest) =>
-    run.attempt(
-      recordPut,
-      attemptRecordPut,
-      {
-        workflowId: runIds.recordPut(req.tenant, req.name),
-        args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }],
-        tenant: req.tenant,
-        object: `record ${req.name}`,
-      },
-      req,
-    );
-  const remove = async (req: RecordDeleteRequest) =>
-    run.superseded(
-      await run.call(
-        recordDelete,
-        attemptRecordDelete,
-        { workflowId: runIds.recordDelete(req.tenant, req.name), tenant: req.tenant, object: `record ${req.name}` },
-        req,
-      ),
-      'deleted',
-      [runIds.recordPut(req.tenant, req.name)],
-    );
-  return { ...reads, put, delete: remove };
+  const { write, remove, ...reads } = objectOperations(objectDeps(deps), {
+    noun: 'record',
+    reads: { get: getRecord, list: listRecords, view: (row) => viewRecord(deps.site, row), path: objectPath.record, finished: () => true },
+    write: { workflow: recordPut, update: attemptRecordPut, id: runIds.recordPut },
+    remove: { workflow: recordDelete, update: attemptRecordDelete, id: runIds.recordDelete },
+  });
+  return { ...reads, put: (req) => write(req), delete: remove };
 }

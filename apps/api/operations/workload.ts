@@ -9,47 +9,30 @@ import {
   type WorkloadRequest,
   type WorkloadResult,
 } from '../../../contracts/workload.js';
-import { published, type PublishedReads, type PublishingDeps } from './published-reads.js';
 import { runIds } from '../../../contracts/ids.js';
 import { objectPath } from '../conditions.js';
+import { objectOperations } from './object-operations.js';
+import type { ObjectReads } from './object-reads.js';
+import { objectDeps, type PublishingDeps } from './published-reads.js';
 
 /** What the workload routes ask of the service: create and delete on Temporal, reads from the registry. */
-export interface WorkloadOperations extends PublishedReads<WorkloadView> {
+export interface WorkloadOperations extends ObjectReads<WorkloadView> {
   create(req: WorkloadRequest): Promise<WorkloadResult>;
   delete(req: { tenant: string; name: string; actor: string }): Promise<WorkloadDeleteResult>;
 }
 
 export function workloadOperations(deps: PublishingDeps): WorkloadOperations {
-  const { run, ...reads } = published(deps, {
-    get: getWorkload,
-    list: listWorkloads,
-    view: viewWorkload,
-    path: objectPath.workload,
-    finished: (row) => row.status === 'ready',
+  const { write, remove, ...reads } = objectOperations(objectDeps(deps), {
+    noun: 'workload',
+    reads: {
+      get: getWorkload,
+      list: listWorkloads,
+      view: (row) => viewWorkload(deps.site, row),
+      path: objectPath.workload,
+      finished: (row) => row.status === 'ready',
+    },
+    write: { workflow: workloadCreate, update: attemptWorkloadCreate, id: runIds.workloadCreate },
+    remove: { workflow: workloadDelete, update: attemptWorkloadDelete, id: runIds.workloadDelete },
   });
-  return Object.assign(reads, {
-    create: (req) =>
-      run.attempt(
-        workloadCreate,
-        attemptWorkloadCreate,
-        {
-          workflowId: runIds.workloadCreate(req.tenant, req.name),
-          args: [{ tenant: req.tenant, name: req.name, parkedTimeoutMs: deps.parkedTimeoutMs }],
-          tenant: req.tenant,
-          object: `workload ${req.name}`,
-        },
-        req,
-      ),
-    delete: async (req) =>
-      run.superseded(
-        await run.call(
-          workloadDelete,
-          attemptWorkloadDelete,
-          { workflowId: runIds.workloadDelete(req.tenant, req.name), tenant: req.tenant, object: `workload ${req.name}` },
-          req,
-        ),
-        'deleted',
-        [runIds.workloadCreate(req.tenant, req.name)],
-      ),
-  } satisfies Pick<WorkloadOperations, 'create' | 'delete'>);
+  return { ...reads, create: (req) => write(req), delete: remove };
 }
