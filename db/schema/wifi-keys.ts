@@ -1,5 +1,6 @@
-import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { pgTable, text } from 'drizzle-orm/pg-core';
 import { stamps } from './stamps.js';
+import { tenantNameKey } from './tenant-rows.js';
 
 /** A Wi-Fi key (per-key PSK) of a tenant; the PSK is sealed, its fingerprint finds the controller entry. */
 export const wifiKeys = pgTable(
@@ -15,5 +16,5 @@ export const wifiKeys = pgTable(
     ...stamps(),
   },
   // No foreign key: the admission key exists before its tenant does.
-  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
+  (t) => [tenantNameKey(t)],
 );
