@@ -1,13 +1,12 @@
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { stamps } from './stamps.js';
-import { tenantNameKey } from './tenant-rows.js';
+import { tenantAndName, tenantNameKey } from './tenant-rows.js';
 
 /** A Wi-Fi key (per-key PSK) of a tenant; the PSK is sealed, its fingerprint finds the controller entry. */
 export const wifiKeys = pgTable(
   'wifi_keys',
   {
-    tenant: text('tenant').notNull(),
-    name: text('name').notNull(),
+    ...tenantAndName(),
     trustClass: text('trust_class').notNull(),
     ssid: text('ssid').notNull(),
     psk: text('psk').notNull(),
