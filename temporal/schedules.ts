@@ -7,8 +7,15 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import { OPERATION, operationOf } from '../core/search-attributes.js';
+import type { CoreSite } from '../core/site.js';
 import { runIds } from '../contracts/ids.js';
 import { UndecodablePayload } from './codec.js';
+
+/** The site's Schedules, the sweep and the isolation check, as its settings say: where a worker (or the lab) starts. */
+export async function ensureSiteSchedules(client: Client, taskQueue: string, site: CoreSite): Promise<void> {
+  await ensureSweepSchedule(client, { taskQueue, intervalMs: site.reconcileIntervalMs, concurrency: site.sweepConcurrency, mode: site.sweepMode });
+  await ensureIsolationCheckSchedule(client, { taskQueue, intervalMs: site.isolationCheckIntervalMs });
+}
 
 /**
  * The scheduled reconcile sweep (design §4): a Temporal Schedule on the site's interval, skipping

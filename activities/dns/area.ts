@@ -8,16 +8,7 @@ import { checkPowerDns } from './check.js';
 export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
   port: 'dns',
   settings: dnsSettings,
-  bind: (site, timeoutMs) =>
-    createPowerDnsAdapter({
-      apiUrl: site.dns.apiUrl,
-      apiKey: site.dns.apiKey,
-      nameservers: site.dns.nameservers,
-      updateServer: site.dns.updateServer,
-      catalog: site.dns.catalog,
-      timeoutMs,
-      ca: site.dns.ca,
-    }),
+  bind: (site, timeoutMs) => createPowerDnsAdapter({ ...site.dns, timeoutMs }),
   // The server object carries the version, its config list the settings tenants depend on.
   probes: (site, timeoutMs) => [
     probe('powerdns', site.dns.apiUrl, () =>

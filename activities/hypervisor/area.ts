@@ -10,20 +10,16 @@ export const hypervisorArea: BackendArea<'hypervisor', HypervisorAdapter, typeof
   settings: proxmoxSettings,
   bind: (site, timeoutMs) =>
     createProxmoxHypervisorAdapter({
-      apiUrl: site.proxmox.apiUrl,
-      tokenId: site.proxmox.tokenId,
-      tokenSecret: site.proxmox.tokenSecret,
+      ...site.proxmox,
       node: site.node,
       storage: site.storage,
       templatePrefix: site.templatePrefix,
       taskTimeoutMs: site.hypervisorTaskTimeoutMs,
       timeoutMs,
-      ca: site.proxmox.ca,
     }),
   probes: (site, timeoutMs) => [
     probe('proxmox', site.proxmox.apiUrl, async () => {
-      const { apiUrl, tokenId, tokenSecret, ca } = site.proxmox;
-      const pve = new PveApi({ apiUrl, tokenId, tokenSecret, taskTimeoutMs: timeoutMs, timeoutMs, ca });
+      const pve = new PveApi({ ...site.proxmox, taskTimeoutMs: timeoutMs, timeoutMs });
       const v = await pve.get<{ version?: string }>('/version');
       const vms = await pve.get<unknown[]>(`/nodes/${encodeURIComponent(site.node)}/qemu`);
       return `Proxmox VE ${v.version ?? '?'}; node ${site.node} lists ${vms.length} guests`;

@@ -9,16 +9,8 @@ import { signRequest } from './sigv4.js';
 export const stateArea: BackendArea<'state', StatePort, typeof stateSettings> = {
   port: 'state',
   settings: stateSettings,
-  bind: (site, timeoutMs) =>
-    createMinioStateAdapter({
-      endpoint: site.state.adminUrl,
-      accessKey: site.state.accessKey,
-      secretKey: site.state.secretKey,
-      bucket: site.state.bucket,
-      region: site.state.region,
-      timeoutMs,
-      ca: site.state.ca,
-    }),
+  // The adapter calls the admin API: the slice's `endpoint` is the address tenants are handed.
+  bind: (site, timeoutMs) => createMinioStateAdapter({ ...site.state, endpoint: site.state.adminUrl, timeoutMs }),
   // GetBucketLocation on the state bucket: signed as the adapter signs (its region), read-only.
   probes: (site, timeoutMs) => [
     probe('minio', site.state.adminUrl, async () => {

@@ -19,7 +19,7 @@ import { makeCurrent } from '../../temporal/worker-deployment.js';
 import { Registry } from '../../db/registry.js';
 import { startDevServer } from '../../temporal/dev-server.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
-import { ensureIsolationCheckSchedule, ensureSweepSchedule } from '../../temporal/schedules.js';
+import { ensureSiteSchedules } from '../../temporal/schedules.js';
 import { startLabBackends } from './backends.js';
 import { startCodecProxy } from './codec-proxy.js';
 import { startPrometheus } from './servers/prometheus.js';
@@ -133,16 +133,7 @@ async function main(): Promise<void> {
   const clientConnection = await Connection.connect({ address: temporal.address });
   await ensureNamespace(clientConnection, config.env.TEMPORAL_NAMESPACE);
   const scheduler = new Client({ connection: clientConnection, namespace: config.env.TEMPORAL_NAMESPACE });
-  await ensureSweepSchedule(scheduler, {
-    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
-    intervalMs: config.site!.reconcileIntervalMs,
-    concurrency: config.site!.sweepConcurrency,
-    mode: config.site!.sweepMode,
-  });
-  await ensureIsolationCheckSchedule(scheduler, {
-    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
-    intervalMs: config.site!.isolationCheckIntervalMs,
-  });
+  await ensureSiteSchedules(scheduler, config.env.TEMPORAL_TASK_QUEUE, config.site!);
   // The lab's one worker is the site: its build (the checkout's commit, as /version says) is made
   // current, so new runs begin on it and the Temporal UI shows each run's deployment and build id.
   const version = workerVersion(config);

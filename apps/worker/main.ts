@@ -1,7 +1,7 @@
 import { makeTelemetryFilterString } from '@temporalio/worker';
 import { Registry } from '../../db/registry.js';
 import { connectClient, connectWorker } from '../../temporal/connection.js';
-import { ensureIsolationCheckSchedule, ensureSweepSchedule } from '../../temporal/schedules.js';
+import { ensureSiteSchedules } from '../../temporal/schedules.js';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
@@ -86,16 +86,7 @@ async function main(): Promise<void> {
     taskQueue: config.env.TEMPORAL_TASK_QUEUE,
     codecKey: config.codecKey,
   });
-  await ensureSweepSchedule(client, {
-    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
-    intervalMs: config.site!.reconcileIntervalMs,
-    concurrency: config.site!.sweepConcurrency,
-    mode: config.site!.sweepMode,
-  });
-  await ensureIsolationCheckSchedule(client, {
-    taskQueue: config.env.TEMPORAL_TASK_QUEUE,
-    intervalMs: config.site!.isolationCheckIntervalMs,
-  });
+  await ensureSiteSchedules(client, config.env.TEMPORAL_TASK_QUEUE, config.site!);
   // Tenants' log routes a Caddy reload dropped, written back within SITE_LOG_ROUTE_CHECK_INTERVAL.
   const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics, logStore: ports?.logStore });
   // Drift a sweep found, parked runs and runs given up: into the events feed, and to the site's webhook.

@@ -6,7 +6,15 @@ import { auditLog } from '../schema/index.js';
  * The service audit log (spec: Events): changes to published names and to the caller's identity,
  * with who made them. Entries never hold a secret: names, outcomes and steps only.
  */
-export async function audit(db: Db, entry: { actor: string; action: string; tenant?: string; object: string; detail?: unknown }): Promise<void> {
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  tenant?: string;
+  object: string;
+  detail?: unknown;
+}
+
+export async function audit(db: Db, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({ ...entry, tenant: entry.tenant ?? null, detail: entry.detail ?? null });
 }
 

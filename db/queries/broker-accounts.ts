@@ -4,7 +4,7 @@ import { brokerAccounts } from '../schema/index.js';
 
 export type BrokerAccountRow = typeof brokerAccounts.$inferSelect;
 
-const rows = namedRows(brokerAccounts);
+const rows = namedRows(brokerAccounts, brokerAccounts.name);
 const key = rows.key;
 export const getBrokerAccount = rows.get;
 export const listBrokerAccounts = rows.list;

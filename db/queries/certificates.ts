@@ -6,7 +6,7 @@ import { certificates } from '../schema/index.js';
 export type CertificateRow = typeof certificates.$inferSelect;
 export type CertificateWrite = Omit<typeof certificates.$inferInsert, 'createdAt'>;
 
-const rows = namedRows(certificates);
+const rows = namedRows(certificates, certificates.name);
 const key = rows.key;
 export const getCertificate = rows.get;
 export const listCertificates = rows.list;

@@ -1,22 +1,16 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import type { Executor } from './locks.js';
 import { deviceAddresses, records, workloads } from '../schema/index.js';
 import { isUniqueViolation } from './unique.js';
+import { namedRows } from './named-rows.js';
 
 export type DeviceAddressRow = typeof deviceAddresses.$inferSelect;
 
-export async function getDeviceAddress(db: Executor, tenant: string, device: string): Promise<DeviceAddressRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(deviceAddresses)
-    .where(and(eq(deviceAddresses.tenant, tenant), eq(deviceAddresses.device, device)));
-  return row;
-}
-
-export async function listDeviceAddresses(db: Executor, tenant: string): Promise<DeviceAddressRow[]> {
-  return db.select().from(deviceAddresses).where(eq(deviceAddresses.tenant, tenant)).orderBy(asc(deviceAddresses.device));
-}
+/** A device's address is named by its device. */
+const rows = namedRows(deviceAddresses, deviceAddresses.device);
+export const getDeviceAddress = rows.get;
+export const listDeviceAddresses = rows.list;
 
 /** Whether the tenant holds any reservation: its create and reconcile then run the `device-address` step. */
 export async function holdsDeviceAddresses(db: Db, tenant: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import { isUniqueViolation } from './unique.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
-const rows = namedRows(devices);
+const rows = namedRows(devices, devices.name);
 export const getDevice = rows.get;
 export const listDevices = rows.list;
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { pgError } from './unique.js';
 
@@ -64,11 +64,21 @@ export async function withLocks<T>(db: Db, work: (tx: Tx, lock: Lock) => Promise
  * savepoint keeps the transaction usable when the bound passes. False when it did.
  */
 export async function lockWithin(tx: Tx, space: number, key: string, withinMs: number): Promise<boolean> {
+  if (!(await takeWithin(tx, sql`select pg_advisory_xact_lock(${space}::int, hashtext(${key}))`, withinMs))) return false;
+  await resetTimeouts(tx);
+  return true;
+}
+
+/**
+ * Runs `take` (a lock's statement) in a savepoint whose waits are bounded by `withinMs`
+ * (`lock_timeout`; `statement_timeout` 5 s beyond it). False when the wait passed the bound.
+ */
+async function takeWithin(tx: Tx, take: SQL, withinMs: number): Promise<boolean> {
   const ms = Math.max(1, Math.floor(withinMs));
   try {
     await tx.transaction(async (sp) => {
       await sp.execute(sql`select set_config('lock_timeout', ${String(ms)}, true), set_config('statement_timeout', ${String(ms + 5_000)}, true)`);
-      await sp.execute(sql`select pg_advisory_xact_lock(${space}::int, hashtext(${key}))`);
+      await sp.execute(take);
     });
   } catch (e) {
     // The savepoint rolled back, and its settings with it: the transaction goes on as it was.
@@ -76,9 +86,12 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
     if (pgError(e, '55P03')) return false;
     throw e;
   }
-  // The released savepoint's settings last to the transaction's end: the rest of it runs under the session's.
-  await tx.execute(sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`);
   return true;
+}
+
+/** The released savepoint's settings last to the transaction's end: the rest of it runs under the session's. */
+async function resetTimeouts(tx: Tx): Promise<void> {
+  await tx.execute(sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`);
 }
 
 /**
@@ -96,19 +109,10 @@ export async function whileLocked<T>(
   withinMs: number,
   work: () => Promise<T>,
 ): Promise<{ ran: true; value: T } | { ran: false }> {
-  const ms = Math.max(1, Math.floor(withinMs));
-  try {
-    await tx.transaction(async (sp) => {
-      await sp.execute(sql`select set_config('lock_timeout', ${String(ms)}, true), set_config('statement_timeout', ${String(ms + 5_000)}, true)`);
-      await sp.execute(sql`select pg_advisory_lock(${space}::int, hashtext(${key}))`);
-    });
-  } catch (e) {
-    if (pgError(e, '55P03')) return { ran: false };
-    throw e;
-  }
+  if (!(await takeWithin(tx, sql`select pg_advisory_lock(${space}::int, hashtext(${key}))`, withinMs))) return { ran: false };
   // Unlike a transaction's, a session lock outlives the savepoint that took it: only this releases it.
   try {
-    await tx.execute(sql`select set_config(name, reset_val, true) from pg_settings where name in ('lock_timeout', 'statement_timeout')`);
+    await resetTimeouts(tx);
     return { ran: true, value: await work() };
   } finally {
     await tx.execute(sql`select pg_advisory_unlock(${space}::int, hashtext(${key}))`).catch(() => undefined);

@@ -1,22 +1,15 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { auditLog, deviceAddresses, records, workloads } from '../schema/index.js';
+import { namedRows } from './named-rows.js';
 import type { RecordKind } from '../../core/views/record.js';
 
 export type RecordRow = typeof records.$inferSelect;
 
-export async function getRecord(db: Db, tenant: string, name: string): Promise<RecordRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(records)
-    .where(and(eq(records.tenant, tenant), eq(records.name, name)));
-  return row;
-}
-
+const rows = namedRows(records, records.name);
+export const getRecord = rows.get;
 /** The names the tenant added, by name. */
-export async function listRecords(db: Db, tenant: string): Promise<RecordRow[]> {
-  return db.select().from(records).where(eq(records.tenant, tenant)).orderBy(asc(records.name));
-}
+export const listRecords = rows.list;
 
 /** The addresses the tenant reserved for its devices, with the device each is for. */
 export async function tenantDeviceAddresses(db: Db, tenant: string): Promise<{ device: string; address: string }[]> {
@@ -74,16 +67,12 @@ export async function saveRecord(db: Db, r: { tenant: string; name: string; addr
 
 /** Forgets a record, with its audit row; false when there was none. */
 export async function deleteRecord(db: Db, tenant: string, name: string, actor: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [gone] = await tx
-      .delete(records)
-      .where(and(eq(records.tenant, tenant), eq(records.name, name)))
-      .returning();
-    if (gone) {
-      await tx
-        .insert(auditLog)
-        .values({ actor, action: 'record.delete', tenant, object: `record ${name}`, detail: { address: gone.address, kind: gone.kind } });
-    }
-    return gone !== undefined;
-  });
+  const gone = await rows.forget(db, tenant, name, (row) => ({
+    actor,
+    action: 'record.delete',
+    tenant,
+    object: `record ${name}`,
+    detail: { address: row.address, kind: row.kind },
+  }));
+  return gone !== undefined;
 }

@@ -7,7 +7,7 @@ import { open, seal, type SealKeys } from '../seal.js';
 
 export type WifiKeyRow = typeof wifiKeys.$inferSelect;
 
-const rows = namedRows(wifiKeys);
+const rows = namedRows(wifiKeys, wifiKeys.name);
 export const getWifiKey = rows.get;
 export const listWifiKeys = rows.list;
 

@@ -1,21 +1,15 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { auditLog, workloads } from '../schema/index.js';
+import { namedRows } from './named-rows.js';
 import type { WorkloadStatus } from '../../core/views/workload.js';
 
 export type WorkloadRow = typeof workloads.$inferSelect;
 
-export async function getWorkload(db: Db, tenant: string, name: string): Promise<WorkloadRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(workloads)
-    .where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)));
-  return row;
-}
-
-export async function listWorkloads(db: Db, tenant: string): Promise<WorkloadRow[]> {
-  return db.select().from(workloads).where(eq(workloads.tenant, tenant)).orderBy(asc(workloads.ordinal));
-}
+const rows = namedRows(workloads, workloads.name, workloads.ordinal);
+export const getWorkload = rows.get;
+/** A tenant's workloads, by ordinal. */
+export const listWorkloads = rows.list;
 
 export async function hasWorkloads(db: Db, tenant: string): Promise<boolean> {
   const [row] = await db
@@ -128,19 +122,11 @@ export async function setWorkloadStatus(db: Db, tenant: string, name: string, st
 
 /** Forgets a deleted workload (its ordinal is free again), with its audit row. */
 export async function deleteWorkload(db: Db, tenant: string, name: string, actor: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [gone] = await tx
-      .delete(workloads)
-      .where(and(eq(workloads.tenant, tenant), eq(workloads.name, name)))
-      .returning();
-    if (gone) {
-      await tx.insert(auditLog).values({
-        actor,
-        action: 'workload.delete',
-        tenant,
-        object: `workload ${name}`,
-        detail: { ordinal: gone.ordinal, vmid: gone.vmid, address: gone.address },
-      });
-    }
-  });
+  await rows.forget(db, tenant, name, (gone) => ({
+    actor,
+    action: 'workload.delete',
+    tenant,
+    object: `workload ${name}`,
+    detail: { ordinal: gone.ordinal, vmid: gone.vmid, address: gone.address },
+  }));
 }

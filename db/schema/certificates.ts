@@ -1,14 +1,11 @@
-import { jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { tenants } from './tenants.js';
+import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { namedByTenant, tenantNameKey } from './tenant-rows.js';
 
 /** The current server certificate of a name; everything in it is public. */
 export const certificates = pgTable(
   'certificates',
   {
-    tenant: text('tenant')
-      .notNull()
-      .references(() => tenants.name, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
+    ...namedByTenant(),
     names: jsonb('names').$type<string[]>().notNull(),
     certificatePem: text('certificate_pem').notNull(),
     chainPem: text('chain_pem').notNull(),
@@ -18,5 +15,5 @@ export const certificates = pgTable(
     notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
+  (t) => [tenantNameKey(t)],
 );

@@ -1,14 +1,12 @@
 import { pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { stamps } from './stamps.js';
-import { tenants } from './tenants.js';
+import { ofTenant } from './tenant-rows.js';
 
 /** A fixed address reserved for a device's MAC on the shared device network. */
 export const deviceAddresses = pgTable(
   'device_addresses',
   {
-    tenant: text('tenant')
-      .notNull()
-      .references(() => tenants.name, { onDelete: 'cascade' }),
+    ...ofTenant(),
     device: text('device').notNull(),
     trustClass: text('trust_class').notNull(),
     address: text('address').notNull(),

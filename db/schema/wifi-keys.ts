@@ -1,12 +1,12 @@
-import { pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { pgTable, text } from 'drizzle-orm/pg-core';
 import { stamps } from './stamps.js';
+import { tenantAndName, tenantNameKey } from './tenant-rows.js';
 
 /** A Wi-Fi key (per-key PSK) of a tenant; the PSK is sealed, its fingerprint finds the controller entry. */
 export const wifiKeys = pgTable(
   'wifi_keys',
   {
-    tenant: text('tenant').notNull(),
-    name: text('name').notNull(),
+    ...tenantAndName(),
     trustClass: text('trust_class').notNull(),
     ssid: text('ssid').notNull(),
     psk: text('psk').notNull(),
@@ -15,5 +15,5 @@ export const wifiKeys = pgTable(
     ...stamps(),
   },
   // No foreign key: the admission key exists before its tenant does.
-  (t) => [primaryKey({ columns: [t.tenant, t.name] })],
+  (t) => [tenantNameKey(t)],
 );

@@ -1,15 +1,12 @@
-import { integer, jsonb, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { stamps } from './stamps.js';
-import { tenants } from './tenants.js';
+import { namedByTenant, tenantNameKey } from './tenant-rows.js';
 
 /** A tenant's VM. Identity (ordinal, VMID, MAC, address) derives from the tenant index and the ordinal. */
 export const workloads = pgTable(
   'workloads',
   {
-    tenant: text('tenant')
-      .notNull()
-      .references(() => tenants.name, { onDelete: 'restrict' }),
-    name: text('name').notNull(),
+    ...namedByTenant('restrict'),
     ordinal: integer('ordinal').notNull(),
     vmid: integer('vmid').notNull().unique(),
     mac: text('mac').notNull(),
@@ -22,5 +19,5 @@ export const workloads = pgTable(
     status: text('status').notNull(),
     ...stamps(),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.name] }), unique('workloads_tenant_ordinal').on(t.tenant, t.ordinal)],
+  (t) => [tenantNameKey(t), unique('workloads_tenant_ordinal').on(t.tenant, t.ordinal)],
 );

@@ -86,6 +86,12 @@ export function listOf<K extends string, S extends z.ZodType>(key: K, item: S, n
   return z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<S> }).openapi(name);
 }
 
+/** A 502's body: the error, the object as far as its run got (`key`, described), and the failed step. */
+export function failureOf<K extends string, S extends z.ZodType>(key: K, object: S, description: string, name: string) {
+  const partial = { [key]: object.optional().openapi({ description }) } as { [P in K]: z.ZodOptional<S> };
+  return z.object({ error: z.string(), ...partial, ...failed }).openapi(name);
+}
+
 const descriptions: Record<number, string> = {
   400: 'invalid request; the error text says why',
   401: 'no token or an unrecognised one',

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Stamps, conditioned, failed } from './common.js';
+import { Stamps, conditioned, failureOf } from './common.js';
 
 export const DeviceAddressRequest = z
   .strictObject({
@@ -19,10 +19,4 @@ export const DeviceAddress = z
   })
   .openapi('DeviceAddress');
 
-export const DeviceAddressFailure = z
-  .object({
-    error: z.string(),
-    address: DeviceAddress.optional().openapi({ description: 'the reservation as far as it got; repeating the call resumes' }),
-    ...failed,
-  })
-  .openapi('DeviceAddressFailure');
+export const DeviceAddressFailure = failureOf('address', DeviceAddress, 'the reservation as far as it got; repeating the call resumes', 'DeviceAddressFailure');

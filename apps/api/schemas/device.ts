@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { Mac } from './admission.js';
-import { dnsLabel, listOf, objectParams, Stamps, failed } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps, failureOf } from './common.js';
 
 /** A device's name is published as `<device>.<zone>` when it holds an address: a label like a workload's. */
 export const DeviceName = dnsLabel(WORKLOAD_NAME, 'must be a DNS label of 1-20 lowercase alphanumerics or dashes, not starting or ending with a dash').openapi({
@@ -31,10 +31,4 @@ export const Device = z
 
 export const DeviceList = listOf('devices', Device, 'DeviceList');
 
-export const DeviceFailure = z
-  .object({
-    error: z.string(),
-    device: Device.optional().openapi({ description: 'the registered device; its address did not move on the router yet' }),
-    ...failed,
-  })
-  .openapi('DeviceFailure');
+export const DeviceFailure = failureOf('device', Device, 'the registered device; its address did not move on the router yet', 'DeviceFailure');

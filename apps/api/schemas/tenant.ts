@@ -1,7 +1,7 @@
 import type { ObjectOutcome } from '../../../core/backend-outcome.js';
 import { z } from '@hono/zod-openapi';
 import { CREATE_STEPS } from '../../../core/step-table.js';
-import { DateTime, listOf, Stamps, TenantName, conditioned, failed } from './common.js';
+import { DateTime, listOf, Stamps, TenantName, conditioned, failureOf } from './common.js';
 
 export const OUTCOMES = ['created', 'restored', 'reissued', 'resumed', 'reconciled'] as const;
 
@@ -176,10 +176,9 @@ export const RestoredTenant = Tenant.extend({
   }),
 }).openapi('RestoredTenant');
 
-export const TenantCreateFailure = z
-  .object({
-    error: z.string(),
-    tenant: Tenant.optional().openapi({ description: 'the partial tenant with the secrets issued so far, once it is registered' }),
-    ...failed,
-  })
-  .openapi('TenantCreateFailure');
+export const TenantCreateFailure = failureOf(
+  'tenant',
+  Tenant,
+  'the partial tenant with the secrets issued so far, once it is registered',
+  'TenantCreateFailure',
+);

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pskProblem } from '../../../core/credentials/wifi-psk.js';
 import { WIFI_KEY_NAME } from '../../../core/views/wifi-key.js';
-import { listOf, objectParams, Stamps, conditioned, failed } from './common.js';
+import { listOf, objectParams, Stamps, conditioned, failureOf } from './common.js';
 import { TrustClass } from './device.js';
 
 export const WifiKeyName = z
@@ -47,6 +47,4 @@ export const WifiKey = z
 
 export const WifiKeyList = listOf('wifi_keys', WifiKey, 'WifiKeyList');
 
-export const WifiKeyFailure = z
-  .object({ error: z.string(), wifi_key: WifiKey.optional().openapi({ description: 'the key with its psk; repeating the call keeps it' }), ...failed })
-  .openapi('WifiKeyFailure');
+export const WifiKeyFailure = failureOf('wifi_key', WifiKey, 'the key with its psk; repeating the call keeps it', 'WifiKeyFailure');

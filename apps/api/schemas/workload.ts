@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { uncarriableReason } from '../../../core/names/carriable.js';
-import { dnsLabel, listOf, objectParams, Stamps, TenantName, conditioned, failed } from './common.js';
+import { dnsLabel, listOf, objectParams, Stamps, TenantName, conditioned, failureOf } from './common.js';
 
 export const WorkloadName = dnsLabel(
   WORKLOAD_NAME,
@@ -59,6 +59,4 @@ export const Workload = z
 
 export const WorkloadList = listOf('workloads', Workload, 'WorkloadList');
 
-export const WorkloadCreateFailure = z
-  .object({ error: z.string(), workload: Workload.optional().openapi({ description: 'the partial workload, once it is registered' }), ...failed })
-  .openapi('WorkloadCreateFailure');
+export const WorkloadCreateFailure = failureOf('workload', Workload, 'the partial workload, once it is registered', 'WorkloadCreateFailure');

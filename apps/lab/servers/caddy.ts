@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../../activities/log-store/routes.js';
 import { candidatePort, portsHeld } from '../../../core/listen-port.js';
-import { trackChild } from './children.js';
+import { trackChild, untilReady } from './children.js';
 
 export interface RunningCaddy {
   /** The admin API, e.g. `http://127.0.0.1:2019`. */
@@ -110,13 +110,7 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
     proc.stderr?.on('data', keep);
     const exited = trackChild(proc);
     child = { process: proc, exited };
-    let gone = false;
-    void exited.then(() => {
-      gone = true;
-    });
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if (gone) return 'exited';
+    return untilReady(exited, 15_000, 50, async () => {
       // Ready when the admin API answers and the logs server serves its routes.
       const admin = await fetch(`http://127.0.0.1:${ports.admin}/config/`).then(
         (r) => r.ok,
@@ -137,9 +131,8 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
         if (held === 'other') return 'port shared with another process';
         if (held === 'mine') return 'ready';
       }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return 'timeout';
+      return undefined;
+    });
   }
 
   async function terminate(): Promise<void> {

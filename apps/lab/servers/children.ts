@@ -32,3 +32,39 @@ export async function terminate(child: ChildProcess, exited: Promise<number | nu
   await exited;
   clearTimeout(timer);
 }
+
+/** What a server wrote last (stdout and stderr together, its last `chars` characters): a failed start says it. */
+export function keepOutput(child: ChildProcess, chars: number): () => string {
+  let output = '';
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-chars);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => output;
+}
+
+/**
+ * Waits for a started server: asks `probe` every `everyMs` until it answers (its answer), the
+ * server exits (`exited`) or `timeoutMs` passes (`timeout`). `gone` says whether the server has
+ * exited meanwhile, for a probe that a dying server could still pass.
+ */
+export async function untilReady<A>(
+  exited: Promise<number | null>,
+  timeoutMs: number,
+  everyMs: number,
+  probe: (gone: () => boolean) => Promise<A | undefined>,
+): Promise<A | 'exited' | 'timeout'> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) return 'exited';
+    const answer = await probe(() => gone);
+    if (answer !== undefined) return answer;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return 'timeout';
+}

@@ -14,7 +14,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { trackChild, terminate } from './children.js';
+import { keepOutput, trackChild, terminate, untilReady } from './children.js';
 import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 const run = promisify(execFile);
@@ -89,12 +89,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
     }
     await writeFile(configFile, brokerConfig(port, tlsLines, plugin, dynsecFile), { mode: 0o600 });
     const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (b: Buffer) => {
-      output = (output + b.toString()).slice(-8000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    const output = keepOutput(child, 8000);
     const exited = trackChild(child);
     const ready = await waitForListener(port, child.pid!, exited, Boolean(opts.tls), 10_000);
     if (ready === 'ready') {
@@ -106,7 +101,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
         adminUser: ADMIN_USER,
         adminPassword,
         dir,
-        logTail: () => output,
+        logTail: output,
         alive: () => child.exitCode === null && child.signalCode === null,
         stop: () =>
           (stopping ??= (async () => {
@@ -116,8 +111,8 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       };
     }
     await terminate(child, exited);
-    const why = `mosquitto did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
-    throw ready === 'taken' || /address already in use/i.test(output) ? new PortTaken(why) : new Error(why);
+    const why = `mosquitto did not start (${ready}): ${output().trim().split('\n').slice(-5).join(' | ')}`;
+    throw ready === 'taken' || /address already in use/i.test(output()) ? new PortTaken(why) : new Error(why);
   };
   try {
     return await onSomePort(attempt, { first: opts.port, tries: opts.port ? 1 : 5 });
@@ -155,20 +150,13 @@ async function waitForListener(
   tls: boolean,
   timeoutMs: number,
 ): Promise<'ready' | 'exited' | 'taken' | 'timeout'> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gone) return 'exited';
+  return untilReady(exited, timeoutMs, 30, async (gone) => {
     // Another broker on the port (a parallel suite's) answers CONNECT as this one would.
     const held = await portsHeld(pid, [port]);
     if (held === 'other') return 'taken';
-    if (held === 'mine' && (await answersMqtt(port, tls))) return gone ? 'exited' : 'ready';
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  return 'timeout';
+    if (held === 'mine' && (await answersMqtt(port, tls))) return gone() ? 'exited' : 'ready';
+    return undefined;
+  });
 }
 
 /** An MQTT 3.1.1 CONNECT with no client id and no credentials: a broker answers it (refused, CONNACK 5). */

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trackChild, terminate } from './children.js';
+import { keepOutput, trackChild, terminate, untilReady } from './children.js';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 export interface RunningDnsServer {
@@ -172,12 +172,7 @@ async function launch(
   const attempt = async (ports: { dns: number; web: number }): Promise<RunningDnsServer> => {
     await writeFile(join(dir, configName), settings(ports.dns, ports.web).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (b: Buffer) => {
-      output = (output + b.toString()).slice(-4000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    const output = keepOutput(child, 4000);
     const exited = trackChild(child);
     const apiUrl = `http://127.0.0.1:${ports.web}/api/v1`;
     // Our API key answered proves the web server is this one; a DNS port another process holds ends it.
@@ -198,8 +193,8 @@ async function launch(
       };
     }
     await terminate(child, exited);
-    const why = `${product} did not start (${ready}): ${output.trim().split('\n').slice(-5).join(' | ')}`;
-    if (dnsHeld === 'other' || /address already in use/i.test(output)) throw new PortTaken(why);
+    const why = `${product} did not start (${ready}): ${output().trim().split('\n').slice(-5).join(' | ')}`;
+    if (dnsHeld === 'other' || /address already in use/i.test(output())) throw new PortTaken(why);
     throw new Error(why);
   };
   try {
@@ -211,13 +206,7 @@ async function launch(
 }
 
 async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gone) return 'exited';
+  return untilReady(exited, timeoutMs, 50, async () => {
     try {
       const res = await fetch(`${apiUrl}/servers/localhost`, { headers: { 'X-API-Key': apiKey }, signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
@@ -225,7 +214,6 @@ async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return 'timeout';
+    return undefined;
+  });
 }

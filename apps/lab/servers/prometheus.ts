@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { terminate, trackChild } from './children.js';
+import { terminate, trackChild, untilReady } from './children.js';
 
 export const ALERT_RULES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/observability/alerts.yml');
 
@@ -61,25 +61,16 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = trackChild(child);
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
+  const answered = await untilReady(exited, 20_000, 100, async () => {
+    const up = url
+      ? await fetch(`${url}/-/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      : false;
+    return up ? 'ready' : undefined;
   });
-  const deadline = Date.now() + 20_000;
-  let ready = false;
-  while (!gone && Date.now() < deadline) {
-    if (
-      url &&
-      (await fetch(`${url}/-/ready`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      ready = true;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const ready = answered === 'ready';
   const stop = () => terminate(child, exited);
   if (!ready || !url) {
     await stop();

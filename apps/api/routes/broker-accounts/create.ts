@@ -1,14 +1,9 @@
 import { absolutePatterns } from '../../../../core/names/broker-patterns.js';
 import { badRequest, settle } from '../../errors.js';
 import { BrokerAccount, BrokerAccountFailure, BrokerAccountRequest } from '../../schemas/broker-account.js';
-import { TenantParam } from '../../schemas/common.js';
-import { writeRoute } from '../shapes.js';
-import { brokerAccess } from './access.js';
+import { brokerAccounts } from './resource.js';
 
-export const { route, register } = writeRoute({
-  method: 'post',
-  path: '/v1/tenants/{t}/broker-accounts',
-  tag: 'broker accounts',
+export const { route, register } = brokerAccounts.create({
   summary: 'Issue (or re-issue) an MQTT broker account; an ensure',
   description:
     'The username is `<tenant>-<name>`. A new account gets a password minted by the service, returned once. ' +
@@ -16,13 +11,11 @@ export const { route, register } = writeRoute({
     "Changes reach a client's next connection for certain; the broker also checks its open connections' later publishes, " +
     'subscriptions and deliveries against them at once, without cutting them. A restored password cuts open connections.',
   // 409: the broker lost an existing account and the call sent no password to restore it.
-  params: TenantParam,
   body: BrokerAccountRequest,
   errors: [400, 401, 404, 409, 413, 501, 503],
   answers: { 201: ['the account; `password` only when this call minted or was given one', BrokerAccount] },
   failed: ['the broker step failed; the account with its password', BrokerAccountFailure],
-  write: async (c, deps, { t }, body) => {
-    const ops = await brokerAccess(c, deps, t);
+  write: async ({ ops }, { t }, body) => {
     const patterns = absolutePatterns({ tenant: t, device: body.device, publish: body.publish, subscribe: body.subscribe });
     if (!patterns.ok) throw badRequest(patterns.reason);
     const { publish, subscribe } = patterns;

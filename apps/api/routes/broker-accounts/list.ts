@@ -1,11 +1,8 @@
 import { BrokerAccountList } from '../../schemas/broker-account.js';
-import { listRoute } from '../shapes.js';
-import { brokerAccess } from './access.js';
+import { brokerAccounts } from './resource.js';
 
-export const { route, register } = listRoute({
-  path: '/v1/tenants/{t}/broker-accounts',
-  tag: 'broker accounts',
+export const { route, register } = brokerAccounts.list({
   summary: "The tenant's broker accounts, by name, never a password",
   answer: ['broker accounts', BrokerAccountList],
-  list: async (c, deps, t) => ({ broker_accounts: await (await brokerAccess(c, deps, t)).list(t) }),
+  list: async ({ ops }, t) => ({ broker_accounts: await ops.list(t) }),
 });

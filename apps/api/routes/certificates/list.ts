@@ -1,11 +1,8 @@
 import { CertificateList } from '../../schemas/certificate.js';
-import { listRoute } from '../shapes.js';
-import { certificateAccess } from './access.js';
+import { certificates } from './resource.js';
 
-export const { route, register } = listRoute({
-  path: '/v1/tenants/{t}/certificates',
-  tag: 'certificates',
+export const { route, register } = certificates.list({
   summary: "The tenant's certificates: one per name, the current one",
   answer: ['certificates', CertificateList],
-  list: async (c, deps, t) => ({ certificates: await (await certificateAccess(c, deps, t)).list(t) }),
+  list: async ({ ops }, t) => ({ certificates: await ops.list(t) }),
 });

@@ -1,13 +1,9 @@
 import { settle } from '../../errors.js';
 import { DeviceAddress, DeviceAddressFailure, DeviceAddressRequest } from '../../schemas/device-address.js';
-import { DeviceParam } from '../../schemas/device.js';
-import { deviceAccess } from '../devices/access.js';
-import { writeRoute } from '../shapes.js';
+import { deviceAddresses } from './resource.js';
 
-export const { route, register } = writeRoute({
+export const { route, register } = deviceAddresses.write({
   method: 'post',
-  path: '/v1/tenants/{t}/devices/{device}/address',
-  tag: 'devices',
   summary: 'Reserve a fixed address for a device: DHCP reservation for its MAC and `<device>.<zone>` (no PTR)',
   description:
     "An empty body takes the lowest free address of the range of the device's trust class. Calling again converges " +
@@ -15,14 +11,12 @@ export const { route, register } = writeRoute({
     "the trust class has no range here, the device's name is a workload's or a record's, or a different address is " +
     'held. 409: the MAC already holds an address on the device network, the address is taken, the range is full, or ' +
     'the tenant holds its full share.',
-  params: DeviceParam,
   body: DeviceAddressRequest,
   bodyOptional: true,
   answers: { 201: ['the reservation', DeviceAddress] },
   errors: [400, 401, 404, 409, 413, 501, 503],
   failed: ['the router or DNS write did not land; the same call resumes', DeviceAddressFailure],
-  write: async (c, deps, { t, device }, body) => {
-    const { ops, actor } = await deviceAccess(c, deps, t, 'dhcp');
+  write: async ({ ops, actor }, { t, device }, body) => {
     const reserved = await ops.reserveAddress({ tenant: t, device, ...(body.address !== undefined ? { address: body.address } : {}), actor });
     return [201, settle(reserved, (failed) => (failed.reservation ? { address: failed.reservation } : {})).reservation] as const;
   },

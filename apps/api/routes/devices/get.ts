@@ -1,13 +1,9 @@
-import { Device, DeviceParam } from '../../schemas/device.js';
-import { getRoute } from '../shapes.js';
-import { deviceAccess } from './access.js';
+import { Device } from '../../schemas/device.js';
+import { devices } from './resource.js';
 
-export const { route, register } = getRoute({
-  path: '/v1/tenants/{t}/devices/{device}',
-  tag: 'devices',
+export const { route, register } = devices.get({
   summary: 'One registered device',
-  params: DeviceParam,
   answer: ['the device', Device],
   missing: 'device not found',
-  read: async (c, deps, { t, device }) => (await deviceAccess(c, deps, t, 'registry')).ops.getDevice(t, device),
+  read: ({ ops }, { t, device }) => ops.getDevice(t, device),
 });

@@ -1,11 +1,8 @@
 import { RecordList } from '../../schemas/record.js';
-import { listRoute } from '../shapes.js';
-import { recordAccess } from './access.js';
+import { records } from './resource.js';
 
-export const { route, register } = listRoute({
-  path: '/v1/tenants/{t}/records',
-  tag: 'records',
+export const { route, register } = records.list({
   summary: 'The names the tenant added, by name',
   answer: ['records', RecordList],
-  list: async (c, deps, t) => ({ records: await (await recordAccess(c, deps, t)).ops.list(t) }),
+  list: async ({ ops }, t) => ({ records: await ops.list(t) }),
 });

@@ -1,14 +1,12 @@
-import { createRoute } from '@hono/zod-openapi';
 import { Readiness } from '../../schemas/service.js';
 import { handle, responses } from '../kit.js';
+import { serviceRoute } from './route.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/readyz',
-  tags: ['service'],
-  summary: 'Readiness: the database answers and the schema is in place',
-  responses: responses({ 200: ['ready', Readiness], 503: ['not ready; the reason is logged', Readiness] }, []),
-});
+export const route = serviceRoute(
+  '/readyz',
+  'Readiness: the database answers and the schema is in place',
+  responses({ 200: ['ready', Readiness], 503: ['not ready; the reason is logged', Readiness] }, []),
+);
 
 export const register = handle(route, async (c, deps) => {
   const { state, reason } = await deps.registry.state();

@@ -1,17 +1,9 @@
-import { requireTenantAccess } from '../../auth/authorize.js';
-import { TenantParam } from '../../schemas/common.js';
 import { Tenant } from '../../schemas/tenant.js';
-import { getRoute } from '../shapes.js';
+import { tenants } from './resource.js';
 
-export const { route, register } = getRoute({
-  path: '/v1/tenants/{t}',
-  tag: 'tenants',
+export const { route, register } = tenants.get({
   summary: 'One tenant, without secrets',
-  params: TenantParam,
   answer: ['the tenant', Tenant],
   missing: 'tenant not found',
-  read: (c, deps, { t }) => {
-    requireTenantAccess(c, t);
-    return deps.operations!.get(t);
-  },
+  read: ({ ops }, { t }) => ops.get(t),
 });

@@ -1,11 +1,8 @@
 import { WorkloadList } from '../../schemas/workload.js';
-import { listRoute } from '../shapes.js';
-import { workloadAccess } from './access.js';
+import { workloads } from './resource.js';
 
-export const { route, register } = listRoute({
-  path: '/v1/tenants/{t}/workloads',
-  tag: 'workloads',
+export const { route, register } = workloads.list({
   summary: "The tenant's workloads, by ordinal",
   answer: ['workloads', WorkloadList],
-  list: async (c, deps, t) => ({ workloads: await (await workloadAccess(c, deps, t)).ops.list(t) }),
+  list: async ({ ops }, t) => ({ workloads: await ops.list(t) }),
 });

@@ -112,3 +112,25 @@ export function idAndForm(param: string, handler: (c: Context, id: number, form:
     return form instanceof Response ? form : handler(c, id, form);
   };
 }
+
+/**
+ * A server admin's change of one object by the id in the path (`idAndForm`): `missing` (Grafana's
+ * status and text) when `objects` holds none by that id, else `change` with the object and the form.
+ */
+export function changeById<T>(
+  state: GrafanaState,
+  permission: string,
+  param: string,
+  objects: ReadonlyMap<number, T>,
+  missing: [number, string],
+  change: (c: Context, found: T, form: Record<string, unknown>, id: number) => Response,
+) {
+  return serverAdmin(
+    state,
+    permission,
+    idAndForm(param, (c, id, form) => {
+      const found = objects.get(id);
+      return found === undefined ? apiError(c, missing[0], missing[1]) : change(c, found, form, id);
+    }),
+  );
+}

@@ -5,7 +5,7 @@
  * (addOrgUserHelper 404 "User not found" / 409 "User is already member of this organization",
  * updateOrgUserHelper and removeOrgUserHelper with their last-admin 400s), docs http_api/org.md.
  */
-import { apiError, bindJson, intParam, serverAdmin, idAndForm } from './auth.js';
+import { apiError, bindJson, changeById, intParam, serverAdmin } from './auth.js';
 import { isOrgRole, type Org } from './state.js';
 import type { GrafanaHandler, GrafanaRoute } from './routes.js';
 
@@ -42,33 +42,21 @@ const readOrg: GrafanaHandler = (state) =>
   });
 
 const updateOrg: GrafanaHandler = (state) =>
-  serverAdmin(
-    state,
-    'orgs:write',
-    idAndForm('orgId', (c, id, body) => {
-      const org = state.orgs.get(id);
-      if (!org) return apiError(c, 500, 'Failed to update organization');
-      const name = typeof body.name === 'string' ? body.name : '';
-      const taken = state.orgByName(name);
-      if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
-      org.name = name;
-      return c.json({ message: 'Organization updated' }, 200);
-    }),
-  );
+  changeById(state, 'orgs:write', 'orgId', state.orgs, [500, 'Failed to update organization'], (c, org, body, id) => {
+    const name = typeof body.name === 'string' ? body.name : '';
+    const taken = state.orgByName(name);
+    if (taken && taken.id !== id) return apiError(c, 400, 'Organization name taken');
+    org.name = name;
+    return c.json({ message: 'Organization updated' }, 200);
+  });
 
 // UpdateOrgAddress (pkg/api/org.go, docs http_api/org.md "Update Org address"): every field is
 // replaced by the form's (absent: empty), as updateOrgAddressHelper does.
 const updateOrgAddress: GrafanaHandler = (state) =>
-  serverAdmin(
-    state,
-    'orgs:write',
-    idAndForm('orgId', (c, id, body) => {
-      const org = state.orgs.get(id);
-      if (!org) return apiError(c, 500, 'Failed to update org address');
-      for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
-      return c.json({ message: 'Address updated' }, 200);
-    }),
-  );
+  changeById(state, 'orgs:write', 'orgId', state.orgs, [500, 'Failed to update org address'], (c, org, body) => {
+    for (const f of ADDRESS_FIELDS) org.address[f] = typeof body[f] === 'string' ? body[f] : '';
+    return c.json({ message: 'Address updated' }, 200);
+  });
 
 const orgUsers: GrafanaHandler = (state) =>
   serverAdmin(state, 'org.users:read', (c) => {

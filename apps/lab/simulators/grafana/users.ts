@@ -9,7 +9,7 @@
  *   else                 -> a new org named after the user;
  * with role auto_assign_org_role when auto_assign_org is on, Admin otherwise.
  */
-import { apiError, bindJson, intParam, serverAdmin, withCaller, idAndForm } from './auth.js';
+import { apiError, bindJson, changeById, intParam, serverAdmin, withCaller, idAndForm } from './auth.js';
 import { passwordRefusal } from './password.js';
 import type { GrafanaState, User } from './state.js';
 import type { GrafanaHandler, GrafanaRoute } from './routes.js';
@@ -103,16 +103,10 @@ const setUserPassword: GrafanaHandler = (state) =>
   );
 
 const setUserPermissions: GrafanaHandler = (state) =>
-  serverAdmin(
-    state,
-    'users.permissions:update',
-    idAndForm('id', (c, id, form) => {
-      const u = state.users.get(id);
-      if (!u) return apiError(c, 404, 'user not found');
-      u.isGrafanaAdmin = form.isGrafanaAdmin === true;
-      return c.json({ message: 'User permissions updated' }, 200);
-    }),
-  );
+  changeById(state, 'users.permissions:update', 'id', state.users, [404, 'user not found'], (c, u, form) => {
+    u.isGrafanaAdmin = form.isGrafanaAdmin === true;
+    return c.json({ message: 'User permissions updated' }, 200);
+  });
 
 const deleteUser: GrafanaHandler = (state) =>
   serverAdmin(state, 'users:delete', (c) => {

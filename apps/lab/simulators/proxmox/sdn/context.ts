@@ -2,11 +2,14 @@ import type { Context } from 'hono';
 import { died, paramError, sdnLockError } from '../envelope.js';
 import { readParams, type Raw } from '../params.js';
 import { PVE9_ONLY_PARAMS, type ReleaseFeatures } from '../release.js';
-import { pendingView, type View } from '../sdn-model.js';
-import { cloneSdnSet, sdnDigest, type ProxmoxSimState } from '../state.js';
+import { pendingView, subnetUpdateHook, vnetUpdateHook, zoneUpdateHook, type View } from '../sdn-model.js';
+import { cloneSdnSet, sdnDigest, type ProxmoxSimState, type SdnSection } from '../state.js';
 import type { TaskRunner } from '../tasks.js';
 
 export type Kind = 'zones' | 'vnets' | 'subnets';
+
+/** What pve-network runs after a section of each kind is written. */
+const UPDATE_HOOKS: Record<Kind, (state: ProxmoxSimState, id: string) => void> = { zones: zoneUpdateHook, vnets: vnetUpdateHook, subnets: subnetUpdateHook };
 
 /** What every `/cluster/sdn` handler works with: the cluster's SDN configuration and pve-network's checks. */
 export interface Sdn {
@@ -26,6 +29,8 @@ export interface Sdn {
    * dies, and prefix the reason.
    */
   locked(context: string, token: unknown, fn: () => void): void;
+  /** A create of a zone, a VNet or a subnet: under the lock, refused when its id is defined already, then the kind's update hook. */
+  create(kind: Kind, id: string, token: unknown, section: SdnSection): void;
   params(c: Context, extra?: Raw): Promise<Raw>;
   vnetMustExist(vnet: string): void;
 }
@@ -34,7 +39,7 @@ export type SdnHandler = (c: Context, sdn: Sdn) => Response | Promise<Response>;
 
 export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: string, features: ReleaseFeatures): Sdn {
   const cfg = () => state.sdn.config;
-  return {
+  const sdn: Sdn = {
     state,
     tasks,
     user,
@@ -64,8 +69,17 @@ export function sdnContext(state: ProxmoxSimState, tasks: TaskRunner, user: stri
         throw paramError(Object.fromEntries(unknown.map((k) => [k, 'property is not defined in schema and the schema does not allow additional properties'])));
       return raw;
     },
+    create(kind, id, token, section) {
+      const what = kind.slice(0, -1);
+      sdn.locked(`create sdn ${what} object failed`, token, () => {
+        if (cfg()[kind].has(id)) throw died(`sdn ${what} object ID '${id}' already defined`);
+        cfg()[kind].set(id, section);
+        UPDATE_HOOKS[kind](state, id);
+      });
+    },
     vnetMustExist(vnet) {
       if (!cfg().vnets.get(vnet)) throw died(`sdn vnet '${vnet}' does not exist`);
     },
   };
+  return sdn;
 }

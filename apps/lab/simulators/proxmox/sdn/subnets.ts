@@ -42,11 +42,7 @@ export const createSubnet: SdnHandler = async (c, sdn) => {
   sdn.vnetMustExist(vnet);
   const zone = String(sdn.cfg().vnets.get(vnet)!.zone);
   const id = `${zone}-${String(p.subnet).replace('/', '-')}`;
-  sdn.locked('create sdn subnet object failed', p['lock-token'], () => {
-    if (sdn.cfg().subnets.has(id)) throw died(`sdn subnet object ID '${id}' already defined`);
-    sdn.cfg().subnets.set(id, { type: 'subnet', ...sectionValues(p, ['subnet', 'type', 'lock-token']) });
-    subnetUpdateHook(sdn.state, id);
-  });
+  sdn.create('subnets', id, p['lock-token'], { type: 'subnet', ...sectionValues(p, ['subnet', 'type', 'lock-token']) });
   return ok(c, null);
 };
 

@@ -28,11 +28,7 @@ export const readVnet: SdnHandler = async (c, sdn) => {
 export const createVnet: SdnHandler = async (c, sdn) => {
   const p = validate(await sdn.params(c), VNET_CREATE);
   const id = String(p.vnet);
-  sdn.locked('create sdn vnet object failed', p['lock-token'], () => {
-    if (sdn.cfg().vnets.has(id)) throw died(`sdn vnet object ID '${id}' already defined`);
-    sdn.cfg().vnets.set(id, { type: 'vnet', ...sectionValues(p, ['vnet', 'type', 'lock-token']) });
-    vnetUpdateHook(sdn.state, id);
-  });
+  sdn.create('vnets', id, p['lock-token'], { type: 'vnet', ...sectionValues(p, ['vnet', 'type', 'lock-token']) });
   return ok(c, null);
 };
 

@@ -29,11 +29,7 @@ export const createZone: SdnHandler = async (c, sdn) => {
   const id = String(p.zone);
   const zone = sectionValues(p, ['zone', 'lock-token']);
   checkZoneRequired(zone);
-  sdn.locked('create sdn zone object failed', p['lock-token'], () => {
-    if (sdn.cfg().zones.has(id)) throw died(`sdn zone object ID '${id}' already defined`);
-    sdn.cfg().zones.set(id, zone);
-    zoneUpdateHook(sdn.state, id);
-  });
+  sdn.create('zones', id, p['lock-token'], zone);
   return ok(c, null);
 };
 
