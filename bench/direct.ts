@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildEntry } from '../test/support/entry-bundles.js';
 import type { DirectCreate } from './direct-steps.js';
+import { WORKER_HEAP_FLAGS } from './processes.js';
 
 /** The direct reference: the create's steps in a process of their own (bench/direct-worker.ts). */
 export interface Direct {
@@ -18,8 +19,11 @@ export function buildDirectWorker(root: string): Promise<string> {
 
 /** Starts the direct steps' process on the site's environment; resolves once it is ready. */
 export async function startDirect(entry: string, env: Record<string, string>): Promise<Direct> {
-  // The worker's flags (bench/processes.ts startService): the same young-generation bound.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', entry], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  // The worker's flags (bench/processes.ts startService): the same young- and old-generation bounds.
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, entry], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const waiting = new Map<number, { resolve: (c: DirectCreate) => void; reject: (e: Error) => void }>();
   let ready: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));

@@ -15,6 +15,13 @@ export interface ServiceProcess {
  */
 export const API_FLAGS = ['--max-old-space-size=128'];
 
+/**
+ * The worker's heap bound, as docker-compose.yml runs it. The bench's references (the fair floor's
+ * worker, the direct steps' process) run with it too, so their CPU is weighed under the same
+ * collector pressure as the worker's.
+ */
+export const WORKER_HEAP_FLAGS = ['--max-old-space-size=192'];
+
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
   // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
   // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).

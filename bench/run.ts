@@ -15,7 +15,7 @@ import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { type SweepResult } from '../contracts/tenant.js';
-import { API_FLAGS, startListening, startService, type ServiceProcess } from './processes.js';
+import { API_FLAGS, WORKER_HEAP_FLAGS, startListening, startService, type ServiceProcess } from './processes.js';
 import { startFloor } from './floor.js';
 import { stepTimes } from './step-times.js';
 import { buildDirectWorker, startDirect, type Direct } from './direct.js';
@@ -49,7 +49,7 @@ const FULL_SITE_SWEEPS = Number(process.env.BENCH_FULL_SITE_SWEEPS ?? 2);
 const FULL_SITE_CONCURRENCIES = (process.env.BENCH_FULL_SITE_CONCURRENCIES ?? '').split(',').filter(Boolean).map(Number);
 /** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
 const EXTRA_API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
-const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
+const WORKER_FLAGS = [...WORKER_HEAP_FLAGS, ...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean)];
 
 interface Figure {
   name: string;
@@ -633,7 +633,7 @@ function floorFigures(fills: FloorFills[], runs: Record<string, number>[]): Figu
 
 /** The soak (bench/soak.ts) on a zero-latency site of its own. */
 async function benchSoak(temporalAddress: string, admin: postgres.Sql, run: number): Promise<SoakCycle[]> {
-  const site = await startSite(temporalAddress, admin, run + 600);
+  const site = await startSite(temporalAddress, admin, run + 600, { workerMetrics: true });
   try {
     return await soak(site, run);
   } finally {

@@ -11,6 +11,17 @@ export interface SoakCycle {
   workerEndRssMb: number;
   seconds: number;
   errors: number;
+  /** The worker's main-thread JS heap in use and its external memory once the cycle ended (its metrics), MB. */
+  workerHeapMb?: number;
+  workerExternalMb?: number;
+}
+
+/** A gauge of the worker's Prometheus text, MB. */
+async function gaugeMb(metricsUrl: string | undefined, name: string): Promise<number | undefined> {
+  if (!metricsUrl) return undefined;
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) / 2 ** 20 : undefined;
 }
 
 function rssMb(pid: number): number {
@@ -25,7 +36,7 @@ function rssMb(pid: number): number {
  * the cycles could go on for ever on a site of 62.
  */
 export async function soak(
-  site: { url: string; token: string; worker: ServiceProcess; backends: { proxmox: { removeTenantNetwork(name: string): void } } },
+  site: { url: string; token: string; worker: ServiceProcess; workerMetricsUrl?: string; backends: { proxmox: { removeTenantNetwork(name: string): void } } },
   run: number,
 ): Promise<SoakCycle[]> {
   const cycles: SoakCycle[] = [];
@@ -65,7 +76,14 @@ export async function soak(
     } finally {
       clearInterval(sampler);
     }
-    cycles.push({ workerMaxRssMb: max, workerEndRssMb: rssMb(pid), seconds: (performance.now() - t0) / 1000, errors });
+    cycles.push({
+      workerMaxRssMb: max,
+      workerEndRssMb: rssMb(pid),
+      seconds: (performance.now() - t0) / 1000,
+      errors,
+      workerHeapMb: await gaugeMb(site.workerMetricsUrl, 'nodejs_heap_size_used_bytes'),
+      workerExternalMb: await gaugeMb(site.workerMetricsUrl, 'nodejs_external_memory_bytes'),
+    });
     // `BENCH_SOAK_SNAPSHOTS=1` with `BENCH_WORKER_FLAGS=--heapsnapshot-signal=SIGUSR2`: a heap
     // snapshot of the worker after each cycle (written in its working directory), to see what grows.
     if (process.env.BENCH_SOAK_SNAPSHOTS) {
