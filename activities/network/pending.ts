@@ -30,7 +30,7 @@ const vrfRange = (ctx: SdnReader, v: unknown) => Number(v) > ctx.opts.vrfVniBase
 const vnetRange = (ctx: SdnReader, v: unknown) => Number(v) >= ctx.opts.vnetVniBase + 16 && Number(v) < ctx.opts.vnetVniBase + 16 * 64;
 // With `pending=1`, PVE nests a new or changed object's values under `pending`.
 const values = (o: SdnObject): SdnObject => ({ ...o, ...((o.pending as SdnObject | undefined) ?? {}) });
-const serviceZone = (ctx: SdnReader, z: SdnObject) => {
+export const serviceZone = (ctx: SdnReader, z: SdnObject) => {
   const v = values(z);
   return v.type === 'evpn' && same(v.controller, ctx.opts.controller) && vrfRange(ctx, v['vrf-vxlan']);
 };

@@ -2,7 +2,7 @@ import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
 import { memoryLockTokens, releaseSdnLock, takeSdnLock, type SdnLockTokens } from './sdn-lock.js';
-import { foreignPending, foreignPendingProblem, pendingSdn, subnetIdOf } from './pending.js';
+import { foreignPending, foreignPendingProblem, pendingSdn, serviceZone, subnetIdOf } from './pending.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached
@@ -123,21 +123,25 @@ interface Sdn {
   pve: PveApi;
   opts: ProxmoxNetworkOptions;
   applyTimeoutMs: number;
-  /** This worker's last apply: how long it took, from its start to the VNet running, and when it ended (ms). */
-  lastApply: { ms: number; endedAt: number };
+  /** This worker's last apply: how long it took, from its start to the VNet running, when it ended (ms), and how many tenants it carried. */
+  lastApply: { ms: number; endedAt: number; tenants: number };
   /** The SDN lock tokens this adapter took, for callers that keep none of their own. */
   tokens: SdnLockTokens;
 }
 
 /**
- * A round applies no sooner than this share of the last apply's length (at most GATHER_MAX_MS)
- * after that apply ended, so the tenants its callers go on to create stage in time to be carried:
- * PostgreSQL's `commit_delay`, scaled to the fabric. Counted from the last apply's end, the wait
- * overlaps the carried tenants leaving the round, and a create on an idle fabric does not wait.
- * Where an apply takes milliseconds the wait is as short. Figures in docs/performance.md (issue 32).
+ * A round gathers before it applies, so the tenants the last apply's callers go on to create stage
+ * in time to be carried: PostgreSQL's `commit_delay`, scaled to the fabric. It applies once as many
+ * tenants have edits pending as the last apply carried (those callers are coming back), and no
+ * later than this share of the last apply's length (at most GATHER_MAX_MS) after that apply ended.
+ * Counted from the last apply's end, the wait overlaps the carried tenants leaving the round, and a
+ * create on an idle fabric does not wait. Where an apply takes milliseconds the wait is as short.
+ * Figures in docs/performance.md (issues 32 and 48).
  */
-const GATHER_SHARE = 0.45;
-const GATHER_MAX_MS = 3_000;
+const GATHER_SHARE = 0.8;
+const GATHER_MAX_MS = 4_500;
+/** How often a gathering round counts the pending tenants (one PVE read each). */
+const GATHER_POLL_MS = 150;
 
 type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
 
@@ -146,7 +150,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     pve: new PveApi({ ...opts, product: 'proxmox' }),
     opts,
     applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
-    lastApply: { ms: 0, endedAt: 0 },
+    lastApply: { ms: 0, endedAt: 0, tenants: 0 },
     tokens: memoryLockTokens(),
   };
   return {
@@ -298,8 +302,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;
-      const gather = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms) - Date.now();
-      if (gather >= 1) await new Promise((r) => setTimeout(r, gather));
+      await gather(ctx);
       const started = Date.now();
       const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
       // The apply only starts each node's network reload: the step is done when the workload node
@@ -309,11 +312,26 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       // VNet never becomes available there and the wait below fails).
       const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
       await waitForBridge(ctx, s, applied.deadline);
-      ctx.lastApply = { ms: Date.now() - started, endedAt: Date.now() };
+      ctx.lastApply = { ms: Date.now() - started, endedAt: Date.now(), tenants: applied.tenants };
       outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
       return outcomes;
     })
   );
+}
+
+/** The round's wait before its apply (GATHER_SHARE). */
+async function gather(ctx: Sdn): Promise<void> {
+  const until = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms);
+  while (Date.now() < until) {
+    if ((await pendingTenants(ctx)) >= ctx.lastApply.tenants) return;
+    await new Promise((r) => setTimeout(r, Math.min(GATHER_POLL_MS, until - Date.now())));
+  }
+}
+
+/** How many of the service's tenant zones have edits pending (one read of the zones). */
+async function pendingTenants(ctx: Sdn): Promise<number> {
+  const zones = await ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 });
+  return zones.filter((z) => z.state && serviceZone(ctx, z)).length;
 }
 
 /** The tenant's zone, VNet and subnet as the fabric runs them (committed by an apply). */
