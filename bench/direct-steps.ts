@@ -47,9 +47,16 @@ export async function directCreator(env: Record<string, string | undefined>) {
         if (reg.kind === 'needs-fabric') reg = await acts.prepareTenant({ request: { name }, fabric: indexes });
         if (reg.kind !== 'proceed') throw new Error(`direct create refused: ${reg.kind === 'refused' ? reg.message : reg.kind}`);
         const steps: Record<string, unknown> = {};
-        for (const step of reg.steps) steps[ensureActivity(step)] = await acts[ensureActivity(step)]({ name, index: reg.index });
+        const times: string[] = [];
+        for (const step of reg.steps) {
+          const s0 = performance.now();
+          steps[ensureActivity(step)] = await acts[ensureActivity(step)]({ name, index: reg.index });
+          times.push(`${step} ${(performance.now() - s0).toFixed(1)}`);
+        }
         const finished = await acts.finishAttempt({ name, outcome: reg.outcome, carried: reg.secrets });
-        return { ms: performance.now() - t0, steps: reg.steps.length, sample: { prepared: reg, finished, steps, indexes } };
+        const ms = performance.now() - t0;
+        if (env.BENCH_STEP_TIMES) process.stderr.write(`${name}: ${times.join(' ')} total ${ms.toFixed(1)}\n`);
+        return { ms, steps: reg.steps.length, sample: { prepared: reg, finished, steps, indexes } };
       } finally {
         await releaseTenant(registry.db, name, holder);
       }
