@@ -4,9 +4,9 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { workloadIdentity } from '../../activities/hypervisor/identity.js';
 import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
+import { labNetworkAdapter, twoNodeProxmoxSimulator } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
-import { createProxmoxSimulator, vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+import { vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
 
 // The hypervisor adapter against the Proxmox VE simulator: workloads as QEMU VMs on the tenant VNet.
 
@@ -54,33 +54,23 @@ function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
 const taskCount = () => sim.state.tasks.size;
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    otherNodes: ['pve2'],
-    storages: { ceph: { type: 'rbd', shared: true } },
-    // pvestatd's round, small here; tests that need the cluster's list current call sim.pvestatd().
-    statsIntervalMs: 300,
-    templates: [
-      { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
-      { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
-      { vmid: 9002, name: 'tmpl-debian-12.9', diskGb: 8 },
-      { vmid: 9003, name: 'other-13', diskGb: 30 },
-    ],
-  });
+  sim = twoNodeProxmoxSimulator(
+    { id: TOKEN_ID, secret: SECRET },
+    {
+      // pvestatd's round, small here; tests that need the cluster's list current call sim.pvestatd().
+      statsIntervalMs: 300,
+      templates: [
+        { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
+        { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
+        { vmid: 9002, name: 'tmpl-debian-12.9', diskGb: 8 },
+        { vmid: 9003, name: 'other-13', diskGb: 30 },
+      ],
+    },
+  );
   server = await serveApp(sim.app);
   hv = adapter();
   // The tenant's VNet must run on the fabric for its VMs to start.
-  const net = createProxmoxNetworkAdapter({
-    apiUrl: server.url,
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    controller: 'evpnctl',
-    node: 'pve1',
-    taskTimeoutMs: 2_000,
-    vrfVniBase: site.vrfVniBase,
-    vnetVniBase: site.vnetVniBase,
-  });
+  const net = labNetworkAdapter(server.url, { id: TOKEN_ID, secret: SECRET }, site);
   await net.ensure({
     tenant: 'acme',
     index: 5,
