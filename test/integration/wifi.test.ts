@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { BackendError } from '../../core/backend-outcome.js';
 import { createUnifiWifiAdapter, type WifiAdapter, type WifiKeyRef } from '../../activities/wifi/unifi.js';
 import { generatePsk, isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
+import { backendError } from '../support/backend-error.js';
 
 // The wifi adapter against the UniFi simulator: what a tenant's devices notice is whether they
 // can associate with the key they were flashed with, and onto which VLAN.
@@ -20,15 +20,6 @@ async function associate(psk: string, mac = '02:00:00:00:10:01', ssid = SSID): P
   if (res.status === 403) return 'refused';
   expect(res.status).toBe(200);
   return ((await res.json()) as { vlan: number | null }).vlan;
-}
-
-async function backendError(p: Promise<unknown>): Promise<BackendError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(BackendError);
-  return e as BackendError;
 }
 
 beforeAll(async () => {
