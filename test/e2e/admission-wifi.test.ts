@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { associateAt } from '../support/lab-calls.js';
 
 /**
  * The admission's Wi-Fi key at a site with a tenant developer network (the lab's lab-dev SSID on
@@ -13,14 +14,7 @@ const devEntries = () => unifi().wlan('lab-dev')!.private_preshared_keys;
 const entryOf = (psk: string) => devEntries().find((e) => e.password === psk);
 const devNetwork = () => unifi().network('tenant-dev')!._id;
 
-async function associate(psk: string, mac: string, ssid = 'lab-dev'): Promise<number> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ssid, psk, mac }),
-  });
-  return res.status;
-}
+const associate = async (psk: string, mac: string, ssid = 'lab-dev'): Promise<number> => (await associateAt(site, ssid, psk, mac)).status;
 
 beforeAll(async () => {
   site = await startTestSite();

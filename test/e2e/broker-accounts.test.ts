@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { createTenant, expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND } from '../support/lab-calls.js';
 import { canConnect, canPublish, canSubscribe, collect, connectAs, pausingBroker, receivedUntilControl, sleep } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
 
@@ -48,12 +49,8 @@ beforeAll(async () => {
   const m = site.backends.mosquitto!;
   url = m.url;
   admin = createDynsecAdapter({ url: m.url, adminUser: m.adminUser, adminPassword: m.adminPassword });
-  for (const name of ['acme', 'other']) {
-    const r = await site.call('POST', '/v1/tenants', { body: { name } });
-    expect(r.status, r.text).toBe(201);
-    if (name === 'acme') acme = r.body;
-    else other = r.body;
-  }
+  acme = await createTenant(site, 'acme');
+  other = await createTenant(site, 'other');
 });
 
 afterAll(async () => {
@@ -363,15 +360,7 @@ describe('access', () => {
   });
 
   it("404 for another tenant's token, an unknown tenant, or an unknown account", async () => {
-    for (const [method, path] of [
-      ['GET', '/v1/tenants/acme/broker-accounts'],
-      ['GET', '/v1/tenants/acme/broker-accounts/app'],
-      ['DELETE', '/v1/tenants/acme/broker-accounts/app'],
-    ] as const) {
-      const r = await site.call(method, path, { token: other.api_token });
-      expect(r.status, `${method} ${path}`).toBe(404);
-      expect(r.body).toEqual({ error: 'tenant not found' });
-    }
+    await expectEachAnswers(site, readAndDeleteRoutes('/v1/tenants/acme/broker-accounts', 'app'), TENANT_NOT_FOUND, other.api_token);
     expect((await issue('acme', { name: 'x', publish: ['x'], subscribe: [] }, other.api_token)).body).toEqual({ error: 'tenant not found' });
     const unknownTenant = await issue('nobody', { name: 'x', publish: ['x'], subscribe: [] });
     expect(unknownTenant.status).toBe(404);
