@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { associateAt, createTenant, faulted } from '../support/lab-calls.js';
 
 /**
  * Issue 16: what an attacker or a careless operator tried against the lab, each answered as the
@@ -15,20 +16,9 @@ const unifi = () => site.backends.unifi!;
 const entriesWith = (psk: string) =>
   ['lab-devices', 'lab-dev'].flatMap((ssid) => unifi().wlan(ssid)?.private_preshared_keys ?? []).filter((e) => e.password === psk);
 
-async function associate(psk: string, mac: string, ssid = 'lab-devices'): Promise<number> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ssid, psk, mac }),
-  });
-  return res.status;
-}
+const associate = async (psk: string, mac: string, ssid = 'lab-devices'): Promise<number> => (await associateAt(site, ssid, psk, mac)).status;
 
-async function created(name: string): Promise<any> {
-  const r = await site.call('POST', '/v1/tenants', { body: { name } });
-  expect(r.status, r.text).toBe(201);
-  return r.body;
-}
+const created = (name: string) => createTenant(site, name);
 
 const auditOf = (action: string, object: string) =>
   site.registry.sql`select actor, action, tenant, object, detail from audit_log where action = ${action} and object = ${object} order by id`;
@@ -257,13 +247,9 @@ describe('item 11: tenant create, restore and delete are in the audit log', () =
 
 describe('item 1: a revoked tenant token stays revoked', () => {
   it('a token replaced by a resume, or held when the tenant was deleted, never restores it; the tenant stays gone', async () => {
-    site.backends.minio.faults.add({ failNext: 1000, match: '/minio/admin' });
-    let failed;
-    try {
-      failed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const failed = await faulted(site.backends.minio.faults, { failNext: 1000, match: '/minio/admin' }, () =>
+      site.call('POST', '/v1/tenants', { body: { name: 'hrv' } }),
+    );
     expect(failed.status).toBe(502);
     const t1: string = failed.body.tenant.api_token;
     const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });

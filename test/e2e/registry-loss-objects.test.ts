@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOneAt, tenantObjects } from '../support/backend-objects.js';
 import { canConnect } from '../support/mosquitto.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { createTenant } from '../support/lab-calls.js';
 
 /**
  * Registry loss under a tenant that holds a device with a fixed address, a Wi-Fi key and a broker
@@ -21,9 +22,8 @@ afterAll(async () => {
 
 describe('the registry lost under a tenant with a device address, a Wi-Fi key and a broker account', () => {
   it('the tenant restores them with the secrets it kept; one of each object remains, and they work', async () => {
-    const t = await site.call('POST', '/v1/tenants', { body: { name: 'rlo' } });
-    expect(t.status, t.text).toBe(201);
-    const token = t.body.api_token as string;
+    const t = await createTenant(site, 'rlo');
+    const token = t.api_token as string;
     const as = (method: string, path: string, body?: unknown) => site.call(method, `/v1/tenants/rlo${path}`, { body, token });
     const key = await as('POST', '/wifi-keys', { name: 'k', trust_class: 'sensor' });
     expect(key.status, key.text).toBe(201);
@@ -34,17 +34,17 @@ describe('the registry lost under a tenant with a device address, a Wi-Fi key an
     expect(address.status, address.text).toBe(201);
     const web = await as('POST', '/workloads', { name: 'web' });
     expect(web.status, web.text).toBe(201);
-    expect(await tenantObjects(site, 'rlo', t.body.index)).toEqual({ ...allOneAt(site), reservations: 1, brokerAccounts: 1 });
+    expect(await tenantObjects(site, 'rlo', t.index)).toEqual({ ...allOneAt(site), reservations: 1, brokerAccounts: 1 });
 
     // The loss: every registry table emptied under the running API and worker.
     const tables = await site.registry.sql<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`;
     await site.registry.sql.unsafe(`truncate ${tables.map((x) => `"${x.tablename}"`).join(', ')} cascade`);
 
     const restored = await site.call('POST', '/v1/tenants', {
-      body: { name: 'rlo', tsig_secret: t.body.dns.tsig_secret, state_secret: t.body.state.secret_key, api_token: token },
+      body: { name: 'rlo', tsig_secret: t.dns.tsig_secret, state_secret: t.state.secret_key, api_token: token },
     });
     expect(restored.status, restored.text).toBe(201);
-    expect(restored.body).toMatchObject({ outcome: 'restored', index: t.body.index });
+    expect(restored.body).toMatchObject({ outcome: 'restored', index: t.index });
     // What the registry cannot rebuild is reported for the tenant to restore, not adopted by guess:
     // the broker client (only the tenant holds its password) and the workload's VM.
     expect(restored.body.objects).toEqual(
@@ -75,6 +75,6 @@ describe('the registry lost under a tenant with a device address, a Wi-Fi key an
     expect(address2.status, address2.text).toBe(201);
     expect(address2.body.address).toBe(address.body.address);
 
-    expect(await tenantObjects(site, 'rlo', t.body.index)).toEqual({ ...allOneAt(site), reservations: 1, brokerAccounts: 1 });
+    expect(await tenantObjects(site, 'rlo', t.index)).toEqual({ ...allOneAt(site), reservations: 1, brokerAccounts: 1 });
   });
 });
