@@ -200,33 +200,22 @@ describe('item 9: password and index only restore', () => {
 });
 
 describe('item 11: tenant create, restore and delete are in the audit log', () => {
-  it('create: the zones published, the caller, the outcome', async () => {
-    const rows = await auditOf('tenant.create', a.dns.zone);
-    expect(rows).toEqual([
-      {
-        actor: 'operator',
-        action: 'tenant.create',
-        tenant: 'hka',
-        object: a.dns.zone,
-        detail: { outcome: 'created', index: a.index, zones: [a.dns.zone, a.dns.reverse_zone] },
-      },
+  /** The audit log holds one `action` entry for the tenant's zone: by `actor`, with the outcome, its index and both its zones. */
+  async function expectOneEntry(action: string, name: string, t: any, actor: string, outcome: string): Promise<void> {
+    expect(await auditOf(action, t.dns.zone)).toEqual([
+      { actor, action, tenant: name, object: t.dns.zone, detail: { outcome, index: t.index, zones: [t.dns.zone, t.dns.reverse_zone] } },
     ]);
+  }
+
+  it('create: the zones published, the caller, the outcome', async () => {
+    await expectOneEntry('tenant.create', 'hka', a, 'operator', 'created');
   });
 
   it('restore: a create carrying the secrets, by the tenant itself', async () => {
     const body = { name: 'hkb', tsig_secret: b.dns.tsig_secret, state_secret: b.state.secret_key, api_token: b.api_token };
     const r = await site.call('POST', '/v1/tenants', { token: b.api_token, body });
     expect(r.status, r.text).toBe(200);
-    const rows = await auditOf('tenant.restore', b.dns.zone);
-    expect(rows).toEqual([
-      {
-        actor: 'tenant:hkb',
-        action: 'tenant.restore',
-        tenant: 'hkb',
-        object: b.dns.zone,
-        detail: { outcome: 'reconciled', index: b.index, zones: [b.dns.zone, b.dns.reverse_zone] },
-      },
-    ]);
+    await expectOneEntry('tenant.restore', 'hkb', b, 'tenant:hkb', 'reconciled');
   });
 
   it('delete: every name of the zones gone, by the tenant itself', async () => {

@@ -54,13 +54,11 @@ async function waitTask(upid: string): Promise<Record<string, unknown>> {
 beforeAll(async () => {
   sim = twoNodeProxmoxSimulator(
     { id: TOKEN_ID, secret: SECRET },
-    {
-      statsIntervalMs: 150,
-      templates: [
-        { vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 },
-        { vmid: 9010, name: 'tmpl-shared', diskGb: 8, storage: 'ceph' },
-      ],
-    },
+    [
+      { vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 },
+      { vmid: 9010, name: 'tmpl-shared', diskGb: 8, storage: 'ceph' },
+    ],
+    150,
   );
   server = await serveApp(sim.app);
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { BackendError } from '../../core/backend-outcome.js';
+import { failureOf } from '../support/backend-error.js';
 import { generatePsk } from '../../core/credentials/wifi-psk.js';
 import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
 import { loadConfig } from '../../apps/config/env.js';
@@ -50,11 +51,7 @@ afterAll(async () => {
 });
 
 const spec = (psk: string) => ({ ssid: 'lab-devices', vlanNetwork: 'tenant-devices', keyId: `acme/${psk.slice(0, 4)}`, psk });
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as BackendError,
-  );
+const refusal = failureOf;
 
 describe('a controller with its own self-signed certificate', () => {
   it('pinned by its fingerprint (any spelling): keys land, every connection checked', async () => {

@@ -10,3 +10,10 @@ export async function backendError(p: Promise<unknown>): Promise<BackendError> {
   expect(e).toBeInstanceOf(BackendError);
   return e as BackendError;
 }
+
+/** What a call failed with, as a BackendError; undefined when it succeeded. */
+export const failureOf = (p: Promise<unknown>): Promise<BackendError | undefined> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as BackendError,
+  );

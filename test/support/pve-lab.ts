@@ -23,16 +23,21 @@ export function labNetworkAdapter(
   });
 }
 
-/** A cluster of two nodes with shared Ceph storage beside the local one, so that placement, migration and shared templates have somewhere to go. */
+/**
+ * A cluster of two nodes with shared Ceph storage beside the local one, so that placement, migration
+ * and shared templates have somewhere to go; pvestatd's round every `statsIntervalMs`.
+ */
 export function twoNodeProxmoxSimulator(
   token: { id: string; secret: string },
-  over: Pick<ProxmoxSimulatorOptions, 'statsIntervalMs' | 'templates'>,
+  templates: ProxmoxSimulatorOptions['templates'],
+  statsIntervalMs: number,
 ): ProxmoxSimulator {
   return createProxmoxSimulator({
     tokenId: token.id,
     tokenSecret: token.secret,
     otherNodes: ['pve2'],
     storages: { ceph: { type: 'rbd', shared: true } },
-    ...over,
+    statsIntervalMs,
+    templates,
   });
 }
