@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PREFIX } from '../../core/credentials/wifi-psk.js';
 import { startTestSite, type TestSite } from '../support/site.js';
-import { associateAt, expectTenantScopedReads } from '../support/lab-calls.js';
+import { associateAt, expectTenantScopedReads, wifiKeyAnswer } from '../support/lab-calls.js';
 import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -49,15 +49,7 @@ describe('POST /v1/tenants/{t}/wifi-keys', () => {
   it('issues a key: the service chooses the psk; SSID and VLAN come from the trust class', async () => {
     const r = await issue('keys', { name: 'sensors', trust_class: 'sensor' });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toEqual({
-      name: 'sensors',
-      trust_class: 'sensor',
-      ssid: 'lab-devices',
-      secrets_stored: true,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      psk: expect.stringMatching(/^[A-Za-z2-9]{24}$/),
-    });
+    expect(r.body).toEqual(wifiKeyAnswer('sensors', 'sensor', 'lab-devices', { psk: expect.stringMatching(/^[A-Za-z2-9]{24}$/) }));
     sensors = r.body;
     expect(entryOf('lab-devices', sensors.psk)).toEqual({ password: sensors.psk, networkconf_id: networkId('tenant-devices') });
     expect(unifi().wlan('lab-devices')!.private_preshared_keys_enabled).toBe(true);

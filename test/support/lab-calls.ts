@@ -67,3 +67,14 @@ export async function faulted<R>(faults: Faults, fault: Parameters<Faults['add']
     faults.clear();
   }
 }
+
+/** A Wi-Fi key as the API answers it (spec: WifiKey), its secrets stored; `more` adds what one answer has beside. */
+export const wifiKeyAnswer = (name: string, trustClass: string, ssid: string, more: Record<string, unknown> = {}) => ({
+  name,
+  trust_class: trustClass,
+  ssid,
+  secrets_stored: true,
+  created_at: expect.any(String),
+  updated_at: expect.any(String),
+  ...more,
+});
