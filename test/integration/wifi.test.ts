@@ -23,14 +23,9 @@ async function associate(psk: string, mac = '02:00:00:00:10:01', ssid = SSID): P
 }
 
 beforeAll(async () => {
+  // On the simulator's own networks: Default, tenant-devices (VLAN 40), tenant-dev (41) and blackhole (4000).
   sim = createUnifiSimulator({
     apiKey: KEY,
-    networks: [
-      { name: 'Default', subnet: '192.168.1.1/24' },
-      { name: 'tenant-devices', vlan: 40 },
-      { name: 'tenant-dev', vlan: 41 },
-      { name: 'blackhole', vlan: 4000 },
-    ],
     wlans: [
       { ssid: SSID, network: 'tenant-devices' },
       { ssid: 'dev', network: 'tenant-dev' },
