@@ -14,38 +14,23 @@ const run = (o: Partial<ObjectRun>): ObjectRun => ({
 const failure = { step: 'dns', activity: 'dns.publish-workload', reason: 'BackendFailed', status: 503, answer: 'PATCH /zones/x -> 503' };
 
 describe('lifeOf: what every mechanism decides an object from', () => {
+  // The registry's row of the object, and a run holding a claim on it until `minutes` from now.
+  const UNFINISHED = { registered: true, finished: false };
+  const FINISHED = { registered: true, finished: true };
+  const UNREGISTERED = { registered: false, finished: false };
+  const claiming = (state: ObjectRun['state'], minutes: number) => [run({ state, claimExpiresAt: at(minutes) })];
   it.each([
-    [
-      'a run parked after a failed step holds its object, whatever the row says',
-      { registered: true, finished: false },
-      [run({ state: 'parked', claimExpiresAt: at(60) })],
-      'held',
-    ],
-    [
-      'a run in flight holds an object the registry does not hold yet',
-      { registered: false, finished: false },
-      [run({ state: 'in-flight', claimExpiresAt: at(60) })],
-      'held',
-    ],
-    [
-      'a run in flight holds a finished object it re-applies',
-      { registered: true, finished: true },
-      [run({ state: 'in-flight', claimExpiresAt: at(60) })],
-      'held',
-    ],
-    [
-      'a claim past its expiry (a run ended by hand) holds nothing',
-      { registered: true, finished: true },
-      [run({ state: 'parked', claimExpiresAt: at(-1) })],
-      'settled',
-    ],
-    ['a finished object with only done runs is settled', { registered: true, finished: true }, [run({})], 'settled'],
-    ['an object no run ever spoke of is settled when finished', { registered: true, finished: true }, [], 'settled'],
-    ['an unfinished object whose run gave up is unfinished, not settled', { registered: true, finished: false }, [run({ state: 'given-up' })], 'unfinished'],
-    ['nothing in the registry and no claiming run: absent', { registered: false, finished: false }, [run({ state: 'done' })], 'absent'],
+    ['a run parked after a failed step holds its object, whatever the row says', UNFINISHED, claiming('parked', 60), 'held'],
+    ['a run in flight holds an object the registry does not hold yet', UNREGISTERED, claiming('in-flight', 60), 'held'],
+    ['a run in flight holds a finished object it re-applies', FINISHED, claiming('in-flight', 60), 'held'],
+    ['a claim past its expiry (a run ended by hand) holds nothing', FINISHED, claiming('parked', -1), 'settled'],
+    ['a finished object with only done runs is settled', FINISHED, [run({})], 'settled'],
+    ['an object no run ever spoke of is settled when finished', FINISHED, [], 'settled'],
+    ['an unfinished object whose run gave up is unfinished, not settled', UNFINISHED, [run({ state: 'given-up' })], 'unfinished'],
+    ['nothing in the registry and no claiming run: absent', UNREGISTERED, [run({ state: 'done' })], 'absent'],
     [
       'the newest claiming run wins',
-      { registered: true, finished: true },
+      FINISHED,
       [run({ state: 'done', since: at(-1) }), run({ workflowId: 'w2', state: 'parked', claimExpiresAt: at(5) })],
       'held',
     ],

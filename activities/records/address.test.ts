@@ -5,30 +5,18 @@ import { isServicePtr, ptrAction, ptrOwner } from './ptr.js';
 describe('what a record may point at', () => {
   const subnet = '10.128.5.0/24';
   const devices = ['10.200.0.70'];
+  // The refusal of an address names it, and why it is not the tenant's.
+  const OUTSIDE = "is neither in the tenant's subnet 10.128.5.0/24 nor reserved for one of its devices";
+  const NOT_A_HOST = "is not a host address of the tenant's subnet 10.128.5.0/24";
+  const refused = (reason: string, address: string, why: string) => ({ reason, address, want: { ok: false, error: `address ${address} ${why}` } });
   const rows = [
     { reason: 'a host of the subnet', address: '10.128.5.20', want: { ok: true, kind: 'subnet' } },
     { reason: 'the gateway is a host too', address: '10.128.5.1', want: { ok: true, kind: 'subnet' } },
     { reason: 'a device address of the tenant', address: '10.200.0.70', want: { ok: true, kind: 'device' } },
-    {
-      reason: 'the network address',
-      address: '10.128.5.0',
-      want: { ok: false, error: "address 10.128.5.0 is not a host address of the tenant's subnet 10.128.5.0/24" },
-    },
-    {
-      reason: 'the broadcast address',
-      address: '10.128.5.255',
-      want: { ok: false, error: "address 10.128.5.255 is not a host address of the tenant's subnet 10.128.5.0/24" },
-    },
-    {
-      reason: "another tenant's subnet",
-      address: '10.128.6.20',
-      want: { ok: false, error: "address 10.128.6.20 is neither in the tenant's subnet 10.128.5.0/24 nor reserved for one of its devices" },
-    },
-    {
-      reason: 'a device address of no device of the tenant',
-      address: '10.200.0.71',
-      want: { ok: false, error: "address 10.200.0.71 is neither in the tenant's subnet 10.128.5.0/24 nor reserved for one of its devices" },
-    },
+    refused('the network address', '10.128.5.0', NOT_A_HOST),
+    refused('the broadcast address', '10.128.5.255', NOT_A_HOST),
+    refused("another tenant's subnet", '10.128.6.20', OUTSIDE),
+    refused('a device address of no device of the tenant', '10.200.0.71', OUTSIDE),
     { reason: 'not an address', address: '10.128.5', want: { ok: false, error: 'address must be an IPv4 address like 10.128.1.20' } },
   ];
   for (const row of rows) it(row.reason, () => expect(classifyRecordAddress(subnet, row.address, devices)).toEqual(row.want));

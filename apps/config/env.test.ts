@@ -526,33 +526,20 @@ describe('site configuration', () => {
 });
 
 describe("trust classes' ranges against the device network (--check-backends reads it from Kea)", () => {
-  it.each([
+  // A range outside the network 10.200.0.0/24 is named with its class.
+  const outside = (reason: string, trustClass: string, range: string): [string, Record<string, { range?: string }>, string, string[]] => [
+    reason,
+    { [trustClass]: { range } },
+    '10.200.0.0/24',
+    [`trust class ${trustClass}: range ${range} is not inside the device network 10.200.0.0/24`],
+  ];
+  it.each<[string, Record<string, { range?: string }>, string, string[]]>([
     ['inside, clear of network and broadcast', { sensor: { range: '10.200.0.64-10.200.0.127' } }, '10.200.0.0/24', []],
     ['a class without a range has nothing to fit', { wired: {} }, '10.200.0.0/24', []],
-    [
-      'reaching past the subnet',
-      { sensor: { range: '10.200.0.200-10.200.1.10' } },
-      '10.200.0.0/24',
-      ['trust class sensor: range 10.200.0.200-10.200.1.10 is not inside the device network 10.200.0.0/24'],
-    ],
-    [
-      'holding the broadcast address',
-      { camera: { range: '10.200.0.250-10.200.0.255' } },
-      '10.200.0.0/24',
-      ['trust class camera: range 10.200.0.250-10.200.0.255 is not inside the device network 10.200.0.0/24'],
-    ],
-    [
-      'holding the network address',
-      { camera: { range: '10.200.0.0-10.200.0.9' } },
-      '10.200.0.0/24',
-      ['trust class camera: range 10.200.0.0-10.200.0.9 is not inside the device network 10.200.0.0/24'],
-    ],
-    [
-      'another network altogether',
-      { sensor: { range: '192.168.1.10-192.168.1.20' } },
-      '10.200.0.0/24',
-      ['trust class sensor: range 192.168.1.10-192.168.1.20 is not inside the device network 10.200.0.0/24'],
-    ],
+    outside('reaching past the subnet', 'sensor', '10.200.0.200-10.200.1.10'),
+    outside('holding the broadcast address', 'camera', '10.200.0.250-10.200.0.255'),
+    outside('holding the network address', 'camera', '10.200.0.0-10.200.0.9'),
+    outside('another network altogether', 'sensor', '192.168.1.10-192.168.1.20'),
     [
       'a subnet that is no CIDR',
       { sensor: { range: '10.200.0.64-10.200.0.127' } },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { associateAt, wifiKeyAnswer } from '../support/lab-calls.js';
 
 /**
  * The admission's Wi-Fi key at a site with a tenant developer network (the lab's lab-dev SSID on
@@ -13,14 +14,7 @@ const devEntries = () => unifi().wlan('lab-dev')!.private_preshared_keys;
 const entryOf = (psk: string) => devEntries().find((e) => e.password === psk);
 const devNetwork = () => unifi().network('tenant-dev')!._id;
 
-async function associate(psk: string, mac: string, ssid = 'lab-dev'): Promise<number> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ssid, psk, mac }),
-  });
-  return res.status;
-}
+const associate = async (psk: string, mac: string, ssid = 'lab-dev'): Promise<number> => (await associateAt(site, ssid, psk, mac)).status;
 
 beforeAll(async () => {
   site = await startTestSite();
@@ -268,15 +262,11 @@ describe('the admission key of the enrolled tenant', () => {
   it("is the tenant's key named `admission`, read without its psk", async () => {
     const r = await site.call('GET', '/v1/tenants/dev7/wifi-keys/admission', { token });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({
-      name: 'admission',
-      trust_class: 'developer',
-      ssid: 'lab-dev',
-      secrets_stored: true,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      condition: { ready: true, run: expect.objectContaining({ id: 'admission-wifi/dev7', state: 'done' }), since: expect.any(String) },
-    });
+    expect(r.body).toEqual(
+      wifiKeyAnswer('admission', 'developer', 'lab-dev', {
+        condition: { ready: true, run: expect.objectContaining({ id: 'admission-wifi/dev7', state: 'done' }), since: expect.any(String) },
+      }),
+    );
     const list = await site.call('GET', '/v1/tenants/dev7/wifi-keys', { token });
     expect(list.body.wifi_keys.map((k: any) => k.name)).toEqual(['admission']);
     expect(list.text).not.toContain(psk);

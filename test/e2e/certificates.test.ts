@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { hostileCsr, opensslIn, tamperedCsr } from '../support/csr.js';
+import { createTenant, expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND } from '../support/lab-calls.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
 const run = promisify(execFile);
@@ -26,38 +28,14 @@ let other: { api_token: string };
 const csr: Record<string, string> = {};
 const key: Record<string, string> = {};
 
-async function openssl(...args: string[]): Promise<string> {
-  const { stdout, stderr } = await run('openssl', args, { cwd: dir });
-  return stdout + stderr;
-}
+const openssl = (...args: string[]) => opensslIn(dir, ...args);
 
 async function makeCsr(name: string, newkey: string[]): Promise<void> {
-  // The request asks for a hostile subject and names: the issuer must ignore them.
-  await openssl(
-    'req',
-    '-new',
-    ...newkey,
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-subj',
-    '/CN=evil.example',
-    '-addext',
-    'subjectAltName=DNS:evil.example,DNS:*.acme.lab.example',
-    '-out',
-    `${name}.csr`,
-  );
-  csr[name] = await readFile(join(dir, `${name}.csr`), 'utf8');
-  key[name] = await readFile(join(dir, `${name}.key`), 'utf8');
+  ({ csr: csr[name], key: key[name] } = await hostileCsr(dir, name, newkey, 'acme.lab.example'));
 }
 
-/** Flip one byte of the request (inside its subject) and re-armour it: the signature no longer holds. */
-function tamper(pem: string): string {
-  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
-  const i = der.indexOf(Buffer.from('evil.example'));
-  der[i] = der[i]! ^ 0x01;
-  return `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE REQUEST-----\n`;
-}
+/** The request with a byte inside its subject flipped. */
+const tamper = (pem: string) => tamperedCsr(pem, (der) => der.indexOf(Buffer.from('evil.example')));
 
 const put = (tenant: string, name: string, body: unknown, token?: string | null) =>
   site.call('PUT', `/v1/tenants/${tenant}/certificates/${name}`, { body, token });
@@ -82,12 +60,8 @@ beforeAll(async () => {
     makeCsr('ed25519', ['-newkey', 'ed25519']),
   ]);
   site = s;
-  for (const name of ['acme', 'other']) {
-    const r = await site.call('POST', '/v1/tenants', { body: { name } });
-    expect(r.status, r.text).toBe(201);
-    if (name === 'acme') acme = r.body;
-    else other = r.body;
-  }
+  acme = await createTenant(site, 'acme');
+  other = await createTenant(site, 'other');
 });
 
 afterAll(async () => {
@@ -286,15 +260,7 @@ describe('refusals', () => {
   });
 
   it("404 for another tenant's token, an unknown tenant, or an unknown certificate", async () => {
-    for (const [method, path] of [
-      ['GET', '/v1/tenants/acme/certificates'],
-      ['GET', '/v1/tenants/acme/certificates/web'],
-      ['DELETE', '/v1/tenants/acme/certificates/web'],
-    ] as const) {
-      const r = await site.call(method, path, { token: other.api_token });
-      expect(r.status, `${method} ${path}`).toBe(404);
-      expect(r.body).toEqual({ error: 'tenant not found' });
-    }
+    await expectEachAnswers(site, readAndDeleteRoutes('/v1/tenants/acme/certificates', 'web'), TENANT_NOT_FOUND, other.api_token);
     expect((await put('acme', 'web', { csr: csr.rsa }, other.api_token)).body).toEqual({ error: 'tenant not found' });
     expect((await put('nobody', 'web', { csr: csr.rsa })).body).toEqual({ error: 'tenant not found' });
     expect((await site.call('GET', '/v1/tenants/nobody/certificates')).status).toBe(404);
@@ -349,16 +315,11 @@ describe('sites without a working CA', () => {
   });
 
   it('with no tenant service CA every certificate route refuses with 501 and the reason', async () => {
-    for (const [method, path, body] of [
-      ['PUT', '/v1/tenants/acme/certificates/web', { csr: csr.rsa }],
-      ['GET', '/v1/tenants/acme/certificates', undefined],
-      ['GET', '/v1/tenants/acme/certificates/web', undefined],
-      ['DELETE', '/v1/tenants/acme/certificates/web', undefined],
-    ] as const) {
-      const r = await bare.call(method, path, { body });
-      expect(r.status, `${method} ${path}`).toBe(501);
-      expect(r.body).toEqual({ error: 'no tenant service CA at this site' });
-    }
+    await expectEachAnswers(
+      bare,
+      [['PUT', '/v1/tenants/acme/certificates/web', { csr: csr.rsa }], ...readAndDeleteRoutes('/v1/tenants/acme/certificates', 'web')],
+      { status: 501, body: { error: 'no tenant service CA at this site' } },
+    );
   });
 
   it('a CA that cannot sign answers 502 naming the step only', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { EntryBundles } from '../support/entry-bundles.js';
 import { freshDatabase } from '../support/database.js';
 import { waitFor } from '../support/site.js';
+import { siteEnv } from '../support/site-env.js';
 
 /**
  * The processes refuse to start on bad configuration (spec: Configuration; design §3): exit
@@ -58,23 +59,7 @@ const secret = {
 };
 const databaseUrl = `postgres://svc:${secret.dbPassword}@127.0.0.1:1/registry`;
 const base = { OPERATOR_TOKEN: secret.operatorToken, DATABASE_URL: databaseUrl, LISTEN_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'warn' };
-const site = {
-  SITE_DOMAIN: 'lab.example.net',
-  SITE_TOKEN_KEY: randomBytes(32).toString('base64'),
-  SITE_SECRETS_KEY: randomBytes(32).toString('base64'),
-  SITE_PDNS_URL: 'http://127.0.0.1:1',
-  SITE_PDNS_API_KEY: 'k',
-  SITE_DNS_UPDATE_SERVER: '127.0.0.1:53',
-  SITE_RECURSOR_URL: 'http://127.0.0.1:1',
-  SITE_RECURSOR_API_KEY: 'k',
-  SITE_RECURSOR_FORWARD_TO: '127.0.0.1:53',
-  SITE_MINIO_URL: 'http://127.0.0.1:1',
-  SITE_MINIO_ACCESS_KEY: 'a',
-  SITE_MINIO_SECRET_KEY: 's',
-  SITE_PROXMOX_URL: 'http://127.0.0.1:1/api2/json',
-  SITE_PROXMOX_TOKEN_ID: 'i',
-  SITE_PROXMOX_TOKEN_SECRET: 's',
-};
+const site = siteEnv();
 
 function expectNoValueShown(exit: Exit): void {
   const out = exit.stdout + exit.stderr;

@@ -7,6 +7,7 @@ import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { waitFor } from '../support/site.js';
+import { HEALTHY, MIGRATING, READY, UNREACHABLE } from '../support/health-answers.js';
 
 /**
  * The API and its database (spec rule 7, service routes; design §5): it starts while the database
@@ -84,10 +85,6 @@ class DbProxy {
 const OPERATOR = `op-${randomBytes(12).toString('hex')}`;
 const EGRESS = `eg-${randomBytes(12).toString('hex')}`;
 const NOT_MIGRATED = '{"error":"database not migrated yet"}';
-const UNREACHABLE = '{"status":"unavailable","database":"unreachable"}';
-const MIGRATING = '{"status":"unavailable","database":"migrating"}';
-const READY = '{"status":"ok","database":"ok"}';
-const HEALTHY = '{"status":"ok"}';
 
 let proxy: DbProxy;
 let api: RunningApi;

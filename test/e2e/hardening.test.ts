@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { associateAt, createTenant, faulted } from '../support/lab-calls.js';
 
 /**
  * Issue 16: what an attacker or a careless operator tried against the lab, each answered as the
@@ -15,20 +16,9 @@ const unifi = () => site.backends.unifi!;
 const entriesWith = (psk: string) =>
   ['lab-devices', 'lab-dev'].flatMap((ssid) => unifi().wlan(ssid)?.private_preshared_keys ?? []).filter((e) => e.password === psk);
 
-async function associate(psk: string, mac: string, ssid = 'lab-devices'): Promise<number> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ssid, psk, mac }),
-  });
-  return res.status;
-}
+const associate = async (psk: string, mac: string, ssid = 'lab-devices'): Promise<number> => (await associateAt(site, ssid, psk, mac)).status;
 
-async function created(name: string): Promise<any> {
-  const r = await site.call('POST', '/v1/tenants', { body: { name } });
-  expect(r.status, r.text).toBe(201);
-  return r.body;
-}
+const created = (name: string) => createTenant(site, name);
 
 const auditOf = (action: string, object: string) =>
   site.registry.sql`select actor, action, tenant, object, detail from audit_log where action = ${action} and object = ${object} order by id`;
@@ -210,33 +200,22 @@ describe('item 9: password and index only restore', () => {
 });
 
 describe('item 11: tenant create, restore and delete are in the audit log', () => {
-  it('create: the zones published, the caller, the outcome', async () => {
-    const rows = await auditOf('tenant.create', a.dns.zone);
-    expect(rows).toEqual([
-      {
-        actor: 'operator',
-        action: 'tenant.create',
-        tenant: 'hka',
-        object: a.dns.zone,
-        detail: { outcome: 'created', index: a.index, zones: [a.dns.zone, a.dns.reverse_zone] },
-      },
+  /** The audit log holds one `action` entry for the tenant's zone: by `actor`, with the outcome, its index and both its zones. */
+  async function expectOneEntry(action: string, name: string, t: any, actor: string, outcome: string): Promise<void> {
+    expect(await auditOf(action, t.dns.zone)).toEqual([
+      { actor, action, tenant: name, object: t.dns.zone, detail: { outcome, index: t.index, zones: [t.dns.zone, t.dns.reverse_zone] } },
     ]);
+  }
+
+  it('create: the zones published, the caller, the outcome', async () => {
+    await expectOneEntry('tenant.create', 'hka', a, 'operator', 'created');
   });
 
   it('restore: a create carrying the secrets, by the tenant itself', async () => {
     const body = { name: 'hkb', tsig_secret: b.dns.tsig_secret, state_secret: b.state.secret_key, api_token: b.api_token };
     const r = await site.call('POST', '/v1/tenants', { token: b.api_token, body });
     expect(r.status, r.text).toBe(200);
-    const rows = await auditOf('tenant.restore', b.dns.zone);
-    expect(rows).toEqual([
-      {
-        actor: 'tenant:hkb',
-        action: 'tenant.restore',
-        tenant: 'hkb',
-        object: b.dns.zone,
-        detail: { outcome: 'reconciled', index: b.index, zones: [b.dns.zone, b.dns.reverse_zone] },
-      },
-    ]);
+    await expectOneEntry('tenant.restore', 'hkb', b, 'tenant:hkb', 'reconciled');
   });
 
   it('delete: every name of the zones gone, by the tenant itself', async () => {
@@ -257,13 +236,9 @@ describe('item 11: tenant create, restore and delete are in the audit log', () =
 
 describe('item 1: a revoked tenant token stays revoked', () => {
   it('a token replaced by a resume, or held when the tenant was deleted, never restores it; the tenant stays gone', async () => {
-    site.backends.minio.faults.add({ failNext: 1000, match: '/minio/admin' });
-    let failed;
-    try {
-      failed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const failed = await faulted(site.backends.minio.faults, { failNext: 1000, match: '/minio/admin' }, () =>
+      site.call('POST', '/v1/tenants', { body: { name: 'hrv' } }),
+    );
     expect(failed.status).toBe(502);
     const t1: string = failed.body.tenant.api_token;
     const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });

@@ -1,9 +1,9 @@
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { startApi } from '../../apps/api/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { chunkedUpload, inChunks, sendChunked } from '../support/chunked.js';
 
 /**
  * The HTTP rules every route shares (spec: Authentication, Errors, Limits, Versioning): bearer
@@ -164,29 +164,7 @@ describe('request validation (400)', () => {
   });
 });
 
-/** Sends `chunks` as a chunked body (none: a chunked body of zero bytes) and answers status and text. */
-function chunked(method: string, path: string, chunks: string[]): Promise<{ status: number | undefined; text: string }> {
-  const url = new URL(site.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method,
-        headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode, text }));
-      },
-    );
-    req.on('error', reject);
-    for (const c of chunks) req.write(c);
-    req.end();
-  });
-}
+const chunked = (method: string, path: string, chunks: string[]) => sendChunked(site.url, site.operatorToken, method, path, chunks);
 
 // Issue 27 item 5: a route that takes no body ignored one; any field there is unknown (rule 6).
 describe('routes that take no body', () => {
@@ -228,48 +206,6 @@ function bodyOfSize(size: number): string {
   return head + 'x'.repeat(size - head.length - tail.length) + tail;
 }
 
-/**
- * Streams `total` bytes with Transfer-Encoding: chunked and never ends the request: an answer can
- * only come from a server that refuses the body while it is still arriving.
- */
-function chunkedUpload(path: string, total: number, token: string): Promise<{ status: number | undefined; text: string; sent: number }> {
-  const url = new URL(site.url);
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      },
-      (res) => {
-        answered = true;
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode, text, sent });
-          req.destroy();
-        });
-      },
-    );
-    req.on('error', (err) => (answered ? undefined : reject(err)));
-    const head = '{"name":"beta","pad":"';
-    req.write(head);
-    sent = head.length;
-    const pump = () => {
-      if (answered || sent >= total) return;
-      req.write('x'.repeat(4096));
-      sent += 4096;
-      setTimeout(pump, 1);
-    };
-    pump();
-    setTimeout(() => (answered ? undefined : reject(new Error(`no answer after ${sent} bytes (request never ended)`))), 15_000);
-  });
-}
-
 describe('request body limit (64 KB)', () => {
   it('a body of exactly 64 KB is read (and refused for its content, not its size)', async () => {
     const r = await call('POST', '/v1/tenants', { raw: bodyOfSize(64 * 1024), headers: { 'content-type': 'application/json' } });
@@ -287,34 +223,14 @@ describe('request body limit (64 KB)', () => {
   });
 
   it('a chunked body is refused with 413 while it is still arriving', async () => {
-    const r = await chunkedUpload('/v1/tenants', 70 * 1024, site.operatorToken);
+    const r = await chunkedUpload(site.url, site.operatorToken, 'POST', '/v1/tenants', '{"name":"beta","pad":"', 70 * 1024);
     errors.push({ what: 'POST /v1/tenants (chunked)', status: r.status ?? 0, text: r.text, headers: new Headers() });
     expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
     expect(r.sent).toBeGreaterThan(64 * 1024);
   });
 
   it('a chunked body under the limit is read whole', async () => {
-    const url = new URL(site.url);
-    const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: '/v1/tenants',
-          method: 'POST',
-          headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (d: Buffer) => (text += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode, text }));
-        },
-      );
-      req.on('error', reject);
-      const body = bodyOfSize(60 * 1024);
-      for (let i = 0; i < body.length; i += 4096) req.write(body.slice(i, i + 4096));
-      req.end();
-    });
+    const r = await chunked('POST', '/v1/tenants', inChunks(bodyOfSize(60 * 1024)));
     expect([r.status, r.text]).toEqual([400, '{"error":"unknown field \\"pad\\""}']);
   });
 });

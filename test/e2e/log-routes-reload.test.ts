@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { createTenant } from '../support/lab-calls.js';
 import { gatewayCaddyfile, reloadFromCaddyfile } from '../../apps/lab/servers/caddyfile.js';
 import { reportedAddress, WORKER_METRICS_LISTENING } from '../support/reported-address.js';
 
@@ -27,9 +28,8 @@ afterAll(async () => {
 
 describe('a Caddy reload drops the tenants’ log routes; the worker writes them back', () => {
   it('the tenant’s ingest token is refused after the reload and admitted again within the interval', async () => {
-    const r = await site.call('POST', '/v1/tenants', { body: { name: 'keep' } });
-    expect(r.status, r.text).toBe(201);
-    const { endpoint, ingest_token: token } = r.body.log as { endpoint: string; ingest_token: string };
+    const keep = await createTenant(site, 'keep');
+    const { endpoint, ingest_token: token } = keep.log as { endpoint: string; ingest_token: string };
     const ingest = async () =>
       (
         await fetch(`${endpoint}/insert/jsonline`, {
@@ -54,7 +54,7 @@ describe('a Caddy reload drops the tenants’ log routes; the worker writes them
 
     // A deleted tenant's routes are never written back: its tokens stay refused across reloads.
     site.backends.proxmox.removeTenantNetwork('keep');
-    const deleted = await site.call('DELETE', '/v1/tenants/keep', { token: r.body.api_token });
+    const deleted = await site.call('DELETE', '/v1/tenants/keep', { token: keep.api_token });
     expect(deleted.status, deleted.text).toBe(204);
     expect(await ingest()).toBe(401);
     await reloadFromCaddyfile(caddy, gatewayCaddyfile(caddy.adminUrl, caddy.url));

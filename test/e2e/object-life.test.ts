@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { ptrName } from '../../activities/dns/names.js';
-import type { Faults } from '../../apps/lab/simulators/faults.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { canConnect, pausingBroker, sleep } from '../support/mosquitto.js';
 import { seededPrng } from '../support/prng.js';
 import { overlapMs, timed, trialsUntilOverlapped } from '../support/race-trials.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { faulted } from '../support/lab-calls.js';
 
 /**
  * One life per object (issue 42 item 1): an object whose create is parked after a failed step
@@ -66,16 +66,6 @@ async function rrsets(zone: string): Promise<unknown[]> {
   if (res.status === 404) return [];
   const body = (await res.json()) as { rrsets: Array<{ name: string; type: string }> };
   return body.rrsets.filter((r) => r.type !== 'SOA').sort((a, b) => `${a.name} ${a.type}`.localeCompare(`${b.name} ${b.type}`));
-}
-
-/** A fault of a simulator's or real server's proxy, on for the call only. */
-async function faulted<R>(faults: Faults, fault: Parameters<Faults['add']>[0], call: () => Promise<R>): Promise<R> {
-  faults.add(fault);
-  try {
-    return await call();
-  } finally {
-    faults.clear();
-  }
 }
 
 interface Case {

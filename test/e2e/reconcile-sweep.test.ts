@@ -10,10 +10,8 @@ import { runIds } from '../../contracts/ids.js';
 
 /** Scheduled sweeps: a Temporal Schedule reconciles every ready tenant and repairs drift. */
 let site: TestSite;
-let client: Client;
 beforeAll(async () => {
   site = await startTestSite();
-  client = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(site.config.codecKey) });
 });
 afterAll(async () => {
   await site?.stop();
@@ -24,10 +22,10 @@ const pdns = (path: string, init: RequestInit = {}) =>
 
 describe('the scheduled reconcile sweep', () => {
   it('is a Schedule on the site interval that skips overlapping runs', async () => {
-    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
     // Ensuring again updates in place rather than failing.
-    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
-    const desc = await client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
+    await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    const desc = await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
     expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
     // The server's own next firings, an hour apart: the interval as it will run, not only as set
     // (the time-skipping test server has no Schedules to wait one out on).
@@ -41,7 +39,7 @@ describe('the scheduled reconcile sweep', () => {
   it("is made again by a worker whose payload key is not the one it was made under (a site's key changed)", async () => {
     // Made under another key: its summary is sealed with it, and the current key cannot read it.
     const before = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(randomBytes(32)) });
-    const handle = client.schedule.getHandle(runIds.reconcileSweepSchedule);
+    const handle = site.client.schedule.getHandle(runIds.reconcileSweepSchedule);
     await handle.delete().catch(() => undefined);
     await ensureSweepSchedule(before, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 7_200_000 });
     await expect(handle.describe()).rejects.toThrow(/sealed under another key/);
@@ -50,7 +48,7 @@ describe('the scheduled reconcile sweep', () => {
     await Promise.all(
       [1, 2].map(async () => {
         const t0 = performance.now();
-        await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+        await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
         spans.push([t0, performance.now()]);
       }),
     );
@@ -77,12 +75,12 @@ describe('the scheduled reconcile sweep', () => {
       (await fresh(`${gateway.endpoint}/select/logsql/query?query=*`, { headers: { Authorization: `Bearer ${readTokens[name]}` } })).status;
     expect(await readLogs('swb')).toBe(401);
     const before = Date.now();
-    await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
+    await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
 
     let runId: string | undefined;
     let workflowId: string | undefined;
     await waitFor(async () => {
-      for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
+      for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
         if (w.startTime.getTime() >= before - 1000) {
           workflowId = w.workflowId;
           runId = w.runId;
@@ -91,7 +89,7 @@ describe('the scheduled reconcile sweep', () => {
       }
       return false;
     }, 30_000);
-    const result = (await client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
+    const result = (await site.client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
     expect(result.tenants).toBe(3);
     expect(result.reconciled.sort()).toEqual(['swa', 'swb', 'swc']);
     expect(result.failed).toEqual([]);
@@ -105,7 +103,7 @@ describe('the scheduled reconcile sweep', () => {
     // Through real HTTP to Caddy: the read token reads again.
     expect(await readLogs('swb')).toBe(200);
     // Each reconcile is its own child run, findable per tenant.
-    const child = await client.workflow.getHandle(runIds.tenantReconcile('swa')).describe();
+    const child = await site.client.workflow.getHandle(runIds.tenantReconcile('swa')).describe();
     expect(child.status.name).toBe('COMPLETED');
     // The service log says what was corrected, per step.
     expect(site.logs.some((l) => l.includes('"tenant":"swa"') && l.includes('step corrected backend objects'))).toBe(true);
@@ -117,12 +115,12 @@ describe('the scheduled reconcile sweep', () => {
     let result: SweepResult;
     try {
       const earlier = new Set<string>();
-      for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) earlier.add(w.runId);
-      await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
+      for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) earlier.add(w.runId);
+      await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
       let runId: string | undefined;
       let workflowId: string | undefined;
       await waitFor(async () => {
-        for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
+        for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
           if (!earlier.has(w.runId)) {
             workflowId = w.workflowId;
             runId = w.runId;
@@ -131,7 +129,7 @@ describe('the scheduled reconcile sweep', () => {
         }
         return false;
       }, 30_000);
-      result = (await client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
+      result = (await site.client.workflow.getHandle(workflowId!, runId).result()) as SweepResult;
     } finally {
       site.backends.pdns.faults.clear();
     }

@@ -134,31 +134,16 @@ describe("publishing a record for a device's address", () => {
 });
 
 describe('requests that are refused', () => {
-  const rows: { reason: string; name: string; body: unknown; error: string | RegExp }[] = [
-    {
-      reason: 'an address outside the subnet and not a device address',
-      name: 'x',
-      body: { address: '192.0.2.10' },
-      error: "address 192.0.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices",
-    },
-    {
-      reason: "another tenant's subnet",
-      name: 'x',
-      body: { address: '10.128.2.10' },
-      error: "address 10.128.2.10 is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices",
-    },
-    {
-      reason: 'the network address',
-      name: 'x',
-      body: { address: '10.128.1.0' },
-      error: "address 10.128.1.0 is not a host address of the tenant's subnet 10.128.1.0/24",
-    },
-    {
-      reason: 'the broadcast address',
-      name: 'x',
-      body: { address: '10.128.1.255' },
-      error: "address 10.128.1.255 is not a host address of the tenant's subnet 10.128.1.0/24",
-    },
+  type Row = { reason: string; name: string; body: unknown; error: string | RegExp };
+  // The refusal of an address names it, and why it is not the tenant's.
+  const OUTSIDE = "is neither in the tenant's subnet 10.128.1.0/24 nor reserved for one of its devices";
+  const NOT_A_HOST = "is not a host address of the tenant's subnet 10.128.1.0/24";
+  const refusedAddress = (reason: string, address: string, why: string): Row => ({ reason, name: 'x', body: { address }, error: `address ${address} ${why}` });
+  const rows: Row[] = [
+    refusedAddress('an address outside the subnet and not a device address', '192.0.2.10', OUTSIDE),
+    refusedAddress("another tenant's subnet", '10.128.2.10', OUTSIDE),
+    refusedAddress('the network address', '10.128.1.0', NOT_A_HOST),
+    refusedAddress('the broadcast address', '10.128.1.255', NOT_A_HOST),
     { reason: 'not an IPv4 address', name: 'x', body: { address: 'web' }, error: /^address: / },
     { reason: 'no address', name: 'x', body: {}, error: 'address: required' },
     { reason: 'an unknown field', name: 'x', body: { address: '10.128.1.40', ttl: 5 }, error: 'unknown field "ttl"' },

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_STOP_BOUND_MS } from '../../apps/api/stop-bound.js';
 import { WORKER_STOP_BOUND_MS } from '../../apps/worker/worker.js';
 import { waitForActivityPollers } from '../support/history.js';
-import { startTestSite, type TestSite } from '../support/site.js';
+import { siteForFile } from '../support/site.js';
 
 /**
  * Every process exits on SIGTERM within its drain bound (issue 42 item 3): the worker and the API,
@@ -12,13 +12,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
  * registry's pool, Temporal, the broker's control connection, the backends' kept HTTP connections,
  * the metrics listeners). A process that logs it stopped but keeps a handle open never exits.
  */
-let site: TestSite;
-beforeAll(async () => {
-  site = await startTestSite();
-}, 120_000);
-afterAll(async () => {
-  await site?.stop();
-});
+const site = siteForFile({}, 120_000);
 
 /** Each process's stop bound, and a moment for the signal and the exit to travel. */
 const WORKER_BOUND_MS = WORKER_STOP_BOUND_MS + 1_000;
@@ -45,14 +39,14 @@ async function terminate(child: ChildProcess, boundMs: number): Promise<{ code: 
 
 describe('SIGTERM', () => {
   it('the worker and the API, having served tenants and broker accounts, each exit 0 within its drain bound', async () => {
-    await site.stopWorker();
-    const worker = site.spawnWorker({ WORKER_METRICS_ADDRESS: '127.0.0.1:0' });
-    await waitForActivityPollers(site, [`${worker.pid}@${hostname()}`]);
-    const api = await site.spawnApi({ port: 0, env: { METRICS_ADDRESS: '127.0.0.1:0' } });
+    await site().stopWorker();
+    const worker = site().spawnWorker({ WORKER_METRICS_ADDRESS: '127.0.0.1:0' });
+    await waitForActivityPollers(site(), [`${worker.pid}@${hostname()}`]);
+    const api = await site().spawnApi({ port: 0, env: { METRICS_ADDRESS: '127.0.0.1:0' } });
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${api.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${site().operatorToken}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, text: await res.text() };
@@ -66,6 +60,6 @@ describe('SIGTERM', () => {
     const [w, a] = await Promise.all([terminate(worker, WORKER_BOUND_MS), terminate(api.child, API_BOUND_MS)]);
     const how = (r: typeof w, bound: number) => (r.timedOut ? `still running after ${bound} ms` : { code: r.code, signal: r.signal });
     expect({ worker: how(w, WORKER_BOUND_MS), api: how(a, API_BOUND_MS) }).toEqual({ worker: { code: 0, signal: null }, api: { code: 0, signal: null } });
-    await site.startWorker();
+    await site().startWorker();
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporalCli } from '../../temporal/dev-server.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { createTenant, faulted } from '../support/lab-calls.js';
 import { runIds } from '../../contracts/ids.js';
 
 /**
@@ -87,10 +88,9 @@ afterAll(async () => {
 
 describe('a create, read with the temporal CLI through the codec', () => {
   it('lists each step as its own activity, in order, with its summary, attempt and duration', async () => {
-    const created = await site.call('POST', '/v1/tenants', { body: { name: 'cli' } });
-    expect(created.status, created.text).toBe(201);
+    const created = await createTenant(site, 'cli');
     const steps = activities(await history(site, runIds.tenantCreate('cli'))).filter((a) => a.type.endsWith('.ensure'));
-    expect(steps.map((a) => a.type)).toEqual(created.body.steps.map((s: { name: string }) => `${s.name}.ensure`));
+    expect(steps.map((a) => a.type)).toEqual(created.steps.map((s: { name: string }) => `${s.name}.ensure`));
     for (const a of steps) {
       expect(a.summary).toBe('tenant cli');
       expect(a.attempt).toBe(1);
@@ -103,13 +103,9 @@ describe('a create, read with the temporal CLI through the codec', () => {
   });
 
   it('finds a create parked after a failed step by Step, says why in its details, and shows the backend answer', async () => {
-    site.backends.minio.faults.add({ failNext: 1000, status: 503, match: '/minio/admin' });
-    let failed;
-    try {
-      failed = await site.call('POST', '/v1/tenants', { body: { name: 'clif' } });
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const failed = await faulted(site.backends.minio.faults, { failNext: 1000, status: 503, match: '/minio/admin' }, () =>
+      site.call('POST', '/v1/tenants', { body: { name: 'clif' } }),
+    );
     expect(failed.status).toBe(502);
     // The API's answer names only the step.
     expect(failed.body.error).toBe('backend step "state" failed');

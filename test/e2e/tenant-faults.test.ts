@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Faults } from '../../apps/lab/simulators/faults.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { faulted } from '../support/lab-calls.js';
 
 /**
  * Backend faults: each step failing answers 502 with the partial tenant and its secrets; the same
@@ -160,14 +161,8 @@ describe('concurrency', () => {
 
 describe('a slow backend', () => {
   it('fails the step (502) after three attempts each cut by the backend timeout, never a hang; the repeat resumes once it answers', async () => {
-    site.backends.minio.faults.add({ latencyMs: 6000 });
     const logsAt = site.logs.length;
-    let r;
-    try {
-      r = await site.call('POST', '/v1/tenants', { body: { name: 'slow' } });
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const r = await faulted(site.backends.minio.faults, { latencyMs: 6000 }, () => site.call('POST', '/v1/tenants', { body: { name: 'slow' } }));
     expect(r.status, r.text).toBe(502);
     expect(r.body.error).toBe('backend step "state" failed');
     // An answer, not a hang: each of the step's three attempts was cut by SITE_BACKEND_TIMEOUT.
@@ -179,13 +174,9 @@ describe('a slow backend', () => {
   });
 
   it('a create whose fabric cannot be read answers 502 for the network step and registers nothing', async () => {
-    site.backends.proxmox.faults.add({ failNext: 1000, status: 500, match: '/cluster/sdn', method: 'GET' });
-    let r;
-    try {
-      r = await site.call('POST', '/v1/tenants', { body: { name: 'nofab' } });
-    } finally {
-      site.backends.proxmox.faults.clear();
-    }
+    const r = await faulted(site.backends.proxmox.faults, { failNext: 1000, status: 500, match: '/cluster/sdn', method: 'GET' }, () =>
+      site.call('POST', '/v1/tenants', { body: { name: 'nofab' } }),
+    );
     expect(r.status, r.text).toBe(502);
     expect(r.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network', backend: 'proxmox', status: 500 } });
     expect(Object.keys(r.body).sort()).toEqual(['error', 'failure']);
@@ -199,13 +190,7 @@ describe('a failed delete', () => {
   it('leaves the tenant deleting (502); a second delete resumes it (204)', async () => {
     expect((await site.call('POST', '/v1/tenants', { body: { name: 'delf' } })).status).toBe(201);
     site.backends.proxmox.removeTenantNetwork('delf');
-    site.backends.minio.faults.add({ failNext: 1000, status: 500, match: '/minio/admin' });
-    let r;
-    try {
-      r = await site.call('DELETE', '/v1/tenants/delf');
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const r = await faulted(site.backends.minio.faults, { failNext: 1000, status: 500, match: '/minio/admin' }, () => site.call('DELETE', '/v1/tenants/delf'));
     expect(r.status, r.text).toBe(502);
     expect(r.body).toMatchObject({ error: 'backend step "state" failed', failure: { step: 'state', activity: 'state.remove', backend: 'minio', status: 500 } });
     const deleting = (await site.call('GET', '/v1/tenants/delf')).body;
@@ -220,13 +205,9 @@ describe('a failed delete', () => {
 describe('a failed reconcile', () => {
   it('answers 502 naming the step, with the tenant; the repeat reconciles (200)', async () => {
     expect((await site.call('POST', '/v1/tenants', { body: { name: 'recf' } })).status).toBe(201);
-    site.backends.minio.faults.add({ failNext: 1000, status: 500, match: '/minio/admin' });
-    let r;
-    try {
-      r = await site.call('POST', '/v1/tenants/recf/reconcile');
-    } finally {
-      site.backends.minio.faults.clear();
-    }
+    const r = await faulted(site.backends.minio.faults, { failNext: 1000, status: 500, match: '/minio/admin' }, () =>
+      site.call('POST', '/v1/tenants/recf/reconcile'),
+    );
     expect(r.status, r.text).toBe(502);
     expect(r.body.error).toBe('backend step "state" failed');
     expect(r.body.error).not.toMatch(/127\.0\.0\.1|localhost|http/);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOneAt, NONE, tenantObjects } from '../support/backend-objects.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { createTenant } from '../support/lab-calls.js';
 
 let site: TestSite;
 beforeAll(async () => {
@@ -13,9 +14,7 @@ afterAll(async () => {
 describe('a tenant at a site with a log store and dashboards', () => {
   let t: any;
   beforeAll(async () => {
-    const r = await site.call('POST', '/v1/tenants', { body: { name: 'full' } });
-    expect(r.status, r.text).toBe(201);
-    t = r.body;
+    t = await createTenant(site, 'full');
   });
 
   it('runs the log-store and dashboards steps after the core ones', () => {

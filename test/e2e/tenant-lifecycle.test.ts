@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOneAt, NONE, tenantObjects } from '../support/backend-objects.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { createTenant } from '../support/lab-calls.js';
 
 let site: TestSite;
 beforeAll(async () => {
@@ -22,9 +23,7 @@ function pdnsZones(): Promise<string[]> {
 describe('creating a tenant', () => {
   let created: any;
   beforeAll(async () => {
-    const r = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
-    expect(r.status, r.text).toBe(201);
-    created = r.body;
+    created = await createTenant(site, 'acme');
   });
 
   it('answers 201 created with the tenant and every secret, once', () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cuttingProxy, type CuttingProxy } from '../support/cutting-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { faulted } from '../support/lab-calls.js';
 import { waitFor } from '../support/wait-for.js';
 import { COMMANDS } from '../../cli/commands.js';
 
@@ -134,13 +135,7 @@ describe('tenantctl tenant create', () => {
   it('a failed backend step exits 4, keeps the partial secrets, says how to resume; the same command resumes', async () => {
     const file = join(dir, 'ctlfail.json');
     const args = ['tenant', 'create', 'ctlfail', '--secrets-file', file, '--output', 'json'];
-    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
-    let failed: Run;
-    try {
-      failed = await tenantctl(args);
-    } finally {
-      site.backends.pdns.faults.clear();
-    }
+    const failed = await faulted(site.backends.pdns.faults, { failNext: 1000, status: 500, match: '/zones' }, () => tenantctl(args));
     expect(failed.code, failed.stderr).toBe(4);
     expect(failed.stderr).toContain('backend step "dns" failed');
     expect(failed.stderr).toContain('✗ dns failed (run tenant-create/ctlfail)');
@@ -181,13 +176,7 @@ describe('tenantctl tenant create with an enrollment token', () => {
     const person = { TENANT_API_TOKEN: admitted.body.enrollment_token as string };
     const file = join(dir, 'ctlenr.json');
     const args = ['tenant', 'create', 'ctlenr', '--secrets-file', file, '--output', 'json'];
-    site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
-    let failed: Run;
-    try {
-      failed = await tenantctl(args, person);
-    } finally {
-      site.backends.pdns.faults.clear();
-    }
+    const failed = await faulted(site.backends.pdns.faults, { failNext: 1000, status: 500, match: '/zones' }, () => tenantctl(args, person));
     expect(failed.code, failed.stderr).toBe(4);
     expect(failed.stderr).toContain('backend step "dns" failed');
     const lines = failed.stderr.split('\n');
@@ -222,13 +211,7 @@ describe('tenantctl workload create', () => {
   it('prints each step activity its run ran; a failed one names the run; the same command resumes it', async () => {
     expect((await tenantctl(['tenant', 'create', 'ctlw', '--secrets-file', join(dir, 'ctlw.json')])).code).toBe(0);
     const args = ['workload', 'create', 'ctlw', 'web', '--output', 'json'];
-    site.backends.proxmox.faults.add({ failNext: 1000, status: 500, match: '/clone', method: 'POST' });
-    let failed: Run;
-    try {
-      failed = await tenantctl(args);
-    } finally {
-      site.backends.proxmox.faults.clear();
-    }
+    const failed = await faulted(site.backends.proxmox.faults, { failNext: 1000, status: 500, match: '/clone', method: 'POST' }, () => tenantctl(args));
     expect(failed.code, failed.stderr).toBe(4);
     expect(failed.stderr).toContain('✓ dns.check-name');
     expect(failed.stderr).toContain('✓ hypervisor.template-disk');

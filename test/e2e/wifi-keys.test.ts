@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PREFIX } from '../../core/credentials/wifi-psk.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { associateAt, expectTenantScopedReads, wifiKeyAnswer } from '../support/lab-calls.js';
 import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -26,11 +27,7 @@ const entryOf = (ssid: string, psk: string) => entries(ssid).find((e) => e.passw
 const networkId = (name: string) => unifi().network(name)!._id;
 
 async function associate(ssid: string, psk: string, mac = '02:11:22:33:44:55'): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${unifi().server.url}/__lab/associate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ssid, psk, mac }),
-  });
+  const res = await associateAt(site, ssid, psk, mac);
   return { status: res.status, body: await res.json() };
 }
 
@@ -52,15 +49,7 @@ describe('POST /v1/tenants/{t}/wifi-keys', () => {
   it('issues a key: the service chooses the psk; SSID and VLAN come from the trust class', async () => {
     const r = await issue('keys', { name: 'sensors', trust_class: 'sensor' });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toEqual({
-      name: 'sensors',
-      trust_class: 'sensor',
-      ssid: 'lab-devices',
-      secrets_stored: true,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      psk: expect.stringMatching(/^[A-Za-z2-9]{24}$/),
-    });
+    expect(r.body).toEqual(wifiKeyAnswer('sensors', 'sensor', 'lab-devices', { psk: expect.stringMatching(/^[A-Za-z2-9]{24}$/) }));
     sensors = r.body;
     expect(entryOf('lab-devices', sensors.psk)).toEqual({ password: sensors.psk, networkconf_id: networkId('tenant-devices') });
     expect(unifi().wlan('lab-devices')!.private_preshared_keys_enabled).toBe(true);
@@ -224,11 +213,7 @@ describe('GET /v1/tenants/{t}/wifi-keys[/{key}]', () => {
   });
 
   it('401 without a token; 404 for an unregistered tenant or another tenant token', async () => {
-    for (const path of ['/v1/tenants/keys/wifi-keys', '/v1/tenants/keys/wifi-keys/sensors']) {
-      expectUnauthorized(await site.call('GET', path, { token: null }));
-      expect((await site.call('GET', path, { token: tokens.peer })).body).toEqual({ error: 'tenant not found' });
-      expect((await site.call('GET', path.replace('/keys/', '/nobody/'))).body).toEqual({ error: 'tenant not found' });
-    }
+    await expectTenantScopedReads(site, ['/v1/tenants/keys/wifi-keys', '/v1/tenants/keys/wifi-keys/sensors'], tokens.peer!);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { templateConfig } from '../../apps/lab/simulators/proxmox/state.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND, type RouteCall } from '../support/lab-calls.js';
 import { OUTCOME } from '../../core/search-attributes.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
 
@@ -163,37 +164,24 @@ describe('requests that are refused', () => {
     });
   }
 
+  /** Each workload route of tenant `t`, with workload web. */
+  const everyRoute = (t: string): RouteCall[] => [
+    ['POST', `/v1/tenants/${t}/workloads`, { name: 'x' }],
+    ...readAndDeleteRoutes(`/v1/tenants/${t}/workloads`, 'web'),
+  ];
+
   it('401 without a token or with an unknown one', async () => {
     expectUnauthorized(await create('acme', { name: 'x' }, null as unknown as string));
     expectUnauthorized(await site.call('GET', '/v1/tenants/acme/workloads', { token: 'nope' }));
   });
 
   it("404 for another tenant's token, for every route, and the workloads are untouched", async () => {
-    const tok = other.api_token;
-    for (const [method, path, body] of [
-      ['POST', '/v1/tenants/acme/workloads', { name: 'x' }],
-      ['GET', '/v1/tenants/acme/workloads', undefined],
-      ['GET', '/v1/tenants/acme/workloads/web', undefined],
-      ['DELETE', '/v1/tenants/acme/workloads/web', undefined],
-    ] as const) {
-      const r = await site.call(method, path, { token: tok, body });
-      expect(r.status, `${method} ${path}`).toBe(404);
-      expect(r.body).toEqual({ error: 'tenant not found' });
-    }
+    await expectEachAnswers(site, everyRoute('acme'), TENANT_NOT_FOUND, other.api_token);
     expect((await site.call('GET', '/v1/tenants/acme/workloads/web')).status).toBe(200);
   });
 
   it('404 for an unknown tenant and for an unknown workload', async () => {
-    for (const [method, path, body] of [
-      ['POST', '/v1/tenants/nobody/workloads', { name: 'x' }],
-      ['GET', '/v1/tenants/nobody/workloads', undefined],
-      ['GET', '/v1/tenants/nobody/workloads/web', undefined],
-      ['DELETE', '/v1/tenants/nobody/workloads/web', undefined],
-    ] as const) {
-      const r = await site.call(method, path, { body });
-      expect(r.status, `${method} ${path}`).toBe(404);
-      expect(r.body).toEqual({ error: 'tenant not found' });
-    }
+    await expectEachAnswers(site, everyRoute('nobody'), TENANT_NOT_FOUND);
     for (const method of ['GET', 'DELETE']) {
       const r = await site.call(method, '/v1/tenants/acme/workloads/ghost');
       expect(r.status).toBe(404);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { BackendError } from '../../core/backend-outcome.js';
+import { failureOf } from '../support/backend-error.js';
 import { BackendHttp } from '../../activities/http.js';
 import { createPrivateCa } from '../support/private-ca.js';
 
@@ -54,11 +55,7 @@ const answer = (socket: Socket, body: string, status = '200 OK') =>
  */
 const turn = () => new Promise((r) => setImmediate(r));
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as BackendError,
-  );
+const failure = failureOf;
 
 describe('the bound on a call', () => {
   it('a backend that never answers fails the call at the bound, as a retryable "no answer within"', async () => {

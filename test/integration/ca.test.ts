@@ -4,18 +4,16 @@
  * the issued certificate and the tenant's key, accepted by a client that trusts only the root.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect, type Server } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createLabCa, type LabCa } from '../../activities/certificates/lab-ca.js';
 import { createIssuer } from '../../activities/certificates/issuer.js';
+import { hostileCsr, opensslIn, tamperedCsr } from '../support/csr.js';
 import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate } from '../../core/certificate-issuer.js';
 
-const run = promisify(execFile);
 const SITE = 'site.example';
 let dir: string;
 const csr: Record<string, string> = {};
@@ -25,39 +23,13 @@ let ecCa: LabCa;
 let rsaIssuer: CertificateIssuer;
 let ecIssuer: CertificateIssuer;
 
-async function openssl(...args: string[]): Promise<string> {
-  const { stdout, stderr } = await run('openssl', args, { cwd: dir });
-  return stdout + stderr;
-}
+const openssl = (...args: string[]) => opensslIn(dir, ...args);
 
 async function makeCsr(name: string, newkey: string[], extra: string[] = []): Promise<void> {
-  // The subject and names asked for are hostile on purpose: the issuer must ignore them.
-  await openssl(
-    'req',
-    '-new',
-    ...newkey,
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-subj',
-    '/CN=evil.example',
-    '-addext',
-    'subjectAltName=DNS:evil.example,DNS:*.acme.site.example',
-    ...extra,
-    '-out',
-    `${name}.csr`,
-  );
-  csr[name] = await readFile(join(dir, `${name}.csr`), 'utf8');
-  key[name] = await readFile(join(dir, `${name}.key`), 'utf8');
+  ({ csr: csr[name], key: key[name] } = await hostileCsr(dir, name, newkey, 'acme.site.example', extra));
 }
 
-/** Change one byte of the request's DER and re-armour it. */
-function tamper(pem: string, at: (der: Buffer) => number): string {
-  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
-  const i = at(der);
-  der[i] = der[i]! ^ 0x01;
-  return `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE REQUEST-----\n`;
-}
+const tamper = tamperedCsr;
 
 async function save(name: string, text: string): Promise<string> {
   await writeFile(join(dir, name), text);

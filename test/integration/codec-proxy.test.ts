@@ -32,8 +32,12 @@ afterAll(async () => {
   await new Promise<void>((r) => upstream?.close(() => r()));
 });
 
-/** A request sent byte for byte (like curl --path-as-is): no client normalises the path. */
+/**
+ * A request sent byte for byte (like curl --path-as-is): no client normalises the path. What
+ * reached the API before it is forgotten, so `reached` holds what this request made.
+ */
 function raw(method: string, path: string): Promise<{ status: number; body: string }> {
+  reached.length = 0;
   return new Promise((resolve, reject) => {
     const body = '{"payloads":[]}';
     const socket = connect({ host: '127.0.0.1', port: proxyPort }, () =>
@@ -56,7 +60,6 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
     ['POST', '/decode?preserveStorageRefs=true', '/codec/decode'],
     ['POST', '/encode?x=/../v1/tenants', '/codec/encode'],
   ])('%s %s reaches %s with its token', async (method, path, want) => {
-    reached.length = 0;
     const r = await raw(method, path);
     expect(r.status).toBe(200);
     expect(reached).toEqual([{ method: 'POST', url: want, auth: 'Bearer codec-token-0123456789' }]);
@@ -79,7 +82,6 @@ describe('the codec proxy forwards the codec routes and nothing else', () => {
     ['another method', 'GET', '/decode'],
     ['the API root', 'POST', '/'],
   ])('%s (%s %s) is refused with 404 and reaches nothing', async (_case, method, path) => {
-    reached.length = 0;
     const r = await raw(method, path);
     expect(r.status).toBe(404);
     expect(JSON.parse(r.body)).toHaveProperty('error');

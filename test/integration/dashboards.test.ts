@@ -5,6 +5,7 @@ import { createGrafanaSimulator, type GrafanaState } from '../../apps/lab/simula
 import { createGrafanaAdapter, type DashboardsAdapter, type DashboardsSpec } from '../../activities/dashboards/grafana.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { newDashboardPassword } from '../../activities/dashboards/password.js';
+import { defaultDatasourceUids } from '../support/grafana.js';
 
 // The dashboards adapter against the Grafana simulator: one org per tenant, a login that is an
 // Editor there and nowhere else, three log data sources the tenant cannot change.
@@ -155,12 +156,7 @@ describe('ensure a tenant', () => {
       const r = results((await dash.ensure(acme)).outcomes);
       expect(r['dashboard data source svc-logs-workloads']).toBe('corrected');
       expect(r['dashboard data source svc-logs-devices']).toBe('corrected');
-      expect(
-        state
-          .datasourcesOf(orgId)
-          .filter((d) => d.isDefault)
-          .map((d) => d.uid),
-      ).toEqual(['svc-logs-devices']);
+      expect(defaultDatasourceUids(state, orgId)).toEqual(['svc-logs-devices']);
       expect(state.datasourceByUid(orgId, 'svc-logs-workloads')?.url).toBe('https://logs.site.example');
     });
 

@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BackendError } from '../../core/backend-outcome.js';
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
 import { startKeaSocketFront, type KeaSocketFront } from '../support/kea-socket-front.js';
+import { backendError } from '../support/backend-error.js';
 
 // The device-address adapter against real Kea (kea-dhcp4 + kea-ctrl-agent 2.2): what a device
 // notices is the address the DHCP server holds for its MAC, and that it survives a router restart.
@@ -37,15 +37,6 @@ async function reservations(): Promise<KeaReservation[]> {
   expect(answer.result).toBe(0);
   const subnet = answer.arguments.Dhcp4.subnet4.find((s: { id: number }) => s.id === SUBNET_ID);
   return subnet.reservations;
-}
-
-async function backendError(p: Promise<unknown>): Promise<BackendError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(BackendError);
-  return e as BackendError;
 }
 
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { workloadIdentity } from '../../activities/hypervisor/identity.js';
 import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
+import { labNetworkAdapter, twoNodeProxmoxSimulator } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
-import { createProxmoxSimulator, vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+import { vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
 
 // The hypervisor adapter against the Proxmox VE simulator: workloads as QEMU VMs on the tenant VNet.
 
@@ -54,33 +54,21 @@ function specFor(ordinal: number, over: Partial<VmSpec> = {}): VmSpec {
 const taskCount = () => sim.state.tasks.size;
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    otherNodes: ['pve2'],
-    storages: { ceph: { type: 'rbd', shared: true } },
-    // pvestatd's round, small here; tests that need the cluster's list current call sim.pvestatd().
-    statsIntervalMs: 300,
-    templates: [
+  sim = twoNodeProxmoxSimulator(
+    { id: TOKEN_ID, secret: SECRET },
+    [
       { vmid: 9000, name: 'tmpl-debian-12.1', diskGb: 8 },
       { vmid: 9001, name: 'tmpl-debian-12.10', diskGb: 10 },
       { vmid: 9002, name: 'tmpl-debian-12.9', diskGb: 8 },
       { vmid: 9003, name: 'other-13', diskGb: 30 },
     ],
-  });
+    // pvestatd's round, small here; tests that need the cluster's list current call sim.pvestatd().
+    300,
+  );
   server = await serveApp(sim.app);
   hv = adapter();
   // The tenant's VNet must run on the fabric for its VMs to start.
-  const net = createProxmoxNetworkAdapter({
-    apiUrl: server.url,
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    controller: 'evpnctl',
-    node: 'pve1',
-    taskTimeoutMs: 2_000,
-    vrfVniBase: site.vrfVniBase,
-    vnetVniBase: site.vnetVniBase,
-  });
+  const net = labNetworkAdapter(server.url, { id: TOKEN_ID, secret: SECRET }, site);
   await net.ensure({
     tenant: 'acme',
     index: 5,
@@ -347,35 +335,41 @@ describe('VMIDs are cluster-wide (an operator may migrate a VM)', () => {
     sim.pvestatd();
   }
 
-  it('a template on shared storage on another node is cloned onto the site node (clone target)', async () => {
-    addTemplate(9100, 'pve2', 'tmpl-debian-13.0', 'ceph');
+  /** `addTemplate` while `body` runs, removed after it however it ends. */
+  async function withTemplate(vmid: number, node: string, storage: string, body: () => Promise<void>): Promise<void> {
+    addTemplate(vmid, node, 'tmpl-debian-13.0', storage);
     try {
+      await body();
+    } finally {
+      sim.state.vms.delete(vmid);
+    }
+  }
+
+  /** The node and the template of the newest clone task. */
+  const lastCloneFrom = () => {
+    const clone = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').at(-1);
+    return [clone?.node, clone?.id];
+  };
+
+  it('a template on shared storage on another node is cloned onto the site node (clone target)', () =>
+    withTemplate(9100, 'pve2', 'ceph', async () => {
       expect(await hv.newestTemplate()).toMatchObject({ vmid: 9100, node: 'pve2' });
       const spec = specFor(11);
       expect((await hv.ensure(spec))[0]?.result).toBe('created');
       expect(sim.state.vms.get(spec.vmid)).toMatchObject({ node: 'pve1', status: 'running' });
-      const clone = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').at(-1);
-      expect([clone?.node, clone?.id]).toEqual(['pve2', '9100']);
+      expect(lastCloneFrom()).toEqual(['pve2', '9100']);
       await hv.remove(spec.vmid);
-    } finally {
-      sim.state.vms.delete(9100);
-    }
-  });
+    }));
 
   // Issue 28 item 1: per-node templates on local storage (local-lvm, ZFS).
-  it('of templates on local storage, the newest on the site node is used; a newer one on another node is not', async () => {
-    addTemplate(9101, 'pve2', 'tmpl-debian-13.0', 'local-lvm');
-    try {
+  it('of templates on local storage, the newest on the site node is used; a newer one on another node is not', () =>
+    withTemplate(9101, 'pve2', 'local-lvm', async () => {
       expect(await hv.newestTemplate()).toMatchObject({ vmid: 9001, node: 'pve1', name: 'tmpl-debian-12.10' });
       const spec = specFor(12);
       expect((await hv.ensure(spec))[0]?.result).toBe('created');
-      const clone = [...sim.state.tasks.values()].filter((t) => t.type === 'qmclone').at(-1);
-      expect([clone?.node, clone?.id]).toEqual(['pve1', '9001']);
+      expect(lastCloneFrom()).toEqual(['pve1', '9001']);
       await hv.remove(spec.vmid);
-    } finally {
-      sim.state.vms.delete(9101);
-    }
-  });
+    }));
 
   it("of two copies of one template name (one per node), the site node's is used, without target", async () => {
     addTemplate(9102, 'pve2', 'tmpl-debian-13.0', 'local-lvm');

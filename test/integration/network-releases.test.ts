@@ -9,7 +9,7 @@ import { LOST_TAKE_MS, newTakeMarker } from '../../activities/network/sdn-lock.j
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { networkStep } from '../../activities/network/step.js';
-import { createProxmoxNetworkAdapter } from '../../activities/network/proxmox.js';
+import { labNetworkAdapter } from '../support/pve-lab.js';
 import type { TenantStepContext } from '../../activities/tenant-step-module.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
@@ -61,16 +61,7 @@ describe.each([8, 9] as PveRelease[])('the network step on Proxmox VE %i', (rele
   beforeAll(async () => {
     sim = createProxmoxSimulator({ tokenId: TOKEN_ID, tokenSecret: SECRET, release });
     server = await serveApp(sim.app);
-    const network = createProxmoxNetworkAdapter({
-      apiUrl: server.url,
-      tokenId: TOKEN_ID,
-      tokenSecret: SECRET,
-      controller: 'evpnctl',
-      node: 'pve1',
-      taskTimeoutMs: 2_000,
-      vrfVniBase: plan.vrfVniBase,
-      vnetVniBase: plan.vnetVniBase,
-    });
+    const network = labNetworkAdapter(server.url, { id: TOKEN_ID, secret: SECRET }, plan);
     step = (name, index) =>
       networkStep.ensure!({ deps: { db, ports: { network } }, tenant: deriveIdentity(plan, name, index) } as unknown as TenantStepContext);
   });

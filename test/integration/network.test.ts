@@ -3,6 +3,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { ALONE, createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
 import { memoryLockTokens } from '../../activities/network/sdn-lock.js';
+import { labNetworkAdapter } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
 
@@ -17,17 +18,7 @@ let server: RunningServer;
 let net: NetworkAdapter;
 
 const adapter = (over: Partial<Parameters<typeof createProxmoxNetworkAdapter>[0]> = {}) =>
-  createProxmoxNetworkAdapter({
-    apiUrl: server.url,
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    controller: 'evpnctl',
-    node: 'pve1',
-    taskTimeoutMs: 2_000,
-    vrfVniBase: site.vrfVniBase,
-    vnetVniBase: site.vnetVniBase,
-    ...over,
-  });
+  labNetworkAdapter(server.url, { id: TOKEN_ID, secret: SECRET }, site, over);
 
 function specFor(name: string, index: number): NetworkSpec {
   const n = deriveIdentity(site, name, index);

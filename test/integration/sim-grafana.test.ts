@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createGrafanaSimulator, type GrafanaState } from '../../apps/lab/simulators/grafana/index.js';
+import { defaultDatasourceUids } from '../support/grafana.js';
 
 // Fidelity of the Grafana simulator to Grafana's HTTP API: paths, statuses, `{"message"}` bodies,
 // org scoping by X-Grafana-Org-Id, where new users land, and who may touch data sources.
@@ -266,12 +267,7 @@ describe('data sources', () => {
   it('keeps a single default per org', async () => {
     await call('PUT', '/api/datasources/uid/logs-a', { org, body: ds({ isDefault: true }) });
     await call('PUT', '/api/datasources/uid/logs-ro', { org, body: ds({ uid: 'logs-ro', name: 'Try RO', isDefault: true }) });
-    expect(
-      state
-        .datasourcesOf(org)
-        .filter((d) => d.isDefault)
-        .map((d) => d.uid),
-    ).toEqual(['logs-ro']);
+    expect(defaultDatasourceUids(state, org)).toEqual(['logs-ro']);
   });
 
   it('refuses changes to a provisioned (read-only) data source even for an org admin', async () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
-import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+import { type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
+import { twoNodeProxmoxSimulator } from '../support/pve-lab.js';
 
 // Fidelity of the Proxmox VE simulator to the documented wire API (sources in its index.ts).
 
@@ -51,17 +52,14 @@ async function waitTask(upid: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
-  sim = createProxmoxSimulator({
-    tokenId: TOKEN_ID,
-    tokenSecret: SECRET,
-    otherNodes: ['pve2'],
-    storages: { ceph: { type: 'rbd', shared: true } },
-    statsIntervalMs: 150,
-    templates: [
+  sim = twoNodeProxmoxSimulator(
+    { id: TOKEN_ID, secret: SECRET },
+    [
       { vmid: 9000, name: 'tmpl-debian-12', diskGb: 8 },
       { vmid: 9010, name: 'tmpl-shared', diskGb: 8, storage: 'ceph' },
     ],
-  });
+    150,
+  );
   server = await serveApp(sim.app);
 });
 afterAll(async () => server?.close());

@@ -6,6 +6,7 @@ import { loadConfig } from '../../apps/config/env.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { bindPorts } from '../../activities/backend-areas.js';
+import { siteEnv } from '../support/site-env.js';
 
 /**
  * MinIO configured with a region (MINIO_SITE_REGION) refuses a request signed for any other:
@@ -19,21 +20,7 @@ const root = { rootAccessKey: 'siteadmin', rootSecretKey: randomBytes(16).toStri
 const baseEnv = (): Record<string, string> => ({
   OPERATOR_TOKEN: 'op-region-test-0123456789',
   DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/none',
-  SITE_DOMAIN: 'lab.example.net',
-  SITE_TOKEN_KEY: randomBytes(32).toString('base64'),
-  SITE_SECRETS_KEY: randomBytes(32).toString('base64'),
-  SITE_PDNS_URL: 'http://127.0.0.1:1/api/v1',
-  SITE_PDNS_API_KEY: 'k',
-  SITE_DNS_UPDATE_SERVER: '127.0.0.1:53',
-  SITE_RECURSOR_URL: 'http://127.0.0.1:1/api/v1',
-  SITE_RECURSOR_API_KEY: 'k',
-  SITE_RECURSOR_FORWARD_TO: '127.0.0.1:53',
-  SITE_MINIO_URL: server.url,
-  SITE_MINIO_ACCESS_KEY: root.rootAccessKey,
-  SITE_MINIO_SECRET_KEY: root.rootSecretKey,
-  SITE_PROXMOX_URL: 'http://127.0.0.1:1/api2/json',
-  SITE_PROXMOX_TOKEN_ID: 'a@pve!b',
-  SITE_PROXMOX_TOKEN_SECRET: 's',
+  ...siteEnv({ SITE_MINIO_URL: server.url, SITE_MINIO_ACCESS_KEY: root.rootAccessKey, SITE_MINIO_SECRET_KEY: root.rootSecretKey }),
 });
 const spec = (tenant: string) => ({ tenant, accessKey: stateAccessKey(tenant), secretKey: randomBytes(12).toString('hex'), prefix: `${tenant}/` });
 

@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { BackendError } from '../../core/backend-outcome.js';
+import { failureOf } from '../support/backend-error.js';
 import { generatePsk } from '../../core/credentials/wifi-psk.js';
 import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 import { selfSigned } from '../support/private-ca.js';
+import { siteEnv } from '../support/site-env.js';
 
 /**
  * A UniFi console as shipped (issue 28 item 7): its own self-signed certificate, whose names are
@@ -49,11 +51,7 @@ afterAll(async () => {
 });
 
 const spec = (psk: string) => ({ ssid: 'lab-devices', vlanNetwork: 'tenant-devices', keyId: `acme/${psk.slice(0, 4)}`, psk });
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as BackendError,
-  );
+const refusal = failureOf;
 
 describe('a controller with its own self-signed certificate', () => {
   it('pinned by its fingerprint (any spelling): keys land, every connection checked', async () => {
@@ -99,23 +97,6 @@ function env(extra: Record<string, string>): Record<string, string> {
   return {
     OPERATOR_TOKEN: 'op-pinning-0123456789',
     DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/none',
-    SITE_DOMAIN: 'lab.example',
-    SITE_TOKEN_KEY: Buffer.alloc(32, 3).toString('base64'),
-    SITE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-    SITE_PDNS_URL: 'http://127.0.0.1:1/api/v1',
-    SITE_PDNS_API_KEY: 'k',
-    SITE_DNS_UPDATE_SERVER: '127.0.0.1:53',
-    SITE_RECURSOR_URL: 'http://127.0.0.1:1/api/v1',
-    SITE_RECURSOR_API_KEY: 'k',
-    SITE_RECURSOR_FORWARD_TO: '127.0.0.1:53',
-    SITE_MINIO_URL: 'http://127.0.0.1:1',
-    SITE_MINIO_ACCESS_KEY: 'k',
-    SITE_MINIO_SECRET_KEY: 'secretsecret',
-    SITE_PROXMOX_URL: 'http://127.0.0.1:1/api2/json',
-    SITE_PROXMOX_TOKEN_ID: 'u@pve!t',
-    SITE_PROXMOX_TOKEN_SECRET: 's',
-    SITE_WIFI_URL: server.url,
-    SITE_WIFI_API_KEY: API_KEY,
-    ...extra,
+    ...siteEnv({ SITE_DOMAIN: 'lab.example', SITE_WIFI_URL: server.url, SITE_WIFI_API_KEY: API_KEY, ...extra }),
   };
 }

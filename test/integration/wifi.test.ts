@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { BackendError } from '../../core/backend-outcome.js';
 import { createUnifiWifiAdapter, type WifiAdapter, type WifiKeyRef } from '../../activities/wifi/unifi.js';
 import { generatePsk, isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
+import { backendError } from '../support/backend-error.js';
 
 // The wifi adapter against the UniFi simulator: what a tenant's devices notice is whether they
 // can associate with the key they were flashed with, and onto which VLAN.
@@ -22,24 +22,10 @@ async function associate(psk: string, mac = '02:00:00:00:10:01', ssid = SSID): P
   return ((await res.json()) as { vlan: number | null }).vlan;
 }
 
-async function backendError(p: Promise<unknown>): Promise<BackendError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(BackendError);
-  return e as BackendError;
-}
-
 beforeAll(async () => {
+  // On the simulator's own networks: Default, tenant-devices (VLAN 40), tenant-dev (41) and blackhole (4000).
   sim = createUnifiSimulator({
     apiKey: KEY,
-    networks: [
-      { name: 'Default', subnet: '192.168.1.1/24' },
-      { name: 'tenant-devices', vlan: 40 },
-      { name: 'tenant-dev', vlan: 41 },
-      { name: 'blackhole', vlan: 4000 },
-    ],
     wlans: [
       { ssid: SSID, network: 'tenant-devices' },
       { ssid: 'dev', network: 'tenant-dev' },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
-import { ALL_ONE, tenantObjects } from '../support/backend-objects.js';
+import { expectFillConverged, startFill } from '../support/fill.js';
 import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
@@ -88,35 +88,11 @@ describe('the registry database cut during a fill', () => {
     });
     const seen: Seen[] = [];
     const names = Array.from({ length: TENANTS }, (_, i) => `cut${i}`);
-    const finals = new Map<string, { tenant: Answer; workload: Answer; record: Answer }>();
-    let answered = 0;
-    const queue = [...names];
-    const fill = Promise.all(
-      Array.from({ length: CALLERS }, async () => {
-        for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-          const tenant = await converge(`create ${name}`, () => site.call('POST', '/v1/tenants', { body: { name } }), seen);
-          answered++;
-          const workload = await converge(
-            `workload of ${name}`,
-            () => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }),
-            seen,
-          );
-          const prefix = String(tenant.body?.network?.subnet ?? '')
-            .split('.')
-            .slice(0, 3)
-            .join('.');
-          const record = await converge(
-            `record of ${name}`,
-            () => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }),
-            seen,
-          );
-          finals.set(name, { tenant, workload, record });
-        }
-      }),
-    );
+    const filling = startFill(site, names, CALLERS, (label, send) => converge(label, send, seen));
+    const finals = filling.finals;
 
     // The cut lands in the middle: some tenants done, others in flight.
-    while (answered < 4) await new Promise((x) => setTimeout(x, 50));
+    while (filling.answered() < 4) await new Promise((x) => setTimeout(x, 50));
     const cutStart = Date.now();
     pg.setDown(true);
     // A client calling while it is away: a read and a create of a name of its own, every half second.
@@ -136,7 +112,7 @@ describe('the registry database cut during a fill', () => {
     pg.setDown(false);
     const cutEnd = Date.now();
     await probing;
-    await fill;
+    await filling.done;
 
     const statuses: Record<number, number> = {};
     for (const s of seen) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
@@ -172,33 +148,11 @@ describe('the registry database cut during a fill', () => {
       show(late),
     ).toEqual([]);
 
-    // Everything converged.
-    for (const [name, f] of finals) {
-      expect([200, 201], `${name} ${f.tenant.text}`).toContain(f.tenant.status);
-      expect([200, 201], `${name} ${f.workload.text}`).toContain(f.workload.status);
-      expect(f.record.status, `${name} ${f.record.text}`).toBe(200);
-    }
-    expect(finals.size).toBe(TENANTS);
-
-    // The registry and the backends agree, one identity per tenant, and no lease is held.
-    const rows = await site.registry.sql<{ name: string; index: number; status: string }[]>`select name, index, status from tenants order by name`;
-    expect(rows.map((r) => r.name)).toEqual([...names].sort());
-    expect(rows.every((r) => r.status === 'ready')).toBe(true);
-    expect(new Set(rows.map((r) => r.index)).size).toBe(TENANTS);
-    for (const row of rows) {
-      expect(await tenantObjects(site, row.name, row.index), row.name).toEqual(ALL_ONE);
-      const w = await site.call('GET', `/v1/tenants/${row.name}/workloads/web`);
-      expect(
-        w.body.status,
-        `${row.name}: ${JSON.stringify(seen.filter((s) => s.call.startsWith(`workload of ${row.name} `)).map((s) => [s.call, s.status, s.text.slice(0, 300)]))}`,
-      ).toBe('ready');
-      const records = (await site.call('GET', `/v1/tenants/${row.name}/records`)).body.records;
-      expect(
-        records.map((r: { name: string }) => r.name),
-        row.name,
-      ).toEqual(['www']);
-    }
-    expect(await site.registry.sql`select tenant, holder from tenant_leases`).toEqual([]);
+    // Everything converged: the registry and the backends agree, one identity per tenant, and no lease is held.
+    await expectFillConverged(site, names, finals, {
+      workloadWhy: (name) =>
+        `${name}: ${JSON.stringify(seen.filter((s) => s.call.startsWith(`workload of ${name} `)).map((s) => [s.call, s.status, s.text.slice(0, 300)]))}`,
+    });
   }, 600_000);
 
   /**

@@ -5,12 +5,12 @@
  * requestTimeout), while other clients keep being answered quickly, even with 50 slow ones open.
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SLOW_CLIENT_BOUNDS } from '../../apps/api/server.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { chunkedUpload, inChunks, sendChunked } from '../support/chunked.js';
 
 let site: TestSite;
 let acme: { api_token: string; network: { subnet: string } };
@@ -31,52 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
 });
-
-/**
- * Streams a JSON body with Transfer-Encoding: chunked past `total` bytes and never ends it: an
- * answer can only come from a server that refuses the body while it is still arriving.
- */
-function chunkedUpload(
-  method: string,
-  path: string,
-  head: string,
-  total: number,
-  token: string,
-): Promise<{ status: number | undefined; text: string; sent: number }> {
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      },
-      (res) => {
-        answered = true;
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode, text, sent });
-          req.destroy();
-        });
-      },
-    );
-    req.on('error', (err) => (answered ? undefined : reject(err)));
-    req.write(head);
-    sent = head.length;
-    const pump = () => {
-      if (answered || sent >= total) return;
-      req.write('x'.repeat(4096));
-      sent += 4096;
-      setTimeout(pump, 1);
-    };
-    pump();
-    setTimeout(() => (answered ? undefined : reject(new Error(`no answer after ${sent} bytes (request never ended)`))), 15_000);
-  });
-}
 
 describe('the 64 KB limit on chunked bodies', () => {
   const cases = [
@@ -111,7 +65,7 @@ describe('the 64 KB limit on chunked bodies', () => {
   });
 
   it.each(cases)('%s %s: 413 while the body is still arriving (operator)', async (method, path, head) => {
-    const r = await chunkedUpload(method, path, head, 70 * 1024, site.operatorToken);
+    const r = await chunkedUpload(site.url, site.operatorToken, method, path, head, 70 * 1024);
     expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
     expect(r.sent).toBeGreaterThan(64 * 1024);
     // Refused long before the 15 s give-up: the server did not wait for the end of the body.
@@ -119,7 +73,7 @@ describe('the 64 KB limit on chunked bodies', () => {
   });
 
   it.each(cases.slice(0, 2))('%s %s: 413 for the tenant itself too', async (method, path, head) => {
-    const r = await chunkedUpload(method, path, head, 70 * 1024, acme.api_token);
+    const r = await chunkedUpload(site.url, acme.api_token, method, path, head, 70 * 1024);
     expect([r.status, r.text]).toEqual([413, TOO_LARGE]);
   });
 
@@ -133,25 +87,7 @@ describe('the 64 KB limit on chunked bodies', () => {
     const address = `${acme.network.subnet.split('.').slice(0, 3).join('.')}.50`;
     // Padding whitespace is valid JSON: ~60 KB of it, in 4 KB chunks.
     const body = `{"address":${' '.repeat(60 * 1024)}"${address}"}`;
-    const r = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: '/v1/tenants/acme/records/small',
-          method: 'PUT',
-          headers: { authorization: `Bearer ${site.operatorToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (d: Buffer) => (text += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode, text }));
-        },
-      );
-      req.on('error', reject);
-      for (let i = 0; i < body.length; i += 4096) req.write(body.slice(i, i + 4096));
-      req.end();
-    });
+    const r = await sendChunked(site.url, site.operatorToken, 'PUT', '/v1/tenants/acme/records/small', inChunks(body));
     expect(r.status, r.text).toBe(200);
     expect(JSON.parse(r.text)).toMatchObject({ name: 'small', address });
   });

@@ -1,7 +1,5 @@
-import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../activities/state/sigv4.js';
-import { dataConverter } from '../../temporal/data-converter.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { type SweepResult } from '../../contracts/tenant.js';
 import { ALL_ONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';
@@ -16,10 +14,8 @@ import { runIds } from '../../contracts/ids.js';
  * changed), and a sweep afterwards repairs what was altered behind the service's back.
  */
 let site: TestSite;
-let client: Client;
 beforeAll(async () => {
   site = await startTestSite();
-  client = new Client({ connection: site.temporal, namespace: site.namespace, dataConverter: dataConverter(site.config.codecKey) });
 });
 afterAll(async () => {
   await site?.stop();
@@ -78,17 +74,17 @@ async function dashboardSignsIn(t: any): Promise<boolean> {
 }
 
 async function runSweep(): Promise<SweepResult> {
-  await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+  await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
   const before = Date.now();
-  await client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
+  await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).trigger();
   let found: { workflowId: string; runId: string } | undefined;
   await waitFor(async () => {
-    for await (const w of client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
+    for await (const w of site.client.workflow.list({ query: `WorkflowType = 'reconcileSweep'` })) {
       if (w.startTime.getTime() >= before - 1000) found = { workflowId: w.workflowId, runId: w.runId };
     }
     return found !== undefined;
   }, 30_000);
-  return (await client.workflow.getHandle(found!.workflowId, found!.runId).result()) as SweepResult;
+  return (await site.client.workflow.getHandle(found!.workflowId, found!.runId).result()) as SweepResult;
 }
 
 describe('the registry lost under ten tenants', () => {

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.js';
-import { ALL_ONE, tenantObjects } from '../support/backend-objects.js';
+import { expectFillConverged, startFill } from '../support/fill.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 
 /**
@@ -69,36 +69,12 @@ describe('the Temporal server killed and restarted during a fill', () => {
   it(`${TENANTS} tenants with a workload and a record each, ${CALLERS} callers: 503 while it is away, runs resume, everything converges with its secrets`, async () => {
     const seen: Seen[] = [];
     const names = Array.from({ length: TENANTS }, (_, i) => `tk${i}`);
-    const finals = new Map<string, { tenant: Answer; workload: Answer; record: Answer }>();
-    let answered = 0;
-    const queue = [...names];
     const began = Date.now();
-    const fill = Promise.all(
-      Array.from({ length: CALLERS }, async () => {
-        for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-          const tenant = await converge(`create ${name}`, () => site.call('POST', '/v1/tenants', { body: { name } }), seen);
-          answered++;
-          const workload = await converge(
-            `workload ${name}`,
-            () => site.call('POST', `/v1/tenants/${name}/workloads`, { body: { name: 'web', cores: 1, memory_mb: 512 } }),
-            seen,
-          );
-          const prefix = String(tenant.body?.network?.subnet ?? '')
-            .split('.')
-            .slice(0, 3)
-            .join('.');
-          const record = await converge(
-            `record ${name}`,
-            () => site.call('PUT', `/v1/tenants/${name}/records/www`, { body: { address: `${prefix}.10` } }),
-            seen,
-          );
-          finals.set(name, { tenant, workload, record });
-        }
-      }),
-    );
+    const filling = startFill(site, names, CALLERS, (label, send) => converge(label, send, seen));
+    const finals = filling.finals;
 
     // The kill lands in the middle: some tenants done, others in flight.
-    while (answered < 4) await new Promise((x) => setTimeout(x, 50));
+    while (filling.answered() < 4) await new Promise((x) => setTimeout(x, 50));
     const killedAt = Date.now();
     temporal.process.kill('SIGKILL');
     await new Promise<void>((r) =>
@@ -109,7 +85,7 @@ describe('the Temporal server killed and restarted during a fill', () => {
     // On its port again: the site's clients know only that address.
     temporal = await startDevServer({ projectRoot: root, port: temporal.port, dbFile: join(dir, 'temporal.db') });
     const backAt = Date.now();
-    await fill;
+    await filling.done;
     const convergedAt = Date.now();
 
     const statuses: Record<number, number> = {};
@@ -143,46 +119,29 @@ describe('the Temporal server killed and restarted during a fill', () => {
     expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(CALL_BOUND_MS);
     expect(away.filter((s) => s.status === 503).length, 'calls met the server away').toBeGreaterThan(0);
 
-    // Everything converged; every create's final answer carries its secrets (a lost answer was collected, not refused).
+    // Everything converged; the census: registry and backends agree, one identity and its own secrets per tenant, no lease held.
+    let objects = 0;
+    const rows = await expectFillConverged(site, names, finals, {
+      eachTenant: async (row, held) => {
+        objects += Object.keys(held).length;
+        // The token each create answered is the tenant's current one: the secrets delivered are the live ones.
+        const own = await site.call('GET', `/v1/tenants/${row.name}`, { token: finals.get(row.name)!.tenant.body.api_token });
+        expect(own.status, `${row.name} ${own.text}`).toBe(200);
+        expect(own.body.index).toBe(row.index);
+        // The histories: the tenant's create run completed (resumed after the restart where it was in flight).
+        const desc = await site.client.workflow.getHandle(`tenant-create/${row.name}`).describe();
+        expect(desc.status.name, row.name).toBe('COMPLETED');
+      },
+    });
+    // Every create's final answer carries its secrets (a lost answer was collected, not refused), each tenant its own.
     for (const [name, f] of finals) {
-      expect([200, 201], `${name} ${f.tenant.text}`).toContain(f.tenant.status);
       expect(f.tenant.body.api_token, `${name} has its token`).toEqual(expect.any(String));
       expect(f.tenant.body.dns.tsig_secret, `${name} has its tsig secret`).toEqual(expect.any(String));
-      expect([200, 201], `${name} ${f.workload.text}`).toContain(f.workload.status);
-      expect(f.record.status, `${name} ${f.record.text}`).toBe(200);
     }
-    expect(finals.size).toBe(TENANTS);
-
-    // The census: registry and backends agree, one identity and its own secrets per tenant, no lease held.
-    const rows = await site.registry.sql<{ name: string; index: number; status: string }[]>`select name, index, status from tenants order by name`;
-    expect(rows.map((r) => r.name)).toEqual([...names].sort());
-    expect(rows.every((r) => r.status === 'ready')).toBe(true);
-    expect(new Set(rows.map((r) => r.index)).size).toBe(TENANTS);
     const tenants = [...finals.values()].map((f) => f.tenant.body);
     for (const field of [(t: any) => t.api_token, (t: any) => t.dns.tsig_secret, (t: any) => t.state.secret_key]) {
       expect(new Set(tenants.map(field)).size).toBe(TENANTS);
     }
-    let objects = 0;
-    for (const row of rows) {
-      const held = await tenantObjects(site, row.name, row.index);
-      expect(held, row.name).toEqual(ALL_ONE);
-      objects += Object.keys(held).length;
-      // The token each create answered is the tenant's current one: the secrets delivered are the live ones.
-      const own = await site.call('GET', `/v1/tenants/${row.name}`, { token: finals.get(row.name)!.tenant.body.api_token });
-      expect(own.status, `${row.name} ${own.text}`).toBe(200);
-      expect(own.body.index).toBe(row.index);
-      const w = await site.call('GET', `/v1/tenants/${row.name}/workloads/web`);
-      expect(w.body.status, row.name).toBe('ready');
-      const records = (await site.call('GET', `/v1/tenants/${row.name}/records`)).body.records;
-      expect(
-        records.map((r: { name: string }) => r.name),
-        row.name,
-      ).toEqual(['www']);
-      // The histories: the tenant's create run completed (resumed after the restart where it was in flight).
-      const desc = await site.client.workflow.getHandle(`tenant-create/${row.name}`).describe();
-      expect(desc.status.name, row.name).toBe('COMPLETED');
-    }
-    expect(await site.registry.sql`select tenant, holder from tenant_leases`).toEqual([]);
     census.tenants = rows.length;
     census.objects = objects;
     console.log(summary());

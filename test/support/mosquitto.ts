@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { MqttClient } from 'mqtt';
+import { expect } from 'vitest';
 import { brokerLogin } from '../../activities/broker/login.js';
 
 export { startMosquitto, type RunningMosquitto, type MosquittoOptions } from '../../apps/lab/servers/mosquitto.js';
@@ -68,6 +69,16 @@ export async function canPublish(c: MqttClient, topic: string, message = 'probe'
     if (/not authori[sz]ed|135/i.test(String((err as Error).message ?? err))) return false;
     throw err;
   }
+}
+
+/** Whether the broker lets `c` subscribe to each filter, as `want` says: tried in order, one after another. */
+export async function expectSubscribes(c: MqttClient, want: Record<string, boolean>): Promise<void> {
+  for (const [filter, ok] of Object.entries(want)) expect(await canSubscribe(c, filter), `subscribe ${filter}`).toBe(ok);
+}
+
+/** Whether the broker accepts a publish of `c` to each topic, as `want` says: tried in order, one after another. */
+export async function expectPublishes(c: MqttClient, want: Record<string, boolean>): Promise<void> {
+  for (const [topic, ok] of Object.entries(want)) expect(await canPublish(c, topic), `publish ${topic}`).toBe(ok);
 }
 
 /** Collect what a client receives until stopped. */

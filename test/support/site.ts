@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../apps/config/env.js';
 import { createLogger } from '../../apps/api/logger.js';
 import { startApi, type RunningApi } from '../../apps/api/server.js';
@@ -245,6 +245,24 @@ export async function startTestSite(
   };
   if (opts.worker !== false) await site.startWorker();
   return site;
+}
+
+/**
+ * A site for a whole test file: started before its first test, stopped after its last. The getter
+ * answers it from then on; a file that needs no more of its own set-up says so in one line.
+ */
+export function siteForFile(opts?: Parameters<typeof startTestSite>[0], startTimeoutMs?: number): () => TestSite {
+  let site: TestSite | undefined;
+  beforeAll(async () => {
+    site = await startTestSite(opts);
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await site?.stop();
+  });
+  return () => {
+    if (!site) throw new Error('the site is not started: it is there only inside tests and hooks');
+    return site;
+  };
 }
 
 export { waitFor };

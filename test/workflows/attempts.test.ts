@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { Client, WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runs } from '../../apps/api/runs.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
-import { tenantCreate, wifiKeyRevoke, workloadCreate } from '../../workflows/index.js';
-import { attemptTenantCreate, type CreateResult } from '../../contracts/tenant.js';
-import { attemptWorkloadCreate, type WorkloadRequest } from '../../contracts/workload.js';
+import { wifiKeyRevoke } from '../../workflows/index.js';
+import { type CreateResult } from '../../contracts/tenant.js';
+import { type WorkloadRequest } from '../../contracts/workload.js';
 import { runIds } from '../../contracts/ids.js';
 import { attemptWifiKeyRevoke } from '../../contracts/wifi-key.js';
 import { waitFor } from '../support/wait-for.js';
+import { apiRuns } from '../support/workflow-calls.js';
 import { freshStubs, gate, startWorkflowEnv, stepFails, tenantCreateStubs, workloadCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 
 /**
@@ -32,14 +32,7 @@ beforeEach(() => {
   freshStubs(w);
 });
 
-const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);
-const create = (name: string) =>
-  api().attempt(
-    tenantCreate,
-    attemptTenantCreate,
-    { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name },
-    { name },
-  );
+const { api, createTenant: create, createWorkload } = apiRuns(() => w, PARKED_MS);
 const describeRun = async (id: string) => {
   const d = await w.env.client.workflow.getHandle(id).describe();
   return { runId: d.runId, status: d.status.name, outcome: d.typedSearchAttributes.get(OUTCOME), failedSteps: d.typedSearchAttributes.get(FAILED_STEPS) ?? [] };
@@ -81,13 +74,7 @@ describe('a create arriving while an attempt runs', () => {
 
 describe("a workload's calls", () => {
   const req = (cores: number): WorkloadRequest => ({ tenant: 'serial', name: 'web', cores, memoryMb: 1024, actor: 'test' });
-  const call = (r: WorkloadRequest) =>
-    api().attempt(
-      workloadCreate,
-      attemptWorkloadCreate,
-      { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant },
-      r,
-    );
+  const call = createWorkload;
 
   it('run one after another in arrival order, never interleaved; each gets its own answer', async () => {
     const order: string[] = [];

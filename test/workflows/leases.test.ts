@@ -2,12 +2,10 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runs } from '../../apps/api/runs.js';
-import { tenantCreate, workloadCreate } from '../../workflows/index.js';
-import { attemptTenantCreate } from '../../contracts/tenant.js';
-import { attemptWorkloadCreate, type WorkloadRequest } from '../../contracts/workload.js';
+import { type WorkloadRequest } from '../../contracts/workload.js';
 import { runIds } from '../../contracts/ids.js';
 import { waitFor } from '../support/wait-for.js';
+import { apiRuns } from '../support/workflow-calls.js';
 import { freshStubs, gate, type leaseTable, startWorkflowEnv, stepFails, tenantCreateStubs, type WorkflowTestEnv } from '../support/workflow-env.js';
 import type { leaseProbe } from './lease-probe.js';
 
@@ -32,14 +30,7 @@ beforeEach(() => {
   leases = freshStubs(w);
 });
 
-const api = () => runs(w.env.client, w.taskQueue, PARKED_MS);
-const create = (name: string) =>
-  api().attempt(
-    tenantCreate,
-    attemptTenantCreate,
-    { workflowId: runIds.tenantCreate(name), args: [{ name, parkedTimeoutMs: PARKED_MS }], tenant: name },
-    { name },
-  );
+const { createTenant: create, createWorkload } = apiRuns(() => w, PARKED_MS);
 const claimsOf = (tenant: string) => leases.claims.filter((c) => c.tenant === tenant);
 
 describe('a run finding its tenant held', () => {
@@ -91,13 +82,7 @@ describe('a run finding its tenant held', () => {
 
 describe('a run on a named object', () => {
   const req = (name: string): WorkloadRequest => ({ tenant: 'names', name, cores: 1, memoryMb: 1024, actor: 'test' });
-  const call = (r: WorkloadRequest) =>
-    api().attempt(
-      workloadCreate,
-      attemptWorkloadCreate,
-      { workflowId: runIds.workloadCreate(r.tenant, r.name), args: [{ tenant: r.tenant, name: r.name, parkedTimeoutMs: PARKED_MS }], tenant: r.tenant },
-      r,
-    );
+  const call = createWorkload;
 
   it('holds the tenant shared and its name alone: a held name waits, another name of the tenant goes on', async () => {
     Object.assign(w.stubs, {
