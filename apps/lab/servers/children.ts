@@ -33,6 +33,23 @@ export async function terminate(child: ChildProcess, exited: Promise<number | nu
   clearTimeout(timer);
 }
 
+/**
+ * Resolves once the child's output is read to its end (its pipes closed), or after `ms`. A child's
+ * `exit` can come before its last lines are read: a server that exits on a taken port says so in
+ * its last line (PowerDNS Recursor's "Address already in use"), and read at `exit` that line was
+ * missing, so the start was not tried on another port (`npm start` beside another clone's tests).
+ */
+export function outputRead(child: ChildProcess, ms = 2000): Promise<void> {
+  if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** What a server wrote last (stdout and stderr together, its last `chars` characters): a failed start says it. */
 export function keepOutput(child: ChildProcess, chars: number): () => string {
   let output = '';

@@ -14,7 +14,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { keepOutput, trackChild, terminate, untilReady } from './children.js';
+import { keepOutput, outputRead, trackChild, terminate, untilReady } from './children.js';
 import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 const run = promisify(execFile);
@@ -111,6 +111,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       };
     }
     await terminate(child, exited);
+    await outputRead(child);
     const why = `mosquitto did not start (${ready}): ${output().trim().split('\n').slice(-5).join(' | ')}`;
     throw ready === 'taken' || /address already in use/i.test(output()) ? new PortTaken(why) : new Error(why);
   };

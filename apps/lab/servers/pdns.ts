@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keepOutput, trackChild, terminate, untilReady } from './children.js';
+import { keepOutput, outputRead, trackChild, terminate, untilReady } from './children.js';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 export interface RunningDnsServer {
@@ -193,6 +193,7 @@ async function launch(
       };
     }
     await terminate(child, exited);
+    await outputRead(child);
     const why = `${product} did not start (${ready}): ${output().trim().split('\n').slice(-5).join(' | ')}`;
     if (dnsHeld === 'other' || /address already in use/i.test(output())) throw new PortTaken(why);
     throw new Error(why);
