@@ -5,7 +5,7 @@
  * No vitest here: `npm start` uses these too.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,7 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
     }
   }
   const apiKey = randomBytes(18).toString('base64url');
+  const sockets = await socketDir(dir, 'pdns.controlsocket');
   return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
     overridden(
       [
@@ -106,13 +107,27 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
         'daemon=no',
         'write-pid=no',
         'disable-syslog=yes',
-        `socket-dir=${join(dir, 'run')}`,
+        `socket-dir=${sockets}`,
         'security-poll-suffix=',
         'loglevel=4',
       ],
       opts.settings,
     ),
   );
+}
+
+/**
+ * Where a server's control socket goes: its own `run/`, unless that path is too long for a UNIX
+ * socket (107 bytes: `npm start` in a clone under a long folder name failed with "not a valid UNIX
+ * socket path"); then a short folder in the temporary directory, named after the server's folder
+ * so the same server finds it again.
+ */
+async function socketDir(dir: string, socket: string): Promise<string> {
+  const own = join(dir, 'run');
+  if (Buffer.byteLength(join(own, socket)) <= 100) return own;
+  const short = join(tmpdir(), `pdns-run-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}`);
+  await mkdir(short, { recursive: true, mode: 0o700 });
+  return short;
 }
 
 /** The API's web server, on loopback only: Authoritative and Recursor take the same settings. */
@@ -129,6 +144,7 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   await mkdir(apiDir, { recursive: true });
   const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
+  const sockets = await socketDir(dir, 'pdns_recursor.controlsocket');
   return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
     overridden(
       [
@@ -150,7 +166,7 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
         'disable-syslog=yes',
         'quiet=yes',
         'threads=1',
-        `socket-dir=${join(dir, 'run')}`,
+        `socket-dir=${sockets}`,
         'security-poll-suffix=',
       ],
       opts.settings,
