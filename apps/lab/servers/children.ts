@@ -1,4 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * The lab's server processes (PowerDNS, Recursor, Mosquitto): a crashed test run or lab must not
@@ -48,6 +52,19 @@ export function outputRead(child: ChildProcess, ms = 2000): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * Where a server's UNIX socket goes: `own`, unless that path is too long for a UNIX socket (107
+ * bytes: `npm start` in a clone under a long folder name failed with PowerDNS's "not a valid UNIX
+ * socket path" and Kea's too-long socket); then a short folder in the temporary directory, named
+ * after `own` so the same server finds it again.
+ */
+export async function socketDir(own: string, socket: string): Promise<string> {
+  if (Buffer.byteLength(join(own, socket)) <= 100) return own;
+  const short = join(tmpdir(), `lab-sockets-${createHash('sha256').update(own).digest('hex').slice(0, 12)}`);
+  await mkdir(short, { recursive: true, mode: 0o700 });
+  return short;
 }
 
 /** What a server wrote last (stdout and stderr together, its last `chars` characters): a failed start says it. */

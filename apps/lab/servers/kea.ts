@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { trackChild } from './children.js';
+import { socketDir, trackChild } from './children.js';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -100,9 +100,7 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   const ownDir = opts.dir === undefined;
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kea-')));
   await mkdir(dir, { recursive: true });
-  const socket = join(dir, 'dhcp4.sock');
-  // sun_path holds 107 bytes; a long dir would fail deep inside Kea with a vaguer message.
-  if (Buffer.byteLength(socket) > 100) throw new Error(`startKea: socket path too long for a unix socket: ${socket}`);
+  const socket = join(await socketDir(dir, 'dhcp4.sock'), 'dhcp4.sock');
   const configFile = join(dir, 'kea-dhcp4.json');
   const agentFile = join(dir, 'kea-ctrl-agent.json');
   // An existing config is the router's persisted state: keep it rather than the fresh subnets.

@@ -5,12 +5,12 @@
  * No vitest here: `npm start` uses these too.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keepOutput, outputRead, trackChild, terminate, untilReady } from './children.js';
+import { keepOutput, outputRead, socketDir, trackChild, terminate, untilReady } from './children.js';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 
 export interface RunningDnsServer {
@@ -84,7 +84,7 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
     }
   }
   const apiKey = randomBytes(18).toString('base64url');
-  const sockets = await socketDir(dir, 'pdns.controlsocket');
+  const sockets = await socketDir(join(dir, 'run'), 'pdns.controlsocket');
   return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
     overridden(
       [
@@ -116,20 +116,6 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
   );
 }
 
-/**
- * Where a server's control socket goes: its own `run/`, unless that path is too long for a UNIX
- * socket (107 bytes: `npm start` in a clone under a long folder name failed with "not a valid UNIX
- * socket path"); then a short folder in the temporary directory, named after the server's folder
- * so the same server finds it again.
- */
-async function socketDir(dir: string, socket: string): Promise<string> {
-  const own = join(dir, 'run');
-  if (Buffer.byteLength(join(own, socket)) <= 100) return own;
-  const short = join(tmpdir(), `pdns-run-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}`);
-  await mkdir(short, { recursive: true, mode: 0o700 });
-  return short;
-}
-
 /** The API's web server, on loopback only: Authoritative and Recursor take the same settings. */
 function webserver(port: number): string[] {
   return ['webserver=yes', 'webserver-address=127.0.0.1', `webserver-port=${port}`, 'webserver-allow-from=127.0.0.0/8,::1'];
@@ -144,7 +130,7 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   await mkdir(apiDir, { recursive: true });
   const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
-  const sockets = await socketDir(dir, 'pdns_recursor.controlsocket');
+  const sockets = await socketDir(join(dir, 'run'), 'pdns_recursor.controlsocket');
   return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
     overridden(
       [
