@@ -27,7 +27,14 @@ export async function startDirect(entry: string, env: Record<string, string>): P
   const waiting = new Map<number, { resolve: (c: DirectCreate) => void; reject: (e: Error) => void }>();
   let ready: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      // A create still waiting would wait for ever: it fails, naming the process's end.
+      for (const w of waiting.values()) w.reject(new Error(`direct steps process exited (${child.exitCode})`));
+      waiting.clear();
+      resolve();
+    }),
+  );
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const msg = JSON.parse(line) as { ready?: true; id: number; error?: string } & DirectCreate;
     if (msg.ready) return ready();

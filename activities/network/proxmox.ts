@@ -323,7 +323,9 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
 async function gather(ctx: Sdn): Promise<void> {
   const until = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms);
   while (Date.now() < until) {
-    if ((await pendingTenants(ctx)) >= ctx.lastApply.tenants) return;
+    // The count only shortens the wait: a read that fails ends it, and the apply says what is wrong.
+    const pending = await pendingTenants(ctx).catch(() => Infinity);
+    if (pending >= ctx.lastApply.tenants) return;
     await new Promise((r) => setTimeout(r, Math.min(GATHER_POLL_MS, until - Date.now())));
   }
 }
