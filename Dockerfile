@@ -12,6 +12,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
 COPY activities ./activities
+COPY backends ./backends
 COPY workflows ./workflows
 COPY contracts ./contracts
 COPY db ./db

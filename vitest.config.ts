@@ -4,7 +4,7 @@ import LongestFirst from './test/support/sequencer.js';
 export default defineConfig({
   test: {
     // Unit tests sit beside the module they test; end-to-end and reliability suites are in test/.
-    include: ['test/**/*.test.ts', '{activities,apps,cli,client,contracts,core,db,temporal,workflows}/**/*.test.ts'],
+    include: ['test/**/*.test.ts', '{activities,apps,backends,cli,client,contracts,core,db,temporal,workflows}/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/file-cpu.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],

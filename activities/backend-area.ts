@@ -1,6 +1,6 @@
 import type { SiteSettings } from '../core/site.js';
 import type { Site } from './site.js';
-import { BackendHttp } from './http.js';
+import { BackendHttp } from '../backends/http/client.js';
 
 /**
  * A backend area (`activities/<area>/area.ts`): how the site's settings bind the area's port to its

@@ -1,5 +1,5 @@
 import type { Site } from './site.js';
-import { paceBackendCalls } from './backend-pace.js';
+import { paceBackendCalls } from '../backends/http/pace.js';
 import type { BackendArea, Probe } from './backend-area.js';
 import { brokerArea } from './broker/area.js';
 import { certificatesArea } from './certificates/area.js';

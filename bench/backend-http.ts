@@ -8,11 +8,11 @@ import { pathToFileURL } from 'node:url';
  * The backend transport's own CPU per call, apart from the fill: `npx tsx bench/backend-http.ts
  * [path/to/http.ts] [calls]` sends GETs and PUTs through BackendHttp, one at a time and 8 at once,
  * to a node:http server in another process, and prints this process's CPU per call. The path lets
- * another version of activities/http.ts (a checkout of an earlier commit) be measured beside it.
+ * another version of backends/http/client.ts (a checkout of an earlier commit) be measured beside it.
  */
-const impl = resolve(process.argv[2] ?? 'activities/http.ts');
+const impl = resolve(process.argv[2] ?? 'backends/http/client.ts');
 const calls = Number(process.argv[3] ?? 4000);
-const { BackendHttp } = (await import(pathToFileURL(impl).href)) as typeof import('../activities/http.js');
+const { BackendHttp } = (await import(pathToFileURL(impl).href)) as typeof import('../backends/http/client.js');
 
 const serverFile = join(tmpdir(), `backend-http-bench-${process.pid}.mjs`);
 writeFileSync(

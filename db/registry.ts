@@ -38,7 +38,7 @@ export class Registry {
   /**
    * The registry on a connection of its own, apart from the pool: for a write that must commit at
    * once while its caller holds a pooled connection in a transaction that waits on locks (the SDN
-   * lock tokens, activities/network/sdn-lock.ts). From the pool, it could wait for a connection
+   * lock tokens, backends/proxmox/sdn-lock.ts). From the pool, it could wait for a connection
    * that every waiter holds. Connected on first use.
    */
   readonly ownConnection: Db;

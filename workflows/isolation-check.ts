@@ -56,7 +56,7 @@ export async function isolationCheck(): Promise<IsolationCheckResult> {
       [a, b],
       [b, a],
     ] as [CanaryName, CanaryName][]) {
-      // One probe at a time, each call paced by the site's bound on calls per backend (activities/backend-pace.ts).
+      // One probe at a time, each call paced by the site's bound on calls per backend (backends/http/pace.ts).
       probes.push(await probe(backend, credentialOf, objectOf));
     }
   }

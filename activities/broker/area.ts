@@ -1,9 +1,9 @@
 import { brokerSettings } from './settings.js';
-import type { BrokerAdapter } from './dynsec.js';
+import type { BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { type BackendArea, probe } from '../backend-area.js';
-import { createDynsecAdapter } from './dynsec.js';
-import { createDynsecControl } from './dynsec-control.js';
+import { createDynsecAdapter } from '../../backends/mosquitto/dynsec.js';
+import { createDynsecControl } from '../../backends/mosquitto/dynsec-control.js';
 
 /** Mosquitto's dynamic security plugin: the tenants' broker accounts. */
 export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof brokerSettings> = {

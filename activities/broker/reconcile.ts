@@ -5,7 +5,7 @@ import { leftAlone, mayCorrect, mayPrune, type Life } from '../../core/object-li
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
-import { accountDrift, type BrokerAdapter } from './dynsec.js';
+import { accountDrift, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
 import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 
 /**

@@ -5,7 +5,7 @@
  * Subject, attributes and requested extensions are ignored.
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { crypto, fromPem, x509 } from './x509.js';
+import { crypto, fromPem, x509 } from '../../core/x509.js';
 import type { CsrInspection, KeyType } from '../../core/certificate-issuer.js';
 
 export interface CsrKey {

@@ -12,7 +12,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import { CertificateRequestRefused, type CertificateIssuer, type IssuedCertificate, type IssueRequest } from '../../core/certificate-issuer.js';
 import { readCsr, inspectCsr } from './csr.js';
 import { certificateDnsNames, certificateNameReason, namesReason, tenantZone } from '../../core/names/certificate-labels.js';
-import { SERVER_AUTH, crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509, type Signer } from './x509.js';
+import { SERVER_AUTH, crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509, type Signer } from '../../core/x509.js';
 
 export interface IssuerOptions {
   /** The issuing CA's certificate (a root, or an intermediate). */

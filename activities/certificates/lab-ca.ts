@@ -4,7 +4,7 @@
  * are exactly what createIssuer() takes, and the root is what clients trust.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509 } from './x509.js';
+import { crypto, keyIdentifier, nameWithCommonName, randomSerial, signerOf, toPem, x509 } from '../../core/x509.js';
 
 export interface LabCaOptions {
   keyType?: 'rsa' | 'ec';

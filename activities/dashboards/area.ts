@@ -4,8 +4,8 @@ import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../site.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
-import { logDataSourceType } from './datasources.js';
-import { createGrafanaAdapter } from './grafana.js';
+import { logDataSourceType } from '../../backends/grafana/datasources.js';
+import { createGrafanaAdapter } from '../../backends/grafana/grafana.js';
 
 /** The pre-0.13 id of the VictoriaLogs data source plugin. */
 const PRE_013_LOG_PLUGIN = 'victorialogs-datasource';

@@ -1,7 +1,7 @@
 import { updateTenant } from '../../db/queries/tenants.js';
 import { seal } from '../../db/seal.js';
 import type { StepModule, TenantStepContext } from '../tenant-step-module.js';
-import { newDashboardPassword } from '../tenant/secrets.js';
+import { newDashboardPassword } from '../secrets.js';
 import { dashboardUsername } from '../../core/tenant-view.js';
 
 /**

@@ -18,7 +18,7 @@ import type { ReleaseResult, ReserveInput } from '../../contracts/device-address
 import { chooseAddress, inRange, type AddressChoice } from '../../core/address-ranges.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { taggedWithStep, backendActivity } from './backend.js';
+import { taggedWithStep, backendActivity } from '../backend-activity.js';
 import { ensureDeviceAddress, removeDeviceAddress, type DeviceAddressPart } from './addresses.js';
 import { isServed, rangeOf, unservedReason } from '../../core/trust-class.js';
 import type { DeviceAddressView } from '../../core/views/device.js';

@@ -2,10 +2,10 @@ import { deleteDeviceAddress, getDeviceAddress, listDeviceAddresses, type Device
 import { LOCK_SPACE, withLocks, type Tx } from '../../db/queries/locks.js';
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
 import { committers, GroupCommit } from '../group-commit.js';
-import type { DeviceAddressAdapter, ReservationChange } from './address-adapter.js';
+import type { DeviceAddressAdapter, ReservationChange } from '../../backends/kea/address-adapter.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { taggedWithStep } from './backend.js';
+import { taggedWithStep } from '../backend-activity.js';
 import { leftAlone, mayCorrect } from '../../core/object-life.js';
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';

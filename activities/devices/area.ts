@@ -1,8 +1,8 @@
 import { dhcpSettings } from './settings.js';
-import type { DeviceAddressAdapter } from './address-adapter.js';
+import type { DeviceAddressAdapter } from '../../backends/kea/address-adapter.js';
 import type { BackendArea } from '../backend-area.js';
-import { createKeaAdapter } from './kea.js';
-import { onEveryServer } from './kea-servers.js';
+import { createKeaAdapter } from '../../backends/kea/kea.js';
+import { onEveryServer } from '../../backends/kea/kea-servers.js';
 import { keaProbes } from './check.js';
 
 /** Kea DHCPv4: the devices' fixed addresses as reservations on the device network, on each server of an HA pair. */

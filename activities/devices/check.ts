@@ -2,7 +2,7 @@ import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../site.js';
 import { trustClassRangeProblems } from '../../core/site-problems.js';
 import { jsonApi, probe, type Probe } from '../backend-area.js';
-import { keaConfigWriteProblem } from './kea.js';
+import { keaConfigWriteProblem } from '../../backends/kea/kea.js';
 
 /**
  * `--check-backends` for Kea DHCPv4, one line per server the service writes (SITE_DHCP_URL and

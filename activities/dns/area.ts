@@ -1,7 +1,7 @@
 import { dnsSettings } from './settings.js';
 import type { DnsPort } from './port.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
-import { createPowerDnsAdapter } from './powerdns.js';
+import { createPowerDnsAdapter } from '../../backends/powerdns/powerdns.js';
 import { checkPowerDns } from './check.js';
 
 /** PowerDNS Authoritative: the tenants' zones, TSIG keys and published names. */

@@ -7,8 +7,8 @@
 import { BlockList, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { BackendHttp } from '../http.js';
-import { normalizeTarget } from '../resolver/targets.js';
+import type { BackendHttp } from '../../backends/http/client.js';
+import { normalizeTarget } from '../../backends/recursor/targets.js';
 import { hostOf } from './settings.js';
 
 const PRODUCT = 'powerdns';
@@ -39,7 +39,7 @@ export async function checkPowerDns(api: BackendHttp, site: PowerDnsSiteSettings
   return `PowerDNS Authoritative ${server.version ?? '(version not given)'}; RFC 2136 updates on${secondaries}`;
 }
 
-/** Tenants publish their own names with TSIG-signed updates (activities/dns/powerdns.ts). */
+/** Tenants publish their own names with TSIG-signed updates (backends/powerdns/powerdns.ts). */
 function updateProblems(config: Map<string, string>): string[] {
   const problems: string[] = [];
   if (config.get('dnsupdate') !== 'yes') {

@@ -1,5 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
-import type { DnsAdapter } from './powerdns.js';
+import type { DnsAdapter } from '../../backends/powerdns/powerdns.js';
 
 /** What the tenant steps and the published names need of the authoritative DNS server (PowerDNS). */
 export interface DnsPort extends Pick<DnsAdapter, 'ensureRecord' | 'removeRecord' | 'listRecords' | 'planRecords'> {

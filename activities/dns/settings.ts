@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { siteSettings } from '../../core/site.js';
 import { caFile, list, url } from '../../core/site-variables.js';
-import { normalizeTarget } from '../resolver/targets.js';
-import { absoluteName } from './names.js';
+import { normalizeTarget } from '../../backends/recursor/targets.js';
+import { absoluteName } from '../../backends/powerdns/names.js';
 
 /** `ip` or `ip:port` (`[ipv6]:port`) each, as PowerDNS's also-notify takes them; port 53 when left out. */
 const secondaries = list.transform((items, ctx) =>

@@ -1,8 +1,8 @@
 import { proxmoxSettings } from './settings.js';
-import type { HypervisorAdapter } from './proxmox.js';
+import type { HypervisorAdapter } from '../../backends/proxmox/qemu.js';
 import { type BackendArea, probe } from '../backend-area.js';
-import { PveApi } from '../network/pve-api.js';
-import { createProxmoxHypervisorAdapter } from './proxmox.js';
+import { PveApi } from '../../backends/proxmox/pve-api.js';
+import { createProxmoxHypervisorAdapter } from '../../backends/proxmox/qemu.js';
 
 /** Proxmox VE guests: the tenants' workloads. */
 export const hypervisorArea: BackendArea<'hypervisor', HypervisorAdapter, typeof proxmoxSettings> = {

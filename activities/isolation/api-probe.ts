@@ -1,6 +1,6 @@
 import { CANARY_OBJECT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import type { ActivityDeps } from '../deps.js';
 import { canaryWifiClassesAt } from './canaries.js';
 import { canaryCredentials } from './credentials.js';

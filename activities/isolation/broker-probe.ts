@@ -1,8 +1,8 @@
 import { CANARY_BROKER_ACCOUNT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import type { ActivityDeps } from '../deps.js';
-import { paced } from '../backend-pace.js';
-import { brokerLogin } from '../broker/login.js';
+import { paced } from '../../backends/http/pace.js';
+import { brokerLogin } from '../../backends/mosquitto/login.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 

@@ -14,7 +14,7 @@ import { runsOfObjects } from '../../db/queries/object-runs.js';
 import { getRecord } from '../../db/queries/records.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
 import { getWifiKey } from '../../db/queries/wifi-keys.js';
-import { crypto, x509 } from '../certificates/x509.js';
+import { crypto, x509 } from '../../core/x509.js';
 import type { ActivityDeps } from '../deps.js';
 import { CANARY_ACTOR, deliver } from './deliver.js';
 

@@ -1,7 +1,7 @@
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { dashboardUsername } from '../../core/tenant-view.js';
 import { getTenantRow } from '../../db/queries/tenants.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import type { ActivityDeps } from '../deps.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';

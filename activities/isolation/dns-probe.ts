@@ -1,8 +1,8 @@
 import { CANARY_OBJECT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
-import { sendUpdate, type TsigKey } from '../dns/rfc2136.js';
+import { sendUpdate, type TsigKey } from '../../backends/powerdns/rfc2136.js';
 import type { ActivityDeps } from '../deps.js';
-import { paced } from '../backend-pace.js';
+import { paced } from '../../backends/http/pace.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { LOG_SELECT_HEADER } from '../../core/tenant-view.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import type { ActivityDeps } from '../deps.js';
 import { canaryCredentials, type CanaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';

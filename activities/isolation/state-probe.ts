@@ -1,7 +1,7 @@
 import { CANARY_PROBE_LABEL } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
-import { BackendHttp } from '../http.js';
-import { signRequest } from '../state/sigv4.js';
+import { BackendHttp } from '../../backends/http/client.js';
+import { signRequest } from '../../backends/minio/sigv4.js';
 import type { ActivityDeps } from '../deps.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict, type Attempt } from './verdict.js';

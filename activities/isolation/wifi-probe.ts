@@ -4,7 +4,7 @@ import { wifiOf } from '../../core/trust-class.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { getWifiKey } from '../../db/queries/wifi-keys.js';
 import { open } from '../../db/seal.js';
-import type { WifiPlace } from '../wifi/adapter.js';
+import type { WifiPlace } from '../../backends/unifi/adapter.js';
 import type { ActivityDeps } from '../deps.js';
 import { verdict, type Attempt } from './verdict.js';
 

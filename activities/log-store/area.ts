@@ -1,7 +1,7 @@
 import { logStoreSettings } from './settings.js';
 import type { LogStorePort } from './port.js';
 import { type BackendArea, probe } from '../backend-area.js';
-import { createLogStoreAdapter } from './caddy.js';
+import { createLogStoreAdapter } from '../../backends/caddy/caddy.js';
 import { checkGateway } from './check.js';
 
 /** The log store's Caddy gateway: each tenant's ingest and read routes. */

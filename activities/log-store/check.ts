@@ -6,7 +6,7 @@
  * config with the running one and, when they are equal, neither reloads nor autosaves.
  */
 import { BackendError } from '../../core/backend-outcome.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 
 const PRODUCT = 'caddy';
 const ORIGIN_FIX =

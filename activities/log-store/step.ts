@@ -4,7 +4,7 @@ import type { Db } from '../../db/registry.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { seal } from '../../db/seal.js';
 import type { StepModule, TenantStepContext } from '../tenant-step-module.js';
-import { newLogToken } from '../tenant/secrets.js';
+import { newLogToken } from '../secrets.js';
 
 /**
  * The tenant's log tokens: the registry's; or, when it holds none (a restore after the registry

@@ -1,6 +1,6 @@
 import type { NetworkPort } from './port.js';
 import type { BackendArea } from '../backend-area.js';
-import { createProxmoxNetworkAdapter } from './proxmox.js';
+import { createProxmoxNetworkAdapter } from '../../backends/proxmox/sdn.js';
 import { sdnProbe } from './check.js';
 
 /** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes the guests' side). */

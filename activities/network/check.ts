@@ -1,9 +1,9 @@
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../site.js';
 import { probe, type Probe } from '../backend-area.js';
-import { PveApi } from './pve-api.js';
-import { foreignPending, foreignPendingProblem } from './pending.js';
-import type { SdnObject } from './proxmox.js';
+import { PveApi } from '../../backends/proxmox/pve-api.js';
+import { foreignPending, foreignPendingProblem } from '../../backends/proxmox/sdn-pending.js';
+import type { SdnObject } from '../../backends/proxmox/sdn.js';
 
 /**
  * `--check-backends` for the fabric (Proxmox VE SDN): what every tenant create needs of it, and

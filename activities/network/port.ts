@@ -1,5 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
-import type { NetworkAdapter } from './proxmox.js';
+import type { NetworkAdapter } from '../../backends/proxmox/sdn.js';
 
 /** What the tenant steps need of the fabric (Proxmox VE SDN): the tenant's zone, VNet and subnet. */
 export interface NetworkPort extends Pick<NetworkAdapter, 'stage' | 'settle'> {

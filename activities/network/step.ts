@@ -5,7 +5,7 @@ import type { StepModule } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
 import { forgetSdnLockToken, lostSdnLockTakes, recordSdnLockTake, sdnLockTakeAnswered, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
-import { newTakeMarker, type SdnLockTokens } from './sdn-lock.js';
+import { newTakeMarker, type SdnLockTokens } from '../../backends/proxmox/sdn-lock.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;

@@ -1,4 +1,4 @@
-import { ipv4Octets } from '../dns/names.js';
+import { ipv4Octets } from '../../backends/powerdns/names.js';
 
 /**
  * What a record may point at (spec: Record): a host address of the tenant's own /24, which is

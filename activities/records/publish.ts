@@ -1,6 +1,6 @@
-import { absoluteName, ptrName } from '../dns/names.js';
+import { absoluteName, ptrName } from '../../backends/powerdns/names.js';
 import { outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
-import type { RecordSpec } from '../dns/powerdns.js';
+import type { RecordSpec } from '../../backends/powerdns/powerdns.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { listRecords, type RecordRow } from '../../db/queries/records.js';

@@ -2,7 +2,7 @@ import { resolverSettings } from './settings.js';
 import type { ResolverPort } from './port.js';
 import { outcomeOf } from '../../core/backend-outcome.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
-import { createRecursorAdapter } from './recursor.js';
+import { createRecursorAdapter } from '../../backends/recursor/recursor.js';
 import { checkRecursor } from './check.js';
 
 /** PowerDNS Recursor: the site resolver's forwards of each tenant's zones. */

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { BackendError } from '../../core/backend-outcome.js';
-import type { BackendHttp } from '../http.js';
+import type { BackendHttp } from '../../backends/http/client.js';
 
 const PRODUCT = 'recursor';
 export const CHECK_FORWARD = 'svc-provisioning-check.invalid.';

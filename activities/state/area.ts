@@ -1,9 +1,9 @@
 import { stateSettings } from './settings.js';
 import type { StatePort } from './port.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import { type BackendArea, probe } from '../backend-area.js';
-import { createMinioStateAdapter } from './minio.js';
-import { signRequest } from './sigv4.js';
+import { createMinioStateAdapter } from '../../backends/minio/minio.js';
+import { signRequest } from '../../backends/minio/sigv4.js';
 
 /** MinIO: each tenant's state-store user and its policy on the state bucket. */
 export const stateArea: BackendArea<'state', StatePort, typeof stateSettings> = {

@@ -8,7 +8,7 @@ import { createStepsFor } from '../tenant-steps.js';
 import { mintTenantToken, REVOKED_TOKEN_REFUSAL, tokenHash } from '../../core/credentials/api-token.js';
 import type { ActivityDeps } from '../deps.js';
 import { chooseIndex } from '../../core/identity.js';
-import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from './secrets.js';
+import { newDashboardPassword, newLogToken, newStateSecret, newTsigSecret } from '../secrets.js';
 import { holdsDeviceAddresses } from '../../db/queries/device-addresses.js';
 import { LOCK_SPACE, withLocks } from '../../db/queries/locks.js';
 import type { Db } from '../../db/registry.js';

@@ -1,5 +1,5 @@
 import { wifiSettings } from './settings.js';
-import type { WifiAdapter } from './adapter.js';
+import type { WifiAdapter } from '../../backends/unifi/adapter.js';
 import type { BackendArea } from '../backend-area.js';
 import { siteWifiController } from './site-controller.js';
 import { unifiProbe } from './check.js';

@@ -1,7 +1,7 @@
 import { BackendError } from '../../core/backend-outcome.js';
 import type { Site } from '../site.js';
 import { jsonApi, probe } from '../backend-area.js';
-import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiSession } from './unifi-session.js';
+import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiSession } from '../../backends/unifi/unifi-session.js';
 
 /**
  * `--check-backends` for the wireless controller: the credential opens the site's WLANs, every WLAN

@@ -17,11 +17,11 @@ import {
 } from '../../db/queries/wifi-keys.js';
 import { open, openValue } from '../../db/seal.js';
 import type { AdmissionKeyInput, IssueKeyInput } from '../../contracts/wifi-key.js';
-import { taggedWithStep, backendActivity } from '../devices/backend.js';
+import { taggedWithStep, backendActivity } from '../backend-activity.js';
 import { isServed, unservedReason, wifiOf } from '../../core/trust-class.js';
 import type { ActivityDeps } from '../deps.js';
 import { BackendError, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
-import type { WifiAdapter, WifiChange, WifiKeyRef, WifiKeySpec } from './adapter.js';
+import type { WifiAdapter, WifiChange, WifiKeyRef, WifiKeySpec } from '../../backends/unifi/adapter.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import { generatePsk, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { ADMISSION_CLASS, ADMISSION_KEY, wifiKeyId, type SealedWifiKey } from '../../core/views/wifi-key.js';

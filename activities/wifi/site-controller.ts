@@ -1,5 +1,5 @@
-import type { WifiController } from './adapter.js';
-import { unifiController, type UnifiWifiOptions } from './unifi.js';
+import type { WifiController } from '../../backends/unifi/adapter.js';
+import { unifiController, type UnifiWifiOptions } from '../../backends/unifi/unifi.js';
 
 /**
  * The wireless controller a site runs: UniFi Network at every site today (docs/decisions.md,

@@ -1,6 +1,6 @@
 /**
  * The oldest Node the service runs on: 24.7 brought `node:crypto`'s argon2, which seals MinIO's
- * admin bodies (activities/state/madmin-crypto.ts). package.json's `engines` says the same
+ * admin bodies (backends/minio/madmin-crypto.ts). package.json's `engines` says the same
  * (node-floor.test.ts holds the two together).
  */
 export const NODE_FLOOR = '24.7.0';

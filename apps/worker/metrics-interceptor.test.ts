@@ -5,7 +5,7 @@ import type { ActivityExecuteInput } from '@temporalio/worker';
 import { endsRun, failedStepOf, outcomeOfObjects, stepMetricsInterceptor, stepOfActivity, stepsOfReport, successOf } from './metrics-interceptor.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { summarizeSweep } from './sweep-metrics-workflow-interceptor.js';
-import { resultOfError, resultOfStatus } from '../../activities/backend-telemetry.js';
+import { resultOfError, resultOfStatus } from '../../backends/http/telemetry.js';
 
 describe('which activity runs which step', () => {
   it.each([

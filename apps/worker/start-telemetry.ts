@@ -10,7 +10,7 @@
 import { Context } from '@temporalio/activity';
 import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { onSomePort, PortTaken } from '../../core/listen-port.js';
-import { observeBackendCalls } from '../../activities/backend-telemetry.js';
+import { observeBackendCalls } from '../../backends/http/telemetry.js';
 import { STEP_ACTIVITY_TYPES } from '../../core/step-table.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';

@@ -22,7 +22,7 @@ export async function sdnLockTokensHeld(db: Db): Promise<string[]> {
   ).map((r) => r.token);
 }
 
-/** A take about to be asked, on record under its marker (activities/network/sdn-lock.ts). */
+/** A take about to be asked, on record under its marker (backends/proxmox/sdn-lock.ts). */
 export async function recordSdnLockTake(db: Db, marker: string): Promise<void> {
   await db.insert(sdnLockTokens).values({ token: marker });
 }

@@ -11,7 +11,7 @@ import { importCycles, moduleFiles, runtimeGraph } from '../support/import-cycle
  * Type-only imports do not count: they are gone from the JavaScript that runs.
  */
 const root = join(import.meta.dirname, '..', '..');
-const PRODUCTION = ['activities', 'apps', 'cli', 'client', 'contracts', 'core', 'db', 'scripts', 'temporal', 'workflows'];
+const PRODUCTION = ['activities', 'apps', 'backends', 'cli', 'client', 'contracts', 'core', 'db', 'scripts', 'temporal', 'workflows'];
 
 describe('runtime import cycles', () => {
   it('the production modules have none', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { MqttClient } from 'mqtt';
-import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
+import { createDynsecAdapter, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { createTenant, expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND } from '../support/lab-calls.js';
 import {

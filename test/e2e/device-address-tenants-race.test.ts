@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';

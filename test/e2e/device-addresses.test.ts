@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { OUTCOME } from '../../core/search-attributes.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';

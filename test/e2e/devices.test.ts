@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectTenantScopedReads } from '../support/lab-calls.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
-import { ptrName } from '../../activities/dns/names.js';
+import { createDynsecAdapter, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
+import { ptrName } from '../../backends/powerdns/names.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { canConnect, pausingBroker, sleep } from '../support/mosquitto.js';
 import { seededPrng } from '../support/prng.js';

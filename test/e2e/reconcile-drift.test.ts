@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createDynsecAdapter, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { LAB_TRUST_CLASSES } from '../../apps/lab/backends.js';
 import { serveApp } from '../../apps/lab/simulators/serve.js';
 import { activityResults, retriedActivities } from '../support/history.js';

@@ -3,11 +3,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { BackendError } from '../../core/backend-outcome.js';
 import { failureOf } from '../support/backend-error.js';
-import { BackendHttp } from '../../activities/http.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import { createPrivateCa } from '../support/private-ca.js';
 
 /**
- * The transport every backend adapter shares (activities/http.ts, undici underneath), against raw
+ * The transport every backend adapter shares (backends/http/client.ts, undici underneath), against raw
  * TCP servers that misbehave the way real backends do: one that never answers, one that stops in
  * the middle of its body, one that closes a kept connection just as a request arrives on it.
  */

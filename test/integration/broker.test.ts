@@ -9,8 +9,8 @@ import { createServer } from 'node:net';
 import { BackendError } from '../../core/backend-outcome.js';
 import { absolutePatterns } from '../../core/names/broker-patterns.js';
 import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
-import { createDynsecAdapter, type BrokerAdapter } from '../../activities/broker/dynsec.js';
-import { createDynsecControl, type DynsecControl } from '../../activities/broker/dynsec-control.js';
+import { createDynsecAdapter, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
+import { createDynsecControl, type DynsecControl } from '../../backends/mosquitto/dynsec-control.js';
 import {
   startMosquitto,
   connectAs,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
-import { createPowerDnsAdapter } from '../../activities/dns/powerdns.js';
-import { tenantDnsNames } from '../../activities/dns/names.js';
+import { createPowerDnsAdapter } from '../../backends/powerdns/powerdns.js';
+import { tenantDnsNames } from '../../backends/powerdns/names.js';
 import { runCheckBackends } from '../support/check-backends.js';
 import { nsupdate, startPowerDns, startRecursor, type RunningDnsServer } from '../support/pdns.js';
 import { startCaddy } from '../../apps/lab/servers/caddy.js';

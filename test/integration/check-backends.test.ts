@@ -4,7 +4,7 @@ import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 import { createGrafanaSimulator } from '../../apps/lab/simulators/grafana/index.js';
-import { createKeaAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter } from '../../backends/kea/kea.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { mkdir, rename, rm } from 'node:fs/promises';

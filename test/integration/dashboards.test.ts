@@ -2,9 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createGrafanaSimulator, type GrafanaState } from '../../apps/lab/simulators/grafana/index.js';
-import { createGrafanaAdapter, type DashboardsAdapter, type DashboardsSpec } from '../../activities/dashboards/grafana.js';
+import { createGrafanaAdapter, type DashboardsAdapter, type DashboardsSpec } from '../../backends/grafana/grafana.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import { newDashboardPassword } from '../../activities/dashboards/password.js';
+import { newDashboardPassword } from '../../backends/grafana/password.js';
 import { defaultDatasourceUids } from '../support/grafana.js';
 
 // The dashboards adapter against the Grafana simulator: one org per tenant, a login that is an

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
 import { startKeaSocketFront, type KeaSocketFront } from '../support/kea-socket-front.js';
 import { backendError } from '../support/backend-error.js';

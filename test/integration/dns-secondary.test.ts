@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createPowerDnsAdapter, type DnsAdapter, type TenantZoneSpec } from '../../activities/dns/powerdns.js';
-import { tenantDnsNames } from '../../activities/dns/names.js';
-import { BackendHttp } from '../../activities/http.js';
+import { createPowerDnsAdapter, type DnsAdapter, type TenantZoneSpec } from '../../backends/powerdns/powerdns.js';
+import { tenantDnsNames } from '../../backends/powerdns/names.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import { dig, nsupdate, startPowerDns, type RunningDnsServer } from '../support/pdns.js';
 import { waitFor } from '../support/wait-for.js';
 import { checkPowerDns } from '../../activities/dns/check.js';

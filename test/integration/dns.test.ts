@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createPowerDnsAdapter, type DnsAdapter, type TenantZoneSpec } from '../../activities/dns/powerdns.js';
-import { ptrName, tenantDnsNames } from '../../activities/dns/names.js';
-import { BackendHttp } from '../../activities/http.js';
+import { createPowerDnsAdapter, type DnsAdapter, type TenantZoneSpec } from '../../backends/powerdns/powerdns.js';
+import { ptrName, tenantDnsNames } from '../../backends/powerdns/names.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import { dig, nsupdate, startPowerDns, type RunningDnsServer } from '../support/pdns.js';
 
 const SITE = { siteDomain: 'lab.example', supernet: '10.128.0.0/16' };

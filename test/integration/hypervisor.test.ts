@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Hono } from 'hono';
 import { BackendError } from '../../core/backend-outcome.js';
-import { workloadIdentity } from '../../activities/hypervisor/identity.js';
-import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../activities/hypervisor/proxmox.js';
+import { workloadIdentity } from '../../core/workload-identity.js';
+import { createProxmoxHypervisorAdapter, type HypervisorAdapter, type VmSpec } from '../../backends/proxmox/qemu.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { labNetworkAdapter, twoNodeProxmoxSimulator } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';

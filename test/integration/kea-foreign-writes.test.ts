@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
-import { createKeaAdapter, type DeviceAddressAdapter } from '../../activities/devices/kea.js';
+import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
 import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-proxy.js';
 import { startKeaSocketFront } from '../support/kea-socket-front.js';

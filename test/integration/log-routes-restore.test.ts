@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startLogGateway, type RunningLogGateway } from '../../apps/lab/servers/log-gateway.js';
-import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../activities/log-store/caddy.js';
+import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../backends/caddy/caddy.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { fresh } from '../support/fresh-http.js';
 

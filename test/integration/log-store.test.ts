@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { startLogGateway, type RunningLogGateway } from '../../apps/lab/servers/log-gateway.js';
-import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../activities/log-store/caddy.js';
-import { selectHeaderName } from '../../activities/log-store/routes.js';
+import { createLogStoreAdapter, type LogStoreAdapter, type LogStoreSpec } from '../../backends/caddy/caddy.js';
+import { selectHeaderName } from '../../backends/caddy/routes.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { fresh } from '../support/fresh-http.js';
 import { logStoreStep } from '../../activities/log-store/step.js';

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { addUserBody } from '../../activities/state/minio.js';
-import { DerivedKeys, MADMIN_ARGON2ID_AES_GCM, SIO_BUF_SIZE, decryptData, encryptData } from '../../activities/state/madmin-crypto.js';
+import { addUserBody } from '../../backends/minio/minio.js';
+import { DerivedKeys, MADMIN_ARGON2ID_AES_GCM, SIO_BUF_SIZE, decryptData, encryptData } from '../../backends/minio/madmin-crypto.js';
 
 /**
  * Issue 45 item 4: the admin bodies the MinIO adapter sends are checked against an implementation

@@ -5,7 +5,7 @@ import * as schema from '../../db/schema/index.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
 import { recordSdnLockTake, recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
-import { LOST_TAKE_MS, newTakeMarker } from '../../activities/network/sdn-lock.js';
+import { LOST_TAKE_MS, newTakeMarker } from '../../backends/proxmox/sdn-lock.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { networkStep } from '../../activities/network/step.js';

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { ALONE, createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../activities/network/proxmox.js';
-import { memoryLockTokens } from '../../activities/network/sdn-lock.js';
+import { ALONE, createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../backends/proxmox/sdn.js';
+import { memoryLockTokens } from '../../backends/proxmox/sdn-lock.js';
 import { labNetworkAdapter } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator, type ProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
-import { PveApi } from '../../activities/network/pve-api.js';
+import { PveApi } from '../../backends/proxmox/pve-api.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createProxmoxSimulator } from '../../apps/lab/simulators/proxmox/index.js';
 

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createPowerDnsAdapter, type TenantZoneSpec } from '../../activities/dns/powerdns.js';
-import { createRecursorAdapter, type ResolverAdapter } from '../../activities/resolver/recursor.js';
-import { ptrName, tenantDnsNames } from '../../activities/dns/names.js';
-import { BackendHttp } from '../../activities/http.js';
+import { createPowerDnsAdapter, type TenantZoneSpec } from '../../backends/powerdns/powerdns.js';
+import { createRecursorAdapter, type ResolverAdapter } from '../../backends/recursor/recursor.js';
+import { ptrName, tenantDnsNames } from '../../backends/powerdns/names.js';
+import { BackendHttp } from '../../backends/http/client.js';
 import { dig, startPowerDns, startRecursor, type RunningDnsServer } from '../support/pdns.js';
 
 /**

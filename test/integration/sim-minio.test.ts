@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
-import { decryptData, encryptData, isEncrypted } from '../../activities/state/madmin-crypto.js';
-import { signRequest, type SigV4Credentials } from '../../activities/state/sigv4.js';
+import { decryptData, encryptData, isEncrypted } from '../../backends/minio/madmin-crypto.js';
+import { signRequest, type SigV4Credentials } from '../../backends/minio/sigv4.js';
 
 // Fidelity of the MinIO simulator to MinIO's wire format: SigV4 refusals, the admin API's JSON
 // errors and madmin-encrypted bodies, S3's XML errors and policy enforcement.

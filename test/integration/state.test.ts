@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
-import { createMinioStateAdapter, type StateAdapter, type StateSpec } from '../../activities/state/minio.js';
+import { createMinioStateAdapter, type StateAdapter, type StateSpec } from '../../backends/minio/minio.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import { signRequest, type SigV4Credentials } from '../../activities/state/sigv4.js';
+import { signRequest, type SigV4Credentials } from '../../backends/minio/sigv4.js';
 
 // The state adapter against the MinIO simulator: what a tenant notices is whether its own
 // credentials can read and write its prefix, and nothing else, after every ensure.

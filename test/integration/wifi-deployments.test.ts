@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import { generatePsk } from '../../core/credentials/wifi-psk.js';
-import { createUnifiWifiAdapter, type UnifiDeployment } from '../../activities/wifi/unifi.js';
+import { createUnifiWifiAdapter, type UnifiDeployment } from '../../backends/unifi/unifi.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';
 

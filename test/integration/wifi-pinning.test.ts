@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { BackendError } from '../../core/backend-outcome.js';
 import { failureOf } from '../support/backend-error.js';
 import { generatePsk } from '../../core/credentials/wifi-psk.js';
-import { createUnifiWifiAdapter } from '../../activities/wifi/unifi.js';
+import { createUnifiWifiAdapter } from '../../backends/unifi/unifi.js';
 import { loadConfig } from '../../apps/config/env.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';

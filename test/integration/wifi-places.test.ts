@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnifiWifiAdapter, type WifiAdapter, type WifiPlace } from '../../activities/wifi/unifi.js';
+import { createUnifiWifiAdapter, type WifiAdapter, type WifiPlace } from '../../backends/unifi/unifi.js';
 import { generatePsk } from '../../core/credentials/wifi-psk.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createUnifiWifiAdapter, type WifiAdapter, type WifiKeyRef } from '../../activities/wifi/unifi.js';
+import { createUnifiWifiAdapter, type WifiAdapter, type WifiKeyRef } from '../../backends/unifi/unifi.js';
 import { generatePsk, isPlaceholderPassword, pskFingerprint } from '../../core/credentials/wifi-psk.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createUnifiSimulator, type UnifiSimulator } from '../../apps/lab/simulators/unifi/index.js';

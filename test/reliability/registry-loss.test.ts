@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signRequest } from '../../activities/state/sigv4.js';
+import { signRequest } from '../../backends/minio/sigv4.js';
 import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { type SweepResult } from '../../contracts/tenant.js';
 import { ALL_ONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjects } from '../support/backend-objects.js';

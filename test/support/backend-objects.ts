@@ -1,6 +1,6 @@
-import { createDynsecAdapter } from '../../activities/broker/dynsec.js';
-import { createKeaAdapter } from '../../activities/devices/kea.js';
-import { routeIds } from '../../activities/log-store/routes.js';
+import { createDynsecAdapter } from '../../backends/mosquitto/dynsec.js';
+import { createKeaAdapter } from '../../backends/kea/kea.js';
+import { routeIds } from '../../backends/caddy/routes.js';
 import { deriveIdentity } from '../../core/identity.js';
 import type { TestSite } from './site.js';
 

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { MqttClient } from 'mqtt';
 import { expect } from 'vitest';
-import { brokerLogin } from '../../activities/broker/login.js';
+import { brokerLogin } from '../../backends/mosquitto/login.js';
 
 export { startMosquitto, type RunningMosquitto, type MosquittoOptions } from '../../apps/lab/servers/mosquitto.js';
 

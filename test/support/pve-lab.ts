@@ -1,4 +1,4 @@
-import { createProxmoxNetworkAdapter, type NetworkAdapter } from '../../activities/network/proxmox.js';
+import { createProxmoxNetworkAdapter, type NetworkAdapter } from '../../backends/proxmox/sdn.js';
 import { createProxmoxSimulator, type ProxmoxSimulator, type ProxmoxSimulatorOptions } from '../../apps/lab/simulators/proxmox/index.js';
 
 type NetworkOptions = Parameters<typeof createProxmoxNetworkAdapter>[0];

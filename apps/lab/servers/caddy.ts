@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JsonObject } from '../../../activities/log-store/routes.js';
+import type { JsonObject } from '../../../backends/caddy/routes.js';
 import { candidatePort, portsHeld } from '../../../core/listen-port.js';
 import { trackChild, untilReady } from './children.js';
 

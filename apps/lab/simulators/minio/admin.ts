@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { MadminCryptoError, decryptData, encryptData } from '../../../../activities/state/madmin-crypto.js';
+import { MadminCryptoError, decryptData, encryptData } from '../../../../backends/minio/madmin-crypto.js';
 import { Errors, adminError, commonHeaders, malformedIAMPolicy, unsupportedCall, type ApiError } from './errors.js';
 import { PolicyError, parsePolicy } from './iam.js';
 import type { Caller } from './auth.js';

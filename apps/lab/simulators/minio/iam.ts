@@ -1,4 +1,4 @@
-import type { PolicyDocument, PolicyStatement } from '../../../../activities/state/policy.js';
+import type { PolicyDocument, PolicyStatement } from '../../../../backends/minio/policy.js';
 
 /**
  * Parsing and evaluation of IAM policy documents the way MinIO does it (minio/pkg policy):

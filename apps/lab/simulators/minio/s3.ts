@@ -1,4 +1,4 @@
-import type { PolicyDocument } from '../../../../activities/state/policy.js';
+import type { PolicyDocument } from '../../../../backends/minio/policy.js';
 import { commonHeaders, s3Error } from './errors.js';
 import { isAllowed, type AccessRequest } from './iam.js';
 import type { Caller } from './auth.js';

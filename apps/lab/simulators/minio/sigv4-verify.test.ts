@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { EMPTY_SHA256, canonicalQuery, canonicalRequest, parseAuthorization, sha256Hex, signatureOf, signingKey, uriEncode } from './sigv4-verify.js';
-import { signRequest } from '../../../../activities/state/sigv4.js';
+import { signRequest } from '../../../../backends/minio/sigv4.js';
 
 // AWS's SigV4 test suite (awslabs/aws-c-auth tests/aws-signing-test-suite/v4/<case>/header-signed-request.txt):
 // credentials AKIDEXAMPLE / wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY, 2015-08-30T12:36:00Z, us-east-1, service "service".

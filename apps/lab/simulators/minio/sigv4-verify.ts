@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 
 /**
  * AWS Signature Version 4 as the MinIO simulator verifies it (auth.ts), written apart from the
- * service's signer (activities/state/sigv4.ts, the aws4 library) so the fidelity tests are not the
+ * service's signer (backends/minio/sigv4.ts, the aws4 library) so the fidelity tests are not the
  * signer checking itself. Follows the canonical-request rules of the AWS SigV4 documentation and
  * the aws-c-auth signing test suite (its vectors are the unit tests). The path is encoded once, as
  * S3 wants, not twice as other AWS services do.

@@ -1,4 +1,4 @@
-import type { PolicyDocument } from '../../../../activities/state/policy.js';
+import type { PolicyDocument } from '../../../../backends/minio/policy.js';
 
 /** The simulator's in-memory MinIO: IAM (users, canned policies, user->policy mappings) and objects. */
 export interface SimUser {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Upid } from '../../../../activities/network/pve-api.js';
+import type { Upid } from '../../../../backends/proxmox/pve-api.js';
 
 /**
  * What the simulated cluster holds, kept in Proxmox's own shapes so tests and the lab can count

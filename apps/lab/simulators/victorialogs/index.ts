@@ -7,7 +7,7 @@
  * Run: `serveApp(createVictoriaLogsStandIn().app)`; the gateway dials `127.0.0.1:<port>`.
  */
 import { Hono } from 'hono';
-import { selectHeaderName } from '../../../../activities/log-store/routes.js';
+import { selectHeaderName } from '../../../../backends/caddy/routes.js';
 import { victoriaLogs, type LogTenants } from './store.js';
 
 export type { LogTenants } from './store.js';

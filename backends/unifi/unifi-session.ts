@@ -1,5 +1,5 @@
 import { BackendError } from '../../core/backend-outcome.js';
-import type { BackendHttp, HttpAnswer, HttpCall } from '../http.js';
+import type { BackendHttp, HttpAnswer, HttpCall } from '../http/client.js';
 
 /**
  * How the adapter reaches and authenticates to the Network application's classic API, on either

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer } from './backend-pace.js';
+import { Pacer } from './pace.js';
 
 /** The bound on calls per second to one backend: a second's worth at once, then the rate. */
 describe('pacing the calls to one backend', () => {

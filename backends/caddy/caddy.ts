@@ -7,7 +7,7 @@
  * so nothing of it is ever put into an error detail.
  */
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../http/client.js';
 import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
 
 export { selectHeaderName } from './routes.js';

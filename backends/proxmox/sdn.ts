@@ -2,7 +2,7 @@ import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
 import { memoryLockTokens, releaseSdnLock, takeSdnLock, type SdnLockTokens } from './sdn-lock.js';
-import { foreignPending, foreignPendingProblem, pendingSdn, serviceZone, subnetIdOf } from './pending.js';
+import { foreignPending, foreignPendingProblem, pendingSdn, serviceZone, subnetIdOf } from './sdn-pending.js';
 
 /**
  * The tenant's overlay network on Proxmox VE SDN: an EVPN zone named after the tenant attached

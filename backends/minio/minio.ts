@@ -1,5 +1,5 @@
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
-import { BackendHttp, type HttpAnswer, type HttpCall } from '../http.js';
+import { BackendHttp, type HttpAnswer, type HttpCall } from '../http/client.js';
 import { DerivedKeys, encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
 import { signRequest, type SigV4Credentials } from './sigv4.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { lowestFreeOrdinal, workloadAddress, workloadIdentity, workloadMac, workloadVmid } from './identity.js';
-import { checkDisk } from '../../core/disk-size.js';
+import { lowestFreeOrdinal, workloadAddress, workloadIdentity, workloadMac, workloadVmid } from './workload-identity.js';
+import { checkDisk } from './disk-size.js';
 
 describe('workloadIdentity', () => {
   const rows = [

@@ -8,7 +8,7 @@
  * the zone's cache is flushed so answers from the old target are not served until they expire
  * (4.8 also wipes it when it reloads the zones; the explicit flush does not rely on that).
  */
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../http/client.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { normalizeTarget } from './targets.js';
 

@@ -1,4 +1,4 @@
-import { ORDINALS_PER_TENANT, VMID_MAX, VMID_MIN } from '../../core/vmid.js';
+import { ORDINALS_PER_TENANT, VMID_MAX, VMID_MIN } from './vmid.js';
 
 /**
  * A workload's identity (spec: Workload; design §7), stable for its life and derived from the

@@ -1,6 +1,6 @@
 import { BackendError } from '../../core/backend-outcome.js';
 import type { PveApi } from './pve-api.js';
-import type { NetworkSpec, ProxmoxNetworkOptions, SdnObject } from './proxmox.js';
+import type { NetworkSpec, ProxmoxNetworkOptions, SdnObject } from './sdn.js';
 
 /**
  * The fabric's pending (staged, unapplied) SDN edits, told apart: the service's own (a tenant's

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { X509Certificate } from 'node:crypto';
-import { createIssuer } from './issuer.js';
-import { createLabCa, type LabCa } from './lab-ca.js';
+import { createIssuer } from '../activities/certificates/issuer.js';
+import { createLabCa, type LabCa } from '../activities/certificates/lab-ca.js';
 import { crypto, x509 } from './x509.js';
-import type { CertificateIssuer, IssuedCertificate } from '../../core/certificate-issuer.js';
+import type { CertificateIssuer, IssuedCertificate } from './certificate-issuer.js';
 
 /**
  * The bytes the CA puts on the wire, as the hand-written DER writer produced them before the

@@ -5,7 +5,7 @@
  * adds and drops the members itself and transfers each from PowerDNS; PowerDNS NOTIFYs the
  * secondaries (its `also-notify`) when the catalog or a member changes.
  */
-import type { BackendHttp } from '../http.js';
+import type { BackendHttp } from '../http/client.js';
 import { BackendError } from '../../core/backend-outcome.js';
 
 const PRODUCT = 'powerdns';

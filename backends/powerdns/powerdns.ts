@@ -12,7 +12,7 @@
  * notified on every change (./catalog.ts); without them they stay Native, as PowerDNS serves them
  * from its own database alone.
  */
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../http/client.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { absoluteName, isInZone } from './names.js';
 import { ensureCatalog, notifySecondaries } from './catalog.js';

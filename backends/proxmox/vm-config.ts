@@ -1,4 +1,4 @@
-import { pveUrlEncode } from '../network/pve-api.js';
+import { pveUrlEncode } from './pve-api.js';
 
 /**
  * Reading and writing the QEMU config values the adapter manages, in qemu-server's property

@@ -1,5 +1,5 @@
 import { BackendError } from '../../core/backend-outcome.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../http/client.js';
 
 /**
  * A Proxmox VE API client for the adapters: API-token auth, form-encoded parameters, the

@@ -1,5 +1,5 @@
 import { BackendError, outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
-import { PveApi } from '../network/pve-api.js';
+import { PveApi } from './pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
 import {
   bootDiskGb,

@@ -12,5 +12,5 @@ export function randomText(length: number, alphabet = ALNUM): string {
 export const newTsigSecret = () => randomBytes(32).toString('base64');
 export const newStateSecret = () => randomText(40);
 export const newLogToken = () => randomBytes(32).toString('base64url');
-// Grafana's strong password policy needs all four character classes (activities/dashboards/password.ts).
-export { newDashboardPassword } from '../dashboards/password.js';
+// Grafana's strong password policy needs all four character classes (backends/grafana/password.ts).
+export { newDashboardPassword } from '../backends/grafana/password.js';

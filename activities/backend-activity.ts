@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { asBackendStep, taggedWithStep as taggedWithAnyStep, StepFailure } from '../step-failure.js';
-import type { BackendStep } from '../../core/step-table.js';
+import { asBackendStep, taggedWithStep as taggedWithAnyStep, StepFailure } from './step-failure.js';
+import type { BackendStep } from '../core/step-table.js';
 
 /**
  * The backend steps of devices, addresses and Wi-Fi keys. A failure is logged here with its

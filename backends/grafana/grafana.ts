@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
-import { BackendHttp } from '../http.js';
+import { BackendHttp } from '../http/client.js';
 import { dataSourceDrift, desiredDataSources, type DesiredDataSource, type ObservedDataSource } from './datasources.js';
 import { dashboardUrl, deletedOrgName, orgName, tenantRole } from './names.js';
 

@@ -1,10 +1,10 @@
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { paced } from './backend-pace.js';
-import { instrumentBackendCall } from './backend-telemetry.js';
-import { fingerprintForm } from '../core/fingerprint.js';
-import { BackendError } from '../core/backend-outcome.js';
+import { paced } from './pace.js';
+import { instrumentBackendCall } from './telemetry.js';
+import { fingerprintForm } from '../../core/fingerprint.js';
+import { BackendError } from '../../core/backend-outcome.js';
 
 export interface HttpCall {
   method?: string;
