@@ -21,13 +21,14 @@ const workflowBans = [
 /**
  * The layers (docs/architecture.md): an import may only point down. `core` (the shared vocabulary)
  * imports no other folder; `db` imports only `core`; `contracts` (the API↔worker contract) only
- * `core`; `activities` and `workflows` import `contracts` and `db`/`core` (workflows only `core`),
- * never `apps`; `temporal` imports `core` and `contracts`. Only types cross from `activities` to
+ * `core`; `backends` (each product's client and adapter) only `core`, and nothing of Temporal;
+ * `activities` and `workflows` import `contracts` and `db`/`core` (workflows only `core`), never
+ * `apps`, and `activities` imports `backends`; `temporal` imports `core` and `contracts`. Only types cross from `activities` to
  * `workflows` (the activity types the workflows proxy); nothing crosses back: what both sides share
  * is in `contracts` or `core`. The API (`apps/api`) reaches activities only through the worker:
  * it imports none (its certificate issuer is a port in `core`, bound in `apps/config`).
  */
-const LAYERS = ['core', 'db', 'contracts', 'activities', 'workflows', 'temporal', 'apps'];
+const LAYERS = ['core', 'db', 'contracts', 'backends', 'activities', 'workflows', 'temporal', 'apps'];
 /** Relative specifiers that reach folder `layer` from a file one to four folders deep. */
 const reach = (layer) => [1, 2, 3, 4].map((depth) => `${'../'.repeat(depth)}${layer}/**`);
 /**
@@ -37,6 +38,27 @@ const reach = (layer) => [1, 2, 3, 4].map((depth) => `${'../'.repeat(depth)}${la
 const labBan = {
   group: [1, 2, 3].map((depth) => `${'../'.repeat(depth)}lab/**`),
   message: 'layers: the lab is test infrastructure; no module of the service imports apps/lab/ (docs/architecture.md)',
+};
+/**
+ * A product's folder (`backends/<product>/`) imports its own files, the shared client
+ * (`backends/http/`) and `core/`; never another product's, and nothing of Temporal: a backend is a
+ * client of its product, whoever runs it.
+ */
+const backendBans = [
+  {
+    group: ['../*/**', '!../http/**', '!../../**'],
+    message: "layers: a backend imports only its own folder, backends/http/ and core/, never another product's (docs/architecture.md)",
+  },
+  { group: ['@temporalio/*'], message: 'layers: a backend knows nothing of Temporal; the steps in activities/ do (docs/architecture.md)' },
+];
+/**
+ * An area of `activities/` (`activities/<area>/`) imports of another area only its public face,
+ * its `index.ts`: what two areas share otherwise is a product's client (`backends/`), vocabulary
+ * (`core/`) or a shared activity module (`activities/*.ts`).
+ */
+const areaInternals = {
+  group: ['../*/*', '!../*/index.js', '!../../**'],
+  message: 'layers: an area imports of another area only its index.ts; share through backends/, core/ or activities/*.ts (docs/architecture.md)',
 };
 const layerRule = (banned, typesOnly = [], extra = []) => [
   'error',
@@ -74,9 +96,11 @@ export default tseslint.config(
   { files: ['core/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('core')) } },
   { files: ['db/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('db', 'core')) } },
   { files: ['contracts/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('contracts', 'core')) } },
-  { files: ['activities/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows']) } },
-  { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'db']) } },
-  { files: ['workflows/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'db', 'temporal'], ['activities']) } },
+  { files: ['backends/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('backends', 'core'), [], backendBans) } },
+  { files: ['activities/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows']) } },
+  { files: ['activities/*/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows'], [], [areaInternals]) } },
+  { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'backends', 'db']) } },
+  { files: ['workflows/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'backends', 'db', 'temporal'], ['activities']) } },
   {
     // The contract is bundled with the workflows into the sandbox: the same determinism.
     files: ['workflows/**/*.ts', 'contracts/**/*.ts'],
@@ -91,7 +115,7 @@ export default tseslint.config(
     },
   },
   { files: ['apps/{worker,config,telemetry}/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule([], [], [labBan]) } },
-  { files: ['apps/api/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['activities'], [], [labBan]) } },
+  { files: ['apps/api/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['activities', 'backends'], [], [labBan]) } },
   {
     // Issue 30: a function a reader can hold in mind. The adapters' and activities' factories only
     // wire a context to named module functions (backends/powerdns/powerdns.ts is the pattern).

@@ -1,8 +1,5 @@
-import { BackendError } from '../core/backend-outcome.js';
+import { BackendError, type ChangeResult } from '../core/backend-outcome.js';
 import { whileLocked, type Tx } from '../db/queries/locks.js';
-
-/** What one change of a whole-object write came to: confirmed in the backend's answer, or failed alone. */
-export type ChangeResult<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 /**
  * Writes a batch of changes to one whole object (Kea's configuration, one WLAN) in as few writes as

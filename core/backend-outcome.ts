@@ -76,3 +76,6 @@ export function outcomeOf(object: string, existed: boolean, changed: boolean, fi
   const result = !existed ? 'created' : changed ? 'corrected' : 'in-place';
   return { object, result, ...(result === 'corrected' && fields?.length ? { fields } : {}) };
 }
+
+/** What one change of a whole-object write came to: confirmed in the backend's answer, or failed alone. */
+export type ChangeResult<R> = { ok: true; value: R } | { ok: false; error: unknown };

@@ -52,6 +52,11 @@ export interface TenantView {
 
 export const LOG_SELECT_HEADER = 'X-Log-Project';
 
+/** What a reader sends in LOG_SELECT_HEADER to choose a project: `<account_id>-<project>`. */
+export function projectHeaderValue(accountId: number, project: number): string {
+  return `${accountId}-${project}`;
+}
+
 export function dashboardUsername(tenant: string): string {
   return `tenant-${tenant}`;
 }

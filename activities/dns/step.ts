@@ -1,4 +1,4 @@
-import { republishNames, withDnsWrites } from '../records/publish.js';
+import { republishNames, withDnsWrites } from '../records/index.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { TenantSecrets } from '../../core/tenant-view.js';
 import type { StepModule } from '../tenant-step-module.js';

@@ -7,12 +7,11 @@ import type { Db } from '../../db/registry.js';
 import type { RecordDeleteRequest, RecordPutRequest } from '../../contracts/record.js';
 
 import type { ActivityDeps } from '../deps.js';
-import { tenantForPublishing } from '../workloads/activities.js';
 import { fqdnOf } from '../../core/names/workload.js';
 import { asBackendStep } from '../step-failure.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { classifyRecordAddress } from './address.js';
-import { publishName, syncPtrs, unpublishName, withDnsWrites } from './publish.js';
+import { publishName, syncPtrs, tenantForPublishing, unpublishName, withDnsWrites } from './publish.js';
 import type { RecordView } from '../../core/views/record.js';
 import { viewRecord } from '../../db/views/record.js';
 

@@ -10,6 +10,8 @@ import { leftAlone, mayCorrect, type Life } from '../../core/object-life.js';
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf, type LifeOf } from '../object-lives.js';
 import { Mutex } from 'async-mutex';
+import type { Refusal } from '../../core/refusal.js';
+import { getTenantRow } from '../../db/queries/tenants.js';
 
 /**
  * The names the service publishes for a tenant: `<workload>.<zone>` and `<record>.<zone>` (A),
@@ -17,6 +19,17 @@ import { Mutex } from 'async-mutex';
  * API, so the names a tenant publishes itself with its update key are never touched.
  */
 type Deps = Pick<ActivityDeps, 'site' | 'db' | 'ports'>;
+
+/** A tenant whose names (its workloads', its records') may be published: registered and ready. */
+export async function tenantForPublishing(deps: ActivityDeps, tenant: string): Promise<{ index: number } | Refusal> {
+  const row = await getTenantRow(deps.db, tenant);
+  if (!row) return refused('not_found', 'tenant not found');
+  if (row.status === 'deleting') return refused('conflict', 'the tenant is being deleted');
+  if (row.status !== 'ready') return refused('conflict', 'the tenant is not ready yet; repeat its create first');
+  return { index: row.index };
+}
+
+const refused = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
 
 /**
  * One DNS write sequence at a time per DNS adapter (so per worker). A sequence reads the zone,

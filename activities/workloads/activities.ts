@@ -20,7 +20,7 @@ import { lowestFreeOrdinal, ORDINALS_PER_TENANT, workloadIdentity, workloadVmid 
 import type { VmSpec } from '../../backends/proxmox/qemu.js';
 import { modeOf, type ReconcileInput, type StepInput } from '../step-input.js';
 import type { ReconcileMode } from '../../core/backend-outcome.js';
-import { nameIsFree, publishName, syncPtrs, unpublishName, withDnsWrites } from '../records/publish.js';
+import { nameIsFree, publishName, syncPtrs, tenantForPublishing, unpublishName, withDnsWrites } from '../records/index.js';
 import type { ActivityDeps } from '../deps.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { fqdnOf, LOGIN_USER, vmName } from '../../core/names/workload.js';
@@ -53,15 +53,6 @@ export type WorkloadRegistered = { kind: 'proceed'; spec: WorkloadSpec } | Refus
 export type WorkloadDeleteStart = { kind: 'proceed'; spec: WorkloadSpec } | Refusal;
 
 const refuse = (error: Refusal['error'], message: string): Refusal => ({ kind: 'refused', error, message });
-
-/** A tenant workloads may be managed under: registered and ready. */
-export async function tenantForPublishing(deps: ActivityDeps, tenant: string): Promise<{ index: number } | Refusal> {
-  const row = await getTenantRow(deps.db, tenant);
-  if (!row) return refuse('not_found', 'tenant not found');
-  if (row.status === 'deleting') return refuse('conflict', 'the tenant is being deleted');
-  if (row.status !== 'ready') return refuse('conflict', 'the tenant is not ready yet; repeat its create first');
-  return { index: row.index };
-}
 
 function specOf(row: WorkloadRow, index: number): WorkloadSpec {
   return {

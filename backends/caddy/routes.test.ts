@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { ingestRoute, jsonEqual, projectHeaderValue, readRoute, routeIds, type LogRouteInputs } from './routes.js';
+import { projectHeaderValue } from '../../core/tenant-view.js';
+import { ingestRoute, jsonEqual, readRoute, routeIds, type LogRouteInputs } from './routes.js';
 
 const acme: LogRouteInputs = { tenant: 'acme', accountId: 1001, ingestToken: 'ing-acme', readToken: 'read-acme', upstream: 'vl:9428' };
 

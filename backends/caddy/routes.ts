@@ -1,3 +1,5 @@
+import { LOG_SELECT_HEADER, projectHeaderValue } from '../../core/tenant-view.js';
+
 /**
  * The gateway entries of one tenant, as Caddy routes (JSON config). Pure: the adapter writes what
  * these return, and the tests read them as tables. Tokens appear here because the gateway matches
@@ -12,7 +14,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 /** The request header a reader uses to choose a project: value `<account_id>-<project>`. */
-export const selectHeaderName = 'X-Log-Project';
+export const selectHeaderName = LOG_SELECT_HEADER;
 
 /** What the tenant's own workloads ship: ingestion is pinned to it. */
 export const workloadProject = 0;
@@ -27,10 +29,6 @@ export interface LogRouteInputs {
   readToken: string;
   /** The VictoriaLogs address as the gateway dials it (`host:port`). */
   upstream: string;
-}
-
-export function projectHeaderValue(accountId: number, project: number): string {
-  return `${accountId}-${project}`;
 }
 
 export function routeIds(tenant: string): { ingest: string; read: string } {

@@ -7,7 +7,7 @@
  * random token reveals nothing, and a mismatch tells the adapter to write the values again.
  */
 import { createHash } from 'node:crypto';
-import { projectHeaderValue } from '../caddy/routes.js';
+import { projectHeaderValue } from '../../core/tenant-view.js';
 
 export const logDataSourceType = 'victoriametrics-logs-datasource';
 

@@ -1,5 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
-import type { ChangeResult } from '../../activities/group-commit.js';
+import type { ChangeResult } from '../../core/backend-outcome.js';
 
 /** A fixed address on the shared device network: DHCP always hands `address` to `mac`. */
 export interface Reservation {

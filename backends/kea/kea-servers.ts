@@ -1,5 +1,5 @@
 import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
-import type { ChangeResult } from '../../activities/group-commit.js';
+import type { ChangeResult } from '../../core/backend-outcome.js';
 import type { DeviceAddressAdapter, Reservation, ReservationChange } from './address-adapter.js';
 
 /**

@@ -2,7 +2,7 @@ import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-
 import { BackendHttp } from '../http/client.js';
 import { normalizeMac } from '../../core/names/mac.js';
 import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationChange, type ReservationRef } from './address-adapter.js';
-import type { ChangeResult } from '../../activities/group-commit.js';
+import type { ChangeResult } from '../../core/backend-outcome.js';
 import { baselineOf, ForeignWrite, unchangedSince, type Baseline } from './kea-compare.js';
 import { Mutex } from 'async-mutex';
 

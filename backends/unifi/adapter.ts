@@ -1,5 +1,5 @@
 import type { ObjectOutcome } from '../../core/backend-outcome.js';
-import type { ChangeResult } from '../../activities/group-commit.js';
+import type { ChangeResult } from '../../core/backend-outcome.js';
 
 /**
  * Per-key Wi-Fi passwords with a VLAN each (UniFi PPSK semantics): one WLAN per trust class,

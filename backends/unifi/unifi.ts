@@ -2,7 +2,7 @@ import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-
 import { BackendHttp } from '../http/client.js';
 import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiAccess, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
 import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState, WifiPlace } from './adapter.js';
-import type { ChangeResult } from '../../activities/group-commit.js';
+import type { ChangeResult } from '../../core/backend-outcome.js';
 import { isPlaceholderPassword, placeholderPassword, pskFingerprint, pskProblem } from '../../core/credentials/wifi-psk.js';
 import { normalizeMac } from '../../core/names/mac.js';
 import { Mutex } from 'async-mutex';

@@ -80,6 +80,35 @@ const allowed = [
   { file: 'apps/worker/main.ts', code: "import { onSomePort } from '../../core/listen-port.js';", why: 'the worker imports core' },
   { file: 'apps/lab/main.ts', code: "import { startKea } from './servers/kea.js';", why: 'the lab imports itself' },
 ];
+/**
+ * backends/ and the areas of activities/ (issue 46, item 4): a backend imports its own folder,
+ * the shared client (backends/http/) and core/, nothing of Temporal, and only activities/ and
+ * apps/ import it; an area reaches another only through that area's index.ts.
+ */
+const backendsAndAreas: ['refuses' | 'allows', file: string, code: string, why: string][] = [
+  ['refuses', 'core/identity.ts', "import { BackendHttp } from '../backends/http/client.js';", 'core imports backends'],
+  ['refuses', 'db/queries/tenants.ts', "import { PveApi } from '../../backends/proxmox/pve-api.js';", 'db imports backends'],
+  ['refuses', 'workflows/tenant-create.ts', "import type { VmSpec } from '../backends/proxmox/qemu.js';", 'workflows import backends, even a type'],
+  ['refuses', 'temporal/schedules.ts', "import { BackendHttp } from '../backends/http/client.js';", 'temporal imports backends'],
+  ['refuses', 'apps/api/routes/tenants/create.ts', "import { tenantDnsNames } from '../../../../backends/powerdns/names.js';", 'the API imports backends'],
+  ['refuses', 'backends/proxmox/qemu.ts', "import type { ActivityDeps } from '../../activities/deps.js';", 'a backend imports activities, even a type'],
+  ['refuses', 'backends/powerdns/powerdns.ts', "import { Registry } from '../../db/registry.js';", 'a backend imports db'],
+  ['refuses', 'backends/kea/kea.ts', "import type { ReserveInput } from '../../contracts/device-address.js';", 'a backend imports contracts'],
+  ['refuses', 'backends/unifi/unifi.ts', "import { Context } from '@temporalio/activity';", 'a backend imports Temporal'],
+  ['refuses', 'backends/grafana/grafana.ts', "import { selectHeaderName } from '../caddy/routes.js';", "a backend imports another product's"],
+  ['refuses', 'backends/http/client.ts', "import { PveApi } from '../proxmox/pve-api.js';", 'the shared client imports a product'],
+  ['refuses', 'activities/hypervisor/area.ts', "import { networkStep } from '../network/step.js';", "an area imports another area's internals"],
+  ['refuses', 'activities/workloads/activities.ts', "import type { DnsPort } from '../dns/port.js';", "an area imports another area's internals, even a type"],
+  ['refuses', 'activities/dns/step.ts', "import { republishNames } from '../records/publish.js';", "an area imports another area's module beside its index"],
+  ['allows', 'backends/proxmox/qemu.ts', "import { PveApi } from './pve-api.js';", 'a backend imports its own folder'],
+  ['allows', 'backends/proxmox/pve-api.ts', "import { BackendHttp } from '../http/client.js';", 'a backend imports the shared client'],
+  ['allows', 'backends/kea/kea.ts', "import { BackendError } from '../../core/backend-outcome.js';", 'a backend imports core'],
+  ['allows', 'activities/hypervisor/area.ts', "import { PveApi } from '../../backends/proxmox/pve-api.js';", 'an area imports backends'],
+  ['allows', 'activities/workloads/activities.ts', "import { publishName } from '../records/index.js';", "an area imports another area's index"],
+  ['allows', 'activities/dns/step.ts', "import { asBackendStep } from '../step-failure.js';", 'an area imports a shared activity module'],
+  ['allows', 'activities/tenant-steps.ts', "import { dnsStep } from './dns/step.js';", "the areas' list imports their modules"],
+  ['allows', 'apps/lab/simulators/minio/iam.ts', "import { tenantPolicy } from '../../../../backends/minio/policy.js';", 'the lab imports backends'],
+];
 
 describe('layer rule', () => {
   for (const row of refused) {
@@ -90,6 +119,11 @@ describe('layer rule', () => {
   for (const row of allowed) {
     it(`allows: ${row.why}`, { timeout: 60_000 }, async () => {
       expect(await layerErrors(row.file, row.code)).toEqual([]);
+    });
+  }
+  for (const [verdict, file, code, why] of backendsAndAreas) {
+    it(`${verdict}: ${why}`, { timeout: 60_000 }, async () => {
+      expect(await layerErrors(file, code)).toEqual(verdict === 'refuses' ? [expect.stringMatching(/layers: /)] : []);
     });
   }
 });
