@@ -1,6 +1,7 @@
 import type { SiteSettings } from '../core/site.js';
 import type { Site } from './site.js';
 import { BackendHttp } from '../backends/http/client.js';
+import type { BackendCalls } from '../backends/http/calls.js';
 
 /**
  * A backend area (`activities/<area>/area.ts`): how the site's settings bind the area's port to its
@@ -16,9 +17,10 @@ export interface BackendArea<K extends string = string, P = unknown, S extends S
   /**
    * The port (its interface in the area's `port.ts`, or the adapter's own type) bound to the
    * product, or undefined when the site does not configure this backend: the area's `bind`
-   * return type is the port's type in `BackendPorts`.
+   * return type is the port's type in `BackendPorts`. `calls`, the binding worker's pacing and
+   * telemetry (backends/http/calls.ts), goes to every client the adapter makes.
    */
-  bind(site: Site, timeoutMs: number): P;
+  bind(site: Site, timeoutMs: number, calls: BackendCalls): P;
   /** The product's read-only checks; none when the site does not configure it. */
   probes?(site: Site, timeoutMs: number): Probe[];
   /**

@@ -1,5 +1,6 @@
 import type { Site } from './site.js';
-import { paceBackendCalls } from '../backends/http/pace.js';
+import { backendCalls, type BackendCalls } from '../backends/http/calls.js';
+import type { BackendCallObserver } from '../backends/http/telemetry.js';
 import type { BackendArea, Probe } from './backend-area.js';
 import { brokerArea } from './broker/area.js';
 import { certificatesArea } from './certificates/area.js';
@@ -45,13 +46,25 @@ export type BackendPorts = { [A in Area as undefined extends PortOf<A> ? never :
   [A in Area as undefined extends PortOf<A> ? A['port'] : never]?: Exclude<PortOf<A>, undefined>;
 };
 
-/** Binds the site's backends to the product adapters. */
-export function bindPorts(site: Site, opts: { timeoutMs?: number } = {}): BackendPorts {
+/**
+ * Binds the site's backends to the product adapters. Their calls share `calls` (the worker's
+ * pacing and telemetry, `workerBackendCalls`); a binding of its own, paced and unobserved, when absent.
+ */
+export function bindPorts(site: Site, opts: { timeoutMs?: number; calls?: BackendCalls } = {}): BackendPorts {
   const timeoutMs = opts.timeoutMs ?? site.backendTimeoutMs;
-  paceBackendCalls(site.backendCallsPerSecond);
+  const calls = opts.calls ?? workerBackendCalls(site);
   const ports: Record<string, unknown> = {};
-  for (const area of BACKEND_AREAS as readonly BackendArea[]) ports[area.port] = area.bind(site, timeoutMs);
+  for (const area of BACKEND_AREAS as readonly BackendArea[]) ports[area.port] = area.bind(site, timeoutMs, calls);
   return ports as unknown as BackendPorts;
+}
+
+/**
+ * One worker's pacing and telemetry of its backend calls: SITE_BACKEND_CALLS_PER_SECOND per
+ * backend, observed by `observe` (the worker's metrics) when given. Made once per worker, where it
+ * binds its ports, and given to its activities too (`deps.calls`: the isolation check's probes).
+ */
+export function workerBackendCalls(site: Site, observe?: BackendCallObserver): BackendCalls {
+  return backendCalls({ perSecond: site.backendCallsPerSecond, observe });
 }
 
 /** Releases what the bound ports hold open (the broker's control connection), once their worker has stopped. */

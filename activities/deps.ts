@@ -3,6 +3,7 @@ import type { Site } from './site.js';
 import type { Db } from '../db/registry.js';
 import type { SealKeys } from '../db/seal.js';
 import type { BackendPorts } from './backend-areas.js';
+import type { BackendCalls } from '../backends/http/calls.js';
 
 export interface ActivityDeps {
   site: Site;
@@ -15,4 +16,6 @@ export interface ActivityDeps {
   keys: SealKeys;
   log: Logger;
   ports: BackendPorts;
+  /** The worker's pacing and telemetry of backend calls, the one its ports were bound with (`bindPorts`). */
+  calls: BackendCalls;
 }

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { createActivities } from '../activities/index.js';
-import { bindPorts } from '../activities/backend-areas.js';
+import { bindPorts, workerBackendCalls } from '../activities/backend-areas.js';
 import { loadConfig } from '../apps/config/env.js';
 import { sealKeys } from '../apps/config/keys.js';
 import { ensureActivity } from '../core/step-table.js';
@@ -23,13 +23,15 @@ export interface DirectCreate {
 export async function directCreator(env: Record<string, string | undefined>) {
   const config = loadConfig({ ...env, DATABASE_URL: env.DATABASE_URL! });
   const registry = new Registry(config.env.DATABASE_URL, undefined, 4);
+  const calls = workerBackendCalls(config.site!);
   const acts = createActivities({
     site: config.site!,
     db: registry.db,
     ownConnection: registry.ownConnection,
     keys: sealKeys(config.site!),
     log: pino({ level: 'silent' }),
-    ports: bindPorts(config.site!),
+    ports: bindPorts(config.site!, { calls }),
+    calls,
   });
   await registry.db.execute('select 1');
   return {

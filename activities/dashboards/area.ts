@@ -15,10 +15,10 @@ const GRAFANA_PLUGIN_FIX = `the VictoriaLogs data source plugin (${logDataSource
 export const dashboardsArea: BackendArea<'dashboards', DashboardsPort | undefined, typeof grafanaSettings> = {
   port: 'dashboards',
   settings: grafanaSettings,
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs, calls) => {
     const logStore = site.logStore;
     if (!site.grafana || !logStore) return undefined;
-    const grafana = createGrafanaAdapter({ ...site.grafana, timeoutMs });
+    const grafana = createGrafanaAdapter({ ...site.grafana, timeoutMs, calls });
     const source = { logEndpoint: logStore.endpoint, selectHeader: LOG_SELECT_HEADER };
     return {
       ensure: (spec) => grafana.ensure({ ...spec, ...source }),

@@ -9,10 +9,10 @@ import { keaProbes } from './check.js';
 export const deviceAddressArea: BackendArea<'deviceAddress', DeviceAddressAdapter | undefined, typeof dhcpSettings> = {
   port: 'deviceAddress',
   settings: dhcpSettings,
-  bind: (site, timeoutMs) => {
+  bind: (site, timeoutMs, calls) => {
     const d = site.dhcp;
     if (!d) return undefined;
-    const server = (controlUrl: string) => createKeaAdapter({ ...d, controlUrl, authUser: d.user, authPassword: d.password, timeoutMs });
+    const server = (controlUrl: string) => createKeaAdapter({ ...d, controlUrl, authUser: d.user, authPassword: d.password, timeoutMs, calls });
     return onEveryServer([d.controlUrl, ...d.partnerUrls].map(server));
   },
   probes: (site, timeoutMs) => (site.dhcp ? keaProbes(site, site.dhcp, timeoutMs) : []),

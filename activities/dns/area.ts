@@ -8,7 +8,7 @@ import { checkPowerDns } from './check.js';
 export const dnsArea: BackendArea<'dns', DnsPort, typeof dnsSettings> = {
   port: 'dns',
   settings: dnsSettings,
-  bind: (site, timeoutMs) => createPowerDnsAdapter({ ...site.dns, timeoutMs }),
+  bind: (site, timeoutMs, calls) => createPowerDnsAdapter({ ...site.dns, timeoutMs, calls }),
   // The server object carries the version, its config list the settings tenants depend on.
   probes: (site, timeoutMs) => [
     probe('powerdns', site.dns.apiUrl, () =>

@@ -8,7 +8,7 @@ import { createProxmoxHypervisorAdapter } from '../../backends/proxmox/qemu.js';
 export const hypervisorArea: BackendArea<'hypervisor', HypervisorAdapter, typeof proxmoxSettings> = {
   port: 'hypervisor',
   settings: proxmoxSettings,
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs, calls) =>
     createProxmoxHypervisorAdapter({
       ...site.proxmox,
       node: site.node,
@@ -16,6 +16,7 @@ export const hypervisorArea: BackendArea<'hypervisor', HypervisorAdapter, typeof
       templatePrefix: site.templatePrefix,
       taskTimeoutMs: site.hypervisorTaskTimeoutMs,
       timeoutMs,
+      calls,
     }),
   probes: (site, timeoutMs) => [
     probe('proxmox', site.proxmox.apiUrl, async () => {

@@ -14,7 +14,7 @@ import { verdict } from './verdict.js';
  */
 export async function apiProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
   const from = await canaryCredentials(deps, input.credentialOf);
-  const http = new BackendHttp('api', deps.site.apiUrl!, {}, deps.site.backendTimeoutMs, { ca: deps.site.backendCa });
+  const http = new BackendHttp('api', deps.site.apiUrl!, {}, deps.site.backendTimeoutMs, { ca: deps.site.backendCa, calls: deps.calls });
   const read = async (path: string) =>
     (await http.call({ path, headers: { authorization: `Bearer ${from.secrets.apiToken}` }, accept: [401, 403, 404] })).status;
   const tenant = `/v1/tenants/${input.objectOf}`;

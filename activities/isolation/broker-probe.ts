@@ -1,7 +1,6 @@
 import { CANARY_BROKER_ACCOUNT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import type { ActivityDeps } from '../deps.js';
-import { paced } from '../../backends/http/pace.js';
 import { brokerLogin } from '../../backends/mosquitto/login.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
@@ -20,19 +19,19 @@ export async function brokerProbe(deps: ActivityDeps, input: ProbeInput): Promis
   const [from, to] = await Promise.all([canaryCredentials(deps, input.credentialOf), canaryCredentials(deps, input.objectOf)]);
   const topic = `${to.identity.name}/probe/isolation`;
   // The login, the publish and the subscribe each take a slot of the site's bound on calls to the broker.
-  await paced('broker');
+  await deps.calls.paced('broker');
   const client = await brokerLogin(
     broker.url,
     { username: `${from.identity.name}-${CANARY_BROKER_ACCOUNT}`, password: from.secrets.brokerPassword },
     { timeoutMs: deps.site.backendTimeoutMs, ca: broker.ca, clientIdPrefix: 'isolation' },
   );
   try {
-    await paced('broker');
+    await deps.calls.paced('broker');
     const published = await client.publishAsync(topic, `probe by ${input.credentialOf}`, { qos: 1 }).then(
       () => true,
       (err: unknown) => (NOT_AUTHORIZED.test(String(err)) ? false : Promise.reject(err as Error)),
     );
-    await paced('broker');
+    await deps.calls.paced('broker');
     const subscribed = await client.subscribeAsync(`${to.identity.name}/probe/#`, { qos: 1 }).then(
       (granted) => (granted[0]?.qos ?? 0x80) < 0x80,
       (err: unknown) => (NOT_AUTHORIZED.test(String(err)) ? false : Promise.reject(err as Error)),

@@ -19,7 +19,7 @@ export async function dashboardsProbe(deps: ActivityDeps, input: ProbeInput): Pr
   const orgId = toRow?.dashboardOrgId;
   if (orgId === null || orgId === undefined) throw new Error(`canary ${input.objectOf} has no dashboard organization yet`);
   const login = Buffer.from(`${dashboardUsername(input.credentialOf)}:${from.secrets.dashboardPassword}`).toString('base64');
-  const http = new BackendHttp('grafana', grafana.publicUrl, {}, deps.site.backendTimeoutMs, { ca: grafana.ca });
+  const http = new BackendHttp('grafana', grafana.publicUrl, {}, deps.site.backendTimeoutMs, { ca: grafana.ca, calls: deps.calls });
   const answer = await http.call({ path: '/api/user/orgs', headers: { authorization: `Basic ${login}` }, accept: [401] });
   const orgs = answer.status === 200 ? answer.json<{ orgId: number; role: string }[]>() : [];
   const member = orgs.find((o) => o.orgId === orgId);

@@ -2,7 +2,6 @@ import { CANARY_OBJECT } from '../../core/canaries.js';
 import type { ProbeAnswer, ProbeInput } from '../../contracts/isolation-check.js';
 import { sendUpdate, type TsigKey } from '../../backends/powerdns/rfc2136.js';
 import type { ActivityDeps } from '../deps.js';
-import { paced } from '../../backends/http/pace.js';
 import { canaryCredentials } from './credentials.js';
 import { verdict } from './verdict.js';
 
@@ -23,11 +22,11 @@ export async function dnsProbe(deps: ActivityDeps, input: ProbeInput): Promise<P
   const name = `${CANARY_OBJECT}.${to.identity.zone}`;
   const server = deps.site.dns.updateServer;
   // Each update takes its slot of the site's bound on calls to PowerDNS (SITE_BACKEND_CALLS_PER_SECOND), as the service's own do.
-  await paced('powerdns');
+  await deps.calls.paced('powerdns');
   const added = await sendUpdate(server, to.identity.zone, [{ add: { name, type: 'TXT', ttl: 60, text: `probe by ${input.credentialOf}` } }], key);
   if (added !== 'NOERROR' && !REFUSALS.has(added)) throw new Error(`the update server answered ${added}`);
   if (added === 'NOERROR') {
-    await paced('powerdns');
+    await deps.calls.paced('powerdns');
     await sendUpdate(server, to.identity.zone, [{ deleteRRset: { name, type: 'TXT' } }], key);
   }
   return verdict('dns', 'TSIG key', input, [{ what: `update of published name ${name} (${added})`, reached: added === 'NOERROR' }]);

@@ -22,7 +22,7 @@ const LANDING_MS = 5_000;
 export async function logStoreProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
   const store = deps.site.logStore!;
   const [from, to] = await Promise.all([canaryCredentials(deps, input.credentialOf), canaryCredentials(deps, input.objectOf)]);
-  const http = new BackendHttp('log-store', store.endpoint, {}, deps.site.backendTimeoutMs, { ca: store.ca });
+  const http = new BackendHttp('log-store', store.endpoint, {}, deps.site.backendTimeoutMs, { ca: store.ca, calls: deps.calls });
   const account = String(to.identity.logAccountId);
   const read = await http.call({
     path: '/select/logsql/query',

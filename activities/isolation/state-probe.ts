@@ -16,7 +16,7 @@ import { verdict, type Attempt } from './verdict.js';
 export async function stateProbe(deps: ActivityDeps, input: ProbeInput): Promise<ProbeAnswer> {
   const [from, to] = await Promise.all([canaryCredentials(deps, input.credentialOf), canaryCredentials(deps, input.objectOf)]);
   const { endpoint, bucket, region, ca } = deps.site.state;
-  const http = new BackendHttp('minio', endpoint, {}, deps.site.backendTimeoutMs, { ca });
+  const http = new BackendHttp('minio', endpoint, {}, deps.site.backendTimeoutMs, { ca, calls: deps.calls });
   const creds = { accessKey: from.identity.stateAccessKey, secretKey: from.secrets.stateSecret! };
   const key = `${to.identity.stateKeyPrefix}${CANARY_PROBE_LABEL}`;
   const call = async (method: string, path: string, query: Record<string, string> = {}, body?: string): Promise<number> => {

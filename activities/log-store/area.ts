@@ -8,6 +8,6 @@ import { checkGateway } from './check.js';
 export const logStoreArea: BackendArea<'logStore', LogStorePort | undefined, typeof logStoreSettings> = {
   port: 'logStore',
   settings: logStoreSettings,
-  bind: (site, timeoutMs) => site.logStore && createLogStoreAdapter({ ...site.logStore, timeoutMs }),
+  bind: (site, timeoutMs, calls) => site.logStore && createLogStoreAdapter({ ...site.logStore, timeoutMs, calls }),
   probes: (site, timeoutMs) => (site.logStore ? [probe('log-store', site.logStore.adminUrl, () => checkGateway(site.logStore!, timeoutMs))] : []),
 };

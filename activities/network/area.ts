@@ -6,7 +6,7 @@ import { sdnProbe } from './check.js';
 /** Proxmox VE SDN: each tenant's fabric zone, VNet and subnet (the hypervisor area probes the guests' side). */
 export const networkArea: BackendArea<'network', NetworkPort, undefined> = {
   port: 'network',
-  bind: (site, timeoutMs) =>
+  bind: (site, timeoutMs, calls) =>
     createProxmoxNetworkAdapter({
       apiUrl: site.proxmox.apiUrl,
       tokenId: site.proxmox.tokenId,
@@ -19,6 +19,7 @@ export const networkArea: BackendArea<'network', NetworkPort, undefined> = {
       applyTimeoutMs: site.networkApplyTimeoutMs,
       timeoutMs,
       ca: site.proxmox.ca,
+      calls,
     }),
   probes: (site, timeoutMs) => [sdnProbe(site, timeoutMs)],
 };

@@ -9,8 +9,8 @@ import { checkRecursor } from './check.js';
 export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolverSettings> = {
   port: 'resolver',
   settings: resolverSettings,
-  bind: (site, timeoutMs) => {
-    const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca });
+  bind: (site, timeoutMs, calls) => {
+    const recursor = createRecursorAdapter({ apiUrl: site.resolver.apiUrl, apiKey: site.resolver.apiKey, timeoutMs, ca: site.resolver.ca, calls });
     const forwardTo = site.resolver.forwardTo;
     return {
       ensure: (spec) => recursor.ensure({ zones: spec.zones, forwardTo }),

@@ -10,7 +10,7 @@ export const stateArea: BackendArea<'state', StatePort, typeof stateSettings> = 
   port: 'state',
   settings: stateSettings,
   // The adapter calls the admin API: the slice's `endpoint` is the address tenants are handed.
-  bind: (site, timeoutMs) => createMinioStateAdapter({ ...site.state, endpoint: site.state.adminUrl, timeoutMs }),
+  bind: (site, timeoutMs, calls) => createMinioStateAdapter({ ...site.state, endpoint: site.state.adminUrl, timeoutMs, calls }),
   // GetBucketLocation on the state bucket: signed as the adapter signs (its region), read-only.
   probes: (site, timeoutMs) => [
     probe('minio', site.state.adminUrl, async () => {

@@ -8,6 +8,6 @@ import { unifiProbe } from './check.js';
 export const wifiArea: BackendArea<'wifi', WifiAdapter | undefined, typeof wifiSettings> = {
   port: 'wifi',
   settings: wifiSettings,
-  bind: (site, timeoutMs) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs }) : undefined),
+  bind: (site, timeoutMs, calls) => (site.wifi ? siteWifiController.connect({ ...site.wifi, timeoutMs, calls }) : undefined),
   probes: (site, timeoutMs) => (site.wifi ? [unifiProbe(site, site.wifi, timeoutMs)] : []),
 };

@@ -24,6 +24,7 @@ import { startLabBackends } from './backends.js';
 import { startCodecProxy } from './codec-proxy.js';
 import { startPrometheus } from './servers/prometheus.js';
 import { installRuntime, startWorkerTelemetry } from '../worker/start-telemetry.js';
+import { workerBackendCalls } from '../../activities/backend-areas.js';
 
 /**
  * `npm start`: one lab site on this machine. The Temporal dev server (with its UI), the real
@@ -148,7 +149,9 @@ async function main(): Promise<void> {
   await registry.migrate();
   const connection = await NativeConnection.connect({ address: temporal.address });
   const telemetry = await startWorkerTelemetry(config, { coreMetricsAddress });
-  const worker = await createWorker({ config, registry, log, connection, telemetry: telemetry.telemetry, version });
+  // The worker's backend calls and its log route keeper's, paced and counted together.
+  const calls = workerBackendCalls(config.site!, telemetry.telemetry?.observeBackendCall);
+  const worker = await createWorker({ config, registry, log, connection, telemetry: telemetry.telemetry, version, calls });
   const hostPort = (url: string | undefined) => (url ? [new URL(url).host] : []);
   const prometheus = await startPrometheus({
     dir: join(labDir, 'prometheus'),
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
   });
   const running = worker.run();
   // As every worker process: the tenants' log routes a Caddy reload dropped are written back.
-  const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics });
+  const keeper = keepLogRoutes({ site: config.site, db: registry.db, log, metrics: telemetry.telemetry?.metrics, calls });
   const relayClient = await connectClient({
     address: temporal.address,
     namespace: config.env.TEMPORAL_NAMESPACE,

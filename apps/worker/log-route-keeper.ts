@@ -21,6 +21,8 @@ import { oneGatewayWrite } from '../../activities/log-store/step.js';
 import type { WorkerMetrics } from '../telemetry/metrics.js';
 import { sealKeys } from '../config/keys.js';
 import { logStoreArea } from '../../activities/log-store/area.js';
+import { workerBackendCalls } from '../../activities/backend-areas.js';
+import type { BackendCalls } from '../../backends/http/calls.js';
 import { everyInterval } from './rounds.js';
 
 export interface RouteKeeperDeps {
@@ -77,7 +79,8 @@ export const startLogRouteKeeper = (deps: RouteKeeperDeps, intervalMs: number) =
 
 /**
  * The keeper of a worker process (apps/worker/main.ts, the lab's in-process worker), when the site
- * has a log store; the worker's own log-store port when it has one bound, else one of its own.
+ * has a log store; the worker's own log-store port when it has one bound, else one of its own,
+ * its calls paced and counted with the worker's (`calls`).
  */
 export function keepLogRoutes(parts: {
   site: Site | undefined;
@@ -85,10 +88,11 @@ export function keepLogRoutes(parts: {
   log: Logger;
   metrics?: WorkerMetrics;
   logStore?: LogStorePort;
+  calls?: BackendCalls;
 }): { stop(): Promise<void> } | undefined {
   const site = parts.site;
   if (!site?.logStore) return undefined;
-  const logStore = parts.logStore ?? logStoreArea.bind(site, site.backendTimeoutMs);
+  const logStore = parts.logStore ?? logStoreArea.bind(site, site.backendTimeoutMs, parts.calls ?? workerBackendCalls(site));
   if (!logStore) return undefined;
   return startLogRouteKeeper({ db: parts.db, keys: sealKeys(site), site, logStore, log: parts.log, metrics: parts.metrics }, site.logStore.routeCheckMs);
 }

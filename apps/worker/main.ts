@@ -7,7 +7,7 @@ import { createLogger } from '../api/logger.js';
 import { checkBackends, formatChecks } from './check-backends.js';
 import { createWorker, WORKER_STOP_BOUND_MS } from './worker.js';
 import { runAsVersion, workerVersion } from './deployment.js';
-import { bindPorts, releasePorts } from '../../activities/backend-areas.js';
+import { bindPorts, releasePorts, workerBackendCalls } from '../../activities/backend-areas.js';
 import { armStopBound } from '../config/stop-bound.js';
 import { installRuntime, startWorkerTelemetry } from './start-telemetry.js';
 import { keepLogRoutes } from './log-route-keeper.js';
@@ -68,14 +68,17 @@ async function main(): Promise<void> {
   const registry = new Registry(config.env.DATABASE_URL, log);
   await registry.migrate();
   const connection = await connectWorker({ address: config.env.TEMPORAL_ADDRESS });
-  // Bound here, not in createWorker, so they are released once the worker has stopped.
-  const ports = config.site && bindPorts(config.site);
+  // Bound here, not in createWorker, so they are released once the worker has stopped; their calls
+  // paced and counted by this worker's own BackendCalls, which its activities share.
+  const calls = config.site && workerBackendCalls(config.site, telemetry.telemetry?.observeBackendCall);
+  const ports = config.site && bindPorts(config.site, { calls });
   const worker = await createWorker({
     config,
     registry,
     log,
     connection,
     ports,
+    calls,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE,
     telemetry: telemetry.telemetry,
     version,

@@ -10,13 +10,13 @@
 import { Context } from '@temporalio/activity';
 import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { onSomePort, PortTaken } from '../../core/listen-port.js';
-import { observeBackendCalls } from '../../backends/http/telemetry.js';
 import { STEP_ACTIVITY_TYPES } from '../../core/step-table.js';
 import { ConfigError, type Config } from '../config/env.js';
 import { createWorkerMetrics } from '../telemetry/metrics.js';
 import { serveMetrics, type RunningMetrics } from '../telemetry/metrics-server.js';
 import { startTracing } from '../telemetry/tracing.js';
 import type { WorkerTelemetry } from './telemetry.js';
+import type { BackendCallObserver } from '../../backends/http/telemetry.js';
 
 export interface RunningWorkerTelemetry {
   telemetry: WorkerTelemetry;
@@ -67,25 +67,24 @@ export async function startWorkerTelemetry(config: Config, opts: { coreMetricsAd
       },
     };
   const metrics = createWorkerMetrics(STEP_ACTIVITY_TYPES);
-  observeBackendCalls((backend, result, seconds) => {
+  // Handed to this worker's backend calls where it binds its ports (workerBackendCalls), not installed in a module.
+  const observeBackendCall: BackendCallObserver = (backend, result, seconds) => {
     metrics.backendCalls.inc({ backend, result });
     metrics.backendDuration.observe({ backend, result }, seconds);
     metrics.backendCallsByActivity.inc({ activity: currentActivity(), backend });
-  });
+  };
   const core = opts.coreMetricsAddress;
   const server: RunningMetrics = await serveMetrics(
     metrics.registry,
     at,
     core ? () => fetch(`http://${core}/metrics`, { signal: AbortSignal.timeout(2000) }).then((r) => r.text()) : undefined,
   ).catch((err: NodeJS.ErrnoException) => {
-    observeBackendCalls(undefined);
     throw new ConfigError(`WORKER_METRICS_ADDRESS: cannot listen (${err.code ?? 'error'})`);
   });
   return {
-    telemetry: { metrics, tracing },
+    telemetry: { metrics, tracing, observeBackendCall },
     metricsUrl: server.url,
     close: async () => {
-      observeBackendCalls(undefined);
       await server.close();
       await tracing?.flush();
     },

@@ -12,6 +12,7 @@ import {
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks, WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../telemetry/tracing.js';
+import type { BackendCallObserver } from '../../backends/http/telemetry.js';
 import type { WorkerMetrics } from '../telemetry/metrics.js';
 import { stepMetricsInterceptor } from './metrics-interceptor.js';
 import type { ServiceMetricsSinks, SweepSummary } from './sweep-metrics-workflow-interceptor.js';
@@ -20,6 +21,8 @@ import { workflowInterceptorModules } from './workflow-interceptor-modules.js';
 export interface WorkerTelemetry {
   metrics?: WorkerMetrics;
   tracing?: Tracing;
+  /** Counts the worker's backend calls in `metrics`: given to its `BackendCalls` (workerBackendCalls) where it binds its ports. */
+  observeBackendCall?: BackendCallObserver;
 }
 
 /** Counts a finished sweep. */

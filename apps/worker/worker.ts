@@ -10,7 +10,8 @@ import type { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
 import type { Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
-import { bindPorts } from '../../activities/backend-areas.js';
+import { bindPorts, workerBackendCalls } from '../../activities/backend-areas.js';
+import type { BackendCalls } from '../../backends/http/calls.js';
 import { workerTelemetryOptions, type WorkerTelemetry } from './telemetry.js';
 import { tracedBundlePath } from './workflow-interceptor-modules.js';
 import { sandboxOptions } from './sandbox-watchdog.js';
@@ -24,6 +25,11 @@ export interface WorkerParts {
   connection: NativeConnection;
   /** Adapters to use; bound from the site configuration when absent. */
   ports?: BackendPorts;
+  /**
+   * The pacing and telemetry the given `ports` were bound with (`workerBackendCalls`), which the
+   * activities' own backend calls share; made here from the site and `telemetry` when absent.
+   */
+  calls?: BackendCalls;
   /**
    * A pre-built workflow bundle (production, tests); bundled from source when absent. With tracing
    * on, the traced bundle beside it (scripts/build-workflow-bundle.ts) is loaded instead.
@@ -51,13 +57,15 @@ export function workflowsPath(): string {
 export async function createWorker(parts: WorkerParts): Promise<Worker> {
   const site = parts.config.site;
   if (!site) throw new Error('the worker needs a configured site (SITE_DOMAIN and the core SITE_* settings)');
+  const calls = parts.calls ?? workerBackendCalls(site, parts.telemetry?.observeBackendCall);
   const activities = createActivities({
     site,
     db: parts.registry.db,
     ownConnection: parts.registry.ownConnection,
     keys: sealKeys(site),
     log: parts.log,
-    ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs }),
+    ports: parts.ports ?? bindPorts(site, { timeoutMs: parts.backendTimeoutMs, calls }),
+    calls,
   });
   return Worker.create({ ...serviceWorkerOptions(parts), activities: withFormerNames(activities) });
 }

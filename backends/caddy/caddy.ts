@@ -6,6 +6,7 @@
  * The service generates the tokens; this adapter only places them. Route JSON carries the tokens,
  * so nothing of it is ever put into an error detail.
  */
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http/client.js';
 import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
@@ -22,6 +23,8 @@ export interface LogStoreAdapterOptions {
   /** The URL tenants ship to (/insert/...) and read from (/select/...). */
   endpoint: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
 }
@@ -112,7 +115,7 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
   const server = opts.server ?? 'logs';
   const ctx: Caddy = {
     opts,
-    http: new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs, { ca: opts.ca }),
+    http: new BackendHttp('caddy', opts.adminUrl, {}, opts.timeoutMs, { ca: opts.ca, calls: opts.calls }),
     server,
     routesPath: `/config/apps/http/servers/${encodeURIComponent(server)}/routes`,
   };

@@ -6,6 +6,7 @@
  * Editors hold no data-source permissions in Grafana, which is what keeps the tenant from changing
  * the data sources: the API cannot mark them read-only (only provisioning files can).
  */
+import type { BackendCalls } from '../http/calls.js';
 import { createHash } from 'node:crypto';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http/client.js';
@@ -20,6 +21,8 @@ export interface GrafanaAdapterOptions {
   /** Grafana as tenants reach it. */
   publicUrl: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
 }
@@ -91,7 +94,7 @@ interface Grafana {
 
 export function createGrafanaAdapter(opts: GrafanaAdapterOptions): DashboardsAdapter {
   const ctx: Grafana = {
-    api: new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs, { ca: opts.ca }),
+    api: new BackendHttp('grafana', opts.url, { authorization: basic(opts.adminUser, opts.adminPassword) }, opts.timeoutMs, { ca: opts.ca, calls: opts.calls }),
     adminUser: opts.adminUser,
   };
   return {

@@ -1,7 +1,7 @@
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { paced } from './pace.js';
+import type { BackendCalls } from './calls.js';
 import { instrumentBackendCall } from './telemetry.js';
 import { fingerprintForm } from '../../core/fingerprint.js';
 import { BackendError } from '../../core/backend-outcome.js';
@@ -44,6 +44,11 @@ export interface BackendTls {
    * certificate is the only trust, and its fingerprint replaces the name check.
    */
   pin?: string;
+}
+
+/** A client's trust, and the pacing and telemetry of the worker that made it (calls.ts; none: neither). */
+export interface BackendHttpOptions extends BackendTls {
+  calls?: BackendCalls;
 }
 
 // Backend calls go through undici's dispatch API, not fetch (built on the same client): in the
@@ -303,7 +308,7 @@ export class BackendHttp {
     private readonly baseUrl: string,
     private readonly defaultHeaders: Record<string, string> = {},
     private readonly timeoutMs = 10_000,
-    private readonly tls: BackendTls = {},
+    private readonly tls: BackendHttpOptions = {},
   ) {}
 
   async call(c: HttpCall): Promise<HttpAnswer> {
@@ -316,11 +321,15 @@ export class BackendHttp {
       headers['content-type'] ??= 'application/json';
     }
     const method = c.method ?? 'GET';
-    await paced(this.product);
+    await this.tls.calls?.paced(this.product);
     let res: RawAnswer;
     try {
       const accepted = (status: number) => c.accept?.includes(status) ?? false;
-      res = await instrumentBackendCall({ backend: this.product, method, url, headers, accepted }, (h) => send(url, method, h, body, this.timeoutMs, this.tls));
+      res = await instrumentBackendCall(
+        { backend: this.product, method, url, headers, accepted },
+        (h) => send(url, method, h, body, this.timeoutMs, this.tls),
+        this.tls.calls?.observe,
+      );
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const code = codeOf(err);

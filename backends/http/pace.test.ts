@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { backendCalls } from './calls.js';
 import { Pacer } from './pace.js';
 
 /** The bound on calls per second to one backend: a second's worth at once, then the rate. */
@@ -25,5 +26,26 @@ describe('pacing the calls to one backend', () => {
     ],
   ])('%s', (_reason, perSecond, callsAt, waits) => {
     expect(run(perSecond, callsAt)).toEqual(waits);
+  });
+});
+
+/** Each worker's calls are paced by its own BackendCalls: two in one process share no bucket. */
+describe("a worker's pacing", () => {
+  it('is its own: a second worker is not held by the first one having spent its burst', async () => {
+    const [first, second] = [backendCalls({ perSecond: 1 }), backendCalls({ perSecond: 1 })];
+    const started = performance.now();
+    await first.paced('proxmox');
+    await second.paced('proxmox');
+    expect(performance.now() - started).toBeLessThan(500);
+    const waited = performance.now();
+    await first.paced('proxmox');
+    expect(performance.now() - waited).toBeGreaterThan(900);
+  });
+
+  it('is off at 0: no call waits', async () => {
+    const calls = backendCalls({ perSecond: 0 });
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) await calls.paced('grafana');
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

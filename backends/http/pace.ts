@@ -3,7 +3,8 @@
  * so a sweep of a full site, or a burst of creates, never floods a real Proxmox, controller or
  * Grafana. A token bucket per backend: up to a second's worth of calls at once, then the rate;
  * a call over it waits its turn (in arrival order) rather than failing. Per worker process:
- * N workers send at most N times the rate. Off (no bound) when the rate is 0.
+ * N workers send at most N times the rate. Off (no bound) when the rate is 0. Each worker's
+ * buckets are its own `BackendCalls` (calls.ts), made where it binds its ports.
  * Hand-written: ten lines of arithmetic on an injected clock, for which a throttle library would
  * be a dependency and timers of its own (docs/decisions.md, "SigV4 through aws4, and the rest of
  * issue 46's item 5").
@@ -28,22 +29,4 @@ export class Pacer {
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens / this.perSecond) * 1000;
   }
-}
-
-let perSecond = 0;
-const pacers = new Map<string, Pacer>();
-
-/** Set once per process by the worker from the site's setting. */
-export function paceBackendCalls(callsPerSecond: number): void {
-  perSecond = callsPerSecond;
-  pacers.clear();
-}
-
-/** Waits for this backend's next slot. */
-export async function paced(backend: string): Promise<void> {
-  if (perSecond <= 0) return;
-  let pacer = pacers.get(backend);
-  if (!pacer) pacers.set(backend, (pacer = new Pacer(perSecond)));
-  const ms = pacer.reserve();
-  if (ms > 0) await new Promise((r) => setTimeout(r, ms));
 }

@@ -1,7 +1,7 @@
 /**
  * What every backend HTTP call reports: a client span (OpenTelemetry; a no-op unless the process
  * set up tracing) whose context travels to the backend in `traceparent`, and one observation for
- * the metrics (a no-op unless the worker installed an observer). Neither carries a URL query,
+ * the metrics (to the observer of the worker's `BackendCalls`, calls.ts; none when its metrics are off). Neither carries a URL query,
  * a header or a body: those hold credentials.
  */
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
@@ -9,13 +9,6 @@ import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentele
 export type BackendCallResult = 'ok' | 'refused' | 'error' | 'timeout' | 'unreachable';
 
 export type BackendCallObserver = (backend: string, result: BackendCallResult, seconds: number) => void;
-
-let observer: BackendCallObserver | undefined;
-
-/** Installed once per process by the worker when its metrics are on. */
-export function observeBackendCalls(fn: BackendCallObserver | undefined): void {
-  observer = fn;
-}
 
 /** The result label of an answered call: 2xx or an accepted status is ok, 4xx refused, else error. */
 export function resultOfStatus(status: number, accepted: boolean): BackendCallResult {
@@ -37,6 +30,7 @@ const tracer = trace.getTracer('tenant-provisioning/backends');
 export async function instrumentBackendCall<T extends { status: number }>(
   call: { backend: string; method: string; url: URL; headers: Record<string, string>; accepted: (status: number) => boolean },
   send: (headers: Record<string, string>) => Promise<T>,
+  observe?: BackendCallObserver,
 ): Promise<T> {
   const started = performance.now();
   const span = tracer.startSpan(`${call.method} ${call.backend}`, {
@@ -65,6 +59,6 @@ export async function instrumentBackendCall<T extends { status: number }>(
   } finally {
     span.setAttribute('backend.result', result!);
     span.end();
-    observer?.(call.backend, result!, (performance.now() - started) / 1000);
+    observe?.(call.backend, result!, (performance.now() - started) / 1000);
   }
 }

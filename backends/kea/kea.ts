@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http/client.js';
 import { normalizeMac } from '../../core/names/mac.js';
@@ -33,6 +34,8 @@ export interface KeaAdapterOptions {
   authUser?: string;
   authPassword?: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
   /**
@@ -102,7 +105,7 @@ export function createKeaAdapter(opts: KeaAdapterOptions): DeviceAddressAdapter 
     headers.authorization = `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword ?? ''}`).toString('base64')}`;
   }
   const ctx: Kea = {
-    http: new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca }),
+    http: new BackendHttp(PRODUCT, opts.controlUrl, headers, opts.timeoutMs, { ca: opts.ca, calls: opts.calls }),
     subnetId: opts.subnetId,
     service: (opts.control ?? 'agent') === 'agent' ? { service: ['dhcp4'] } : {},
     writes: new Mutex(),

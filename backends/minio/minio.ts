@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp, type HttpAnswer, type HttpCall } from '../http/client.js';
 import { DerivedKeys, encryptData } from './madmin-crypto.js';
@@ -32,6 +33,8 @@ export interface MinioStateOptions {
   bucket: string;
   region?: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
 }
@@ -88,7 +91,7 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   const ctx: Minio = {
     opts,
     region: opts.region ?? 'us-east-1',
-    http: new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca }),
+    http: new BackendHttp(PRODUCT, opts.endpoint, {}, opts.timeoutMs, { ca: opts.ca, calls: opts.calls }),
     root: { accessKey: opts.accessKey, secretKey: opts.secretKey },
     bodyKeys: new DerivedKeys(),
     base: opts.endpoint.endsWith('/') ? opts.endpoint : opts.endpoint + '/',

@@ -12,6 +12,7 @@
  * notified on every change (./catalog.ts); without them they stay Native, as PowerDNS serves them
  * from its own database alone.
  */
+import type { BackendCalls } from '../http/calls.js';
 import { BackendHttp } from '../http/client.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { absoluteName, isInZone } from './names.js';
@@ -34,6 +35,8 @@ export interface PowerDnsAdapterOptions {
   /** Where tenants send RFC 2136 updates (reported to them, e.g. `192.0.2.53:53`). */
   updateServer: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
   /** The site's producer catalog zone, when it has secondaries (SITE_DNS_SECONDARIES): zones join it. */
@@ -152,7 +155,7 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
     primary: nameservers[0] as string,
     catalog: opts.catalog && absoluteName(opts.catalog),
     kind: opts.catalog ? 'Master' : 'Native',
-    http: new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca }),
+    http: new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, calls: opts.calls }),
     server: `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`,
   };
   return {

@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http/client.js';
 
@@ -17,6 +18,8 @@ export interface PveApiOptions {
   taskTimeoutMs: number;
   /** Bound on one HTTP call. */
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
   product?: string;
@@ -82,6 +85,7 @@ export class PveApi {
     const root = /\/api2\/json$/.test(base) ? base : `${base}/api2/json`;
     this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, {
       ca: opts.ca,
+      calls: opts.calls,
     });
   }
 

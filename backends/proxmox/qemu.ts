@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { PveApi } from './pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
@@ -122,6 +123,8 @@ export interface ProxmoxHypervisorOptions {
   taskTimeoutMs: number;
   timeoutMs?: number; /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
   ca?: string;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
 }
 
 /** An entry of `GET /cluster/resources?type=vm` (pve-manager API2/Cluster.pm). */

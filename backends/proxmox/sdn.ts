@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
@@ -113,6 +114,8 @@ export interface ProxmoxNetworkOptions {
   vnetVniBase: number;
   timeoutMs?: number; /** PEM certificates to trust for the API's HTTPS (the cluster's CA); public roots when absent. */
   ca?: string;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
 }
 
 const ID_RE = /^[a-z][a-z0-9]*[a-z0-9]$/;

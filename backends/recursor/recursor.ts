@@ -8,6 +8,7 @@
  * the zone's cache is flushed so answers from the old target are not served until they expire
  * (4.8 also wipes it when it reloads the zones; the explicit flush does not rely on that).
  */
+import type { BackendCalls } from '../http/calls.js';
 import { BackendHttp } from '../http/client.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { normalizeTarget } from './targets.js';
@@ -20,6 +21,8 @@ export interface RecursorAdapterOptions {
   apiKey: string;
   serverId?: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
 }
@@ -57,7 +60,10 @@ interface ApiZone {
 }
 
 export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAdapter {
-  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca });
+  const http = new BackendHttp(PRODUCT, opts.apiUrl, { 'X-API-Key': opts.apiKey, accept: 'application/json' }, opts.timeoutMs, {
+    ca: opts.ca,
+    calls: opts.calls,
+  });
   const server = `servers/${encodeURIComponent(opts.serverId ?? 'localhost')}`;
   const zonePath = (zone: string) => `${server}/zones/${encodeURIComponent(absolute(zone))}`;
 

@@ -1,3 +1,4 @@
+import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { BackendHttp } from '../http/client.js';
 import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiAccess, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
@@ -43,6 +44,8 @@ export interface UnifiWifiOptions {
    */
   placeholderNetwork?: string;
   timeoutMs?: number;
+  /** The worker's pacing and telemetry of its backend calls (backends/http/calls.ts); neither when absent. */
+  calls?: BackendCalls;
   /** PEM certificates to trust for this backend's HTTPS (its private CA); public roots when absent. */
   ca?: string;
   /** The controller's own certificate's SHA-256 fingerprint, pinned (instead of `ca`). */
@@ -110,7 +113,7 @@ interface Unifi {
 }
 
 export function createUnifiWifiAdapter(opts: UnifiWifiOptions): WifiAdapter {
-  const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, pin: opts.pin });
+  const http = new BackendHttp(PRODUCT, opts.url, { accept: 'application/json' }, opts.timeoutMs, { ca: opts.ca, pin: opts.pin, calls: opts.calls });
   const ctx: Unifi = {
     session: unifiSession(http, opts),
     access: opts,

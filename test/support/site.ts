@@ -12,7 +12,7 @@ import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { createWorker } from '../../apps/worker/worker.js';
 import { workerVersion } from '../../apps/worker/deployment.js';
 import { makeCurrent } from '../../temporal/worker-deployment.js';
-import { bindPorts, releasePorts, type BackendPorts } from '../../activities/backend-areas.js';
+import { bindPorts, releasePorts, workerBackendCalls, type BackendPorts } from '../../activities/backend-areas.js';
 import { startWorkerTelemetry, type RunningWorkerTelemetry } from '../../apps/worker/start-telemetry.js';
 import { Registry } from '../../db/registry.js';
 import { dataConverter } from '../../temporal/data-converter.js';
@@ -172,7 +172,9 @@ export async function startTestSite(
       workerTelemetry ??= await startWorkerTelemetry(config);
       site.workerMetricsUrl = workerTelemetry.metricsUrl;
       // Released when the worker stops: the broker's control connection would otherwise outlive the site, reconnecting every second.
-      workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000 });
+      // Paced and counted apart from any other worker of this process (the tests run several).
+      const calls = workerBackendCalls(config.site!, workerTelemetry.telemetry?.observeBackendCall);
+      workerPorts = bindPorts(config.site!, { timeoutMs: opts.backendTimeoutMs ?? 3000, calls });
       // A version of the site's deployment, current in its namespace, as the lab's worker is.
       const version = workerVersion(config);
       await makeCurrent({ connection: temporal, namespace }, version, 'always');
@@ -184,6 +186,7 @@ export async function startTestSite(
         log,
         connection: workerConnection,
         ports: workerPorts,
+        calls,
         workflowBundlePath: inject('workflowBundle'),
       });
       running = worker.run();

@@ -1,0 +1,31 @@
+import { Pacer } from './pace.js';
+import type { BackendCallObserver } from './telemetry.js';
+
+/**
+ * What one worker's backend calls share: their pace (SITE_BACKEND_CALLS_PER_SECOND, a token
+ * bucket per backend: pace.ts) and who observes them (the worker's metrics: telemetry.ts). Made
+ * where the worker binds its ports (`bindPorts`, activities/backend-areas.ts) and handed to every
+ * client it makes there (`BackendHttp`'s options, through each adapter's `calls`), never kept in a
+ * module: two workers in one process (the tests start several) pace and count apart. A client made
+ * without one (a `--check-backends` probe, a test) is neither paced nor observed.
+ */
+export interface BackendCalls {
+  /** Waits for this backend's next slot; at once when the site sets no bound. */
+  paced(backend: string): Promise<void>;
+  /** Told of every call's result and duration; none when the worker's metrics are off. */
+  observe?: BackendCallObserver;
+}
+
+export function backendCalls(opts: { perSecond: number; observe?: BackendCallObserver }): BackendCalls {
+  const pacers = new Map<string, Pacer>();
+  return {
+    observe: opts.observe,
+    async paced(backend) {
+      if (opts.perSecond <= 0) return;
+      let pacer = pacers.get(backend);
+      if (!pacer) pacers.set(backend, (pacer = new Pacer(opts.perSecond)));
+      const ms = pacer.reserve();
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+    },
+  };
+}
