@@ -308,7 +308,7 @@ export class BackendHttp {
     private readonly baseUrl: string,
     private readonly defaultHeaders: Record<string, string> = {},
     private readonly timeoutMs = 10_000,
-    private readonly tls: BackendHttpOptions = {},
+    private readonly options: BackendHttpOptions = {},
   ) {}
 
   async call(c: HttpCall): Promise<HttpAnswer> {
@@ -321,21 +321,21 @@ export class BackendHttp {
       headers['content-type'] ??= 'application/json';
     }
     const method = c.method ?? 'GET';
-    await this.tls.calls?.paced(this.product);
+    await this.options.calls?.paced(this.product);
     let res: RawAnswer;
     try {
       const accepted = (status: number) => c.accept?.includes(status) ?? false;
       res = await instrumentBackendCall(
         { backend: this.product, method, url, headers, accepted },
-        (h) => send(url, method, h, body, this.timeoutMs, this.tls),
-        this.tls.calls?.observe,
+        (h) => send(url, method, h, body, this.timeoutMs, this.options),
+        this.options.calls?.observe,
       );
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const code = codeOf(err);
       // A certificate the configured trust does not accept is a setting to fix, not a fault to retry.
       if (isCertificateRefusal(err)) {
-        const fix = this.tls.pin ? "check the pinned fingerprint against the backend's certificate" : "set the backend's CA bundle";
+        const fix = this.options.pin ? "check the pinned fingerprint against the backend's certificate" : "set the backend's CA bundle";
         throw new BackendError(this.product, `${method} ${url.pathname}: certificate not trusted (${code}: ${err.message}); ${fix}`, false);
       }
       // undici's messages are terse ("other side closed"): its code says which failure it was.

@@ -2,9 +2,9 @@
  * A bound on the calls each worker sends one backend per second (SITE_BACKEND_CALLS_PER_SECOND),
  * so a sweep of a full site, or a burst of creates, never floods a real Proxmox, controller or
  * Grafana. A token bucket per backend: up to a second's worth of calls at once, then the rate;
- * a call over it waits its turn (in arrival order) rather than failing. Per worker process:
- * N workers send at most N times the rate. Off (no bound) when the rate is 0. Each worker's
- * buckets are its own `BackendCalls` (calls.ts), made where it binds its ports.
+ * a call over it waits its turn (in arrival order) rather than failing. Per worker (its own
+ * `BackendCalls`, calls.ts, made where it binds its ports): N workers send at most N times the
+ * rate, whether they run in one process or in N. Off (no bound) when the rate is 0.
  * Hand-written: ten lines of arithmetic on an injected clock, for which a throttle library would
  * be a dependency and timers of its own (docs/decisions.md, "SigV4 through aws4, and the rest of
  * issue 46's item 5").
