@@ -16,7 +16,7 @@ export const FABRIC_WAIT_MS = 4 * 60_000;
  *
  * Group commit (issue 32): PVE applies all pending SDN edits at once under one global lock, and an
  * apply reloads every node's network in turn (seconds per node). So a tenant writes its edits as
- * pending (`stage`, under the registry's `sdn` lock, a few calls), then joins the apply round
+ * pending (`stage`: its reads, then its writes under the registry's `sdn` lock), then joins the apply round
  * (`sdn-apply`): one apply at a time, and the tenants that staged while it ran are carried by the
  * next one, which the first of them to reach the round starts. Each tenant's step still ends only
  * when its own VNet runs on the workload node, and fails alone when its own edits are refused.
@@ -30,11 +30,14 @@ export const networkStep: StepModule<'network'> = {
     // Recorded on a connection of their own: this step waits for the fabric lock holding a pooled
     // one, and so may every other create; from the pool, the holder's record could wait for ever.
     const tokens = registryLockTokens(deps.ownConnection ?? deps.db);
-    const staged = await withLocks(deps.db, async (tx) => {
-      if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
-      stopIfCancelled();
-      return deps.ports.network.stage(spec, tokens);
-    });
+    // Only the writes wait for the other tenants' (the registry's `sdn` lock); the reads before them do not.
+    const staged = await deps.ports.network.stage(spec, tokens, (writes) =>
+      withLocks(deps.db, async (tx) => {
+        if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
+        stopIfCancelled();
+        return writes();
+      }),
+    );
     return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), tokens });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.

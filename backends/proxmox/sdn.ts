@@ -65,8 +65,9 @@ export interface FabricOrder {
   tokens?: SdnLockTokens;
 }
 
+const alone: FabricExclusive = (inner) => inner();
 /** A caller alone at the fabric: no other tenant to order with. */
-export const ALONE: FabricOrder = { round: (work) => work((inner) => inner()) };
+export const ALONE: FabricOrder = { round: (work) => work(alone) };
 
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
@@ -75,8 +76,10 @@ export interface NetworkAdapter {
   /**
    * Writes what differs of the tenant's zone, VNet and subnet as pending edits; applies nothing.
    * `tokens`: where the SDN lock's token is kept while held (sdn-lock.ts); the adapter's memory when absent.
+   * `serialize`: runs the writes (the PVE lock, the foreign-edit check, the edits, the release) in
+   * the caller's order of fabric writers; the reads before them stay out of it. Identity when absent.
    */
-  stage(spec: NetworkSpec, tokens?: SdnLockTokens): Promise<StagedNetwork>;
+  stage(spec: NetworkSpec, tokens?: SdnLockTokens, serialize?: FabricExclusive): Promise<StagedNetwork>;
   /**
    * Ends the step once the tenant's VNet is a bridge on the workload node: applies every pending
    * edit of the service (the tenant's and any other tenant's staged since the last apply) unless an
@@ -158,8 +161,8 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   };
   return {
     observe: (s) => observe(ctx, s),
-    ensure: async (s) => settle(ctx, s, await stage(ctx, s, ctx.tokens), ALONE),
-    stage: (s, tokens) => stage(ctx, s, tokens ?? ctx.tokens),
+    ensure: async (s) => settle(ctx, s, await stage(ctx, s, ctx.tokens, alone), ALONE),
+    stage: (s, tokens, serialize) => stage(ctx, s, tokens ?? ctx.tokens, serialize),
     settle: (s, staged, order) => settle(ctx, s, staged, order),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
@@ -182,12 +185,6 @@ function checkSpec(s: NetworkSpec): void {
   if (!ID_RE.test(s.tenant) || s.tenant.length > 8) throw bad('zone id must be <= 8 lowercase alphanumerics');
   if (!ID_RE.test(s.vnet) || s.vnet.length > 8) throw bad('vnet id must be <= 8 lowercase alphanumerics');
   if (!/^\d+\.\d+\.\d+\.\d+\/\d+$/.test(s.subnet)) throw bad(`subnet ${s.subnet} is not a CIDR`);
-}
-
-/** PUT /cluster/sdn would apply an operator's staged edits too: refuse, naming them. */
-async function refuseForeignPending(ctx: Sdn, s: NetworkSpec): Promise<void> {
-  const foreign = await foreignPending(ctx, s);
-  if (foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign), false);
 }
 
 /**
@@ -254,7 +251,13 @@ async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
   };
 }
 
-async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<StagedNetwork> {
+/**
+ * Reads, then writes what differs. Only the writes are serialized with the other tenants' (the
+ * fabric's one lock): the reads are of this tenant's own objects, which no other tenant's run
+ * writes, and an apply meanwhile only moves edits from pending to running. Serialized, the reads
+ * made each of a round's stagers wait ~3 PVE calls more for the one before it (issue 48).
+ */
+async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens, serialize: FabricExclusive = alone): Promise<StagedNetwork> {
   checkSpec(s);
   const o = await observe(ctx, s);
   const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
@@ -262,7 +265,7 @@ async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<S
   // reloads every node.
   const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
   const configDiffers = !zoneOk(ctx, o.zone.config, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s);
-  if (configDiffers) await writePending(ctx, s, o, tokens);
+  if (configDiffers) await serialize(() => writePending(ctx, s, o, tokens));
   return { before: o, reload, needsApply: reload || !runningOk || configDiffers };
 }
 
@@ -272,10 +275,15 @@ async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<S
  * and release it without applying: the apply is `settle`'s, and may carry other tenants' edits.
  */
 async function writePending(ctx: Sdn, s: NetworkSpec, o: NetworkObservation, tokens: SdnLockTokens): Promise<void> {
-  const token = await acquireLock(ctx, s, tokens);
+  // The foreign-edit check is read beside the lock's take, not after it: an edit staged between the
+  // two is still refused by the apply (applyPending), which carries nothing foreign.
+  const [taken, foreign] = await Promise.allSettled([acquireLock(ctx, s, tokens), foreignPending(ctx, s)]);
+  if (taken.status === 'rejected') throw taken.reason;
+  const token = taken.value;
   const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
   try {
-    await refuseForeignPending(ctx, s);
+    if (foreign.status === 'rejected') throw foreign.reason;
+    if (foreign.value.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign.value), false);
     await writeZone(ctx, s, o.zone.config, write);
     await writeVnet(s, o.vnet.config, write);
     await writeSubnet(s, o.subnet, write);
