@@ -179,7 +179,7 @@ async function launch(
     const apiUrl = `http://127.0.0.1:${ports.web}/api/v1`;
     // Our API key answered proves the web server is this one; a DNS port another process holds ends it.
     const ready = await waitForApi(apiUrl, apiKey, exited, 15_000);
-    const dnsHeld = ready === 'ready' ? await portsHeld(child.pid!, [ports.dns]) : 'not yet';
+    const dnsHeld = ready === 'ready' ? await dnsPortHeld(child.pid!, ports.dns, exited) : 'not yet';
     if (dnsHeld === 'mine') {
       let stopping: Promise<void> | undefined;
       return {
@@ -205,6 +205,22 @@ async function launch(
   } catch (e) {
     if (ownedDir) await rm(dir, { recursive: true, force: true });
     throw e;
+  }
+}
+
+/**
+ * Whether the server holds its DNS port, looked at until it says (at most 3 s): its API can answer
+ * before the kernel's socket table shows the listener (a start failed "ready" with the port bound,
+ * CI under load, registry-loss-objects), and one look then took a start for a failed one.
+ */
+async function dnsPortHeld(pid: number, port: number, exited: Promise<number | null>): Promise<'mine' | 'other' | 'not yet'> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const until = Date.now() + 3_000;
+  for (;;) {
+    const held = await portsHeld(pid, [port]);
+    if (held !== 'not yet' || gone || Date.now() > until) return held;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
