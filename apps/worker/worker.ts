@@ -93,9 +93,11 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     dataConverter: dataConverter(parts.config.codecKey),
     ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
     shutdownGraceTime: SHUTDOWN_GRACE_MS,
-    // Bounded cache of running workflows: enough for a sweep's 62 children and concurrent creates,
-    // small enough to keep the worker's memory flat (the default scales with the machine's memory).
-    maxCachedWorkflows: 200,
+    // Bounded cache of running workflows: above what runs at once (a sweep's 8 children at a time
+    // and its parent, 8 callers' creates), not every parked object's run, which a wake replays.
+    // 200 held the full-site sweep's worker at 313-315 MB, 64 at 294-298 (issue 48's 300 MB;
+    // docs/performance.md). The default scales with the machine's memory.
+    maxCachedWorkflows: 64,
     ...sandboxOptions(),
     // Pinned: a run ends on the code it began with, so a release changes workflow code with no
     // patch for the runs in flight; each run is bounded (a parked one by PARKED_RUN_TIMEOUT).
