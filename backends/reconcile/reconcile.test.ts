@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { converge, ensure, once, plan, remove, type Observation, type ObjectKind } from './reconcile.js';
+import { converge, ensure, once, plan, planned, remove, type Observation, type ObjectKind } from './reconcile.js';
 
 /** A tiny in-memory backend: named objects of two fields, one of them a secret. */
 interface Thing {
@@ -93,9 +93,9 @@ describe('the reconciler', () => {
   it('a create that finds the object made meanwhile adopts it and reports it as found', async () => {
     const s = store();
     s.race({ size: 1, secret: 's3cret' });
-    const { outcome, seen } = await converge(s.kind, want);
+    const { outcome, held } = await converge(s.kind, want);
     expect(outcome).toEqual({ object: 'thing a', result: 'corrected', fields: ['size'] });
-    expect(seen).toEqual({ exists: true, drift: ['size'] });
+    expect(held).toEqual({ exists: true, drift: ['size'] });
     expect(s.held.get('a')).toEqual({ size: 2, secret: 's3cret' });
   });
 
@@ -109,6 +109,16 @@ describe('the reconciler', () => {
     expect(kept).toEqual(['a']);
     expect(await ensure(kind, { ...want, size: 3 })).toMatchObject({ result: 'corrected' });
     expect(kept).toEqual(['a']);
+  });
+
+  it('what an apply learnt (held) is handed on, while the outcome stays what observe saw', async () => {
+    const s = store();
+    type Numbered = Observation & { id?: number };
+    const kind: ObjectKind<Want, Numbered> = { ...s.kind, apply: async () => ({ held: { exists: true, drift: [], id: 7 } }) };
+    const { outcome, held } = await converge(kind, want);
+    expect(outcome).toEqual({ object: 'thing a', result: 'created' });
+    expect(held.id).toBe(7);
+    expect((await planned(kind, want)).held).toEqual({ exists: false, drift: [] });
   });
 
   it("an apply's warnings and batch reach the outcome", async () => {

@@ -29,6 +29,8 @@ export interface Applied<O extends Observation> {
    * read back): it is adopted, and reported as found, with this observation's drift.
    */
   adopted?: O;
+  /** The object as the apply left it, when an object ensured after it needs what it learnt (a created object's id). */
+  held?: O;
   /** What the product warned of while it made the object so, without failing (ObjectOutcome's). */
   warnings?: string[];
   /** How the write that carried this object's change was shared (ObjectOutcome's). */
@@ -58,10 +60,11 @@ export const differs = (seen: Observation): boolean => !seen.exists || seen.drif
 /** The outcome of an object observed so: `created` (absent), `corrected` (with its fields) or `in-place`. */
 export const reported = (object: string, seen: Observation): ObjectOutcome => outcomeOf(object, seen.exists, differs(seen), seen.drift);
 
-/** An ensure of one object: its outcome, and what it held before the apply (or, adopted, what the apply found). */
+/** An ensure or a plan of one object: its outcome, and what the backend holds of it as far as it learnt. */
 export interface Converged<O extends Observation> {
   outcome: ObjectOutcome;
-  seen: O;
+  /** What observe saw, or what the apply left (`held`) or found (`adopted`). */
+  held: O;
 }
 
 /** Observe the object, apply the difference if there is one, report it. */
@@ -69,14 +72,14 @@ export async function converge<D, O extends Observation>(kind: ObjectKind<D, O>,
   const observed = await kind.observe(desired);
   if (!differs(observed)) {
     await kind.upkeep?.(desired, observed);
-    return { outcome: reported(kind.object(desired), observed), seen: observed };
+    return { outcome: reported(kind.object(desired), observed), held: observed };
   }
   const applied = (await kind.apply(desired, observed)) ?? {};
   const seen = applied.adopted ?? observed;
   const outcome = reported(kind.object(desired), seen);
   return {
     outcome: { ...outcome, ...(applied.warnings?.length ? { warnings: applied.warnings } : {}), ...(applied.batch ? { batch: applied.batch } : {}) },
-    seen,
+    held: applied.held ?? seen,
   };
 }
 
@@ -85,9 +88,15 @@ export async function ensure<D, O extends Observation>(kind: ObjectKind<D, O>, d
   return (await converge(kind, desired)).outcome;
 }
 
+/** What `converge` would report of one object, from reads alone, and what it read. */
+export async function planned<D, O extends Observation>(kind: ObjectKind<D, O>, desired: D): Promise<Converged<O>> {
+  const held = await kind.observe(desired);
+  return { outcome: reported(kind.object(desired), held), held };
+}
+
 /** What `ensure` would report of one object, from reads alone. */
 export async function plan<D, O extends Observation>(kind: ObjectKind<D, O>, desired: D): Promise<ObjectOutcome> {
-  return reported(kind.object(desired), await kind.observe(desired));
+  return (await planned(kind, desired)).outcome;
 }
 
 /** Remove one object of a kind that can be removed. */
