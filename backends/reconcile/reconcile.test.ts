@@ -121,6 +121,12 @@ describe('the reconciler', () => {
     expect((await planned(kind, want)).held).toEqual({ exists: false, drift: [] });
   });
 
+  it('fields only the apply could find are reported with the observed ones', async () => {
+    const s = store({ a: { size: 1, secret: 's3cret' } });
+    const kind: ObjectKind<Want> = { ...s.kind, apply: async () => ({ found: ['password'] }) };
+    expect(await ensure(kind, want)).toEqual({ object: 'thing a', result: 'corrected', fields: ['size', 'password'] });
+  });
+
   it("an apply's warnings and batch reach the outcome", async () => {
     const s = store();
     const kind: ObjectKind<Want> = { ...s.kind, apply: async () => ({ warnings: ['node pve2 not reloaded'], batch: { objects: 3 } }) };

@@ -29,6 +29,11 @@ export interface Applied<O extends Observation> {
    * read back): it is adopted, and reported as found, with this observation's drift.
    */
   adopted?: O;
+  /**
+   * Fields the apply found differing that no read could see before it corrected others (a password
+   * checked by logging in, once the client may log in): reported with observe's.
+   */
+  found?: string[];
   /** The object as the apply left it, when an object ensured after it needs what it learnt (a created object's id). */
   held?: O;
   /** What the product warned of while it made the object so, without failing (ObjectOutcome's). */
@@ -75,7 +80,8 @@ export async function converge<D, O extends Observation>(kind: ObjectKind<D, O>,
     return { outcome: reported(kind.object(desired), observed), held: observed };
   }
   const applied = (await kind.apply(desired, observed)) ?? {};
-  const seen = applied.adopted ?? observed;
+  const before = applied.adopted ?? observed;
+  const seen = applied.found?.length ? { ...before, drift: [...before.drift, ...applied.found] } : before;
   const outcome = reported(kind.object(desired), seen);
   return {
     outcome: { ...outcome, ...(applied.warnings?.length ? { warnings: applied.warnings } : {}), ...(applied.batch ? { batch: applied.batch } : {}) },
