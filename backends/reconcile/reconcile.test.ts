@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { converge, ensure, once, plan, planned, remove, type Observation, type ObjectKind } from './reconcile.js';
+import { converge, ensure, once, plan, planned, type Observation, type ObjectKind } from './reconcile.js';
 
 /** A tiny in-memory backend: named objects of two fields, one of them a secret. */
 interface Thing {
@@ -42,10 +42,6 @@ function store(initial: Record<string, Thing> = {}) {
       }
       calls.push(`PUT ${want.name} ${seen.drift.join(',')}`);
       held.set(want.name, { size: want.size, secret: want.secret });
-    },
-    async remove(want) {
-      calls.push(`DELETE ${want.name}`);
-      held.delete(want.name);
     },
   };
   return {
@@ -131,12 +127,6 @@ describe('the reconciler', () => {
     const s = store();
     const kind: ObjectKind<Want> = { ...s.kind, apply: async () => ({ warnings: ['node pve2 not reloaded'], batch: { objects: 3 } }) };
     expect(await ensure(kind, want)).toEqual({ object: 'thing a', result: 'created', warnings: ['node pve2 not reloaded'], batch: { objects: 3 } });
-  });
-
-  it('remove deletes through the kind', async () => {
-    const s = store({ a: { size: 2, secret: 's3cret' } });
-    await remove({ ...s.kind, remove: s.kind.remove! }, want);
-    expect(s.held.has('a')).toBe(false);
   });
 
   it('once reads a shared list once, on first use', async () => {

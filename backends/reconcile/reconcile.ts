@@ -55,8 +55,6 @@ export interface ObjectKind<D, O extends Observation = Observation> {
    * reports it (a seat the service itself needs in it). Rare; most kinds have none.
    */
   upkeep?(desired: D, seen: O): Promise<void>;
-  /** Delete the object; absent is fine. A kind the steps never remove has none. */
-  remove?(desired: D): Promise<void>;
 }
 
 /** Whether an ensure writes: the object is absent, or some field of it differs. */
@@ -103,11 +101,6 @@ export async function planned<D, O extends Observation>(kind: ObjectKind<D, O>, 
 /** What `ensure` would report of one object, from reads alone. */
 export async function plan<D, O extends Observation>(kind: ObjectKind<D, O>, desired: D): Promise<ObjectOutcome> {
   return (await planned(kind, desired)).outcome;
-}
-
-/** Remove one object of a kind that can be removed. */
-export async function remove<D, O extends Observation>(kind: ObjectKind<D, O> & Required<Pick<ObjectKind<D, O>, 'remove'>>, desired: D): Promise<void> {
-  await kind.remove(desired);
 }
 
 /** A read shared by the kinds observed after it (one list read for several objects); made once, on first use. */
