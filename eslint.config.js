@@ -41,13 +41,13 @@ const labBan = {
 };
 /**
  * A product's folder (`backends/<product>/`) imports its own files, the shared client
- * (`backends/http/`) and `core/`; never another product's, and nothing of Temporal: a backend is a
+ * (`backends/http/`), the one reconciler of its objects (`backends/reconcile/`) and `core/`; never another product's, and nothing of Temporal: a backend is a
  * client of its product, whoever runs it.
  */
 const backendBans = [
   {
-    group: ['../*/**', '!../http/**', '!../../**'],
-    message: "layers: a backend imports only its own folder, backends/http/ and core/, never another product's (docs/architecture.md)",
+    group: ['../*/**', '!../http/**', '!../reconcile/**', '!../../**'],
+    message: "layers: a backend imports only its own folder, backends/http/, backends/reconcile/ and core/, never another product's (docs/architecture.md)",
   },
   { group: ['@temporalio/*'], message: 'layers: a backend knows nothing of Temporal; the steps in activities/ do (docs/architecture.md)' },
 ];

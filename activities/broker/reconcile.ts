@@ -1,11 +1,11 @@
 import { listBrokerAccounts, type BrokerAccountRow } from '../../db/queries/broker-accounts.js';
 import type { ActivityDeps } from '../deps.js';
-import { outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import { removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
 import { leftAlone, mayCorrect, mayPrune, type Life } from '../../core/object-life.js';
 import { objectPath } from '../../contracts/ids.js';
 import { livesOf } from '../object-lives.js';
 import { brokerOf, runBrokerStep } from './account-step.js';
-import { accountDrift, type BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
+import type { BrokerAdapter } from '../../backends/mosquitto/dynsec.js';
 import { brokerUsername, tenantUsernamePrefix } from '../../core/names/broker-username.js';
 
 /**
@@ -54,15 +54,7 @@ async function correctAccounts(broker: BrokerAdapter, tenant: string, rows: Brok
       outcomes.push({ object: `mqtt client ${account.username}`, result: 'needs-restore' });
       continue;
     }
-    if (mode !== 'plan') {
-      outcomes.push(...(await broker.ensure(account, seen)));
-      continue;
-    }
-    const drift = accountDrift(account, seen);
-    outcomes.push(
-      outcomeOf(`mqtt role ${account.username}`, !!seen.role, drift.role.length > 0, drift.role),
-      outcomeOf(`mqtt client ${account.username}`, true, drift.client.length > 0, drift.client),
-    );
+    outcomes.push(...(await (mode === 'plan' ? broker.plan(account, seen) : broker.ensure(account, seen))));
   }
   return outcomes;
 }

@@ -1,6 +1,5 @@
 import { resolverSettings } from './settings.js';
 import type { ResolverPort } from './port.js';
-import { outcomeOf } from '../../core/backend-outcome.js';
 import { type BackendArea, jsonApi, probe } from '../backend-area.js';
 import { createRecursorAdapter } from '../../backends/recursor/recursor.js';
 import { checkRecursor } from './check.js';
@@ -14,8 +13,7 @@ export const resolverArea: BackendArea<'resolver', ResolverPort, typeof resolver
     const forwardTo = site.resolver.forwardTo;
     return {
       ensure: (spec) => recursor.ensure({ zones: spec.zones, forwardTo }),
-      plan: async (spec) =>
-        (await recursor.observe({ zones: spec.zones, forwardTo })).map((o) => outcomeOf(`forward ${o.zone}`, o.exists, !o.matches, o.drift)),
+      plan: (spec) => recursor.plan({ zones: spec.zones, forwardTo }),
       remove: (spec) => recursor.remove(spec),
     };
   },

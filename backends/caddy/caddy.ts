@@ -7,7 +7,8 @@
  * so nothing of it is ever put into an error detail.
  */
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { ensure, once, plan, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp } from '../http/client.js';
 import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
 
@@ -124,8 +125,8 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     selectHeader: selectHeaderName,
     observe: (spec) => observe(ctx, spec),
     heldTokens: async (tenant) => heldTokens(await readRoutes(ctx), tenant),
-    plan: (spec) => plan(ctx, spec),
-    ensure: (spec) => ensure(ctx, spec),
+    plan: (spec) => planRoutes(ctx, spec),
+    ensure: (spec) => ensureRoutes(ctx, spec),
     remove: (spec) => remove(ctx, spec),
     holdsRoute: async (tenant) => (await ctx.http.call({ path: `/id/${encodeURIComponent(routeIds(tenant).ingest)}`, accept: [404] })).status !== 404,
     lackingRoutes: (tenants) => lackingRoutes(ctx, tenants),
@@ -170,25 +171,52 @@ async function insertFirst(ctx: Caddy, route: Json): Promise<void> {
   await ctx.http.call({ method: 'PUT', path: `${ctx.routesPath}/0`, json: route });
 }
 
-async function ensureOne(ctx: Caddy, id: string, route: Json, label: string): Promise<ObjectOutcome> {
-  const routes = await readRoutes(ctx);
-  const p = place(routes, id);
-  const st = stateOf(p, route, catchAllIndex(routes));
-  if (st === 'matches') return outcomeOf(label, true, false);
-  if (st === 'absent') {
-    await insertFirst(ctx, route);
-    return outcomeOf(label, false, true);
-  }
-  const catchAll = catchAllIndex(routes);
-  const misplaced = p.at.length > 1 || (catchAll >= 0 && (p.at[0] as number) > catchAll);
-  if (misplaced) {
-    await deleteAll(ctx, id, p.at.length);
-    await insertFirst(ctx, route);
-  } else {
-    // In place: the route keeps its position and its @id.
-    await ctx.http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(id)}`, json: route });
-  }
-  return outcomeOf(label, true, true, routeDrift(p, route, catchAll));
+/** One of a tenant's routes, by its @id. */
+interface RouteWant {
+  id: string;
+  route: Json;
+  label: string;
+}
+
+/** A route found: how many routes carry its @id (more than one only after a botched edit). */
+interface RouteObservation extends Observation {
+  copies: number;
+}
+
+/**
+ * A tenant's route, observed in the route list `read` answers: each ensure reads it afresh (indexes
+ * move with every insert), a plan once for both routes.
+ */
+function routeKind(ctx: Caddy, read: () => Promise<Json[]>): ObjectKind<RouteWant, RouteObservation> {
+  return {
+    object: (w) => w.label,
+    async observe(w) {
+      const routes = await read();
+      const p = place(routes, w.id);
+      const catchAll = catchAllIndex(routes);
+      const st = stateOf(p, w.route, catchAll);
+      return { exists: st !== 'absent', drift: st === 'drifted' ? routeDrift(p, w.route, catchAll) : [], copies: p.at.length };
+    },
+    async apply(w, seen) {
+      if (seen.exists && !seen.drift.includes('position')) {
+        // In place: the route keeps its position and its @id.
+        await ctx.http.call({ method: 'PATCH', path: `/id/${encodeURIComponent(w.id)}`, json: w.route });
+        return;
+      }
+      if (seen.exists) await deleteAll(ctx, w.id, seen.copies);
+      await insertFirst(ctx, w.route);
+    },
+  };
+}
+
+/** Both routes of the tenant, ingest then read. */
+function routesOf(ctx: Caddy, spec: LogStoreSpec): RouteWant[] {
+  const ids = routeIds(spec.tenant);
+  const want = desired(ctx, spec);
+  return [
+    { id: ids.ingest, route: want.ingest, label: `log ingest token ${spec.tenant}` },
+    { id: ids.read, route: want.read, label: `log read token ${spec.tenant}` },
+  ];
 }
 
 async function observe(ctx: Caddy, spec: LogStoreSpec): Promise<LogStoreObservation> {
@@ -202,26 +230,22 @@ async function observe(ctx: Caddy, spec: LogStoreSpec): Promise<LogStoreObservat
   };
 }
 
-async function plan(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
-  const routes = await readRoutes(ctx);
-  const ids = routeIds(spec.tenant);
-  const want = desired(ctx, spec);
-  const catchAll = catchAllIndex(routes);
-  const one = (id: string, route: Json, label: string) => {
-    const p = place(routes, id);
-    const st = stateOf(p, route, catchAll);
-    return outcomeOf(label, st !== 'absent', st !== 'matches', st === 'drifted' ? routeDrift(p, route, catchAll) : []);
-  };
-  return [one(ids.ingest, want.ingest, `log ingest token ${spec.tenant}`), one(ids.read, want.read, `log read token ${spec.tenant}`)];
+async function planRoutes(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
+  const kind = routeKind(
+    ctx,
+    once(() => readRoutes(ctx)),
+  );
+  const outcomes: ObjectOutcome[] = [];
+  for (const w of routesOf(ctx, spec)) outcomes.push(await plan(kind, w));
+  return outcomes;
 }
 
-async function ensure(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
-  const ids = routeIds(spec.tenant);
-  const want = desired(ctx, spec);
-  // One route at a time: each step re-reads the list, since indexes move with every insert.
-  const ingest = await ensureOne(ctx, ids.ingest, want.ingest, `log ingest token ${spec.tenant}`);
-  const read = await ensureOne(ctx, ids.read, want.read, `log read token ${spec.tenant}`);
-  return [ingest, read];
+async function ensureRoutes(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutcome[]> {
+  // One route at a time: each observe re-reads the list, since indexes move with every insert.
+  const kind = routeKind(ctx, () => readRoutes(ctx));
+  const outcomes: ObjectOutcome[] = [];
+  for (const w of routesOf(ctx, spec)) outcomes.push(await ensure(kind, w));
+  return outcomes;
 }
 
 async function remove(ctx: Caddy, spec: Pick<LogStoreSpec, 'tenant'>): Promise<void> {

@@ -8,7 +8,8 @@
  */
 import type { BackendCalls } from '../http/calls.js';
 import { createHash } from 'node:crypto';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { converge, ensure as ensureOne, plan as planOne, planned, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp } from '../http/client.js';
 import { dataSourceDrift, desiredDataSources, type DesiredDataSource, type ObservedDataSource } from './datasources.js';
 import { dashboardUrl, deletedOrgName, orgName, tenantRole } from './names.js';
@@ -73,6 +74,17 @@ interface UserOrg {
   orgId: number;
   name: string;
   role: string;
+}
+
+interface OrgObservation extends Observation {
+  id?: number;
+}
+interface LoginObservation extends Observation {
+  user?: GrafanaUser;
+}
+interface MembershipObservation extends Observation {
+  /** The login's organizations, read when there is an org to be a member of. */
+  orgs?: UserOrg[];
 }
 
 const MARK_FIELD = 'address1';
@@ -145,80 +157,113 @@ async function ensureAdminSeat(ctx: Grafana, orgId: number): Promise<void> {
   else if (seat.role !== 'Admin') await ctx.api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${me.id}`, json: { role: 'Admin' } });
 }
 
-async function ensureOrg(ctx: Grafana, tenant: string): Promise<{ id: number; existed: boolean }> {
-  const found = await findOrg(ctx, tenant);
-  if (found) {
-    await ensureAdminSeat(ctx, found.id);
-    return { id: found.id, existed: true };
-  }
-  const res = await ctx.api.call({ method: 'POST', path: '/api/orgs', json: { name: orgName(tenant) }, accept: [409] });
-  if (res.status === 200) return { id: res.json<{ orgId: number }>().orgId, existed: false };
-  // Created meanwhile by a concurrent run: adopt it.
-  const again = await findOrg(ctx, tenant);
-  if (!again) throw new BackendError('grafana', `organization ${orgName(tenant)} reported taken but not found`);
-  await ensureAdminSeat(ctx, again.id);
-  return { id: again.id, existed: true };
+/** The tenant's organization: created, never corrected; found, the server admin's seat in it is kept. */
+function orgKind(ctx: Grafana): ObjectKind<DashboardsSpec, OrgObservation> {
+  return {
+    object: (spec) => `dashboard org ${orgName(spec.tenant)}`,
+    observe: async (spec) => {
+      const org = await findOrg(ctx, spec.tenant);
+      return { exists: !!org, drift: [], id: org?.id };
+    },
+    upkeep: async (_spec, seen) => ensureAdminSeat(ctx, seen.id!),
+    async apply(spec) {
+      const res = await ctx.api.call({ method: 'POST', path: '/api/orgs', json: { name: orgName(spec.tenant) }, accept: [409] });
+      if (res.status === 200) return { held: { exists: true, drift: [], id: res.json<{ orgId: number }>().orgId } };
+      // Created meanwhile by a concurrent run: adopt it.
+      const again = await findOrg(ctx, spec.tenant);
+      if (!again) throw new BackendError('grafana', `organization ${orgName(spec.tenant)} reported taken but not found`);
+      await ensureAdminSeat(ctx, again.id);
+      return { adopted: { exists: true, drift: [], id: again.id } };
+    },
+  };
 }
 
-async function ensureLogin(ctx: Grafana, spec: DashboardsSpec, orgId: number): Promise<{ user: GrafanaUser; outcome: ObjectOutcome }> {
-  const label = `dashboard login ${spec.username}`;
-  let user = await lookupUser(ctx, spec.username);
-  if (!user) {
-    if (spec.password === undefined)
-      throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
-    const res = await ctx.api.call({
-      method: 'POST',
-      path: '/api/admin/users',
-      json: { name: spec.username, login: spec.username, password: spec.password, OrgId: orgId },
-      accept: [412],
-    });
-    if (res.status === 200) {
-      await writePasswordMark(ctx, orgId, spec.username, spec.password);
-      const created = res.json<{ id: number }>();
-      return { user: { id: created.id, login: spec.username, isGrafanaAdmin: false }, outcome: outcomeOf(label, false, true) };
-    }
-    user = await lookupUser(ctx, spec.username);
-    if (!user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
-  }
-  const fields = await correctLogin(ctx, spec, user, orgId);
-  return { user, outcome: outcomeOf(label, true, fields.length > 0, fields) };
+/** The tenant's login, in its organization when there is one (its password mark is kept there). */
+interface LoginWant {
+  spec: DashboardsSpec;
+  orgId?: number;
 }
 
-/** The fields of an existing login that were corrected. */
-async function correctLogin(ctx: Grafana, spec: DashboardsSpec, user: GrafanaUser, orgId: number): Promise<string[]> {
-  const fields: string[] = [];
-  if (user.isGrafanaAdmin) {
-    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
-    fields.push('grafana_admin');
-  }
+/** The tenant's login: created with its password, or its server-admin flag and password corrected. */
+function loginKind(ctx: Grafana): ObjectKind<LoginWant, LoginObservation> {
   // Grafana's only check of a password is signing in as the tenant, which counts toward its
   // brute-force lockout of the tenant's login and fails where basic auth is off; and setting it
   // signs the tenant out everywhere. So the password is compared with the mark the service left
   // in the tenant org when it last set one, and set only when they differ (docs/decisions.md).
-  if (spec.password !== undefined && (await readPasswordMark(ctx, orgId)) !== passwordMark(spec.username, spec.password)) {
-    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
-    await writePasswordMark(ctx, orgId, spec.username, spec.password);
-    fields.push('password');
+  const seen = async ({ spec, orgId }: LoginWant, user: GrafanaUser | null): Promise<LoginObservation> => {
+    if (!user) return { exists: false, drift: [] };
+    const stale = orgId !== undefined && spec.password !== undefined && (await readPasswordMark(ctx, orgId)) !== passwordMark(spec.username, spec.password);
+    return { exists: true, drift: [...(user.isGrafanaAdmin ? ['grafana_admin'] : []), ...(stale ? ['password'] : [])], user };
+  };
+  return {
+    object: ({ spec }) => `dashboard login ${spec.username}`,
+    observe: async (want) => seen(want, await lookupUser(ctx, want.spec.username)),
+    async apply(want, before) {
+      if (before.user) return void (await correctLogin(ctx, want, before.user, before.drift));
+      const { spec, orgId } = want;
+      if (spec.password === undefined)
+        throw new BackendError('grafana', `login ${spec.username} is absent and the service holds no password to create it with`, false);
+      const res = await ctx.api.call({
+        method: 'POST',
+        path: '/api/admin/users',
+        json: { name: spec.username, login: spec.username, password: spec.password, OrgId: orgId },
+        accept: [412],
+      });
+      if (res.status === 200) {
+        await writePasswordMark(ctx, orgId!, spec.username, spec.password);
+        return { held: { exists: true, drift: [], user: { id: res.json<{ id: number }>().id, login: spec.username, isGrafanaAdmin: false } } };
+      }
+      const adopted = await seen(want, await lookupUser(ctx, spec.username));
+      if (!adopted.user) throw new BackendError('grafana', `user ${spec.username} reported existing but not found`);
+      await correctLogin(ctx, want, adopted.user, adopted.drift);
+      return { adopted };
+    },
+  };
+}
+
+/** Correct the fields of an existing login that differ. */
+async function correctLogin(ctx: Grafana, { spec, orgId }: LoginWant, user: GrafanaUser, drift: string[]): Promise<void> {
+  if (drift.includes('grafana_admin')) {
+    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/permissions`, json: { isGrafanaAdmin: false } });
   }
-  return fields;
+  if (drift.includes('password') && spec.password !== undefined) {
+    await ctx.api.call({ method: 'PUT', path: `/api/admin/users/${user.id}/password`, json: { password: spec.password } });
+    await writePasswordMark(ctx, orgId!, spec.username, spec.password);
+  }
+}
+
+/** The login's memberships, once there is a login: `loginExisted` false for one made by this ensure. */
+interface MembershipWant {
+  spec: DashboardsSpec;
+  orgId?: number;
+  user?: GrafanaUser;
+  loginExisted: boolean;
 }
 
 /** Editor in the tenant org, member of nothing else (Grafana may have put a new user into org 1). */
-async function ensureMembership(ctx: Grafana, spec: DashboardsSpec, user: GrafanaUser, orgId: number, loginExisted: boolean): Promise<ObjectOutcome> {
-  const orgs = await orgsOf(ctx, user.id);
-  const own = orgs.find((o) => o.orgId === orgId);
-  // Add before removing, so the user's current org moves to the tenant org.
-  if (!own) {
-    await ctx.api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
-  } else if (own.role !== tenantRole) {
-    await ctx.api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user.id}`, json: { role: tenantRole } });
-  }
-  for (const other of orgs) {
-    if (other.orgId === orgId) continue;
-    await ctx.api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user.id}`, accept: [404] });
-  }
-  const fields = membershipDrift(orgs, orgId);
-  return outcomeOf(`dashboard membership ${spec.username}`, loginExisted, fields.length > 0, fields);
+function membershipKind(ctx: Grafana): ObjectKind<MembershipWant, MembershipObservation> {
+  return {
+    object: ({ spec }) => `dashboard membership ${spec.username}`,
+    async observe({ orgId, user, loginExisted }) {
+      if (!user) return { exists: false, drift: [] };
+      if (orgId === undefined) return { exists: true, drift: ['role'] };
+      const orgs = await orgsOf(ctx, user.id);
+      return { exists: loginExisted, drift: loginExisted ? membershipDrift(orgs, orgId) : [], orgs };
+    },
+    async apply({ spec, orgId, user }, { orgs = [] }) {
+      const own = orgs.find((o) => o.orgId === orgId);
+      // Add before removing, so the user's current org moves to the tenant org.
+      if (!own) {
+        await ctx.api.call({ method: 'POST', path: `/api/orgs/${orgId}/users`, json: { loginOrEmail: spec.username, role: tenantRole }, accept: [409] });
+      } else if (own.role !== tenantRole) {
+        await ctx.api.call({ method: 'PATCH', path: `/api/orgs/${orgId}/users/${user!.id}`, json: { role: tenantRole } });
+      }
+      for (const other of orgs) {
+        if (other.orgId === orgId) continue;
+        await ctx.api.call({ method: 'DELETE', path: `/api/orgs/${other.orgId}/users/${user!.id}`, accept: [404] });
+      }
+    },
+  };
 }
 
 async function readDataSource(ctx: Grafana, orgId: number, uid: string): Promise<ObservedDataSource | null> {
@@ -226,17 +271,19 @@ async function readDataSource(ctx: Grafana, orgId: number, uid: string): Promise
   return res.status === 404 ? null : res.json<ObservedDataSource>();
 }
 
-async function ensureDataSource(ctx: Grafana, orgId: number, want: DesiredDataSource): Promise<ObjectOutcome> {
-  const label = `dashboard data source ${want.uid}`;
-  const have = await readDataSource(ctx, orgId, want.uid);
-  if (!have) {
-    await ctx.api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId), json: want });
-    return outcomeOf(label, false, true);
-  }
-  const drift = dataSourceDrift(have, want);
-  if (drift.length === 0) return outcomeOf(label, true, false);
-  await ctx.api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId), json: want });
-  return outcomeOf(label, true, true, drift);
+/** One of the tenant's log data sources, in its organization when there is one. */
+function dataSourceKind(ctx: Grafana): ObjectKind<{ orgId?: number; want: DesiredDataSource }> {
+  return {
+    object: ({ want }) => `dashboard data source ${want.uid}`,
+    async observe({ orgId, want }) {
+      const have = orgId !== undefined ? await readDataSource(ctx, orgId, want.uid) : null;
+      return { exists: !!have, drift: have ? dataSourceDrift(have, want) : [] };
+    },
+    async apply({ orgId, want }, seen) {
+      if (!seen.exists) await ctx.api.call({ method: 'POST', path: '/api/datasources', headers: inOrg(orgId!), json: want });
+      else await ctx.api.call({ method: 'PUT', path: `/api/datasources/uid/${want.uid}`, headers: inOrg(orgId!), json: want });
+    },
+  };
 }
 
 async function observe(ctx: Grafana, spec: DashboardsSpec): Promise<DashboardsObservation> {
@@ -258,37 +305,23 @@ async function observe(ctx: Grafana, spec: DashboardsSpec): Promise<DashboardsOb
 
 /** What ensure would report, from reads alone (an org the service admin has no seat in shows no data sources). */
 async function plan(ctx: Grafana, spec: DashboardsSpec): Promise<ObjectOutcome[]> {
-  const org = await findOrg(ctx, spec.tenant);
-  const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, !!org, false)];
-  const user = await lookupUser(ctx, spec.username);
-  const login = `dashboard login ${spec.username}`;
-  if (!user) {
-    outcomes.push(outcomeOf(login, false, true), outcomeOf(`dashboard membership ${spec.username}`, false, true));
-  } else {
-    const fields = [
-      ...(user.isGrafanaAdmin ? ['grafana_admin'] : []),
-      ...(org && spec.password !== undefined && (await readPasswordMark(ctx, org.id)) !== passwordMark(spec.username, spec.password) ? ['password'] : []),
-    ];
-    outcomes.push(outcomeOf(login, true, fields.length > 0, fields));
-    const drift = org ? membershipDrift(await orgsOf(ctx, user.id), org.id) : ['role'];
-    outcomes.push(outcomeOf(`dashboard membership ${spec.username}`, true, drift.length > 0, drift));
-  }
-  for (const want of desiredDataSources(spec)) {
-    const have = org ? await readDataSource(ctx, org.id, want.uid) : null;
-    const drift = have ? dataSourceDrift(have, want) : [];
-    outcomes.push(outcomeOf(`dashboard data source ${want.uid}`, !!have, !have || drift.length > 0, drift));
-  }
+  const org = await planned(orgKind(ctx), spec);
+  const orgId = org.held.id;
+  const login = await planned(loginKind(ctx), { spec, orgId });
+  const user = login.held.user;
+  const outcomes = [org.outcome, login.outcome, await planOne(membershipKind(ctx), { spec, orgId, user, loginExisted: !!user })];
+  for (const want of desiredDataSources(spec)) outcomes.push(await planOne(dataSourceKind(ctx), { orgId, want }));
   return outcomes;
 }
 
 async function ensure(ctx: Grafana, spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }> {
-  const org = await ensureOrg(ctx, spec.tenant);
-  const outcomes: ObjectOutcome[] = [outcomeOf(`dashboard org ${orgName(spec.tenant)}`, org.existed, false)];
-  const login = await ensureLogin(ctx, spec, org.id);
-  outcomes.push(login.outcome);
-  outcomes.push(await ensureMembership(ctx, spec, login.user, org.id, login.outcome.result !== 'created'));
-  for (const want of desiredDataSources(spec)) outcomes.push(await ensureDataSource(ctx, org.id, want));
-  return { orgId: org.id, outcomes };
+  const org = await converge(orgKind(ctx), spec);
+  const orgId = org.held.id!;
+  const login = await converge(loginKind(ctx), { spec, orgId });
+  const membership = { spec, orgId, user: login.held.user!, loginExisted: login.outcome.result !== 'created' };
+  const outcomes = [org.outcome, login.outcome, await ensureOne(membershipKind(ctx), membership)];
+  for (const want of desiredDataSources(spec)) outcomes.push(await ensureOne(dataSourceKind(ctx), { orgId, want }));
+  return { orgId, outcomes };
 }
 
 async function remove(ctx: Grafana, spec: Pick<DashboardsSpec, 'tenant' | 'username'>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { ensure as ensureOne, plan as planOne, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp } from '../http/client.js';
 import { normalizeMac } from '../../core/names/mac.js';
 import { reservationDrift, type DeviceAddressAdapter, type Reservation, type ReservationChange, type ReservationRef } from './address-adapter.js';
@@ -205,13 +206,47 @@ async function list(ctx: Kea): Promise<Reservation[]> {
 async function plan(ctx: Kea, wanted: Reservation[]): Promise<ObjectOutcome[]> {
   if (wanted.length === 0) return [];
   const { subnet } = await readConfig(ctx);
-  const list = (subnet.reservations ?? []).map(toReservation).filter((r): r is Reservation => !!r);
-  return wanted.map((w) => {
+  const kind = reservationKind(ctx, { list: subnet.reservations ?? [] });
+  const outcomes: ObjectOutcome[] = [];
+  for (const w of wanted) outcomes.push(await planOne(kind, w));
+  return outcomes;
+}
+
+/**
+ * A reservation in the subnet's list `held` holds: a plan's as read, a write round's as edited by
+ * the changes before this one. Observe compares with it; apply edits it (a new list when it changes
+ * anything), and the round's one config-set writes it.
+ */
+function reservationKind(ctx: Kea, held: { list: KeaReservation[] }): ObjectKind<Reservation> {
+  const wantOf = (w: Reservation) => {
     const mac = normalizeMac(w.mac);
     if (!mac) throw new BackendError(PRODUCT, 'reservation mac not in an accepted form', false);
-    const { existed, fields } = reservationDrift(list, { ...w, mac, hostname: w.hostname ?? '' });
-    return outcomeOf(object(ctx, w.address), existed, !existed || fields.length > 0, fields);
-  });
+    return { ...w, mac, hostname: w.hostname ?? '' };
+  };
+  return {
+    object: (w) => object(ctx, w.address),
+    async observe(w) {
+      // Every entry, a reservation by another identifier too (mac ''), as the edit below finds them.
+      const list = held.list.map((r) => ({ mac: macOf(r) ?? '', address: typeof r['ip-address'] === 'string' ? r['ip-address'] : '', hostname: r.hostname }));
+      const { existed, fields } = reservationDrift(list, wantOf(w));
+      return { exists: existed, drift: fields };
+    },
+    async apply(w) {
+      const { mac, address, hostname } = wantOf(w);
+      const list = held.list;
+      const atAddress = list.find((r) => r['ip-address'] === address);
+      const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
+      // Keep what else the reservation carries (options, classes) when correcting it.
+      const fixed: KeaReservation = { ...(atAddress ?? ofMac[0] ?? {}), 'hw-address': mac, 'ip-address': address, hostname };
+      const next: KeaReservation[] = [];
+      for (const r of list) {
+        if (r === atAddress) next.push(fixed);
+        else if (!ofMac.includes(r)) next.push(r);
+      }
+      if (!atAddress) next.push(fixed);
+      held.list = next;
+    },
+  };
 }
 
 /** One write in progress: each change's result once known, the configuration it edits, each change's outcomes. */
@@ -278,7 +313,7 @@ async function writeRound(ctx: Kea, changes: ReservationChange[]): Promise<Array
 async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
   const { subnet, results } = w;
   const base = subnet.reservations ?? [];
-  const list = laid(ctx, w, base, all);
+  const list = await laid(ctx, w, base, all);
   if (list === base) return;
   subnet.reservations = list;
   try {
@@ -288,7 +323,7 @@ async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
     if (all.length === 1) results[all[0]!] = { ok: false, error };
     else {
       const { list: accepted, taken } = await sift(ctx, w, base, all);
-      subnet.reservations = laid(ctx, w, base, taken);
+      subnet.reservations = await laid(ctx, w, base, taken);
       if (accepted !== base) {
         try {
           await writeConfig(ctx, w);
@@ -305,10 +340,10 @@ async function setAll(ctx: Kea, w: KeaWrite, all: number[]): Promise<void> {
 // When it refuses a write of several changes, config-test (which checks a configuration and
 // applies nothing) finds the refused ones, halving the changes until each refused one stands
 // alone; the others are then written in one more config-set.
-function laid(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: number[]): KeaReservation[] {
+async function laid(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: number[]): Promise<KeaReservation[]> {
   let list = base;
   for (const i of indexes) {
-    const edited = edit(ctx, list, w.changes[i]!);
+    const edited = await edit(ctx, list, w.changes[i]!);
     list = edited.list;
     w.outcomes.set(i, edited.outcomes);
   }
@@ -321,7 +356,7 @@ function refused(e: unknown): BackendError {
 }
 
 async function sift(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: number[]): Promise<{ list: KeaReservation[]; taken: number[] }> {
-  const list = laid(ctx, w, base, indexes);
+  const list = await laid(ctx, w, base, indexes);
   if (list === base) return { list, taken: indexes };
   w.subnet.reservations = list;
   try {
@@ -341,33 +376,14 @@ async function sift(ctx: Kea, w: KeaWrite, base: KeaReservation[], indexes: numb
 }
 
 /** What the change makes of the reservation list (a new list when it changes anything), and its outcome. */
-function edit(ctx: Kea, list: KeaReservation[], c: ReservationChange): { list: KeaReservation[]; outcomes: ObjectOutcome[] } {
+async function edit(ctx: Kea, list: KeaReservation[], c: ReservationChange): Promise<{ list: KeaReservation[]; outcomes: ObjectOutcome[] }> {
   if (c.kind === 'remove') {
     const hit = hits(c.ref);
     return { list: list.some(hit) ? list.filter((r) => !hit(r)) : list, outcomes: [] };
   }
-  const wanted = c.reservation;
-  const mac = normalizeMac(wanted.mac)!;
-  const hostname = wanted.hostname ?? '';
-  const atAddress = list.find((r) => r['ip-address'] === wanted.address);
-  const ofMac = list.filter((r) => macOf(r) === mac && r !== atAddress);
-  const inPlace = !!atAddress && macOf(atAddress) === mac && (atAddress.hostname ?? '') === hostname && ofMac.length === 0;
-  const drift = reservationDrift(
-    list.map(toReservation).filter((r): r is Reservation => !!r),
-    { ...wanted, mac, hostname },
-  );
-  const outcomes = [outcomeOf(object(ctx, wanted.address), !!atAddress || ofMac.length > 0, !inPlace, drift.fields)];
-  if (inPlace) return { list, outcomes };
-  // Keep what else the reservation carries (options, classes) when correcting it.
-  const base = atAddress ?? ofMac[0] ?? {};
-  const fixed: KeaReservation = { ...base, 'hw-address': mac, 'ip-address': wanted.address, hostname };
-  const next: KeaReservation[] = [];
-  for (const r of list) {
-    if (r === atAddress) next.push(fixed);
-    else if (!ofMac.includes(r)) next.push(r);
-  }
-  if (!atAddress) next.push(fixed);
-  return { list: next, outcomes };
+  const held = { list };
+  const outcome = await ensureOne(reservationKind(ctx, held), c.reservation);
+  return { list: held.list, outcomes: [outcome] };
 }
 
 function confirmed(held: KeaReservation[], c: ReservationChange): boolean {

@@ -1,5 +1,6 @@
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { ensure, once, plan, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp, type HttpAnswer, type HttpCall } from '../http/client.js';
 import { DerivedKeys, encryptData } from './madmin-crypto.js';
 import { samePolicy, tenantPolicy, tenantPolicyName, validatePolicyInput } from './policy.js';
@@ -98,8 +99,8 @@ export function createMinioStateAdapter(opts: MinioStateOptions): StateAdapter {
   };
   return {
     observe: (spec) => observe(ctx, spec),
-    ensure: (spec) => ensure(ctx, spec),
-    plan: (spec) => plan(ctx, spec),
+    ensure: (spec) => each(ctx, spec, ensure),
+    plan: (spec) => each(ctx, spec, plan),
     remove: (spec) => remove(ctx, spec),
   };
 }
@@ -171,20 +172,72 @@ export async function addUserBody(adminSecret: string, secretKey: string, keys?:
   return encryptData(adminSecret, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })), derived ? { derived } : {});
 }
 
-/** What an ensure finds of the policy, the user and its mapping, and would report, from reads alone. */
-async function observeForEnsure(ctx: Minio, spec: StateSpec): Promise<{ policy: ObjectOutcome; user: ObjectOutcome; mapping: ObjectOutcome }> {
-  const name = tenantPolicyName(spec.tenant);
-  const doc = await readPolicy(ctx, name);
-  const policyCurrent = doc !== undefined && samePolicy(doc, tenantPolicy(ctx.opts.bucket, spec.prefix));
+/** What an ensure or a plan reads of the tenant's state store, once for its three objects. */
+interface StateReads {
+  /** The canned policy's document; undefined when absent. */
+  doc: unknown;
+  user: UserInfo | undefined;
+  /** Whether the user still signs with the spec's secret; read only of an enabled user. */
+  secretWorks?: boolean;
+}
+
+async function readState(ctx: Minio, spec: StateSpec): Promise<StateReads> {
+  const doc = await readPolicy(ctx, tenantPolicyName(spec.tenant));
   const user = await readUser(ctx, spec.accessKey);
-  const userFields = user === undefined ? [] : user.status !== 'enabled' ? ['enabled'] : (await secretWorks(ctx, spec)) ? [] : ['secret'];
-  const mapped = policiesOf(user);
-  const mappingCurrent = mapped.length === 1 && mapped[0] === name;
-  return {
-    policy: outcomeOf(`policy ${name}`, doc !== undefined, !policyCurrent, ['statement']),
-    user: outcomeOf(`user ${spec.accessKey}`, user !== undefined, user === undefined || userFields.length > 0, userFields),
-    mapping: outcomeOf(`policy mapping ${name} -> user ${spec.accessKey}`, mapped.length > 0, !mappingCurrent, ['policy']),
+  return { doc, user, ...(user?.status === 'enabled' ? { secretWorks: await secretWorks(ctx, spec) } : {}) };
+}
+
+/**
+ * The policy, the user and its mapping, each observed in one read of all three (`reads`), taken
+ * before any of them is written: add-user keeps an existing user's mapping, so what user-info said
+ * still holds after the user's apply.
+ */
+function stateKinds(ctx: Minio, reads: () => Promise<StateReads>): Array<ObjectKind<StateSpec>> {
+  const policy: ObjectKind<StateSpec> = {
+    object: (spec) => `policy ${tenantPolicyName(spec.tenant)}`,
+    async observe(spec) {
+      const { doc } = await reads();
+      const current = doc !== undefined && samePolicy(doc, tenantPolicy(ctx.opts.bucket, spec.prefix));
+      return { exists: doc !== undefined, drift: doc === undefined || current ? [] : ['statement'] };
+    },
+    async apply(spec) {
+      const body = JSON.stringify(tenantPolicy(ctx.opts.bucket, spec.prefix));
+      await admin(ctx, { method: 'PUT', path: 'add-canned-policy', query: { name: tenantPolicyName(spec.tenant) }, body });
+    },
   };
+  const user: ObjectKind<StateSpec> = {
+    object: (spec) => `user ${spec.accessKey}`,
+    async observe() {
+      const { user, secretWorks } = await reads();
+      return { exists: user !== undefined, drift: user === undefined ? [] : user.status !== 'enabled' ? ['enabled'] : secretWorks ? [] : ['secret'] };
+    },
+    apply: (spec) => addUser(ctx, spec.accessKey, spec.secretKey),
+  };
+  const mapping: ObjectKind<StateSpec> = {
+    object: (spec) => `policy mapping ${tenantPolicyName(spec.tenant)} -> user ${spec.accessKey}`,
+    async observe(spec) {
+      const mapped = policiesOf((await reads()).user);
+      const current = mapped.length === 1 && mapped[0] === tenantPolicyName(spec.tenant);
+      return { exists: mapped.length > 0, drift: mapped.length === 0 || current ? [] : ['policy'] };
+    },
+    async apply(spec) {
+      const query = { policyName: tenantPolicyName(spec.tenant), userOrGroup: spec.accessKey, isGroup: 'false' };
+      await admin(ctx, { method: 'PUT', path: 'set-user-or-group-policy', query });
+    },
+  };
+  return [policy, user, mapping];
+}
+
+/** Each of the state store's objects through `step` (the reconciler's ensure or plan). */
+async function each(ctx: Minio, spec: StateSpec, step: (kind: ObjectKind<StateSpec>, spec: StateSpec) => Promise<ObjectOutcome>): Promise<ObjectOutcome[]> {
+  check(ctx, spec);
+  const outcomes: ObjectOutcome[] = [];
+  for (const kind of stateKinds(
+    ctx,
+    once(() => readState(ctx, spec)),
+  ))
+    outcomes.push(await step(kind, spec));
+  return outcomes;
 }
 
 async function observe(ctx: Minio, spec: StateObserveSpec): Promise<StateObservation> {
@@ -201,32 +254,6 @@ async function observe(ctx: Minio, spec: StateObserveSpec): Promise<StateObserva
     observation.user.secretCurrent = await secretWorks(ctx, { ...spec, secretKey: spec.secretKey });
   }
   return observation;
-}
-
-async function ensure(ctx: Minio, spec: StateSpec): Promise<ObjectOutcome[]> {
-  check(ctx, spec);
-  const name = tenantPolicyName(spec.tenant);
-  const desired = tenantPolicy(ctx.opts.bucket, spec.prefix);
-  const seen = await observeForEnsure(ctx, spec);
-  if (seen.policy.result !== 'in-place') {
-    await admin(ctx, { method: 'PUT', path: 'add-canned-policy', query: { name }, body: JSON.stringify(desired) });
-  }
-  if (seen.user.result !== 'in-place') await addUser(ctx, spec.accessKey, spec.secretKey);
-  // add-user keeps an existing user's mapping, so what user-info said still holds.
-  if (seen.mapping.result !== 'in-place') {
-    await admin(ctx, {
-      method: 'PUT',
-      path: 'set-user-or-group-policy',
-      query: { policyName: name, userOrGroup: spec.accessKey, isGroup: 'false' },
-    });
-  }
-  return [seen.policy, seen.user, seen.mapping];
-}
-
-async function plan(ctx: Minio, spec: StateSpec): Promise<ObjectOutcome[]> {
-  check(ctx, spec);
-  const seen = await observeForEnsure(ctx, spec);
-  return [seen.policy, seen.user, seen.mapping];
 }
 
 async function remove(ctx: Minio, spec: StateRemoveSpec): Promise<void> {

@@ -22,7 +22,8 @@
  * a dangling reference that crashes 2.0.11 at a later command (eclipse-mosquitto/mosquitto#2660),
  * so remove() always deletes the client before its role.
  */
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { ensure as ensureOne, once, plan as planOne, type ObjectKind } from '../reconcile/reconcile.js';
 import { createDynsecControl, type DynsecControl, type DynsecResponse } from './dynsec-control.js';
 
 export interface DynsecAdapterOptions {
@@ -78,6 +79,8 @@ export interface BrokerAdapter {
    * `observed` when the caller has just read the account (a reconcile), else it reads it first.
    */
   ensure(account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from reads alone (`observed`, or one read); a given password is tried by logging in. */
+  plan(account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]>;
   /** Delete client then role; absent is fine. The client's next connection is refused. */
   remove(username: string): Promise<void>;
   /** Usernames with this prefix known to the broker as a client or a role (for tenant delete). */
@@ -107,6 +110,7 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     observe: (username) => observe(control, username),
     observeMany: (usernames) => observeMany(control, usernames),
     ensure: (account, observed) => ensure(control, account, observed),
+    plan: (account, observed) => each(control, account, observed, planOne),
     remove: (username) => remove(control, username),
     listClients: (prefix) => listClients(control, prefix),
     close: () => control.close(),
@@ -144,55 +148,88 @@ async function observe(control: DynsecControl, username: string): Promise<Broker
   return (await observeMany(control, [username])).get(username) ?? null;
 }
 
+/** The account's role and client, each observed in one read of the account (`observed`, or read once). */
+async function each(
+  control: DynsecControl,
+  account: BrokerAccountSpec,
+  observed: BrokerAccountObservation | null | undefined,
+  step: (kind: ObjectKind<BrokerAccountSpec>, account: BrokerAccountSpec) => Promise<ObjectOutcome>,
+): Promise<ObjectOutcome[]> {
+  const seen = observed === undefined ? once(() => observe(control, account.username)) : async () => observed;
+  return [await step(roleKind(control, seen), account), await step(clientKind(control, seen), account)];
+}
+
 async function ensure(control: DynsecControl, account: BrokerAccountSpec, observed?: BrokerAccountObservation | null): Promise<ObjectOutcome[]> {
-  const { username } = account;
-  const want = roleAcls(account.publish, account.subscribe);
-  const seen = observed === undefined ? await observe(control, username) : observed;
-  const drift = accountDrift(account, seen);
+  const [role, client] = await each(control, account, observed, ensureOne);
+  const unusable = client!.result === 'created' && account.password === undefined;
+  return [role!, unusable ? { ...client!, object: `${client!.object} (no password: it cannot log in until one is restored)` } : client!];
+}
 
-  if (!seen?.role) {
-    const r = await one(control, { command: 'createRole', rolename: username, acls: want });
-    // A concurrent ensure created it first: make it ours.
-    if (r.error && isAlreadyExists(r.error)) await ok(control, { command: 'modifyRole', rolename: username, acls: want });
-    else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
-  } else if (drift.role.length > 0) {
-    await ok(control, { command: 'modifyRole', rolename: username, acls: want });
-  }
-  const roleOutcome = outcomeOf(`mqtt role ${username}`, !!seen?.role, drift.role.length > 0, drift.role);
+/** The account's role: created with its ACLs, or its ACL list replaced exactly. */
+function roleKind(control: DynsecControl, seen: () => Promise<BrokerAccountObservation | null>): ObjectKind<BrokerAccountSpec> {
+  return {
+    object: (a) => `mqtt role ${a.username}`,
+    async observe(a) {
+      const found = await seen();
+      return { exists: !!found?.role, drift: accountDrift(a, found).role };
+    },
+    async apply(a, o) {
+      const modify = { command: 'modifyRole', rolename: a.username, acls: roleAcls(a.publish, a.subscribe) };
+      if (o.exists) return void (await ok(control, modify));
+      const r = await one(control, { command: 'createRole', rolename: a.username, acls: modify.acls });
+      // A concurrent ensure created it first: make it ours.
+      if (r.error && isAlreadyExists(r.error)) await ok(control, modify);
+      else if (r.error) throw new BackendError('broker', `createRole refused: ${r.error}`, false);
+    },
+  };
+}
 
-  const clientObject = `mqtt client ${username}`;
-  if (!seen?.client) {
-    const r = await one(control, {
-      command: 'createClient',
-      username,
-      ...(account.password !== undefined ? { password: account.password } : {}),
-      roles: [{ rolename: username }],
-    });
-    if (!r.error) {
-      return [
-        roleOutcome,
-        {
-          object: account.password !== undefined ? clientObject : `${clientObject} (no password: it cannot log in until one is restored)`,
-          result: 'created',
-        },
-      ];
-    }
-    if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
-  }
+/**
+ * The account's client: created bound to its role, or its binding, its enabled flag and its
+ * password corrected. A given password is tried by logging in, which only a client in shape can:
+ * by observe then, else by the apply once it corrected the rest (reported as `found`).
+ */
+function clientKind(control: DynsecControl, seen: () => Promise<BrokerAccountObservation | null>): ObjectKind<BrokerAccountSpec> {
+  return {
+    object: (a) => `mqtt client ${a.username}`,
+    async observe(a) {
+      const client = (await seen())?.client;
+      if (!client) return { exists: false, drift: [] };
+      const drift = clientDrift(a.username, client);
+      return { exists: true, drift: drift.length > 0 ? drift : await passwordDrift(control, a) };
+    },
+    async apply(a, o) {
+      if (o.exists) return correctClient(control, a, o.drift);
+      const r = await one(control, {
+        command: 'createClient',
+        username: a.username,
+        ...(a.password !== undefined ? { password: a.password } : {}),
+        roles: [{ rolename: a.username }],
+      });
+      if (!r.error) return;
+      if (!isAlreadyExists(r.error)) throw new BackendError('broker', `createClient refused: ${r.error}`, false);
+      // Created by a concurrent ensure: adopt it.
+      const now = (await observe(control, a.username))?.client;
+      if (!now) throw new BackendError('broker', `client ${a.username} vanished during ensure`);
+      const adopted = { exists: true, drift: clientDrift(a.username, now) };
+      return { adopted, ...(await correctClient(control, a, adopted.drift)) };
+    },
+  };
+}
 
-  // The client exists (seen, or created by a concurrent ensure): correct its shape, then its password.
-  const now = seen?.client ?? (await observe(control, username))?.client;
-  if (!now) throw new BackendError('broker', `client ${username} vanished during ensure`);
-  const fields = seen?.client ? [...drift.client] : clientDrift(username, now);
-  if (fields.includes('role binding')) {
-    await ok(control, { command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
-  }
-  if (fields.includes('enabled')) await ok(control, { command: 'enableClient', username });
-  if (account.password !== undefined && !(await control.canConnect(username, account.password))) {
-    await ok(control, { command: 'setClientPassword', username, password: account.password });
-    fields.push('password');
-  }
-  return [roleOutcome, outcomeOf(clientObject, true, fields.length > 0, fields)];
+/** `password` when the given one does not log in (setClientPassword would disconnect the account: tried first). */
+async function passwordDrift(control: DynsecControl, a: BrokerAccountSpec): Promise<string[]> {
+  return a.password !== undefined && !(await control.canConnect(a.username, a.password)) ? ['password'] : [];
+}
+
+async function correctClient(control: DynsecControl, a: BrokerAccountSpec, drift: string[]): Promise<{ found?: string[] }> {
+  const { username } = a;
+  if (drift.includes('role binding')) await ok(control, { command: 'modifyClient', username, clientid: '', roles: [{ rolename: username }], groups: [] });
+  if (drift.includes('enabled')) await ok(control, { command: 'enableClient', username });
+  // Tried by observe (a client in shape), or only now that the client may log in.
+  const found = drift.includes('password') ? [] : await passwordDrift(control, a);
+  if (drift.includes('password') || found.length > 0) await ok(control, { command: 'setClientPassword', username, password: a.password });
+  return { found };
 }
 
 async function remove(control: DynsecControl, username: string): Promise<void> {

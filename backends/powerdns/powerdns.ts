@@ -14,7 +14,8 @@
  */
 import type { BackendCalls } from '../http/calls.js';
 import { BackendHttp } from '../http/client.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { differs, ensure, once, plan, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { absoluteName, isInZone } from './names.js';
 import { ensureCatalog, notifySecondaries } from './catalog.js';
 
@@ -161,8 +162,8 @@ export function createPowerDnsAdapter(opts: PowerDnsAdapterOptions): DnsAdapter 
   return {
     updateServer: opts.updateServer,
     observe: (spec) => observe(ctx, spec),
-    plan: (spec) => plan(ctx, spec),
-    ensure: (spec) => ensure(ctx, spec),
+    plan: (spec) => planZones(ctx, spec),
+    ensure: (spec) => ensureZones(ctx, spec),
     remove: (spec) => remove(ctx, spec),
     ensureRecord: (spec) => ensureRecord(ctx, spec),
     planRecords: (zone, specs) => zoneRecordsPlan(ctx, zone, specs),
@@ -226,55 +227,72 @@ function zoneDrift(ctx: Pdns, zone: ApiZone | undefined, metadata: ApiMetadata[]
   return drift;
 }
 
-async function observeZone(ctx: Pdns, zone: string, spec: TenantZoneSpec): Promise<ObservedObject> {
-  const found = await getZone(ctx, zone);
-  const drift = found ? zoneDrift(ctx, found, await getMetadata(ctx, zone), spec) : [];
-  return { exists: !!found, matches: !!found && drift.length === 0, drift };
+/** What the backend holds of a zone: the zone as read, for the corrections that need it (the SOA's serial). */
+interface ZoneObservation extends Observation {
+  found?: ApiZone;
 }
 
-async function ensureKey(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome> {
-  const object = `tsig key ${spec.tsigKeyName}`;
-  const key = await getKey(ctx, spec.tsigKeyName);
-  const body = { name: spec.tsigKeyName, algorithm: spec.tsigAlgorithm, key: spec.tsigSecret };
-  if (!key) {
-    const res = await ctx.http.call({ method: 'POST', path: `${ctx.server}/tsigkeys`, json: body, accept: [409] });
-    // Created by someone else in between: fall through to adopting it.
-    if (res.status !== 409) return outcomeOf(object, false, false);
-  }
-  const current = key ?? (await getKey(ctx, spec.tsigKeyName));
-  if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
-  const drift = keyDrift(current, spec);
-  if (drift.length > 0) await ctx.http.call({ method: 'PUT', path: keyPath(ctx, spec.tsigKeyName), json: body });
-  return outcomeOf(object, true, drift.length > 0, drift);
+/** One of the tenant's zones (forward or reverse) with the update ACL that names its key. */
+interface ZoneWant {
+  zone: string;
+  spec: TenantZoneSpec;
 }
 
-async function ensureZone(ctx: Pdns, zone: string, spec: TenantZoneSpec): Promise<ObjectOutcome> {
-  const name = absoluteName(zone);
-  const object = `zone ${name}`;
-  const { found, existed } = await findOrCreateZone(ctx, name);
-  // A zone this call created has no metadata yet: asking would be a round trip to learn that.
-  const metadata = existed ? await getMetadata(ctx, name) : [];
-  const drift = zoneDrift(ctx, found, metadata, spec);
-  await correctZone(ctx, name, found, drift, spec);
-  // A zone created just now has no update ACL yet: that completes its creation, not a correction.
-  return outcomeOf(object, existed, existed && drift.length > 0, drift);
+/** The TSIG key: created, or its algorithm and secret corrected. */
+function keyKind(ctx: Pdns): ObjectKind<TenantZoneSpec> {
+  const seen = (key: ApiTsigKey | undefined, spec: TenantZoneSpec): Observation => ({ exists: !!key, drift: keyDrift(key, spec) });
+  return {
+    object: (spec) => `tsig key ${spec.tsigKeyName}`,
+    observe: async (spec) => seen(await getKey(ctx, spec.tsigKeyName), spec),
+    async apply(spec, before) {
+      const body = { name: spec.tsigKeyName, algorithm: spec.tsigAlgorithm, key: spec.tsigSecret };
+      const put = () => ctx.http.call({ method: 'PUT', path: keyPath(ctx, spec.tsigKeyName), json: body });
+      if (before.exists) return void (await put());
+      const res = await ctx.http.call({ method: 'POST', path: `${ctx.server}/tsigkeys`, json: body, accept: [409] });
+      if (res.status !== 409) return;
+      // Created by someone else in between: adopt it.
+      const current = await getKey(ctx, spec.tsigKeyName);
+      if (!current) throw new BackendError(PRODUCT, `tsig key ${spec.tsigKeyName} vanished while being created`);
+      const adopted = seen(current, spec);
+      if (adopted.drift.length > 0) await put();
+      return { adopted };
+    },
+  };
 }
 
-/** The zone of this absolute name, created when absent; `existed` when it was found or someone else created it. */
-async function findOrCreateZone(ctx: Pdns, name: string): Promise<{ found: ApiZone; existed: boolean }> {
-  let found = await getZone(ctx, name);
-  let existed = !!found;
-  if (!found) {
-    const res = await ctx.http.call({
-      method: 'POST',
-      path: `${ctx.server}/zones`,
-      json: { name, kind: ctx.kind, ...(ctx.catalog ? { catalog: ctx.catalog } : {}), nameservers: ctx.nameservers, rrsets: [soaRrset(ctx, name, 1)] },
-      accept: [409],
-    });
-    existed = res.status === 409;
-    found = existed ? await getZone(ctx, name) : res.json<ApiZone>();
-    if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
-  }
+/** A tenant zone: created with its update ACL, or its kind, catalog, NS, SOA and metadata corrected. */
+function zoneKind(ctx: Pdns): ObjectKind<ZoneWant, ZoneObservation> {
+  return {
+    object: (want) => `zone ${absoluteName(want.zone)}`,
+    async observe({ zone, spec }) {
+      const found = await getZone(ctx, zone);
+      const drift = found ? zoneDrift(ctx, found, await getMetadata(ctx, zone), spec) : [];
+      return { exists: !!found, drift, found };
+    },
+    async apply({ zone, spec }, seen) {
+      const name = absoluteName(zone);
+      if (seen.found) return void (await correctZone(ctx, name, seen.found, seen.drift, spec));
+      const { found, existed } = await createZone(ctx, name);
+      // A zone this call created has no metadata yet: asking would be a round trip to learn that.
+      const drift = zoneDrift(ctx, found, existed ? await getMetadata(ctx, name) : [], spec);
+      await correctZone(ctx, name, found, drift, spec);
+      // A zone created just now has no update ACL yet: that completes its creation, not a correction.
+      return existed ? { adopted: { exists: true, drift, found } } : undefined;
+    },
+  };
+}
+
+/** Create the zone of this absolute name; `existed` when someone else created it meanwhile (then read back). */
+async function createZone(ctx: Pdns, name: string): Promise<{ found: ApiZone; existed: boolean }> {
+  const res = await ctx.http.call({
+    method: 'POST',
+    path: `${ctx.server}/zones`,
+    json: { name, kind: ctx.kind, ...(ctx.catalog ? { catalog: ctx.catalog } : {}), nameservers: ctx.nameservers, rrsets: [soaRrset(ctx, name, 1)] },
+    accept: [409],
+  });
+  const existed = res.status === 409;
+  const found = existed ? await getZone(ctx, name) : res.json<ApiZone>();
+  if (!found) throw new BackendError(PRODUCT, `zone ${name} vanished while being created`);
   return { found, existed };
 }
 
@@ -306,19 +324,45 @@ async function putMetadata(ctx: Pdns, zone: string, kind: string, values: string
   await ctx.http.call({ method: 'PUT', path: `${zonePath(ctx, zone)}/metadata/${kind}`, json: { kind, metadata: values } });
 }
 
+/** The one rrset (name + type) the service publishes: what it holds of the zone `zoneOf` reads. */
+function recordKind(ctx: Pdns, zoneOf: (spec: RecordSpec) => Promise<ApiZone | undefined>): ObjectKind<RecordSpec> {
+  const wanted = (spec: RecordSpec) => ({
+    name: absoluteName(spec.name),
+    type: spec.type,
+    content: spec.type === 'PTR' ? absoluteName(spec.content) : spec.content,
+    ttl: spec.ttl ?? DEFAULT_TTL,
+  });
+  return {
+    object: (spec) => `record ${absoluteName(spec.name)} ${spec.type}`,
+    async observe(spec) {
+      checkOwner(spec.zone, spec.name);
+      const want = wanted(spec);
+      const current = ((await zoneOf(spec))?.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, want.name));
+      return { exists: !!current?.records.length, drift: rrsetDrift(current, want) };
+    },
+    async apply(spec) {
+      const { name, type, content, ttl } = wanted(spec);
+      await ctx.http.call({
+        method: 'PATCH',
+        path: zonePath(ctx, spec.zone),
+        json: { rrsets: [{ name, type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
+      });
+      if (ctx.catalog) await notifySecondaries(ctx.http, zonePath(ctx, spec.zone));
+    },
+  };
+}
+
 /** What ensureRecord of each would report, from one read of the zone. */
 async function zoneRecordsPlan(ctx: Pdns, zone: string, specs: RecordSpec[]): Promise<ObjectOutcome[]> {
   if (specs.length === 0) return [];
   // An absent zone: the dns step's ensure creates it, and every name comes with it.
-  const found = await getZone(ctx, zone);
-  return specs.map((spec) => {
-    checkOwner(spec.zone, spec.name);
-    const name = absoluteName(spec.name);
-    const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
-    const current = (found?.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
-    const drift = rrsetDrift(current, { ...spec, content, ttl: spec.ttl ?? DEFAULT_TTL });
-    return outcomeOf(`record ${name} ${spec.type}`, !!current?.records.length, !current?.records.length || drift.length > 0, drift);
-  });
+  const kind = recordKind(
+    ctx,
+    once(() => getZone(ctx, zone)),
+  );
+  const outcomes: ObjectOutcome[] = [];
+  for (const spec of specs) outcomes.push(await plan(kind, spec));
+  return outcomes;
 }
 
 function checkOwner(zone: string, name: string): void {
@@ -326,31 +370,24 @@ function checkOwner(zone: string, name: string): void {
 }
 
 async function observe(ctx: Pdns, spec: TenantZoneSpec): Promise<TenantZoneObservation> {
-  const key = await getKey(ctx, spec.tsigKeyName);
-  const keyDiff = keyDrift(key, spec);
+  const tsigKey = await keyKind(ctx).observe(spec);
+  const of = ({ exists, drift }: Observation): ObservedObject => ({ exists, matches: !differs({ exists, drift }), drift });
   return {
-    zone: await observeZone(ctx, spec.zone, spec),
-    reverseZone: await observeZone(ctx, spec.reverseZone, spec),
-    tsigKey: { exists: !!key, matches: !!key && keyDiff.length === 0, drift: keyDiff },
+    zone: of(await zoneKind(ctx).observe({ zone: spec.zone, spec })),
+    reverseZone: of(await zoneKind(ctx).observe({ zone: spec.reverseZone, spec })),
+    tsigKey: of(tsigKey),
   };
 }
 
-async function plan(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
-  const key = await getKey(ctx, spec.tsigKeyName);
-  const keyDiff = keyDrift(key, spec);
-  const of = (object: string, o: ObservedObject) => outcomeOf(object, o.exists, !o.matches, o.drift);
-  return [
-    outcomeOf(`tsig key ${spec.tsigKeyName}`, !!key, keyDiff.length > 0, keyDiff),
-    of(`zone ${absoluteName(spec.zone)}`, await observeZone(ctx, spec.zone, spec)),
-    of(`zone ${absoluteName(spec.reverseZone)}`, await observeZone(ctx, spec.reverseZone, spec)),
-  ];
+async function planZones(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
+  return [await plan(keyKind(ctx), spec), await plan(zoneKind(ctx), { zone: spec.zone, spec }), await plan(zoneKind(ctx), { zone: spec.reverseZone, spec })];
 }
 
-async function ensure(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
+async function ensureZones(ctx: Pdns, spec: TenantZoneSpec): Promise<ObjectOutcome[]> {
   // The key first: the zones' update ACL names it. The catalog before the zones that join it.
-  const key = await ensureKey(ctx, spec);
+  const key = await ensure(keyKind(ctx), spec);
   if (ctx.catalog) await ensureCatalog(ctx.http, ctx.server, ctx.catalog);
-  return [key, await ensureZone(ctx, spec.zone, spec), await ensureZone(ctx, spec.reverseZone, spec)];
+  return [key, await ensure(zoneKind(ctx), { zone: spec.zone, spec }), await ensure(zoneKind(ctx), { zone: spec.reverseZone, spec })];
 }
 
 async function remove(ctx: Pdns, spec: Pick<TenantZoneSpec, 'zone' | 'reverseZone' | 'tsigKeyName'>): Promise<void> {
@@ -361,24 +398,12 @@ async function remove(ctx: Pdns, spec: Pick<TenantZoneSpec, 'zone' | 'reverseZon
 }
 
 async function ensureRecord(ctx: Pdns, spec: RecordSpec): Promise<ObjectOutcome> {
-  checkOwner(spec.zone, spec.name);
-  const name = absoluteName(spec.name);
-  const content = spec.type === 'PTR' ? absoluteName(spec.content) : spec.content;
-  const ttl = spec.ttl ?? DEFAULT_TTL;
-  const object = `record ${name} ${spec.type}`;
-  const zone = await getZone(ctx, spec.zone, { name, type: spec.type });
-  if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(spec.zone)} does not exist`, false, 404);
-  const current = (zone.rrsets ?? []).find((r) => r.type === spec.type && sameName(r.name, name));
-  const drift = rrsetDrift(current, { ...spec, content, ttl });
-  if (drift.length > 0 || !current?.records.length) {
-    await ctx.http.call({
-      method: 'PATCH',
-      path: zonePath(ctx, spec.zone),
-      json: { rrsets: [{ name, type: spec.type, ttl, changetype: 'REPLACE', records: [{ content, disabled: false }] }] },
-    });
-    if (ctx.catalog) await notifySecondaries(ctx.http, zonePath(ctx, spec.zone));
-  }
-  return outcomeOf(object, !!current?.records.length, drift.length > 0, drift);
+  const zoneOf = async (r: RecordSpec) => {
+    const zone = await getZone(ctx, r.zone, { name: absoluteName(r.name), type: r.type });
+    if (!zone) throw new BackendError(PRODUCT, `zone ${absoluteName(r.zone)} does not exist`, false, 404);
+    return zone;
+  };
+  return ensure(recordKind(ctx, zoneOf), spec);
 }
 
 async function removeRecord(ctx: Pdns, spec: { zone: string; name: string; type: PublishedType }): Promise<void> {

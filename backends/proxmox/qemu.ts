@@ -1,5 +1,6 @@
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, outcomeOf, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import { BackendError, removes, type ObjectOutcome, type ReconcileMode } from '../../core/backend-outcome.js';
+import { ensure as ensureOne, plan as planOne, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { PveApi } from './pve-api.js';
 import { checkDisk } from '../../core/disk-size.js';
 import {
@@ -281,20 +282,40 @@ async function unlocked(ctx: Hypervisor, vmid: number, what: string, guests?: Li
   }
 }
 
+/** A VM as observed, for the apply's corrections (its node, its boot disk). */
+interface VmSeen extends Observation {
+  vm?: VmObservation;
+}
+
+/**
+ * A workload's VM in what `read` answers of it: an ensure's waits until no task holds its lock
+ * (`unlocked`), a plan's reads it as it is (`observe`). Absent: cloned from the newest template,
+ * then configured; found: its config set, its disk grown, started.
+ */
+function vmKind(ctx: Hypervisor, read: (vmid: number) => Promise<VmObservation | undefined>): ObjectKind<VmSpec, VmSeen> {
+  return {
+    object: (spec) => `vm ${spec.vmid}`,
+    async observe(spec) {
+      const vm = await read(spec.vmid);
+      if (!vm) return { exists: false, drift: [] };
+      if (vm.template) throw refuse(`VM ${spec.vmid} (${spec.name}): VMID ${spec.vmid} is a template`);
+      return { exists: true, drift: vmDrift(vm, spec).fields, vm };
+    },
+    async apply(spec, seen) {
+      const what = `VM ${spec.vmid} (${spec.name})`;
+      const vm = seen.vm ?? (await cloneVm(ctx, spec, what));
+      await correctVm(ctx, spec, vm, vmDrift(vm, spec), what);
+    },
+  };
+}
+
 async function ensure(ctx: Hypervisor, spec: VmSpec, guests?: ListedVm[], live?: Map<number, string>): Promise<ObjectOutcome[]> {
-  const what = `VM ${spec.vmid} (${spec.name})`;
-  let vm = await unlocked(ctx, spec.vmid, what, guests, live);
-  const existed = !!vm;
-
-  if (!vm) {
-    vm = await cloneVm(ctx, spec, what);
-  } else if (vm.template) {
-    throw refuse(`${what}: VMID ${spec.vmid} is a template`);
-  }
-
-  const drift = vmDrift(vm, spec);
-  await correctVm(ctx, spec, vm, drift, what);
-  return [outcomeOf(`vm ${spec.vmid}`, existed, drift.fields.length > 0, drift.fields)];
+  return [
+    await ensureOne(
+      vmKind(ctx, (vmid) => unlocked(ctx, vmid, `VM ${vmid} (${spec.name})`, guests, live)),
+      spec,
+    ),
+  ];
 }
 
 async function cloneVm(ctx: Hypervisor, spec: VmSpec, what: string): Promise<VmObservation> {
@@ -341,14 +362,6 @@ async function correctVm(ctx: Hypervisor, spec: VmSpec, vm: VmObservation, drift
   }
 }
 
-/** What an ensure of `spec` would do, from the VM as observed: nothing is written. */
-function planOne(spec: VmSpec, vm: VmObservation | undefined): ObjectOutcome {
-  if (!vm) return outcomeOf(`vm ${spec.vmid}`, false, false);
-  if (vm.template) throw refuse(`VM ${spec.vmid} (${spec.name}): VMID ${spec.vmid} is a template`);
-  const { fields } = vmDrift(vm, spec);
-  return outcomeOf(`vm ${spec.vmid}`, true, fields.length > 0, fields);
-}
-
 /**
  * The live status of every VM on the nodes that hold these: one `GET /nodes/{node}/qemu` per
  * node, which qemu-server answers from each VM's process (vmstatus), not from pvestatd's cache:
@@ -376,7 +389,13 @@ async function reconcile(
   const live = await liveStatuses(ctx, guests, new Set(specs.map((s) => s.vmid)));
   const outcomes: ObjectOutcome[] = [];
   for (const spec of specs) {
-    if (mode === 'plan') outcomes.push(planOne(spec, await observe(ctx, spec.vmid, guests, live)));
+    if (mode === 'plan')
+      outcomes.push(
+        await planOne(
+          vmKind(ctx, (vmid) => observe(ctx, vmid, guests, live)),
+          spec,
+        ),
+      );
     else outcomes.push(...(await ensure(ctx, spec, guests, live)));
   }
   const registered = new Set([...claimed, ...specs.map((s) => s.vmid)]);

@@ -10,7 +10,8 @@
  */
 import type { BackendCalls } from '../http/calls.js';
 import { BackendHttp } from '../http/client.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { differs, ensure, once, plan, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { normalizeTarget } from './targets.js';
 
 const PRODUCT = 'pdns-recursor';
@@ -47,6 +48,8 @@ export interface ResolverAdapter {
   observe(spec: ForwardSpec): Promise<ObservedForward[]>;
   /** One outcome per zone: `forward <zone>`. */
   ensure(spec: ForwardSpec): Promise<ObjectOutcome[]>;
+  /** What ensure would report, from one read of the zone list. */
+  plan(spec: ForwardSpec): Promise<ObjectOutcome[]>;
   /** Absent forwards are fine. */
   remove(spec: { zones: string[] }): Promise<void>;
 }
@@ -72,42 +75,44 @@ export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAda
     return new Map(zones.map((z) => [absolute(z.name), z]));
   }
 
-  function observeOne(zones: Map<string, ApiZone>, zone: string, targets: string[]): ObservedForward {
-    const name = absolute(zone);
-    const found = zones.get(name);
-    if (!found) return { zone: name, exists: false, matches: false, drift: [] };
-    const drift: string[] = [];
-    if (found.kind.toLowerCase() !== 'forwarded') drift.push('kind');
-    if (!sameSet((found.servers ?? []).map(normalizeTarget), targets)) drift.push('servers');
-    if (found.recursion_desired) drift.push('recursion_desired');
-    return { zone: name, exists: true, matches: drift.length === 0, drift };
-  }
-
   async function flush(zone: string): Promise<void> {
     await http.call({ method: 'PUT', path: `${server}/cache/flush`, query: { domain: absolute(zone), subtree: 'true' } });
   }
 
-  return {
-    async observe(spec) {
-      const targets = spec.forwardTo.map(normalizeTarget);
-      const zones = await listZones();
-      return spec.zones.map((z) => observeOne(zones, z, targets));
-    },
+  /** One forward, observed in the zone list `zones` reads (once for all the forwards of a call). */
+  function forwardKind(zones: () => Promise<Map<string, ApiZone>>): ObjectKind<Forward> {
+    return {
+      object: (f) => `forward ${absolute(f.zone)}`,
+      observe: async (f) => forwardObservation((await zones()).get(absolute(f.zone)), f.targets),
+      async apply(f, seen) {
+        const name = absolute(f.zone);
+        const body = { name, type: 'Zone', kind: 'Forwarded', servers: f.targets, recursion_desired: false };
+        if (!seen.exists) await http.call({ method: 'POST', path: `${server}/zones`, json: body });
+        else await http.call({ method: 'PUT', path: zonePath(name), json: body });
+        await flush(name);
+      },
+    };
+  }
 
+  /** Each of the spec's forwards through `step` (the reconciler's ensure or plan), from one read of the zone list. */
+  async function each<R>(spec: ForwardSpec, step: (kind: ObjectKind<Forward>, f: Forward) => Promise<R>): Promise<R[]> {
+    const targets = spec.forwardTo.map(normalizeTarget);
+    const kind = forwardKind(once(listZones));
+    const out: R[] = [];
+    for (const zone of spec.zones) out.push(await step(kind, { zone, targets }));
+    return out;
+  }
+
+  return {
+    observe: (spec) =>
+      each(spec, async (kind, f) => {
+        const seen = await kind.observe(f);
+        return { zone: absolute(f.zone), exists: seen.exists, matches: !differs(seen), drift: seen.drift };
+      }),
+    plan: (spec) => each(spec, plan),
     async ensure(spec) {
       if (spec.forwardTo.length === 0) throw new BackendError(PRODUCT, 'a forward needs at least one target', false);
-      const targets = spec.forwardTo.map(normalizeTarget);
-      const zones = await listZones();
-      const outcomes: ObjectOutcome[] = [];
-      for (const zone of spec.zones) {
-        const seen = observeOne(zones, zone, targets);
-        const body = { name: seen.zone, type: 'Zone', kind: 'Forwarded', servers: targets, recursion_desired: false };
-        if (!seen.exists) await http.call({ method: 'POST', path: `${server}/zones`, json: body });
-        else if (!seen.matches) await http.call({ method: 'PUT', path: zonePath(seen.zone), json: body });
-        if (!seen.matches) await flush(seen.zone);
-        outcomes.push(outcomeOf(`forward ${seen.zone}`, seen.exists, !seen.matches, seen.drift));
-      }
-      return outcomes;
+      return each(spec, ensure);
     },
 
     async remove(spec) {
@@ -121,6 +126,22 @@ export function createRecursorAdapter(opts: RecursorAdapterOptions): ResolverAda
       }
     },
   };
+}
+
+/** A zone forwarded to these targets (normalized). */
+interface Forward {
+  zone: string;
+  targets: string[];
+}
+
+/** What differs of a forward found: `kind`, `servers`, `recursion_desired`. */
+function forwardObservation(found: ApiZone | undefined, targets: string[]): Observation {
+  if (!found) return { exists: false, drift: [] };
+  const drift: string[] = [];
+  if (found.kind.toLowerCase() !== 'forwarded') drift.push('kind');
+  if (!sameSet((found.servers ?? []).map(normalizeTarget), targets)) drift.push('servers');
+  if (found.recursion_desired) drift.push('recursion_desired');
+  return { exists: true, drift };
 }
 
 function absolute(name: string): string {

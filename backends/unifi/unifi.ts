@@ -1,5 +1,6 @@
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { ensure as ensureOne, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp } from '../http/client.js';
 import { unifiApiBase, unifiSession, writeRefusedFix, type UnifiAccess, type UnifiDeployment, type UnifiSession } from './unifi-session.js';
 import type { WifiAdapter, WifiChange, WifiController, WifiKeyRef, WifiKeySpec, WifiKeyState, WifiPlace } from './adapter.js';
@@ -202,13 +203,13 @@ async function remove(ctx: Unifi, ref: WifiKeyRef): Promise<void> {
 }
 
 /** The changes to one WLAN, on its state as read; `put` is the body of the write, when one is needed. */
-function edited(
+async function edited(
   ctx: Unifi,
   ssid: string,
   wlan: Wlan,
   networks: Network[],
   changes: WifiChange[],
-): { outcomes: Array<ChangeResult<ObjectOutcome[]>>; put?: Record<string, unknown> } {
+): Promise<{ outcomes: Array<ChangeResult<ObjectOutcome[]>>; put?: Record<string, unknown> }> {
   const st: WlanState = {
     entries: wlan.private_preshared_keys ?? [],
     allowList: allowListOf(wlan),
@@ -219,13 +220,14 @@ function edited(
     enable: false,
     bound: false,
   };
-  const outcomes = changes.map((c): ChangeResult<ObjectOutcome[]> => {
+  const outcomes: Array<ChangeResult<ObjectOutcome[]>> = [];
+  for (const c of changes) {
     try {
-      return { ok: true, value: c.kind === 'ensure' ? editEnsure(st, ssid, networks, c.specs) : editRemove(ctx, st, networks, c.ref) };
+      outcomes.push({ ok: true, value: c.kind === 'ensure' ? await editEnsure(st, ssid, networks, c.specs) : editRemove(ctx, st, networks, c.ref) });
     } catch (error) {
-      return { ok: false, error };
+      outcomes.push({ ok: false, error });
     }
-  });
+  }
   if (!st.entriesChanged && !st.listChanged && !st.enable && !st.bound) return { outcomes };
   return {
     outcomes,
@@ -243,11 +245,13 @@ function edited(
  * Keys of one WLAN: each stands with its psk on its network, the entries it `replaces` go, a
  * placeholder goes once a key stands. Throws for a key that cannot be written (its network unknown).
  */
-function editEnsure(st: WlanState, ssid: string, networks: Network[], specs: WifiKeySpec[]): ObjectOutcome[] {
+async function editEnsure(st: WlanState, ssid: string, networks: Network[], specs: WifiKeySpec[]): Promise<ObjectOutcome[]> {
   const bound = specs.some((s) => s.mac !== undefined);
   const release = new Set(specs.flatMap((s) => s.releaseMacs ?? []).filter((m) => !specs.some((s) => s.mac === m)));
   const resolved = specs.map((spec) => ({ spec, net: networkByRef(networks, spec.vlanNetwork) }));
-  const outcomes = resolved.map(({ spec, net }) => editKey(st, ssid, spec, net));
+  const kind = keyKind(st, ssid);
+  const outcomes: ObjectOutcome[] = [];
+  for (const key of resolved) outcomes.push(await ensureOne(kind, key));
   if (release.size > 0 && st.allowList.some((m) => release.has(m))) {
     st.allowList = st.allowList.filter((m) => !release.has(m));
     st.listChanged = true;
@@ -255,43 +259,56 @@ function editEnsure(st: WlanState, ssid: string, networks: Network[], specs: Wif
   return [...outcomes, ...editWlanSettings(st, ssid, specs.length > 0, bound)];
 }
 
-/** One key of editEnsure: its outcome, and its entry (and its client) laid on the WLAN's state. */
-function editKey(st: WlanState, ssid: string, spec: WifiKeySpec, net: Network): ObjectOutcome {
-  const replaced = new Set(spec.replaces ?? []);
-  const isMine = (e: PpskEntry) => e.password === spec.psk;
-  const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
-  const mine = st.entries.filter(isMine);
-  const stale = st.entries.filter(isStale);
-  const keyDrifted = mine.length !== 1 || mine[0]!.networkconf_id !== net._id;
-  // The binding is the WLAN's filter admitting exactly the listed clients, this one among them.
-  const macDrifted = spec.mac !== undefined && (!st.allowList.includes(spec.mac) || !st.filterAllow);
-  if (spec.mac !== undefined && !st.allowList.includes(spec.mac)) {
-    st.allowList = [...st.allowList, spec.mac];
-    st.listChanged = true;
-  }
-  // A key is found by its psk, so what can differ of one found is its network and its binding.
-  const fields =
-    mine.length > 0
-      ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])]
-      : stale.length > 0
-        ? ['psk']
-        : [];
-  const outcome = outcomeOf(`wifi key ${spec.keyId} on ${ssid}`, mine.length > 0 || stale.length > 0, keyDrifted || stale.length > 0 || macDrifted, fields);
-  if (!keyDrifted && stale.length === 0) return outcome;
-  // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
-  const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
-  const next: PpskEntry[] = [];
-  for (const e of st.entries) {
-    if (isMine(e)) {
+/**
+ * A key of one WLAN in the WLAN's state as the batch laid it so far: observe compares its entry,
+ * the entries it replaces and its client with it; apply lays the key's entry (and its client) on
+ * it, which the group commit's one PUT writes.
+ */
+function keyKind(st: WlanState, ssid: string): ObjectKind<{ spec: WifiKeySpec; net: Network }> {
+  const entriesOf = (spec: WifiKeySpec, net: Network) => {
+    const replaced = new Set(spec.replaces ?? []);
+    const isMine = (e: PpskEntry) => e.password === spec.psk;
+    const isStale = (e: PpskEntry) => !isMine(e) && replaced.has(pskFingerprint(spec.keyId, e.password));
+    const mine = st.entries.filter(isMine);
+    return { isMine, isStale, mine, stale: st.entries.filter(isStale), keyDrifted: mine.length !== 1 || mine[0]!.networkconf_id !== net._id };
+  };
+  return {
+    object: ({ spec }) => `wifi key ${spec.keyId} on ${ssid}`,
+    async observe({ spec, net }) {
+      const { mine, stale, keyDrifted } = entriesOf(spec, net);
+      // The binding is the WLAN's filter admitting exactly the listed clients, this one among them.
+      const macDrifted = spec.mac !== undefined && (!st.allowList.includes(spec.mac) || !st.filterAllow);
+      // A key is found by its psk, so what can differ of one found is its network and its binding.
+      const drift =
+        mine.length > 0
+          ? [...(keyDrifted ? ['network'] : []), ...(macDrifted ? ['mac'] : []), ...(stale.length > 0 ? ['psk'] : [])]
+          : stale.length > 0
+            ? ['psk']
+            : [];
+      return { exists: mine.length > 0 || stale.length > 0, drift };
+    },
+    async apply({ spec, net }) {
+      if (spec.mac !== undefined && !st.allowList.includes(spec.mac)) {
+        st.allowList = [...st.allowList, spec.mac];
+        st.listChanged = true;
+      }
+      const { isMine, isStale, stale, keyDrifted } = entriesOf(spec, net);
+      if (!keyDrifted && stale.length === 0) return;
+      // Keep the other entries (other tenants', the site's own) exactly as the controller has them.
+      const desired: PpskEntry = { password: spec.psk, networkconf_id: net._id };
+      const next: PpskEntry[] = [];
+      for (const e of st.entries) {
+        if (isMine(e)) {
+          if (!next.includes(desired)) next.push(desired);
+        } else if (!isStale(e)) {
+          next.push(e);
+        }
+      }
       if (!next.includes(desired)) next.push(desired);
-    } else if (!isStale(e)) {
-      next.push(e);
-    }
-  }
-  if (!next.includes(desired)) next.push(desired);
-  st.entries = next;
-  st.entriesChanged = true;
-  return outcome;
+      st.entries = next;
+      st.entriesChanged = true;
+    },
+  };
 }
 
 /** The end of editEnsure: private keys enabled, the MAC filter set for bound keys, placeholders gone. */
@@ -406,7 +423,7 @@ async function write(ctx: Unifi, ssid: string, changes: WifiChange[]): Promise<A
 
 /** The changes `indexes` in one PUT; a refused PUT of several is split in halves (see write). */
 async function attempt(ctx: Unifi, w: WlanWrite, indexes: number[]): Promise<void> {
-  const { outcomes, put } = edited(
+  const { outcomes, put } = await edited(
     ctx,
     w.ssid,
     w.wlan,
@@ -468,7 +485,7 @@ async function ensureKeys(ctx: Unifi, ssid: string, specs: WifiKeySpec[], plan: 
     const networks = await call<Network>(ctx, 'GET', 'rest/networkconf');
     const wlan = await wlanBySsid(ctx, ssid);
     if (!wlan) throw new BackendError(PRODUCT, `wlan ${ssid} not found on the controller`, false);
-    return unwrap(edited(ctx, ssid, wlan, networks, [{ kind: 'ensure', specs }]).outcomes)[0]!;
+    return unwrap((await edited(ctx, ssid, wlan, networks, [{ kind: 'ensure', specs }])).outcomes)[0]!;
   }
   return unwrap(await serialized(ctx, ssid, () => write(ctx, ssid, [{ kind: 'ensure', specs }])))[0]!;
 }
