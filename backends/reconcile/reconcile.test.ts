@@ -123,12 +123,6 @@ describe('the reconciler', () => {
     expect(await ensure(kind, want)).toEqual({ object: 'thing a', result: 'corrected', fields: ['size', 'password'] });
   });
 
-  it("an apply's warnings and batch reach the outcome", async () => {
-    const s = store();
-    const kind: ObjectKind<Want> = { ...s.kind, apply: async () => ({ warnings: ['node pve2 not reloaded'], batch: { objects: 3 } }) };
-    expect(await ensure(kind, want)).toEqual({ object: 'thing a', result: 'created', warnings: ['node pve2 not reloaded'], batch: { objects: 3 } });
-  });
-
   it('once reads a shared list once, on first use', async () => {
     let reads = 0;
     const read = once(async () => ++reads);

@@ -36,10 +36,6 @@ export interface Applied<O extends Observation> {
   found?: string[];
   /** The object as the apply left it, when an object ensured after it needs what it learnt (a created object's id). */
   held?: O;
-  /** What the product warned of while it made the object so, without failing (ObjectOutcome's). */
-  warnings?: string[];
-  /** How the write that carried this object's change was shared (ObjectOutcome's). */
-  batch?: ObjectOutcome['batch'];
 }
 
 /** One type of backend object (a zone, a forward, a route), over the adapter's context. */
@@ -80,11 +76,7 @@ export async function converge<D, O extends Observation>(kind: ObjectKind<D, O>,
   const applied = (await kind.apply(desired, observed)) ?? {};
   const before = applied.adopted ?? observed;
   const seen = applied.found?.length ? { ...before, drift: [...before.drift, ...applied.found] } : before;
-  const outcome = reported(kind.object(desired), seen);
-  return {
-    outcome: { ...outcome, ...(applied.warnings?.length ? { warnings: applied.warnings } : {}), ...(applied.batch ? { batch: applied.batch } : {}) },
-    held: applied.held ?? seen,
-  };
+  return { outcome: reported(kind.object(desired), seen), held: applied.held ?? seen };
 }
 
 /** What a step reports of one object after making it so. */
