@@ -11,13 +11,17 @@ describe('the tenant step list', () => {
     expect(REMOVAL_STEPS).toEqual(['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards']);
   });
 
+  // A run in flight replays the activity names its history holds: none of these may go or be
+  // renamed. A step added needs no line here: the steps a run takes are its registry activity's
+  // answer, kept in its history, so a new name anywhere in the list replays the same.
   it('keeps the Temporal activity names the runs in flight replay', () => {
-    const tenantSteps = STEP_ACTIVITY_TYPES.filter((t) => /^[a-z-]+\.(ensure|plan|remove)$/.test(t));
-    expect(tenantSteps).toEqual([
-      ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.ensure`),
-      ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.plan`),
-      ...['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards'].map((s) => `${s}.remove`),
-    ]);
+    expect(STEP_ACTIVITY_TYPES).toEqual(
+      expect.arrayContaining([
+        ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.ensure`),
+        ...['dns', 'resolver', 'state', 'network', 'device-address', 'log-store', 'dashboards'].map((s) => `${s}.plan`),
+        ...['broker', 'device-address', 'wifi', 'resolver', 'dns', 'state', 'log-store', 'dashboards'].map((s) => `${s}.remove`),
+      ]),
+    );
   });
 
   it('binds every name to the module of that name, with the activities its orders imply', () => {
