@@ -95,8 +95,9 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     shutdownGraceTime: SHUTDOWN_GRACE_MS,
     // Bounded cache of running workflows: above what runs at once (a sweep's 8 children at a time
     // and its parent, 8 callers' creates), not every parked object's run, which a wake replays.
-    // 200 held the full-site sweep's worker at 313-315 MB, 64 at 294-298 (issue 48's 300 MB;
-    // docs/performance.md). The default scales with the machine's memory.
+    // Beside other work 200 held the full-site sweep's worker at 313-315 MB and 64 at 294-298;
+    // alone at a later commit 64 peaked at 317 (docs/performance.md). The default scales with the
+    // machine's memory.
     maxCachedWorkflows: 64,
     ...sandboxOptions(),
     // Pinned: a run ends on the code it began with, so a release changes workflow code with no

@@ -178,9 +178,8 @@ async function launch(
     const exited = trackChild(child);
     const apiUrl = `http://127.0.0.1:${ports.web}/api/v1`;
     // Our API key answered proves the web server is this one; a DNS port another process holds ends it.
-    const ready = await waitForApi(apiUrl, apiKey, exited, 15_000);
-    const dnsHeld = ready === 'ready' ? await dnsPortHeld(child.pid!, ports.dns, exited) : 'not yet';
-    if (dnsHeld === 'mine') {
+    const ready = await waitForApi(apiUrl, apiKey, child.pid!, ports.dns, exited, 15_000);
+    if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
       return {
         apiUrl,
@@ -197,7 +196,7 @@ async function launch(
     await terminate(child, exited);
     await outputRead(child);
     const why = `${product} did not start (${ready}): ${output().trim().split('\n').slice(-5).join(' | ')}`;
-    if (dnsHeld === 'other' || /address already in use/i.test(output())) throw new PortTaken(why);
+    if (ready === 'taken' || /address already in use/i.test(output())) throw new PortTaken(why);
     throw new Error(why);
   };
   try {
@@ -209,30 +208,28 @@ async function launch(
 }
 
 /**
- * Whether the server holds its DNS port, looked at until it says (at most 3 s): its API can answer
- * before the kernel's socket table shows the listener (a start failed "ready" with the port bound,
- * CI under load, registry-loss-objects), and one look then took a start for a failed one.
+ * Ready once our API key is answered and the DNS port's listener is this process's. Both are
+ * looked at until they hold: the API can answer before the kernel's socket table shows the DNS
+ * listener (a start under CI load failed "ready" when the table was read once).
  */
-async function dnsPortHeld(pid: number, port: number, exited: Promise<number | null>): Promise<'mine' | 'other' | 'not yet'> {
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const until = Date.now() + 3_000;
-  for (;;) {
-    const held = await portsHeld(pid, [port]);
-    if (held !== 'not yet' || gone || Date.now() > until) return held;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function waitForApi(apiUrl: string, apiKey: string, exited: Promise<number | null>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+async function waitForApi(
+  apiUrl: string,
+  apiKey: string,
+  pid: number,
+  dnsPort: number,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+): Promise<'ready' | 'taken' | 'exited' | 'timeout'> {
   return untilReady(exited, timeoutMs, 50, async () => {
     try {
       const res = await fetch(`${apiUrl}/servers/localhost`, { headers: { 'X-API-Key': apiKey }, signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
-      if (res.ok) return 'ready';
+      if (!res.ok) return undefined;
     } catch {
-      // not listening yet
+      return undefined; // not listening yet
     }
-    return undefined;
+    const held = await portsHeld(pid, [dnsPort]);
+    if (held === 'other') return 'taken';
+    return held === 'mine' ? 'ready' : undefined;
   });
 }
