@@ -99,7 +99,7 @@ export default tseslint.config(
   { files: ['backends/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(below('backends', 'core'), [], backendBans) } },
   { files: ['activities/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows']) } },
   { files: ['activities/*/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'temporal', 'workflows'], [], [areaInternals]) } },
-  { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'backends', 'db']) } },
+  { files: ['temporal/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'activities', 'backends', 'db', 'workflows']) } },
   { files: ['workflows/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule(['apps', 'backends', 'db', 'temporal'], ['activities']) } },
   {
     // The contract is bundled with the workflows into the sandbox: the same determinism.
