@@ -104,6 +104,8 @@ export interface ProxmoxSimState {
     applied: Map<string, SdnSet & { version: number }>;
     /** The global SDN lock's token while one is held (pve-network create_global_lock). */
     lockToken?: string;
+    /** How many times the global lock was granted: what a test counts, not something PVE reports. */
+    lockTakes: number;
   };
   vms: Map<number, SimVm>;
   tasks: Map<string, SimTask>;
@@ -287,6 +289,7 @@ export function createState(opts: {
       unreachable: new Set(),
       config: emptySdnSet(),
       applied: new Map(),
+      lockTakes: 0,
     },
     vms,
     tasks: new Map(),

@@ -57,6 +57,7 @@ export const lockSdn: SdnHandler = async (c, sdn) => {
     if (!p['allow-pending'] && hasPendingChanges(sdn.state)) throw died('configuration has pending changes');
     token = randomUUID();
     sdn.state.sdn.lockToken = token;
+    sdn.state.sdn.lockTakes++;
   });
   return ok(c, token);
 };
