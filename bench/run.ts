@@ -20,7 +20,7 @@ import { startFloor } from './floor.js';
 import { stepTimes } from './step-times.js';
 import { buildDirectWorker, startDirect, type Direct } from './direct.js';
 import { buildFloorWorker, fillOf, startFairFloor, type Floor } from './fair-floor.js';
-import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, runTimelines, sweepFullSite, sweepModeExists, type SweepFigures } from './full-site.js';
+import { fillFullSite, FULL_SITE, FULL_SITE_DEVICES, runTimelines, sweepFullSite, sumBy, sweepModeExists, type SweepFigures } from './full-site.js';
 import { openLoop } from './open-loop.js';
 import { soak, SOAK, type SoakCycle } from './soak.js';
 import { median, percentile, round } from './stats.js';
@@ -114,6 +114,9 @@ async function startSite(
     TEMPORAL_NAMESPACE: namespace,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // The hourly isolation check's canary pair takes two tenant indexes (docs/production.md): on a
+    // bench crossing the hour, two of the full site's 62 creates answered "no free tenant index".
+    SITE_ISOLATION_CHECK_INTERVAL: 'off',
     WORKFLOW_BUNDLE: join(root, 'dist/workflow-bundle.js'),
     ...opts.env,
   };
@@ -557,6 +560,8 @@ interface RealSiteFill {
   cpu: Record<string, number>;
   /** Where a create's time went: mean ms of the run and of each step (stepTimes). */
   profile: Awaited<ReturnType<typeof stepTimes>>;
+  /** Backend calls per create, by step activity and backend (provisioning_backend_calls_by_activity_total). */
+  callsPerCreate: Record<string, number>;
 }
 
 /**
@@ -565,14 +570,23 @@ interface RealSiteFill {
  */
 async function benchRealSiteFill(temporalAddress: string, admin: postgres.Sql, run: number): Promise<RealSiteFill> {
   // A namespace of its own: the full-site bench's (run + 300) holds that site's Schedules, sealed with its key.
-  const site = await startSite(temporalAddress, admin, run + 500, { lab: { latency: 'real-site' } });
+  const site = await startSite(temporalAddress, admin, run + 500, { lab: { latency: 'real-site' }, workerMetrics: true });
   try {
     const applies = () => [...site.backends.proxmox.state.tasks.values()].filter((t) => t.type === 'reloadnetworkall').length;
     const before = applies();
     const fill = await benchFill(site);
     const profile = await stepTimes(site.client, fillNames.map(runIds.tenantCreate));
+    // Each backend call of a step is one request's latency on a real site: the calls a create makes, per step.
+    const metrics = await (await fetch(site.workerMetricsUrl)).text();
+    const callsPerCreate = Object.fromEntries(
+      Object.entries(sumBy(metrics, 'provisioning_backend_calls_by_activity_total', ['activity', 'backend'])).map(([k, v]) => [
+        k,
+        round(v / fillNames.length, 1),
+      ]),
+    );
     process.stderr.write(`real-site fill, mean ms per create and per step (scheduled to closed): ${JSON.stringify(profile)}\n`);
-    return { ...fill, applies: applies() - before, profile };
+    process.stderr.write(`real-site fill, backend calls per create by step: ${JSON.stringify(callsPerCreate)}\n`);
+    return { ...fill, applies: applies() - before, profile, callsPerCreate };
   } finally {
     await site.stop();
   }
