@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildEntry } from '../test/support/entry-bundles.js';
 import type { DirectCreate } from './direct-steps.js';
-import { WORKER_HEAP_FLAGS } from './processes.js';
+import { SERVICE_PROCESS_ENV, WORKER_HEAP_FLAGS } from './processes.js';
 
 /** The direct reference: the create's steps in a process of their own (bench/direct-worker.ts). */
 export interface Direct {
@@ -21,7 +21,7 @@ export function buildDirectWorker(root: string): Promise<string> {
 export async function startDirect(entry: string, env: Record<string, string>): Promise<Direct> {
   // The worker's flags (bench/processes.ts startService): the same young- and old-generation bounds.
   const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, entry], {
-    env: { ...process.env, ...env },
+    env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting = new Map<number, { resolve: (c: DirectCreate) => void; reject: (e: Error) => void }>();

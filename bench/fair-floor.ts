@@ -13,7 +13,7 @@ import { tenantCreate } from '../workflows/tenant-create.js';
 import { shapedCreate } from './floor.js';
 import type { FloorSample } from './floor-worker.js';
 import { cpuSeconds, cpuSnapshot } from './cpu.js';
-import { WORKER_HEAP_FLAGS } from './processes.js';
+import { SERVICE_PROCESS_ENV, WORKER_HEAP_FLAGS } from './processes.js';
 import { Client, Connection } from '@temporalio/client';
 
 /**
@@ -71,7 +71,10 @@ export async function startFairFloor(
     ...(siteEnv.WORKER_METRICS_ADDRESS ? { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } : {}),
   };
   // Started as the service's worker is (bench/processes.ts): the same heap bounds.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, built.entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, built.entry], {
+    env: { ...SERVICE_PROCESS_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     child.once('exit', (code) => reject(new Error(`floor worker (${options}) exited ${code}`)));

@@ -22,11 +22,18 @@ export const API_FLAGS = ['--max-old-space-size=128'];
  */
 export const WORKER_HEAP_FLAGS = ['--max-old-space-size=192'];
 
+/**
+ * What the Dockerfile's ENV gives the service's processes besides NODE_OPTIONS: glibc's malloc arenas
+ * bounded to two (the worker's native threads each took one). Given to the bench's references too,
+ * and overridden by the bench's own environment.
+ */
+export const SERVICE_PROCESS_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
+
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
   // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
   // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).
   const child = spawn(process.execPath, ['--max-semi-space-size=4', ...flags, entry], {
-    env: { ...process.env, ...env },
+    env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return {
