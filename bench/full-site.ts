@@ -226,6 +226,8 @@ export interface SweepFigures {
   paceBoundBackend: string;
   cpu: Record<string, number>;
   workerPeakMb: number;
+  /** The worker's memory at the sweep's end, MB: resident, its main thread's heap, external (buffers). */
+  workerMemory: { rss: number; mainHeapTotal: number; mainHeapUsed: number; external: number };
   apiPeakMb: number;
 }
 
@@ -263,6 +265,15 @@ export async function sweepFullSite(
   const apiPeakMb = site.api.peakRssMb();
   // The counters are bumped as calls end; the last were before the run closed.
   const m1 = await scrape();
+  // Where the worker's memory is at the sweep's end: its main thread's V8 heap and what lies
+  // outside it (the workflow thread's isolate, the SDK's core, code), from its default metrics.
+  const mb = (name: string) => Math.round(Number(m1.match(new RegExp(`^${name} (\\S+)`, 'm'))?.[1] ?? NaN) / 1e5) / 10;
+  const workerMemory = {
+    rss: mb('process_resident_memory_bytes'),
+    mainHeapTotal: mb('nodejs_heap_size_total_bytes'),
+    mainHeapUsed: mb('nodejs_heap_size_used_bytes'),
+    external: mb('nodejs_external_memory_bytes'),
+  };
   const brokerCalls = await broker.stop();
   const callsByBackend = diff(sumBy(m1, 'provisioning_backend_calls_total', ['backend']), sumBy(m0, 'provisioning_backend_calls_total', ['backend']));
   const callsByActivity = diff(
@@ -324,6 +335,7 @@ export async function sweepFullSite(
     paceBoundBackend,
     cpu,
     workerPeakMb,
+    workerMemory,
     apiPeakMb,
   };
 }

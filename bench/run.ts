@@ -465,7 +465,7 @@ function report(s: SweepFigures): SweepFigures {
     ...(s.timelines ? [`  tenants' runs, summed (s): ${JSON.stringify(s.timelines)}`] : []),
     `  broker (MQTT): ${s.broker.requests} requests, commands ${JSON.stringify(s.broker.commands)}`,
     `  objects found: ${JSON.stringify(s.found)}`,
-    `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB`,
+    `  CPU seconds: ${JSON.stringify(s.cpu)}; peak RSS worker ${s.workerPeakMb.toFixed(1)} MB, API ${s.apiPeakMb.toFixed(1)} MB; worker at its end ${JSON.stringify(s.workerMemory)} MB`,
   ];
   process.stderr.write(lines.join('\n') + '\n');
   return s;
