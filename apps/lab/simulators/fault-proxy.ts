@@ -16,7 +16,7 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
-    const res = await forward(upstream, c.req.method, headers, body);
+    const res = await forwardAgain(upstream, c.req.method, headers, body);
     const out = new Headers(res.headers);
     out.delete('content-encoding');
     out.delete('content-length');
@@ -28,6 +28,24 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     return new Response(noBody ? null : res.body, { status: res.status, headers: out });
   });
   return { app, faults };
+}
+
+/**
+ * A read sent again when its connection was refused or reset before any answer: while Caddy
+ * replaces its admin server after a config change, a new connection can meet the old listener's
+ * close (a CI run: a GET of the routes answered 500 here). Only reads: a write met by a reset may
+ * have been applied, and its caller decides.
+ */
+async function forwardAgain(url: URL, method: string, headers: Headers, body?: ArrayBuffer): ReturnType<typeof forward> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await forward(url, method, headers, body);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (!['GET', 'HEAD'].includes(method) || attempt >= 3 || (code !== 'ECONNRESET' && code !== 'ECONNREFUSED')) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
 
 /**
