@@ -31,7 +31,7 @@ export function sdnProbe(site: Site, timeoutMs: number): Probe {
       );
     }
     const opts = { controller: site.fabricController, vrfVniBase: site.vrfVniBase, vnetVniBase: site.vnetVniBase };
-    const foreign = await foreignPending({ pve, opts }, undefined);
+    const foreign = await foreignPending({ pve, opts }, []);
     if (foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign), false);
     return `Proxmox VE ${version ?? '?'} SDN: controller ${site.fabricController} (evpn) applied; nothing staged by others; ${await lockCheck(pve)}`;
   });

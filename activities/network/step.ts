@@ -31,12 +31,17 @@ export const networkStep: StepModule<'network'> = {
     // one, and so may every other create; from the pool, the holder's record could wait for ever.
     const tokens = registryLockTokens(deps.ownConnection ?? deps.db);
     // Only the writes wait for the other tenants' (the registry's `sdn` lock); the reads before them do not.
-    const staged = await deps.ports.network.stage(spec, tokens, (writes) =>
-      withLocks(deps.db, async (tx) => {
-        if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
-        stopIfCancelled();
-        return writes();
-      }),
+    // A cancelled attempt writes nothing (`stopIfCancelled`): checked once the lock is held, for
+    // each tenant of a batch of writes in its own activity's context.
+    const staged = await deps.ports.network.stage(
+      spec,
+      tokens,
+      (writes) =>
+        withLocks(deps.db, async (tx) => {
+          if (!(await lockWithin(tx, LOCK_SPACE.fabric, 'sdn', FABRIC_WAIT_MS))) throw busy('fabric writes');
+          return writes();
+        }),
+      stopIfCancelled,
     );
     return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), tokens });
   },

@@ -62,9 +62,11 @@ async function pendingControllersAndFabrics(ctx: SdnReader): Promise<string[]> {
 
 /**
  * The fabric's pending edits: those the service did not make (an operator's, staged), described,
- * and the tenants whose staged edits an apply now would carry.
+ * and the tenants whose staged edits an apply now would carry. `own`: the tenants the caller is
+ * writing for (a batch of them, sdn.ts `writePending`), whose objects are theirs whatever they
+ * hold now (a retry corrects them); none: only what is service-shaped is the service's.
  */
-export async function pendingSdn(ctx: SdnReader, s: NetworkSpec | undefined): Promise<{ foreign: string[]; tenants: Set<string> }> {
+export async function pendingSdn(ctx: SdnReader, own: readonly NetworkSpec[]): Promise<{ foreign: string[]; tenants: Set<string> }> {
   const [zones, vnets, others] = await Promise.all([
     ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 }),
     ctx.pve.get<SdnObject[]>('/cluster/sdn/vnets', { pending: 1 }),
@@ -72,19 +74,19 @@ export async function pendingSdn(ctx: SdnReader, s: NetworkSpec | undefined): Pr
   ]);
   const foreign: string[] = [...others];
   const tenants = new Set<string>();
+  const ownVnet = (v: SdnObject) => own.find((s) => s.vnet === v.vnet);
   for (const z of zones.filter((z) => z.state)) {
-    if (z.zone === s?.tenant || serviceZone(ctx, z)) tenants.add(String(z.zone));
+    if (own.some((s) => s.tenant === z.zone) || serviceZone(ctx, z)) tenants.add(String(z.zone));
     else foreign.push(`zone ${String(z.zone)} (${String(z.state)})`);
   }
   for (const v of vnets.filter((v) => v.state)) {
-    if (v.vnet === s?.vnet || serviceVnet(ctx, v)) tenants.add(String(values(v).zone));
+    if (ownVnet(v) || serviceVnet(ctx, v)) tenants.add(String(values(v).zone));
     else foreign.push(`vnet ${String(v.vnet)} (${String(v.state)})`);
   }
-  // Subnets: pending on this tenant's VNet other than its own subnet, or on a VNet not the service's.
+  // Subnets: pending on an own tenant's VNet other than its own subnet, or on a VNet not the service's.
   // Another tenant's VNet is not read: whatever it has pending is that tenant's create's (the
   // rule above), and reading each of them made every fabric write cost one call per tenant.
-  const own = s && subnetIdOf(s.tenant, s.subnet);
-  const withSubnets = vnets.filter((v) => v.vnet === s?.vnet || (v.state !== 'new' && !serviceVnet(ctx, v)));
+  const withSubnets = vnets.filter((v) => ownVnet(v) || (v.state !== 'new' && !serviceVnet(ctx, v)));
   const subnets = await Promise.all(
     withSubnets.map((vnet) =>
       ctx.pve.get<SdnObject[]>(`/cluster/sdn/vnets/${String(vnet.vnet)}/subnets`, { pending: 1 }).then(
@@ -95,15 +97,16 @@ export async function pendingSdn(ctx: SdnReader, s: NetworkSpec | undefined): Pr
   );
   for (const { sub, vnet } of subnets.flat()) {
     if (!sub.state) continue;
-    if (s && vnet.vnet === s.vnet && sub.subnet === own) tenants.add(s.tenant);
+    const s = ownVnet(vnet);
+    if (s && sub.subnet === subnetIdOf(s.tenant, s.subnet)) tenants.add(s.tenant);
     else foreign.push(`subnet ${String(sub.subnet)} (${String(sub.state)})`);
   }
   return { foreign, tenants };
 }
 
 /** Pending SDN edits the service did not make (an operator's, staged), described. */
-export async function foreignPending(ctx: SdnReader, s: NetworkSpec | undefined): Promise<string[]> {
-  return (await pendingSdn(ctx, s)).foreign;
+export async function foreignPending(ctx: SdnReader, own: readonly NetworkSpec[]): Promise<string[]> {
+  return (await pendingSdn(ctx, own)).foreign;
 }
 
 /**

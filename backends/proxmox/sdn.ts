@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
@@ -78,8 +79,10 @@ export interface NetworkAdapter {
    * `tokens`: where the SDN lock's token is kept while held (sdn-lock.ts); the adapter's memory when absent.
    * `serialize`: runs the writes (the PVE lock, the foreign-edit check, the edits, the release) in
    * the caller's order of fabric writers; the reads before them stay out of it. Identity when absent.
+   * `beforeWrites`: called right before the tenant's own writes, in the caller's async context (the
+   * step: stop if its attempt was cancelled); what it throws refuses this tenant's writes alone.
    */
-  stage(spec: NetworkSpec, tokens?: SdnLockTokens, serialize?: FabricExclusive): Promise<StagedNetwork>;
+  stage(spec: NetworkSpec, tokens?: SdnLockTokens, serialize?: FabricExclusive, beforeWrites?: () => void): Promise<StagedNetwork>;
   /**
    * Ends the step once the tenant's VNet is a bridge on the workload node: applies every pending
    * edit of the service (the tenant's and any other tenant's staged since the last apply) unless an
@@ -165,7 +168,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
   return {
     observe: (s) => observe(ctx, s),
     ensure: async (s) => settle(ctx, s, await stage(ctx, s, ctx.tokens, alone), ALONE),
-    stage: (s, tokens, serialize) => stage(ctx, s, tokens ?? ctx.tokens, serialize),
+    stage: (s, tokens, serialize, beforeWrites) => stage(ctx, s, tokens ?? ctx.tokens, serialize, beforeWrites),
     settle: (s, staged, order) => settle(ctx, s, staged, order),
     plan: (s) => plan(ctx, s),
     usedIndexes: () => usedIndexes(ctx),
@@ -197,8 +200,8 @@ function checkSpec(s: NetworkSpec): void {
  * worker that died before releasing it, and is released with that token. Any other is someone
  * else's: never released by the service; the step fails, to be retried.
  */
-function acquireLock(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<string | undefined> {
-  return takeSdnLock(ctx.pve, tokens, () => foreignPending(ctx, s));
+function acquireLock(ctx: Sdn, own: readonly NetworkSpec[], tokens: SdnLockTokens): Promise<string | undefined> {
+  return takeSdnLock(ctx.pve, tokens, () => foreignPending(ctx, own));
 }
 
 /** The tenant's VNet as the site's node runs it (`available` once it is a bridge there). */
@@ -260,7 +263,13 @@ async function observe(ctx: Sdn, s: NetworkSpec): Promise<NetworkObservation> {
  * writes, and an apply meanwhile only moves edits from pending to running. Serialized, the reads
  * made each of a round's stagers wait ~3 PVE calls more for the one before it (issue 48).
  */
-async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens, serialize: FabricExclusive = alone): Promise<StagedNetwork> {
+async function stage(
+  ctx: Sdn,
+  s: NetworkSpec,
+  tokens: SdnLockTokens,
+  serialize: FabricExclusive = alone,
+  beforeWrites: () => void = () => undefined,
+): Promise<StagedNetwork> {
   checkSpec(s);
   const o = await observe(ctx, s);
   const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
@@ -268,7 +277,7 @@ async function stage(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens, serialize:
   // reloads every node.
   const reload = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && (await onNode(ctx, s))?.status !== 'available';
   const configDiffers = !zoneOk(ctx, o.zone.config, s) || !vnetOk(o.vnet.config, s) || !subnetOk(o.subnet.config, s);
-  if (configDiffers) await writeStaged(ctx, { s, o, tokens, serialize });
+  if (configDiffers) await writeStaged(ctx, { s, o, tokens, serialize, beforeWrites });
   return { before: o, reload, needsApply: reload || !runningOk || configDiffers };
 }
 
@@ -278,20 +287,31 @@ interface StagingWrite {
   o: NetworkObservation;
   tokens: SdnLockTokens;
   serialize: FabricExclusive;
+  beforeWrites: () => void;
+  /** Runs work in the async context of the tenant's own call (its activity, its trace span). */
+  inOwnContext: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
  * The writes of the tenants that wait for the lock together go under one take of it: the first
- * waiting takes the lock (its `serialize`, the registry's lock across workers), then writes for every
- * tenant of this worker waiting by then; those arriving meanwhile form the next batch. One by one, each of a round's eight stagers took the lock, checked for
- * foreign edits and released it: ~6 calls in a row at ~30 ms each on a real site, 1.6 s for a round
- * before its apply (issue 48). A tenant whose own writes are refused fails alone; a batch whose lock
- * or check fails fails its first tenant, and the others go on in the next batch, under their own
- * `serialize` (a cancelled first tenant does not fail the others).
+ * waiting takes the lock (its `serialize`, the registry's lock across workers), then writes for
+ * every tenant of this worker waiting by then; those arriving meanwhile form the next batch. One
+ * by one, each of a round's eight stagers took the lock, checked for foreign edits and released
+ * it: ~6 calls in a row at ~30 ms each on a real site, 1.6 s for a round before its apply (issue
+ * 48). A tenant whose own writes are refused fails alone; a batch whose lock or check fails fails
+ * its first tenant, and the others go on in the next batch, under their own `serialize`.
+ * The batches run in the async context of whoever started draining: each tenant's hooks and writes
+ * are bound to its own (its activity's cancellation, its trace), not the first tenant's.
  */
-function writeStaged(ctx: Sdn, write: StagingWrite): Promise<void> {
+function writeStaged(ctx: Sdn, write: Omit<StagingWrite, 'inOwnContext'>): Promise<void> {
   return new Promise((resolve, reject) => {
-    ctx.staging.waiting.push({ ...write, done: (...refused) => (refused.length === 0 ? resolve() : reject(refused[0])) });
+    ctx.staging.waiting.push({
+      ...write,
+      serialize: AsyncResource.bind(write.serialize),
+      beforeWrites: AsyncResource.bind(write.beforeWrites),
+      inOwnContext: AsyncResource.bind((work) => work()),
+      done: (...refused) => (refused.length === 0 ? resolve() : reject(refused[0])),
+    });
     if (!ctx.staging.running) void drainStaging(ctx);
   });
 }
@@ -326,10 +346,11 @@ async function drainStaging(ctx: Sdn): Promise<void> {
  * a tenant told earlier could reach its apply while this batch still holds the lock.
  */
 async function writePending(ctx: Sdn, batch: StagingWrite[], tokens: SdnLockTokens): Promise<Array<{ refused: unknown } | undefined>> {
-  const lead = batch[0]!.s;
+  // Every tenant of the batch owns its objects, whatever they hold now: none is foreign to the others.
+  const own = batch.map((w) => w.s);
   // The foreign-edit check is read beside the lock's take, not after it: an edit staged between the
   // two is still refused by the apply (applyPending), which carries nothing foreign.
-  const [taken, foreign] = await Promise.allSettled([acquireLock(ctx, lead, tokens), foreignPending(ctx, lead)]);
+  const [taken, foreign] = await Promise.allSettled([acquireLock(ctx, own, tokens), foreignPending(ctx, own)]);
   if (taken.status === 'rejected') throw taken.reason;
   const token = taken.value;
   const write: SdnWrite = (method, path, params = {}) => ctx.pve.call(method, path, { ...params, 'lock-token': token });
@@ -338,11 +359,14 @@ async function writePending(ctx: Sdn, batch: StagingWrite[], tokens: SdnLockToke
     if (foreign.status === 'rejected') throw foreign.reason;
     if (foreign.value.length > 0) throw new BackendError('proxmox', foreignPendingProblem(foreign.value), false);
     // One after another, as PVE writes them (each write takes the SDN config's file lock).
-    for (const { s, o } of batch) {
+    for (const { s, o, beforeWrites, inOwnContext } of batch) {
       try {
-        await writeZone(ctx, s, o.zone.config, write);
-        await writeVnet(s, o.vnet.config, write);
-        await writeSubnet(s, o.subnet, write);
+        await inOwnContext(async () => {
+          beforeWrites();
+          await writeZone(ctx, s, o.zone.config, write);
+          await writeVnet(s, o.vnet.config, write);
+          await writeSubnet(s, o.subnet, write);
+        });
         results.push(undefined);
       } catch (e) {
         results.push({ refused: e });
@@ -404,7 +428,7 @@ async function gather(ctx: Sdn): Promise<void> {
     // ran: counting only the callers, two groups of callers that return out of step kept applying
     // apart (16 applies of ~4 tenants a fill instead of 8-9 of ~8, issue 48).
     if (pending >= ctx.lastApply.pendingAfter + ctx.lastApply.tenants) return;
-    await new Promise((r) => setTimeout(r, Math.min(GATHER_POLL_MS, until - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(GATHER_POLL_MS, until - Date.now()))));
   }
 }
 
@@ -422,10 +446,10 @@ async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
 
 /** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */
 async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<{ upid: unknown; deadline: number; tenants: number }> {
-  const token = await acquireLock(ctx, s, tokens);
+  const token = await acquireLock(ctx, [s], tokens);
   let released = !token;
   try {
-    const pending = await pendingSdn(ctx, s);
+    const pending = await pendingSdn(ctx, [s]);
     if (pending.foreign.length > 0) throw new BackendError('proxmox', foreignPendingProblem(pending.foreign), false);
     const deadline = Date.now() + ctx.applyTimeoutMs;
     const upid = await ctx.pve.call<string>('PUT', '/cluster/sdn', token ? { 'lock-token': token, 'release-lock': true } : {});

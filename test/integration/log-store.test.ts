@@ -31,6 +31,7 @@ function ship(t: string, lines: object[], headers: Record<string, string> = {}) 
     method: 'POST',
     headers: { Authorization: `Bearer ${t}`, ...headers },
     body: lines.map((l) => JSON.stringify(l)).join('\n'),
+    resend: true,
   });
 }
 

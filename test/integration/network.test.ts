@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -371,5 +372,75 @@ describe('SDN apply across the cluster', () => {
       sim.state.sdn.fabricNodes.config.clear();
     }
     expect(results(await net.ensure(specFor('golf', 14)))['sdn vnet tv14']).toBe('created');
+  });
+});
+
+// Issue 48: the writes of tenants that wait for the SDN lock together go under one take of it.
+describe('writes staged together', () => {
+  /** Until the simulator has seen `n` more requests whose path holds `match`, then a moment for their answers. */
+  async function untilSeen(match: string, from: number, n: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (sim.faults.seen(match) < from + n) {
+      if (Date.now() > deadline) throw new Error(`never saw ${n} requests of ${match}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+
+  it("a later batch's tenant locks and writes in its own async context (its activity, its trace), not the first tenant's", async () => {
+    const shared = adapter();
+    const als = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    let second: Promise<unknown> | undefined;
+    const stage = (name: string, index: number, afterWrites: () => Promise<void>) =>
+      als.run(name, () =>
+        shared.stage(
+          specFor(name, index),
+          undefined,
+          async (writes) => {
+            seen.push(`${name} locks in ${als.getStore()}`);
+            const written = await writes();
+            await afterWrites();
+            return written;
+          },
+          () => void seen.push(`${name} writes in ${als.getStore()}`),
+        ),
+      );
+    // The first batch holds on after its writes until the second tenant has read its objects and
+    // queued: the second is then written by the loop the first started, in a batch of its own.
+    const first = stage('ctxa', 50, async () => {
+      const zoneReads = sim.faults.seen('/cluster/sdn/zones');
+      second = stage('ctxb', 51, async () => undefined);
+      await untilSeen('/cluster/sdn/zones', zoneReads, 2);
+    });
+    await first;
+    await second;
+    expect(seen).toEqual(['ctxa locks in ctxa', 'ctxa writes in ctxa', 'ctxb locks in ctxb', 'ctxb writes in ctxb']);
+    expect(sim.state.sdn.config.zones.has('ctxb')).toBe(true);
+  });
+
+  it("one tenant's own objects, edited out of the service's shape and left pending, are not foreign to the tenant whose batch writes them", async () => {
+    const shared = adapter();
+    const owner = specFor('shapb', 53);
+    await shared.ensure(owner);
+    // An edit of the owner's zone, staged and not applied, that no longer looks like a tenant zone:
+    // the owner's next write corrects it. To the other tenant of the batch it is the owner's.
+    await operator('PUT', `/cluster/sdn/zones/${owner.tenant}`, { 'vrf-vxlan': 10999 });
+    let queued: Promise<unknown> | undefined;
+    const lead = shared.stage(specFor('shapa', 52), undefined, async (writes) => {
+      const contentReads = sim.faults.seen(`/sdn/zones/${owner.tenant}/content`);
+      queued = shared.stage(owner);
+      await untilSeen(`/sdn/zones/${owner.tenant}/content`, contentReads, 1);
+      return writes();
+    });
+    const takes = sim.state.sdn.lockTakes;
+    const [a, b] = await Promise.allSettled([lead, (async () => (await lead.catch(() => undefined), queued))()]);
+    expect(a.status, JSON.stringify(a)).toBe('fulfilled');
+    expect(b.status, JSON.stringify(b)).toBe('fulfilled');
+    // One batch: both written under one take of the lock.
+    expect(sim.state.sdn.lockTakes - takes).toBe(1);
+    expect(sim.state.sdn.config.zones.get(owner.tenant)?.['vrf-vxlan']).toBe(owner.vrfVni);
+    await shared.settle(specFor('shapa', 52), await shared.stage(specFor('shapa', 52)), ALONE);
+    expect(sim.state.sdn.running?.zones.get(owner.tenant)?.['vrf-vxlan']).toBe(owner.vrfVni);
   });
 });

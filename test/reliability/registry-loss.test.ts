@@ -63,6 +63,7 @@ async function shipsLogs(t: any): Promise<boolean> {
     method: 'POST',
     headers: { authorization: `Bearer ${t.log.ingest_token}` },
     body: `{"_msg":"after restore ${t.name}"}\n`,
+    resend: true,
   });
   return r.status < 300 && gateway.received.length > before;
 }
