@@ -96,17 +96,34 @@ async function panelText(page: Page, label: string, needle: string): Promise<str
   const maximize = content.locator('xpath=ancestor::div[contains(@class, "relative")][1]').getByRole('button', { name: 'Maximize' });
   const deadline = Date.now() + 15_000;
   for (;;) {
-    await content.waitFor();
-    const full = (await maximize.count()) > 0;
-    if (full) await maximize.click();
-    const view = full ? page.locator('div.fixed', { has: page.locator(`.cm-content[aria-label="${label}"]`) }) : page.locator('.cm-editor', { has: content });
-    if (!full) await view.scrollIntoViewIfNeeded();
-    const text = await readScrolled(view);
-    if (full) await view.getByRole('button', { name: 'Minimize' }).click();
+    let text: string;
+    try {
+      text = await readPanel(page, content, maximize, label);
+    } catch (e) {
+      // A running workflow's page polls its history and draws the panel again: a read that began on
+      // the old panel reads the new one, as a person's eyes would.
+      if (!/not attached to the DOM/.test(String(e)) || Date.now() > deadline) throw e;
+      const minimize = page.getByRole('button', { name: 'Minimize' });
+      if ((await minimize.count()) > 0) await minimize.first().click();
+      await page.waitForTimeout(250);
+      continue;
+    }
     if (text.includes(needle)) return text;
     if (Date.now() > deadline) throw new Error(`the ${label} panel never showed ${needle}; scrolled through, it showed:\n${text}`);
     await page.waitForTimeout(250);
   }
+}
+
+/** One read of the panel, through its full view when it has one. */
+async function readPanel(page: Page, content: Locator, maximize: Locator, label: string): Promise<string> {
+  await content.waitFor();
+  const full = (await maximize.count()) > 0;
+  if (full) await maximize.click();
+  const view = full ? page.locator('div.fixed', { has: page.locator(`.cm-content[aria-label="${label}"]`) }) : page.locator('.cm-editor', { has: content });
+  if (!full) await view.scrollIntoViewIfNeeded();
+  const text = await readScrolled(view);
+  if (full) await view.getByRole('button', { name: 'Minimize' }).click();
+  return text;
 }
 
 /**
