@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { resendBeforeAnswer } from '../../apps/lab/resend.js';
 
 interface FreshInit {
   method?: string;
@@ -13,7 +14,6 @@ interface FreshInit {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-const BEFORE_ANSWER = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 /**
  * One request on a connection of its own, as a client arriving after a change would. Caddy (the
@@ -25,15 +25,7 @@ const BEFORE_ANSWER = new Set(['ECONNRESET', 'ECONNREFUSED']);
  */
 export async function fresh(url: string, init: FreshInit = {}): Promise<{ status: number; text: string }> {
   const method = init.method ?? 'GET';
-  const resend = init.resend ?? IDEMPOTENT.has(method);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await once(url, method, init);
-    } catch (e) {
-      if (!resend || attempt >= 3 || !BEFORE_ANSWER.has(String((e as NodeJS.ErrnoException).code))) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  return resendBeforeAnswer(() => once(url, method, init), init.resend ?? IDEMPOTENT.has(method), 100);
 }
 
 function once(url: string, method: string, init: FreshInit): Promise<{ status: number; text: string }> {

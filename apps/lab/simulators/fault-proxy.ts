@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { Hono } from 'hono';
+import { resendBeforeAnswer } from '../resend.js';
 import { withFaults, type Faults } from './faults.js';
 
 /**
@@ -16,7 +17,9 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
-    const res = await forwardAgain(upstream, c.req.method, headers, body);
+    // Only reads are sent again: a write met by a reset may have been applied (a CI run: a GET of
+    // Caddy's routes answered 500 here while Caddy replaced its admin server).
+    const res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), ['GET', 'HEAD'].includes(c.req.method), 50);
     const out = new Headers(res.headers);
     out.delete('content-encoding');
     out.delete('content-length');
@@ -28,24 +31,6 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     return new Response(noBody ? null : res.body, { status: res.status, headers: out });
   });
   return { app, faults };
-}
-
-/**
- * A read sent again when its connection was refused or reset before any answer: while Caddy
- * replaces its admin server after a config change, a new connection can meet the old listener's
- * close (a CI run: a GET of the routes answered 500 here). Only reads: a write met by a reset may
- * have been applied, and its caller decides.
- */
-async function forwardAgain(url: URL, method: string, headers: Headers, body?: ArrayBuffer): ReturnType<typeof forward> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await forward(url, method, headers, body);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (!['GET', 'HEAD'].includes(method) || attempt >= 3 || (code !== 'ECONNRESET' && code !== 'ECONNREFUSED')) throw e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 }
 
 /**
