@@ -19,8 +19,10 @@ export function buildDirectWorker(root: string): Promise<string> {
 
 /** Starts the direct steps' process on the site's environment; resolves once it is ready. */
 export async function startDirect(entry: string, env: Record<string, string>): Promise<Direct> {
-  // The worker's flags (bench/processes.ts startService): the same young- and old-generation bounds.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, entry], {
+  // The worker's flags (bench/processes.ts startService): the same young- and old-generation bounds;
+  // `BENCH_DIRECT_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
+  const extra = (process.env.BENCH_DIRECT_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, ...extra, entry], {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -12,7 +12,7 @@ import { connectClient } from '../temporal/connection.js';
 import { tenantCreate } from '../workflows/tenant-create.js';
 import { shapedCreate } from './floor.js';
 import type { FloorSample } from './floor-worker.js';
-import { cpuSeconds, cpuSnapshot } from './cpu.js';
+import { cpuSeconds, cpuSnapshot, threadSeconds } from './cpu.js';
 import { SERVICE_PROCESS_ENV, WORKER_HEAP_FLAGS } from './processes.js';
 import { Client, Connection } from '@temporalio/client';
 
@@ -139,5 +139,6 @@ export async function fillOf(create: (name: string) => Promise<unknown>, prefix:
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  return { seconds, errors, cpu: cpuSeconds(before, cpuSnapshot(known, process.pid)) };
+  const after = cpuSnapshot(known, process.pid);
+  return { seconds, errors, cpu: cpuSeconds(before, after), threads: threadSeconds(before, after) };
 }

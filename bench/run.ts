@@ -283,6 +283,7 @@ async function benchFill(site: Site) {
     known,
   );
   process.stderr.write(`fill CPU seconds (${fill.seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(fill.cpu)}\n`);
+  process.stderr.write(`fill CPU seconds by thread: ${JSON.stringify(fill.threads)}\n`);
   return fill;
 }
 

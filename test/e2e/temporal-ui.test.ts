@@ -102,7 +102,7 @@ async function panelText(page: Page, label: string, needle: string): Promise<str
     } catch (e) {
       // A running workflow's page polls its history and draws the panel again: a read that began on
       // the old panel reads the new one, as a person's eyes would.
-      if (!/not attached to the DOM/.test(String(e)) || Date.now() > deadline) throw e;
+      if (!(e instanceof PanelRedrawn || /not attached to the DOM/.test(String(e))) || Date.now() > deadline) throw e;
       const minimize = page.getByRole('button', { name: 'Minimize' });
       if ((await minimize.count()) > 0) await minimize.first().click();
       await page.waitForTimeout(250);
@@ -114,12 +114,18 @@ async function panelText(page: Page, label: string, needle: string): Promise<str
   }
 }
 
+/** The panel was drawn again while it was being read. */
+class PanelRedrawn extends Error {}
+
 /** One read of the panel, through its full view when it has one. */
 async function readPanel(page: Page, content: Locator, maximize: Locator, label: string): Promise<string> {
   await content.waitFor();
   const full = (await maximize.count()) > 0;
   if (full) await maximize.click();
   const view = full ? page.locator('div.fixed', { has: page.locator(`.cm-content[aria-label="${label}"]`) }) : page.locator('.cm-editor', { has: content });
+  // A click on a Maximize button the page was drawing again opens nothing (a CI run under load waited
+  // 30 s for the full view): the read starts again on the new panel.
+  if (full) await view.waitFor({ timeout: 5_000 }).catch(() => Promise.reject(new PanelRedrawn(`the ${label} panel's full view did not open`)));
   if (!full) await view.scrollIntoViewIfNeeded();
   const text = await readScrolled(view);
   if (full) await view.getByRole('button', { name: 'Minimize' }).click();
