@@ -71,7 +71,9 @@ export async function startFairFloor(
     ...(siteEnv.WORKER_METRICS_ADDRESS ? { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } : {}),
   };
   // Started as the service's worker is (bench/processes.ts): the same heap bounds.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, built.entry], {
+  // `BENCH_FLOOR_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
+  const extra = (process.env.BENCH_FLOOR_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, ...extra, built.entry], {
     env: { ...SERVICE_PROCESS_ENV, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

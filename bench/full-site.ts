@@ -364,6 +364,9 @@ export async function runTimelines(client: Client, workflowIds: string[]) {
     workflowTasks: 0,
     activities: 0,
     localActivities: 0,
+    /** Activity attempts after the first (a retried step costs the worker and the server again). */
+    retries: 0,
+    events: 0,
   };
   for (const id of workflowIds) {
     const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
@@ -371,6 +374,7 @@ export async function runTimelines(client: Client, workflowIds: string[]) {
     const time = new Map<number, number>();
     for (const e of events) time.set(Number(e.eventId), at(e.eventTime));
     sum.runs++;
+    sum.events += events.length;
     sum.wall += at(events.at(-1)!.eventTime) - at(events[0]!.eventTime);
     for (const e of events) {
       const t = at(e.eventTime);
@@ -387,6 +391,8 @@ export async function runTimelines(client: Client, workflowIds: string[]) {
         sum.workflowTaskWait += time.get(Number(wc.startedEventId))! - time.get(Number(wc.scheduledEventId))!;
       }
       if (e.markerRecordedEventAttributes) sum.localActivities++;
+      const started = e.activityTaskStartedEventAttributes;
+      if (started) sum.retries += Math.max(0, (started.attempt ?? 1) - 1);
     }
   }
   const s = (ms: number) => Math.round(ms / 10) / 100;

@@ -248,6 +248,16 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
         const t0 = Number(h.events![0]!.eventTime!.seconds) * 1000 + h.events![0]!.eventTime!.nanos! / 1e6;
         for (const e of h.events!)
           process.stderr.write(`${(Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6 - t0).toFixed(1)} ${e.eventType}\n`);
+        if (fair) {
+          // The same create's events on the fair floor, by type beside the service's: the floor's claim is the same shape.
+          const f = await fair.service.client.workflow.getHandle(fair.service.runOf(`c${run}x${batch}n${n}`)).fetchHistory();
+          const byType = (events: typeof h.events) => {
+            const out: Record<string, number> = {};
+            for (const e of events ?? []) out[String(e.eventType)] = (out[String(e.eventType)] ?? 0) + 1;
+            return out;
+          };
+          process.stderr.write(`events by type, service: ${JSON.stringify(byType(h.events))}\nevents by type, fair floor: ${JSON.stringify(byType(f.events))}\n`);
+        }
       }
     } finally {
       await direct0.close();
@@ -284,6 +294,7 @@ async function benchFill(site: Site) {
   );
   process.stderr.write(`fill CPU seconds (${fill.seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(fill.cpu)}\n`);
   process.stderr.write(`fill CPU seconds by thread: ${JSON.stringify(fill.threads)}\n`);
+  if (process.env.BENCH_TIMELINES) process.stderr.write(`fill runs, summed: ${JSON.stringify(await runTimelines(site.client, fillNames.map((n) => runIds.tenantCreate(n))))}\n`);
   return fill;
 }
 
@@ -795,6 +806,10 @@ interface FloorFills {
 /** 62 creates by 8 callers on each floor, and the same steps called directly on an empty site. */
 async function floorFills(temporalAddress: string, admin: postgres.Sql, run: number, floors: Floors): Promise<FloorFills> {
   const fair = await fillOf((n) => floors.service.create(n), `ff${run}-`, { [floors.service.pid]: 'worker', [process.pid]: 'bench process' });
+  if (process.env.BENCH_TIMELINES) {
+    const ids = Array.from({ length: 62 }, (_, i) => floors.service.runOf(`ff${run}-${String(i).padStart(3, '0')}`));
+    process.stderr.write(`fair floor fill runs, summed: ${JSON.stringify(await runTimelines(floors.service.client, ids))}\n`);
+  }
   const bare = await fillOf((n) => floors.bare.create(n), `fb${run}-`, { [floors.bare.pid]: 'worker', [process.pid]: 'bench process' });
   const site = await startSite(temporalAddress, admin, run + 400);
   try {
@@ -802,6 +817,23 @@ async function floorFills(temporalAddress: string, admin: postgres.Sql, run: num
     try {
       const direct = await fillOf((n) => direct0.create(n), 'g', { [direct0.pid]: DIRECT_PROCESS, [process.pid]: 'bench process (simulators)' });
       process.stderr.write(`floor fills: ${JSON.stringify({ fair, bare, direct })}\n`);
+      if (process.env.BENCH_FLOOR_BESIDE_DIRECT) {
+        // The fair floor's fill and the direct fill at once: each sees the machine as loaded as the
+        // service's fill does (its backends and simulators busy), where the floor alone had it to itself.
+        // An empty site again: the direct fill above took its tenant indexes.
+        const site2 = await startSite(temporalAddress, admin, run + 500);
+        const direct2 = await directFor(site2);
+        try {
+          const [fairBeside, directBeside] = await Promise.all([
+            fillOf((n) => floors.service.create(n), `fq${run}-`, { [floors.service.pid]: 'worker' }),
+            fillOf((n) => direct2.create(n), 'q', { [direct2.pid]: DIRECT_PROCESS }),
+          ]);
+          process.stderr.write(`floor fills side by side: ${JSON.stringify({ fair: fairBeside, direct: directBeside })}\n`);
+        } finally {
+          await direct2.close();
+          await site2.stop();
+        }
+      }
       return { fair, bare, direct };
     } finally {
       await direct0.close();
