@@ -256,7 +256,9 @@ async function benchCreates(newSite: (batch: number) => Promise<Site>, run: numb
             for (const e of events ?? []) out[String(e.eventType)] = (out[String(e.eventType)] ?? 0) + 1;
             return out;
           };
-          process.stderr.write(`events by type, service: ${JSON.stringify(byType(h.events))}\nevents by type, fair floor: ${JSON.stringify(byType(f.events))}\n`);
+          process.stderr.write(
+            `events by type, service: ${JSON.stringify(byType(h.events))}\nevents by type, fair floor: ${JSON.stringify(byType(f.events))}\n`,
+          );
         }
       }
     } finally {
@@ -294,7 +296,15 @@ async function benchFill(site: Site) {
   );
   process.stderr.write(`fill CPU seconds (${fill.seconds.toFixed(1)} s on ${cpus().length} cores): ${JSON.stringify(fill.cpu)}\n`);
   process.stderr.write(`fill CPU seconds by thread: ${JSON.stringify(fill.threads)}\n`);
-  if (process.env.BENCH_TIMELINES) process.stderr.write(`fill runs, summed: ${JSON.stringify(await runTimelines(site.client, fillNames.map((n) => runIds.tenantCreate(n))))}\n`);
+  if (process.env.BENCH_TIMELINES)
+    process.stderr.write(
+      `fill runs, summed: ${JSON.stringify(
+        await runTimelines(
+          site.client,
+          fillNames.map((n) => runIds.tenantCreate(n)),
+        ),
+      )}\n`,
+    );
   return fill;
 }
 
