@@ -87,6 +87,16 @@ function labTokens(): { operatorToken: string; codecToken: string } {
 /** What main started, stopped again when it fails partway (a lab that failed leaves no server behind). */
 const started: (() => Promise<unknown>)[] = [];
 
+/** Ctrl-C before the lab is ready: what has started is stopped, as after a failed start. */
+let interrupted = false;
+const stopWhileStarting = (): void => {
+  if (interrupted) return;
+  interrupted = true;
+  void Promise.allSettled([...started].reverse().map((stop) => stop())).then(() => process.exit(130));
+};
+process.on('SIGINT', stopWhileStarting);
+process.on('SIGTERM', stopWhileStarting);
+
 async function main(): Promise<void> {
   // Before anything starts: an older Node would fail at loadConfig with the servers already up.
   const tooOld = belowNodeFloor(process.versions.node);
@@ -233,11 +243,15 @@ async function main(): Promise<void> {
   };
   // `on`, not `once`: tsx relays the signal the terminal already sent, and a second one without a
   // handler would end the process mid-stop, orphaning the lab's servers.
+  process.off('SIGINT', stopWhileStarting);
+  process.off('SIGTERM', stopWhileStarting);
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 }
 
 main().catch(async (err: unknown) => {
+  // Interrupted while starting: the start failed because its servers were being stopped, and the stop exits.
+  if (interrupted) return;
   process.stderr.write(`lab failed: ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
   await Promise.allSettled(started.reverse().map((stop) => stop()));
   process.exit(1);

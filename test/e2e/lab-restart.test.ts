@@ -56,7 +56,13 @@ async function startLab(args: string[] = []): Promise<Lab> {
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   await new Promise<void>((resolve, reject) => {
     // A hang guard, not a speed goal: beside a bench and another suite (load 12-13) a start took over 60 s.
-    const timer = setTimeout(() => reject(new Error(`lab not ready in 150 s:\n${out}`)), 150_000);
+    const timer = setTimeout(() => {
+      // The lab stops what it started on Ctrl-C: a start that never got ready leaves no Temporal
+      // server or PowerDNS behind (one did, after a CI run beside a bench timed out here).
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+      reject(new Error(`lab not ready in 150 s:\n${out}`));
+    }, 150_000);
     child.once('exit', (code) => reject(new Error(`lab exited ${code}:\n${out}`)));
     child.stdout!.on('data', () => {
       if (out.includes('Ctrl-C stops everything')) {
