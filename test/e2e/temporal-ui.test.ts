@@ -20,6 +20,13 @@ import { startTestSite, type TestSite } from '../support/site.js';
  */
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = resolve('test/output');
+/**
+ * A hang guard, not a speed goal: a failed create (three attempts of its step) and a browser reading
+ * the run's page beside the rest of the suite on two cores took more than the default 60 s in a CI
+ * run. A page's own waits give up sooner (PAGE_WAIT_MS), so a wait that never ends names its locator.
+ */
+const UI_TEST_MS = 240_000;
+const PAGE_WAIT_MS = 60_000;
 
 let temporal: DevServer;
 let site: TestSite;
@@ -74,6 +81,7 @@ async function failedAt(faults: { add(f: object): void; clear(): void }, fault: 
 async function openRun(workflowId: string): Promise<Page> {
   // A laptop's screen: the failed step's full view is taller than it, so every run scrolls to read it.
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   page.on('response', (r) => {
     if (r.url().startsWith(codecOrigin)) codecAnswers.push({ path: new URL(r.url()).pathname + new URL(r.url()).search, status: r.status() });
   });
@@ -196,7 +204,7 @@ async function failedActivity(page: Page, activity: string, needle: string): Pro
   return { attempt: attempt.trim(), failure: await panelText(page, 'Failure', needle) };
 }
 
-describe('a tenant create failed at one step, in the Temporal UI', () => {
+describe('a tenant create failed at one step, in the Temporal UI', { timeout: UI_TEST_MS }, () => {
   it('shows the decoded input, each step by name with its attempts, the backend answer, Outcome and FailedSteps', async () => {
     const step = await failedAt(site.backends.minio.faults, { match: '/minio/admin' }, () => site.call('POST', '/v1/tenants', { body: { name: 'uif' } }));
     expect(step).toBe('state');
@@ -244,7 +252,7 @@ describe('a tenant create failed at one step, in the Temporal UI', () => {
  * `hypervisor.template-disk`, `hypervisor.ensure-vm`, `dns.check-name`, `dns.publish-workload`; a
  * failed run carries `Outcome='failed'` and `FailedSteps` and parks (Running) for the repeat.
  */
-describe('a workload create failed at one step, in the Temporal UI', () => {
+describe('a workload create failed at one step, in the Temporal UI', { timeout: UI_TEST_MS }, () => {
   it('shows the decoded input, each step by name, the backend answer, Outcome and FailedSteps', async () => {
     const tenant = await site.call('POST', '/v1/tenants', { body: { name: 'uiw' } });
     expect(tenant.status, tenant.text).toBe(201);
@@ -289,12 +297,13 @@ describe('a workload create failed at one step, in the Temporal UI', () => {
  * output) does, and the run's page says what failed (step, backend, answer) in its current details,
  * in view as the page opens on a laptop's screen.
  */
-describe('a parked run, found by the documented query', () => {
+describe('a parked run, found by the documented query', { timeout: UI_TEST_MS }, () => {
   it('is listed by the query, and its page shows the failure summary without scrolling', async () => {
     const step = await failedAt(site.backends.minio.faults, { match: '/minio/admin' }, () => site.call('POST', '/v1/tenants', { body: { name: 'uip' } }));
     expect(step).toBe('state');
     const id = runIds.tenantCreate('uip');
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.setDefaultTimeout(PAGE_WAIT_MS);
     await page.goto(runListUrl(temporal.uiUrl!, site.namespace, PARKED_RUNS_QUERY));
     const row = page.getByRole('link', { name: id, exact: true });
     await row.waitFor({ timeout: 30_000 });
