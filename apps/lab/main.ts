@@ -87,12 +87,32 @@ function labTokens(): { operatorToken: string; codecToken: string } {
 /** What main started, stopped again when it fails partway (a lab that failed leaves no server behind). */
 const started: (() => Promise<unknown>)[] = [];
 
-/** Ctrl-C before the lab is ready: what has started is stopped, as after a failed start. */
+/** Stops what main has started, last first, one at a time; a stopped server leaves the list. */
+async function stopStarted(): Promise<void> {
+  for (let stop = started.pop(); stop; stop = started.pop()) await stop().catch(() => {});
+}
+
+/** Lists a server main has just started; past a Ctrl-C, main goes no further. */
+function keep(stop: () => Promise<unknown>): void {
+  started.push(stop);
+  if (interrupted) throw new Error('interrupted while starting');
+}
+
+/**
+ * Ctrl-C before the lab is ready: what has started is stopped, as after a failed start. A server
+ * being started at that moment is listed once its start returns, so the stop waits for main to
+ * settle and stops what was listed meanwhile.
+ */
 let interrupted = false;
 const stopWhileStarting = (): void => {
   if (interrupted) return;
   interrupted = true;
-  void Promise.allSettled([...started].reverse().map((stop) => stop())).then(() => process.exit(130));
+  void (async () => {
+    await stopStarted();
+    await starting.catch(() => {});
+    await stopStarted();
+    process.exit(130);
+  })();
 };
 process.on('SIGINT', stopWhileStarting);
 process.on('SIGTERM', stopWhileStarting);
@@ -123,11 +143,11 @@ async function main(): Promise<void> {
     dbFile: join(labDir, 'temporal.db'),
     codecEndpoint: codec.url,
   });
-  started.push(() => temporal.stop());
+  keep(() => temporal.stop());
   const uiOrigin = temporal.uiUrl!;
   uiStarted(uiOrigin);
   const backends = await startLabBackends({ stateDir: labDir });
-  started.push(() => backends.stop());
+  keep(() => backends.stop());
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
@@ -249,10 +269,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
-main().catch(async (err: unknown) => {
-  // Interrupted while starting: the start failed because its servers were being stopped, and the stop exits.
+// A signal is handled on the event loop, after this module's evaluation has defined `starting`.
+const starting = main();
+starting.catch(async (err: unknown) => {
+  // Interrupted while starting: the start failed because of it, and the interrupt's stop exits.
   if (interrupted) return;
   process.stderr.write(`lab failed: ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
-  await Promise.allSettled(started.reverse().map((stop) => stop()));
+  await stopStarted();
   process.exit(1);
 });

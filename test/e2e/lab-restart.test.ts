@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -31,7 +32,8 @@ interface Lab {
 
 let running: Lab | undefined;
 
-async function startLab(args: string[] = []): Promise<Lab> {
+/** The lab as `npm start` runs it, on its own directory, database and ports. */
+function spawnLab(args: string[]): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LAB_DIR: labDir,
@@ -43,14 +45,18 @@ async function startLab(args: string[] = []): Promise<Lab> {
     LISTEN_ADDRESS: '127.0.0.1:0',
   };
   for (const k of ['DATABASE_URL', 'OPERATOR_TOKEN', 'CODEC_TOKEN', 'TEMPORAL_PORT', 'TEMPORAL_ADDRESS']) delete env[k];
-  const t0 = Date.now();
   // As `npm start` runs it: the project's Node with tsx as its loader, in one process (the tsx CLI's
   // parent gave the lab 30 ms to acknowledge a relayed SIGINT, then killed it: exit 130 on a busy host).
   env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;
-  const child = spawn(resolve('node_modules/.bin/node'), ['--import', 'tsx', 'apps/lab/main.ts', ...args], {
+  return spawn(resolve('node_modules/.bin/node'), ['--import', 'tsx', 'apps/lab/main.ts', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+async function startLab(args: string[] = []): Promise<Lab> {
+  const t0 = Date.now();
+  const child = spawnLab(args);
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -216,4 +222,50 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   expect((await backendObjects(third, workload.body.vmid)).zone).toBe(404);
   await stopLab(third);
   console.log(`lab start ${first.startedMs} ms (fresh), ${second.startedMs} ms (kept site), ${third.startedMs} ms (fresh again); stop ${stopMs} ms`);
+});
+
+/** Whether something accepts connections on the loopback port. */
+const accepts = (port: number) =>
+  new Promise<boolean>((r) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), r(true)));
+    socket.once('error', () => r(false));
+  });
+
+/** The pids of this lab's Temporal dev server (its database file is the lab's own). */
+function labTemporalPids(): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${labDir}/temporal.db`)) pids.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+it('Ctrl-C while its Temporal server is still starting: the lab exits 130 and leaves that server stopped', { timeout: 120_000 }, async () => {
+  const child = spawnLab(['--fresh']);
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let server: number[] = [];
+  for (let i = 0; i < 3000 && server.length === 0 && child.exitCode === null; i++) {
+    server = labTemporalPids();
+    if (server.length === 0) await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(server, out).not.toEqual([]);
+  // Spawned, its port not yet open: the lab is still awaiting its start (the window a stop once missed).
+  const port = Number(/--port (\d+)/.exec(readFileSync(`/proc/${server[0]}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1]);
+  expect(await accepts(port)).toBe(false);
+  child.kill('SIGINT');
+  const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
+  if (code === 'hung') child.kill('SIGKILL');
+  expect(code, out).toBe(130);
+  for (let i = 0; i < 100 && labTemporalPids().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const left = labTemporalPids();
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  expect(left).toEqual([]);
 });
