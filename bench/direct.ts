@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildEntry } from '../test/support/entry-bundles.js';
 import type { DirectCreate } from './direct-steps.js';
-import { SERVICE_PROCESS_ENV, WORKER_HEAP_FLAGS } from './processes.js';
+import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
 
 /** The direct reference: the create's steps in a process of their own (bench/direct-worker.ts). */
 export interface Direct {
@@ -19,10 +19,9 @@ export function buildDirectWorker(root: string): Promise<string> {
 
 /** Starts the direct steps' process on the site's environment; resolves once it is ready. */
 export async function startDirect(entry: string, env: Record<string, string>): Promise<Direct> {
-  // The worker's flags (bench/processes.ts startService): the same young- and old-generation bounds;
+  // The worker's young- and old-generation bounds;
   // `BENCH_DIRECT_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
-  const extra = (process.env.BENCH_DIRECT_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, ...extra, entry], {
+  const child = spawn(process.execPath, [...workerLikeFlags('BENCH_DIRECT_FLAGS'), entry], {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -13,7 +13,7 @@ import { tenantCreate } from '../workflows/tenant-create.js';
 import { shapedCreate } from './floor.js';
 import type { FloorSample } from './floor-worker.js';
 import { cpuSeconds, cpuSnapshot, threadSeconds } from './cpu.js';
-import { SERVICE_PROCESS_ENV, WORKER_HEAP_FLAGS } from './processes.js';
+import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
 import { Client, Connection } from '@temporalio/client';
 
 /**
@@ -70,10 +70,9 @@ export async function startFairFloor(
     // Its own metrics listener (port 0: nothing here scrapes it): metrics on, as the service worker's are.
     ...(siteEnv.WORKER_METRICS_ADDRESS ? { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } : {}),
   };
-  // Started as the service's worker is (bench/processes.ts): the same heap bounds.
+  // Started as the service's worker is: the same heap bounds.
   // `BENCH_FLOOR_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
-  const extra = (process.env.BENCH_FLOOR_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...WORKER_HEAP_FLAGS, ...extra, built.entry], {
+  const child = spawn(process.execPath, [...workerLikeFlags('BENCH_FLOOR_FLAGS'), built.entry], {
     env: { ...SERVICE_PROCESS_ENV, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

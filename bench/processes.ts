@@ -29,10 +29,27 @@ export const WORKER_HEAP_FLAGS = ['--max-old-space-size=192'];
  */
 export const SERVICE_PROCESS_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
 
+/**
+ * As the Dockerfile runs the service (NODE_OPTIONS there): small young-generation semi-spaces keep
+ * the resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).
+ */
+const YOUNG_GENERATION_FLAGS = ['--max-semi-space-size=4'];
+
+/** Node flags the bench's environment adds to a process, e.g. `BENCH_WORKER_FLAGS=--cpu-prof` to profile it. */
+export function extraFlags(variable: string): string[] {
+  return (process.env[variable] ?? '').split(' ').filter(Boolean);
+}
+
+/**
+ * How a process weighed against the worker runs (the fair floor's worker, the direct steps' process):
+ * the worker's young- and old-generation bounds, and the flags the bench's `variable` adds.
+ */
+export function workerLikeFlags(variable: string): string[] {
+  return [...YOUNG_GENERATION_FLAGS, ...WORKER_HEAP_FLAGS, ...extraFlags(variable)];
+}
+
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
-  // As the Dockerfile runs them (NODE_OPTIONS there): small young-generation semi-spaces keep the
-  // resident set near the live heap (Node 24 otherwise sizes them from the machine's memory).
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...flags, entry], {
+  const child = spawn(process.execPath, [...YOUNG_GENERATION_FLAGS, ...flags, entry], {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

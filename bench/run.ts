@@ -15,7 +15,7 @@ import { startDevServer } from '../temporal/dev-server.js';
 import { ensureNamespace } from '../temporal/namespace.js';
 import { ensureSweepSchedule } from '../temporal/schedules.js';
 import { type SweepResult } from '../contracts/tenant.js';
-import { API_FLAGS, WORKER_HEAP_FLAGS, startListening, startService, type ServiceProcess } from './processes.js';
+import { API_FLAGS, WORKER_HEAP_FLAGS, extraFlags, startListening, startService, type ServiceProcess } from './processes.js';
 import { startFloor } from './floor.js';
 import { stepTimes } from './step-times.js';
 import { buildDirectWorker, startDirect, type Direct } from './direct.js';
@@ -48,8 +48,8 @@ const FULL_SITE_SWEEPS = Number(process.env.BENCH_FULL_SITE_SWEEPS ?? 2);
 /** `BENCH_FULL_SITE_CONCURRENCIES=4,16`: one more correcting sweep at each, reported beside the figures. */
 const FULL_SITE_CONCURRENCIES = (process.env.BENCH_FULL_SITE_CONCURRENCIES ?? '').split(',').filter(Boolean).map(Number);
 /** Extra node flags for the API and worker processes, e.g. `BENCH_API_FLAGS=--cpu-prof` to profile. */
-const EXTRA_API_FLAGS = (process.env.BENCH_API_FLAGS ?? '').split(' ').filter(Boolean);
-const WORKER_FLAGS = [...WORKER_HEAP_FLAGS, ...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean)];
+const EXTRA_API_FLAGS = extraFlags('BENCH_API_FLAGS');
+const WORKER_FLAGS = [...WORKER_HEAP_FLAGS, ...extraFlags('BENCH_WORKER_FLAGS')];
 
 interface Figure {
   name: string;
@@ -821,32 +821,37 @@ async function floorFills(temporalAddress: string, admin: postgres.Sql, run: num
     process.stderr.write(`fair floor fill runs, summed: ${JSON.stringify(await runTimelines(floors.service.client, ids))}\n`);
   }
   const bare = await fillOf((n) => floors.bare.create(n), `fb${run}-`, { [floors.bare.pid]: 'worker', [process.pid]: 'bench process' });
-  const site = await startSite(temporalAddress, admin, run + 400);
+  const direct = await onDirectSite(temporalAddress, admin, run + 400, (d) =>
+    fillOf((n) => d.create(n), 'g', { [d.pid]: DIRECT_PROCESS, [process.pid]: 'bench process (simulators)' }),
+  );
+  process.stderr.write(`floor fills: ${JSON.stringify({ fair, bare, direct })}\n`);
+  if (process.env.BENCH_FLOOR_BESIDE_DIRECT) await fairFloorBesideDirect(temporalAddress, admin, run, floors);
+  return { fair, bare, direct };
+}
+
+/**
+ * The fair floor's fill and a direct fill at once: each sees the machine as loaded as the service's
+ * fill does (its backends and simulators busy), where the floor alone had it to itself.
+ */
+async function fairFloorBesideDirect(temporalAddress: string, admin: postgres.Sql, run: number, floors: Floors): Promise<void> {
+  const [fair, direct] = await onDirectSite(temporalAddress, admin, run + 500, (d) =>
+    Promise.all([
+      fillOf((n) => floors.service.create(n), `fq${run}-`, { [floors.service.pid]: 'worker' }),
+      fillOf((n) => d.create(n), 'q', { [d.pid]: DIRECT_PROCESS }),
+    ]),
+  );
+  process.stderr.write(`floor fills side by side: ${JSON.stringify({ fair, direct })}\n`);
+}
+
+/** `use` given the direct steps' process on an empty site of its own (a direct fill takes its tenant indexes); both stopped after. */
+async function onDirectSite<T>(temporalAddress: string, admin: postgres.Sql, index: number, use: (direct: Direct) => Promise<T>): Promise<T> {
+  const site = await startSite(temporalAddress, admin, index);
   try {
-    const direct0 = await directFor(site);
+    const direct = await directFor(site);
     try {
-      const direct = await fillOf((n) => direct0.create(n), 'g', { [direct0.pid]: DIRECT_PROCESS, [process.pid]: 'bench process (simulators)' });
-      process.stderr.write(`floor fills: ${JSON.stringify({ fair, bare, direct })}\n`);
-      if (process.env.BENCH_FLOOR_BESIDE_DIRECT) {
-        // The fair floor's fill and the direct fill at once: each sees the machine as loaded as the
-        // service's fill does (its backends and simulators busy), where the floor alone had it to itself.
-        // An empty site again: the direct fill above took its tenant indexes.
-        const site2 = await startSite(temporalAddress, admin, run + 500);
-        const direct2 = await directFor(site2);
-        try {
-          const [fairBeside, directBeside] = await Promise.all([
-            fillOf((n) => floors.service.create(n), `fq${run}-`, { [floors.service.pid]: 'worker' }),
-            fillOf((n) => direct2.create(n), 'q', { [direct2.pid]: DIRECT_PROCESS }),
-          ]);
-          process.stderr.write(`floor fills side by side: ${JSON.stringify({ fair: fairBeside, direct: directBeside })}\n`);
-        } finally {
-          await direct2.close();
-          await site2.stop();
-        }
-      }
-      return { fair, bare, direct };
+      return await use(direct);
     } finally {
-      await direct0.close();
+      await direct.close();
     }
   } finally {
     await site.stop();
