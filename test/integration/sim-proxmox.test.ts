@@ -180,10 +180,12 @@ describe('tasks', () => {
     });
     expect(((await set.json()) as { durations: unknown }).durations).toEqual({ qmclone: 400 });
     try {
+      // Timed from before the request: however slow the machine, the task cannot end sooner.
+      const t0 = Date.now();
       const upid = (await pve('POST', '/nodes/pve1/qemu/9000/clone', { newid: 303, name: 'clone-c', full: 1 })).body.data as string;
-      await new Promise((r) => setTimeout(r, 100));
       expect((await pve('GET', `/nodes/pve1/tasks/${encodeURIComponent(upid)}/status`)).body.data).toMatchObject({ status: 'running' });
       expect(await waitTask(upid)).toMatchObject({ exitstatus: 'OK' });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
     } finally {
       await fetch(`${server.url}/__lab/proxmox/tasks`, { method: 'DELETE' });
     }
