@@ -92,16 +92,25 @@ async function stopStarted(): Promise<void> {
   for (let stop = started.pop(); stop; stop = started.pop()) await stop().catch(() => {});
 }
 
-/** Lists a server main has just started; past a Ctrl-C, main goes no further. */
-function keep(stop: () => Promise<unknown>): void {
-  started.push(stop);
-  if (interrupted) throw new Error('interrupted while starting');
+/** The start of a server main lists, while one is under way; listed before this settles. */
+let starting: Promise<unknown> = Promise.resolve();
+
+/**
+ * Starts a server and lists how to stop it; past a Ctrl-C, main goes no further. The stop waits
+ * for `starting`, not for main, whose in-process starts (the API, the worker) it need not wait for.
+ */
+function listed<S extends { stop(): Promise<unknown> }>(start: Promise<S>): Promise<S> {
+  const server = start.then((s) => (started.push(() => s.stop()), s));
+  starting = server.catch(() => {});
+  return server.then((s) => {
+    if (interrupted) throw new Error('interrupted while starting');
+    return s;
+  });
 }
 
 /**
- * Ctrl-C before the lab is ready: what has started is stopped, as after a failed start. A server
- * being started at that moment is listed once its start returns, so the stop waits for main to
- * settle and stops what was listed meanwhile.
+ * Ctrl-C before the lab is ready: what has started is stopped, as after a failed start, and a
+ * server still starting then is stopped once it has (it is listed as its start returns).
  */
 let interrupted = false;
 const stopWhileStarting = (): void => {
@@ -109,7 +118,7 @@ const stopWhileStarting = (): void => {
   interrupted = true;
   void (async () => {
     await stopStarted();
-    await starting.catch(() => {});
+    await starting;
     await stopStarted();
     process.exit(130);
   })();
@@ -136,18 +145,18 @@ async function main(): Promise<void> {
     token: codecToken,
     uiOrigin: new Promise<string>((r) => (uiStarted = r)),
   });
-  const temporal = await startDevServer({
-    projectRoot: root,
-    ...(process.env.TEMPORAL_PORT ? { port: Number(process.env.TEMPORAL_PORT) } : {}),
-    uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
-    dbFile: join(labDir, 'temporal.db'),
-    codecEndpoint: codec.url,
-  });
-  keep(() => temporal.stop());
+  const temporal = await listed(
+    startDevServer({
+      projectRoot: root,
+      ...(process.env.TEMPORAL_PORT ? { port: Number(process.env.TEMPORAL_PORT) } : {}),
+      uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
+      dbFile: join(labDir, 'temporal.db'),
+      codecEndpoint: codec.url,
+    }),
+  );
   const uiOrigin = temporal.uiUrl!;
   uiStarted(uiOrigin);
-  const backends = await startLabBackends({ stateDir: labDir });
-  keep(() => backends.stop());
+  const backends = await listed(startLabBackends({ stateDir: labDir }));
   const env: NodeJS.ProcessEnv = {
     ...backends.env,
     ...process.env,
@@ -269,9 +278,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
-// A signal is handled on the event loop, after this module's evaluation has defined `starting`.
-const starting = main();
-starting.catch(async (err: unknown) => {
+main().catch(async (err: unknown) => {
   // Interrupted while starting: the start failed because of it, and the interrupt's stop exits.
   if (interrupted) return;
   process.stderr.write(`lab failed: ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
