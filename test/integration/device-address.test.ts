@@ -5,6 +5,7 @@ import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/
 import { startKea, type RunningKea } from '../../apps/lab/servers/kea.js';
 import { startKeaSocketFront, type KeaSocketFront } from '../support/kea-socket-front.js';
 import { backendError } from '../support/backend-error.js';
+import { running, waitFor } from '../support/wait-for.js';
 
 // The device-address adapter against real Kea (kea-dhcp4 + kea-ctrl-agent 2.2): what a device
 // notices is the address the DHCP server holds for its MAC, and that it survives a router restart.
@@ -170,7 +171,8 @@ describe('failures', () => {
   it('reports kea-dhcp4 being down behind the agent as retryable, and the same call lands after', async () => {
     const pid = Number(await readFile(join(kea.dir, 'kea-dhcp4.kea-dhcp4.pid'), 'utf8'));
     process.kill(pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // Gone, not given a fixed moment: a loaded machine can take longer to end it.
+    await waitFor(() => !running(pid));
     const e = await backendError(dhcp.ensure({ mac: '02:00:00:00:00:ee', address: '10.200.0.85' }));
     expect(e.retryable).toBe(true);
     await kea.restart();

@@ -7,6 +7,7 @@ import { onEveryServer } from '../../backends/kea/kea-servers.js';
 import { startLabBackends, type LabBackends } from '../../apps/lab/backends.js';
 import { startKeaHaPair, type KeaHaPair } from '../support/kea-ha-pair.js';
 import { runCheckBackends } from '../support/check-backends.js';
+import { running, waitFor } from '../support/wait-for.js';
 
 /**
  * A Kea High Availability pair (two real Kea 2.2 servers, the HA hook loaded): HA shares leases,
@@ -47,7 +48,8 @@ describe('reservations on every server of the pair', () => {
   it('the standby down: a retryable failure naming it by its setting (no host); once back, the repeat completes both', async () => {
     const pid = Number(await readFile(join(pair.standby.dir, 'kea-dhcp4.kea-dhcp4.pid'), 'utf8'));
     process.kill(pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // Gone, not given a fixed moment: a loaded machine can take longer to end it.
+    await waitFor(() => !running(pid));
     const err = (await dhcp.ensure({ mac: '02:00:00:00:48:02', address: '10.200.0.42' }).catch((e: unknown) => e)) as BackendError;
     expect(err).toBeInstanceOf(BackendError);
     expect(err.retryable).toBe(true);

@@ -12,3 +12,13 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Whether a process with this id still runs (a signal 0 reaches it). */
+export function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
