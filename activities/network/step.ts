@@ -1,4 +1,4 @@
-import { LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
+import { heldByNoOneWithin, LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { stopIfCancelled } from '../step-failure.js';
 import type { StepModule } from '../tenant-step-module.js';
@@ -43,7 +43,7 @@ export const networkStep: StepModule<'network'> = {
         }),
       stopIfCancelled,
     );
-    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), tokens });
+    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), roundEnded: () => applyRoundEnded(deps.db), tokens });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.
   plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),
@@ -83,6 +83,11 @@ function inApplyRound<T>(db: Db, work: (exclusive: Exclusive) => Promise<T>): Pr
     };
     return work(exclusive);
   });
+}
+
+/** Once no apply round runs: the `sdn-apply` lock free of an exclusive holder, waited for without taking it. */
+async function applyRoundEnded(db: Db): Promise<void> {
+  if (!(await heldByNoOneWithin(db, LOCK_SPACE.fabric, 'sdn-apply', FABRIC_WAIT_MS))) throw busy('fabric applies');
 }
 
 const busy = (what: string) => new BackendError('fabric', `other tenants' ${what} held it for ${FABRIC_WAIT_MS / 1000} s`);

@@ -62,13 +62,15 @@ export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
  */
 export interface FabricOrder {
   round<T>(work: (exclusive: FabricExclusive) => Promise<T>): Promise<T>;
+  /** Resolves once no round runs (none may have): takes nothing, so its waiters go on together. */
+  roundEnded(): Promise<void>;
   /** Where the SDN lock tokens the service takes are kept (the registry); the adapter's memory when absent. */
   tokens?: SdnLockTokens;
 }
 
 const alone: FabricExclusive = (inner) => inner();
 /** A caller alone at the fabric: no other tenant to order with. */
-export const ALONE: FabricOrder = { round: (work) => work(alone) };
+export const ALONE: FabricOrder = { round: (work) => work(alone), roundEnded: async () => undefined };
 
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
@@ -136,8 +138,11 @@ interface Sdn {
   lastApply: { ms: number; endedAt: number; tenants: number; pendingAfter: number };
   /** The SDN lock tokens this adapter took, for callers that keep none of their own. */
   tokens: SdnLockTokens;
-  /** Tenants' writes waiting for the lock, and whether a batch of them is being written (`writeStaged`). */
-  staging: { waiting: Array<StagingWrite & { done: (...refused: [unknown?]) => void }>; running: boolean };
+  /**
+   * Tenants' writes waiting for the lock, whether a batch of them is being written (`writeStaged`),
+   * and how many tenants of this worker are staging (reading, then writing their edits).
+   */
+  staging: { waiting: Array<StagingWrite & { done: (...refused: [unknown?]) => void }>; running: boolean; inFlight: number };
 }
 
 /**
@@ -155,6 +160,9 @@ const GATHER_SHARE = 1.2;
 const GATHER_MAX_MS = 7_000;
 /** How often a gathering round counts the pending tenants (one PVE read each). */
 const GATHER_POLL_MS = 150;
+/** The longest a round waits for this worker's tenants that are staging (`siblingsStaged`), and how often it looks. */
+const SIBLINGS_MAX_MS = 1_000;
+const SIBLINGS_POLL_MS = 20;
 
 type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
 
@@ -165,7 +173,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
     lastApply: { ms: 0, endedAt: 0, tenants: 0, pendingAfter: 0 },
     tokens: memoryLockTokens(),
-    staging: { waiting: [], running: false },
+    staging: { waiting: [], running: false, inFlight: 0 },
   };
   return {
     observe: (s) => observe(ctx, s),
@@ -273,6 +281,15 @@ async function stage(
   beforeWrites: () => void = () => undefined,
 ): Promise<StagedNetwork> {
   checkSpec(s);
+  ctx.staging.inFlight++;
+  try {
+    return await stageEdits(ctx, s, tokens, serialize, beforeWrites);
+  } finally {
+    ctx.staging.inFlight--;
+  }
+}
+
+async function stageEdits(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens, serialize: FabricExclusive, beforeWrites: () => void): Promise<StagedNetwork> {
   const o = await observe(ctx, s);
   const runningOk = zoneOk(ctx, o.zone.running, s) && vnetOk(o.vnet.running, s) && subnetOk(o.subnet.running, s);
   // Applied but not a bridge on the node (its reload failed or never ran): apply again, which
@@ -396,12 +413,18 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
     outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by another tenant' } };
     return outcomes;
   };
+  // A round running now may be the one carrying this tenant: its end is waited for first, beside the
+  // round's other waiters, and what it carried goes on without the round. Taking the round to find
+  // out made a round's eight tenants learn it one after another (~130 ms each at a real site's
+  // latency), and come back for their next tenants as far apart (issue 48).
   return (
     (await carried()) ??
+    (await order.roundEnded().then(carried)) ??
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;
       await gather(ctx);
+      await siblingsStaged(ctx);
       const started = Date.now();
       const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
       // The apply only starts each node's network reload: the step is done when the workload node
@@ -432,6 +455,18 @@ async function gather(ctx: Sdn): Promise<void> {
     if (pending >= ctx.lastApply.pendingAfter + ctx.lastApply.tenants) return;
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(GATHER_POLL_MS, until - Date.now()))));
   }
+}
+
+/**
+ * Then, at most SIBLINGS_MAX_MS more while other tenants of this worker are staging: they are
+ * pending in a moment, and an apply now would leave them a whole apply behind (PostgreSQL's
+ * `commit_siblings`). A fill's first round applied as the third of eight callers' tenants staged,
+ * and the rounds stayed out of step to the end: 9 applies for 62 tenants (issue 48). A create
+ * alone at the fabric does not wait.
+ */
+async function siblingsStaged(ctx: Sdn): Promise<void> {
+  const until = Date.now() + SIBLINGS_MAX_MS;
+  while (ctx.staging.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, SIBLINGS_POLL_MS));
 }
 
 /** How many of the service's tenant zones have edits pending (one read of the zones). */

@@ -70,6 +70,15 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
 }
 
 /**
+ * Waits up to `withinMs` until no one holds the lock exclusively, without taking it: a shared
+ * take, released at once. PostgreSQL grants the shared waiters queued behind a holder together
+ * when it ends, so they go on at once rather than one after another. False when the bound passed.
+ */
+export async function heldByNoOneWithin(db: Db, space: number, key: string, withinMs: number): Promise<boolean> {
+  return withLocks(db, (tx) => takeWithin(tx, sql`select pg_advisory_xact_lock_shared(${space}::int, hashtext(${key}))`, withinMs));
+}
+
+/**
  * Runs `take` (a lock's statement) in a savepoint whose waits are bounded by `withinMs`
  * (`lock_timeout`; `statement_timeout` 5 s beyond it). False when the wait passed the bound.
  */

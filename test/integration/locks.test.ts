@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_SPACE, lockWithin } from '../../db/queries/locks.js';
+import { heldByNoOneWithin, LOCK_SPACE, lockWithin } from '../../db/queries/locks.js';
 import * as schema from '../../db/schema/index.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -86,5 +86,35 @@ describe('lockWithin', () => {
       ),
     );
     expect(most).toBe(1);
+  });
+});
+
+describe('heldByNoOneWithin', () => {
+  const free = async (key: string) =>
+    (
+      (await db.execute(sql`select pg_try_advisory_xact_lock(${LOCK_SPACE.fabric}::int, hashtext(${key})) as locked`)) as unknown as {
+        locked: boolean;
+      }[]
+    )[0]!.locked;
+
+  it('waits while the lock is held, lets every waiter go once it is released, and holds nothing after', async () => {
+    const holder = await hold('t4');
+    const ended: boolean[] = [];
+    const waiters = Array.from({ length: 3 }, () => heldByNoOneWithin(db, LOCK_SPACE.fabric, 't4', 10_000).then((ok) => ended.push(ok)));
+    await sleep(300);
+    expect(ended).toEqual([]);
+    await holder.release();
+    await Promise.all(waiters);
+    expect(ended).toEqual([true, true, true]);
+    expect(await free('t4')).toBe(true);
+  });
+
+  it('is false at its bound while the holder keeps it', async () => {
+    const holder = await hold('t5');
+    try {
+      expect(await heldByNoOneWithin(db, LOCK_SPACE.fabric, 't5', 150)).toBe(false);
+    } finally {
+      await holder.release();
+    }
   });
 });

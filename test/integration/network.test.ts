@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
-import { ALONE, createProxmoxNetworkAdapter, type NetworkAdapter, type NetworkSpec } from '../../backends/proxmox/sdn.js';
+import { ALONE, createProxmoxNetworkAdapter, type FabricOrder, type NetworkAdapter, type NetworkSpec } from '../../backends/proxmox/sdn.js';
+import { waitFor } from '../support/wait-for.js';
 import { memoryLockTokens } from '../../backends/proxmox/sdn-lock.js';
 import { labNetworkAdapter } from '../support/pve-lab.js';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
@@ -442,5 +443,48 @@ describe('writes staged together', () => {
     expect(sim.state.sdn.config.zones.get(owner.tenant)?.['vrf-vxlan']).toBe(owner.vrfVni);
     await shared.settle(specFor('shapa', 52), await shared.stage(specFor('shapa', 52)), ALONE);
     expect(sim.state.sdn.running?.zones.get(owner.tenant)?.['vrf-vxlan']).toBe(owner.vrfVni);
+  });
+});
+
+// Issue 48: a round's carried tenants learn it once the round ends, all at once. Taking the round
+// to look made them learn it one after another, a round's worth of PVE reads each.
+describe("an apply round's carried tenants", () => {
+  it('wait for the running round to end, then go on without a round of their own', async () => {
+    const shared = adapter();
+    const specs = ['carra', 'carrb', 'carrc', 'carrd'].map((name, i) => specFor(name, 56 + i));
+    // Staged before the apply: it carries every one of them.
+    const staged = await Promise.all(specs.map((s) => shared.stage(s)));
+    const before = applies();
+    // One round at a time (the registry's lock in the service); `roundEnded` takes nothing.
+    const entered: string[] = [];
+    /** Who asked for the round or for its end, in the order they did. */
+    const asked: string[] = [];
+    let rounds: Promise<unknown> = Promise.resolve();
+    const orderOf = (name: string): FabricOrder => ({
+      round: (work) => {
+        asked.push(name);
+        const turn = rounds.then(() => (entered.push(name), work((inner) => inner())));
+        rounds = turn.catch(() => undefined);
+        return turn;
+      },
+      roundEnded: () => (asked.push(name), rounds.then(() => undefined)),
+    });
+    const apply = sim.faults.hold({ method: 'PUT', match: '/cluster/sdn' });
+    const first = shared.settle(specs[0]!, staged[0]!, orderOf('carra'));
+    expect(await apply.reached).toBe('/api2/json/cluster/sdn');
+    // The round is applying; the others find their objects pending and wait for its end.
+    const rest = specs.slice(1).map((s, i) => shared.settle(s, staged[i + 1]!, orderOf(s.tenant)));
+    await waitFor(() => ['carrb', 'carrc', 'carrd'].every((n) => asked.includes(n)));
+    apply.release();
+    const outcomes = await Promise.all([first, ...rest]);
+    expect(entered).toEqual(['carra']);
+    expect(applies() - before).toBe(1);
+    expect(outcomes.map((o) => o[1]?.batch)).toEqual([
+      { applied: 'by this tenant', tenants: 4 },
+      { applied: 'by another tenant' },
+      { applied: 'by another tenant' },
+      { applied: 'by another tenant' },
+    ]);
+    for (const s of specs) expect(sim.state.sdn.running?.zones.has(s.tenant)).toBe(true);
   });
 });
