@@ -1,4 +1,4 @@
-import { heldByNoOneWithin, LOCK_SPACE, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
+import { LOCK_SPACE, untilUnheld, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { stopIfCancelled } from '../step-failure.js';
 import type { StepModule } from '../tenant-step-module.js';
@@ -86,8 +86,10 @@ function inApplyRound<T>(db: Db, work: (exclusive: Exclusive) => Promise<T>): Pr
 }
 
 /** Once no apply round runs: the `sdn-apply` lock free of an exclusive holder, waited for without taking it. */
-async function applyRoundEnded(db: Db): Promise<void> {
-  if (!(await heldByNoOneWithin(db, LOCK_SPACE.fabric, 'sdn-apply', FABRIC_WAIT_MS))) throw busy('fabric applies');
+async function applyRoundEnded(db: Db): Promise<boolean> {
+  const was = await untilUnheld(db, LOCK_SPACE.fabric, 'sdn-apply', FABRIC_WAIT_MS);
+  if (was === 'timed-out') throw busy('fabric applies');
+  return was === 'held';
 }
 
 const busy = (what: string) => new BackendError('fabric', `other tenants' ${what} held it for ${FABRIC_WAIT_MS / 1000} s`);

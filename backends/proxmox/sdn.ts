@@ -62,15 +62,18 @@ export type FabricExclusive = <T>(work: () => Promise<T>) => Promise<T>;
  */
 export interface FabricOrder {
   round<T>(work: (exclusive: FabricExclusive) => Promise<T>): Promise<T>;
-  /** Resolves once no round runs (none may have): takes nothing, so its waiters go on together. */
-  roundEnded(): Promise<void>;
+  /**
+   * Resolves once no round runs, taking nothing, so its waiters go on together: true when one ran
+   * as it was asked (it may have carried the caller), false when none did.
+   */
+  roundEnded(): Promise<boolean>;
   /** Where the SDN lock tokens the service takes are kept (the registry); the adapter's memory when absent. */
   tokens?: SdnLockTokens;
 }
 
 const alone: FabricExclusive = (inner) => inner();
 /** A caller alone at the fabric: no other tenant to order with. */
-export const ALONE: FabricOrder = { round: (work) => work(alone), roundEnded: async () => undefined };
+export const ALONE: FabricOrder = { round: (work) => work(alone), roundEnded: async () => false };
 
 export interface NetworkAdapter {
   observe(spec: NetworkSpec): Promise<NetworkObservation>;
@@ -419,7 +422,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
   // latency), and come back for their next tenants as far apart (issue 48).
   return (
     (await carried()) ??
-    (await order.roundEnded().then(carried)) ??
+    ((await order.roundEnded()) ? await carried() : undefined) ??
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;

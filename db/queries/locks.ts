@@ -72,10 +72,15 @@ export async function lockWithin(tx: Tx, space: number, key: string, withinMs: n
 /**
  * Waits up to `withinMs` until no one holds the lock exclusively, without taking it: a shared
  * take, released at once. PostgreSQL grants the shared waiters queued behind a holder together
- * when it ends, so they go on at once rather than one after another. False when the bound passed.
+ * when it ends, so they go on at once rather than one after another. Answers whether it was held
+ * (`held`: its holder has ended since), `free` when no one held it, or `timed-out`.
  */
-export async function heldByNoOneWithin(db: Db, space: number, key: string, withinMs: number): Promise<boolean> {
-  return withLocks(db, (tx) => takeWithin(tx, sql`select pg_advisory_xact_lock_shared(${space}::int, hashtext(${key}))`, withinMs));
+export async function untilUnheld(db: Db, space: number, key: string, withinMs: number): Promise<'free' | 'held' | 'timed-out'> {
+  return withLocks(db, async (tx) => {
+    const [now] = (await tx.execute(sql`select pg_try_advisory_xact_lock_shared(${space}::int, hashtext(${key})) as free`)) as unknown as { free: boolean }[];
+    if (now!.free) return 'free';
+    return (await takeWithin(tx, sql`select pg_advisory_xact_lock_shared(${space}::int, hashtext(${key}))`, withinMs)) ? 'held' : 'timed-out';
+  });
 }
 
 /**

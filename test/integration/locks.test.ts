@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldByNoOneWithin, LOCK_SPACE, lockWithin } from '../../db/queries/locks.js';
+import { LOCK_SPACE, lockWithin, untilUnheld } from '../../db/queries/locks.js';
 import * as schema from '../../db/schema/index.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -89,7 +89,7 @@ describe('lockWithin', () => {
   });
 });
 
-describe('heldByNoOneWithin', () => {
+describe('untilUnheld', () => {
   const free = async (key: string) =>
     (
       (await db.execute(sql`select pg_try_advisory_xact_lock(${LOCK_SPACE.fabric}::int, hashtext(${key})) as locked`)) as unknown as {
@@ -99,20 +99,23 @@ describe('heldByNoOneWithin', () => {
 
   it('waits while the lock is held, lets every waiter go once it is released, and holds nothing after', async () => {
     const holder = await hold('t4');
-    const ended: boolean[] = [];
-    const waiters = Array.from({ length: 3 }, () => heldByNoOneWithin(db, LOCK_SPACE.fabric, 't4', 10_000).then((ok) => ended.push(ok)));
+    const ended: string[] = [];
+    const waiters = Array.from({ length: 3 }, () => untilUnheld(db, LOCK_SPACE.fabric, 't4', 10_000).then((was) => ended.push(was)));
     await sleep(300);
     expect(ended).toEqual([]);
     await holder.release();
     await Promise.all(waiters);
-    expect(ended).toEqual([true, true, true]);
+    expect(ended).toEqual(['held', 'held', 'held']);
+    expect(await free('t4')).toBe(true);
+    // Free now: it says so at once, and takes nothing.
+    expect(await untilUnheld(db, LOCK_SPACE.fabric, 't4', 10_000)).toBe('free');
     expect(await free('t4')).toBe(true);
   });
 
   it('is false at its bound while the holder keeps it', async () => {
     const holder = await hold('t5');
     try {
-      expect(await heldByNoOneWithin(db, LOCK_SPACE.fabric, 't5', 150)).toBe(false);
+      expect(await untilUnheld(db, LOCK_SPACE.fabric, 't5', 150)).toBe('timed-out');
     } finally {
       await holder.release();
     }

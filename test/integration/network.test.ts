@@ -467,7 +467,7 @@ describe("an apply round's carried tenants", () => {
         rounds = turn.catch(() => undefined);
         return turn;
       },
-      roundEnded: () => (asked.push(name), rounds.then(() => undefined)),
+      roundEnded: () => (asked.push(name), rounds.then(() => true)),
     });
     const apply = sim.faults.hold({ method: 'PUT', match: '/cluster/sdn' });
     const first = shared.settle(specs[0]!, staged[0]!, orderOf('carra'));
