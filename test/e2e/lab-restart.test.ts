@@ -213,6 +213,10 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   const areas = new Set((plan.body.objects as Array<{ area: string }>).map((o) => o.area));
   expect([...areas].sort()).toEqual(planAreas);
   expect((plan.body.objects as Array<{ area: string; object: string; result: string }>).filter((o) => o.result !== 'in-place')).toEqual([]);
+  // The kept site takes new tenants: every simulator serves what it loaded (a Grafana route once
+  // read the start's empty orgs, and a new tenant's create failed at its dashboards).
+  const next = await call(second, 'POST', '/v1/tenants', second.operatorToken, { name: 'acme2' });
+  expect(next.status, next.text).toBe(201);
   await stopLab(second);
 
   const third = await startLab(['--fresh']);

@@ -41,10 +41,26 @@ export interface SnapshotPart {
   load(data: unknown): void;
 }
 
-/** Copies the saved fields onto `target` (the live state object), skipping `except`. */
+/**
+ * Copies the saved fields onto `target` (the live state object), skipping `except`. A Map, Set or
+ * array the live object already holds is refilled in place, not replaced: a simulator's routes may
+ * hold it by reference (Grafana's were built with `state.orgs`), and a replaced one left them
+ * reading the empty collection of the start, so after a restart a new tenant's org, created in the
+ * new map, was not found by the route that sets its address.
+ */
 export function assignFields(target: object, data: unknown, except: string[] = []): void {
+  const live = target as Record<string, unknown>;
   for (const [k, v] of Object.entries(data as Record<string, unknown>)) {
-    if (!except.includes(k)) (target as Record<string, unknown>)[k] = v;
+    if (except.includes(k)) continue;
+    const held = live[k];
+    if (held instanceof Map && v instanceof Map) {
+      held.clear();
+      for (const [key, value] of v) held.set(key, value);
+    } else if (held instanceof Set && v instanceof Set) {
+      held.clear();
+      for (const value of v) held.add(value);
+    } else if (Array.isArray(held) && Array.isArray(v)) held.splice(0, held.length, ...(v as unknown[]));
+    else live[k] = v;
   }
 }
 
