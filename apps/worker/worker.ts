@@ -72,6 +72,12 @@ export async function createWorker(parts: WorkerParts): Promise<Worker> {
 
 /** How long a stopping worker lets its running activities finish before it cancels them. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a stopping worker waits for its cancelled activities before it gives up on them: an
+ * activity that does not heed its cancellation no longer holds a worker run in another process's
+ * stop (the lab's) for ever.
+ */
+export const SHUTDOWN_FORCE_MS = SHUTDOWN_GRACE_MS + 5_000;
 /** The worker process's stop bound: the grace, then the cancelled activities' end and its own teardown. */
 export const WORKER_STOP_BOUND_MS = SHUTDOWN_GRACE_MS + 10_000;
 
@@ -93,6 +99,7 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     dataConverter: dataConverter(parts.config.codecKey),
     ...workerTelemetryOptions(parts.telemetry, { fromSource: !parts.workflowBundlePath }),
     shutdownGraceTime: SHUTDOWN_GRACE_MS,
+    shutdownForceTime: SHUTDOWN_FORCE_MS,
     // Bounded cache of running workflows: above what runs at once (a sweep's 8 children at a time
     // and its parent, 8 callers' creates), not every parked object's run, which a wake replays.
     // Beside other work 200 held the full-site sweep's worker at 313-315 MB and 64 at 294-298;

@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
+import { CANARY_NAMES } from '../../core/canaries.js';
+import { runIds } from '../../contracts/ids.js';
 
 /**
  * `npm start` keeps its site (issue 31 item 4): the lab started as `npm start` starts it (tsx
@@ -28,6 +30,8 @@ interface Lab {
   version: string;
   site: Record<string, string>;
   startedMs: number;
+  /** What the lab has printed so far. */
+  output: () => string;
 }
 
 let running: Lab | undefined;
@@ -90,15 +94,46 @@ async function startLab(args: string[] = []): Promise<Lab> {
     version: `${field(/Worker\s+deployment (\S+),/)}:${field(/Worker\s+deployment \S+, build (\S+)/)}`,
     site,
     startedMs: Date.now() - t0,
+    output: () => out,
   };
   return running;
 }
+
+/** A hung lab and the servers it started (its children), so that no later test meets them. */
+function killTree(pid: number): void {
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
+  for (const child of children) killTree(Number(child));
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/** The lab's stop bound: its worker's grace and force times, and its servers' stops. */
+const STOP_BOUND_MS = 60_000;
 
 async function stopLab(lab: Lab): Promise<number> {
   const t0 = Date.now();
   const exited = new Promise<number | null>((r) => lab.child.once('exit', (code) => r(code)));
   lab.child.kill('SIGINT');
-  expect(await exited).toBe(0);
+  // A stop that hangs fails here with what the lab printed, not as the test's bare timeout (it once
+  // waited for ever on an isolation check's activity, begun on the hour as the worker stopped).
+  const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), STOP_BOUND_MS).unref())]);
+  if (code === 'hung') {
+    killTree(lab.child.pid!);
+    running = undefined;
+  }
+  expect(code, `the lab's exit after SIGINT:\n${lab.output().slice(-4000)}`).toBe(0);
   running = undefined;
   return Date.now() - t0;
 }
@@ -123,6 +158,21 @@ async function runs(lab: Lab): Promise<string[]> {
       .map((e) => `${e.execution?.workflowId}/${e.execution?.runId}`)
       .filter((id) => id.includes('acme'))
       .sort();
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Until the isolation check's first canary run has started: its activity is then waiting on that run. */
+async function waitForCanaryRun(lab: Lab): Promise<void> {
+  const connection = await Connection.connect({ address: lab.temporal });
+  try {
+    for (let i = 0; i < 300; i++) {
+      const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: lab.namespace, query: `WorkflowId = '${runIds.tenantCreate(CANARY_NAMES[0])}'` });
+      if (executions.length > 0) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('no canary run started within 30 s of the isolation check');
   } finally {
     await connection.close();
   }
@@ -217,7 +267,15 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   // read the start's empty orgs, and a new tenant's create failed at its dashboards).
   const next = await call(second, 'POST', '/v1/tenants', second.operatorToken, { name: 'acme2' });
   expect(next.status, next.text).toBe(201);
-  await stopLab(second);
+  // Ctrl-C while an isolation check makes its canaries: the check's activity waits on runs this
+  // worker served, and a stop once waited for it for ever (the hourly check began as a lab stopped).
+  let checkAnswered = false;
+  void call(second, 'POST', '/v1/isolation-checks', second.operatorToken)
+    .catch(() => undefined)
+    .finally(() => (checkAnswered = true));
+  await waitForCanaryRun(second);
+  expect(checkAnswered).toBe(false);
+  const midCheckStopMs = await stopLab(second);
 
   const third = await startLab(['--fresh']);
   expect(third.operatorToken).not.toBe(first.operatorToken);
@@ -225,7 +283,9 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   expect(await runs(third)).toEqual([]);
   expect((await backendObjects(third, workload.body.vmid)).zone).toBe(404);
   await stopLab(third);
-  console.log(`lab start ${first.startedMs} ms (fresh), ${second.startedMs} ms (kept site), ${third.startedMs} ms (fresh again); stop ${stopMs} ms`);
+  console.log(
+    `lab start ${first.startedMs} ms (fresh), ${second.startedMs} ms (kept site), ${third.startedMs} ms (fresh again); stop ${stopMs} ms, ${midCheckStopMs} ms mid-check`,
+  );
 });
 
 /** Whether something accepts connections on the loopback port. */

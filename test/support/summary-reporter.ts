@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
@@ -36,6 +37,10 @@ export default class SummaryReporter implements Reporter {
       );
       for (const c of costly.slice(0, 10)) process.stdout.write(`  ${(c.cpuMs / 1000).toFixed(1).padStart(6)} s  ${c.file}\n`);
     }
+    // Every file's figures, for what the top ten do not answer (what the many small files cost together).
+    const byFile = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration, cpuMs: m.meta().cpuMs ?? 0 }));
+    mkdirSync('.test-run', { recursive: true });
+    writeFileSync('.test-run/files.json', `${JSON.stringify(byFile.sort((a, b) => b.cpuMs - a.cpuMs), null, 1)}\n`);
     const broken = brokenFiles ? ` (${brokenFiles} of them a file that failed before its tests ran)` : '';
     process.stdout.write(`\n${passed} passed, ${failed + brokenFiles} failed${broken}, ${skipped} skipped\n`);
   }
