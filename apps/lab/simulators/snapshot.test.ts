@@ -18,6 +18,16 @@ describe('assignFields: a snapshot loaded into a live simulator state', () => {
     });
   }
 
+  it('refills an array longer than a call takes arguments', () => {
+    const held: number[] = [];
+    const saved = Array.from({ length: 300_000 }, (_, i) => i);
+    const state = { lines: held };
+    assignFields(state, { lines: saved });
+    expect(state.lines).toBe(held);
+    expect(held.length).toBe(300_000);
+    expect(held[299_999]).toBe(299_999);
+  });
+
   it('replaces plain values, and leaves the fields named in except', () => {
     const state = { nextId: 1, apiKey: 'k1', calls: [1, 2] };
     assignFields(state, { nextId: 7, apiKey: 'k2', calls: [] }, ['calls']);

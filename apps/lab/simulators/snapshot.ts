@@ -59,8 +59,12 @@ export function assignFields(target: object, data: unknown, except: string[] = [
     } else if (held instanceof Set && v instanceof Set) {
       held.clear();
       for (const value of v) held.add(value);
-    } else if (Array.isArray(held) && Array.isArray(v)) held.splice(0, held.length, ...(v as unknown[]));
-    else live[k] = v;
+    } else if (Array.isArray(held) && Array.isArray(v)) {
+      // A loop, not a spread into splice: a kept site's long list (a log store's lines) would pass
+      // the engine's limit on a call's arguments.
+      held.length = 0;
+      for (const value of v as unknown[]) held.push(value);
+    } else live[k] = v;
   }
 }
 
