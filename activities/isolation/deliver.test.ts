@@ -45,7 +45,10 @@ it('a canary call waiting on a run nobody serves ends when its attempt is cancel
   const cancelledAt = Date.now();
   env.cancel('WORKER_SHUTDOWN');
   const ended = await Promise.race([outcome, new Promise((r) => setTimeout(() => r('still waiting after the cancel'), 10_000))]);
-  await client.workflow.getHandle(workflowId).terminate('test over').catch(() => {});
+  await client.workflow
+    .getHandle(workflowId)
+    .terminate('test over')
+    .catch(() => {});
   expect(ended).not.toBe('still waiting after the cancel');
   expect(ended).not.toBe('answered');
   expect(Date.now() - cancelledAt).toBeLessThan(10_000);

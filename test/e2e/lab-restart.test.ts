@@ -168,7 +168,10 @@ async function waitForCanaryRun(lab: Lab): Promise<void> {
   const connection = await Connection.connect({ address: lab.temporal });
   try {
     for (let i = 0; i < 300; i++) {
-      const { executions } = await connection.workflowService.listWorkflowExecutions({ namespace: lab.namespace, query: `WorkflowId = '${runIds.tenantCreate(CANARY_NAMES[0])}'` });
+      const { executions } = await connection.workflowService.listWorkflowExecutions({
+        namespace: lab.namespace,
+        query: `WorkflowId = '${runIds.tenantCreate(CANARY_NAMES[0])}'`,
+      });
       if (executions.length > 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -40,7 +40,14 @@ export default class SummaryReporter implements Reporter {
     // Every file's figures, for what the top ten do not answer (what the many small files cost together).
     const byFile = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration, cpuMs: m.meta().cpuMs ?? 0 }));
     mkdirSync('.test-run', { recursive: true });
-    writeFileSync('.test-run/files.json', `${JSON.stringify(byFile.sort((a, b) => b.cpuMs - a.cpuMs), null, 1)}\n`);
+    writeFileSync(
+      '.test-run/files.json',
+      `${JSON.stringify(
+        byFile.sort((a, b) => b.cpuMs - a.cpuMs),
+        null,
+        1,
+      )}\n`,
+    );
     const broken = brokenFiles ? ` (${brokenFiles} of them a file that failed before its tests ran)` : '';
     process.stdout.write(`\n${passed} passed, ${failed + brokenFiles} failed${broken}, ${skipped} skipped\n`);
   }
