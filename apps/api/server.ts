@@ -93,7 +93,12 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     metrics = { observe: httpRequestMetrics(metricsRegistry), registry: metricsRegistry };
   }
   const { app, connection } = buildApp(opts, registry, issuer, tracing, metrics);
-  const server: ServerType = await listen(app, config, tls).catch(async (err: unknown) => {
+  // Every call's Temporal requests end when the API closes, before its channel does: a request
+  // still in flight at the close was retried by the client on the closed channel, and that retry
+  // threw outside any call (grpc-js "Channel has been shut down"), ending the process mid-stop.
+  const closing = new AbortController();
+  const fetch: typeof app.fetch = connection ? (req, ...rest) => connection.withAbortSignal(closing.signal, async () => app.fetch(req, ...rest)) : app.fetch;
+  const server: ServerType = await listen(fetch, config, tls).catch(async (err: unknown) => {
     migrating.abort();
     await connection?.close();
     await registry.close();
@@ -127,6 +132,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
         server.close(() => r());
         http.closeAllConnections();
       });
+      closing.abort();
       await connection?.close();
       await registry.close();
     },
@@ -192,11 +198,11 @@ function buildApp(
 }
 
 /** Listens with the app; a listen error is a ConfigError naming LISTEN_ADDRESS. */
-function listen(app: ReturnType<typeof createApp>, config: Config, tls: ReturnType<typeof loadTls> | undefined): Promise<ServerType> {
+function listen(fetch: ReturnType<typeof createApp>['fetch'], config: Config, tls: ReturnType<typeof loadTls> | undefined): Promise<ServerType> {
   return new Promise<ServerType>((resolve, reject) => {
     // Built here rather than by @hono/node-server's serve(): its `hostname` would be both where to
     // listen and the Host assumed for HTTP/1.0 requests without one, and its errors have no body.
-    const listener = jsonRequestListener(app.fetch);
+    const listener = jsonRequestListener(fetch);
     const serverOptions = { ...SLOW_CLIENT_BOUNDS, requireHostHeader: false };
     const s = tls ? createHttpsServer({ ...serverOptions, ...tls }, listener) : createHttpServer(serverOptions, listener);
     answerClientErrorsAsJson(s);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { API_STOP_BOUND_MS } from '../../apps/api/stop-bound.js';
 import { WORKER_STOP_BOUND_MS } from '../../apps/worker/worker.js';
 import { waitForActivityPollers } from '../support/history.js';
-import { siteForFile } from '../support/site.js';
+import { siteForFile, waitFor } from '../support/site.js';
 
 /**
  * Every process exits on SIGTERM within its drain bound (issue 42 item 3): the worker and the API,
@@ -61,5 +61,37 @@ describe('SIGTERM', () => {
     const how = (r: typeof w, bound: number) => (r.timedOut ? `still running after ${bound} ms` : { code: r.code, signal: r.signal });
     expect({ worker: how(w, WORKER_BOUND_MS), api: how(a, API_BOUND_MS) }).toEqual({ worker: { code: 0, signal: null }, api: { code: 0, signal: null } });
     await site().startWorker();
+  });
+
+  it('the API exits 0 within its bound while a call waits on a run (an isolation check no worker serves)', async () => {
+    await site().stopWorker();
+    const api = await site().spawnApi({ port: 0 });
+    try {
+      let answered = false;
+      const check = fetch(`${api.url}/v1/isolation-checks`, { method: 'POST', headers: { authorization: `Bearer ${site().operatorToken}` } })
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined)
+        .finally(() => (answered = true));
+      // The check's run is started and the call waits for its result, which no worker makes.
+      await waitFor(
+        async () =>
+          (await site()
+            .client.workflow.getHandle('isolation-check')
+            .describe()
+            .catch(() => undefined)) !== undefined,
+        20_000,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(answered).toBe(false);
+      const a = await terminate(api.child, API_BOUND_MS);
+      expect(a.timedOut ? `still running after ${API_BOUND_MS} ms` : { code: a.code, signal: a.signal }).toEqual({ code: 0, signal: null });
+      await check;
+    } finally {
+      await site()
+        .client.workflow.getHandle('isolation-check')
+        .terminate('test over')
+        .catch(() => undefined);
+      await site().startWorker();
+    }
   });
 });
