@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { runIds } from '../../contracts/ids.js';
 import { attemptTenantCreate } from '../../contracts/tenant.js';
+import { waitFor } from '../../test/support/wait-for.js';
 import { deliver } from './deliver.js';
 
 /**
@@ -22,7 +24,7 @@ afterAll(async () => {
 
 it('a canary call waiting on a run nobody serves ends when its attempt is cancelled', async () => {
   const name = `c${randomBytes(4).toString('hex')}`;
-  const workflowId = `tenant-create/${name}`;
+  const workflowId = runIds.tenantCreate(name);
   // A task queue no worker polls: the update is never answered, as when this worker stops.
   const taskQueue = `nobody-${name}`;
   const env = new MockActivityEnvironment();
@@ -32,15 +34,13 @@ it('a canary call waiting on a run nobody serves ends when its attempt is cancel
     (err: Error) => err.name,
   );
   // The run has started and its update waits: the call is in flight when the attempt is cancelled.
-  for (let i = 0; i < 100; i++) {
-    const started = await client.workflow
+  await waitFor(() =>
+    client.workflow
       .getHandle(workflowId)
       .describe()
       .then(() => true)
-      .catch(() => false);
-    if (started) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+      .catch(() => false),
+  );
   expect(await Promise.race([outcome, new Promise((r) => setTimeout(() => r('still waiting'), 300))])).toBe('still waiting');
   const cancelledAt = Date.now();
   env.cancel('WORKER_SHUTDOWN');

@@ -13,6 +13,7 @@ import { ConfigError, type Config } from '../config/env.js';
 import { sealKeys } from '../config/keys.js';
 import { createApp } from './app.js';
 import { answerClientErrorsAsJson, jsonRequestListener } from './node-errors.js';
+import { callsAbortedOnClose } from './calls-on-close.js';
 import { buildInfo } from './build-info.js';
 import type { TenantOperations } from './operations/tenant.js';
 import { tenantOperations } from './operations/tenant.js';
@@ -93,12 +94,8 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
     metrics = { observe: httpRequestMetrics(metricsRegistry), registry: metricsRegistry };
   }
   const { app, connection } = buildApp(opts, registry, issuer, tracing, metrics);
-  // Every call's Temporal requests end when the API closes, before its channel does: a request
-  // still in flight at the close was retried by the client on the closed channel, and that retry
-  // threw outside any call (grpc-js "Channel has been shut down"), ending the process mid-stop.
-  const closing = new AbortController();
-  const fetch: typeof app.fetch = connection ? (req, ...rest) => connection.withAbortSignal(closing.signal, async () => app.fetch(req, ...rest)) : app.fetch;
-  const server: ServerType = await listen(fetch, config, tls).catch(async (err: unknown) => {
+  const calls = connection && callsAbortedOnClose(connection, app.fetch);
+  const server: ServerType = await listen(calls?.call ?? app.fetch, config, tls).catch(async (err: unknown) => {
     migrating.abort();
     await connection?.close();
     await registry.close();
@@ -132,7 +129,7 @@ export async function startApi(opts: { config: Config; log: Logger; operations?:
         server.close(() => r());
         http.closeAllConnections();
       });
-      closing.abort();
+      calls?.abortAll();
       await connection?.close();
       await registry.close();
     },

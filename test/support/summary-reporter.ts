@@ -22,28 +22,26 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    const slowest = modules
-      .map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration }))
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, 10);
+    // Every file's figures once: the ten slowest and the ten costliest are printed, all of them written
+    // to .test-run/files.json (what the many small files cost together, which the top tens do not say).
+    const byFile = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration, cpuMs: m.meta().cpuMs ?? 0 }));
+    const slowest = [...byFile].sort((a, b) => b.ms - a.ms).slice(0, 10);
     if (slowest.length > 1) {
       process.stdout.write('\nslowest test files:\n');
       for (const s of slowest) process.stdout.write(`  ${(s.ms / 1000).toFixed(1).padStart(6)} s  ${s.file}\n`);
       // The suite is CPU-bound on 2 cores: what a file costs in CPU is what it takes from the others.
-      const costly = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), cpuMs: m.meta().cpuMs ?? 0 })).sort((a, b) => b.cpuMs - a.cpuMs);
+      const costly = [...byFile].sort((a, b) => b.cpuMs - a.cpuMs);
       const total = costly.reduce((sum, c) => sum + c.cpuMs, 0);
       process.stdout.write(
         `\nCPU by test file (the test process and the processes it started; Temporal's server apart): ${(total / 1000).toFixed(0)} s in all\n`,
       );
       for (const c of costly.slice(0, 10)) process.stdout.write(`  ${(c.cpuMs / 1000).toFixed(1).padStart(6)} s  ${c.file}\n`);
     }
-    // Every file's figures, for what the top ten do not answer (what the many small files cost together).
-    const byFile = modules.map((m) => ({ file: m.moduleId.replace(`${process.cwd()}/`, ''), ms: m.diagnostic().duration, cpuMs: m.meta().cpuMs ?? 0 }));
     mkdirSync('.test-run', { recursive: true });
     writeFileSync(
       '.test-run/files.json',
       `${JSON.stringify(
-        byFile.sort((a, b) => b.cpuMs - a.cpuMs),
+        [...byFile].sort((a, b) => b.cpuMs - a.cpuMs),
         null,
         1,
       )}\n`,
