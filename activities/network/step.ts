@@ -6,6 +6,7 @@ import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';
 import { forgetSdnLockToken, lostSdnLockTakes, recordSdnLockTake, sdnLockTakeAnswered, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
 import { newTakeMarker, type SdnLockTokens } from '../../backends/proxmox/sdn-lock.js';
+import { tenantsHeldAlone } from '../../db/queries/tenant-leases.js';
 
 /** How long a tenant's network step waits for the others' fabric writes before it fails (retried). */
 export const FABRIC_WAIT_MS = 4 * 60_000;
@@ -43,7 +44,12 @@ export const networkStep: StepModule<'network'> = {
         }),
       stopIfCancelled,
     );
-    return deps.ports.network.settle(spec, staged, { round: (work) => inApplyRound(deps.db, work), roundEnded: () => applyRoundEnded(deps.db), tokens });
+    return deps.ports.network.settle(spec, staged, {
+      round: (work) => inApplyRound(deps.db, work),
+      roundEnded: () => applyRoundEnded(deps.db),
+      tokens,
+      heldAlone: () => tenantsHeldAlone(deps.db),
+    });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.
   plan: ({ deps, tenant: t }) => deps.ports.network.plan(networkSpec(t)),

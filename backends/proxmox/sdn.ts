@@ -69,6 +69,12 @@ export interface FabricOrder {
   roundEnded(): Promise<boolean>;
   /** Where the SDN lock tokens the service takes are kept (the registry); the adapter's memory when absent. */
   tokens?: SdnLockTokens;
+  /**
+   * The tenants a run of the service holds alone right now (a create, a reconcile, a delete: the
+   * registry's leases), so a gathering round can tell that no create is still on its way to the
+   * fabric. A round gathers its whole bound when absent.
+   */
+  heldAlone?: () => Promise<string[]>;
 }
 
 const alone: FabricExclusive = (inner) => inner();
@@ -137,8 +143,8 @@ interface Sdn {
   pve: PveApi;
   opts: ProxmoxNetworkOptions;
   applyTimeoutMs: number;
-  /** This worker's last apply: how long it took, from its start to the VNet running, when it ended (ms), and how many tenants it carried. */
-  lastApply: { ms: number; endedAt: number; tenants: number; pendingAfter: number };
+  /** This worker's last apply: how long it took, from its start to the VNet running, when it ended (ms), and which tenants it carried. */
+  lastApply: { ms: number; endedAt: number; tenants: number; carried: string[]; pendingAfter: number };
   /** The SDN lock tokens this adapter took, for callers that keep none of their own. */
   tokens: SdnLockTokens;
   /**
@@ -156,13 +162,19 @@ interface Sdn {
  * Counted from the last apply's end, the wait overlaps the carried tenants leaving the round, and a
  * create on an idle fabric does not wait. Where an apply takes milliseconds the wait is as short.
  * Above one apply's length: a caller that misses the round waits a whole apply and a gather more,
- * and on a slow host the callers' way back took longer than 0.8 of it (decisions.md). Figures in
- * docs/performance.md (issues 32 and 48).
+ * and on a slow host the callers' way back took longer than 0.8 of it (decisions.md). It also
+ * applies once no tenant is still on its way (`callersComingBack`, from the registry's leases), as
+ * in a fill's last round. Figures in docs/performance.md (issues 32 and 48).
  */
 const GATHER_SHARE = 1.2;
 const GATHER_MAX_MS = 7_000;
 /** How often a gathering round counts the pending tenants (one PVE read each). */
 const GATHER_POLL_MS = 150;
+/**
+ * How long after the last apply's tenants were all let go a round still expects their callers: a
+ * caller's next create holds its tenant within a request and a workflow task of its answer.
+ */
+const CALLERS_RETURN_MS = 1_000;
 /** The longest a round waits for this worker's tenants that are staging (`siblingsStaged`), and how often it looks. */
 const SIBLINGS_MAX_MS = 1_000;
 const SIBLINGS_POLL_MS = 20;
@@ -174,7 +186,7 @@ export function createProxmoxNetworkAdapter(opts: ProxmoxNetworkOptions): Networ
     pve: new PveApi({ ...opts, product: 'proxmox' }),
     opts,
     applyTimeoutMs: opts.applyTimeoutMs ?? opts.taskTimeoutMs,
-    lastApply: { ms: 0, endedAt: 0, tenants: 0, pendingAfter: 0 },
+    lastApply: { ms: 0, endedAt: 0, tenants: 0, carried: [], pendingAfter: 0 },
     tokens: memoryLockTokens(),
     staging: { waiting: [], running: false, inFlight: 0 },
   };
@@ -426,7 +438,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
     order.round(async (exclusive) => {
       const already = await carried();
       if (already) return already;
-      await gather(ctx);
+      await gather(ctx, order);
       await siblingsStaged(ctx);
       const started = Date.now();
       const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
@@ -439,7 +451,7 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       await waitForBridge(ctx, s, applied.deadline);
       // Who staged while it ran is pending already and is not one of its callers coming back.
       const pendingAfter = await pendingTenants(ctx).catch(() => 0);
-      ctx.lastApply = { ms: Date.now() - started, endedAt: Date.now(), tenants: applied.tenants, pendingAfter };
+      ctx.lastApply = { ms: Date.now() - started, endedAt: Date.now(), tenants: applied.tenants, carried: applied.carried, pendingAfter };
       outcomes[1] = { ...outcomes[1]!, batch: { applied: 'by this tenant', tenants: applied.tenants }, ...(warnings.length > 0 ? { warnings } : {}) };
       return outcomes;
     })
@@ -447,17 +459,46 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
 }
 
 /** The round's wait before its apply (GATHER_SHARE). */
-async function gather(ctx: Sdn): Promise<void> {
+async function gather(ctx: Sdn, order: FabricOrder): Promise<void> {
   const until = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms);
+  const comingBack = callersComingBack(ctx, order);
   while (Date.now() < until) {
-    // The count only shortens the wait: a read that fails ends it, and the apply says what is wrong.
-    const pending = await pendingTenants(ctx).catch(() => Infinity);
+    // The reads only shorten the wait: one that fails ends it, and the apply says what is wrong.
+    const zones = await serviceZones(ctx).catch(() => undefined);
+    if (!zones) return;
     // The last apply's callers come back with their next tenants, beside those who staged while it
     // ran: counting only the callers, two groups of callers that return out of step kept applying
     // apart (16 applies of ~4 tenants a fill instead of 8-9 of ~8, issue 48).
+    const pending = zones.filter((z) => z.state).length;
     if (pending >= ctx.lastApply.pendingAfter + ctx.lastApply.tenants) return;
+    if (!(await comingBack(zones))) return;
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(GATHER_POLL_MS, until - Date.now()))));
   }
+}
+
+/**
+ * Whether a tenant may still be on its way to this round, from the registry's leases: true while
+ * a tenant the last apply carried is still held (its caller has not had its answer), for
+ * CALLERS_RETURN_MS after the last of them was let go (time for its caller's next create to hold
+ * its own tenant), and while a tenant held alone has no zone yet (a create short of its network
+ * step). Once none is, the callers that are coming are all pending: the fill's last round, where
+ * fewer tenants come back than the last apply carried, applied only at its gather's bound (~4 s
+ * of a real site's 5 s apply, issue 48). True whenever it cannot tell.
+ */
+function callersComingBack(ctx: Sdn, order: FabricOrder): (zones: SdnObject[]) => Promise<boolean> {
+  let letGoAt: number | undefined;
+  return async (zones) => {
+    const held = order.heldAlone ? await order.heldAlone().catch(() => undefined) : undefined;
+    if (!held) return true;
+    if (ctx.lastApply.carried.some((t) => held.includes(t))) {
+      letGoAt = undefined;
+      return true;
+    }
+    letGoAt ??= Date.now();
+    if (Date.now() - letGoAt < CALLERS_RETURN_MS) return true;
+    const inFabric = new Set(zones.map((z) => String(z.zone)));
+    return held.some((t) => !inFabric.has(t));
+  };
 }
 
 /**
@@ -472,11 +513,14 @@ async function siblingsStaged(ctx: Sdn): Promise<void> {
   while (ctx.staging.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, SIBLINGS_POLL_MS));
 }
 
-/** How many of the service's tenant zones have edits pending (one read of the zones). */
-async function pendingTenants(ctx: Sdn): Promise<number> {
+/** The service's tenant zones, applied or edited (`state` when an edit is pending): one read of the zones. */
+async function serviceZones(ctx: Sdn): Promise<SdnObject[]> {
   const zones = await ctx.pve.get<SdnObject[]>('/cluster/sdn/zones', { pending: 1 });
-  return zones.filter((z) => z.state && serviceZone(ctx, z)).length;
+  return zones.filter((z) => serviceZone(ctx, z));
 }
+
+/** How many of the service's tenant zones have edits pending. */
+const pendingTenants = async (ctx: Sdn) => (await serviceZones(ctx)).filter((z) => z.state).length;
 
 /** The tenant's zone, VNet and subnet as the fabric runs them (committed by an apply). */
 async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
@@ -484,8 +528,8 @@ async function runsAsWanted(ctx: Sdn, s: NetworkSpec): Promise<boolean> {
   return zoneOk(ctx, now.zone.running, s) && vnetOk(now.vnet.running, s) && subnetOk(now.subnet.running, s);
 }
 
-/** Applies every pending edit: the apply's task, its deadline, and how many tenants' edits it carried. */
-async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<{ upid: unknown; deadline: number; tenants: number }> {
+/** Applies every pending edit: the apply's task, its deadline, and whose edits it carried (how many, and their names). */
+async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Promise<{ upid: unknown; deadline: number; tenants: number; carried: string[] }> {
   const token = await acquireLock(ctx, [s], tokens);
   let released = !token;
   try {
@@ -496,7 +540,7 @@ async function applyPending(ctx: Sdn, s: NetworkSpec, tokens: SdnLockTokens): Pr
     released = true;
     // The apply released it (`release-lock`).
     if (token) await tokens.released(token).catch(() => undefined);
-    return { upid, deadline, tenants: Math.max(1, pending.tenants.size) };
+    return { upid, deadline, tenants: Math.max(1, pending.tenants.size), carried: [...pending.tenants] };
   } finally {
     if (!released) await releaseSdnLock(ctx.pve, tokens, token);
   }

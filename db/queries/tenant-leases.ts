@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, ne, notLike, sql } from 'drizzle-orm';
 import type { Db } from '../registry.js';
 import { tenantLeases } from '../schema/index.js';
 import { LOCK_SPACE, withLocks } from './locks.js';
@@ -36,4 +36,17 @@ export async function claimTenant(db: Db, c: { tenant: string; holder: string; m
 
 export async function releaseTenant(db: Db, tenant: string, holder: string): Promise<void> {
   await db.delete(tenantLeases).where(and(eq(tenantLeases.tenant, tenant), eq(tenantLeases.holder, holder)));
+}
+
+/**
+ * The tenants a run holds alone right now (a create, a reconcile, a delete), not the names of
+ * their objects (`<tenant>/<name>`, held alone by their runs): the SDN apply round's view of who
+ * may still be on the way to the fabric.
+ */
+export async function tenantsHeldAlone(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ tenant: tenantLeases.tenant })
+    .from(tenantLeases)
+    .where(and(eq(tenantLeases.mode, 'exclusive'), gt(tenantLeases.expiresAt, sql`now()`), notLike(tenantLeases.tenant, '%/%')));
+  return rows.map((r) => r.tenant);
 }

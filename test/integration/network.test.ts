@@ -488,3 +488,53 @@ describe("an apply round's carried tenants", () => {
     for (const s of specs) expect(sim.state.sdn.running?.zones.has(s.tenant)).toBe(true);
   });
 });
+
+// Issue 48 item 3: a fill's last round carries fewer tenants than the apply before it, and waited
+// its gather's whole bound (~4 s of a real site's 5 s apply) for callers that had no tenant left.
+describe('a gathering round, after an apply that carried two tenants', () => {
+  const HOLD_MS = 3_000;
+  const order = (heldAlone: () => Promise<string[]>): FabricOrder => ({ ...ALONE, heldAlone });
+
+  /** ms from the next tenant's settle to its round's apply, after an apply held HOLD_MS (its gather's bound is 1.2 × that). */
+  async function nextRoundAfterLongApply(names: [string, string, string], first: number, heldAlone: () => Promise<string[]>): Promise<number> {
+    // The held apply is within its bound: it only stands for a real site's seconds-long apply.
+    const shared = adapter({ applyTimeoutMs: 4 * HOLD_MS });
+    const [a, b, c] = names.map((n, i) => specFor(n, first + i));
+    const staged = await Promise.all([a!, b!].map((s) => shared.stage(s)));
+    const held = sim.faults.hold({ method: 'PUT', match: '/cluster/sdn' });
+    const round = shared.settle(a!, staged[0]!, order(heldAlone));
+    await held.reached;
+    await new Promise((r) => setTimeout(r, HOLD_MS));
+    held.release();
+    expect((await round)[1]?.batch).toEqual({ applied: 'by this tenant', tenants: 2 });
+    const next = sim.faults.hold({ method: 'PUT', match: '/cluster/sdn' });
+    const sent = performance.now();
+    const settled = shared.settle(c!, await shared.stage(c!), order(heldAlone));
+    await next.reached;
+    const ms = performance.now() - sent;
+    next.release();
+    expect((await settled)[1]?.batch).toEqual({ applied: 'by this tenant', tenants: 1 });
+    return ms;
+  }
+
+  it('applies about a second after the two were let go when every tenant held alone is in the fabric', async () => {
+    const ms = await nextRoundAfterLongApply(['gata', 'gatb', 'gatc'], 20, async () => ['gatc']);
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(1.2 * HOLD_MS - 1_000);
+  });
+
+  it('waits its whole bound while a tenant the last apply carried is still held (its caller is coming back)', async () => {
+    const ms = await nextRoundAfterLongApply(['gatd', 'gate', 'gatf'], 23, async () => ['gate', 'gatf']);
+    expect(ms).toBeGreaterThanOrEqual(HOLD_MS);
+  });
+
+  it('waits its whole bound while a tenant held alone has no zone yet (a create short of its network step)', async () => {
+    const ms = await nextRoundAfterLongApply(['gatg', 'gath', 'gati'], 26, async () => ['gati', 'gatz']);
+    expect(ms).toBeGreaterThanOrEqual(HOLD_MS);
+  });
+
+  it('waits its whole bound when the registry cannot say who is held', async () => {
+    const ms = await nextRoundAfterLongApply(['gatj', 'gatk', 'gatl'], 29, () => Promise.reject(new Error('registry away')));
+    expect(ms).toBeGreaterThanOrEqual(HOLD_MS);
+  });
+});

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimTenant, releaseTenant, type LeaseMode } from '../../db/queries/tenant-leases.js';
+import { claimTenant, releaseTenant, tenantsHeldAlone, type LeaseMode } from '../../db/queries/tenant-leases.js';
 import { Registry } from '../../db/registry.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -58,5 +58,18 @@ describe('tenant leases', () => {
   it('twenty runs claiming one tenant exclusively at once: exactly one is granted', async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => claim('crowd', `run-${i}`, 'exclusive')));
     expect(answers.filter((a) => a.granted)).toHaveLength(1);
+  });
+
+  it('the tenants held alone: a create, reconcile or delete holds its tenant so, not a shared run, a name, a released or an expired lease', async () => {
+    expect(await claim('alone', 'run-1', 'exclusive')).toEqual({ granted: true });
+    expect(await claim('together', 'run-1', 'shared')).toEqual({ granted: true });
+    expect(await claim('together/www', 'run-1', 'exclusive')).toEqual({ granted: true });
+    expect(await claim('gone', 'run-1', 'exclusive')).toEqual({ granted: true });
+    await releaseTenant(registry.db, 'gone', 'run-1');
+    expect(await claim('ended', 'run-1', 'exclusive')).toEqual({ granted: true });
+    await registry.db.execute(sql`update tenant_leases set expires_at = now() - interval '1 second' where tenant = 'ended'`);
+    const held = await tenantsHeldAlone(registry.db);
+    expect(held).toContain('alone');
+    for (const not of ['together', 'together/www', 'gone', 'ended']) expect(held).not.toContain(not);
   });
 });
