@@ -1,9 +1,13 @@
-import type { ObjectOutcome } from '../../core/backend-outcome.js';
+import type { ChangeResult, ObjectOutcome } from '../../core/backend-outcome.js';
+
+type RouteSpec = { tenant: string; accountId: number; ingestToken: string; readToken: string };
 
 /** What the tenant steps need of the log store's gateway: the tenant's account and tokens. */
 export interface LogStorePort {
-  ensure(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
-  plan(spec: { tenant: string; accountId: number; ingestToken: string; readToken: string }): Promise<ObjectOutcome[]>;
+  ensure(spec: RouteSpec): Promise<ObjectOutcome[]>;
+  /** Several tenants' routes made as `ensure` makes them, in one write of the gateway's route list (group commit). */
+  write(specs: RouteSpec[]): Promise<Array<ChangeResult<ObjectOutcome[]>>>;
+  plan(spec: RouteSpec): Promise<ObjectOutcome[]>;
   /** The tokens the gateway admits for a tenant (what a restore adopts), if it holds them. */
   heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   remove(spec: { tenant: string }): Promise<void>;
@@ -12,5 +16,5 @@ export interface LogStorePort {
   /** Of these tenants, those lacking a route of theirs, from one read (apps/worker/log-route-keeper.ts). */
   lackingRoutes(tenants: string[]): Promise<string[]>;
   /** Both routes of each of these tenants lacking one, put back in one write; answers the tenants restored. */
-  restoreRoutes(specs: { tenant: string; accountId: number; ingestToken: string; readToken: string }[]): Promise<string[]>;
+  restoreRoutes(specs: RouteSpec[]): Promise<string[]>;
 }

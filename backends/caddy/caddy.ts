@@ -7,8 +7,8 @@
  * so nothing of it is ever put into an error detail.
  */
 import type { BackendCalls } from '../http/calls.js';
-import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
-import { ensure, once, plan, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
+import { BackendError, type ChangeResult, type ObjectOutcome } from '../../core/backend-outcome.js';
+import { differs, ensure, once, plan, planned, type Observation, type ObjectKind } from '../reconcile/reconcile.js';
 import { BackendHttp } from '../http/client.js';
 import { ingestRoute, jsonEqual, readRoute, routeIds, selectHeaderName, type Json, heldTokens } from './routes.js';
 
@@ -53,6 +53,13 @@ export interface LogStoreAdapter {
   /** The tokens the gateway admits for a tenant, when it holds both of its routes. */
   heldTokens(tenant: string): Promise<{ ingestToken: string; readToken: string } | undefined>;
   ensure(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
+  /**
+   * Both routes of each of these tenants made as `ensure` makes them, from one read of the route
+   * list and at most one conditional write of it (group commit: Caddy reloads its whole config on
+   * every change, and a burst of creates waited for one reload after another, two per tenant).
+   * One result per tenant, in order: what `ensure` reports of its routes.
+   */
+  write(specs: LogStoreSpec[]): Promise<Array<ChangeResult<ObjectOutcome[]>>>;
   /** What ensure would report, from one read of the routes. */
   plan(spec: LogStoreSpec): Promise<ObjectOutcome[]>;
   /** Removes both routes of the tenant; absent is fine. */
@@ -127,6 +134,7 @@ export function createLogStoreAdapter(opts: LogStoreAdapterOptions): LogStoreAda
     heldTokens: async (tenant) => heldTokens(await readRoutes(ctx), tenant),
     plan: (spec) => planRoutes(ctx, spec),
     ensure: (spec) => ensureRoutes(ctx, spec),
+    write: (specs) => writeRoutes(ctx, specs),
     remove: (spec) => remove(ctx, spec),
     holdsRoute: async (tenant) => (await ctx.http.call({ path: `/id/${encodeURIComponent(routeIds(tenant).ingest)}`, accept: [404] })).status !== 404,
     lackingRoutes: (tenants) => lackingRoutes(ctx, tenants),
@@ -246,6 +254,32 @@ async function ensureRoutes(ctx: Caddy, spec: LogStoreSpec): Promise<ObjectOutco
   const outcomes: ObjectOutcome[] = [];
   for (const w of routesOf(ctx, spec)) outcomes.push(await ensure(kind, w));
   return outcomes;
+}
+
+/**
+ * The routes of several tenants on one read: each route observed as `ensure` observes it (so the
+ * outcomes are the reconciler's words), and those that differ put in front of the list, their
+ * other copies taken out, in one write of the whole list on the condition that nobody changed it
+ * since the read (Caddy's ETag as If-Match; 412 otherwise, retried as a failed write).
+ */
+async function writeRoutes(ctx: Caddy, specs: LogStoreSpec[]): Promise<Array<ChangeResult<ObjectOutcome[]>>> {
+  const { routes, etag } = await readTaggedRoutes(ctx);
+  const kind = routeKind(ctx, async () => routes);
+  const seen = await Promise.all(specs.map((spec) => Promise.all(routesOf(ctx, spec).map(async (w) => ({ w, ...(await planned(kind, w)) })))));
+  // A tenant twice in one batch (a retry beside its cancelled attempt) has its last routes written.
+  const front = new Map<string, Json>();
+  for (const { w, held } of seen.flat()) if (differs(held)) front.set(w.id, w.route);
+  if (front.size > 0) {
+    const put = await ctx.http.call({
+      method: 'PATCH',
+      path: ctx.routesPath,
+      json: [...front.values(), ...routes.filter((r) => !front.has(idOf(r) ?? ''))],
+      headers: etag ? { 'if-match': etag } : {},
+      accept: [412],
+    });
+    if (put.status === 412) throw new BackendError('caddy', `the routes of server ${ctx.server} changed while they were being written`, true, 412);
+  }
+  return seen.map((routesSeen) => ({ ok: true as const, value: routesSeen.map((r) => r.outcome) }));
 }
 
 async function remove(ctx: Caddy, spec: Pick<LogStoreSpec, 'tenant'>): Promise<void> {

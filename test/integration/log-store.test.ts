@@ -323,6 +323,50 @@ describe('many tenants at once', () => {
   });
 });
 
+// Caddy reloads its whole config on every change: a fill's tenants, their routes written one
+// reload after another, came back to their callers up to ~2.5 s apart (issue 48).
+describe('a burst of tenants', () => {
+  it("eight tenants' routes asked for together: one or two writes carry them all (two reloads each before)", async () => {
+    const registry = new Registry(await freshDatabase(), undefined, 10);
+    const worker = adapterFor();
+    const burst = Array.from({ length: 8 }, (_, i) => spec(`burst${i}`, 3000 + i));
+    const ctx = (t: LogStoreSpec): TenantStepContext => ({
+      deps: { db: registry.db, ports: { logStore: worker } } as unknown as ActivityDeps,
+      tenant: { name: t.tenant, logAccountId: t.accountId } as TenantIdentity,
+      secrets: { logIngestToken: t.ingestToken, logReadToken: t.readToken } as TenantSecrets,
+    });
+    const writes = () => (['PATCH', 'PUT', 'POST', 'DELETE'] as const).reduce((n, m) => n + gw.faults.seen('/', m), 0);
+    try {
+      const before = writes();
+      const first = gw.faults.hold({ method: 'PATCH', match: routesPath });
+      const creating = burst.map((t) => logStoreStep.ensure!(ctx(t)));
+      await first.reached;
+      // Whoever the first write did not carry asks for its routes while that write is held.
+      await new Promise((r) => setTimeout(r, 1_000));
+      first.release();
+      const outcomes = await Promise.all(creating);
+      const written = writes() - before;
+      expect(written).toBeGreaterThanOrEqual(1);
+      expect(written).toBeLessThanOrEqual(2);
+      for (const [i, t] of burst.entries()) {
+        expect(outcomes[i]!.map((o) => [o.object, o.result])).toEqual([
+          [`log ingest token ${t.tenant}`, 'created'],
+          [`log read token ${t.tenant}`, 'created'],
+        ]);
+        expect(await logs.observe(t)).toEqual({ ingest: 'matches', read: 'matches' });
+        expect((await ship(t.ingestToken, [{ _msg: `from ${t.tenant}` }])).status).toBe(200);
+      }
+      // Asked again, nothing differs: no write.
+      const again = await Promise.all(burst.map((t) => logStoreStep.ensure!(ctx(t))));
+      expect(again.flat().every((o) => o.result === 'in-place')).toBe(true);
+      expect(writes() - before).toBe(written);
+    } finally {
+      for (const t of burst) await logs.remove({ tenant: t.tenant });
+      await registry.close();
+    }
+  });
+});
+
 describe('real Caddy behaviour the adapter relies on', () => {
   it('accepts a second route with the same @id (Caddy 2.6); ensure collapses the duplicates to one', async () => {
     const entry = await (await adminCall('GET', '/id/svc-logs-bravo-read')).json();

@@ -34,7 +34,7 @@ interface ArmedHold {
 export class Faults {
   private plans: FaultPlan[] = [];
   private holds: ArmedHold[] = [];
-  private readonly requests: string[] = [];
+  private readonly requests: Array<{ method: string; path: string }> = [];
   latencyMs = 0;
 
   /** Holds the next request matching `match` (a path substring) and `method` until `release()`. */
@@ -56,9 +56,9 @@ export class Faults {
     await h.released;
   }
 
-  /** How many requests (outside /__lab) this simulator has seen whose path contains `match`. */
-  seen(match = ''): number {
-    return this.requests.filter((path) => path.includes(match)).length;
+  /** How many requests (outside /__lab) this simulator has seen whose path contains `match`, of `method` when given. */
+  seen(match = '', method?: string): number {
+    return this.requests.filter((r) => r.path.includes(match) && (!method || r.method === method)).length;
   }
 
   add(plan: Partial<FaultPlan>): void {
@@ -76,7 +76,7 @@ export class Faults {
 
   /** Consumes one failure for this request if a plan matches; returns its status. */
   take(method: string, path: string): number | undefined {
-    this.requests.push(path);
+    this.requests.push({ method, path });
     const plan = this.plans.find((p) => p.failNext > 0 && (!p.match || path.includes(p.match)) && (!p.method || p.method === method));
     if (!plan) return undefined;
     plan.failNext -= 1;
