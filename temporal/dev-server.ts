@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../core/listen-port.js';
 import { SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
@@ -112,7 +113,29 @@ async function launch(opts: DevServerOptions, port: number, uiPort: number | und
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { address: `127.0.0.1:${port}`, port, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined, process: child, stop };
+  const address = `127.0.0.1:${port}`;
+  await untilServing(address, deadline, child, stop, () => stderr);
+  return { address, port, uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined, process: child, stop };
+}
+
+/**
+ * Its ports open, the frontend may still answer "Frontend is not healthy yet" for a moment: a
+ * bench's first worker met it on a slow host and the bench failed. Ready once a client's connect
+ * (the SDK's GetSystemInfo) is answered.
+ */
+async function untilServing(address: string, deadline: number, child: ChildProcess, stop: () => Promise<void>, stderr: () => string): Promise<void> {
+  for (;;) {
+    const answered = await Connection.connect({ address, connectTimeout: 2_000 }).then(
+      async (c) => (await c.close(), undefined),
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    if (answered === undefined) return;
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`temporal dev server did not serve in 60 s (${answered}): ${stderr().trim().slice(-1000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function portOpen(port: number): Promise<boolean> {
