@@ -158,7 +158,7 @@ interface Sdn {
  * A round gathers before it applies, so the tenants the last apply's callers go on to create stage
  * in time to be carried: PostgreSQL's `commit_delay`, scaled to the fabric. It applies once as many
  * tenants have edits pending as the last apply carried (those callers are coming back), and no
- * later than this share of the last apply's length (at most GATHER_MAX_MS) after that apply ended.
+ * later than this share of the last apply's length (at most `gatherMaxMs`) after that apply ended.
  * Counted from the last apply's end, the wait overlaps the carried tenants leaving the round, and a
  * create on an idle fabric does not wait. Where an apply takes milliseconds the wait is as short.
  * Above one apply's length: a caller that misses the round waits a whole apply and a gather more,
@@ -166,18 +166,20 @@ interface Sdn {
  * applies once no tenant is still on its way (`callersComingBack`, from the registry's leases), as
  * in a fill's last round. Figures in docs/performance.md (issues 32 and 48).
  */
-const GATHER_SHARE = 1.2;
-const GATHER_MAX_MS = 7_000;
-/** How often a gathering round counts the pending tenants (one PVE read each). */
-const GATHER_POLL_MS = 150;
-/**
- * How long after the last apply's tenants were all let go a round still expects their callers: a
- * caller's next create holds its tenant within a request and a workflow task of its answer.
- */
-const CALLERS_RETURN_MS = 1_000;
-/** The longest a round waits for this worker's tenants that are staging (`siblingsStaged`), and how often it looks. */
-const SIBLINGS_MAX_MS = 1_000;
-const SIBLINGS_POLL_MS = 20;
+const ROUND = {
+  gatherShare: 1.2,
+  gatherMaxMs: 7_000,
+  /** How often a gathering round counts the pending tenants (one PVE read each). */
+  gatherPollMs: 150,
+  /**
+   * How long after the last apply's tenants were all let go a round still expects their callers: a
+   * caller's next create holds its tenant within a request and a workflow task of its answer.
+   */
+  callersReturnMs: 1_000,
+  /** The longest a round waits for this worker's tenants that are staging (`siblingsStaged`), and how often it looks. */
+  siblingsMaxMs: 1_000,
+  siblingsPollMs: 20,
+} as const;
 
 type SdnWrite = (method: 'POST' | 'PUT', path: string, params?: PveParams) => Promise<unknown>;
 
@@ -458,9 +460,9 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
   );
 }
 
-/** The round's wait before its apply (GATHER_SHARE). */
+/** The round's wait before its apply (`ROUND.gatherShare`). */
 async function gather(ctx: Sdn, order: FabricOrder): Promise<void> {
-  const until = ctx.lastApply.endedAt + Math.min(GATHER_MAX_MS, GATHER_SHARE * ctx.lastApply.ms);
+  const until = ctx.lastApply.endedAt + Math.min(ROUND.gatherMaxMs, ROUND.gatherShare * ctx.lastApply.ms);
   const comingBack = callersComingBack(ctx, order);
   while (Date.now() < until) {
     // The reads only shorten the wait: one that fails ends it, and the apply says what is wrong.
@@ -472,14 +474,14 @@ async function gather(ctx: Sdn, order: FabricOrder): Promise<void> {
     const pending = zones.filter((z) => z.state).length;
     if (pending >= ctx.lastApply.pendingAfter + ctx.lastApply.tenants) return;
     if (!(await comingBack(zones))) return;
-    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(GATHER_POLL_MS, until - Date.now()))));
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(ROUND.gatherPollMs, until - Date.now()))));
   }
 }
 
 /**
  * Whether a tenant may still be on its way to this round, from the registry's leases: true while
  * a tenant the last apply carried is still held (its caller has not had its answer), for
- * CALLERS_RETURN_MS after the last of them was let go (time for its caller's next create to hold
+ * `ROUND.callersReturnMs` after the last of them was let go (time for its caller's next create to hold
  * its own tenant), and while a tenant held alone has no zone yet (a create short of its network
  * step). Once none is, the callers that are coming are all pending: the fill's last round, where
  * fewer tenants come back than the last apply carried, applied only at its gather's bound (~4 s
@@ -495,22 +497,22 @@ function callersComingBack(ctx: Sdn, order: FabricOrder): (zones: SdnObject[]) =
       return true;
     }
     letGoAt ??= Date.now();
-    if (Date.now() - letGoAt < CALLERS_RETURN_MS) return true;
+    if (Date.now() - letGoAt < ROUND.callersReturnMs) return true;
     const inFabric = new Set(zones.map((z) => String(z.zone)));
     return held.some((t) => !inFabric.has(t));
   };
 }
 
 /**
- * Then, at most SIBLINGS_MAX_MS more while other tenants of this worker are staging: they are
+ * Then, at most `ROUND.siblingsMaxMs` more while other tenants of this worker are staging: they are
  * pending in a moment, and an apply now would leave them a whole apply behind (PostgreSQL's
  * `commit_siblings`). A fill's first round applied as the third of eight callers' tenants staged,
  * and the rounds stayed out of step to the end: 9 applies for 62 tenants (issue 48). A create
  * alone at the fabric does not wait.
  */
 async function siblingsStaged(ctx: Sdn): Promise<void> {
-  const until = Date.now() + SIBLINGS_MAX_MS;
-  while (ctx.staging.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, SIBLINGS_POLL_MS));
+  const until = Date.now() + ROUND.siblingsMaxMs;
+  while (ctx.staging.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, ROUND.siblingsPollMs));
 }
 
 /** The service's tenant zones, applied or edited (`state` when an edit is pending): one read of the zones. */
