@@ -28,9 +28,12 @@ export const networkStep: StepModule<'network'> = {
   appliesTo: () => true,
   ensure: async ({ deps, tenant: t }) => {
     const spec = networkSpec(t);
-    // Recorded on a connection of their own: this step waits for the fabric lock holding a pooled
-    // one, and so may every other create; from the pool, the holder's record could wait for ever.
-    const tokens = registryLockTokens(deps.ownConnection ?? deps.db);
+    // What a lock's holder asks of the registry goes on a connection of its own: this step waits
+    // for the fabric locks holding a pooled connection, and so may every other create at once, so
+    // from the pool the holder's query could wait for ever for a connection only its end frees
+    // (the lock tokens it records; who is still on the way, asked by a gathering round).
+    const own = deps.ownConnection ?? deps.db;
+    const tokens = registryLockTokens(own);
     // Only the writes wait for the other tenants' (the registry's `sdn` lock); the reads before them do not.
     // A cancelled attempt writes nothing (`stopIfCancelled`): checked once the lock is held, for
     // each tenant of a batch of writes in its own activity's context.
@@ -48,7 +51,7 @@ export const networkStep: StepModule<'network'> = {
       round: (work) => inApplyRound(deps.db, work),
       roundEnded: () => applyRoundEnded(deps.db),
       tokens,
-      heldAlone: () => tenantsHeldAlone(deps.db),
+      heldAlone: () => tenantsHeldAlone(own),
     });
   },
   // No fabric lock: a plan reads the fabric and writes nothing.
@@ -100,7 +103,8 @@ async function applyRoundEnded(db: Db): Promise<boolean> {
 
 const busy = (what: string) => new BackendError('fabric', `other tenants' ${what} held it for ${FABRIC_WAIT_MS / 1000} s`);
 
-const networkSpec = (t: TenantIdentity) => ({
+/** What the adapter is asked to hold for a tenant, from its identity. */
+export const networkSpec = (t: TenantIdentity) => ({
   tenant: t.name,
   index: t.index,
   vrfVni: t.vrfVni,
