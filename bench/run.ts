@@ -59,6 +59,8 @@ interface Figure {
   met: boolean;
   /** The smallest and largest of the runs. */
   spread?: string;
+  /** The part of `BENCH_ONLY` that measures it, when not every site run does: no row when that part did not run. */
+  part?: string;
 }
 
 function build(): void {
@@ -917,31 +919,32 @@ function siteFigures(runs: Record<string, number>[]): Figure[] {
   const samples = least('createSamples');
   // A table, one figure a row: the formatter would spread each row over seven lines.
   // prettier-ignore
-  return [
-    { name: 'create p50 (POST /v1/tenants → 201)', value: round(m('createP50')), unit: 'ms', target: '≤ direct + floor + 15 ms (worst run)', met: worst('overFloor') <= 15, spread: spread('createP50') },
-    { name: `create p95 (${samples} creates a run)`, value: round(m('createP95')), unit: 'ms', target: '≤ 2 × p50 (worst run), ≥ 100 samples', met: samples >= 100 && worst('p95OverP50') <= 2, spread: spread('createP95') },
-    { name: 'same steps direct, p50', value: round(m('directP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('directP50') },
-    { name: 'Temporal floor: no-op create shape, p50', value: round(m('floorP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('floorP50') },
-    { name: 'create − direct − floor, p50 (worst run)', value: round(worst('overFloor'), 1), unit: 'ms', target: '≤ 15 ms', met: worst('overFloor') <= 15, spread: spread('overFloor') },
-    { name: "Temporal's share per step, p50 (worst run)", value: round(worst('shareP50'), 1), unit: 'ms', target: '≤ 15 ms', met: worst('shareP50') <= 15, spread: spread('shareP50') },
-    { name: 'create / direct ratio', value: round(m('ratio'), 2), unit: '×', target: '(reported)', met: true, spread: spread('ratio', 2) },
+  const figures: Figure[] = [
+    { part: 'creates', name: 'create p50 (POST /v1/tenants → 201)', value: round(m('createP50')), unit: 'ms', target: '≤ direct + floor + 15 ms (worst run)', met: worst('overFloor') <= 15, spread: spread('createP50') },
+    { part: 'creates', name: `create p95 (${samples} creates a run)`, value: round(m('createP95')), unit: 'ms', target: '≤ 2 × p50 (worst run), ≥ 100 samples', met: samples >= 100 && worst('p95OverP50') <= 2, spread: spread('createP95') },
+    { part: 'creates', name: 'same steps direct, p50', value: round(m('directP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('directP50') },
+    { part: 'creates', name: 'Temporal floor: no-op create shape, p50', value: round(m('floorP50')), unit: 'ms', target: '(reference)', met: true, spread: spread('floorP50') },
+    { part: 'creates', name: 'create − direct − floor, p50 (worst run)', value: round(worst('overFloor'), 1), unit: 'ms', target: '≤ 15 ms', met: worst('overFloor') <= 15, spread: spread('overFloor') },
+    { part: 'creates', name: "Temporal's share per step, p50 (worst run)", value: round(worst('shareP50'), 1), unit: 'ms', target: '≤ 15 ms', met: worst('shareP50') <= 15, spread: spread('shareP50') },
+    { part: 'creates', name: 'create / direct ratio', value: round(m('ratio'), 2), unit: '×', target: '(reported)', met: true, spread: spread('ratio', 2) },
     { name: 'fill a site: 62 tenants, 8 callers (worst run)', value: round(worst('fillSeconds'), 2), unit: 's', target: '≤ 6 s', met: worst('fillSeconds') <= 6, spread: spread('fillSeconds', 2) },
     { name: 'fill errors (all runs)', value: sum('fillErrors'), unit: '', target: '0', met: sum('fillErrors') === 0 },
-    { name: 'reads GET /v1/tenants/{t}, one tenant', value: round(m('readRps'), 0), unit: 'req/s', target: '≥ 0.8 × bare (every run)', met: least('readRatio') >= 0.8, spread: spread('readRps', 0) },
-    { name: 'bare Hono + postgres.js PK route', value: round(m('bareRps'), 0), unit: 'req/s', target: '(reference)', met: true, spread: spread('bareRps', 0) },
-    { name: 'reads / bare ratio (least run)', value: round(least('readRatio'), 2), unit: '×', target: '≥ 0.8', met: least('readRatio') >= 0.8, spread: spread('readRatio', 2) },
-    { name: 'mixed reads: all 62 tenants in turn', value: round(m('mixedReadRps'), 0), unit: 'req/s', target: '(reported)', met: true, spread: spread('mixedReadRps', 0) },
-    { name: 'read just after a reconcile of it, p50', value: round(m('justWrittenReadP50'), 1), unit: 'ms', target: '(reported)', met: true, spread: spread('justWrittenReadP50') },
-    { name: 'read just after a reconcile of it, max', value: round(worst('justWrittenReadMax'), 1), unit: 'ms', target: '(reported)', met: true, spread: spread('justWrittenReadMax') },
-    { name: 'read p99 at 1,000 req/s, open loop (worst run)', value: round(worst('readP99At1000'), 1), unit: 'ms', target: '≤ 10 ms', met: worst('readP99At1000') <= 10, spread: spread('readP99At1000') },
-    { name: 'open-loop rate achieved (least run)', value: round(least('pacedRate'), 0), unit: 'req/s', target: '(≈ 1,000)', met: true, spread: spread('pacedRate', 0) },
-    { name: 'bare route p99 at the same rate', value: round(m('bareP99At1000'), 1), unit: 'ms', target: '(reference)', met: true, spread: spread('bareP99At1000') },
-    { name: 'sweep over 62 ready tenants (worst run)', value: round(worst('sweepSeconds'), 2), unit: 's', target: '≤ 10 s', met: worst('sweepSeconds') <= 10, spread: spread('sweepSeconds', 2) },
-    { name: 'sweep: tenants reconciled (least run)', value: least('sweepReconciled'), unit: '', target: '62', met: least('sweepReconciled') === 62 },
-    { name: 'sweep: tenants failed (all runs)', value: sum('sweepFailed'), unit: '', target: '0', met: sum('sweepFailed') === 0 },
+    { part: 'reads', name: 'reads GET /v1/tenants/{t}, one tenant', value: round(m('readRps'), 0), unit: 'req/s', target: '≥ 0.8 × bare (every run)', met: least('readRatio') >= 0.8, spread: spread('readRps', 0) },
+    { part: 'reads', name: 'bare Hono + postgres.js PK route', value: round(m('bareRps'), 0), unit: 'req/s', target: '(reference)', met: true, spread: spread('bareRps', 0) },
+    { part: 'reads', name: 'reads / bare ratio (least run)', value: round(least('readRatio'), 2), unit: '×', target: '≥ 0.8', met: least('readRatio') >= 0.8, spread: spread('readRatio', 2) },
+    { part: 'reads', name: 'mixed reads: all 62 tenants in turn', value: round(m('mixedReadRps'), 0), unit: 'req/s', target: '(reported)', met: true, spread: spread('mixedReadRps', 0) },
+    { part: 'reads', name: 'read just after a reconcile of it, p50', value: round(m('justWrittenReadP50'), 1), unit: 'ms', target: '(reported)', met: true, spread: spread('justWrittenReadP50') },
+    { part: 'reads', name: 'read just after a reconcile of it, max', value: round(worst('justWrittenReadMax'), 1), unit: 'ms', target: '(reported)', met: true, spread: spread('justWrittenReadMax') },
+    { part: 'reads', name: 'read p99 at 1,000 req/s, open loop (worst run)', value: round(worst('readP99At1000'), 1), unit: 'ms', target: '≤ 10 ms', met: worst('readP99At1000') <= 10, spread: spread('readP99At1000') },
+    { part: 'reads', name: 'open-loop rate achieved (least run)', value: round(least('pacedRate'), 0), unit: 'req/s', target: '(≈ 1,000)', met: true, spread: spread('pacedRate', 0) },
+    { part: 'reads', name: 'bare route p99 at the same rate', value: round(m('bareP99At1000'), 1), unit: 'ms', target: '(reference)', met: true, spread: spread('bareP99At1000') },
+    { part: 'sweep', name: 'sweep over 62 ready tenants (worst run)', value: round(worst('sweepSeconds'), 2), unit: 's', target: '≤ 10 s', met: worst('sweepSeconds') <= 10, spread: spread('sweepSeconds', 2) },
+    { part: 'sweep', name: 'sweep: tenants reconciled (least run)', value: least('sweepReconciled'), unit: '', target: '62', met: least('sweepReconciled') === 62 },
+    { part: 'sweep', name: 'sweep: tenants failed (all runs)', value: sum('sweepFailed'), unit: '', target: '0', met: sum('sweepFailed') === 0 },
     { name: 'API peak RSS (worst run)', value: round(worst('apiPeakMb')), unit: 'MB', target: '≤ 150 MB', met: worst('apiPeakMb') <= 150, spread: spread('apiPeakMb') },
     { name: 'worker peak RSS (worst run)', value: round(worst('workerPeakMb')), unit: 'MB', target: '≤ 300 MB', met: worst('workerPeakMb') <= 300, spread: spread('workerPeakMb') },
   ];
+  return figures.filter((f) => f.part === undefined || ONLY.has(f.part));
 }
 
 /** The table on stdout, bench/results.json, and with BENCH_PUBLISH the copy docs/performance.md quotes. */
