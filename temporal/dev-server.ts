@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../core/listen-port.js';
+import { endingWithParent } from '../core/parent-death.js';
 import { SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 
 /**
@@ -79,7 +80,7 @@ async function launch(opts: DevServerOptions, port: number, uiPort: number | und
   // this machine's memory large, and the server's CPU per workflow fell by ~15 % with it (issue 43
   // item 6; docs/performance.md). A GOGC set by the caller wins.
   const env = { ...process.env, GOGC: process.env.GOGC ?? '400' };
-  const child = spawn(temporalCli(opts.projectRoot), devServerArgs(opts, port, uiPort), { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(...endingWithParent(temporalCli(opts.projectRoot), devServerArgs(opts, port, uiPort)), { stdio: ['ignore', 'ignore', 'pipe'], env });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

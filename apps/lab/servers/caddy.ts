@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { JsonObject } from '../../../backends/caddy/routes.js';
 import { candidatePort, portsHeld } from '../../../core/listen-port.js';
 import { trackChild, untilReady } from './children.js';
+import { endingWithParent } from '../../../core/parent-death.js';
 
 export interface RunningCaddy {
   /** The admin API, e.g. `http://127.0.0.1:2019`. */
@@ -99,7 +100,7 @@ export async function startCaddy(opts: CaddyOptions = {}): Promise<RunningCaddy>
 
   async function launch(resume: boolean): Promise<'ready' | string> {
     const args = ['run', '--config', configFile, ...(resume ? ['--resume'] : [])];
-    const proc = spawn(opts.caddy ?? 'caddy', args, {
+    const proc = spawn(...endingWithParent(opts.caddy ?? 'caddy', args), {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), HOME: dir },
     });

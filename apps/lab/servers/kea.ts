@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
+import { endingWithParent } from '../../../core/parent-death.js';
 
 /**
  * Real Kea for tests and the lab: kea-dhcp4 (Debian `kea-dhcp4-server`, 2.2) with its own
@@ -158,7 +159,7 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   async function start(): Promise<void> {
     spawnFailure = undefined;
     const spawnDaemon = (bin: string, file: string) => {
-      const child = spawn(bin, ['-c', file], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(...endingWithParent(bin, ['-c', file]), { env, stdio: ['ignore', 'ignore', 'pipe'] });
       // Killed when this process exits, as every lab server is: a lab that failed once left Kea
       // running on its pid file, and the next lab's Kea refused to start.
       void trackChild(child);

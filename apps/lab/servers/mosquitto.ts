@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { keepOutput, outputRead, trackChild, terminate, untilReady } from './children.js';
 import { onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
+import { endingWithParent } from '../../../core/parent-death.js';
 
 const run = promisify(execFile);
 
@@ -88,7 +89,7 @@ export async function startMosquitto(opts: MosquittoOptions = {}): Promise<Runni
       tlsLines.push(`certfile ${join(dir, 'server.pem')}`, `keyfile ${join(dir, 'server.key')}`);
     }
     await writeFile(configFile, brokerConfig(port, tlsLines, plugin, dynsecFile), { mode: 0o600 });
-    const child = spawn(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...endingWithParent(opts.mosquitto ?? '/usr/sbin/mosquitto', ['-c', configFile]), { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = keepOutput(child, 8000);
     const exited = trackChild(child);
     const ready = await waitForListener(port, child.pid!, exited, Boolean(opts.tls), 10_000);

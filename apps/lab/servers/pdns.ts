@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keepOutput, outputRead, socketDir, trackChild, terminate, untilReady } from './children.js';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
+import { endingWithParent } from '../../../core/parent-death.js';
 
 export interface RunningDnsServer {
   /** Base of the HTTP API, e.g. `http://127.0.0.1:8081/api/v1`. */
@@ -173,7 +174,7 @@ async function launch(
   // Neither server listens on port 0 and says where: tried on ports, and on others while taken.
   const attempt = async (ports: { dns: number; web: number }): Promise<RunningDnsServer> => {
     await writeFile(join(dir, configName), settings(ports.dns, ports.web).join('\n') + '\n', { mode: 0o600 });
-    const child = spawn(binary, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...endingWithParent(binary, [`--config-dir=${dir}`]), { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = keepOutput(child, 4000);
     const exited = trackChild(child);
     const apiUrl = `http://127.0.0.1:${ports.web}/api/v1`;

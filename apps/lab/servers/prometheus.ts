@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { terminate, trackChild, untilReady } from './children.js';
+import { endingWithParent } from '../../../core/parent-death.js';
 
 export const ALERT_RULES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/observability/alerts.yml');
 
@@ -48,9 +49,11 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
   await writeFile(configFile, configYaml(opts.targets, opts.scrapeIntervalSeconds ?? 5));
   let output = '';
   const child = spawn(
-    opts.prometheus ?? 'prometheus',
-    // Info, for the line naming the address it bound ("Listening on"); the rest is a few lines a day.
-    [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info'],
+    ...endingWithParent(
+      opts.prometheus ?? 'prometheus',
+      // Info, for the line naming the address it bound ("Listening on"); the rest is a few lines a day.
+      [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, '--web.listen-address=127.0.0.1:0', '--log.level=info'],
+    ),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let url: string | undefined;
