@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { buildEntry } from '../test/support/entry-bundles.js';
 import type { DirectCreate } from './direct-steps.js';
 import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
+import { endingWithParent } from '../core/parent-death.js';
 
 /** The direct reference: the create's steps in a process of their own (bench/direct-worker.ts). */
 export interface Direct {
@@ -21,7 +22,7 @@ export function buildDirectWorker(root: string): Promise<string> {
 export async function startDirect(entry: string, env: Record<string, string>): Promise<Direct> {
   // The worker's young- and old-generation bounds;
   // `BENCH_DIRECT_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
-  const child = spawn(process.execPath, [...workerLikeFlags('BENCH_DIRECT_FLAGS'), entry], {
+  const child = spawn(...endingWithParent(process.execPath, [...workerLikeFlags('BENCH_DIRECT_FLAGS'), entry]), {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

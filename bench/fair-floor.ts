@@ -15,6 +15,7 @@ import type { FloorSample } from './floor-worker.js';
 import { cpuSeconds, cpuSnapshot, threadSeconds } from './cpu.js';
 import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
 import { Client, Connection } from '@temporalio/client';
+import { endingWithParent } from '../core/parent-death.js';
 
 /**
  * The fair floor (issue 32 item 3): the create's exact Temporal shape on a worker built and started
@@ -72,7 +73,7 @@ export async function startFairFloor(
   };
   // Started as the service's worker is: the same heap bounds.
   // `BENCH_FLOOR_FLAGS=--cpu-prof` to profile it beside the worker (`BENCH_WORKER_FLAGS`).
-  const child = spawn(process.execPath, [...workerLikeFlags('BENCH_FLOOR_FLAGS'), built.entry], {
+  const child = spawn(...endingWithParent(process.execPath, [...workerLikeFlags('BENCH_FLOOR_FLAGS'), built.entry]), {
     env: { ...SERVICE_PROCESS_ENV, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { onSomePort, PortTaken, portsHeld } from '../core/listen-port.js';
+import { endingWithParent } from '../core/parent-death.js';
 
 /** A service process of the bench, built from dist/ as production runs it, with its peak RSS. */
 export interface ServiceProcess {
@@ -49,7 +50,7 @@ export function workerLikeFlags(variable: string): string[] {
 }
 
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [...YOUNG_GENERATION_FLAGS, ...flags, entry], {
+  const child = spawn(...endingWithParent(process.execPath, [...YOUNG_GENERATION_FLAGS, ...flags, entry]), {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

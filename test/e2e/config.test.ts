@@ -8,6 +8,7 @@ import type { EntryBundles } from '../support/entry-bundles.js';
 import { freshDatabase } from '../support/database.js';
 import { waitFor } from '../support/site.js';
 import { siteEnv } from '../support/site-env.js';
+import { endingWithParent } from '../../core/parent-death.js';
 
 /**
  * The processes refuse to start on bad configuration (spec: Configuration; design §3): exit
@@ -25,7 +26,7 @@ interface Exit {
 
 /** Starts an entry point with exactly `env` (plus PATH/HOME), as an operator's process manager would. */
 function start(entry: keyof EntryBundles, env: Record<string, string>, timeoutMs = 20_000) {
-  const child = spawn(process.execPath, [inject('entryBundles')[entry]], {
+  const child = spawn(...endingWithParent(process.execPath, [inject('entryBundles')[entry]]), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { afterAll, expect, it } from 'vitest';
 import { CANARY_NAMES } from '../../core/canaries.js';
 import { runIds } from '../../contracts/ids.js';
+import { endingWithParent } from '../../core/parent-death.js';
 
 /**
  * `npm start` keeps its site (issue 31 item 4): the lab started as `npm start` starts it (tsx
@@ -52,7 +53,7 @@ function spawnLab(args: string[]): ChildProcess {
   // As `npm start` runs it: the project's Node with tsx as its loader, in one process (the tsx CLI's
   // parent gave the lab 30 ms to acknowledge a relayed SIGINT, then killed it: exit 130 on a busy host).
   env.PATH = `${resolve('node_modules/.bin')}:${env.PATH ?? ''}`;
-  return spawn(resolve('node_modules/.bin/node'), ['--import', 'tsx', 'apps/lab/main.ts', ...args], {
+  return spawn(...endingWithParent(resolve('node_modules/.bin/node'), ['--import', 'tsx', 'apps/lab/main.ts', ...args]), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

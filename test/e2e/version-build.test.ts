@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_LISTENING, reportedAddress } from '../support/reported-address.js';
 import { waitFor } from '../support/site.js';
+import { endingWithParent } from '../../core/parent-death.js';
 
 /**
  * `/version` of a production build (issue 27 item 4): built as the Dockerfile builds it (`npm run
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', dir], { cwd: ROOT });
   await run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/write-build-info.ts', dir], { cwd: ROOT });
   cpSync(join(ROOT, 'db/migrations'), join(dir, 'db/migrations'), { recursive: true });
-  api = spawn(process.execPath, [join(dir, 'apps/api/main.js')], {
+  api = spawn(...endingWithParent(process.execPath, [join(dir, 'apps/api/main.js')]), {
     cwd: dir,
     // Only what the service needs to start; nothing names the build (no SERVICE_* variables).
     env: {

@@ -21,6 +21,7 @@ import { freshDatabase } from './database.js';
 import { API_LISTENING, reportedAddress } from './reported-address.js';
 import { waitFor } from './wait-for.js';
 import { installQuietRuntime } from './runtime.js';
+import { endingWithParent } from '../../core/parent-death.js';
 
 // The API holds a call open for as long as its run works on it (a clone of minutes; a create the
 // crash test's worker kills keep from finishing for minutes): a test waits for the answer as a
@@ -195,7 +196,7 @@ export async function startTestSite(
       // The worker's main makes the isolation check's Schedule, whose hourly tick lands on the hour:
       // a test spanning it would find the canary pair made among the tenants it counts (CI, 13:00).
       // A test of the Schedule asks for it (`extra`).
-      const child = spawn(process.execPath, [inject('entryBundles').worker], {
+      const child = spawn(...endingWithParent(process.execPath, [inject('entryBundles').worker]), {
         env: {
           ...process.env,
           SITE_ISOLATION_CHECK_INTERVAL: 'off',
@@ -214,7 +215,7 @@ export async function startTestSite(
     },
     async spawnApi(o = {}) {
       // Port 0 unless a restart must keep its URL: the child binds, then says where (`api listening`).
-      const child = spawn(process.execPath, [inject('entryBundles').api], {
+      const child = spawn(...endingWithParent(process.execPath, [inject('entryBundles').api]), {
         env: { ...process.env, ...env, LOG_LEVEL: 'info', LISTEN_ADDRESS: `127.0.0.1:${o.port ?? 0}`, ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
