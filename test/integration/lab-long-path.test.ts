@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKea } from '../../apps/lab/servers/kea.js';
 import { startPowerDns, startRecursor } from '../../apps/lab/servers/pdns.js';
+import { shortSocketDir } from '../../apps/lab/servers/children.js';
+import { existsSync } from 'node:fs';
 
 // `npm start` keeps the servers' folders in the checkout (.lab/): a clone under a long folder name
 // made the control socket's path longer than a UNIX socket may be, and the recursor exited.
@@ -29,10 +31,14 @@ describe('the lab servers with UNIX sockets in a folder with a long path', () =>
     } finally {
       await Promise.all([auth.stop(), recursor.stop()]);
     }
+    // Their sockets went to short folders in the temporary directory, gone with the servers.
+    expect(existsSync(shortSocketDir(join(long(), 'recursor', 'run')))).toBe(false);
+    expect(existsSync(shortSocketDir(join(long(), 'pdns', 'run')))).toBe(false);
   });
 
   it('Kea starts, and answers its control agent', async () => {
     const kea = await startKea({ dir: join(long(), 'kea'), subnets: [{ id: 1, subnet: '10.202.0.0/24' }] });
+    expect(existsSync(join(shortSocketDir(join(long(), 'kea')), 'dhcp4.sock'))).toBe(true);
     try {
       const answer = await fetch(kea.controlUrl, {
         method: 'POST',
@@ -43,5 +49,6 @@ describe('the lab servers with UNIX sockets in a folder with a long path', () =>
     } finally {
       await kea.stop();
     }
+    expect(existsSync(shortSocketDir(join(long(), 'kea')))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,9 +62,21 @@ export function outputRead(child: ChildProcess, ms = 2000): Promise<void> {
  */
 export async function socketDir(own: string, socket: string): Promise<string> {
   if (Buffer.byteLength(join(own, socket)) <= 100) return own;
-  const short = join(tmpdir(), `lab-sockets-${createHash('sha256').update(own).digest('hex').slice(0, 12)}`);
+  const short = shortSocketDir(own);
   await mkdir(short, { recursive: true, mode: 0o700 });
   return short;
+}
+
+/** The short folder `socketDir` gives the sockets of `own`, named after it so the same server finds it again. */
+export const shortSocketDir = (own: string) => join(tmpdir(), `lab-sockets-${createHash('sha256').update(own).digest('hex').slice(0, 12)}`);
+
+/**
+ * Removes the short folder `socketDir` made in the temporary directory for `own` (never `own`
+ * itself): once its server stopped, its socket is stale, and the next start makes the folder
+ * again. Left, every test run in a long path left its PowerDNS', Recursor's and Kea's in /tmp.
+ */
+export async function releaseSocketDir(own: string, sockets: string): Promise<void> {
+  if (sockets !== own) await rm(sockets, { recursive: true, force: true });
 }
 
 /** What a server wrote last (stdout and stderr together, its last `chars` characters): a failed start says it. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { socketDir, trackChild } from './children.js';
+import { releaseSocketDir, socketDir, trackChild } from './children.js';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,7 +101,8 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   const ownDir = opts.dir === undefined;
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kea-')));
   await mkdir(dir, { recursive: true });
-  const socket = join(await socketDir(dir, 'dhcp4.sock'), 'dhcp4.sock');
+  const sockets = await socketDir(dir, 'dhcp4.sock');
+  const socket = join(sockets, 'dhcp4.sock');
   const configFile = join(dir, 'kea-dhcp4.json');
   const agentFile = join(dir, 'kea-ctrl-agent.json');
   // An existing config is the router's persisted state: keep it rather than the fresh subnets.
@@ -196,6 +197,7 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
       { first: opts.port },
     );
   } catch (e) {
+    await releaseSocketDir(dir, sockets);
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw e;
   }
@@ -210,6 +212,7 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
     },
     async stop() {
       await stopBoth();
+      await releaseSocketDir(dir, sockets);
       if (ownDir) await rm(dir, { recursive: true, force: true });
     },
   };

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keepOutput, outputRead, socketDir, trackChild, terminate, untilReady } from './children.js';
+import { keepOutput, outputRead, releaseSocketDir, socketDir, trackChild, terminate, untilReady } from './children.js';
 import { candidatePort, onSomePort, PortTaken, portsHeld } from '../../../core/listen-port.js';
 import { endingWithParent } from '../../../core/parent-death.js';
 
@@ -86,35 +86,55 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
   }
   const apiKey = randomBytes(18).toString('base64url');
   const sockets = await socketDir(join(dir, 'run'), 'pdns.controlsocket');
-  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
-    overridden(
-      [
-        'launch=gsqlite3',
-        `gsqlite3-database=${db}`,
-        // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
-        'gsqlite3-dnssec=yes',
-        // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
-        // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
-        'gsqlite3-pragma-synchronous=1',
-        'local-address=127.0.0.1',
-        `local-port=${dnsPort}`,
-        ...webserver(webPort),
-        'api=yes',
-        `api-key=${apiKey}`,
-        'dnsupdate=yes',
-        // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
-        'allow-dnsupdate-from=',
-        'guardian=no',
-        'daemon=no',
-        'write-pid=no',
-        'disable-syslog=yes',
-        `socket-dir=${sockets}`,
-        'security-poll-suffix=',
-        'loglevel=4',
-      ],
-      opts.settings,
+  return releasingSockets(join(dir, 'run'), sockets, () =>
+    launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
+      overridden(
+        [
+          'launch=gsqlite3',
+          `gsqlite3-database=${db}`,
+          // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
+          'gsqlite3-dnssec=yes',
+          // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
+          // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
+          'gsqlite3-pragma-synchronous=1',
+          'local-address=127.0.0.1',
+          `local-port=${dnsPort}`,
+          ...webserver(webPort),
+          'api=yes',
+          `api-key=${apiKey}`,
+          'dnsupdate=yes',
+          // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
+          'allow-dnsupdate-from=',
+          'guardian=no',
+          'daemon=no',
+          'write-pid=no',
+          'disable-syslog=yes',
+          `socket-dir=${sockets}`,
+          'security-poll-suffix=',
+          'loglevel=4',
+        ],
+        opts.settings,
+      ),
     ),
   );
+}
+
+/** The server's stop, and a failed start, also remove its short socket folder (`releaseSocketDir`). */
+async function releasingSockets(own: string, sockets: string, start: () => Promise<RunningDnsServer>): Promise<RunningDnsServer> {
+  let server: RunningDnsServer;
+  try {
+    server = await start();
+  } catch (e) {
+    await releaseSocketDir(own, sockets);
+    throw e;
+  }
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      await releaseSocketDir(own, sockets);
+    },
+  };
 }
 
 /** The API's web server, on loopback only: Authoritative and Recursor take the same settings. */
@@ -132,31 +152,33 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
   const sockets = await socketDir(join(dir, 'run'), 'pdns_recursor.controlsocket');
-  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
-    overridden(
-      [
-        'local-address=127.0.0.1',
-        `local-port=${dnsPort}`,
-        'allow-from=127.0.0.0/8,::1',
-        ...webserver(webPort),
-        `api-key=${apiKey}`,
-        // The API writes one file per forward zone here and reloads them through include-dir; both
-        // settings must name the same directory, and the forward settings must be in this file
-        // (not on the command line) for the API's additions to apply.
-        `api-config-dir=${apiDir}`,
-        `include-dir=${apiDir}`,
-        'forward-zones=',
-        `forward-zones-recurse=${forwardDefault}`,
-        `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
-        'daemon=no',
-        'write-pid=no',
-        'disable-syslog=yes',
-        'quiet=yes',
-        'threads=1',
-        `socket-dir=${sockets}`,
-        'security-poll-suffix=',
-      ],
-      opts.settings,
+  return releasingSockets(join(dir, 'run'), sockets, () =>
+    launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
+      overridden(
+        [
+          'local-address=127.0.0.1',
+          `local-port=${dnsPort}`,
+          'allow-from=127.0.0.0/8,::1',
+          ...webserver(webPort),
+          `api-key=${apiKey}`,
+          // The API writes one file per forward zone here and reloads them through include-dir; both
+          // settings must name the same directory, and the forward settings must be in this file
+          // (not on the command line) for the API's additions to apply.
+          `api-config-dir=${apiDir}`,
+          `include-dir=${apiDir}`,
+          'forward-zones=',
+          `forward-zones-recurse=${forwardDefault}`,
+          `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
+          'daemon=no',
+          'write-pid=no',
+          'disable-syslog=yes',
+          'quiet=yes',
+          'threads=1',
+          `socket-dir=${sockets}`,
+          'security-poll-suffix=',
+        ],
+        opts.settings,
+      ),
     ),
   );
 }
