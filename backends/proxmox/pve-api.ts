@@ -83,10 +83,15 @@ export class PveApi {
     this.product = opts.product ?? 'proxmox';
     const base = opts.apiUrl.replace(/\/+$/, '');
     const root = /\/api2\/json$/.test(base) ? base : `${base}/api2/json`;
-    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, opts.timeoutMs ?? 10_000, {
+    this.http = new BackendHttp(this.product, root, { authorization: `PVEAPIToken=${opts.tokenId}=${opts.tokenSecret}` }, this.callTimeoutMs, {
       ca: opts.ca,
       calls: opts.calls,
     });
+  }
+
+  /** One call's bound: a call unanswered by then is abandoned. */
+  get callTimeoutMs(): number {
+    return this.opts.timeoutMs ?? 10_000;
   }
 
   /** One call; a non-2xx answer becomes a BackendError (4xx: the product refused, not retryable). */

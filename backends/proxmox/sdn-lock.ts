@@ -32,8 +32,16 @@ export interface SdnLockTokens {
 
 const MARKER = 'taking:';
 
-/** How old a take that never answered must be before the lock it may have taken is released by force: far past one call's bound. */
-export const LOST_TAKE_MS = 120_000;
+/**
+ * How old a take that never answered must be before the lock it may have taken is released by
+ * force: far past the last moment PVE could still grant it. That is one call's bound (the
+ * service's backend timeout) or PVE's own wait for its cluster-file lock (`cfs_lock`, 10 s),
+ * whichever is longer; three times that, and never under 30 s. It was a fixed 2 minutes: every
+ * create failed "locked by someone else" for that long after a worker died mid-take (the crash
+ * test: ~55 s of 502s after its last kill), and a person's lock taken in that time was at risk.
+ */
+export const lostTakeMs = (callTimeoutMs: number) => Math.max(30_000, 3 * Math.max(callTimeoutMs, PVE_CFS_LOCK_WAIT_MS));
+const PVE_CFS_LOCK_WAIT_MS = 10_000;
 
 /** Tokens kept in memory: for a caller alone at the fabric (tests, a single ensure). */
 export function memoryLockTokens(): SdnLockTokens {
@@ -94,7 +102,7 @@ export async function takeSdnLock(pve: PveApi, tokens: SdnLockTokens, othersPend
   }
   // The lock was free: an old take that never answered did not hold it (or it was released since).
   // Its marker goes, or a person's lock taken later would be mistaken for it.
-  for (const stale of await tokens.lostTakes(LOST_TAKE_MS)) await tokens.abandoned(stale);
+  for (const stale of await tokens.lostTakes(lostTakeMs(pve.callTimeoutMs))) await tokens.abandoned(stale);
   return token;
 }
 
@@ -102,12 +110,12 @@ const take = (pve: PveApi) => pve.call<string>('POST', LOCK_PATH, { 'allow-pendi
 
 /**
  * The one lock released without its token: held while a take of the service's never answered
- * (its worker died during the call, after PVE may have granted it) and is older than LOST_TAKE_MS.
+ * (its worker died during the call, after PVE may have granted it) and is older than `lostTakeMs`.
  * That lock is most likely the lost take's, and nothing else would ever release it; a person's lock
  * taken in the same window would be released too, which the docs say. True when one was released.
  */
 async function releaseLostTake(pve: PveApi, tokens: SdnLockTokens): Promise<boolean> {
-  const lost = await tokens.lostTakes(LOST_TAKE_MS);
+  const lost = await tokens.lostTakes(lostTakeMs(pve.callTimeoutMs));
   if (lost.length === 0) return false;
   await pve.call('DELETE', LOCK_PATH, { force: true });
   for (const marker of lost) await tokens.abandoned(marker);
