@@ -309,9 +309,11 @@ async function plan(ctx: Grafana, spec: DashboardsSpec): Promise<ObjectOutcome[]
   const orgId = org.held.id;
   const login = await planned(loginKind(ctx), { spec, orgId });
   const user = login.held.user;
-  const outcomes = [org.outcome, login.outcome, await planOne(membershipKind(ctx), { spec, orgId, user, loginExisted: !!user })];
-  for (const want of desiredDataSources(spec)) outcomes.push(await planOne(dataSourceKind(ctx), { orgId, want }));
-  return outcomes;
+  const rest = await allOf([
+    planOne(membershipKind(ctx), { spec, orgId, user, loginExisted: !!user }),
+    ...desiredDataSources(spec).map((want) => planOne(dataSourceKind(ctx), { orgId, want })),
+  ]);
+  return [org.outcome, login.outcome, ...rest];
 }
 
 async function ensure(ctx: Grafana, spec: DashboardsSpec): Promise<{ orgId: number; outcomes: ObjectOutcome[] }> {
@@ -319,9 +321,25 @@ async function ensure(ctx: Grafana, spec: DashboardsSpec): Promise<{ orgId: numb
   const orgId = org.held.id!;
   const login = await converge(loginKind(ctx), { spec, orgId });
   const membership = { spec, orgId, user: login.held.user!, loginExisted: login.outcome.result !== 'created' };
-  const outcomes = [org.outcome, login.outcome, await ensureOne(membershipKind(ctx), membership)];
-  for (const want of desiredDataSources(spec)) outcomes.push(await ensureOne(dataSourceKind(ctx), { orgId, want }));
-  return { orgId, outcomes };
+  const rest = await allOf([
+    ensureOne(membershipKind(ctx), membership),
+    ...desiredDataSources(spec).map((want) => ensureOne(dataSourceKind(ctx), { orgId, want })),
+  ]);
+  return { orgId, outcomes: [org.outcome, login.outcome, ...rest] };
+}
+
+/**
+ * The membership (the login's organizations) and the three data sources (the organization's) touch
+ * nothing of each other, so they are asked at once: a create's step took 15 calls one after another,
+ * 9 of them these (at a site's 30 ms a call, ~0.18 s of each create, and of each round of the
+ * fabric's group commit, where the carried tenants' last step holds their callers' next creates).
+ * Every call settles before the step answers, so a retried step never races its own earlier writes.
+ */
+async function allOf<T>(calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 async function remove(ctx: Grafana, spec: Pick<DashboardsSpec, 'tenant' | 'username'>): Promise<void> {

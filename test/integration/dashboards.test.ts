@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createGrafanaSimulator, type GrafanaState } from '../../apps/lab/simulators/grafana/index.js';
+import type { Faults } from '../../apps/lab/simulators/faults.js';
 import { createGrafanaAdapter, type DashboardsAdapter, type DashboardsSpec } from '../../backends/grafana/grafana.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { newDashboardPassword } from '../../backends/grafana/password.js';
@@ -12,6 +13,7 @@ import { defaultDatasourceUids } from '../support/grafana.js';
 
 let srv: RunningServer;
 let state: GrafanaState;
+let faults: Faults;
 let dash: DashboardsAdapter;
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -44,6 +46,7 @@ function userId(login: string): number {
 beforeAll(async () => {
   const sim = createGrafanaSimulator({ adminUser: 'admin', adminPassword: 'admin-pw' });
   state = sim.state;
+  faults = sim.faults;
   srv = await serveApp(sim.app);
   dash = createGrafanaAdapter({ url: srv.url, adminUser: 'admin', adminPassword: 'admin-pw', publicUrl: 'https://grafana.site.example' });
 });
@@ -271,6 +274,29 @@ describe('remove', () => {
     const again = await dash.ensure(gone);
     expect(again.orgId).not.toBe(orgId);
     expect(results(again.outcomes)['dashboard org gone']).toBe('created');
+  });
+});
+
+describe('the calls of one ensure', () => {
+  it('asks for the membership and the three data sources at once: with the first data source held, the rest still arrive', async () => {
+    const t = spec('together', 1050);
+    const posts = () => faults.seen('/api/datasources', 'POST');
+    const before = posts();
+    const held = faults.hold({ match: '/api/datasources', method: 'POST' });
+    const ensuring = dash.ensure(t);
+    await held.reached;
+    // One after another, nothing would follow the held call until it is released.
+    const deadline = Date.now() + 5_000;
+    while (posts() < before + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const whileHeld = posts() - before;
+    const login = userId('together-dash');
+    const membershipWhileHeld = faults.seen(`/api/users/${login}/orgs`, 'GET');
+    held.release();
+    const r = results((await ensuring).outcomes);
+    expect(whileHeld, 'data sources created while the first was held').toBe(2);
+    expect(membershipWhileHeld, "the membership's read while the first data source was held").toBe(1);
+    expect(Object.values(r)).toEqual(['created', 'created', 'created', 'created', 'created', 'created']);
+    expect(posts() - before).toBe(3);
   });
 });
 
