@@ -84,37 +84,33 @@ export async function startPowerDns(opts: PowerDnsOptions = {}): Promise<Running
       throw new Error(`could not create the PowerDNS database with the sqlite3 CLI (Debian package sqlite3): ${(e as Error).message}`, { cause: e });
     }
   }
-  const apiKey = randomBytes(18).toString('base64url');
-  const sockets = await socketDir(join(dir, 'run'), 'pdns.controlsocket');
-  return releasingSockets(join(dir, 'run'), sockets, () =>
-    launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
-      overridden(
-        [
-          'launch=gsqlite3',
-          `gsqlite3-database=${db}`,
-          // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
-          'gsqlite3-dnssec=yes',
-          // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
-          // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
-          'gsqlite3-pragma-synchronous=1',
-          'local-address=127.0.0.1',
-          `local-port=${dnsPort}`,
-          ...webserver(webPort),
-          'api=yes',
-          `api-key=${apiKey}`,
-          'dnsupdate=yes',
-          // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
-          'allow-dnsupdate-from=',
-          'guardian=no',
-          'daemon=no',
-          'write-pid=no',
-          'disable-syslog=yes',
-          `socket-dir=${sockets}`,
-          'security-poll-suffix=',
-          'loglevel=4',
-        ],
-        opts.settings,
-      ),
+  return launch('pdns_server', opts.pdnsServer ?? '/usr/sbin/pdns_server', dir, owned, opts.ports, ({ dnsPort, webPort, apiKey, sockets }) =>
+    overridden(
+      [
+        'launch=gsqlite3',
+        `gsqlite3-database=${db}`,
+        // Domain metadata (the update ACL and key binding) lives in the DNSSEC tables.
+        'gsqlite3-dnssec=yes',
+        // WAL (the backend's default journal) with NORMAL sync: a commit no longer waits for an fsync, and
+        // only an OS crash, never a server crash, can lose the last ones. A lab's and a test run's data.
+        'gsqlite3-pragma-synchronous=1',
+        'local-address=127.0.0.1',
+        `local-port=${dnsPort}`,
+        ...webserver(webPort),
+        'api=yes',
+        `api-key=${apiKey}`,
+        'dnsupdate=yes',
+        // Updates are gated per zone by TSIG-ALLOW-DNSUPDATE; no address is trusted on its own.
+        'allow-dnsupdate-from=',
+        'guardian=no',
+        'daemon=no',
+        'write-pid=no',
+        'disable-syslog=yes',
+        `socket-dir=${sockets}`,
+        'security-poll-suffix=',
+        'loglevel=4',
+      ],
+      opts.settings,
     ),
   );
 }
@@ -149,53 +145,60 @@ export async function startRecursor(opts: RecursorOptions = {}): Promise<Running
   const apiDir = join(dir, 'api.d');
   await mkdir(join(dir, 'run'), { recursive: true });
   await mkdir(apiDir, { recursive: true });
-  const apiKey = randomBytes(18).toString('base64url');
   const forwardDefault = opts.forwardDefault?.length ? `.=${opts.forwardDefault.join(';')}` : '';
-  const sockets = await socketDir(join(dir, 'run'), 'pdns_recursor.controlsocket');
-  return releasingSockets(join(dir, 'run'), sockets, () =>
-    launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, apiKey, opts.ports, (dnsPort, webPort) =>
-      overridden(
-        [
-          'local-address=127.0.0.1',
-          `local-port=${dnsPort}`,
-          'allow-from=127.0.0.0/8,::1',
-          ...webserver(webPort),
-          `api-key=${apiKey}`,
-          // The API writes one file per forward zone here and reloads them through include-dir; both
-          // settings must name the same directory, and the forward settings must be in this file
-          // (not on the command line) for the API's additions to apply.
-          `api-config-dir=${apiDir}`,
-          `include-dir=${apiDir}`,
-          'forward-zones=',
-          `forward-zones-recurse=${forwardDefault}`,
-          `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
-          'daemon=no',
-          'write-pid=no',
-          'disable-syslog=yes',
-          'quiet=yes',
-          'threads=1',
-          `socket-dir=${sockets}`,
-          'security-poll-suffix=',
-        ],
-        opts.settings,
-      ),
+  return launch('pdns_recursor', opts.pdnsRecursor ?? '/usr/sbin/pdns_recursor', dir, owned, opts.ports, ({ dnsPort, webPort, apiKey, sockets }) =>
+    overridden(
+      [
+        'local-address=127.0.0.1',
+        `local-port=${dnsPort}`,
+        'allow-from=127.0.0.0/8,::1',
+        ...webserver(webPort),
+        `api-key=${apiKey}`,
+        // The API writes one file per forward zone here and reloads them through include-dir; both
+        // settings must name the same directory, and the forward settings must be in this file
+        // (not on the command line) for the API's additions to apply.
+        `api-config-dir=${apiDir}`,
+        `include-dir=${apiDir}`,
+        'forward-zones=',
+        `forward-zones-recurse=${forwardDefault}`,
+        `dnssec=${opts.dnssec ?? 'process-no-validate'}`,
+        'daemon=no',
+        'write-pid=no',
+        'disable-syslog=yes',
+        'quiet=yes',
+        'threads=1',
+        `socket-dir=${sockets}`,
+        'security-poll-suffix=',
+      ],
+      opts.settings,
     ),
   );
 }
 
+/** What a server's settings are written with: its ports, its API key and its socket folder. */
+interface Launch {
+  dnsPort: number;
+  webPort: number;
+  apiKey: string;
+  sockets: string;
+}
+
+/** Starts the server on ports it can have, with a new API key and its socket folder, which its stop removes. */
 async function launch(
   product: 'pdns_server' | 'pdns_recursor',
   binary: string,
   dir: string,
   ownedDir: boolean,
-  apiKey: string,
   preferred: { dns: number; web: number } | undefined,
-  settings: (dnsPort: number, webPort: number) => string[],
+  settings: (run: Launch) => string[],
 ): Promise<RunningDnsServer> {
+  const apiKey = randomBytes(18).toString('base64url');
+  const run = join(dir, 'run');
+  const sockets = await socketDir(run, product === 'pdns_server' ? 'pdns.controlsocket' : 'pdns_recursor.controlsocket');
   const configName = product === 'pdns_server' ? 'pdns.conf' : 'recursor.conf';
   // Neither server listens on port 0 and says where: tried on ports, and on others while taken.
   const attempt = async (ports: { dns: number; web: number }): Promise<RunningDnsServer> => {
-    await writeFile(join(dir, configName), settings(ports.dns, ports.web).join('\n') + '\n', { mode: 0o600 });
+    await writeFile(join(dir, configName), settings({ dnsPort: ports.dns, webPort: ports.web, apiKey, sockets }).join('\n') + '\n', { mode: 0o600 });
     const child = spawn(...endingWithParent(binary, [`--config-dir=${dir}`]), { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = keepOutput(child, 4000);
     const exited = trackChild(child);
@@ -222,12 +225,14 @@ async function launch(
     if (ready === 'taken' || /address already in use/i.test(output())) throw new PortTaken(why);
     throw new Error(why);
   };
-  try {
-    return await onSomePort((port, i) => attempt(i === 0 && preferred ? preferred : { dns: port, web: candidatePort() }), { tries: 5 });
-  } catch (e) {
-    if (ownedDir) await rm(dir, { recursive: true, force: true });
-    throw e;
-  }
+  return releasingSockets(run, sockets, async () => {
+    try {
+      return await onSomePort((port, i) => attempt(i === 0 && preferred ? preferred : { dns: port, web: candidatePort() }), { tries: 5 });
+    } catch (e) {
+      if (ownedDir) await rm(dir, { recursive: true, force: true });
+      throw e;
+    }
+  });
 }
 
 /**
