@@ -64,9 +64,21 @@ export async function withLocks<T>(db: Db, work: (tx: Tx, lock: Lock) => Promise
  * savepoint keeps the transaction usable when the bound passes. False when it did.
  */
 export async function lockWithin(tx: Tx, space: number, key: string, withinMs: number): Promise<boolean> {
+  if (await takenAtOnce(tx, sql`select pg_try_advisory_xact_lock(${space}::int, hashtext(${key})) as taken`)) return true;
   if (!(await takeWithin(tx, sql`select pg_advisory_xact_lock(${space}::int, hashtext(${key}))`, withinMs))) return false;
   await resetTimeouts(tx);
   return true;
+}
+
+/**
+ * A free lock in one round trip, where the bounded wait costs four more (its savepoint, its
+ * timeouts, their reset): most takes find the lock free. A held lock is refused here and waited
+ * for in the queue as before; a conditional take never overtakes a queued waiter (PostgreSQL
+ * refuses it when it conflicts with a waiter's request, as with a holder's).
+ */
+async function takenAtOnce(tx: Tx, take: SQL): Promise<boolean> {
+  const [row] = (await tx.execute(take)) as unknown as { taken: boolean }[];
+  return row!.taken;
 }
 
 /**
@@ -123,10 +135,11 @@ export async function whileLocked<T>(
   withinMs: number,
   work: () => Promise<T>,
 ): Promise<{ ran: true; value: T } | { ran: false }> {
-  if (!(await takeWithin(tx, sql`select pg_advisory_lock(${space}::int, hashtext(${key}))`, withinMs))) return { ran: false };
+  const atOnce = await takenAtOnce(tx, sql`select pg_try_advisory_lock(${space}::int, hashtext(${key})) as taken`);
+  if (!atOnce && !(await takeWithin(tx, sql`select pg_advisory_lock(${space}::int, hashtext(${key}))`, withinMs))) return { ran: false };
   // Unlike a transaction's, a session lock outlives the savepoint that took it: only this releases it.
   try {
-    await resetTimeouts(tx);
+    if (!atOnce) await resetTimeouts(tx);
     return { ran: true, value: await work() };
   } finally {
     await tx.execute(sql`select pg_advisory_unlock(${space}::int, hashtext(${key}))`).catch(() => undefined);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_SPACE, lockWithin, untilUnheld } from '../../db/queries/locks.js';
+import { LOCK_SPACE, lockWithin, untilUnheld, whileLocked } from '../../db/queries/locks.js';
 import * as schema from '../../db/schema/index.js';
 import { freshDatabase } from '../support/database.js';
 
@@ -11,11 +11,13 @@ import { freshDatabase } from '../support/database.js';
  * outlast the registry's statement timeout, give up at its own bound with the transaction still
  * usable, and leave the rest of the transaction under the session's timeouts.
  */
+let url: string;
 let client: postgres.Sql;
 let db: ReturnType<typeof drizzle<typeof schema>>;
 beforeAll(async () => {
   // A registry whose statement timeout is short, as the real one's 15 s is against a minute's wait.
-  client = postgres(await freshDatabase(), { max: 4, onnotice: () => {}, connection: { statement_timeout: 300 } });
+  url = await freshDatabase();
+  client = postgres(url, { max: 4, onnotice: () => {}, connection: { statement_timeout: 300 } });
   db = drizzle(client, { schema });
 });
 afterAll(async () => {
@@ -86,6 +88,71 @@ describe('lockWithin', () => {
       ),
     );
     expect(most).toBe(1);
+  });
+});
+
+/** The statements a registry connection sends, to count a take's round trips. */
+async function counting(): Promise<{ db: typeof db; sent: string[]; end: () => Promise<void> }> {
+  const sent: string[] = [];
+  const c = postgres(url, { max: 1, onnotice: () => {}, debug: (_conn, query) => void sent.push(query.trim()) });
+  return { db: drizzle(c, { schema }), sent, end: () => c.end() };
+}
+
+describe('a free lock', () => {
+  it('is taken in one statement, with no savepoint and the timeouts left alone, and released with the transaction', async () => {
+    const { db: counted, sent, end } = await counting();
+    try {
+      await counted.transaction(async (tx) => {
+        sent.length = 0;
+        expect(await lockWithin(tx, LOCK_SPACE.fabric, 'f1', 10_000)).toBe(true);
+        expect(sent).toEqual([expect.stringMatching(/^select pg_try_advisory_xact_lock\(/)]);
+      });
+      const [free] = (await db.execute(sql`select pg_try_advisory_lock(${LOCK_SPACE.fabric}::int, hashtext('f1')) as locked`)) as unknown as {
+        locked: boolean;
+      }[];
+      expect(free!.locked).toBe(true);
+      await db.execute(sql`select pg_advisory_unlock(${LOCK_SPACE.fabric}::int, hashtext('f1'))`);
+    } finally {
+      await end();
+    }
+  });
+
+  it('held for a while inside a transaction costs its take and its release, and is free once the work ends', async () => {
+    const { db: counted, sent, end } = await counting();
+    try {
+      await counted.transaction(async (tx) => {
+        sent.length = 0;
+        const r = await whileLocked(tx, LOCK_SPACE.fabric, 'f2', 10_000, async () => {
+          const [mine] = (await db.execute(sql`select pg_try_advisory_xact_lock(${LOCK_SPACE.fabric}::int, hashtext('f2')) as locked`)) as unknown as {
+            locked: boolean;
+          }[];
+          return mine!.locked;
+        });
+        // Another connection could not take it while the work ran.
+        expect(r).toEqual({ ran: true, value: false });
+        expect(sent).toEqual([expect.stringMatching(/^select pg_try_advisory_lock\(/), expect.stringMatching(/^select pg_advisory_unlock\(/)]);
+        const [after] = (await db.execute(sql`select pg_try_advisory_xact_lock(${LOCK_SPACE.fabric}::int, hashtext('f2')) as locked`)) as unknown as {
+          locked: boolean;
+        }[];
+        expect(after!.locked).toBe(true);
+      });
+    } finally {
+      await end();
+    }
+  });
+
+  it('held by another is waited for in the queue, and the waiter runs once the holder ends', async () => {
+    const holder = await hold('f3');
+    let ran = false;
+    const waiting = db.transaction((tx) =>
+      whileLocked(tx, LOCK_SPACE.fabric, 'f3', 10_000, async () => {
+        ran = true;
+      }),
+    );
+    await sleep(400);
+    expect(ran).toBe(false);
+    await holder.release();
+    expect(await waiting).toEqual({ ran: true, value: undefined });
   });
 });
 
