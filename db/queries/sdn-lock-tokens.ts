@@ -27,12 +27,11 @@ export async function recordSdnLockTake(db: Db, marker: string): Promise<void> {
   await db.insert(sdnLockTokens).values({ token: marker });
 }
 
-/** The take answered: its token on record and its marker gone, together. */
+/** The take answered: its token on record and its marker gone, together (one statement, so one round trip and no transaction to open). */
 export async function sdnLockTakeAnswered(db: Db, marker: string, token: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(sdnLockTokens).values({ token }).onConflictDoNothing();
-    await tx.delete(sdnLockTokens).where(eq(sdnLockTokens.token, marker));
-  });
+  await db.execute(
+    sql`with gone as (delete from ${sdnLockTokens} where ${sdnLockTokens.token} = ${marker}) insert into ${sdnLockTokens} (token) values (${token}) on conflict do nothing`,
+  );
 }
 
 /** Markers of takes older than `ms` that never answered. */

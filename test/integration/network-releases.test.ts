@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import * as schema from '../../db/schema/index.js';
 import type { Db } from '../../db/registry.js';
 import { sql } from 'drizzle-orm';
-import { recordSdnLockTake, recordSdnLockToken, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
+import { recordSdnLockTake, recordSdnLockToken, sdnLockTakeAnswered, sdnLockTokensHeld } from '../../db/queries/sdn-lock-tokens.js';
 import { lostTakeMs, newTakeMarker } from '../../backends/proxmox/sdn-lock.js';
 import { BackendError } from '../../core/backend-outcome.js';
 import { deriveIdentity } from '../../core/identity.js';
@@ -176,4 +176,30 @@ describe.each([8, 9] as PveRelease[])('the network step on Proxmox VE %i', (rele
       await admin('DELETE', `/cluster/sdn/lock?lock-token=${theirs}`);
     },
   );
+});
+
+const tokenRows = async () => ((await db.execute(sql`select token from sdn_lock_tokens order by token`)) as unknown as { token: string }[]).map((r) => r.token);
+
+/**
+ * A take's record (backends/proxmox/sdn-lock.ts): its marker before the take is asked, then, once
+ * PVE answered, its token on record and the marker gone in one change.
+ */
+describe('an SDN lock take on record', () => {
+  it('answered: the token is held and the marker gone; answered again, still one token', async () => {
+    await recordSdnLockTake(db, 'taking:a1');
+    expect(await tokenRows()).toEqual(['taking:a1']);
+    await sdnLockTakeAnswered(db, 'taking:a1', 'pve-token-a1');
+    expect(await tokenRows()).toEqual(['pve-token-a1']);
+    expect(await sdnLockTokensHeld(db)).toEqual(['pve-token-a1']);
+    await sdnLockTakeAnswered(db, 'taking:a1', 'pve-token-a1');
+    expect(await tokenRows()).toEqual(['pve-token-a1']);
+  });
+
+  it("leaves other takes' markers and tokens as they are", async () => {
+    await recordSdnLockTake(db, 'taking:b1');
+    await recordSdnLockTake(db, 'taking:b2');
+    await sdnLockTakeAnswered(db, 'taking:b1', 'pve-token-b1');
+    expect(await tokenRows()).toEqual(['pve-token-a1', 'pve-token-b1', 'taking:b2']);
+    await db.execute(sql`delete from sdn_lock_tokens`);
+  });
 });
