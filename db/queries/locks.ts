@@ -88,11 +88,12 @@ async function takenAtOnce(tx: Tx, take: SQL): Promise<boolean> {
  * (`held`: its holder has ended since), `free` when no one held it, or `timed-out`.
  */
 export async function untilUnheld(db: Db, space: number, key: string, withinMs: number): Promise<'free' | 'held' | 'timed-out'> {
-  return withLocks(db, async (tx) => {
-    const [now] = (await tx.execute(sql`select pg_try_advisory_xact_lock_shared(${space}::int, hashtext(${key})) as free`)) as unknown as { free: boolean }[];
-    if (now!.free) return 'free';
-    return (await takeWithin(tx, sql`select pg_advisory_xact_lock_shared(${space}::int, hashtext(${key}))`, withinMs)) ? 'held' : 'timed-out';
-  });
+  // Free: asked in one statement, its own transaction, which releases the shared take as it ends.
+  const [now] = (await db.execute(sql`select pg_try_advisory_xact_lock_shared(${space}::int, hashtext(${key})) as free`)) as unknown as { free: boolean }[];
+  if (now!.free) return 'free';
+  return withLocks(db, async (tx) =>
+    (await takeWithin(tx, sql`select pg_advisory_xact_lock_shared(${space}::int, hashtext(${key}))`, withinMs)) ? 'held' : 'timed-out',
+  );
 }
 
 /**

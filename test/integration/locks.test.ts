@@ -179,6 +179,17 @@ describe('untilUnheld', () => {
     expect(await free('t4')).toBe(true);
   });
 
+  it('free, answers in one statement and leaves nothing held', async () => {
+    const { db: counted, sent, end } = await counting();
+    try {
+      expect(await untilUnheld(counted, LOCK_SPACE.fabric, 't6', 10_000)).toBe('free');
+      expect(sent.filter((q) => !/^select b\.oid/.test(q))).toEqual([expect.stringMatching(/^select pg_try_advisory_xact_lock_shared\(/)]);
+      expect(await free('t6')).toBe(true);
+    } finally {
+      await end();
+    }
+  });
+
   it('is false at its bound while the holder keeps it', async () => {
     const holder = await hold('t5');
     try {
