@@ -281,7 +281,7 @@ describe('production shape: docker-compose.yml, Dockerfile, .env.example', () =>
       .filter((d) => d.isDirectory() && existsSync(new URL(`../../activities/${d.name}/settings.ts`, import.meta.url)))
       .map((d) => `activities/${d.name}/settings.ts`);
     const codeNames = new Set([...namesIn('apps/config/env.ts'), ...namesIn('core/site.ts'), ...settingsFiles.flatMap(namesIn)]);
-    const workerReads = new Set(namesIn('apps/worker/main.ts'));
+    const workerReads = new Set(['apps/worker/main.ts', 'apps/worker/run.ts'].flatMap(namesIn));
     // Baked into the image at build time (build args -> ENV), not set per container.
     const buildTime = ['SERVICE_VERSION', 'SERVICE_COMMIT', 'SERVICE_BUILT'];
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importCycles, moduleFiles, runtimeGraph } from '../support/import-cycles.js';
+import { importCycles, moduleFiles, packagesLoadedBy, runtimeGraph } from '../support/import-cycles.js';
 
 /**
  * No production module takes part in a runtime import cycle. In a cycle, whichever module loads
@@ -19,6 +19,16 @@ describe('runtime import cycles', () => {
     expect(files.length).toBeGreaterThan(100);
     const cycles = importCycles(runtimeGraph(root, files)).map((loop) => loop.join(' → '));
     expect(cycles).toEqual([]);
+  });
+
+  it("the worker's --check-backends starts without Temporal's SDK, the telemetry or the registry's driver (the worker loads them only to run)", () => {
+    const files = moduleFiles(root, PRODUCTION);
+    const loaded = [...packagesLoadedBy(root, 'apps/worker/main.ts', files)];
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((p) => /^@temporalio\/(worker|client)|^@opentelemetry\/sdk|^postgres$|^drizzle-orm/.test(p))).toEqual([]);
+    // What the worker runs with does load them: the check above would see them if main imported it.
+    const run = [...packagesLoadedBy(root, 'apps/worker/run.ts', files)];
+    expect(run).toEqual(expect.arrayContaining(['@temporalio/worker', 'postgres']));
   });
 
   describe('the check itself, on modules written for it', () => {

@@ -1,6 +1,6 @@
 import { build, type Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The service's entry points the tests start as processes of their own. */
@@ -27,11 +27,20 @@ export async function buildEntryBundles(root: string, outDir: string): Promise<E
   return out;
 }
 
-/** One entry point compiled into one ES module (the packages stay imports from node_modules). */
+/**
+ * One entry point compiled into one ES module (the packages stay imports from node_modules), and
+ * what it imports dynamically into chunks beside it (`<name>-chunks/`): loaded only when imported,
+ * with the packages they import, as the unbundled build loads them (the worker's `--check-backends`
+ * loads none of the worker's own modules).
+ */
 export async function buildEntry(root: string, entry: string, outfile: string): Promise<string> {
+  const name = basename(outfile, '.mjs');
   await build({
-    entryPoints: [join(root, entry)],
-    outfile,
+    entryPoints: { [name]: join(root, entry) },
+    outdir: dirname(outfile),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: `${name}-chunks/[name]-[hash]`,
     bundle: true,
     platform: 'node',
     format: 'esm',

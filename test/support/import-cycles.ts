@@ -27,15 +27,36 @@ export function moduleFiles(root: string, dirs: readonly string[]): string[] {
 
 const emit: ts.CompilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: false };
 
-/** The relative specifiers a module's emitted JavaScript imports or re-exports at load. */
+/** The specifiers (relative, or a package's) a module's emitted JavaScript imports or re-exports at load. */
 function runtimeSpecifiers(source: string, fileName: string): string[] {
   const js = ts.transpileModule(source, { compilerOptions: emit, fileName }).outputText;
   const out: string[] = [];
   for (const statement of ts.createSourceFile(fileName.replace(/\.m?ts$/, '.js'), js, ts.ScriptTarget.ES2023).statements) {
     const spec = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
-    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith('.')) out.push(spec.text);
+    if (spec && ts.isStringLiteral(spec)) out.push(spec.text);
   }
   return out;
+}
+
+/** The packages a module loads as it starts: its own and its local modules' runtime imports, followed (a dynamic `import()` is not). */
+export function packagesLoadedBy(root: string, entry: string, files: readonly string[]): Set<string> {
+  const known = new Set(files);
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of runtimeSpecifiers(readFileSync(join(root, file), 'utf8'), file)) {
+      if (!spec.startsWith('.')) packages.add(spec);
+      else {
+        const local = resolveLocal(root, file, spec, known);
+        if (local) queue.push(local);
+      }
+    }
+  }
+  return packages;
 }
 
 function resolveLocal(root: string, from: string, spec: string, known: ReadonlySet<string>): string | undefined {
@@ -49,7 +70,7 @@ export function runtimeGraph(root: string, files: readonly string[]): Map<string
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const specs = runtimeSpecifiers(readFileSync(join(root, file), 'utf8'), file);
+    const specs = runtimeSpecifiers(readFileSync(join(root, file), 'utf8'), file).filter((s) => s.startsWith('.'));
     graph.set(file, [...new Set(specs.map((s) => resolveLocal(root, file, s, known)).filter((f): f is string => f !== undefined))]);
   }
   return graph;

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 
 /** The API's line saying where it listens (apps/api/main.ts). */
 export const API_LISTENING = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"api listening"/;
-/** The worker's line saying where its metrics listen (apps/worker/main.ts; at info). */
+/** The worker's line saying where its metrics listen (apps/worker/run.ts; at info). */
 export const WORKER_METRICS_LISTENING = /"url":"(http:\/\/127\.0\.0\.1:\d+\/metrics)"[^\n]*"msg":"worker metrics listening"/;
 
 /**
