@@ -78,6 +78,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('tenantctl tenant create', () => {
@@ -308,6 +309,7 @@ describe('tenantctl installed from the checkout (README, "Install tenantctl")', 
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toHaveProperty('tenants');
     rmSync(prefix, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 });
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
@@ -36,8 +37,12 @@ const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').
 
 describe('the lab servers of a process that is SIGKILLed', () => {
   it('end with it: Mosquitto, PowerDNS and the Temporal dev server', async () => {
+    // What the servers keep on disk (their folders, the sockets' folders) is removed by their stop,
+    // which a SIGKILL never runs: made under a folder of the test's own, removed after.
+    const scratch = mkdtempSync(join(tmpdir(), 'parent-death-'));
     const starter = spawn(resolve('node_modules/.bin/node'), ['--import', 'tsx', '--input-type=module', '-e', STARTER], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TMPDIR: scratch },
     });
     const line = await new Promise<string>((done, fail) => {
       createInterface({ input: starter.stdout! }).once('line', done);
@@ -53,6 +58,7 @@ describe('the lab servers of a process that is SIGKILLed', () => {
     } finally {
       // Left behind when this fails: not for the next test run to find.
       for (const pid of children) if (stateOf(pid) && stateOf(pid) !== 'Z') process.kill(pid, 'SIGKILL');
+      rmSync(scratch, { recursive: true, force: true });
     }
   }, 90_000);
 });
