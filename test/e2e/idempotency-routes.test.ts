@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -41,6 +41,7 @@ beforeAll(async () => {
     join(dir, 'r.csr'),
   ]);
   csr = readFileSync(join(dir, 'r.csr'), 'utf8');
+  rmSync(dir, { recursive: true, force: true });
 });
 afterAll(async () => {
   await site?.stop();
