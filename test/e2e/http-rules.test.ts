@@ -146,6 +146,22 @@ describe('request validation (400)', () => {
     ['an index out of range', { body: { name: 'beta', index: 63 } }, '{"error":"index: Too big: expected number to be <=62"}'],
     ['a body that is not an object', { body: ['beta'] }, '{"error":"Invalid input: expected object, received array"}'],
     ['malformed JSON', { raw: '{"name": "beta"', headers: { 'content-type': 'application/json' } }, '{"error":"malformed JSON in request body"}'],
+    // JSON.parse keeps the last of two; a proxy may read the first: refused, and `beta` (the last) is not registered below.
+    [
+      'a field named twice',
+      { raw: '{"name":"zeta","name":"beta"}', headers: { 'content-type': 'application/json' } },
+      '{"error":"duplicate field \\"name\\""}',
+    ],
+    [
+      'a field named twice through an escape',
+      { raw: '{"name":"zeta","n\\u0061me":"beta"}', headers: { 'content-type': 'application/json' } },
+      '{"error":"duplicate field \\"name\\""}',
+    ],
+    [
+      'a name not a plain field name, twice, is not echoed',
+      { raw: '{"name":"beta","a\\nb":1,"a\\nb":2}', headers: { 'content-type': 'application/json' } },
+      '{"error":"duplicate field in the request body"}',
+    ],
     ['a text/plain body', { raw: '{"name":"beta"}', headers: { 'content-type': 'text/plain' } }, '{"error":"content type must be application/json"}'],
     ['a body with no content type', { raw: '{"name":"beta"}' }, '{"error":"content type must be application/json"}'],
   ] as [string, { body?: unknown; raw?: string; headers?: Record<string, string> }, string][])('%s', async (_case, opts, text) => {
