@@ -1307,6 +1307,15 @@ export interface paths {
                         "application/json": components["schemas"]["IsolationCheck"];
                     };
                 };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description no token or an unrecognised one */
                 401: {
                     headers: {
@@ -1377,6 +1386,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["IsolationCheck"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no token or an unrecognised one */
@@ -4067,6 +4085,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Egress"];
+                    };
+                };
+                /** @description invalid request; the error text says why */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no token or an unrecognised one */

@@ -9,6 +9,7 @@ import { badRequest, respondError, toResponse, validationReason } from './errors
 import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { refuseUndeclaredBody } from './middleware/no-body.js';
+import { refuseUnknownQuery } from './middleware/unknown-query.js';
 import { operatorOnlyRoutes } from './middleware/operator-only.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
@@ -165,6 +166,7 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     auth,
     operatorOnlyRoutes(OPERATOR_ONLY),
     refuseUndeclaredBody(routes),
+    refuseUnknownQuery(routes),
     requireJsonBody(),
     ...(idem ? [idem.claim, idem.forget] : []),
   );

@@ -180,6 +180,33 @@ describe('request validation (400)', () => {
   });
 });
 
+// A parameter the route does not declare is a typo or another API's: ignored, `reconcile?pln=true`
+// would reconcile (writing to every backend) where the caller asked for a plan.
+describe('query parameters a route does not declare (400)', () => {
+  it.each([
+    ['a misspelt plan on reconcile', 'POST', '/v1/tenants/acme/reconcile?pln=true', '{"error":"unknown query parameter \\"pln\\""}'],
+    ['beside declared ones', 'GET', '/v1/runs?limit=5&tennant=acme', '{"error":"unknown query parameter \\"tennant\\""}'],
+    ['on a route that declares none', 'GET', '/v1/tenants/acme?x=1', '{"error":"unknown query parameter \\"x\\""}'],
+    ['two, both named', 'GET', '/v1/tenants/acme/workloads?a=1&b', '{"error":"unknown query parameters \\"a\\", \\"b\\""}'],
+    ['a name not a plain parameter name is not echoed', 'GET', '/v1/fabric/egress?%0Ax%22=1', '{"error":"unknown query parameter"}'],
+  ])('%s', async (_case, method, path, text) => {
+    const r = await call(method, path);
+    expect([r.status, r.text]).toEqual([400, text]);
+  });
+
+  it('the refused reconcile ran nothing; the declared parameters still answer', async () => {
+    const runs = await call('GET', '/v1/tenants/acme/runs?operation=tenant-reconcile');
+    expect([runs.status, runs.body.runs], runs.text).toEqual([200, []]);
+    const plan = await call('POST', '/v1/tenants/acme/reconcile?plan=true');
+    expect([plan.status, plan.body.plan], plan.text).toEqual([200, true]);
+  });
+
+  it('a path no route serves is still 404', async () => {
+    const r = await call('GET', '/v1/nowhere?x=1');
+    expect(r.status, r.text).toBe(404);
+  });
+});
+
 const chunked = (method: string, path: string, chunks: string[]) => sendChunked(site.url, site.operatorToken, method, path, chunks);
 
 // Issue 27 item 5: a route that takes no body ignored one; any field there is unknown (rule 6).

@@ -11,7 +11,7 @@ export const route = createRoute({
   tags: ['fabric'],
   ...bearer,
   summary: "Every ready tenant's VRF, for the exit node's agent",
-  responses: responses({ 200: ['VRFs of ready tenants', Egress] }, [401, 503]),
+  responses: responses({ 200: ['VRFs of ready tenants', Egress] }, [400, 401, 503]),
 });
 
 export const register = handle(route, async (c, deps) => {

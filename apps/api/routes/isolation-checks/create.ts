@@ -11,7 +11,7 @@ export const route = createRoute({
   description:
     'Answers when the check has run (the canary pair is created on first use, through the normal create run). ' +
     'A check already running (the scheduled one) is joined, not doubled. `passed: false` is still a 200: the crossings are the answer.',
-  responses: responses({ 200: ['the check ran; its result', IsolationCheck] }, [401, 403, 501, 503]),
+  responses: responses({ 200: ['the check ran; its result', IsolationCheck] }, [400, 401, 403, 501, 503]),
 });
 
 // Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.

@@ -9,7 +9,7 @@ export const route = createRoute({
   tags: ['isolation'],
   ...bearer,
   summary: 'The last isolation check that finished, scheduled or asked for',
-  responses: responses({ 200: ['the latest check', IsolationCheck] }, [401, 403, 404, 501, 503]),
+  responses: responses({ 200: ['the latest check', IsolationCheck] }, [400, 401, 403, 404, 501, 503]),
 });
 
 // Operator only: app.ts authorizes it (OPERATOR_ONLY) before anything validates the request.
