@@ -61,9 +61,10 @@ fi
 #    (with promtool); dig/nsupdate, openssl, docker-compose; jq for the README's lab walkthrough;
 #    wrk for the paced read latency of `npm run bench`; chromium for the browser test of the offline
 #    API reference (test/e2e/docs-page.test.ts, driven by playwright-core with this binary: no
-#    browser download).
+#    browser download); openssh-client's ssh-keygen, which the Proxmox simulator checks `sshkeys`
+#    with as PVE does (and the API's own SSH key check is held against).
 packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
-  kea-dhcp4-server kea-ctrl-agent caddy prometheus docker-compose sqlite3 openssl jq wrk chromium)
+  kea-dhcp4-server kea-ctrl-agent caddy prometheus docker-compose sqlite3 openssl jq wrk chromium openssh-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -152,7 +152,19 @@ describe('requests that are refused', () => {
     {
       reason: 'a key that is not an OpenSSH public key',
       body: { name: 'x', ssh_keys: ['hello'] },
-      error: 'ssh_keys.0: must be an OpenSSH public key on one line',
+      error: 'ssh_keys.0: must be an OpenSSH public key on one line: <type> <base64 key data> [comment]',
+    },
+    // PVE checks each key with ssh-keygen and refuses the whole config write: keys are written at
+    // first boot only, so such a key would fail the hypervisor step on every repeat.
+    {
+      reason: 'a key whose data is no key',
+      body: { name: 'x', ssh_keys: [KEY, 'ssh-ed25519 AAAA dev@laptop'] },
+      error: 'ssh_keys.1: key data ends inside the ssh-ed25519 key',
+    },
+    {
+      reason: "a key whose data is another type's",
+      body: { name: 'x', ssh_keys: [`ssh-rsa ${KEY.split(' ')[1]}`] },
+      error: 'ssh_keys.0: key data is a key of type "ssh-ed25519", not ssh-rsa',
     },
   ];
   for (const row of rows) {

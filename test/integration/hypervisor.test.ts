@@ -13,7 +13,11 @@ import { vmDiskGb, type ProxmoxSimulator } from '../../apps/lab/simulators/proxm
 const TOKEN_ID = 'svc@pve!provision';
 const SECRET = '7d9b1a64-3c2e-4b8f-8e11-5a0c9f7b2d33';
 const site = { supernet: '10.128.0.0/16', vrfVniBase: 10000, vnetVniBase: 100000, domain: 'lab.example', logAccountBase: 1000, vmidBase: 10000 };
-const KEYS = ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA0b+Zq/x alice@laptop', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQAB bob (work key)'];
+// Real public keys: the simulator checks each with ssh-keygen, as PVE does.
+const KEYS = [
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ2n4mYkqCgs7bKp0p3TnDLgH5x1ZyB3aWq0f2G8s9vX alice@laptop',
+  'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQCo7ZuTzEaUR9aKj9WGaGmEIik7nnjppsv3+ZhJ7igDCn59aY7AJdXwhar59aTCrIrWu4ng1H0gJD68xmaNmftrWzL1PSJul9xWdANY5/sOhLeVrtUU8Ubht7DUxGy9+1OjWwA0nDnl2OOFIqAY7JK6fdYAojJIp6t3IJ057b1WuBq+HGfWHjtT/VwieIZMzNPsehB9RvR2wFUnKZvm5b/72DmBvvZ7LM1yQVtF6BqjTZnq8/WdQ85JFZYO9DLHU01KypxntcmmnlEmoQZ09eaouvTGRI4e1UJOSCjR/ehfIUQN0xyWL1swQo/dVYGmDVWylcspmgYCyczuW+C+VUvj bob (work key)',
+];
 
 let sim: ProxmoxSimulator;
 let server: RunningServer;

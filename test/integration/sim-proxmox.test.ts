@@ -251,16 +251,22 @@ describe('QEMU', () => {
   });
 
   it('sshkeys must be URL-encoded', async () => {
-    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMq alice@example';
+    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ2n4mYkqCgs7bKp0p3TnDLgH5x1ZyB3aWq0f2G8s9vX alice@example';
     const raw = await pve('PUT', '/nodes/pve1/qemu/301/config', { sshkeys: key });
     expect(raw.status).toBe(400);
     expect(raw.body.errors?.sshkeys).toMatch(/^invalid urlencoded string/);
     const notAKey = await pve('PUT', '/nodes/pve1/qemu/301/config', { sshkeys: encodeURIComponent('hello world') });
     expect(notAKey.status).toBe(500);
     expect(notAKey.statusText).toBe('SSH public key validation error');
-    const good = await pve('PUT', '/nodes/pve1/qemu/301/config', { sshkeys: encodeURIComponent(key) });
+    // PVE runs each line but blank ones through `ssh-keygen -l` (validate_ssh_public_keys): a key
+    // of the right shape whose data is no key, or a comment line, is refused as "hello world" is.
+    for (const line of ['ssh-ed25519 AAAA alice@example', `${key}\n# a comment line`, `ssh-rsa ${key.split(' ')[1]}`]) {
+      const refused = await pve('PUT', '/nodes/pve1/qemu/301/config', { sshkeys: encodeURIComponent(line) });
+      expect([refused.status, refused.statusText], line).toEqual([500, 'SSH public key validation error']);
+    }
+    const good = await pve('PUT', '/nodes/pve1/qemu/301/config', { sshkeys: encodeURIComponent(`${key}\n\n  \n`) });
     expect(good.status).toBe(200);
-    expect(decodeURIComponent(sim.state.vms.get(301)!.config.sshkeys!)).toBe(key);
+    expect(decodeURIComponent(sim.state.vms.get(301)!.config.sshkeys!)).toBe(`${key}\n\n  \n`);
   });
 
   it('resize grows with +NG or NG and refuses to shrink in the task', async () => {

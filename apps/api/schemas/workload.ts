@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_CORES, DEFAULT_MEMORY_MB, WORKLOAD_NAME } from '../../../core/names/workload.js';
 import { uncarriableReason } from '../../../core/names/carriable.js';
+import { sshKeyProblem } from '../../../core/names/ssh-key.js';
 import { dnsLabel, listOf, objectParams, Stamps, TenantName, conditioned, failureOf } from './common.js';
 
 export const WorkloadName = dnsLabel(
@@ -9,9 +10,6 @@ export const WorkloadName = dnsLabel(
 ).openapi({ example: 'web' });
 
 export const WorkloadParam = objectParams('workload', WorkloadName);
-
-/** An OpenSSH public key on one line: type, base64 key, optional comment. */
-const SSH_KEY = /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
 
 export const WorkloadRequest = z
   .strictObject({
@@ -24,13 +22,16 @@ export const WorkloadRequest = z
         z
           .string()
           .max(16_384)
-          // First what no backend can carry (a separator in a comment would pass the pattern but
-          // split the key in cloud-init and fail the hypervisor step on every repeat).
+          // First what no backend can carry (a separator in a comment would pass the key's check but
+          // split the key in cloud-init), then a key PVE's `ssh-keygen -l` reads: either would fail
+          // the hypervisor step on every repeat.
           .superRefine((v, ctx) => {
-            const reason = uncarriableReason(v);
+            const reason = uncarriableReason(v) ?? sshKeyProblem(v);
             if (reason) ctx.addIssue({ code: 'custom', message: reason });
           })
-          .regex(SSH_KEY, 'must be an OpenSSH public key on one line'),
+          .openapi({
+            description: 'an OpenSSH public key on one line: `<type> <base64 key data> [comment]`, key data of that type as `ssh-keygen -l` reads it',
+          }),
       )
       .max(32)
       .optional()
