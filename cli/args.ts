@@ -47,17 +47,38 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/**
+ * The words and flags of a command line. What no call can use is a usage error here, before any
+ * request is made or announced: an unknown flag, a whole-number flag that is not one, and a flag of
+ * one value given twice (parseArgs keeps the last silently, so `--address A --address B` would put
+ * B where the caller may have meant A; the values are not echoed, as a flag may carry a secret).
+ */
 export function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
+  let parsed: ReturnType<typeof parseWith>;
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    return { words: positionals, flags: values as Flags };
+    parsed = parseWith(argv);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const given = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const option: { type: string; multiple?: boolean } = OPTIONS[token.name as keyof typeof OPTIONS];
+    if (option.type !== 'string' || option.multiple) continue;
+    if (given.has(token.name)) throw new UsageError(`--${token.name} given twice; it takes one value`);
+    given.add(token.name);
+  }
+  const flags = parsed.values as Flags;
+  for (const name of WHOLE_NUMBER_FLAGS) intFlag(flags, name);
+  return { words: parsed.positionals, flags };
 }
 
+const parseWith = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+
+const WHOLE_NUMBER_FLAGS = ['index', 'cores', 'memory-mb', 'disk-gb', 'limit'] as const;
+
 /** A whole number flag, or a usage error naming it. */
-export function intFlag(flags: Flags, name: 'index' | 'cores' | 'memory-mb' | 'disk-gb' | 'limit'): number | undefined {
+export function intFlag(flags: Flags, name: (typeof WHOLE_NUMBER_FLAGS)[number]): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
