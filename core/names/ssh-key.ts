@@ -7,7 +7,9 @@ import { createPublicKey } from 'node:crypto';
  * with `ssh-keygen -l` (pve-common `validate_ssh_public_keys`) and refuses the whole config write
  * otherwise; as the keys are written at first boot only, a key PVE refuses would fail the workload's
  * hypervisor step on every repeat, so the API refuses it first. `core/names/ssh-key.test.ts` holds
- * each verdict against `ssh-keygen -l` itself.
+ * each verdict against `ssh-keygen -l` itself. Hand-written (no SSH key library is a dependency): the
+ * format is a few length-prefixed fields per key type, and what matters is agreeing with `ssh-keygen`
+ * row by row (the RSA minimum, the point on its curve, no trailing bytes), which the test holds.
  */
 export function sshKeyProblem(line: string): string | undefined {
   const m = /^(\S+) ([A-Za-z0-9+/]+={0,2})(?: [^\r\n]*)?$/.exec(line);

@@ -6,7 +6,8 @@
  * parsers differ on which they keep); the API refuses such a body instead of guessing.
  *
  * Expects text `JSON.parse` accepts (a malformed body is refused before it is looked at). Names are
- * compared decoded, so `"a"` and `"\u0061"` are the same name.
+ * compared decoded, so `"a"` and `"\u0061"` are the same name. Hand-written: `JSON.parse` has no hook
+ * that sees a repeated name, and this reads only the names of text it has already accepted.
  */
 export function repeatedMember(text: string): (string | number)[] | undefined {
   const frames: Frame[] = [];
