@@ -2,7 +2,7 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { badRequest, respondError } from '../errors.js';
-import { pathMatcher } from '../idempotency/request.js';
+import { routesMatching } from './route-match.js';
 
 /**
  * A query parameter the route's contract does not declare is refused, as an unknown body field is
@@ -11,13 +11,13 @@ import { pathMatcher } from '../idempotency/request.js';
  * A request that matches no route is left to its 404.
  */
 export function refuseUnknownQuery(routes: () => RouteConfig[]): MiddlewareHandler<AppEnv> {
-  let compiled: { method: string; path: RegExp; declared: Set<string> }[] | undefined;
+  const matching = routesMatching(routes);
   return async function unknownQuery(c, next) {
     const given = Object.keys(c.req.queries());
     if (given.length === 0) return next();
-    compiled ??= routes().map((r) => ({ method: r.method.toUpperCase(), path: pathMatcher(r.path), declared: new Set(queryNames(r)) }));
-    const matching = compiled.filter((r) => r.method === c.req.method && r.path.test(c.req.path));
-    const unknown = matching.length ? given.filter((name) => !matching.some((r) => r.declared.has(name))) : [];
+    const served = matching(c);
+    const declared = new Set(served.flatMap(queryNames));
+    const unknown = served.length ? given.filter((name) => !declared.has(name)) : [];
     if (unknown.length === 0) return next();
     // The names are the caller's own bytes: named only when each is a plain parameter name.
     const plain = unknown.every((name) => /^[A-Za-z0-9_-]{1,64}$/.test(name));
