@@ -17,8 +17,9 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
-    // Only reads are sent again: a write met by a reset may have been applied (a CI run: a GET of
-    // Caddy's routes answered 500 here while Caddy replaced its admin server).
+    // Only reads are sent again after a reset: a write met by one may have been applied (a CI run: a
+    // GET of Caddy's routes answered 500 here while Caddy replaced its admin server). A refused
+    // connection carried nothing, and is sent again whatever its method.
     const res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), ['GET', 'HEAD'].includes(c.req.method), 50);
     const out = new Headers(res.headers);
     out.delete('content-encoding');
