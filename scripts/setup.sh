@@ -75,11 +75,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   say "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
+  # Two setups at once (`npm start` while `npm test` installs, or a machine's own apt run) wait for
+  # each other instead of failing on dpkg's lock; one setup's policy-rc.d is not removed under the other.
+  exec 9>/var/lock/tenant-provisioning-setup.lock
+  flock 9
+  wait_lock=(-o DPkg::Lock::Timeout=600)
+  apt-get "${wait_lock[@]}" update -qq >&2
   # The packages' own services are not wanted: the lab and tests start their own instances.
   printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
   rm -f /usr/sbin/policy-rc.d
+  flock -u 9
 fi
 
 # 4. PostgreSQL for the lab and the tests when no DATABASE_URL is given.
@@ -87,7 +93,7 @@ if [ -z "${DATABASE_URL:-}" ] && ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/nul
   if ! command -v pg_ctlcluster >/dev/null 2>&1; then
     [ "$(id -u)" -eq 0 ] || { say "no PostgreSQL on 127.0.0.1:5432 and not root to install it"; exit 1; }
     say "installing PostgreSQL"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >&2
   fi
   version=$(ls /etc/postgresql | sort -V | tail -1)
   say "starting PostgreSQL $version"
