@@ -815,7 +815,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description only events after this `seq` (default 0: from the start) */
-                    after?: number | null;
+                    after?: number;
                     /** @description events per answer, 1 to 500 (default 100) */
                     limit?: number;
                 };

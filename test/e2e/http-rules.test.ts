@@ -189,9 +189,28 @@ describe('query parameters a route does not declare (400)', () => {
     ['on a route that declares none', 'GET', '/v1/tenants/acme?x=1', '{"error":"unknown query parameter \\"x\\""}'],
     ['two, both named', 'GET', '/v1/tenants/acme/workloads?a=1&b', '{"error":"unknown query parameters \\"a\\", \\"b\\""}'],
     ['a name not a plain parameter name is not echoed', 'GET', '/v1/fabric/egress?%0Ax%22=1', '{"error":"unknown query parameter"}'],
+    // Which of two values wins is the parser's choice; a proxy's log may show the other.
+    ['a declared one given twice', 'POST', '/v1/tenants/acme/reconcile?plan=true&plan=false', '{"error":"duplicate query parameter \\"plan\\""}'],
+    [
+      'two given twice, both named',
+      'GET',
+      '/v1/runs?limit=5&status=running&limit=5&status=parked',
+      '{"error":"duplicate query parameters \\"limit\\", \\"status\\""}',
+    ],
+    ['a number is digits only', 'GET', '/v1/runs?limit=0x10', '{"error":"limit: must be a whole number from 1 to 100"}'],
+    ['an exponent is not a whole number here', 'GET', '/v1/events?limit=1e2', '{"error":"limit: must be a whole number from 1 to 500"}'],
+    ['an empty number is not 0', 'GET', '/v1/events?after=', '{"error":"after: must be a whole number, 0 or more"}'],
+    ['out of range says the range', 'GET', '/v1/sweeps?limit=101', '{"error":"limit: must be a whole number from 1 to 100"}'],
   ])('%s', async (_case, method, path, text) => {
     const r = await call(method, path);
     expect([r.status, r.text]).toEqual([400, text]);
+  });
+
+  it('numbers written as digits answer', async () => {
+    for (const path of ['/v1/runs?limit=010', '/v1/events?after=0&limit=500', '/v1/sweeps?limit=1']) {
+      const r = await call('GET', path);
+      expect(r.status, `${path}: ${r.text}`).toBe(200);
+    }
   });
 
   it('the refused reconcile ran nothing; the declared parameters still answer', async () => {

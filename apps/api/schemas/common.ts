@@ -20,6 +20,20 @@ export function dnsLabel(pattern: RegExp, message: string, reason: (label: strin
     });
 }
 
+/**
+ * A whole number in a query string, written as digits only. `z.coerce.number` took whatever
+ * `Number()` reads (`1e2`, `0x10`, `+5`, ` 10`, and `` as 0), which the document's `integer` does not.
+ */
+export function queryWholeNumber(min: number, max?: number) {
+  const reason = max === undefined ? `must be a whole number, ${min} or more` : `must be a whole number from ${min} to ${max}`;
+  const atLeast = z.number({ error: reason }).int({ error: reason }).min(min, { error: reason });
+  // 15 digits at most: always a safe integer.
+  return z.preprocess(
+    (v) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : v),
+    max === undefined ? atLeast : atLeast.max(max, { error: reason }),
+  );
+}
+
 export const DateTime = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
 
 export const ErrorBody = z.object({ error: z.string() }).openapi('Error');

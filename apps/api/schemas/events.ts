@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime } from './common.js';
+import { DateTime, queryWholeNumber } from './common.js';
 
 export const EVENT_TYPES = ['drift.found', 'run.parked', 'run.given-up'] as const;
 
@@ -27,8 +27,8 @@ export const Event = z
 export const EventList = z.object({ events: z.array(Event).openapi({ description: 'oldest first' }) }).openapi('EventList');
 
 export const EventQuery = z.object({
-  after: z.coerce.number().int().min(0).optional().openapi({ description: 'only events after this `seq` (default 0: from the start)' }),
-  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: 'events per answer, 1 to 500 (default 100)' }),
+  after: queryWholeNumber(0).optional().openapi({ description: 'only events after this `seq` (default 0: from the start)' }),
+  limit: queryWholeNumber(1, 500).optional().openapi({ description: 'events per answer, 1 to 500 (default 100)' }),
 });
 
 export const Sweep = z
@@ -52,4 +52,4 @@ export const Sweep = z
 
 export const SweepList = z.object({ sweeps: z.array(Sweep).openapi({ description: 'newest first' }) }).openapi('SweepList');
 
-export const SweepQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1 to 100 (default 10)' }) });
+export const SweepQuery = z.object({ limit: queryWholeNumber(1, 100).optional().openapi({ description: '1 to 100 (default 10)' }) });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DateTime, RunFailure, TenantName } from './common.js';
+import { DateTime, queryWholeNumber, RunFailure, TenantName } from './common.js';
 
 /** Every run's operation (core/search-attributes.ts `operationOf` of each workflow). */
 export const OPERATIONS = [
@@ -55,7 +55,7 @@ export const RunList = z
 export const RunListQuery = z.object({
   operation: z.enum(OPERATIONS).optional().openapi({ description: 'only runs of this operation' }),
   status: z.enum(RUN_STATUSES).optional().openapi({ description: 'only runs in this status' }),
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'runs per page, 1 to 100 (default 20)' }),
+  limit: queryWholeNumber(1, 100).optional().openapi({ description: 'runs per page, 1 to 100 (default 20)' }),
   page: z
     .string()
     .max(2048)
