@@ -4514,7 +4514,7 @@ export interface components {
             index?: number;
             /** @description restore only; base64 of at least 16 bytes */
             tsig_secret?: string;
-            /** @description restore only */
+            /** @description restore only; 8 to 40 characters, no control characters */
             state_secret?: string;
             /** @description restore only */
             api_token?: string;

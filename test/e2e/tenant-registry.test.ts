@@ -162,22 +162,32 @@ describe('restore field bounds (spec: state_secret 8..40 characters, tsig_secret
     { field: 'state_secret', tsig: b64(32), state: 'x'.repeat(41) },
     { field: 'tsig_secret', tsig: b64(15), state: 'x'.repeat(20) },
     { field: 'tsig_secret', tsig: 'not base64!', state: 'x'.repeat(20) },
-  ])('$field out of bounds ($tsig / $state.length chars): 400 naming it, nothing changed', async ({ field, tsig, state }) => {
+    // What the state store cannot hold as sent: the surrogate reached it as U+FFFD, and the answer
+    // handed the tenant back a secret it never sent.
+    { field: 'state_secret', tsig: b64(32), state: 'secret-\ud800-half', why: 'contains an unpaired UTF-16 surrogate' },
+    { field: 'state_secret', tsig: b64(32), state: 'secret-\u0000-nul', why: 'contains a control character' },
+    { field: 'state_secret', tsig: b64(32), state: 'two\nlines-of-it', why: 'contains a control character' },
+  ])('$field out of bounds ($tsig / $state.length chars): 400 naming it, nothing changed', async ({ field, tsig, state, why }) => {
     const t = created.rga;
+    const held = site.backends.minio.state.users.get('rga')?.secretKey;
     const r = await create('rga', { tsig_secret: tsig, state_secret: state, api_token: t.api_token });
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toMatch(new RegExp(`^${field}: `));
+    if (why) expect(r.body.error).toBe(`${field}: ${why}`);
     expectNoSecrets(r.body);
     expect((await site.call('GET', '/v1/tenants/rga', { token: t.api_token })).status).toBe(200);
+    expect(site.backends.minio.state.users.get('rga')?.secretKey).toBe(held);
   });
   it.each([
     { tsig: b64(16), state: 'x'.repeat(8) },
     { tsig: b64(16), state: 'y'.repeat(40) },
+    { tsig: b64(16), state: 'pässwörd-ünïcödé' },
   ])('the bounds themselves are accepted ($state.length characters, 16 bytes)', async ({ tsig, state }) => {
     const t = created.rgb;
     const r = await create('rgb', { tsig_secret: tsig, state_secret: state, api_token: t.api_token });
     expect(r.status, r.text).toBe(200);
     expect(r.body.state.secret_key).toBe(state);
+    expect(site.backends.minio.state.users.get('rgb')?.secretKey).toBe(state);
     expect(r.body.dns.tsig_secret).toBe(tsig);
   });
 });

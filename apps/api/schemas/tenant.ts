@@ -1,5 +1,6 @@
 import type { ObjectOutcome } from '../../../core/backend-outcome.js';
 import { z } from '@hono/zod-openapi';
+import { uncarriableReason } from '../../../core/names/carriable.js';
 import { CREATE_STEPS } from '../../../core/step-table.js';
 import { DateTime, listOf, Stamps, TenantName, conditioned, failureOf } from './common.js';
 
@@ -96,7 +97,18 @@ export const TenantCreateRequest = z
         pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
         description: 'restore only; base64 of at least 16 bytes',
       }),
-    state_secret: z.string().min(8).max(40).optional().openapi({ description: 'restore only' }),
+    // The secret becomes the state store's: a value it cannot carry as sent (an unpaired surrogate
+    // reached it as U+FFFD, a control character breaks the tenant's own client config) is refused.
+    state_secret: z
+      .string()
+      .min(8)
+      .max(40)
+      .superRefine((v, ctx) => {
+        const reason = uncarriableReason(v);
+        if (reason) ctx.addIssue({ code: 'custom', message: reason });
+      })
+      .optional()
+      .openapi({ description: 'restore only; 8 to 40 characters, no control characters' }),
     api_token: z.string().min(1).max(512).optional().openapi({ description: 'restore only' }),
   })
   .refine(
