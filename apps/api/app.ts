@@ -10,6 +10,7 @@ import { limitBody } from './middleware/body-limit.js';
 import { requireJsonBody } from './middleware/json-body.js';
 import { refuseUndeclaredBody } from './middleware/no-body.js';
 import { refuseUnknownQuery } from './middleware/unknown-query.js';
+import { noStore } from './middleware/no-store.js';
 import { operatorOnlyRoutes } from './middleware/operator-only.js';
 import { requireMigrated } from './middleware/migrated-gate.js';
 import { requestContext } from './middleware/request-context.js';
@@ -159,6 +160,7 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     : undefined;
   app.use(
     '/v1/*',
+    noStore(),
     runHeaders(site ? siteLostAnswers(site, deps.registry.db) : undefined),
     limitBody(),
     requireMigrated(deps.registry),
@@ -170,7 +172,7 @@ function mountGuards(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
     requireJsonBody(),
     ...(idem ? [idem.claim, idem.forget] : []),
   );
-  app.use('/codec/*', limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
+  app.use('/codec/*', noStore(), limitBody(), requireMigrated(deps.registry), codecAuth, requireJsonBody());
   const siteGate = requireSite(site !== undefined);
   app.use('/v1/tenants', siteGate);
   app.use('/v1/tenants/*', siteGate);

@@ -416,6 +416,34 @@ describe('the error envelope', () => {
   });
 });
 
+// A create's answer carries secrets shown once: a browser's or a proxy's cache must not keep a copy.
+describe('answers no cache keeps', () => {
+  it('every /v1 and /codec answer says no-store and nosniff: a create with secrets, its replay, a read, a refusal, an unknown token', async () => {
+    const key = { 'idempotency-key': 'no-store-1' };
+    const answers = {
+      create: await call('POST', '/v1/tenants', { body: { name: 'nostore' }, headers: key }),
+      replay: await call('POST', '/v1/tenants', { body: { name: 'nostore' }, headers: key }),
+      read: await call('GET', '/v1/tenants/acme'),
+      refusal: await call('GET', '/v1/runs?limit=0'),
+      unauthorized: await call('GET', '/v1/tenants', { token: 'nope' }),
+      'no route': await call('GET', '/v1/nowhere'),
+      codec: await call('POST', '/codec/decode', { body: { payloads: [] } }),
+    };
+    expect(answers.create.status, answers.create.text).toBe(201);
+    expect(answers.replay.headers.get('idempotent-replayed')).toBe('true');
+    for (const [what, r] of Object.entries(answers)) {
+      expect([r.headers.get('cache-control'), r.headers.get('x-content-type-options')], `${what}: ${r.status}`).toEqual(['no-store', 'nosniff']);
+    }
+  });
+
+  it('the service routes and the API reference may be cached as before', async () => {
+    for (const path of ['/healthz', '/docs']) {
+      const r = await site.call('GET', path);
+      expect(r.headers.get('cache-control') ?? '', path).not.toContain('no-store');
+    }
+  });
+});
+
 describe('request log', () => {
   const lines = () => site.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
 
