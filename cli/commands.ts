@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { ApiClient } from '../client/index.js';
 import { intFlag, UsageError, type Flags } from './args.js';
 import type { WatchedRun } from './run-progress.js';
+import type { SecretsOwner } from './secrets-file.js';
 
 /** What a command's call gives back: openapi-fetch's answer, as far as tenantctl reads it. */
 export interface Answer {
@@ -26,8 +27,12 @@ export interface Command {
   summary: string;
   /** Creates or issues something: sent with an Idempotency-Key, repeated once on a dropped connection. */
   idempotent?: boolean;
-  /** Its answer may carry secrets: they go to --secrets-file, or to the screen with --show-secrets. */
-  issuesSecrets?: boolean | ((flags: Flags) => boolean);
+  /**
+   * Its answer may carry secrets (unless `none` says this call's does not): they go to
+   * --secrets-file, or to the screen with --show-secrets. `of` is the object they are of, which a
+   * secrets file already there must hold (cli/secrets-file.ts).
+   */
+  secrets?: { of: (args: string[]) => SecretsOwner; none?: (flags: Flags) => boolean };
   /** A tenant create: progress per step while it runs, from the tenant's own steps. */
   progress?: (args: string[]) => string;
   /** Any other call that runs an object's steps: the run whose step is reported live while it runs. */
@@ -53,6 +58,9 @@ const need = (v: string | undefined, flag: string): string => {
 
 const t = (args: string[]) => ({ t: args[0]! });
 
+/** A tenant's secrets: a create's (a failed one's partial tenant) or a reconcile's, which carries the same name and index. */
+const tenantSecrets = ([name]: string[]): SecretsOwner => ({ what: `tenant "${name}"`, is: (o) => o.name === name && 'index' in o });
+
 /** Every route of the spec, as `tenantctl <resource> <action> <args>`. */
 export const COMMANDS: Command[] = [
   { words: ['service', 'health'], args: [], summary: 'liveness', call: ({ api }) => api.GET('/healthz') },
@@ -65,7 +73,7 @@ export const COMMANDS: Command[] = [
     options: '[--mac MAC]',
     summary: 'admit a name: a single-use enrollment token',
     idempotent: true,
-    issuesSecrets: true,
+    secrets: { of: ([name]) => ({ what: `the admission of "${name}"`, is: (o) => o.name === name && 'enrollment_token' in o }) },
     call: ({ api, args, flags, header }) => api.POST('/v1/admissions', { params: { header }, body: { name: args[0]!, mac: flags.mac } }),
   },
   {
@@ -81,7 +89,7 @@ export const COMMANDS: Command[] = [
     options: '[--index N] [--tsig-secret S --state-secret S --api-token T]',
     summary: 'create, resume, restore or reconcile a tenant',
     idempotent: true,
-    issuesSecrets: true,
+    secrets: { of: tenantSecrets },
     progress: (args) => args[0]!,
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants', {
@@ -137,8 +145,8 @@ export const COMMANDS: Command[] = [
     options: '[--plan [--prune] | --apply PLAN_ID]',
     summary:
       're-ensure every backend of a tenant and everything it owns; --plan saves what it would change (a table, with its id), changing nothing; --apply carries a saved plan out exactly, refused when anything it covered moved; --prune (with --plan) also removes what the registry does not hold',
-    // A plan hands out nothing.
-    issuesSecrets: (flags) => !flags.plan,
+    // A plan hands out nothing; a reconcile the log tokens and the dashboard password, kept beside the create's.
+    secrets: { of: tenantSecrets, none: (flags) => Boolean(flags.plan) },
     call: ({ api, args, flags }) => {
       if (flags.prune && !flags.plan) throw new UsageError('--prune only with --plan: a prune is a saved plan, applied with --apply');
       if (flags.apply !== undefined && (flags.plan || flags.prune))
@@ -291,7 +299,7 @@ export const COMMANDS: Command[] = [
     options: '--trust-class C [--psk P]',
     summary: 'issue a Wi-Fi key',
     idempotent: true,
-    issuesSecrets: true,
+    secrets: { of: ([tenant, name]) => ({ what: `Wi-Fi key "${name}" of tenant "${tenant}"`, is: (o) => o.name === name && 'ssid' in o }) },
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/wifi-keys', {
         params: { path: t(args), header },
@@ -325,7 +333,7 @@ export const COMMANDS: Command[] = [
     options: '[--device D] [--publish P]... [--subscribe S]... [--password P]',
     summary: 'issue an MQTT broker account',
     idempotent: true,
-    issuesSecrets: true,
+    secrets: { of: ([tenant, name]) => ({ what: `broker account "${name}" of tenant "${tenant}"`, is: (o) => o.username === `${tenant}-${name}` }) },
     call: ({ api, args, flags, header }) =>
       api.POST('/v1/tenants/{t}/broker-accounts', {
         params: { path: t(args), header },

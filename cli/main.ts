@@ -3,7 +3,8 @@ import { createTenantClient } from '../client/index.js';
 import { parseCommandLine, UsageError, type Flags } from './args.js';
 import { COMMANDS, usage, type Answer, type Command } from './commands.js';
 import { credentialOf, resumeCommand } from './credential.js';
-import { conditionLine, failureLine, redact, table, writeSecrets } from './output.js';
+import { conditionLine, failureLine, redact, table } from './output.js';
+import { checkSecretsFile, writeSecretsFile } from './secrets-file.js';
 import { reportRanSteps, watchSteps } from './progress.js';
 import { watchRun } from './run-progress.js';
 
@@ -42,6 +43,18 @@ async function callWithRepeat(command: Command, call: () => Promise<Answer>): Pr
 
 const quote = (a: string) => (/^[\w./:=@,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
+/** Writes the secrets to `file`, saying so; false (and why) when it could not. */
+function writtenTo(file: string, body: unknown): boolean {
+  try {
+    const kept = writeSecretsFile(file, body);
+    err(`secrets written to ${file} (mode 0600)${kept.length ? `; kept the ones it held that this answer does not carry: ${kept.join(', ')}` : ''}`);
+    return true;
+  } catch (e) {
+    err(`tenantctl: could not write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the secrets are printed below, shown nowhere else`);
+    return false;
+  }
+}
+
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let words: string[];
   let flags: Flags;
@@ -55,12 +68,14 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     }
     picked = pick(words);
     if (flags.output !== undefined && flags.output !== 'json' && flags.output !== 'table') throw new UsageError('--output must be json or table');
-    const issues = typeof picked.command.issuesSecrets === 'function' ? picked.command.issuesSecrets(flags) : picked.command.issuesSecrets;
-    if (issues && !flags['secrets-file'] && !flags['show-secrets']) {
+    const secrets = picked.command.secrets?.none?.(flags) ? undefined : picked.command.secrets;
+    if (secrets && !flags['secrets-file'] && !flags['show-secrets']) {
       throw new UsageError(
         `${picked.command.words.join(' ')} can issue secrets: name a file for them with --secrets-file FILE (mode 0600), or pass --show-secrets`,
       );
     }
+    // Before the call: its answer's secrets are shown once, and must have somewhere to go.
+    if (secrets && flags['secrets-file'] !== undefined && !flags['show-secrets']) checkSecretsFile(flags['secrets-file'], secrets.of(picked.args));
     if (!(flags.api ?? env.TENANT_API_URL)) throw new UsageError('the API address: --api URL or TENANT_API_URL');
     token = credentialOf(flags, env);
   } catch (e) {
@@ -102,9 +117,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
 
   const file = flags['secrets-file'];
   const shown = flags['show-secrets'] ? { value: body, found: false } : redact(body, file ? `<in ${file}>` : '<hidden: --show-secrets>');
-  if (shown.found && file) {
-    writeSecrets(file, body);
-    err(`secrets written to ${file} (mode 0600)`);
+  if (shown.found && file && !writtenTo(file, body)) {
+    // The file could not be written after all (the disk filled, it was removed meanwhile): the
+    // secrets are shown once, so they go to the screen rather than nowhere.
+    shown.value = body;
   }
   const print = (v: unknown) => (v === undefined ? undefined : out(output === 'table' ? table(v) : JSON.stringify(v, null, 2)));
 

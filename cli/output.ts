@@ -1,5 +1,3 @@
-import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
-
 /** Fields that carry a secret in some answer of the spec. */
 export const SECRET_FIELDS = new Set(['tsig_secret', 'secret_key', 'api_token', 'ingest_token', 'read_token', 'password', 'psk', 'enrollment_token']);
 
@@ -20,17 +18,6 @@ export function redact(value: unknown, placeholder: string): { value: unknown; f
     );
   };
   return { value: walk(value), found };
-}
-
-/** Writes the answer to a file only its owner can read (0600, also when it existed before). */
-export function writeSecrets(path: string, answer: unknown): void {
-  const fd = openSync(path, 'w', 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-    writeSync(fd, `${JSON.stringify(answer, null, 2)}\n`);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface Failure {

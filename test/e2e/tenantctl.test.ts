@@ -169,6 +169,36 @@ describe('tenantctl tenant create', () => {
   });
 });
 
+// Secrets are shown once: a file that holds some is never written over by another object's answer.
+describe('tenantctl and a secrets file that already exists', () => {
+  it("another tenant's secrets file: exit 2 before any call, nothing created, the file as it was", async () => {
+    const file = join(dir, 'ctlo.json');
+    expect((await tenantctl(['tenant', 'create', 'ctlo', '--secrets-file', file])).code).toBe(0);
+    const before = readFileSync(file, 'utf8');
+    const r = await tenantctl(['tenant', 'create', 'ctlq', '--secrets-file', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--secrets-file ${file} holds the secrets of "ctlo", not the secrets of tenant "ctlq"`);
+    expect(r.stderr).not.toContain('running');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect((await site.call('GET', '/v1/tenants/ctlq')).status).toBe(404);
+  });
+
+  it('a folder that does not exist, or a file that is not a secrets file: exit 2 before any call', async () => {
+    const other = join(dir, 'notes.txt');
+    writeFileSync(other, 'not secrets\n');
+    for (const [file, said] of [
+      [join(dir, 'nowhere', 'x.json'), 'its folder cannot be written (ENOENT)'],
+      [other, 'exists and is not a secrets file tenantctl can write (not JSON)'],
+    ] as const) {
+      const r = await tenantctl(['tenant', 'create', 'ctlr', '--secrets-file', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(said);
+    }
+    expect(readFileSync(other, 'utf8')).toBe('not secrets\n');
+    expect((await site.call('GET', '/v1/tenants/ctlr')).status).toBe(404);
+  });
+});
+
 describe('tenantctl tenant create with an enrollment token', () => {
   it("a failed step prints the command that resumes it with the tenant's own token; exactly that command resumes (200 resumed)", async () => {
     const admitted = await site.call('POST', '/v1/admissions', { body: { name: 'ctlenr' } });
