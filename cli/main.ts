@@ -41,8 +41,6 @@ async function callWithRepeat(command: Command, call: () => Promise<Answer>): Pr
   }
 }
 
-const quote = (a: string) => (/^[\w./:=@,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-
 /** Writes the secrets to `file`, saying so; false (and why) when it could not. */
 function writtenTo(file: string, body: unknown): boolean {
   try {
@@ -89,7 +87,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const api = createTenantClient({ baseUrl: (flags.api ?? env.TENANT_API_URL)!, token });
   const header = { 'Idempotency-Key': randomUUID() };
 
-  const progress = command.progress ? watchSteps(api, command.progress(args), err) : undefined;
+  const progress = command.progress ? await watchSteps(api, command.progress(args), err) : undefined;
   // Every other call that runs an object's steps says which step its run is at, as it gets there.
   const watched = progress ? undefined : command.run?.(args, flags);
   const live = watched ? watchRun(api, watched, err) : undefined;
@@ -144,7 +142,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     const { error: _e, failure: _f, ...partial } = (shown.value ?? {}) as Record<string, unknown>;
     if (Object.keys(partial).length) print(partial);
     const resume = resumeCommand(argv, flags, env, body);
-    err(`${resume.say}\n  tenantctl ${resume.argv.map(quote).join(' ')}`);
+    err(`${resume.say}\n  tenantctl ${resume.line}`);
     return EXIT.stepFailed;
   }
   if (status >= 400 && status < 500) {

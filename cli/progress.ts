@@ -27,13 +27,19 @@ export function reportRanSteps(response: Response, report: (line: string) => voi
  * Progress of a tenant create, live: while the call runs, the tenant's `steps` are read every
  * `everyMs` and each step is reported once, when it is first seen passed. A failed step is
  * reported with the answer (through `finish`), which names the run; a step the polling missed
- * still gets its line then.
+ * still gets its line then. A step is this call's only once it differs from what the tenant held
+ * before the call (read first: a repeated create of a ready tenant holds every step passed
+ * already, and reported them all at once before its first step ran).
  */
-export function watchSteps(api: ApiClient, name: string, report: (line: string) => void, everyMs = 300) {
+export async function watchSteps(api: ApiClient, name: string, report: (line: string) => void, everyMs = 300) {
+  // A token that may only create (an enrollment token) cannot read: then only the answer reports.
+  const read = async () => (await api.GET('/v1/tenants/{t}', { params: { path: { t: name } } }).catch(() => undefined))?.data?.steps;
+  const mark = (s: Step) => `${s.ok} ${s.updated_at}`;
+  const before = new Map((await read())?.map((s) => [s.name, mark(s)]));
   const seen = new Map<string, boolean>();
   const note = (steps: Step[] | undefined, runId?: string, final = false) => {
     for (const s of steps ?? []) {
-      if (seen.get(s.name) === s.ok || (!s.ok && !final)) continue;
+      if (before.get(s.name) === mark(s) || seen.get(s.name) === s.ok || (!s.ok && !final)) continue;
       seen.set(s.name, s.ok);
       report(line(s.name, s.ok, runId));
     }
@@ -43,9 +49,8 @@ export function watchSteps(api: ApiClient, name: string, report: (line: string) 
     while (!stopped) {
       await new Promise((r) => setTimeout(r, everyMs));
       if (stopped) break;
-      // A token that may only create (an enrollment token) cannot read: then only the answer reports.
-      const r = await api.GET('/v1/tenants/{t}', { params: { path: { t: name } } }).catch(() => undefined);
-      if (!stopped && r?.data) note(r.data.steps);
+      const steps = await read();
+      if (!stopped) note(steps);
     }
   })();
   return {

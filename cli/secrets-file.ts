@@ -15,12 +15,18 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** A failed call's answer wraps its partial object (spec: 502 `{error, tenant}`, `{error, wifi_key}`, ...). */
 const WRAPPERS = ['tenant', 'wifi_key', 'broker_account'];
 
+/** The field of a failed call's answer that holds its partial object; undefined for any other answer. */
+export function wrapperOf(answer: unknown): string | undefined {
+  if (!isObject(answer) || typeof answer.error !== 'string') return undefined;
+  return WRAPPERS.find((k) => isObject(answer[k]));
+}
+
 /** The object an answer, or a secrets file holding one, is about. */
 export function objectOf(answer: unknown): Json | undefined {
   if (!isObject(answer)) return undefined;
   if (typeof answer.error !== 'string') return answer;
-  const wrapped = WRAPPERS.map((k) => answer[k]).find(isObject);
-  return wrapped;
+  const wrapper = wrapperOf(answer);
+  return wrapper ? (answer[wrapper] as Json) : undefined;
 }
 
 /**
