@@ -21,6 +21,7 @@ import { startDevServer } from '../../temporal/dev-server.js';
 import { ensureNamespace } from '../../temporal/namespace.js';
 import { ensureSiteSchedules } from '../../temporal/schedules.js';
 import { startLabBackends } from './backends.js';
+import { holdLabDir, LabDirInUse } from './lab-lock.js';
 import { startCodecProxy } from './codec-proxy.js';
 import { startPrometheus } from './servers/prometheus.js';
 import { installRuntime, startWorkerTelemetry } from '../worker/start-telemetry.js';
@@ -130,8 +131,10 @@ async function main(): Promise<void> {
   // Before anything starts: an older Node would fail at loadConfig with the servers already up.
   const tooOld = belowNodeFloor(process.versions.node);
   if (tooOld) throw new ConfigError(`${tooOld}; run the lab with \`npm start\`, which puts the project's pinned Node first on PATH`);
-  if (fresh) for (const name of SITE_FILES) rmSync(join(labDir, name), { recursive: true, force: true });
   mkdirSync(labDir, { recursive: true });
+  // Before anything of the folder is touched: a lab running from it keeps it.
+  holdLabDir(labDir);
+  if (fresh) for (const name of SITE_FILES) rmSync(join(labDir, name), { recursive: true, force: true });
   // Metrics are on in the lab: each part on a loopback port of its own, Temporal's Core runtime too.
   const coreMetricsAddress = await installRuntime(
     { logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) } },
@@ -281,7 +284,7 @@ async function main(): Promise<void> {
 main().catch(async (err: unknown) => {
   // Interrupted while starting: the start failed because of it, and the interrupt's stop exits.
   if (interrupted) return;
-  process.stderr.write(`lab failed: ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
+  process.stderr.write(`lab failed: ${err instanceof ConfigError || err instanceof LabDirInUse ? err.message : ((err as Error).stack ?? String(err))}\n`);
   await stopStarted();
   process.exit(1);
 });

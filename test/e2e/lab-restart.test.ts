@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +98,14 @@ async function startLab(args: string[] = []): Promise<Lab> {
     output: () => out,
   };
   return running;
+}
+
+/** A lab process's exit code and everything it printed. */
+function exitOf(child: ChildProcess): Promise<{ code: number | null; out: string }> {
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  return new Promise((r) => child.once('exit', (code) => r({ code, out })));
 }
 
 /** A hung lab and the servers it started (its children), so that no later test meets them. */
@@ -271,6 +279,13 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   // read the start's empty orgs, and a new tenant's create failed at its dashboards).
   const next = await call(second, 'POST', '/v1/tenants', second.operatorToken, { name: 'acme2' });
   expect(next.status, next.text).toBe(201);
+  // A second `npm start --fresh` on the same folder while this one runs: refused before it touches
+  // it (it removed the running lab's files and would have dropped its database).
+  const refused = await exitOf(spawnLab(['--fresh']));
+  expect(refused.code, refused.out).toBe(1);
+  expect(refused.out).toContain(`lab failed: a lab is already running from ${labDir} (pid ${second.child.pid})`);
+  expect(existsSync(join(labDir, 'temporal.db'))).toBe(true);
+  expect((await call(second, 'GET', '/v1/tenants/acme', second.operatorToken)).status).toBe(200);
   // Ctrl-C while an isolation check makes its canaries: the check's activity waits on runs this
   // worker served, and a stop once waited for it for ever (the hourly check began as a lab stopped).
   let checkAnswered = false;
@@ -281,6 +296,8 @@ it('brings the same site back after a stop, and --fresh starts an empty one', { 
   expect(checkAnswered).toBe(false);
   const midCheckStopMs = await stopLab(second);
 
+  // The stop let go of the folder: the next start takes it.
+  expect(existsSync(join(labDir, 'lab.pid'))).toBe(false);
   const third = await startLab(['--fresh']);
   expect(third.operatorToken).not.toBe(first.operatorToken);
   expect((await call(third, 'GET', '/v1/tenants/acme', third.operatorToken)).status).toBe(404);
