@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { ApiClient } from '../client/index.js';
 import { intFlag, UsageError, type Flags } from './args.js';
 import type { WatchedRun } from './run-progress.js';
@@ -57,6 +58,28 @@ const need = (v: string | undefined, flag: string): string => {
 };
 
 const t = (args: string[]) => ({ t: args[0]! });
+
+/**
+ * `--out` is written with the certificate and its chain: never over what is not certificates (the
+ * private key beside it, a one-letter slip from `web.crt`, is the tenant's only copy), and never
+ * after the call in a folder that cannot take it.
+ */
+function checkCertificateFile(path: string): void {
+  let held: string;
+  try {
+    held = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--out ${path}: cannot read what is there (${(e as NodeJS.ErrnoException).code})`);
+    try {
+      accessSync(dirname(path), constants.W_OK);
+    } catch (f) {
+      throw new UsageError(`--out ${path}: its folder cannot be written (${(f as NodeJS.ErrnoException).code})`);
+    }
+    return;
+  }
+  const rest = held.replace(/-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]*-----END CERTIFICATE-----/g, '').trim();
+  if (rest !== '') throw new UsageError(`--out ${path} exists and holds something other than certificates (a private key?): name another file`);
+}
 
 /** A tenant's secrets: a create's (a failed one's partial tenant) or a reconcile's, which carries the same name and index. */
 const tenantSecrets = ([name]: string[]): SecretsOwner => ({ what: `tenant "${name}"`, is: (o) => o.name === name && 'index' in o });
@@ -368,6 +391,7 @@ export const COMMANDS: Command[] = [
     idempotent: true,
     call: async ({ api, args, flags, header }) => {
       const file = need(flags['csr-file'], 'csr-file');
+      if (flags.out !== undefined) checkCertificateFile(flags.out);
       let csr: string;
       try {
         csr = readFileSync(file, 'utf8');

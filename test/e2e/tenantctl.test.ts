@@ -200,6 +200,27 @@ describe('tenantctl and a secrets file that already exists', () => {
   });
 });
 
+describe('tenantctl certificate put --out', () => {
+  it('never writes over what is not certificates (the private key beside it): exit 2, nothing sent, the key as it was', async () => {
+    const key = join(dir, 'web.key');
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n';
+    writeFileSync(key, pem, { mode: 0o600 });
+    writeFileSync(join(dir, 'web.csr'), 'not read: refused before\n');
+    const sent = () => site.logs.filter((l) => l.includes('"method":"PUT"') && l.includes('/certificates/')).length;
+    const before = sent();
+    for (const [out, said] of [
+      [key, `--out ${key} exists and holds something other than certificates (a private key?)`],
+      [join(dir, 'nowhere', 'web.crt'), 'its folder cannot be written (ENOENT)'],
+    ] as const) {
+      const r = await tenantctl(['certificate', 'put', 'ctla', 'web', '--csr-file', join(dir, 'web.csr'), '--out', out]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(said);
+    }
+    expect(readFileSync(key, 'utf8')).toBe(pem);
+    expect(sent()).toBe(before);
+  });
+});
+
 describe('tenantctl tenant create with an enrollment token', () => {
   it("a failed step prints the command that resumes it with the tenant's own token; exactly that command resumes (200 resumed)", async () => {
     const admitted = await site.call('POST', '/v1/admissions', { body: { name: 'ctlenr' } });
