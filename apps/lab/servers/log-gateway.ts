@@ -51,7 +51,10 @@ export async function startLogGateway(opts: LogGatewayOptions = {}): Promise<Run
     await vl.close();
     throw e;
   });
-  const proxy = createFaultProxy(caddy.adminUrl);
+  // Caddy replaces its admin server after every change, and a connection made meanwhile can meet the
+  // old one's close: a CI run's concurrent removes got a reset DELETE here, answered as a 500 Caddy
+  // never gives. Its DELETE /id/<id> is sent again: repeated after it was applied, it is a 404, gone.
+  const proxy = createFaultProxy(caddy.adminUrl, ['GET', 'HEAD', 'DELETE']);
   const proxyServer = await onLastPortOrAny(p?.proxy, (port) => serveApp(proxy.app, port));
   return {
     caddy,

@@ -7,7 +7,13 @@ import { withFaults, type Faults } from './faults.js';
  * A pass-through HTTP proxy with the simulators' fault controls, put in front of the real servers
  * of the lab (PowerDNS, Recursor) so tests can make their API fail or stall like a simulator's.
  */
-export function createFaultProxy(target: string): { app: Hono; faults: Faults } {
+/**
+ * `resentAfterReset`: the methods sent again when the upstream reset their connection before any
+ * answer; reads by default. A write met by a reset may have been applied, so only one whose repeat
+ * the caller takes as done belongs here (Caddy's `DELETE /id/<id>`: a repeat of an applied one is a
+ * 404, which the adapter reads as gone).
+ */
+export function createFaultProxy(target: string, resentAfterReset: readonly string[] = ['GET', 'HEAD']): { app: Hono; faults: Faults } {
   const app = new Hono();
   const faults = withFaults(app);
   const base = new URL(target);
@@ -17,10 +23,9 @@ export function createFaultProxy(target: string): { app: Hono; faults: Faults } 
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
-    // Only reads are sent again after a reset: a write met by one may have been applied (a CI run: a
-    // GET of Caddy's routes answered 500 here while Caddy replaced its admin server). A refused
-    // connection carried nothing, and is sent again whatever its method.
-    const res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), ['GET', 'HEAD'].includes(c.req.method), 50);
+    // A CI run: a GET of Caddy's routes answered 500 here while Caddy replaced its admin server. A
+    // refused connection carried nothing, and is sent again whatever its method.
+    const res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), resentAfterReset.includes(c.req.method), 50);
     const out = new Headers(res.headers);
     out.delete('content-encoding');
     out.delete('content-length');
