@@ -3,7 +3,7 @@ import { createTenantClient } from '../client/index.js';
 import { parseCommandLine, UsageError, type Flags } from './args.js';
 import { COMMANDS, usage, type Answer, type Command } from './commands.js';
 import { credentialOf, resumeCommand } from './credential.js';
-import { conditionLine, failureLine, redact, table } from './output.js';
+import { conditionLine, failureLine, printable, redact, table } from './output.js';
 import { checkSecretsFile, writeSecretsFile } from './secrets-file.js';
 import { reportRanSteps, watchSteps } from './progress.js';
 import { watchRun } from './run-progress.js';
@@ -15,8 +15,8 @@ import { watchRun } from './run-progress.js';
  */
 export const EXIT = { done: 0, unavailable: 1, usage: 2, refused: 3, stepFailed: 4, notPassed: 5 } as const;
 
-const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
-const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+const out = (s: string) => process.stdout.write(printable(s.endsWith('\n') ? s : `${s}\n`));
+const err = (s: string) => process.stderr.write(printable(s.endsWith('\n') ? s : `${s}\n`));
 
 function pick(words: string[]): { command: Command; args: string[] } {
   const command = COMMANDS.find((c) => c.words[0] === words[0] && c.words[1] === words[1]);

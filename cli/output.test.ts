@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionLine, failureLine, table } from './output.js';
+import { conditionLine, failureLine, printable, table } from './output.js';
 
 describe('a plan as a person reads it', () => {
   it('an object a run holds says which run and why, in a NOTE column; the others keep theirs', () => {
@@ -62,4 +62,16 @@ describe('a failed step and a condition as lines a person acts on', () => {
       'not ready: its run workload-create/acme/db is parked since 2026-11-29T03:00:00.000Z; repeat the workload create to resume\nstep dns: the backend, failed after its retries',
     );
   });
+});
+
+// A backend's answer reaches the terminal in a failure's text (step failed: what the backend said).
+describe('what tenantctl writes to a terminal obeys no control character', () => {
+  it.each([
+    ['an escape sequence (clear the screen)', 'minio: 500 \u001b[2J\u001b[Hall good', 'minio: 500 \\u001b[2J\\u001b[Hall good'],
+    ['a carriage return that would overwrite the line', 'failed\rpassed', 'failed\\u000dpassed'],
+    ['a window title (OSC) ended by BEL', '\u001b]0;owned\u0007x', '\\u001b]0;owned\\u0007x'],
+    ['a C1 control', 'a\u009bb', 'a\\u009bb'],
+    ['a bidirectional override', 'ok \u202edeliaf', 'ok \\u202edeliaf'],
+    ['lines, tabs and any other text as they are', 'step ✓ dns\n\tnext é 名', 'step ✓ dns\n\tnext é 名'],
+  ])('%s', (_case, text, shown) => expect(printable(text)).toBe(shown));
 });

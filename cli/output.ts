@@ -1,3 +1,15 @@
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as tenantctl writes it to a terminal: a control character (an escape sequence, a carriage
+ * return) or a bidirectional override shown as its code, not obeyed. A backend's answer reaches
+ * the screen in a failure's text; it must not move the cursor, retitle the window or hide a line.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Fields that carry a secret in some answer of the spec. */
 export const SECRET_FIELDS = new Set(['tsig_secret', 'secret_key', 'api_token', 'ingest_token', 'read_token', 'password', 'psk', 'enrollment_token']);
 
