@@ -1,4 +1,5 @@
-import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { readSmallFile } from './small-file.js';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../client/index.js';
 import { intFlag, UsageError, type Flags } from './args.js';
@@ -65,9 +66,12 @@ const t = (args: string[]) => ({ t: args[0]! });
  * after the call in a folder that cannot take it.
  */
 function checkCertificateFile(path: string): void {
+  // A stream (`--out /dev/stdout`, a pipe) holds nothing to lose.
+  const there = statSync(path, { throwIfNoEntry: false });
+  if (there && (there.isCharacterDevice() || there.isFIFO())) return;
   let held: string;
   try {
-    held = readFileSync(path, 'utf8');
+    held = readSmallFile(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--out ${path}: cannot read what is there (${(e as NodeJS.ErrnoException).code})`);
     try {
@@ -394,9 +398,9 @@ export const COMMANDS: Command[] = [
       if (flags.out !== undefined) checkCertificateFile(flags.out);
       let csr: string;
       try {
-        csr = readFileSync(file, 'utf8');
-      } catch {
-        throw new UsageError(`--csr-file: cannot read ${file}`);
+        csr = readSmallFile(file);
+      } catch (e) {
+        throw new UsageError(`--csr-file: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
       }
       const answer = await api.PUT('/v1/tenants/{t}/certificates/{certificate}', {
         params: { path: { t: args[0]!, certificate: args[1]! }, header },

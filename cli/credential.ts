@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readSmallFile } from './small-file.js';
 import { UsageError, type Flags } from './args.js';
 import { wrapperOf } from './secrets-file.js';
 
@@ -15,7 +15,7 @@ export function credentialOf(flags: Flags, env: NodeJS.ProcessEnv): string | und
   if (flags.token !== undefined) throw new UsageError('--token and --token-file exclude each other');
   let kept: unknown;
   try {
-    kept = JSON.parse(readFileSync(file, 'utf8'));
+    kept = JSON.parse(readSmallFile(file));
   } catch (e) {
     throw new UsageError(`--token-file ${file}: not a secrets file tenantctl wrote (${(e as NodeJS.ErrnoException).code ?? 'not JSON'})`);
   }

@@ -1,4 +1,5 @@
-import { accessSync, closeSync, constants, existsSync, fchmodSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fchmodSync, openSync, writeSync } from 'node:fs';
+import { readSmallFile } from './small-file.js';
 import { dirname } from 'node:path';
 import { UsageError } from './args.js';
 import { SECRET_FIELDS } from './output.js';
@@ -46,7 +47,7 @@ export function checkSecretsFile(path: string, owner: SecretsOwner): void {
   }
   let held: unknown;
   try {
-    held = JSON.parse(readFileSync(path, 'utf8'));
+    held = JSON.parse(readSmallFile(path));
     accessSync(path, constants.W_OK);
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? 'not JSON';
@@ -74,7 +75,7 @@ function describe(object: Json): string {
  */
 export function writeSecretsFile(path: string, answer: unknown): string[] {
   const kept: string[] = [];
-  const held = existsSync(path) ? objectOf(JSON.parse(readFileSync(path, 'utf8'))) : undefined;
+  const held = existsSync(path) ? objectOf(JSON.parse(readSmallFile(path))) : undefined;
   const written = structuredClone(answer);
   const into = objectOf(written);
   if (held && into) keepMissing(held, into, '', kept);

@@ -378,6 +378,10 @@ describe('tenantctl exit codes and output', () => {
       ['tenant', 'get'],
       ['tenant', 'list', '--nope'],
       ['tenant', 'list', '--output', 'xml'],
+      // A file named by a slip is refused at once, not read until memory runs out.
+      ['--token-file', '/dev/zero', 'tenant', 'list'],
+      ['tenant', 'create', 'ctlz', '--secrets-file', '/dev/zero'],
+      ['certificate', 'put', 'ctla', 'web', '--csr-file', '/dev/zero'],
     ]) {
       const r = await tenantctl(args);
       expect(r.code, args.join(' ')).toBe(2);
