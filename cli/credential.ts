@@ -52,7 +52,7 @@ const SECRET_FLAGS: Record<string, string[] | undefined> = {
 };
 
 /** A word as a POSIX shell reads it back unchanged. */
-export const quote = (a: string) => (/^[\w./:=@,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+const quote = (a: string) => (/^[\w./:=@,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 /**
  * The command that resumes a create that failed at a step (502), as a shell line, and what to say

@@ -1,8 +1,8 @@
 import { accessSync, closeSync, constants, existsSync, fchmodSync, openSync, writeSync } from 'node:fs';
-import { readSmallFile } from './small-file.js';
 import { dirname } from 'node:path';
 import { UsageError } from './args.js';
 import { SECRET_FIELDS } from './output.js';
+import { readSmallFile } from './small-file.js';
 
 /** The object whose secrets a command's answer carries: named for a person, and recognised in a file. */
 export interface SecretsOwner {

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +16,16 @@ describe('a file tenantctl reads', () => {
     expect(readSmallFile(path)).toBe(text);
   });
 
+  it('a pipe (`--token-file <(jq ...)`) is read as a file is', () => {
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    spawn('sh', ['-c', `printf '{"api_token":"t"}' > '${fifo}'`], { stdio: 'ignore' });
+    expect(readSmallFile(fifo)).toBe('{"api_token":"t"}');
+  });
+
   it.each([
-    ['a device that never ends', () => '/dev/zero', 'ENOTREG'],
-    ['a folder', () => dir, 'ENOTREG'],
+    ['a device that never ends', () => '/dev/zero', 'EFBIG'],
+    ['a folder', () => dir, 'EISDIR'],
     [
       'a file over 1 MB (a disk image named by a slip)',
       () => {
