@@ -38,12 +38,12 @@ function runtimeSpecifiers(source: string, fileName: string): string[] {
   return out;
 }
 
-/** The packages a module loads as it starts: its own and its local modules' runtime imports, followed (a dynamic `import()` is not). */
-export function packagesLoadedBy(root: string, entry: string, files: readonly string[]): Set<string> {
+/** The packages a module (or several) loads as it starts: its own and its local modules' runtime imports, followed (a dynamic `import()` is not). */
+export function packagesLoadedBy(root: string, entry: string | readonly string[], files: readonly string[]): Set<string> {
   const known = new Set(files);
   const packages = new Set<string>();
   const seen = new Set<string>();
-  const queue = [entry];
+  const queue = typeof entry === 'string' ? [entry] : [...entry];
   while (queue.length) {
     const file = queue.shift()!;
     if (seen.has(file)) continue;
