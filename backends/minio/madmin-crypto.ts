@@ -122,8 +122,14 @@ export async function encryptData(password: string, data: Uint8Array, opts: Encr
   return Buffer.concat([salt, Buffer.from([id]), nonce, sioSeal(algorithm, key, nonce, data)]);
 }
 
-/** madmin.DecryptData(password, data); throws MadminCryptoError on a wrong password or tampering. */
-export async function decryptData(password: string, data: Uint8Array): Promise<Buffer> {
+/** How a reader gets the Argon2id key of a body's salt: `argon2idKey` derives it. */
+export type Argon2idKeyOf = (password: string, salt: Uint8Array) => Promise<Buffer>;
+
+/**
+ * madmin.DecryptData(password, data); throws MadminCryptoError on a wrong password or tampering.
+ * `keyOf`: where the Argon2id key of the body's salt comes from (a derivation by default).
+ */
+export async function decryptData(password: string, data: Uint8Array, keyOf: Argon2idKeyOf = argon2idKey): Promise<Buffer> {
   if (data.length < HEADER_LEN) throw new MadminCryptoError('unexpected header');
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const salt = buf.subarray(0, SALT_LEN);
@@ -132,9 +138,9 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
   const body = buf.subarray(HEADER_LEN);
   switch (id) {
     case MADMIN_ARGON2ID_AES_GCM:
-      return sioOpen('aes-256-gcm', await argon2idKey(password, salt), nonce, body);
+      return sioOpen('aes-256-gcm', await keyOf(password, salt), nonce, body);
     case MADMIN_ARGON2ID_CHACHA20_POLY1305:
-      return sioOpen('chacha20-poly1305', await argon2idKey(password, salt), nonce, body);
+      return sioOpen('chacha20-poly1305', await keyOf(password, salt), nonce, body);
     case MADMIN_PBKDF2_AES_GCM:
       return sioOpen('aes-256-gcm', await pbkdf2Key(password, salt), nonce, body);
     default:
@@ -148,14 +154,29 @@ export async function decryptData(password: string, data: Uint8Array): Promise<B
  */
 const argon2Turns = new Mutex();
 
-function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
+/** madmin's Argon2id key of a password and salt, one derivation at a time in this process. */
+export async function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
+  return (await timedArgon2idKey(password, salt)).key;
+}
+
+/** `argon2idKey`, with how long the derivation itself took (its wait for the turn aside). */
+export function timedArgon2idKey(password: string, salt: Uint8Array): Promise<{ key: Buffer; ms: number }> {
   // Read off the namespace, not imported by name: Node < 24.7 has no argon2, and a named import
   // would fail the whole program at link time, before apps/node-version.ts can say why.
-  const derive = () =>
-    new Promise<Buffer>((resolve, reject) =>
-      nodeCrypto.argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) => (err ? reject(err) : resolve(key))),
+  const derive = () => {
+    const started = performance.now();
+    return new Promise<{ key: Buffer; ms: number }>((resolve, reject) =>
+      nodeCrypto.argon2('argon2id', { message: Buffer.from(password, 'utf8'), nonce: salt, ...ARGON2ID }, (err, key) =>
+        err ? reject(err) : resolve({ key, ms: performance.now() - started }),
+      ),
     );
+  };
   return argon2Turns.runExclusive(derive);
+}
+
+/** Holds the process's derivation turn for `ms`, as a derivation of that length would: no derivation runs meanwhile. */
+export function argon2idTurn(ms: number): Promise<void> {
+  return argon2Turns.runExclusive(() => new Promise<void>((r) => setTimeout(r, ms)));
 }
 
 function pbkdf2Key(password: string, salt: Uint8Array): Promise<Buffer> {

@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { serveApp, type RunningServer } from '../../apps/lab/simulators/serve.js';
 import { createMinioSimulator, type MinioSimulator } from '../../apps/lab/simulators/minio/index.js';
-import { decryptData, encryptData, isEncrypted } from '../../backends/minio/madmin-crypto.js';
+import { randomBytes } from 'node:crypto';
+import { DerivedKeys, decryptData, encryptData, isEncrypted, timedArgon2idKey } from '../../backends/minio/madmin-crypto.js';
 import { signRequest, type SigV4Credentials } from '../../backends/minio/sigv4.js';
 
 // Fidelity of the MinIO simulator to MinIO's wire format: SigV4 refusals, the admin API's JSON
@@ -117,6 +118,41 @@ describe('users', () => {
       const res = await admin('PUT', 'add-user', { query: { accessKey: 'mallory' }, body });
       expect(res.status).toBe(400);
       expect(res.json()).toMatchObject({ Code: 'XMinioAdminConfigBadJSON', Message: 'JSON configuration provided is of incorrect format' });
+    }
+    expect(sim.state.users.has('mallory')).toBe(false);
+  });
+
+  it('reads bodies sealed under one salt as MinIO does: each as slow as a derivation, a wrong password or a changed byte refused', async () => {
+    // The adapter seals many bodies under one derived key (DerivedKeys); MinIO derives the salt's
+    // key for every body, so every one costs the caller a derivation's time.
+    const keys = new DerivedKeys();
+    const sealed = async (password: string, secretKey: string) =>
+      encryptData(password, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })), { derived: await keys.of(password) });
+    const timedAdd = async (accessKey: string, body: Buffer) => {
+      const started = performance.now();
+      const res = await admin('PUT', 'add-user', { query: { accessKey }, body });
+      return { res, ms: performance.now() - started };
+    };
+    const derivation = (await timedArgon2idKey(ROOT.secretKey, randomBytes(32))).ms;
+    const first = await timedAdd('salted1', await sealed(ROOT.secretKey, 'salted-secret-1'));
+    expect(first.res.status).toBe(200);
+    for (const n of [2, 3]) {
+      const again = await timedAdd(`salted${n}`, await sealed(ROOT.secretKey, `salted-secret-${n}`));
+      expect(again.res.status).toBe(200);
+      expect(again.ms, `body ${n} under a salt the simulator has read (a derivation here: ${derivation.toFixed(0)} ms)`).toBeGreaterThanOrEqual(derivation / 2);
+    }
+    expect(sim.state.users.get('salted3')?.secretKey).toBe('salted-secret-3');
+    // The same salt under another password: not the key the simulator remembers.
+    const rootKey = await keys.of(ROOT.secretKey);
+    const wrong = await encryptData('not-the-root-secret', Buffer.from('{"secretKey":"abcdefgh1","status":"enabled"}'), {
+      derived: { salt: rootKey.salt, key: (await timedArgon2idKey('not-the-root-secret', rootKey.salt)).key },
+    });
+    const changed = Buffer.from(await sealed(ROOT.secretKey, 'abcdefgh2'));
+    changed[changed.length - 1]! ^= 1;
+    for (const body of [wrong, changed]) {
+      const res = await admin('PUT', 'add-user', { query: { accessKey: 'mallory' }, body });
+      expect(res.status).toBe(400);
+      expect(res.json()).toMatchObject({ Code: 'XMinioAdminConfigBadJSON' });
     }
     expect(sim.state.users.has('mallory')).toBe(false);
   });

@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
-import { MadminCryptoError, decryptData, encryptData } from '../../../../backends/minio/madmin-crypto.js';
+import { MadminCryptoError, decryptData, encryptData, type Argon2idKeyOf } from '../../../../backends/minio/madmin-crypto.js';
 import { Errors, adminError, commonHeaders, malformedIAMPolicy, unsupportedCall, type ApiError } from './errors.js';
 import { PolicyError, parsePolicy } from './iam.js';
 import type { Caller } from './auth.js';
 import type { MinioSimState, SimUser } from './state.js';
+import { rememberingSaltKeys } from './salt-keys.js';
 
 /**
  * The admin API subset (minio cmd/admin-handlers-users.go, madmin-go user-commands.go and
@@ -71,13 +72,21 @@ export async function handleAdmin(call: AdminCall): Promise<Response> {
 
 type Handler = (call: AdminCall) => Promise<string | Buffer | undefined> | string | Buffer | undefined;
 
+/** Each simulator's memory of the salts' keys (salt-keys.ts); none in the state a kept lab saves. */
+const saltKeys = new WeakMap<MinioSimState, Argon2idKeyOf>();
+const saltKeysOf = (state: MinioSimState): Argon2idKeyOf => {
+  let keys = saltKeys.get(state);
+  if (!keys) saltKeys.set(state, (keys = rememberingSaltKeys()));
+  return keys;
+};
+
 const ROUTES: Record<string, Handler> = {
   async 'PUT add-user'({ state, query, body, caller, now }) {
     const accessKey = requireParam(query, 'accessKey');
     if (accessKey === caller.accessKey) fail(Errors.AddUserInvalidArgument);
     let req: { secretKey?: unknown; status?: unknown };
     try {
-      req = JSON.parse((await decryptData(state.root.secretKey, body)).toString('utf8')) as typeof req;
+      req = JSON.parse((await decryptData(state.root.secretKey, body, saltKeysOf(state))).toString('utf8')) as typeof req;
     } catch (err) {
       if (err instanceof MadminCryptoError || err instanceof SyntaxError) return fail(Errors.AdminConfigBadJSON);
       throw err;
