@@ -155,7 +155,7 @@ export async function decryptData(password: string, data: Uint8Array, keyOf: Arg
 const argon2Turns = new Mutex();
 
 /** madmin's Argon2id key of a password and salt, one derivation at a time in this process. */
-export async function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
+async function argon2idKey(password: string, salt: Uint8Array): Promise<Buffer> {
   return (await timedArgon2idKey(password, salt)).key;
 }
 

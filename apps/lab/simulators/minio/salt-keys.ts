@@ -10,7 +10,7 @@ const REMEMBERED = 32;
  * once, and for every later body under that salt and password takes the derivation's turn for as
  * long as that derivation took: a caller meets MinIO's latency and its queue of derivations, while
  * the lab's two cores are spared work a real MinIO does on a machine of its own (a fill's
- * simulators spent ~56 ms of CPU a create on it). A wrong password misses the memory, is derived,
+ * simulators spent ~117 ms of CPU a create on it). A wrong password misses the memory, is derived,
  * and fails to open the body as before.
  */
 export function rememberingSaltKeys(): Argon2idKeyOf {
