@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { died } from './envelope.js';
 import { cidrFormat, dnsNameFormat, ipFormat, type Prop, type Schema } from './params.js';
 import { randomMac } from './state.js';
@@ -117,9 +117,11 @@ export const CONFIG_CONTROL = ['node', 'vmid', 'delete', 'digest', 'skiplock', '
 /**
  * `validate_ssh_public_keys` after `uri_unescape`, as update_vm_api does before any change: each
  * line but blank ones through `ssh-keygen -l` (pve-common PVE/Tools.pm), the same program, so a
- * line PVE refuses (key data that is no key of its type, a comment line) is refused here too.
+ * line PVE refuses (key data that is no key of its type, a comment line) is refused here too. The
+ * program runs beside the simulators' event loop, not on it: PVE checks in one of pvedaemon's
+ * workers while the others answer.
  */
-export function checkSshKeys(encoded: string): void {
+export async function checkSshKeys(encoded: string): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(encoded);
@@ -128,8 +130,20 @@ export function checkSshKeys(encoded: string): void {
   }
   for (const line of decoded.split('\n')) {
     if (/^\s*$/.test(line)) continue;
-    if (spawnSync('ssh-keygen', ['-l', '-f', '-'], { input: line }).status !== 0) throw died('SSH public key validation error');
+    if ((await sshKeygenList(line)) !== 0) throw died('SSH public key validation error');
   }
+}
+
+/** `ssh-keygen -l -f -` on one line: its exit status (-1 when it could not be run). */
+function sshKeygenList(line: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn('ssh-keygen', ['-l', '-f', '-'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.once('error', () => resolve(-1));
+    child.once('close', (code) => resolve(code ?? -1));
+    // A key the program refuses may close its input before it is all written.
+    child.stdin.once('error', () => {});
+    child.stdin.end(line);
+  });
 }
 
 /** Keys whose values the API returns as JSON numbers (the rest stay strings, memory included). */

@@ -10,7 +10,7 @@ async function updateConfig(c: Context, q: Qemu, background: boolean): Promise<R
   const p = await q.params(c, schema);
   const vmid = Number(p.vmid);
   const node = String(p.node);
-  if (p.sshkeys !== undefined) checkSshKeys(String(p.sshkeys));
+  if (p.sshkeys !== undefined) await checkSshKeys(String(p.sshkeys));
   const change = () => applyChange(q, q.load(vmid, node), p);
   if (!background) {
     change();
