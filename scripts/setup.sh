@@ -58,13 +58,14 @@ if ! .tools/venv/bin/python -c "import minio, sys; sys.exit(minio.__version__ !=
 fi
 
 # 3. Debian packages: real PowerDNS, Recursor, Mosquitto, Kea, the Caddy log gateway and Prometheus
-#    (with promtool); dig/nsupdate, openssl, docker-compose; jq for the README's lab walkthrough;
+#    (with promtool); dig/nsupdate, openssl, docker-compose; curl and jq for the README's lab walkthrough (and
+#    test/e2e/readme-walkthrough.test.ts, which runs it);
 #    wrk for the paced read latency of `npm run bench`; chromium for the browser test of the offline
 #    API reference (test/e2e/docs-page.test.ts, driven by playwright-core with this binary: no
 #    browser download); openssh-client's ssh-keygen, which the Proxmox simulator checks `sshkeys`
 #    with as PVE does (and the API's own SSH key check is held against).
 packages=(pdns-server pdns-backend-sqlite3 pdns-recursor bind9-dnsutils mosquitto mosquitto-clients
-  kea-dhcp4-server kea-ctrl-agent caddy prometheus docker-compose sqlite3 openssl jq wrk chromium openssh-client)
+  kea-dhcp4-server kea-ctrl-agent caddy prometheus docker-compose sqlite3 openssl curl jq wrk chromium openssh-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
