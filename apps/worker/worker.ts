@@ -106,6 +106,11 @@ export function serviceWorkerOptions(parts: Pick<WorkerParts, 'config' | 'connec
     // alone at a later commit 64 peaked at 317 (docs/performance.md). The default scales with the
     // machine's memory.
     maxCachedWorkflows: 64,
+    // A step heartbeats every second, but Core sends heartbeats at most every 0.8 × the heartbeat
+    // timeout: 4 s of 5, leaving a loaded server 1 s before it fails a live attempt. Three attempts
+    // of a slow step lost that way are a 502 on a healthy site. Sent each second, a heartbeat
+    // can be 4 s late; a dead worker is still noticed at the 5 s timeout.
+    maxHeartbeatThrottleInterval: '1s',
     ...sandboxOptions(),
     // Pinned: a run ends on the code it began with, so a release changes workflow code with no
     // patch for the runs in flight; each run is bounded (a parked one by PARKED_RUN_TIMEOUT).
