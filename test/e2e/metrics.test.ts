@@ -8,6 +8,7 @@ import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { reportedAddress, WORKER_METRICS_LISTENING } from '../support/reported-address.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { runIds } from '../../contracts/ids.js';
+import { answerOf } from '../support/answer.js';
 
 /**
  * Operators' metrics: the API and the worker serve Prometheus text on listeners of their own, a
@@ -70,8 +71,10 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
   beforeAll(async () => {
     // Prometheus holds a sample of both parts before anything happens, so increase() sees it all.
     await promWhen('sum(up)', (v) => v[0]?.value[1] === '2');
-    expect((await site.call('POST', '/v1/tenants', { body: { name: TENANTS[0] } })).status).toBe(201);
-    expect((await site.call('POST', '/v1/tenants', { body: { name: TENANTS[1] } })).status).toBe(201);
+    for (const name of TENANTS.slice(0, 2)) {
+      const res = await site.call('POST', '/v1/tenants', { body: { name } });
+      expect(res.status, answerOf(res, site.logs)).toBe(201);
+    }
     // The dns step fails for good on this create (three attempts), then the repeat resumes it.
     site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
     try {
