@@ -1,4 +1,5 @@
 import type { Site } from './site.js';
+import { stopIfCancelled } from './attempt-cancelled.js';
 import { backendCalls, type BackendCalls } from '../backends/http/calls.js';
 import type { BackendCallObserver } from '../backends/http/telemetry.js';
 import type { BackendArea, Probe } from './backend-area.js';
@@ -64,7 +65,11 @@ export function bindPorts(site: Site, opts: { timeoutMs?: number; calls?: Backen
  * binds its ports, and given to its activities too (`deps.calls`: the isolation check's probes).
  */
 export function workerBackendCalls(site: Site, observe?: BackendCallObserver): BackendCalls {
-  return backendCalls({ perSecond: site.backendCallsPerSecond, observe });
+  // An attempt Temporal gave up on (its heartbeat late under load, its worker stopping) runs on
+  // until its code returns: its calls stop here, or a write of it could land after a later
+  // attempt's, or after the tenant's delete (a races trial found a deleted tenant's state-store
+  // user made again).
+  return backendCalls({ perSecond: site.backendCallsPerSecond, observe, admit: stopIfCancelled });
 }
 
 /** Releases what the bound ports hold open (the broker's control connection), once their worker has stopped. */

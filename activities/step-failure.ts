@@ -114,24 +114,6 @@ export async function asBackendStep<T>(
 export const registryUnavailable = (): ApplicationFailure =>
   ApplicationFailure.create({ message: 'the registry is unreachable', type: REGISTRY_UNAVAILABLE, nonRetryable: true });
 
-/**
- * An attempt Temporal has given up on (its heartbeat timed out while it waited, or its worker is
- * shutting down) is cancelled, but its code runs on: before a write it must stop, or it would
- * write what a later attempt, or an operator, has since changed (a zone the operator removed
- * for a delete, staged again). Outside an activity (the bench's direct calls) there is none.
- */
-export function stopIfCancelled(): void {
-  let signal: AbortSignal;
-  try {
-    signal = Context.current().cancellationSignal;
-  } catch {
-    return;
-  }
-  if (!signal.aborted) return;
-  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'by Temporal');
-  throw new Error(`this attempt was cancelled (${why}) and writes nothing more`);
-}
-
 function heartbeat(): void {
   try {
     Context.current().heartbeat();

@@ -1,6 +1,6 @@
 import { LOCK_SPACE, untilUnheld, lockWithin, whileLocked, withLocks } from '../../db/queries/locks.js';
 import { BackendError } from '../../core/backend-outcome.js';
-import { stopIfCancelled } from '../step-failure.js';
+import { stopIfCancelled } from '../attempt-cancelled.js';
 import type { StepModule } from '../tenant-step-module.js';
 import type { TenantIdentity } from '../../core/identity.js';
 import type { Db } from '../../db/registry.js';

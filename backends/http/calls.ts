@@ -10,22 +10,35 @@ import type { BackendCallObserver } from './telemetry.js';
  * without one (a `--check-backends` probe, a test) is neither paced nor observed.
  */
 export interface BackendCalls {
-  /** Waits for this backend's next slot; at once when the site sets no bound. */
+  /**
+   * Waits for this backend's next slot (at once when the site sets no bound), then throws if the
+   * work the call belongs to may no longer call its backends (`admit`): every call passes here.
+   */
   paced(backend: string): Promise<void>;
   /** Told of every call's result and duration; none when the worker's metrics are off. */
   observe?: BackendCallObserver;
 }
 
-export function backendCalls(opts: { perSecond: number; observe?: BackendCallObserver }): BackendCalls {
+export function backendCalls(opts: {
+  perSecond: number;
+  observe?: BackendCallObserver;
+  /**
+   * Throws when the caller's work is over (the worker's: an attempt Temporal gave up on, whose code
+   * runs on). Checked after the pace's wait, the last moment before the call leaves.
+   */
+  admit?: () => void;
+}): BackendCalls {
   const pacers = new Map<string, Pacer>();
   return {
     observe: opts.observe,
     async paced(backend) {
-      if (opts.perSecond <= 0) return;
-      let pacer = pacers.get(backend);
-      if (!pacer) pacers.set(backend, (pacer = new Pacer(opts.perSecond)));
-      const ms = pacer.reserve();
-      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+      if (opts.perSecond > 0) {
+        let pacer = pacers.get(backend);
+        if (!pacer) pacers.set(backend, (pacer = new Pacer(opts.perSecond)));
+        const ms = pacer.reserve();
+        if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+      }
+      opts.admit?.();
     },
   };
 }
