@@ -115,6 +115,8 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
   let dhcp4: ChildProcess | undefined;
   let agent: ChildProcess | undefined;
   let spawnFailure: Error | undefined;
+  /** The last of what each daemon wrote to stderr. */
+  const said = new WeakMap<ChildProcess, string>();
 
   async function waitReady(): Promise<void> {
     const auth = opts.authUser !== undefined ? { authorization: `Basic ${Buffer.from(`${opts.authUser}:${opts.authPassword}`).toString('base64')}` } : {};
@@ -127,7 +129,9 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
         ['kea-ctrl-agent', agent],
       ] as const) {
         if (child && child.exitCode !== null) {
-          const log = await tail(join(dir, `${name}.log`));
+          // Its log file, and what it wrote to stderr: a daemon that fails before its loggers are
+          // set writes there alone (CI met an agent's exit 1 with an empty log).
+          const log = [await tail(join(dir, `${name}.log`)), said.get(child)?.trim()].filter(Boolean).join('\n');
           if (name === 'kea-ctrl-agent' && /address already in use/i.test(log)) throw new PortTaken(log);
           throw new Error(`startKea: ${name} exited with ${child.exitCode}:\n${log}`);
         }
@@ -164,7 +168,8 @@ export async function startKea(opts: StartKeaOptions): Promise<RunningKea> {
       // Killed when this process exits, as every lab server is: a lab that failed once left Kea
       // running on its pid file, and the next lab's Kea refused to start.
       void trackChild(child);
-      child.stderr?.resume();
+      said.set(child, '');
+      child.stderr?.on('data', (d: Buffer) => said.set(child, (said.get(child)! + d.toString()).slice(-2000)));
       child.once('error', (e) => {
         spawnFailure = e;
       });
