@@ -9,7 +9,7 @@ import { createDynsecControl } from '../../backends/mosquitto/dynsec-control.js'
 export const brokerArea: BackendArea<'broker', BrokerAdapter | undefined, typeof brokerSettings> = {
   port: 'broker',
   settings: brokerSettings,
-  bind: (site, timeoutMs) => site.broker && createDynsecAdapter({ ...site.broker, timeoutMs }),
+  bind: (site, timeoutMs, calls) => site.broker && createDynsecAdapter({ ...site.broker, timeoutMs, calls }),
   // The control connection mqtt.js keeps (and re-opens every second when lost) held a stopped worker alive.
   release: async (adapter) => adapter?.close(),
   probes: (site, timeoutMs) => {

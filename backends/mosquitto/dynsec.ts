@@ -25,6 +25,7 @@
 import { BackendError, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { ensure as ensureOne, once, plan as planOne, type ObjectKind } from '../reconcile/reconcile.js';
 import { createDynsecControl, type DynsecControl, type DynsecResponse } from './dynsec-control.js';
+import type { BackendCalls } from '../http/calls.js';
 
 export interface DynsecAdapterOptions {
   /**
@@ -38,6 +39,8 @@ export interface DynsecAdapterOptions {
   timeoutMs?: number;
   /** PEM certificates to trust for `mqtts://` (the broker's private CA). */
   ca?: string;
+  /** Its worker's pace and admission of backend calls, as the HTTP adapters' (`BackendCalls`); none: neither. */
+  calls?: BackendCalls;
 }
 
 export interface BrokerAccountSpec {
@@ -105,7 +108,7 @@ export function roleAcls(publish: readonly string[], subscribe: readonly string[
 }
 
 export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
-  const control: DynsecControl = createDynsecControl({ ...opts, timeoutMs: opts.timeoutMs ?? 5000 });
+  const control = pacedBy(opts.calls, createDynsecControl({ ...opts, timeoutMs: opts.timeoutMs ?? 5000 }));
   return {
     observe: (username) => observe(control, username),
     observeMany: (usernames) => observeMany(control, usernames),
@@ -113,6 +116,19 @@ export function createDynsecAdapter(opts: DynsecAdapterOptions): BrokerAdapter {
     plan: (account, observed) => each(control, account, observed, planOne),
     remove: (username) => remove(control, username),
     listClients: (prefix) => listClients(control, prefix),
+    close: () => control.close(),
+  };
+}
+
+/**
+ * Every message to the broker waits its turn and is admitted as an HTTP adapter's call is: paced by
+ * SITE_BACKEND_CALLS_PER_SECOND, and never sent by an attempt Temporal gave up on.
+ */
+function pacedBy(calls: BackendCalls | undefined, control: DynsecControl): DynsecControl {
+  if (!calls) return control;
+  return {
+    run: async (commands) => (await calls.paced('broker'), control.run(commands)),
+    canConnect: (username, password) => control.canConnect(username, password),
     close: () => control.close(),
   };
 }

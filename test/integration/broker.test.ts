@@ -3,7 +3,10 @@
  * what an issued account may publish and subscribe, what it may not, drift repair, passwords,
  * changes and revocation as the broker applies them (open connections too), and the bounds of the control connection.
  */
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { workerBackendCalls } from '../../activities/backend-areas.js';
+import type { Site } from '../../activities/site.js';
 import type { MqttClient } from 'mqtt';
 import { createServer } from 'node:net';
 import { BackendError } from '../../core/backend-outcome.js';
@@ -368,6 +371,29 @@ describe('the control connection', () => {
       await again.stop();
       const { rm } = await import('node:fs/promises');
       await rm(own.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the adapter as a worker binds it (its backend calls' pace and admission)", () => {
+  it('sends no command for an attempt Temporal gave up on: the account it would have made never exists', async () => {
+    const calls = workerBackendCalls({ backendCallsPerSecond: 0 } as Site);
+    const bound = createDynsecAdapter({ url: broker.url, adminUser: broker.adminUser, adminPassword: broker.adminPassword, timeoutMs: 3000, calls });
+    try {
+      const spec = { username: brokerUsername('gone', 'app'), password: 'pw-gone-app', publish: [], subscribe: [] };
+      const env = new MockActivityEnvironment();
+      const attempt = env.run(async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return bound.ensure(spec);
+      });
+      env.cancel('TIMED_OUT');
+      await expect(attempt).rejects.toThrow(/cancelled \(TIMED_OUT\)/);
+      expect(await adapter.observe(spec.username)).toBeNull();
+      // Outside an activity the same adapter makes it.
+      await bound.ensure(spec);
+      expect(await adapter.observe(spec.username)).not.toBeNull();
+    } finally {
+      await bound.close();
     }
   });
 });
