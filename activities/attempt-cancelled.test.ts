@@ -1,7 +1,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { AsyncResource } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { onBehalfOfMany } from '../backends/http/calls.js';
 import { BackendHttp } from '../backends/http/client.js';
 import { workerBackendCalls } from './backend-areas.js';
 import type { Site } from './site.js';
@@ -29,17 +31,23 @@ describe('stopIfCancelled', () => {
   });
 });
 
+/** A backend that records each call it receives, and a client of it as a worker makes one. */
+async function recordingBackend() {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const calls = workerBackendCalls({ backendCallsPerSecond: 0 } as Site);
+  const http = new BackendHttp('minio', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, 5_000, { calls });
+  return { seen, http, close: () => server.close() };
+}
+
 describe("a worker's backend calls", () => {
   it('leave no more once their attempt is cancelled: the write it would have sent never reaches the backend', async () => {
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.end('{}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { seen, http, close } = await recordingBackend();
     try {
-      const calls = workerBackendCalls({ backendCallsPerSecond: 0 } as Site);
-      const http = new BackendHttp('minio', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {}, 5_000, { calls });
       const env = new MockActivityEnvironment();
       const attempt = env.run(async () => {
         await http.call({ path: 'user-info' });
@@ -55,7 +63,39 @@ describe("a worker's backend calls", () => {
       await http.call({ method: 'PUT', path: 'add-user' });
       expect(seen).toEqual(['GET /user-info', 'PUT /add-user']);
     } finally {
-      server.close();
+      close();
+    }
+  });
+});
+
+describe('work on behalf of several callers', () => {
+  it("goes on when one caller's attempt is given up on; that caller's own calls inside it do not", async () => {
+    const { seen, http, close } = await recordingBackend();
+    try {
+      const leader = new MockActivityEnvironment();
+      const other = new MockActivityEnvironment();
+      // The other caller's own write, bound to its context as a batch binds it (backends/proxmox/sdn.ts).
+      const othersWrite = (await other.run(async () => AsyncResource.bind(() => http.call({ method: 'PUT', path: 'other' })))) as () => Promise<unknown>;
+      other.cancel('TIMED_OUT');
+      const round = leader.run(async () =>
+        onBehalfOfMany(async () => {
+          await http.call({ method: 'PUT', path: 'lock' });
+          await new Promise((r) => setTimeout(r, 50));
+          const refused = await othersWrite().then(
+            () => false,
+            () => true,
+          );
+          await http.call({ method: 'PUT', path: 'release' });
+          return refused;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      leader.cancel('TIMED_OUT');
+      // The leader given up on mid-round still releases the lock; the cancelled other's write is refused.
+      await expect(round).resolves.toBe(true);
+      expect(seen).toEqual(['PUT /lock', 'PUT /release']);
+    } finally {
+      close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { BackendError, type ChangeResult } from '../core/backend-outcome.js';
 import { whileLocked, type Tx } from '../db/queries/locks.js';
+import { onBehalfOfMany } from '../backends/http/calls.js';
 
 /**
  * Writes a batch of changes to one whole object (Kea's configuration, one WLAN) in as few writes as
@@ -75,7 +76,8 @@ export class GroupCommit<C, R> {
     const leader = this.staged.find((e) => e.tx);
     if (!leader) return;
     this.running = true;
-    void this.round(leader.tx!).finally(() => {
+    // On behalf of every change staged: the leader's attempt given up on does not fail the others'.
+    void onBehalfOfMany(() => this.round(leader.tx!)).finally(() => {
       this.running = false;
       this.kick();
     });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer } from './pace.js';
 import type { BackendCallObserver } from './telemetry.js';
 
@@ -19,6 +20,18 @@ export interface BackendCalls {
   observe?: BackendCallObserver;
 }
 
+const forMany = new AsyncLocalStorage<true>();
+
+/**
+ * Runs work done on behalf of several callers (a group commit's round, a fabric batch's lock, an
+ * apply carrying other tenants' edits): no one caller's `admit` stops it midway, or one cancelled
+ * attempt would fail the others' changes and leave held a lock it took. A caller's own calls inside
+ * it, run back in that caller's async context (`AsyncResource.bind`), are admitted as ever.
+ */
+export function onBehalfOfMany<T>(work: () => Promise<T>): Promise<T> {
+  return forMany.run(true, work);
+}
+
 export function backendCalls(opts: {
   perSecond: number;
   observe?: BackendCallObserver;
@@ -38,7 +51,7 @@ export function backendCalls(opts: {
         const ms = pacer.reserve();
         if (ms > 0) await new Promise((r) => setTimeout(r, ms));
       }
-      opts.admit?.();
+      if (!forMany.getStore()) opts.admit?.();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { BackendCalls } from '../http/calls.js';
+import { onBehalfOfMany, type BackendCalls } from '../http/calls.js';
 import { BackendError, outcomeOf, type ObjectOutcome } from '../../core/backend-outcome.js';
 import { indexFromVnetId, indexFromVnetTag, indexFromVrfVni } from '../../core/identity.js';
 import { PveApi, PveTaskError, type PveParams } from './pve-api.js';
@@ -361,7 +361,8 @@ async function drainStaging(ctx: Sdn): Promise<void> {
       // Taken once the lock is held: who queued while the lead waited for it goes in this batch.
       let batch: typeof waiting = [];
       try {
-        const results = await lead.serialize(() => writePending(ctx, (batch = waiting.splice(0)), lead.tokens));
+        // The batch's lock and check on behalf of all; each tenant's own writes are admitted in its own context.
+        const results = await lead.serialize(() => onBehalfOfMany(() => writePending(ctx, (batch = waiting.splice(0)), lead.tokens)));
         batch.forEach((w, i) => (results[i] ? w.done(results[i].refused) : w.done()));
       } catch (e) {
         if (batch.length === 0) waiting.splice(waiting.indexOf(lead), 1);
@@ -443,13 +444,17 @@ async function settle(ctx: Sdn, s: NetworkSpec, staged: StagedNetwork, order: Fa
       await gather(ctx, order);
       await siblingsStaged(ctx);
       const started = Date.now();
-      const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
-      // The apply only starts each node's network reload: the step is done when the workload node
-      // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
-      // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
-      // each): reported with the VNet, not a failure, unless it is the workload node (then the
-      // VNet never becomes available there and the wait below fails).
-      const warnings = await applyWarnings(ctx, s, applied.upid, applied.deadline);
+      // Once begun, the apply (its lock, its task) is every carried tenant's: followed to its end
+      // even if this attempt is given up on meanwhile (`exclusive` checks it before the apply).
+      const { applied, warnings } = await onBehalfOfMany(async () => {
+        const applied = await exclusive(() => applyPending(ctx, s, order.tokens ?? ctx.tokens));
+        // The apply only starts each node's network reload: the step is done when the workload node
+        // runs the VNet as a bridge (no VM is started on a bridge that does not exist yet). A node
+        // whose reload could not be started is a warning of the task (`WARNINGS: n`, one `WARN:` line
+        // each): reported with the VNet, not a failure, unless it is the workload node (then the
+        // VNet never becomes available there and the wait below fails).
+        return { applied, warnings: await applyWarnings(ctx, s, applied.upid, applied.deadline) };
+      });
       await waitForBridge(ctx, s, applied.deadline);
       // Who staged while it ran is pending already and is not one of its callers coming back.
       const pendingAfter = await pendingTenants(ctx).catch(() => 0);
