@@ -63,29 +63,37 @@ export async function ensureIsolationCheckSchedule(client: Client, opts: { taskQ
 
 async function ensureSchedule(client: Client, scheduleId: string, intervalMs: number, action: ScheduleOptionsAction): Promise<void> {
   const spec: ScheduleSpec = { intervals: [{ every: intervalMs }] };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    const handle = client.schedule.getHandle(scheduleId);
+  const create = () => client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
+  // Workers starting together each do this: between one's "already there" and its update, another
+  // may delete the Schedule (below) and make it again, so a Schedule gone under an update is made
+  // again. Three rounds: each lost one means another worker has just made it.
+  for (let round = 1; ; round++) {
     try {
-      await handle.update((prev) => ({
+      await create();
+      return;
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
+    try {
+      await client.schedule.getHandle(scheduleId).update((prev) => ({
         ...prev,
         spec,
         action,
         policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP },
       }));
+      return;
     } catch (e) {
+      if (e instanceof ScheduleNotFoundError && round < 3) continue;
       // Made under the payload key the site had before (its summary and arguments are sealed with
       // it): the worker could never start again. Nothing in a Schedule is the site's state, so it
-      // is made again under the current key.
-      // Workers starting together each do this: one's delete may find it gone, one's create may
-      // find another's made (under the same current key), and neither is a failure to start.
+      // is made again under the current key. One's delete may find it gone, one's create may find
+      // another's made (under the same current key), and neither is a failure to start.
       if (!sealedUnderAnotherKey(e)) throw e;
       await deleteIfThere(client, scheduleId);
-      await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } }).catch((c: unknown) => {
+      await create().catch((c: unknown) => {
         if (!(c instanceof ScheduleAlreadyRunning)) throw c;
       });
+      return;
     }
   }
 }

@@ -58,6 +58,32 @@ describe('the scheduled reconcile sweep', () => {
     expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcileSweep' });
   });
 
+  it('is made again when another worker deletes it between this one finding it there and updating it', async () => {
+    await ensureSweepSchedule(site.client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 7_200_000 });
+    // The window two starting workers met (one replacing a Schedule sealed under an old key): this
+    // worker's create answers "already there", then the other's delete lands before its update.
+    let deletedUnderIt = 0;
+    const schedule = new Proxy(site.client.schedule, {
+      get(target, key, receiver) {
+        if (key !== 'getHandle') return Reflect.get(target, key, receiver);
+        return (id: string) => {
+          const handle = target.getHandle(id);
+          return Object.assign(Object.create(handle), {
+            update: async (fn: Parameters<typeof handle.update>[0]) => {
+              if (deletedUnderIt++ === 0) await handle.delete();
+              return handle.update(fn);
+            },
+          });
+        };
+      },
+    });
+    const client = new Proxy(site.client, { get: (target, key, receiver) => (key === 'schedule' ? schedule : Reflect.get(target, key, receiver)) });
+    await ensureSweepSchedule(client, { taskQueue: site.config.env.TEMPORAL_TASK_QUEUE, intervalMs: 3_600_000 });
+    expect(deletedUnderIt, 'the update met the deleted Schedule').toBe(1);
+    const desc = await site.client.schedule.getHandle(runIds.reconcileSweepSchedule).describe();
+    expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+  });
+
   it('puts back objects deleted or altered behind the service, and reports what it corrected', async () => {
     const readTokens: Record<string, string> = {};
     for (const name of ['swa', 'swb', 'swc']) {

@@ -22,7 +22,9 @@ beforeAll(async () => {
 /** Each new last-heartbeat time of the create's pending activity, as the server records it, until the call answers. */
 async function heartbeatsSeen(call: Promise<unknown>): Promise<number[]> {
   let answered = false;
-  void call.finally(() => (answered = true));
+  // Both ways: a rejected call must end the loop, not leave a second, unhandled rejection behind.
+  const settle = () => (answered = true);
+  void call.then(settle, settle);
   const handle = site.client.workflow.getHandle(runIds.workloadCreate('acme', 'big'));
   const seen = new Set<number>();
   while (!answered) {
