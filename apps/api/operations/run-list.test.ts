@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { TypedSearchAttributes, type SearchAttributePair } from '@temporalio/common';
+import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes.js';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import * as workflows from '../../../workflows/index.js';
-import { operationOf } from '../../../core/search-attributes.js';
+import type { ObjectRun } from '../../../core/object-life.js';
+import { FAILED_STEPS, OPERATION, operationOf, OUTCOME, STEP, TENANT_NAME } from '../../../core/search-attributes.js';
 import { OPERATIONS } from '../schemas/run.js';
-import { openPage, runQuery, sealPage } from './run-list.js';
+import { openPage, runQuery, sealPage, summaryOf } from './run-list.js';
 
 describe('the visibility query of a run filter', () => {
   it.each([
@@ -29,5 +33,56 @@ describe('page tokens', () => {
     expect(Buffer.from(openPage(key, page))).toEqual(Buffer.from(token));
     for (const bad of ['', 'AAAA', page.slice(0, -2), sealPage(Buffer.alloc(32, 8), token), `${page}AA`])
       expect(() => openPage(key, bad), bad).toThrow(/page: must be a next_page value/);
+  });
+});
+
+describe('a run as the list shows it', () => {
+  const failure = { step: 'dns', reason: 'PowerDNS answered 500', backend: 'powerdns', status: 500 };
+  const parked: ObjectRun = { workflowId: 'tenant-create/broken', runId: 'r1', operation: 'tenant-create', state: 'parked', failure, since: new Date(0) };
+  const running: ObjectRun = { ...parked, state: 'in-flight', failure: null };
+  const execution = (pairs: SearchAttributePair[]) => ({
+    execution: { workflowId: 'tenant-create/broken', runId: 'r1' },
+    status: 1, // RUNNING
+    startTime: msToTs(1_000),
+    searchAttributes: {
+      indexedFields: encodeUnifiedSearchAttributes(
+        undefined,
+        new TypedSearchAttributes([{ key: TENANT_NAME, value: 'broken' }, { key: OPERATION, value: 'tenant-create' }, ...pairs]),
+      ),
+    },
+  });
+  // Visibility takes a run's search attributes a moment after the registry holds its failure.
+  it.each([
+    [
+      'visibility behind the registry',
+      parked,
+      [{ key: STEP, value: 'dns' }],
+      { status: 'parked', outcome: 'failed', step: 'dns', failed_steps: ['dns'], failure },
+    ],
+    ['visibility behind, not even its step', parked, [], { status: 'parked', outcome: 'failed', step: 'dns', failed_steps: ['dns'], failure }],
+    [
+      'visibility caught up',
+      parked,
+      [
+        { key: STEP, value: 'dns' },
+        { key: OUTCOME, value: 'failed' },
+        { key: FAILED_STEPS, value: ['dns'] },
+      ],
+      { status: 'parked', outcome: 'failed', step: 'dns', failed_steps: ['dns'], failure },
+    ],
+    [
+      'resumed: in flight again, its earlier failure kept in failed_steps, no failure shown',
+      running,
+      [
+        { key: STEP, value: 'state' },
+        { key: OUTCOME, value: 'failed' },
+        { key: FAILED_STEPS, value: ['dns'] },
+      ],
+      { status: 'running', outcome: 'failed', step: 'state', failed_steps: ['dns'] },
+    ],
+  ] as [string, ObjectRun, SearchAttributePair[], Record<string, unknown>][])('%s', (_, recorded, pairs, shown) => {
+    const summary = summaryOf(execution(pairs), recorded);
+    expect(summary).toMatchObject(shown);
+    if (!('failure' in shown)) expect(summary).not.toHaveProperty('failure');
   });
 });

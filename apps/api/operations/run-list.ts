@@ -74,6 +74,14 @@ export function summaryOf(e: temporal.api.workflow.v1.IWorkflowExecutionInfo, re
   let status: Status = STATUS_OF[Number(e.status)] ?? 'running';
   // The registry knows a resumed run is in flight again before its next answer changes `Outcome`.
   if (status === 'running') status = recorded ? (recorded.state === 'parked' ? 'parked' : 'running') : outcome === 'failed' ? 'parked' : 'running';
+  const failure = recorded?.failure && (status === 'parked' || recorded.state === 'given-up' || recorded.state === 'failed') ? recorded.failure : undefined;
+  // Visibility takes the run's search attributes a moment after the registry has its failure: a run
+  // shown parked says its failed answer and step at once, not an outcome and failed steps that
+  // contradict its status until visibility catches up.
+  const parkedHere = status === 'parked' && recorded?.state === 'parked';
+  const failedSteps = attrs.get(FAILED_STEPS) ?? [];
+  const shownOutcome = parkedHere ? 'failed' : outcome;
+  const shownStep = step ?? failure?.step;
   const closed = optionalTsToMs(e.closeTime);
   return {
     id,
@@ -82,10 +90,10 @@ export function summaryOf(e: temporal.api.workflow.v1.IWorkflowExecutionInfo, re
     ...(tenant ? { tenant } : {}),
     ...(object ? { object } : {}),
     status,
-    ...(outcome ? { outcome } : {}),
-    ...(step ? { step } : {}),
-    failed_steps: attrs.get(FAILED_STEPS) ?? [],
-    ...(recorded?.failure && (status === 'parked' || recorded.state === 'given-up' || recorded.state === 'failed') ? { failure: recorded.failure } : {}),
+    ...(shownOutcome ? { outcome: shownOutcome } : {}),
+    ...(shownStep ? { step: shownStep } : {}),
+    failed_steps: failure && !failedSteps.includes(failure.step) ? [...failedSteps, failure.step] : failedSteps,
+    ...(failure ? { failure } : {}),
     started_at: new Date(optionalTsToMs(e.startTime) ?? 0).toISOString(),
     ...(closed !== undefined ? { closed_at: new Date(closed).toISOString() } : {}),
   };
