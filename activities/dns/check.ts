@@ -23,7 +23,16 @@ export interface PowerDnsSiteSettings {
 
 /** What answered, or a BackendError listing every setting that is wrong, with its fix. */
 export async function checkPowerDns(api: BackendHttp, site: PowerDnsSiteSettings): Promise<string> {
-  const server = (await api.call({ path: 'servers/localhost' })).json<{ version?: string }>();
+  const server = (await api.call({ path: 'servers/localhost' })).json<{ version?: string; daemon_type?: string }>();
+  // Both PowerDNS servers answer this API: a Recursor's has no zones or TSIG keys to write (its 404 on
+  // the first tenant's key would be the operator's only clue).
+  if (server.daemon_type !== undefined && server.daemon_type !== 'authoritative') {
+    throw new BackendError(
+      PRODUCT,
+      `SITE_PDNS_URL answers as PowerDNS ${server.daemon_type === 'recursor' ? 'Recursor' : server.daemon_type} (daemon_type ${server.daemon_type}): point it at PowerDNS Authoritative's API (pdns_server's webserver), where the tenants' zones and TSIG keys are written`,
+      false,
+    );
+  }
   const config = new Map(configList.parse((await api.call({ path: 'servers/localhost/config' })).json()).map((c) => [c.name, c.value.trim()]));
   const problems = updateProblems(config);
   let secondaries = '';

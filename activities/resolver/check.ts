@@ -22,7 +22,14 @@ const NO_CONFIG_DIR =
   'api-config-dir is not set: the Recursor refuses every forward zone the service adds (422); set api-config-dir and include-dir to the same directory, writable by the user pdns_recursor runs as, in recursor.conf and restart it';
 
 export async function checkRecursor(api: BackendHttp): Promise<string> {
-  const server = (await api.call({ path: 'servers/localhost' })).json<{ version?: string }>();
+  const server = (await api.call({ path: 'servers/localhost' })).json<{ version?: string; daemon_type?: string }>();
+  if (server.daemon_type !== undefined && server.daemon_type !== 'recursor') {
+    throw new BackendError(
+      PRODUCT,
+      `SITE_RECURSOR_URL answers as PowerDNS ${server.daemon_type === 'authoritative' ? 'Authoritative' : server.daemon_type} (daemon_type ${server.daemon_type}): point it at PowerDNS Recursor's API (pdns_recursor's webserver), where the tenants' forward zones are written`,
+      false,
+    );
+  }
   const config = new Map(configList.parse((await api.call({ path: 'servers/localhost/config' })).json()).map((c) => [c.name, c.value.trim()]));
   const dir = config.get('api-config-dir') ?? '';
   if (!dir) throw new BackendError(PRODUCT, NO_CONFIG_DIR, false);

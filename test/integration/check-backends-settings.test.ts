@@ -60,6 +60,25 @@ describe('--check-backends: PowerDNS settings', () => {
     expect(r.stdout + ok.stdout).not.toContain(off.apiKey);
   });
 
+  it("each PowerDNS URL naming the other server's API: the check says which one answered and where to point it", async () => {
+    const swapped = {
+      SITE_PDNS_URL: lab.env.SITE_RECURSOR_URL!,
+      SITE_PDNS_API_KEY: lab.env.SITE_RECURSOR_API_KEY!,
+      SITE_RECURSOR_URL: lab.env.SITE_PDNS_URL!,
+      SITE_RECURSOR_API_KEY: lab.env.SITE_PDNS_API_KEY!,
+    };
+    const r = await runCheckBackends({ ...lab.env, ...swapped });
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, 'powerdns')).toMatch(
+      /^FAIL\s+powerdns\s+\S+\s+SITE_PDNS_URL answers as PowerDNS Recursor \(daemon_type recursor\): point it at PowerDNS Authoritative's API/,
+    );
+    expect(line(r.stdout, 'recursor')).toMatch(
+      /^FAIL\s+recursor\s+\S+\s+SITE_RECURSOR_URL answers as PowerDNS Authoritative \(daemon_type authoritative\): point it at PowerDNS Recursor's API/,
+    );
+    expect(r.stdout).not.toContain(lab.env.SITE_PDNS_API_KEY!);
+    expect(r.stdout).not.toContain(lab.env.SITE_RECURSOR_API_KEY!);
+  });
+
   it('secondaries declared: primary mode, also-notify and allow-axfr-ips must name them; the catalog zone must be a producer', async () => {
     const declared = { SITE_DNS_SECONDARIES: '127.0.0.1:5399,[::1]:5399' };
     // The lab's PowerDNS: no primary mode, no also-notify; its allow-axfr-ips (127.0.0.0/8,::1) admits both.
