@@ -6,7 +6,7 @@ import * as workflows from '../../../workflows/index.js';
 import type { ObjectRun } from '../../../core/object-life.js';
 import { FAILED_STEPS, OPERATION, operationOf, OUTCOME, STEP, TENANT_NAME } from '../../../core/search-attributes.js';
 import { OPERATIONS } from '../schemas/run.js';
-import { openPage, runQuery, sealPage, summaryOf } from './run-list.js';
+import { ofStatus, openPage, runQuery, sealPage, summaryOf } from './run-list.js';
 
 describe('the visibility query of a run filter', () => {
   it.each([
@@ -84,5 +84,20 @@ describe('a run as the list shows it', () => {
     const summary = summaryOf(execution(pairs), recorded);
     expect(summary).toMatchObject(shown);
     if (!('failure' in shown)) expect(summary).not.toHaveProperty('failure');
+  });
+
+  // What visibility's query selects for `status=parked` (Running, Outcome failed) and `running`
+  // (Running), against what each run is shown as.
+  it('a status filter answers only the runs shown in that status', () => {
+    const failedBefore = [
+      { key: STEP, value: 'state' },
+      { key: OUTCOME, value: 'failed' },
+      { key: FAILED_STEPS, value: ['dns'] },
+    ];
+    const resumed = summaryOf(execution(failedBefore), running);
+    const stillParked = summaryOf(execution(failedBefore), parked);
+    expect(ofStatus([resumed, stillParked], 'parked')).toEqual([stillParked]);
+    expect(ofStatus([resumed, stillParked], 'running')).toEqual([resumed]);
+    expect(ofStatus([resumed, stillParked], undefined)).toEqual([resumed, stillParked]);
   });
 });

@@ -101,6 +101,16 @@ export function summaryOf(e: temporal.api.workflow.v1.IWorkflowExecutionInfo, re
 
 const DEFAULT_LIMIT = 20;
 
+/**
+ * The runs a status filter answers: those shown in that status. Visibility's query selects by its
+ * own word (`Running`, `Outcome`), which the registry's overrules for a run parked or resumed a
+ * moment ago, and a parked run is a `Running` execution too; a page may then hold fewer runs than
+ * its limit, and `next_page` still leads on.
+ */
+export function ofStatus(runs: Summary[], status: Status | undefined): Summary[] {
+  return status ? runs.filter((r) => r.status === status) : runs;
+}
+
 const MAC_LENGTH = 16;
 
 /**
@@ -133,7 +143,10 @@ export function runListOperations(client: Client, db: Db, pageKey: Buffer): RunL
       const executions = answer.executions ?? [];
       const recorded = await runsByWorkflowId(db, [...new Set(executions.map((e) => e.execution?.workflowId ?? ''))]);
       const byRun = new Map(recorded.map((r) => [`${r.workflowId} ${r.runId}`, r]));
-      const runs = executions.map((e) => summaryOf(e, byRun.get(`${e.execution?.workflowId} ${e.execution?.runId}`)));
+      const runs = ofStatus(
+        executions.map((e) => summaryOf(e, byRun.get(`${e.execution?.workflowId} ${e.execution?.runId}`))),
+        filter.status,
+      );
       const next = answer.nextPageToken && answer.nextPageToken.length > 0 ? sealPage(pageKey, answer.nextPageToken) : undefined;
       return { runs, ...(next ? { next_page: next } : {}) };
     },
