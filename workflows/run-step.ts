@@ -13,7 +13,7 @@ import type { RunSettled } from '../activities/object-runs.js';
 import { objectOfRun } from '../contracts/ids.js';
 import type { RunFailure } from '../core/object-life.js';
 import { LIFE_OPTIONS, STEP_OPTIONS } from './activity-options.js';
-import { failedStepOf, isStepFailure } from './failures.js';
+import { failedStepOf, failureOf, isStepFailure } from './failures.js';
 import { answered, atStep, stepFailed } from './run-attributes.js';
 import { begunWith } from './patches.js';
 
@@ -123,20 +123,6 @@ function stepFailedWith(
   ran.push({ activity, ok: false });
   lastFailure = failureOf(err, failed, activity, type);
   return { ok: false, step: failed };
-}
-
-/** What a failed step's activity reported (activities/step-failure.ts `StepFailureDetails`): the backend's answer, no host, no secret. */
-function failureOf(err: Parameters<typeof failedStepOf>[0], step: string, activity: string, type: string | undefined): RunFailure {
-  const app = err instanceof ApplicationFailure ? err : err.cause instanceof ApplicationFailure ? err.cause : undefined;
-  const d = (app?.details?.[0] ?? {}) as { backend?: unknown; status?: unknown; answer?: unknown };
-  return {
-    step,
-    activity,
-    reason: type ?? 'unknown',
-    ...(typeof d.backend === 'string' ? { backend: d.backend } : {}),
-    ...(typeof d.status === 'number' ? { status: d.status } : {}),
-    ...(typeof d.answer === 'string' ? { answer: d.answer } : typeof app?.message === 'string' ? { answer: app.message } : {}),
-  };
 }
 
 /** Set by the attempt server of a run that parks after a failed attempt (workflows/attempts.ts). */

@@ -64,7 +64,9 @@ function expectCutStep(got: { answer: Awaited<ReturnType<typeof call>>; ms: numb
   // transport error. What the backend did (a timeout) is the failure's answer, for the caller.
   expect(got.answer.text).not.toContain(proxy.hostPort);
   expect(got.answer.body.error).not.toMatch(/ECONN|timed? ?out|socket/i);
-  expect(got.answer.body.failure).toMatchObject({ step, reason: 'BackendFailed' });
+  // Cut by the backend timeout (BackendFailed), or, on a host starved of CPU, by Temporal's heartbeat
+  // timeout first (Timeout, workflows/failures.ts): either way the failure says it was a timeout.
+  expect(got.answer.body.failure).toMatchObject({ step, reason: expect.stringMatching(/^(BackendFailed|Timeout)$/) });
   expect(got.answer.body.failure.answer).toMatch(/no answer within|timeout/);
   // Each attempt was cut by the backend timeout: the answer comes after at least one cut, never a hang.
   expect(got.ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
