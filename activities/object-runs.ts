@@ -3,6 +3,7 @@ import { objectOfRun } from '../contracts/ids.js';
 import type { RunFailure, RunState } from '../core/object-life.js';
 import { operationOf } from '../core/search-attributes.js';
 import { claimObject, settleObject, type RunOf } from '../db/queries/object-runs.js';
+import { releaseHeld } from '../db/queries/tenant-leases.js';
 import { seal } from '../db/seal.js';
 import { callDigest } from '../core/call-digest.js';
 import type { ActivityDeps } from './deps.js';
@@ -17,6 +18,13 @@ import type { ActivityDeps } from './deps.js';
 export const IN_FLIGHT_CLAIM_MS = 3 * 3600_000;
 /** A parked run gives up at its parked timeout; its claim outlasts that, for a run ended by hand. */
 const PARKED_CLAIM_MARGIN_MS = 15 * 60_000;
+
+/** The calling run, as the tenant leases it holds name it (db/queries/tenant-leases.ts): a lease is held by one run of one workflow. */
+export function leaseHolder(): string {
+  const run = Context.current().info.workflowExecution;
+  if (!run) throw new Error('a tenant lease is claimed from a workflow run');
+  return `${run.workflowId}/${run.runId}`;
+}
 
 /** The calling run and the object it works on; undefined for a run of no one object (a plan, the sweep). */
 function callingRun(): RunOf | undefined {
@@ -37,26 +45,34 @@ export interface RunSettled {
    */
   answer?: { id: string; value: unknown; request?: unknown };
   removed?: boolean;
+  /** And every lease the run holds released after it, by the same local activity (workflows/tenant-lease.ts). */
+  releaseLeases?: boolean;
+}
+
+/** The calling run's claim on its object while an attempt is in flight (none for a run of no one object). */
+export async function claimCallingRun(deps: Pick<ActivityDeps, 'db'>): Promise<void> {
+  const run = callingRun();
+  if (run) await claimObject(deps.db, run, IN_FLIGHT_CLAIM_MS);
 }
 
 export function objectRunActivities(deps: ActivityDeps) {
   return {
-    claimRun: async (): Promise<void> => {
-      const run = callingRun();
-      if (run) await claimObject(deps.db, run, IN_FLIGHT_CLAIM_MS);
-    },
+    claimRun: (): Promise<void> => claimCallingRun(deps),
     settleRun: async (s: RunSettled): Promise<void> => {
-      const run = callingRun();
-      if (!run) return;
-      await settleObject(deps.db, run, {
-        state: s.state,
-        ...(s.failure ? { failure: s.failure } : {}),
-        ...(s.state === 'parked' ? { claimMs: (s.parkedMs ?? 0) + PARKED_CLAIM_MARGIN_MS } : {}),
-        ...(s.answer
-          ? { answer: { id: s.answer.id, sealed: seal(deps.keys, JSON.stringify(s.answer.value)), requestHash: callDigest(s.answer.request) } }
-          : {}),
-        ...(s.removed ? { removed: true } : {}),
-      });
+      await settle(deps, s);
+      if (s.releaseLeases) await releaseHeld(deps.db, leaseHolder());
     },
   };
+}
+
+async function settle(deps: ActivityDeps, s: RunSettled): Promise<void> {
+  const run = callingRun();
+  if (!run) return;
+  await settleObject(deps.db, run, {
+    state: s.state,
+    ...(s.failure ? { failure: s.failure } : {}),
+    ...(s.state === 'parked' ? { claimMs: (s.parkedMs ?? 0) + PARKED_CLAIM_MARGIN_MS } : {}),
+    ...(s.answer ? { answer: { id: s.answer.id, sealed: seal(deps.keys, JSON.stringify(s.answer.value)), requestHash: callDigest(s.answer.request) } } : {}),
+    ...(s.removed ? { removed: true } : {}),
+  });
 }

@@ -36,6 +36,7 @@ export const PATCHES = {
   'join-settled-answer': { runsOf: '0.14', kept: 'branch' },
   'object-runs': { runsOf: '0.14', kept: 'branch' },
   'lease-poll-backoff': { runsOf: '0.14', kept: 'branch' },
+  'leases-in-one-call': { runsOf: '0.14', kept: 'branch' },
   'run-model': { runsOf: '0.14', kept: 'marker' },
   'reconcile-objects': { runsOf: '0.14', kept: 'marker' },
   'restore-report': { runsOf: '0.14', kept: 'marker' },

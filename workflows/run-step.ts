@@ -1,5 +1,6 @@
 import {
   ApplicationFailure,
+  CancellationScope,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -67,6 +68,10 @@ let answers = 0;
 let call: unknown;
 /** The attempt begun records its object's life, and has not claimed it yet. */
 let claimPending = false;
+/** The attempt in flight is settled when it answers (`answering`, for a run that records its object's life). */
+let settles = false;
+/** The attempt's leases are released by its settle (workflows/tenant-lease.ts left them held for it). */
+let leasesToSettle = false;
 
 /** The attempt server says which call's request the attempt about to begin answers. */
 export function answersCall(request: unknown): void {
@@ -147,6 +152,25 @@ export async function claimObject(): Promise<void> {
   await lives.claimRun();
 }
 
+/**
+ * The object's claim, taken by the lease claim that grants the attempt its tenant (`claimLeases`
+ * with `claimRun`, workflows/tenant-lease.ts) rather than by a local activity of its own: whether
+ * the next claim must take it, and, once one has been granted, that it is taken.
+ */
+export const objectClaimPending = (): boolean => claimPending;
+export function objectClaimedWithLease(): void {
+  claimPending = false;
+}
+
+/**
+ * Whether the attempt's settle can release its leases, one local activity for both: the attempt
+ * is settled once it answers. Said yes to, the lease holder leaves its release to the settle.
+ */
+export function leasesReleasedWithSettle(): boolean {
+  if (settles) leasesToSettle = true;
+  return settles;
+}
+
 /** A parked run's end, recorded: it gave up waiting, or its object was deleted under it. */
 export async function runEnded(state: 'given-up' | 'superseded', failure?: RunFailure): Promise<void> {
   if (records()) await lives.settleRun({ state, ...(failure ? { failure } : {}) });
@@ -178,9 +202,16 @@ export async function answering<R extends { kind: string }>(work: () => Promise<
   // that only waits its turn holds nothing yet, and a reconcile or delete holding the tenant must
   // not take it for a run in flight.
   claimPending = recording;
+  settles = recording;
+  leasesToSettle = false;
   const resumes = failedEarlier;
-  const result = await work();
-  claimPending = false;
+  let result: R;
+  try {
+    result = await work();
+  } finally {
+    claimPending = false;
+    settles = false;
+  }
   const failedOrRefused = result.kind === 'failed' || result.kind === 'refused';
   if (result.kind === 'failed') failedEarlier = true;
   answered(failedOrRefused ? result.kind : resumes ? 'resumed' : success(result));
@@ -202,6 +233,18 @@ async function settle<R extends { kind: string }>(result: R, failure: RunFailure
     s.answer = { id: answerId, value: { ...result, ran: [...ran] }, ...(request !== undefined ? { request } : {}) };
     if (REMOVES.test(type)) s.removed = true;
   }
-  await lives.settleRun(s);
+  const releasing = leasesToSettle;
+  leasesToSettle = false;
+  if (!releasing) {
+    await lives.settleRun(s);
+    return answerId;
+  }
+  try {
+    await lives.settleRun({ ...s, releaseLeases: true });
+  } catch (err) {
+    // Still released however the settle ended, as the lease holder's own release would have been.
+    await CancellationScope.nonCancellable(() => lives.releaseLeases());
+    throw err;
+  }
   return answerId;
 }

@@ -4,7 +4,8 @@ import type { Activities } from '../activities/index.js';
 import { LEASE_RELEASE_OPTIONS, REGISTRY_OPTIONS } from './activity-options.js';
 import { upsertMemo } from '@temporalio/workflow';
 import type { Refusal } from '../core/refusal.js';
-import { answering, claimObject, type Answered } from './run-step.js';
+import { answering, claimObject, leasesReleasedWithSettle, objectClaimedWithLease, objectClaimPending, type Answered } from './run-step.js';
+import type { LeasesClaimed, LeaseWanted } from '../activities/tenant/leases.js';
 
 const registry = proxyLocalActivities<Activities>(REGISTRY_OPTIONS);
 const leases = proxyLocalActivities<Activities>(LEASE_RELEASE_OPTIONS);
@@ -43,7 +44,82 @@ export interface Busy {
  * repeat. The lease is released however `work` ends. `waitMs` is there for the workflow tests
  * (test/workflows/), whose dev server cannot skip time; every run of the service waits the same.
  */
-export async function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>, waitMs = LEASE_WAIT_MS): Promise<T | Busy> {
+export function underLease<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>, waitMs = LEASE_WAIT_MS): Promise<T | Busy> {
+  if (begunWith('leases-in-one-call')) return underLeases([{ tenant, mode }], operation, work, waitMs);
+  return underLeaseOneByOne(tenant, mode, operation, work, waitMs);
+}
+
+/**
+ * A run on one named object of a tenant (a workload, a record, a device's address, a broker account): the tenant
+ * shared, the name alone, so a workload and a record of one name, or a record and the release of
+ * the device address under it, never interleave. The name's key holds a `/`, which no tenant
+ * name does.
+ */
+export function underNameLease<T>(tenant: string, name: string, operation: string, work: () => Promise<T>): Promise<T | Busy> {
+  if (begunWith('leases-in-one-call')) {
+    return underLeases(
+      [
+        { tenant, mode: 'shared' },
+        { tenant: `${tenant}/${name}`, mode: 'exclusive' },
+      ],
+      operation,
+      work,
+      LEASE_WAIT_MS,
+    );
+  }
+  return underLeaseOneByOne(tenant, 'shared', operation, () => underLeaseOneByOne(`${tenant}/${name}`, 'exclusive', operation, work));
+}
+
+/**
+ * The leases of a run in order (its tenant, then its name), each claimed once the one before is
+ * held: one local activity a claim round that also takes the object's claim with the first lease,
+ * and one that releases them all, where a run of 0.14 made a local activity of each claim, of the
+ * object's claim and of each release (docs/decisions.md, "Leases in one call"). The wait for the
+ * rest goes on holding what was granted, as the nested claims did.
+ */
+async function underLeases<T>(wanted: LeaseWanted[], operation: string, work: () => Promise<T>, waitMs: number): Promise<T | Busy> {
+  let pending = wanted;
+  let mayHold = false;
+  let answered = false;
+  try {
+    for (let waited = 0, polls = 0; ; polls++) {
+      const claimRun = objectClaimPending();
+      let claim: LeasesClaimed;
+      try {
+        claim = await registry.claimLeases({ claims: pending, operation, ...(claimRun ? { claimRun } : {}) });
+      } catch (err) {
+        // The claim's write may have committed with its answer lost (the database went away).
+        mayHold = true;
+        throw err;
+      }
+      if (claim.granted > 0 && claimRun) objectClaimedWithLease();
+      mayHold ||= claim.granted > 0;
+      pending = pending.slice(claim.granted);
+      if (pending.length === 0) break;
+      if (waited >= waitMs) {
+        return {
+          kind: 'refused',
+          error: 'conflict',
+          message: `another operation on tenant ${pending[0]!.tenant} (${claim.heldBy}) is still running; repeat the call when it has answered`,
+        };
+      }
+      const pause = Math.min(leasePollPause(polls), waitMs - waited);
+      await sleep(pause);
+      waited += pause;
+    }
+    const result = await work();
+    answered = true;
+    return result;
+  } finally {
+    // Left to the attempt's settle when the work answered (the object settled, then the tenant
+    // free); else released here, also when the run is being cancelled: it must reach the registry.
+    const releasedWithSettle = answered && leasesReleasedWithSettle();
+    if (mayHold && !releasedWithSettle) await CancellationScope.nonCancellable(() => leases.releaseLeases());
+  }
+}
+
+/** A run of 0.14's: a local activity for each claim, the object's claim and each release. */
+async function underLeaseOneByOne<T>(tenant: string, mode: LeaseMode, operation: string, work: () => Promise<T>, waitMs = LEASE_WAIT_MS): Promise<T | Busy> {
   const backoff = begunWith('lease-poll-backoff');
   for (let waited = 0, polls = 0; ; polls++) {
     let claim: Awaited<ReturnType<typeof registry.claimTenant>>;
@@ -74,16 +150,6 @@ export async function underLease<T>(tenant: string, mode: LeaseMode, operation: 
     // Also when the run is being cancelled: the release must still reach the registry.
     await release(tenant);
   }
-}
-
-/**
- * A run on one named object of a tenant (a workload, a record, a device's address, a broker account): the tenant
- * shared, the name alone, so a workload and a record of one name, or a record and the release of
- * the device address under it, never interleave. The name's key holds a `/`, which no tenant
- * name does.
- */
-export function underNameLease<T>(tenant: string, name: string, operation: string, work: () => Promise<T>): Promise<T | Busy> {
-  return underLease(tenant, 'shared', operation, () => underLease(`${tenant}/${name}`, 'exclusive', operation, work));
 }
 
 /**

@@ -38,6 +38,11 @@ export async function releaseTenant(db: Db, tenant: string, holder: string): Pro
   await db.delete(tenantLeases).where(and(eq(tenantLeases.tenant, tenant), eq(tenantLeases.holder, holder)));
 }
 
+/** Every lease the holder (a run) holds: its tenant's and its name's, released by one statement. */
+export async function releaseHeld(db: Db, holder: string): Promise<void> {
+  await db.delete(tenantLeases).where(eq(tenantLeases.holder, holder));
+}
+
 /**
  * The tenants a run holds alone right now (a create, a reconcile, a delete), not the names of
  * their objects (`<tenant>/<name>`, held alone by their runs): the SDN apply round's view of who

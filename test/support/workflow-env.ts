@@ -101,11 +101,17 @@ export async function startWorkflowEnv(opts: { workflowsPath?: string; timeSkipp
     lives.push({ workflowId: run.workflowId, runId: run.runId, activity, ...(settled !== undefined ? { settled } : {}) });
   };
   const lifeWrites: Record<string, (...a: unknown[]) => unknown> = { claimRun: recordLife('claimRun'), settleRun: recordLife('settleRun') };
-  const dispatch = (...args: unknown[]) => {
+  const stubOf = (name: string) => (stubs as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name] ?? lifeWrites[name];
+  const dispatch = async (...args: unknown[]) => {
     const name = Context.current().info.activityType;
-    const stub = (stubs as Record<string, ((...a: unknown[]) => unknown) | undefined>)[name] ?? lifeWrites[name];
+    const stub = stubOf(name);
     if (!stub) throw ApplicationFailure.nonRetryable(`activity ${name} is not stubbed in this test`, 'NotStubbed');
-    return stub(...args);
+    const result = await stub(...args);
+    // The lease claim that grants a run its tenant takes its object's claim too, as the real activity does.
+    if (name === 'claimLeases' && (args[0] as { claimRun?: boolean }).claimRun && (result as { granted: number }).granted > 0) await stubOf('claimRun')!();
+    // And a settle that releases the run's leases releases them after it.
+    if (name === 'settleRun' && (args[0] as { releaseLeases?: boolean }).releaseLeases) await stubOf('releaseLeases')?.();
+    return result;
   };
   // A file of test workflows is bundled here with the production bundle's interceptor modules (the
   // failure converter comes with the data converter); without one, the production bundle itself.
@@ -164,6 +170,8 @@ export function leaseTable() {
   const held = new Map<string, Map<string, { mode: LeaseMode; operation: string }>>();
   const claims: { tenant: string; mode: LeaseMode; granted: boolean }[] = [];
   const released: string[] = [];
+  /** The holder of each of `claims`. */
+  const claimedBy: string[] = [];
   const holderOf = () => {
     const run = Context.current().info.workflowExecution!;
     return `${run.workflowId}/${run.runId}`;
@@ -171,7 +179,10 @@ export function leaseTable() {
   const claim = (tenant: string, holder: string, mode: LeaseMode, operation: string) => {
     const others = [...(held.get(tenant) ?? [])].filter(([h]) => h !== holder);
     const blocking = others.find(([, l]) => mode === 'exclusive' || l.mode === 'exclusive');
-    if (!holder.startsWith('outside:')) claims.push({ tenant, mode, granted: !blocking });
+    if (!holder.startsWith('outside:')) {
+      claims.push({ tenant, mode, granted: !blocking });
+      claimedBy.push(holder);
+    }
     if (blocking) return { granted: false as const, heldBy: blocking[1].operation };
     held.set(tenant, (held.get(tenant) ?? new Map()).set(holder, { mode, operation }));
     return { granted: true as const };
@@ -189,6 +200,22 @@ export function leaseTable() {
       releaseTenant: async (input: { tenant: string }) => {
         released.push(input.tenant);
         held.get(input.tenant)?.delete(holderOf());
+      },
+      // The real one claims in order and stops at the first lease held by another run (activities/tenant/leases.ts).
+      claimLeases: async (input: { claims: { tenant: string; mode: LeaseMode }[]; operation: string }) => {
+        let granted = 0;
+        for (const c of input.claims) {
+          const r = claim(c.tenant, holderOf(), c.mode, input.operation);
+          if (!r.granted) return { granted, heldBy: r.heldBy };
+          granted++;
+        }
+        return { granted };
+      },
+      // Every lease of the run, the last claimed first.
+      releaseLeases: async () => {
+        const holder = holderOf();
+        const order = [...claims.keys()].reverse().map((i) => claimedBy[i] === holder && claims[i]!.granted && claims[i]!.tenant);
+        for (const tenant of order) if (tenant && held.get(tenant)?.delete(holder)) released.push(tenant);
       },
     },
   };
