@@ -6,7 +6,7 @@ import { sealKeys } from '../apps/config/keys.js';
 import { ensureActivity } from '../core/step-table.js';
 import { claimTenant, releaseTenant } from '../db/queries/tenant-leases.js';
 import { Registry } from '../db/registry.js';
-import type { FloorSample } from './floor-worker.js';
+import type { FloorSample } from './floor-activities.js';
 
 /** One create of the direct reference: its latency, its step count, and what each call answered. */
 export interface DirectCreate {

@@ -11,7 +11,7 @@ import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { connectClient } from '../temporal/connection.js';
 import { tenantCreate } from '../workflows/tenant-create.js';
 import { shapedCreate } from './floor.js';
-import type { FloorSample } from './floor-worker.js';
+import type { FloorSample } from './floor-activities.js';
 import { cpuSeconds, cpuSnapshot, threadSeconds } from './cpu.js';
 import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
 import { Client, Connection } from '@temporalio/client';

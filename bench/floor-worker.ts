@@ -21,39 +21,7 @@ import { loadConfig } from '../apps/config/env.js';
 import { serviceWorkerOptions } from '../apps/worker/worker.js';
 import { installRuntime, startWorkerTelemetry } from '../apps/worker/start-telemetry.js';
 import { connectWorker } from '../temporal/connection.js';
-import type { Activities } from '../activities/index.js';
-
-/** What a real create's activities answered, for the empty bodies to answer the same. */
-export interface FloorSample {
-  /** `prepareTenant` with the fabric read: `proceed`, with the steps, index and sealed secrets. */
-  prepared: Awaited<ReturnType<Activities['prepareTenant']>>;
-  /** `finishAttempt`: the tenant's view and its sealed secrets. */
-  finished: Awaited<ReturnType<Activities['finishAttempt']>>;
-  /** Each step's outcomes, by activity type. */
-  steps: Record<string, unknown>;
-  /** `network.observe-indexes`. */
-  indexes: unknown;
-}
-
-/** The empty activities: each answers the sample, for the tenant it was asked about. */
-export function floorActivities(
-  sample: FloorSample,
-): Record<string, (input?: { name?: string; request?: { name: string }; fabric?: unknown }) => Promise<unknown>> {
-  const acts: Record<string, (input?: { name?: string; request?: { name: string }; fabric?: unknown }) => Promise<unknown>> = {
-    claimTenant: async () => ({ granted: true }),
-    releaseTenant: async () => undefined,
-    // What a run writes of its object's life (activities/object-runs.ts): the same two local
-    // activities a real create runs, with nothing behind them.
-    claimRun: async () => undefined,
-    settleRun: async () => undefined,
-    // A new name asks for the fabric first, as a real create of a new tenant does.
-    prepareTenant: async (input) => (input?.fabric === undefined ? { kind: 'needs-fabric' } : { ...sample.prepared, name: input.request!.name }),
-    'network.observe-indexes': async () => sample.indexes,
-    finishAttempt: async (input) => ({ ...sample.finished, tenant: { ...sample.finished.tenant, name: input!.name } }),
-  };
-  for (const [type, outcomes] of Object.entries(sample.steps)) acts[type] = async () => outcomes;
-  return acts;
-}
+import { floorActivities, type FloorSample } from './floor-activities.js';
 
 async function main(): Promise<void> {
   const taskQueue = process.env.FLOOR_TASK_QUEUE!;

@@ -52,7 +52,9 @@ export function workerLikeFlags(variable: string): string[] {
 export function startService(entry: string, env: Record<string, string>, flags: string[] = []): ServiceProcess {
   const child = spawn(...endingWithParent(process.execPath, [...YOUNG_GENERATION_FLAGS, ...flags, entry]), {
     env: { ...SERVICE_PROCESS_ENV, ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // Its log (warnings and errors at the bench's level) beside the bench's own progress: a 503's
+    // cause is there and nowhere else.
+    stdio: ['ignore', 2, 'inherit'],
   });
   return {
     child,

@@ -999,6 +999,10 @@ function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+  // The API's 503 keeps its cause off the wire; the bench is its own caller, so it shows it.
+  const cause = (err as { cause?: unknown }).cause;
+  process.stderr.write(
+    `bench failed: ${(err as Error).stack ?? String(err)}\n${cause === undefined ? '' : `caused by: ${(cause as Error).stack ?? String(cause)}\n`}`,
+  );
   process.exit(1);
 });
