@@ -998,6 +998,11 @@ function writeResults(figures: Figure[], { runs, fillCpu, fullSite, realSiteFill
   }
 }
 
+// `kill <pid>` ends the bench as Ctrl-C does: the Temporal SDK's runtime listens for SIGTERM (to
+// stop its workers), so the signal alone no longer ended the process, and the servers it started
+// (which end with it, core/parent-death.ts) ran on.
+process.once('SIGTERM', () => process.exit(143));
+
 main().catch((err: unknown) => {
   // The API's 503 keeps its cause off the wire; the bench is its own caller, so it shows it.
   const cause = (err as { cause?: unknown }).cause;
