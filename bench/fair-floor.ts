@@ -11,7 +11,7 @@ import { DEFAULT_PARKED_MS } from '../contracts/attempt.js';
 import { connectClient } from '../temporal/connection.js';
 import { tenantCreate } from '../workflows/tenant-create.js';
 import { shapedCreate } from './floor.js';
-import type { FloorSample } from './floor-activities.js';
+import { createShape, type FloorSample } from './floor-activities.js';
 import { cpuSeconds, cpuSnapshot, threadSeconds } from './cpu.js';
 import { SERVICE_PROCESS_ENV, workerLikeFlags } from './processes.js';
 import { Client, Connection } from '@temporalio/client';
@@ -101,8 +101,8 @@ export async function startFairFloor(
         const workflowId = runOf(name);
         await viaApi.attempt(tenantCreate, attemptTenantCreate, { workflowId, args: [{ name, parkedTimeoutMs: DEFAULT_PARKED_MS }], tenant: name }, { name });
       } else {
-        // The create's counts: the lease and the registry call, the fabric read and the steps, the finish and the release.
-        await shapedCreate(client, taskQueue, runOf(name), { localsBefore: 2, activities: steps + 1, localsAfter: 3 });
+        // The same counts of local activities and activities as a recorded create (createShape).
+        await shapedCreate(client, taskQueue, runOf(name), createShape(steps));
       }
       return performance.now() - t0;
     },

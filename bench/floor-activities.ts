@@ -39,3 +39,12 @@ export function floorActivities(sample: FloorSample): Record<string, (input?: Fl
   for (const [type, outcomes] of Object.entries(sample.steps)) acts[type] = async () => outcomes;
   return acts;
 }
+
+/**
+ * The bare floor's counts for a new tenant's create of `steps` steps, as a recorded create runs
+ * them: two local activities before its first activity (the leases with the run's claim, the
+ * registration asking for the fabric), the fabric read and one activity per step, then three (the
+ * registration, the attempt's finish, the run's settle with the leases' release).
+ * test/contract/bench-floor.test.ts holds it to this release's recorded creates.
+ */
+export const createShape = (steps: number) => ({ localsBefore: 2, activities: steps + 1, localsAfter: 3 });
