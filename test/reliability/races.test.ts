@@ -621,6 +621,16 @@ async function siteAnomalies(): Promise<string[]> {
   return found;
 }
 
+/**
+ * The service's log lines about one tenant (its steps, their failed attempts and cancellations, by
+ * tenant field or workflow id), the last 80: what a trial's anomaly is read with, since the site
+ * and its histories are gone once the run ends.
+ */
+function serviceLogOf(name: string): string[] {
+  const about = new RegExp(`"${name}"|/${name}["/]`);
+  return site.logs.filter((line) => about.test(line)).slice(-80);
+}
+
 /** Leaves nothing of a trial's tenant: its workloads, network and the tenant itself. */
 async function cleanup(name: string): Promise<void> {
   const got = await call('GET', `/v1/tenants/${name}/workloads`);
@@ -673,6 +683,7 @@ async function trial(pair: Pair, i: number, figures: Figures): Promise<void> {
     (x) => !(setupFault(a) && /workload web is left provisioning|web is registered but not published|has no VM|VMs for/.test(x)),
   );
   figures.anomalies.push(...left.map((x) => `${x} (+${offset} ms)`));
+  if (left.length) console.log(`races/${pair.id}: ${name}'s anomalies, and the service's log of it:\n${serviceLogOf(name).join('\n')}`);
   await cleanup(name);
   figures.anomalies.push(...(await anomalies(name, ctx)).map((x) => `after cleanup: ${x}`));
 }
