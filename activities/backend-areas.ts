@@ -1,5 +1,5 @@
 import type { Site } from './site.js';
-import { stopIfCancelled } from './attempt-cancelled.js';
+import { admitAttempt } from './attempt-cancelled.js';
 import { backendCalls, type BackendCalls } from '../backends/http/calls.js';
 import type { BackendCallObserver } from '../backends/http/telemetry.js';
 import type { BackendArea, Probe } from './backend-area.js';
@@ -68,8 +68,8 @@ export function workerBackendCalls(site: Site, observe?: BackendCallObserver): B
   // An attempt Temporal gave up on (its heartbeat late under load, its worker stopping) runs on
   // until its code returns: its calls stop here, or a write of it could land after a later
   // attempt's, or after the tenant's delete (a races trial found a deleted tenant's state-store
-  // user made again).
-  return backendCalls({ perSecond: site.backendCallsPerSecond, observe, admit: stopIfCancelled });
+  // user made again), and an attempt that stalled asks Temporal before its call leaves.
+  return backendCalls({ perSecond: site.backendCallsPerSecond, observe, admit: admitAttempt });
 }
 
 /** Releases what the bound ports hold open (the broker's control connection), once their worker has stopped. */

@@ -4,6 +4,7 @@ import { BackendError } from '../core/backend-outcome.js';
 import { withoutHosts } from '../core/without-hosts.js';
 import { REGISTRY_UNAVAILABLE } from '../core/failure-types.js';
 import { isDriverConnectionLost } from '../db/unreachable.js';
+import { noteHeartbeat } from './attempt-cancelled.js';
 
 /**
  * How every backend step leaves its activity, whatever its area (tenant, workload, record,
@@ -75,6 +76,7 @@ export async function asBackendStep<T>(
   secrets: readonly (string | undefined)[] = [],
 ): Promise<T> {
   const beat = setInterval(heartbeat, 1000);
+  noteHeartbeat();
   try {
     return await work();
   } catch (err) {
@@ -117,6 +119,7 @@ export const registryUnavailable = (): ApplicationFailure =>
 function heartbeat(): void {
   try {
     Context.current().heartbeat();
+    noteHeartbeat();
   } catch {
     // Outside an activity (direct calls in benchmarks) there is nothing to beat for.
   }

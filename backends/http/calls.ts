@@ -37,9 +37,10 @@ export function backendCalls(opts: {
   observe?: BackendCallObserver;
   /**
    * Throws when the caller's work is over (the worker's: an attempt Temporal gave up on, whose code
-   * runs on). Checked after the pace's wait, the last moment before the call leaves.
+   * runs on). Checked after the pace's wait, the last moment before the call leaves; it may wait
+   * (an attempt that stalled asks Temporal first).
    */
-  admit?: () => void;
+  admit?: () => void | Promise<void>;
 }): BackendCalls {
   const pacers = new Map<string, Pacer>();
   return {
@@ -51,7 +52,7 @@ export function backendCalls(opts: {
         const ms = pacer.reserve();
         if (ms > 0) await new Promise((r) => setTimeout(r, ms));
       }
-      if (!forMany.getStore()) opts.admit?.();
+      if (!forMany.getStore()) await opts.admit?.();
     },
   };
 }
