@@ -21,15 +21,12 @@ type FloorInput = { name?: string; request?: { name: string }; fabric?: unknown;
  */
 export function floorActivities(sample: FloorSample): Record<string, (input?: FloorInput) => Promise<unknown>> {
   const acts: Record<string, (input?: FloorInput) => Promise<unknown>> = {
-    claimTenant: async () => ({ granted: true }),
-    releaseTenant: async () => undefined,
     // Runs begun with `leases-in-one-call` claim every lease in one local activity and release
-    // them with the settle: every lease granted, as on an idle site.
+    // them with the settle: every lease granted, as on an idle site. The object's claim rides on
+    // that call (`claimRun` in its input), so a create has no `claimRun` activity of its own.
     claimLeases: async (input) => ({ granted: input?.claims?.length ?? 1 }),
     releaseLeases: async () => undefined,
-    // What a run writes of its object's life (activities/object-runs.ts): the same two local
-    // activities a real create runs, with nothing behind them.
-    claimRun: async () => undefined,
+    // The run's settle (activities/object-runs.ts), with nothing behind it.
     settleRun: async () => undefined,
     // A new name asks for the fabric first, as a real create of a new tenant does.
     prepareTenant: async (input) => (input?.fabric === undefined ? { kind: 'needs-fabric' } : { ...sample.prepared, name: input.request!.name }),
