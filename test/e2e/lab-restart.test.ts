@@ -317,7 +317,6 @@ const accepts = (port: number) =>
     socket.once('error', () => r(false));
   });
 
-/** The pids of this lab's Temporal dev server (its database file is the lab's own). */
 /** The port a running server of the lab was started on; undefined once it has exited (or not yet exec'd). */
 function portOfServer(pid: number): number | undefined {
   try {
@@ -328,6 +327,7 @@ function portOfServer(pid: number): number | undefined {
   }
 }
 
+/** The pids of this lab's Temporal dev server (its database file is the lab's own). */
 function labTemporalPids(): number[] {
   const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
