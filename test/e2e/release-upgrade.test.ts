@@ -208,7 +208,13 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
   expect([...swept.reconciled, ...swept.skipped.map((s) => s.name)].sort()).toEqual(['acme', 'beta', 'gamma']);
   expect(await taskBuilds(sweep.workflowId, sweep.runId)).toEqual(new Set([commit]));
   const children = await Promise.all(['acme', 'beta'].map((name) => site.client.workflow.getHandle(runIds.tenantReconcile(name)).describe()));
-  expect(children.map((c) => [c.status.name, versionOf(c)])).toEqual([
+  // What Temporal says of each child's versioning, shown when they are not on N (one CI run under
+  // load found both on N+1: a child that did not inherit its sweep's pinned version).
+  const versioning = JSON.stringify(children.map((c) => ({ started: c.startTime, versioning: c.raw.workflowExecutionInfo?.versioningInfo })));
+  expect(
+    children.map((c) => [c.status.name, versionOf(c)]),
+    `switched at ${switchedAt.toISOString()}; ${versioning}`,
+  ).toEqual([
     ['COMPLETED', onN],
     ['COMPLETED', onN],
   ]);

@@ -22,6 +22,8 @@ export interface RunningDnsServer {
   dnsPort: number;
   /** The directory holding config, database and sockets. */
   dir: string;
+  /** The server's process id. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -207,11 +209,20 @@ async function launch(
     const ready = await waitForApi(apiUrl, apiKey, child.pid!, ports.dns, exited, 15_000);
     if (ready === 'ready') {
       let stopping: Promise<void> | undefined;
+      // A server that dies under a running site leaves its API refusing (a fault proxy in front then
+      // answers 502): said here with its last lines, so the failure that follows names its cause.
+      void exited.then(async (code) => {
+        if (stopping) return;
+        await outputRead(child);
+        const lines = output().trim().split('\n').slice(-5).join(' | ');
+        process.stderr.write(`${product} (pid ${child.pid}, API ${apiUrl}) exited unexpectedly (${code ?? child.signalCode}): ${lines}\n`);
+      });
       return {
         apiUrl,
         apiKey,
         dnsPort: ports.dns,
         dir,
+        pid: child.pid!,
         stop: () =>
           (stopping ??= (async () => {
             await terminate(child, exited);

@@ -35,10 +35,20 @@ async function throughReset(method: string, resent?: string[]): Promise<{ status
 describe('the fault proxy after a connection reset before any answer', () => {
   it.each([
     ['a read, by default', 'GET', undefined, { status: 200, sent: 2 }],
-    ['a DELETE, by default: not sent again (it may have been applied)', 'DELETE', undefined, { status: 500, sent: 1 }],
+    ['a DELETE, by default: not sent again (it may have been applied)', 'DELETE', undefined, { status: 502, sent: 1 }],
     ["a DELETE where its repeat is taken as done (Caddy's admin API)", 'DELETE', ['GET', 'HEAD', 'DELETE'], { status: 200, sent: 2 }],
-    ['a POST, never', 'POST', ['GET', 'HEAD', 'DELETE'], { status: 500, sent: 1 }],
+    ['a POST, never', 'POST', ['GET', 'HEAD', 'DELETE'], { status: 502, sent: 1 }],
   ])('%s', async (_case, method, resent, want) => {
     expect(await throughReset(method, resent)).toEqual(want);
+  });
+});
+
+describe('the fault proxy in front of a server that is away', () => {
+  it('answers 502 naming the refused connection, as a reverse proxy does, after trying three times', async () => {
+    // Port 9 (discard): nothing of the lab listens there, as the log-store tests' dead upstream.
+    const { app } = createFaultProxy('http://127.0.0.1:9');
+    const res = await app.request('/api/v1/servers/localhost');
+    expect(res.status).toBe(502);
+    expect(await res.text()).toBe("the lab's proxy could not reach the server behind it: ECONNREFUSED");
   });
 });

@@ -25,7 +25,14 @@ export function createFaultProxy(target: string, resentAfterReset: readonly stri
     const body = ['GET', 'HEAD'].includes(c.req.method) ? undefined : await c.req.arrayBuffer();
     // A CI run: a GET of Caddy's routes answered 500 here while Caddy replaced its admin server. A
     // refused connection carried nothing, and is sent again whatever its method.
-    const res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), resentAfterReset.includes(c.req.method), 50);
+    let res: Awaited<ReturnType<typeof forward>>;
+    try {
+      res = await resendBeforeAnswer(() => forward(upstream, c.req.method, headers, body), resentAfterReset.includes(c.req.method), 50);
+    } catch (e) {
+      // What a reverse proxy answers when the server behind it is away: 502 naming why, not the
+      // 500 a thrown handler gave (a CI run read that as the Recursor's own answer).
+      return c.text(`the lab's proxy could not reach the server behind it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 502);
+    }
     const out = new Headers(res.headers);
     out.delete('content-encoding');
     out.delete('content-length');
