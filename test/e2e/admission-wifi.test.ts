@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { associateAt, wifiKeyAnswer } from '../support/lab-calls.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * The admission's Wi-Fi key at a site with a tenant developer network (the lab's lab-dev SSID on
@@ -46,7 +47,7 @@ describe('POST /v1/admissions at a site with a tenant developer network', () => 
       expect(r.body).toEqual({ error: 'mac: this site has no MAC-filtered developer WLAN to bind a Wi-Fi key to one client; admit without mac' });
       // No key on the controller, no admission to withdraw, no token that would create the tenant.
       expect(devEntries()).toHaveLength(entries);
-      expect((await site.call('DELETE', '/v1/admissions/dev2')).status).toBe(404);
+      expectStatus(await site.call('DELETE', '/v1/admissions/dev2'), 404, site.logs);
     } finally {
       developer.boundSsid = bound;
     }
@@ -164,7 +165,7 @@ describe('an admission bound to one computer (mac): the MAC-filtered developer W
 
   it('withdrawing the admission takes the key and its MAC off the WLAN', async () => {
     const r = await admit({ name: 'devm6', mac: 'aa:bb:cc:dd:ee:18' });
-    expect((await site.call('DELETE', '/v1/admissions/devm6')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/admissions/devm6'), 204, site.logs);
     expect(boundEntryOf(r.body.wifi.psk)).toBeUndefined();
     expect(allowed()).not.toContain('aa:bb:cc:dd:ee:18');
     expect(await associate(r.body.wifi.psk, 'aa:bb:cc:dd:ee:18', 'lab-dev-bound')).toBe(403);
@@ -177,7 +178,7 @@ describe('an admission bound to one computer (mac): the MAC-filtered developer W
     const key = await site.call('GET', '/v1/tenants/devm7/wifi-keys/admission', { token: t.body.api_token });
     expect(key.body).toMatchObject({ name: 'admission', ssid: 'lab-dev-bound', mac: 'aa:bb:cc:dd:ee:19' });
     site.backends.proxmox.removeTenantNetwork('devm7');
-    expect((await site.call('DELETE', '/v1/tenants/devm7', { token: t.body.api_token })).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/devm7', { token: t.body.api_token }), 204, site.logs);
     expect(boundEntryOf(a.body.wifi.psk)).toBeUndefined();
     expect(allowed()).not.toContain('aa:bb:cc:dd:ee:19');
   });
@@ -217,7 +218,7 @@ describe('admission expiry (the reconcile sweep)', () => {
     const rows = await site.registry.sql`select tenant from wifi_keys where tenant in ('deve1', 'deve2', 'deve3')`;
     expect(rows.map((r) => r.tenant)).toEqual(['deve3']);
     // Nothing left to withdraw: the admission expired and its key is gone.
-    expect((await site.call('DELETE', '/v1/admissions/deve1')).status).toBe(404);
+    expectStatus(await site.call('DELETE', '/v1/admissions/deve1'), 404, site.logs);
   });
 });
 
@@ -242,7 +243,7 @@ describe('DELETE /v1/admissions/{t}', () => {
     expect(del.status, del.text).toBe(502);
     expect(del.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     expect(await associate(r.body.wifi.psk, '02:00:00:00:06:01')).toBe(200);
-    expect((await site.call('DELETE', '/v1/admissions/dev6')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/admissions/dev6'), 204, site.logs);
     expect(await associate(r.body.wifi.psk, '02:00:00:00:06:01')).toBe(403);
   });
 });

@@ -22,6 +22,7 @@ import {
   expectSubscribes,
 } from '../support/mosquitto.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 const run = promisify(execFile);
 
@@ -279,7 +280,7 @@ describe('the pattern rules', () => {
     const r = await issue('acme', { name: 'bad', ...fields });
     expect(r.status, r.text).toBe(400);
     expect(r.body).toEqual({ error: reason });
-    expect((await site.call('GET', '/v1/tenants/acme/broker-accounts/bad')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/broker-accounts/bad'), 404, site.logs);
   });
 
   it('400 for an account name off the pattern', async () => {
@@ -390,7 +391,7 @@ describe('deleting an account', () => {
     expect(d.status, d.text).toBe(204);
     expect(await canConnect(url, { username: 'acme-temp', password: r.body.password })).toBe(false);
     expect(await admin.observe('acme-temp')).toBeNull();
-    expect((await site.call('GET', '/v1/tenants/acme/broker-accounts/temp')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/broker-accounts/temp'), 404, site.logs);
     const again = await site.call('DELETE', '/v1/tenants/acme/broker-accounts/temp');
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'broker account not found' });
@@ -407,7 +408,7 @@ describe('when the broker step fails', () => {
     expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(failed.text).not.toMatch(/127\.0\.0\.1|mqtt:\/\/(?!\[backend\])/);
     // Not yet confirmed by the broker: not in the registry, and the password in no log line.
-    expect((await site.call('GET', '/v1/tenants/acme/broker-accounts/late')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/broker-accounts/late'), 404, site.logs);
     expect(site.logs.some((l) => l.includes(password))).toBe(false);
 
     const resumed = await issue('acme', { name: 'late', publish: ['data/#'], subscribe: [] });
@@ -424,7 +425,7 @@ describe('when the broker step fails', () => {
     const failed = await whileBrokerPaused(() => site.call('DELETE', '/v1/tenants/acme/broker-accounts/late'));
     expect(failed.status, failed.text).toBe(502);
     expect(failed.body).toMatchObject({ error: 'backend step "broker" failed', failure: { step: 'broker' } });
-    expect((await site.call('GET', '/v1/tenants/acme/broker-accounts/late')).status).toBe(200);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/broker-accounts/late'), 200, site.logs);
     const d = await site.call('DELETE', '/v1/tenants/acme/broker-accounts/late');
     expect(d.status, d.text).toBe(204);
     expect(await admin.observe('acme-late')).toBeNull();
@@ -475,7 +476,7 @@ describe('a site with no broker', () => {
   let bare: TestSite;
   beforeAll(async () => {
     bare = await startTestSite({ minimal: true });
-    expect((await bare.call('POST', '/v1/tenants', { body: { name: 'acme' } })).status).toBe(201);
+    expectStatus(await bare.call('POST', '/v1/tenants', { body: { name: 'acme' } }), 201, bare.logs);
   });
   afterAll(async () => {
     await bare?.stop();

@@ -15,6 +15,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
 import { hostileCsr, opensslIn, tamperedCsr } from '../support/csr.js';
 import { createTenant, expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND } from '../support/lab-calls.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 const run = promisify(execFile);
 const DOMAIN = 'lab.example';
@@ -243,7 +244,7 @@ describe('refusals', () => {
     expect(r.status, r.text).toBe(400);
     if (typeof reason === 'string') expect(r.body).toEqual({ error: reason });
     else expect(r.body.error).toMatch(reason);
-    expect((await site.call('GET', '/v1/tenants/acme/certificates/bad')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/certificates/bad'), 404, site.logs);
   });
 
   it('400 for a certificate name that is not a label of the pattern', async () => {
@@ -263,7 +264,7 @@ describe('refusals', () => {
     await expectEachAnswers(site, readAndDeleteRoutes('/v1/tenants/acme/certificates', 'web'), TENANT_NOT_FOUND, other.api_token);
     expect((await put('acme', 'web', { csr: csr.rsa }, other.api_token)).body).toEqual({ error: 'tenant not found' });
     expect((await put('nobody', 'web', { csr: csr.rsa })).body).toEqual({ error: 'tenant not found' });
-    expect((await site.call('GET', '/v1/tenants/nobody/certificates')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/nobody/certificates'), 404, site.logs);
     const unknown = await site.call('GET', '/v1/tenants/acme/certificates/nothing');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'certificate not found' });
@@ -277,7 +278,7 @@ describe('deleting a certificate', () => {
     expect(r.status).toBe(201);
     const d = await site.call('DELETE', '/v1/tenants/acme/certificates/gone', { token: acme.api_token });
     expect(d.status, d.text).toBe(204);
-    expect((await site.call('GET', '/v1/tenants/acme/certificates/gone')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/certificates/gone'), 404, site.logs);
     const again = await site.call('DELETE', '/v1/tenants/acme/certificates/gone');
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'certificate not found' });
@@ -292,7 +293,7 @@ describe('deleting a certificate', () => {
     expect(t.status, t.text).toBe(201);
     expect((await put('brief', 'web', { csr: csr.rsa })).status).toBe(201);
     site.backends.proxmox.removeTenantNetwork('brief');
-    expect((await site.call('DELETE', '/v1/tenants/brief')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/brief'), 204, site.logs);
     const rows = await site.registry.sql`select 1 from certificates where tenant = 'brief'`;
     expect(rows.length).toBe(0);
   });
@@ -308,7 +309,7 @@ describe('sites without a working CA', () => {
       startTestSite({ minimal: true }),
       startTestSite({ minimal: true, env: { SITE_CA_CERT: old.caCertPem, SITE_CA_KEY: old.caKeyPem } }),
     ]);
-    for (const s of [bare, expired]) expect((await s.call('POST', '/v1/tenants', { body: { name: 'acme' } })).status).toBe(201);
+    for (const s of [bare, expired]) expectStatus(await s.call('POST', '/v1/tenants', { body: { name: 'acme' } }), 201);
   });
   afterAll(async () => {
     await Promise.all([bare?.stop(), expired?.stop()]);
@@ -327,7 +328,7 @@ describe('sites without a working CA', () => {
     expect(r.status, r.text).toBe(502);
     expect(r.body).toEqual({ error: 'backend step "ca" failed' });
     expect(expired.logs.some((l) => l.includes('the tenant service CA certificate has expired'))).toBe(true);
-    expect((await expired.call('GET', '/v1/tenants/acme/certificates/web')).status).toBe(404);
+    expectStatus(await expired.call('GET', '/v1/tenants/acme/certificates/web'), 404);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIds } from '../../contracts/ids.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * The decode-only codec credential (issue 25 item 3): CODEC_TOKEN reads runs through `/codec/*`
@@ -118,7 +119,7 @@ describe('the codec token', () => {
   it('changed nothing by trying', async () => {
     const read = await site.call('GET', `/v1/tenants/${TENANT}`);
     expect(read.status).toBe(200);
-    expect((await site.call('GET', '/v1/tenants/cdt2')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/cdt2'), 404, site.logs);
   });
 });
 

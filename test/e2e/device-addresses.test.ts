@@ -7,6 +7,7 @@ import { dig } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Fixed device addresses through the HTTP API, checked on the real Kea (its `config-get`, read
@@ -468,7 +469,7 @@ describe('at a site with no DHCP server', () => {
   let bare: TestSite;
   beforeAll(async () => {
     bare = await startTestSite({ env: { SITE_DHCP_URL: '' } });
-    expect((await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } })).status).toBe(201);
+    expectStatus(await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } }), 201, bare.logs);
   });
   afterAll(async () => {
     await bare?.stop();

@@ -4,6 +4,7 @@ import { startKeaFaultProxy, type KeaFaultProxy } from '../support/kea-fault-pro
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectTenantScopedReads } from '../support/lab-calls.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * The device registry through the HTTP API. An entry is identity only: registering writes to no
@@ -150,7 +151,7 @@ describe('a device holding a fixed address', () => {
 
   it('409: a MAC that already holds an address on the device network', async () => {
     expect((await register('peer', { name: 'p1', trust_class: 'sensor', mac: 'aa:bb:cc:00:02:01' })).status).toBe(201);
-    expect((await site.call('POST', '/v1/tenants/peer/devices/p1/address', { body: {} })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants/peer/devices/p1/address', { body: {} }), 201, site.logs);
     const r = await register('devs', { name: 'held', trust_class: 'sensor', mac: 'AA:BB:CC:00:02:01' });
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toMatch(/already holds an address/);
@@ -191,10 +192,10 @@ describe('a device holding a fixed address', () => {
     const r = await site.call('DELETE', '/v1/tenants/devs/devices/held');
     expect(r.status, r.text).toBe(400);
     expect(r.body).toEqual({ error: 'the device still holds a fixed address; release it first' });
-    expect((await site.call('DELETE', '/v1/tenants/devs/devices/held/address')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/devs/devices/held/address'), 204, site.logs);
     const again = await site.call('DELETE', '/v1/tenants/devs/devices/held', { token: tokens.devs });
     expect(again.status, again.text).toBe(204);
-    expect((await site.call('GET', '/v1/tenants/devs/devices/held')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/devs/devices/held'), 404, site.logs);
   });
 });
 
@@ -231,7 +232,7 @@ describe('GET /v1/tenants/{t}/devices[/{device}]', () => {
 
 describe('DELETE /v1/tenants/{t}/devices/{device}', () => {
   it('removes the entry; 404 once gone', async () => {
-    expect((await site.call('DELETE', '/v1/tenants/devs/devices/m-bare')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/devs/devices/m-bare'), 204, site.logs);
     const again = await site.call('DELETE', '/v1/tenants/devs/devices/m-bare');
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'device not found' });
@@ -239,8 +240,8 @@ describe('DELETE /v1/tenants/{t}/devices/{device}', () => {
 
   it('401 without a token; 404 for an unregistered tenant or another tenant token', async () => {
     expectUnauthorized(await site.call('DELETE', '/v1/tenants/devs/devices/m-dash', { token: null }));
-    expect((await site.call('DELETE', '/v1/tenants/devs/devices/m-dash', { token: tokens.peer })).status).toBe(404);
+    expectStatus(await site.call('DELETE', '/v1/tenants/devs/devices/m-dash', { token: tokens.peer }), 404, site.logs);
     expect((await site.call('DELETE', '/v1/tenants/nobody/devices/m-dash')).body).toEqual({ error: 'tenant not found' });
-    expect((await site.call('GET', '/v1/tenants/devs/devices/m-dash')).status).toBe(200);
+    expectStatus(await site.call('GET', '/v1/tenants/devs/devices/m-dash'), 200, site.logs);
   });
 });

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventRelay } from '../../apps/worker/event-relay.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * The sweep over REST and as events (issue 47 item 3): a sweep's drift, a parked run and a run that
@@ -126,7 +127,7 @@ describe('events', () => {
   it('a parked create reaches the webhook with its failure; the feed pages with after', async () => {
     site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
     try {
-      expect((await site.call('POST', '/v1/tenants', { body: { name: 'evtpark' } })).status).toBe(502);
+      expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'evtpark' } }), 502, site.logs);
     } finally {
       site.backends.pdns.faults.clear();
     }
@@ -167,8 +168,8 @@ describe('events', () => {
   });
 
   it('the operator only, and a clear 400 for a bad query', async () => {
-    expect((await site.call('GET', '/v1/events', { token: null })).status).toBe(401);
-    expect((await site.call('GET', '/v1/events?after=-1')).status).toBe(400);
-    expect((await site.call('GET', '/v1/sweeps?limit=0')).status).toBe(400);
+    expectStatus(await site.call('GET', '/v1/events', { token: null }), 401, site.logs);
+    expectStatus(await site.call('GET', '/v1/events?after=-1'), 400, site.logs);
+    expectStatus(await site.call('GET', '/v1/sweeps?limit=0'), 400, site.logs);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { associateAt, createTenant, faulted } from '../support/lab-calls.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Issue 16: what an attacker or a careless operator tried against the lab, each answered as the
@@ -49,7 +50,7 @@ describe('item 2: one Wi-Fi key, one tenant', () => {
       400,
       { error: 'psk is not a password of this key; psk only restores a key of this tenant whose stored copy was lost' },
     ]);
-    expect((await site.call('GET', `/v1/tenants/${tenant}/wifi-keys/${body.name}`, { token: token() })).status).toBe(404);
+    expectStatus(await site.call('GET', `/v1/tenants/${tenant}/wifi-keys/${body.name}`, { token: token() }), 404, site.logs);
     expect(entriesWith(key.psk)).toHaveLength(1);
   });
 
@@ -84,7 +85,7 @@ describe('item 3: admission Wi-Fi keys can be revoked after expiry or a spent to
     const del = await site.call('DELETE', '/v1/admissions/hkx');
     expect(del.status, del.text).toBe(204);
     expect(await associate(adm.wifi.psk, '02:00:00:00:0b:01', 'lab-dev')).toBe(403);
-    expect((await site.call('DELETE', '/v1/admissions/hkx')).status).toBe(404);
+    expectStatus(await site.call('DELETE', '/v1/admissions/hkx'), 404, site.logs);
   });
 
   it('a token spent by presenting it for another name: DELETE revokes its key (204)', async () => {
@@ -100,7 +101,7 @@ describe('item 3: admission Wi-Fi keys can be revoked after expiry or a spent to
     const adm = await admit('hkw');
     const t = await site.call('POST', '/v1/tenants', { token: adm.enrollment_token, body: { name: 'hkw' } });
     expect(t.status, t.text).toBe(201);
-    expect((await site.call('DELETE', '/v1/admissions/hkw')).status).toBe(404);
+    expectStatus(await site.call('DELETE', '/v1/admissions/hkw'), 404, site.logs);
     expect(await associate(adm.wifi.psk, '02:00:00:00:0d:01', 'lab-dev')).toBe(200);
   });
 
@@ -139,7 +140,7 @@ describe('item 8: values no backend can carry are refused up front', () => {
   ])('%s: 400, no workload registered', async (_case, sshKey, error) => {
     const r = await site.call('POST', '/v1/tenants/hka/workloads', { token: a.api_token, body: { name: 'lsep', ssh_keys: [sshKey] } });
     expect([r.status, r.body]).toEqual([400, { error }]);
-    expect((await site.call('GET', '/v1/tenants/hka/workloads/lsep', { token: a.api_token })).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/hka/workloads/lsep', { token: a.api_token }), 404, site.logs);
   });
 
   it('an unpaired surrogate (valid JSON, not UTF-8) in an SSH key: 400', async () => {
@@ -154,7 +155,7 @@ describe('item 8: values no backend can carry are refused up front', () => {
   ])('%s in a broker topic pattern: 400', async (_case, pattern) => {
     const r = await site.call('POST', '/v1/tenants/hka/broker-accounts', { token: a.api_token, body: { name: 'odd', publish: [pattern], subscribe: [] } });
     expect(r.status, r.text).toBe(400);
-    expect((await site.call('GET', '/v1/tenants/hka/broker-accounts/odd', { token: a.api_token })).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/hka/broker-accounts/odd', { token: a.api_token }), 404, site.logs);
   });
 });
 
@@ -244,9 +245,9 @@ describe('item 1: a revoked tenant token stays revoked', () => {
     const resumed = await site.call('POST', '/v1/tenants', { body: { name: 'hrv' } });
     expect(resumed.status, resumed.text).toBe(200);
     const t2: string = resumed.body.api_token;
-    expect((await site.call('GET', '/v1/tenants/hrv', { token: t1 })).status).toBe(401);
+    expectStatus(await site.call('GET', '/v1/tenants/hrv', { token: t1 }), 401, site.logs);
     site.backends.proxmox.removeTenantNetwork('hrv');
-    expect((await site.call('DELETE', '/v1/tenants/hrv', { token: t2 })).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/hrv', { token: t2 }), 204, site.logs);
 
     // The attack: the replaced token restores the deleted tenant with the attacker's state secret.
     const attacker = { name: 'hrv', tsig_secret: Buffer.alloc(32, 7).toString('base64'), state_secret: 'attackers-own-secret' };
@@ -258,7 +259,7 @@ describe('item 1: a revoked tenant token stays revoked', () => {
       expect(o.status).toBe(400);
       expect(o.body.error).toMatch(/revoked/);
     }
-    expect((await site.call('GET', '/v1/tenants/hrv')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/hrv'), 404, site.logs);
     // The revocation is kept by hash only.
     const rows = await site.registry.sql`select token_hash, tenant from revoked_tenant_tokens where tenant = 'hrv'`;
     expect(rows).toHaveLength(2);

@@ -14,6 +14,7 @@ import { open } from '../../db/seal.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { ensureIsolationCheckSchedule } from '../../temporal/schedules.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Issue 49: the isolation check on the lab. The canaries are made by the check's first run through
@@ -221,7 +222,7 @@ describe('the isolation check on the lab', () => {
   });
 
   it('is operator only', async () => {
-    expect((await site.call('POST', '/v1/isolation-checks', { token: 'nope' })).status).toBe(401);
+    expectStatus(await site.call('POST', '/v1/isolation-checks', { token: 'nope' }), 401, site.logs);
   });
 
   it('a canary object its run could not make leaves that backend broken and the others probed; the next check resumes its run', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldStateSecret, heldTsigSecret } from '../support/backend-objects.js';
 import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Answers a caller may not have received (issue 42 item 3): the API process serving a create or a
@@ -62,7 +63,7 @@ async function expectTheRunsSecrets(name: string, answer: Answer): Promise<void>
   expect(answer.body.outcome).toBe('created');
   expect(answer.body.dns.tsig_secret).toBe(await heldTsigSecret(site, name));
   expect(answer.body.state.secret_key).toBe(heldStateSecret(site, name));
-  expect((await site.call('GET', `/v1/tenants/${name}`, { token: answer.body.api_token })).status).toBe(200);
+  expectStatus(await site.call('GET', `/v1/tenants/${name}`, { token: answer.body.api_token }), 200, site.logs);
 }
 
 /** A create whose state step is slow, so the call is in flight when its API process goes. */
@@ -115,7 +116,7 @@ describe('the API process serving a create is killed mid-call (SIGKILL)', () => 
 
 describe('the API process serving a delete is killed mid-call (SIGKILL)', () => {
   it('the repeat at another API process answers 204, a later delete 404', async () => {
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'lostd1' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'lostd1' } }), 201, site.logs);
     site.backends.proxmox.removeTenantNetwork('lostd1');
     const a = await api();
     site.backends.minio.faults.add({ latencyMs: 1_500 });

@@ -8,7 +8,7 @@ import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { reportedAddress, WORKER_METRICS_LISTENING } from '../support/reported-address.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { runIds } from '../../contracts/ids.js';
-import { answerOf } from '../support/answer.js';
+import { answerOf, expectStatus } from '../support/answer.js';
 
 /**
  * Operators' metrics: the API and the worker serve Prometheus text on listeners of their own, a
@@ -78,7 +78,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     // The dns step fails for good on this create (three attempts), then the repeat resumes it.
     site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
     try {
-      expect((await site.call('POST', '/v1/tenants', { body: { name: TENANTS[2] } })).status).toBe(502);
+      expectStatus(await site.call('POST', '/v1/tenants', { body: { name: TENANTS[2] } }), 502, site.logs);
     } finally {
       site.backends.pdns.faults.clear();
     }
@@ -86,10 +86,10 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
 
   it("counts parked runs by the kind of object, a workload's beside a tenant's, until they are resumed", async () => {
     // A workload's create parked too: PowerDNS refuses the name's write (a PATCH) after the VM is made.
-    expect((await site.call('POST', `/v1/tenants/${TENANTS[0]}/workloads`, { body: { name: 'web' } })).status).toBe(201);
+    expectStatus(await site.call('POST', `/v1/tenants/${TENANTS[0]}/workloads`, { body: { name: 'web' } }), 201, site.logs);
     site.backends.pdns.faults.add({ failNext: 1000, status: 500, method: 'PATCH' });
     try {
-      expect((await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } })).status).toBe(502);
+      expectStatus(await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } }), 502, site.logs);
     } finally {
       site.backends.pdns.faults.clear();
     }
@@ -102,9 +102,9 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     expect(sample(parked, 'provisioning_tenants', { status: 'provisioning' })).toBe(1);
     expect(sample(parked, 'provisioning_tenants', { status: 'ready' })).toBe(2);
 
-    expect((await site.call('POST', '/v1/tenants', { body: { name: TENANTS[2] } })).status).toBe(200);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: TENANTS[2] } }), 200, site.logs);
     // The resumed create makes the names: 201, as a create that made its object answers.
-    expect((await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } })).status).toBe(201);
+    expectStatus(await site.call('POST', `/v1/tenants/${TENANTS[1]}/workloads`, { body: { name: 'web' } }), 201, site.logs);
     const resumed = await scrape(site.apiMetricsUrl);
     expect(sample(resumed, 'provisioning_parked_runs')).toBe(0);
     expect(sample(resumed, 'provisioning_parked_run_oldest_age_seconds')).toBe(0);
@@ -112,7 +112,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
   });
 
   it('counts HTTP requests by route template, never by a path naming a tenant', async () => {
-    expect((await site.call('GET', `/v1/tenants/${TENANTS[0]}`)).status).toBe(200);
+    expectStatus(await site.call('GET', `/v1/tenants/${TENANTS[0]}`), 200, site.logs);
     const text = await scrape(site.apiMetricsUrl);
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/v1/tenants', status: '201' })).toBe(2);
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/v1/tenants', status: '502' })).toBe(1);
@@ -140,7 +140,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
   });
 
   it("counts a reconcile's steps by outcome, and the sweep with what it corrected", async () => {
-    expect((await site.call('POST', `/v1/tenants/${TENANTS[0]}/reconcile`)).status).toBe(200);
+    expectStatus(await site.call('POST', `/v1/tenants/${TENANTS[0]}/reconcile`), 200, site.logs);
     let text = await scrape(site.workerMetricsUrl);
     for (const step of ['dns', 'resolver', 'state', 'network', 'log-store', 'dashboards']) {
       expect(sample(text, 'provisioning_step_runs_total', { step, operation: 'ensure', outcome: 'in_place' }), step).toBeGreaterThanOrEqual(1);
@@ -187,7 +187,7 @@ describe('after creates (one failed, then resumed), a reconcile and a sweep', ()
     // Create latency p95 (from the API's request histogram). A series' first sample shows no
     // increase, so one more create once Prometheus holds the creates' series.
     await promWhen('sum(http_request_duration_seconds_count{job="api",method="POST",route="/v1/tenants",status="201"})', (v) => v[0]?.value[1] === '2');
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'mtd' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'mtd' } }), 201, site.logs);
     const p95 = await promWhen(
       'histogram_quantile(0.95, sum by (le) (rate(http_request_duration_seconds_bucket{job="api",method="POST",route="/v1/tenants"}[10m])))',
       (v) => v.length === 1 && Number(v[0]!.value[1]) > 0,

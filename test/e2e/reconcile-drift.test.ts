@@ -3,6 +3,7 @@ import { createDynsecAdapter, type BrokerAdapter } from '../../backends/mosquitt
 import { createKeaAdapter, type DeviceAddressAdapter } from '../../backends/kea/kea.js';
 import { deriveIdentity } from '../../core/identity.js';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * A reconcile covers everything the registry holds for a tenant (issue 26): after its own steps,
@@ -46,8 +47,12 @@ beforeAll(async () => {
   const k = await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'sensors', trust_class: 'sensor' } });
   expect(k.status, k.text).toBe(201);
   sensorsPsk = k.body.psk;
-  expect((await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'old', trust_class: 'sensor' } })).status).toBe(201);
-  expect((await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe', trust_class: 'sensor', mac: 'aa:bb:cc:00:26:01' } })).status).toBe(201);
+  expectStatus(await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'old', trust_class: 'sensor' } }), 201, site.logs);
+  expectStatus(
+    await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe', trust_class: 'sensor', mac: 'aa:bb:cc:00:26:01' } }),
+    201,
+    site.logs,
+  );
   const a = await site.call('POST', `/v1/tenants/${T}/devices/probe/address`, { body: {} });
   expect(a.status, a.text).toBe(201);
   probe = a.body;

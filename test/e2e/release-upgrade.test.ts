@@ -14,6 +14,7 @@ import { dataConverter } from '../../temporal/data-converter.js';
 import { startDevServer, temporalCli, type DevServer } from '../../temporal/dev-server.js';
 import { NEXT_RELEASE } from '../support/next-release.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * An upgrade from release N to N+1 with runs in flight, as docs/upgrading.md says to do it (issue
@@ -140,8 +141,8 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
   await waitFor(async () => (await describeDeployment()).routingConfig.currentVersionBuildID === commit, 30_000);
   const onN = `${DEPLOYMENT}:${commit}`;
 
-  for (const name of ['acme', 'beta']) expect((await site.call('POST', '/v1/tenants', { body: { name } })).status).toBe(201);
-  expect((await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'web' } })).status).toBe(201);
+  for (const name of ['acme', 'beta']) expectStatus(await site.call('POST', '/v1/tenants', { body: { name } }), 201, site.logs);
+  expectStatus(await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'web' } }), 201, site.logs);
 
   // Parked on N after failed steps: a tenant create (state), a workload create (the clone), a workload delete.
   const b = site.backends;
@@ -179,13 +180,13 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
   b.minio.faults.clear();
 
   // New runs begin on N+1 and run its code.
-  expect((await site.call('POST', '/v1/tenants', { body: { name: 'delta' } })).status).toBe(201);
+  expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'delta' } }), 201, site.logs);
   expect(await runOf(runIds.tenantCreate('delta'))).toMatchObject({ status: 'COMPLETED', version: onNext, release: NEXT_RELEASE });
 
   // Each parked call, repeated, resumes its run on N, which completes it.
-  expect((await site.call('POST', '/v1/tenants', { body: { name: 'gamma' } })).status).toBe(200);
-  expect((await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'app' } })).status).toBe(201);
-  expect((await site.call('DELETE', '/v1/tenants/acme/workloads/web')).status).toBe(204);
+  expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'gamma' } }), 200, site.logs);
+  expectStatus(await site.call('POST', '/v1/tenants/acme/workloads', { body: { name: 'app' } }), 201, site.logs);
+  expectStatus(await site.call('DELETE', '/v1/tenants/acme/workloads/web'), 204, site.logs);
   for (const [i, id] of parked.entries()) {
     const after = await runOf(id);
     expect(after).toEqual({ runId: before[i]!.runId, status: 'COMPLETED', version: onN, release: undefined });
@@ -226,7 +227,7 @@ it('rolls N to N+1 with parked runs and a running sweep: every one finishes on N
   await waitFor(async () => (await describeVersion(commit)).drainageInfo?.drainageStatus === 'drained', 60_000);
   expect(await nExit).toBe(0);
   expect(site.logs.some((l) => l.includes('worker version drained: no run needs it, stopping'))).toBe(true);
-  expect((await site.call('POST', '/v1/tenants/delta/workloads', { body: { name: 'late' } })).status).toBe(201);
+  expectStatus(await site.call('POST', '/v1/tenants/delta/workloads', { body: { name: 'late' } }), 201, site.logs);
   expect(await runOf(runIds.workloadCreate('delta', 'late'))).toMatchObject({ status: 'COMPLETED', version: onNext, release: NEXT_RELEASE });
 
   // No history holds a nondeterminism error; and one would have, had a parked run moved to N+1.

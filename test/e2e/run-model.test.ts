@@ -3,6 +3,7 @@ import type { Faults } from '../../apps/lab/simulators/faults.js';
 import { FAILED_STEPS, OUTCOME } from '../../core/search-attributes.js';
 import { pausingBroker } from '../support/mosquitto.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * One run model for every object (issue 25): for each kind of object a tenant owns, a call whose
@@ -21,14 +22,18 @@ const T = 'runs';
 beforeAll(async () => {
   // A short backend timeout: a paused broker fails its step in seconds.
   site = await startTestSite({ backendTimeoutMs: 1500, env: { WORKER_METRICS_ADDRESS: '127.0.0.1:0' } });
-  for (const name of [T, 'runsdel']) expect((await site.call('POST', '/v1/tenants', { body: { name } })).status).toBe(201);
+  for (const name of [T, 'runsdel']) expectStatus(await site.call('POST', '/v1/tenants', { body: { name } }), 201, site.logs);
   const w = await site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name: 'gone' } });
   expect(w.status, w.text).toBe(201);
   workload = w.body;
-  expect((await site.call('PUT', `/v1/tenants/${T}/records/old`, { body: { address: '10.128.1.60' } })).status).toBe(200);
-  expect((await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:dd:ee:01' } })).status).toBe(201);
-  expect((await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'oldkey', trust_class: 'sensor' } })).status).toBe(201);
-  expect((await site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app0', publish: ['data/#'], subscribe: [] } })).status).toBe(201);
+  expectStatus(await site.call('PUT', `/v1/tenants/${T}/records/old`, { body: { address: '10.128.1.60' } }), 200, site.logs);
+  expectStatus(
+    await site.call('POST', `/v1/tenants/${T}/devices`, { body: { name: 'probe1', trust_class: 'sensor', mac: 'aa:bb:cc:dd:ee:01' } }),
+    201,
+    site.logs,
+  );
+  expectStatus(await site.call('POST', `/v1/tenants/${T}/wifi-keys`, { body: { name: 'oldkey', trust_class: 'sensor' } }), 201, site.logs);
+  expectStatus(await site.call('POST', `/v1/tenants/${T}/broker-accounts`, { body: { name: 'app0', publish: ['data/#'], subscribe: [] } }), 201, site.logs);
   site.backends.proxmox.removeTenantNetwork('runsdel');
 });
 afterAll(async () => {

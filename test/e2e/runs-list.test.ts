@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Runs over REST (issue 47 item 2): a tenant's runs and its objects', from Temporal's visibility
@@ -28,9 +29,9 @@ beforeAll(async () => {
   const acme = await site.call('POST', '/v1/tenants', { body: { name: 'acme' } });
   expect(acme.status, acme.text).toBe(201);
   acmeToken = acme.body.api_token;
-  expect((await site.call('POST', '/v1/tenants', { body: { name: 'other' } })).status).toBe(201);
+  expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'other' } }), 201, site.logs);
   for (const name of ['www', 'api', 'db'])
-    expect((await site.call('PUT', `/v1/tenants/acme/records/${name}`, { body: { address: '10.128.1.60' } })).status).toBe(200);
+    expectStatus(await site.call('PUT', `/v1/tenants/acme/records/${name}`, { body: { address: '10.128.1.60' } }), 200, site.logs);
   // A create that fails at its dns step and parks, waiting for its repeat.
   site.backends.pdns.faults.add({ failNext: 1000, status: 500, match: '/zones' });
   try {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Saved plans (issue 47 item 1), as Terraform's: a plan is kept with what it observed; applying it
@@ -19,7 +20,7 @@ const about = (objects: Found[], vmid: number) => objects.filter((o) => o.area =
 
 beforeAll(async () => {
   site = await startTestSite();
-  expect((await site.call('POST', '/v1/tenants', { body: { name: T } })).status).toBe(201);
+  expectStatus(await site.call('POST', '/v1/tenants', { body: { name: T } }), 201, site.logs);
   for (const name of ['web', 'stray', 'late']) {
     const w = await site.call('POST', `/v1/tenants/${T}/workloads`, { body: { name, cores: 1, memory_mb: 512 } });
     expect(w.status, w.text).toBe(201);
@@ -104,7 +105,7 @@ describe('a saved plan', () => {
   });
 
   it("answers 404 for an unknown or another tenant's plan, 409 for an expired one, 400 for a malformed id", async () => {
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'other' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'other' } }), 201, site.logs);
     const theirs = await site.call('POST', '/v1/tenants/other/reconcile?plan=true');
     expect(theirs.status).toBe(200);
     const cross = await reconcile(`?apply=${theirs.body.plan_id}`);

@@ -6,6 +6,7 @@ import { ensureSweepSchedule } from '../../temporal/schedules.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { createTenant, faulted } from '../support/lab-calls.js';
 import { runIds } from '../../contracts/ids.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * A run explains itself to a platform engineer with the real `temporal` CLI alone, decoding
@@ -152,7 +153,7 @@ describe('a create, read with the temporal CLI through the codec', () => {
   it('works with the codec for show, describe, stack, query, metadata, result and schedule describe', async () => {
     site.backends.minio.faults.add({ failNext: 1000, match: '/minio/admin' });
     try {
-      expect((await site.call('POST', '/v1/tenants', { body: { name: 'clis' } })).status).toBe(502);
+      expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'clis' } }), 502, site.logs);
     } finally {
       site.backends.minio.faults.clear();
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NONE, tenantObjects } from '../support/backend-objects.js';
 import { hangingProxy, type HangingProxy } from '../support/hanging-proxy.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * A tenant delete whose answer was lost: the API lost Temporal while the delete's run went on (the
@@ -64,7 +65,7 @@ describe('a tenant delete answered 503 while its run went on', () => {
 
   it("a delete lost before it reached Temporal is attempted afresh on the repeat, not answered by the name's earlier delete", async () => {
     // A tenant deleted: its name's last delete run completed with 'deleted'.
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'relost' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'relost' } }), 201, site.logs);
     site.backends.proxmox.removeTenantNetwork('relost');
     expect((await del('relost')).status).toBe(204);
     // The name again; the fabric carries this one's zone.

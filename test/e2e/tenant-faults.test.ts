@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Faults } from '../../apps/lab/simulators/faults.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { faulted } from '../support/lab-calls.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Backend faults: each step failing answers 502 with the partial tenant and its secrets; the same
@@ -94,8 +95,8 @@ describe.each(STEP_FAULTS.map((f, i) => ({ ...f, name: `flt${i}` })))('the $step
     expect(resumed.body.dashboard.password).toBe(partial.dashboard.password);
     // A resume without secrets issues a new API token; the old one is revoked.
     expect(resumed.body.api_token).not.toBe(partial.api_token);
-    expect((await site.call('GET', `/v1/tenants/${name}`, { token: partial.api_token })).status).toBe(401);
-    expect((await site.call('GET', `/v1/tenants/${name}`, { token: resumed.body.api_token })).status).toBe(200);
+    expectStatus(await site.call('GET', `/v1/tenants/${name}`, { token: partial.api_token }), 401, site.logs);
+    expectStatus(await site.call('GET', `/v1/tenants/${name}`, { token: resumed.body.api_token }), 200, site.logs);
     expect(resumed.body.steps.every((s: any) => s.ok)).toBe(true);
     expect(await countObjects(name)).toEqual({ zones: 1, fabricZones: 1, vnets: 1, orgs: 1 });
     const ready = await site.call('GET', `/v1/tenants/${name}`);
@@ -109,7 +110,7 @@ describe('a transient fault', () => {
     const logStore = site.backends.logStore!.faults;
     // Baseline: what the log-store step (the one before dashboards) asks of its backend for a new tenant.
     let before = logStore.seen('/config');
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'trq1' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'trq1' } }), 201, site.logs);
     const perCreate = logStore.seen('/config') - before;
     expect(perCreate).toBeGreaterThan(0);
 
@@ -180,7 +181,7 @@ describe('a slow backend', () => {
     expect(r.status, r.text).toBe(502);
     expect(r.body).toMatchObject({ error: 'backend step "network" failed', failure: { step: 'network', backend: 'proxmox', status: 500 } });
     expect(Object.keys(r.body).sort()).toEqual(['error', 'failure']);
-    expect((await site.call('GET', '/v1/tenants/nofab')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/nofab'), 404, site.logs);
     const again = await site.call('POST', '/v1/tenants', { body: { name: 'nofab' } });
     expect(again.status, again.text).toBe(201);
   });
@@ -188,7 +189,7 @@ describe('a slow backend', () => {
 
 describe('a failed delete', () => {
   it('leaves the tenant deleting (502); a second delete resumes it (204)', async () => {
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'delf' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'delf' } }), 201, site.logs);
     site.backends.proxmox.removeTenantNetwork('delf');
     const r = await faulted(site.backends.minio.faults, { failNext: 1000, status: 500, match: '/minio/admin' }, () => site.call('DELETE', '/v1/tenants/delf'));
     expect(r.status, r.text).toBe(502);
@@ -198,13 +199,13 @@ describe('a failed delete', () => {
     expect(deleting.condition).toMatchObject({ ready: false, run: { id: 'tenant-delete/delf', state: 'parked' }, failure: r.body.failure });
     const again = await site.call('DELETE', '/v1/tenants/delf');
     expect(again.status, again.text).toBe(204);
-    expect((await site.call('GET', '/v1/tenants/delf')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/delf'), 404, site.logs);
   });
 });
 
 describe('a failed reconcile', () => {
   it('answers 502 naming the step, with the tenant; the repeat reconciles (200)', async () => {
-    expect((await site.call('POST', '/v1/tenants', { body: { name: 'recf' } })).status).toBe(201);
+    expectStatus(await site.call('POST', '/v1/tenants', { body: { name: 'recf' } }), 201, site.logs);
     const r = await faulted(site.backends.minio.faults, { failNext: 1000, status: 500, match: '/minio/admin' }, () =>
       site.call('POST', '/v1/tenants/recf/reconcile'),
     );

@@ -3,6 +3,7 @@ import { allOneAt, NONE, tenantObjects } from '../support/backend-objects.js';
 import { dig, nsupdate } from '../support/pdns.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { createTenant } from '../support/lab-calls.js';
+import { expectStatus } from '../support/answer.js';
 
 let site: TestSite;
 beforeAll(async () => {
@@ -152,7 +153,7 @@ describe('deleting a tenant', () => {
     const r = await site.call('DELETE', '/v1/tenants/gone', { token: c.body.api_token });
     expect(r.status, r.text).toBe(204);
     expect(r.text).toBe('');
-    expect((await site.call('GET', '/v1/tenants/gone')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/gone'), 404, site.logs);
     expect(await pdnsZones()).not.toContain(`${zone}.`);
     expect(site.backends.minio.state.users.has('gone')).toBe(false);
     expect((await site.call('GET', '/v1/fabric/egress')).body.vrfs).not.toContainEqual({ tenant: 'gone', vrf: 'vrf_gone' });
@@ -186,6 +187,6 @@ describe('short tenant names', () => {
     const r = await site.call('POST', '/v1/tenants', { body: { name: 's' } });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: 'name: a tenant name needs at least two characters at this site (it is the fabric zone id)' });
-    expect((await site.call('GET', '/v1/tenants/s')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/s'), 404, site.logs);
   });
 });

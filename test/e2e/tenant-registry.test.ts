@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitSdn, removeTenantNetwork } from '../../apps/lab/simulators/proxmox/index.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectNoSecrets } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Tenant reads and registry semantics through the HTTP API: the tenant object and its derived
@@ -175,7 +176,7 @@ describe('restore field bounds (spec: state_secret 8..40 characters, tsig_secret
     expect(r.body.error).toMatch(new RegExp(`^${field}: `));
     if (why) expect(r.body.error).toBe(`${field}: ${why}`);
     expectNoSecrets(r.body);
-    expect((await site.call('GET', '/v1/tenants/rga', { token: t.api_token })).status).toBe(200);
+    expectStatus(await site.call('GET', '/v1/tenants/rga', { token: t.api_token }), 200, site.logs);
     expect(site.backends.minio.state.users.get('rga')?.secretKey).toBe(held);
   });
   it.each([
@@ -223,7 +224,7 @@ describe('index allocation', () => {
   it('refuses a requested index without the secrets: index is for restore only', async () => {
     const r = await create('rge', { index: 40 });
     expect([r.status, r.body]).toEqual([400, { error: 'index: is for restore only: send it with tsig_secret, state_secret and api_token' }]);
-    expect((await site.call('GET', '/v1/tenants/rge')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/rge'), 404, site.logs);
   });
 
   it('skips indexes the fabric carries for zones and VNets of other names', async () => {
@@ -257,7 +258,7 @@ describe('index allocation', () => {
       expect(r.status, r.text).toBe(409);
       expect(r.body).toEqual({ error: 'no free tenant index' });
       expect((await site.registry.sql`select 1 from tenants where name = 'rgz' or index = 63`).length).toBe(0);
-      expect((await site.call('GET', '/v1/tenants/rgz')).status).toBe(404);
+      expectStatus(await site.call('GET', '/v1/tenants/rgz'), 404, site.logs);
     } finally {
       await site.registry.sql`delete from tenants where name like 'dm%'`;
     }

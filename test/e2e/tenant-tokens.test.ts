@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTenantNetwork } from '../../apps/lab/simulators/proxmox/index.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { expectNoSecrets, expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Authentication rules 1-7 of the spec, through the HTTP API: what a tenant token, the egress
@@ -107,8 +108,8 @@ describe('the egress agent token', () => {
     ]) {
       expectUnauthorized(r);
     }
-    expect((await site.call('GET', '/v1/tenants/tka')).status).toBe(200);
-    expect((await site.call('GET', '/v1/tenants/tkeg')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/tka'), 200, site.logs);
+    expectStatus(await site.call('GET', '/v1/tenants/tkeg'), 404, site.logs);
   });
 });
 
@@ -192,7 +193,7 @@ describe('a tenant whose registry row is gone', () => {
       expect(r.status, r.text).toBe(400);
       expect(r.body.error).toMatch(/all together or not at all/);
     }
-    expect((await site.call('GET', '/v1/tenants/tkd')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/tkd'), 404, site.logs);
   });
 
   it('refuses an api_token issued for another name', async () => {

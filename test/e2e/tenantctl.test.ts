@@ -9,6 +9,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
 import { faulted } from '../support/lab-calls.js';
 import { waitFor } from '../support/wait-for.js';
 import { COMMANDS } from '../../cli/commands.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * tenantctl through its real process (`bin/tenantctl.mjs`, the package's bin), spawned against a
@@ -108,7 +109,7 @@ describe('tenantctl tenant create', () => {
     const r = await tenantctl(['tenant', 'create', 'ctlnone']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--secrets-file');
-    expect((await site.call('GET', '/v1/tenants/ctlnone')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/ctlnone'), 404, site.logs);
   });
 
   it('prints the secrets when asked with --show-secrets', async () => {
@@ -181,7 +182,7 @@ describe('tenantctl and a secrets file that already exists', () => {
     expect(r.stderr).toContain(`--secrets-file ${file} holds the secrets of "ctlo", not the secrets of tenant "ctlq"`);
     expect(r.stderr).not.toContain('running');
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect((await site.call('GET', '/v1/tenants/ctlq')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/ctlq'), 404, site.logs);
   });
 
   it('a folder that does not exist, or a file that is not a secrets file: exit 2 before any call', async () => {
@@ -196,7 +197,7 @@ describe('tenantctl and a secrets file that already exists', () => {
       expect(r.stderr).toContain(said);
     }
     expect(readFileSync(other, 'utf8')).toBe('not secrets\n');
-    expect((await site.call('GET', '/v1/tenants/ctlr')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/ctlr'), 404, site.logs);
   });
 });
 

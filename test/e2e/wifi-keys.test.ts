@@ -4,6 +4,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
 import { associateAt, expectTenantScopedReads, wifiKeyAnswer } from '../support/lab-calls.js';
 import { twoWorkers } from '../support/workers.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Wi-Fi keys through the HTTP API, checked on the UniFi simulator: its WLANs' PPSK entries
@@ -227,7 +228,7 @@ describe('DELETE /v1/tenants/{t}/wifi-keys/{key}', () => {
     expect(entryOf('lab-dev', psk)).toBeUndefined();
     expect(await associate('lab-dev', psk, '02:00:00:00:00:01')).toMatchObject({ status: 403 });
     expect(await associate('lab-dev', psk, '02:00:00:00:00:02')).toMatchObject({ status: 403 });
-    expect((await site.call('GET', '/v1/tenants/keys/wifi-keys/cams')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/keys/wifi-keys/cams'), 404, site.logs);
     const again = await site.call('DELETE', '/v1/tenants/keys/wifi-keys/cams');
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'wifi key not found' });
@@ -241,20 +242,20 @@ describe('DELETE /v1/tenants/{t}/wifi-keys/{key}', () => {
     expect(r.status, r.text).toBe(502);
     expect(r.body).toMatchObject({ error: 'backend step "wifi" failed', failure: { step: 'wifi' } });
     expect(await associate('lab-devices', psk)).toMatchObject({ status: 200 });
-    expect((await site.call('DELETE', '/v1/tenants/keys/wifi-keys/flaky')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/keys/wifi-keys/flaky'), 204, site.logs);
     expect(await associate('lab-devices', psk)).toMatchObject({ status: 403 });
   });
 
   it('401 without a token; 404 for an unregistered tenant or another tenant token', async () => {
     expectUnauthorized(await site.call('DELETE', '/v1/tenants/keys/wifi-keys/sensors', { token: null }));
-    expect((await site.call('DELETE', '/v1/tenants/keys/wifi-keys/sensors', { token: tokens.peer })).status).toBe(404);
+    expectStatus(await site.call('DELETE', '/v1/tenants/keys/wifi-keys/sensors', { token: tokens.peer }), 404, site.logs);
     expect((await site.call('DELETE', '/v1/tenants/nobody/wifi-keys/sensors')).body).toEqual({ error: 'tenant not found' });
     expect(await associate('lab-devices', sensors.psk)).toMatchObject({ status: 200 });
   });
 
   it("revoking a WLAN's last key leaves one unusable placeholder entry", async () => {
     for (const name of ['sensors', 'lost']) {
-      expect((await site.call('DELETE', `/v1/tenants/keys/wifi-keys/${name}`)).status).toBe(204);
+      expectStatus(await site.call('DELETE', `/v1/tenants/keys/wifi-keys/${name}`), 204, site.logs);
     }
     const left = entries('lab-devices');
     expect(left).toHaveLength(1);
@@ -298,7 +299,7 @@ describe('tenant delete', () => {
     const k = await issue('peer', { name: 'pk', trust_class: 'camera' });
     expect(k.status, k.text).toBe(201);
     site.backends.proxmox.removeTenantNetwork('peer');
-    expect((await site.call('DELETE', '/v1/tenants/peer')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/peer'), 204, site.logs);
     expect(entryOf('lab-dev', k.body.psk)).toBeUndefined();
     expect(await associate('lab-dev', k.body.psk)).toMatchObject({ status: 403 });
   });
@@ -349,7 +350,7 @@ describe('at a site with no wireless controller', () => {
   beforeAll(async () => {
     // The developer network goes with the controller (a developer SSID alone is refused at start).
     bare = await startTestSite({ env: { SITE_WIFI_URL: '', SITE_WIFI_DEVELOPER_SSID: '', SITE_WIFI_DEVELOPER_VLAN: '', SITE_WIFI_DEVELOPER_BOUND_SSID: '' } });
-    expect((await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } })).status).toBe(201);
+    expectStatus(await bare.call('POST', '/v1/tenants', { body: { name: 'bare' } }), 201, bare.logs);
   });
   afterAll(async () => {
     await bare?.stop();

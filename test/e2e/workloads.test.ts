@@ -5,6 +5,7 @@ import { startTestSite, type TestSite } from '../support/site.js';
 import { expectEachAnswers, readAndDeleteRoutes, TENANT_NOT_FOUND, type RouteCall } from '../support/lab-calls.js';
 import { OUTCOME } from '../../core/search-attributes.js';
 import { expectUnauthorized } from '../support/tenant-body.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Workloads through the HTTP API (spec: Workload, Workloads), on the lab site: the Proxmox
@@ -127,7 +128,7 @@ describe('creating a workload', () => {
     const r = await create('acme', { name: 'tiny', disk_gb: 4 });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: "disk_gb 4 is smaller than the template's disk of 8 GB; a disk can grow, never shrink" });
-    expect((await site.call('GET', '/v1/tenants/acme/workloads/tiny')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/workloads/tiny'), 404, site.logs);
   });
 
   it('records the run under workload-create/<tenant>/<name> with the tenant search attribute', async () => {
@@ -189,7 +190,7 @@ describe('requests that are refused', () => {
 
   it("404 for another tenant's token, for every route, and the workloads are untouched", async () => {
     await expectEachAnswers(site, everyRoute('acme'), TENANT_NOT_FOUND, other.api_token);
-    expect((await site.call('GET', '/v1/tenants/acme/workloads/web')).status).toBe(200);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/workloads/web'), 200, site.logs);
   });
 
   it('404 for an unknown tenant and for an unknown workload', async () => {
@@ -292,7 +293,7 @@ describe('backend failures', () => {
     expect(r.status, r.text).toBe(502);
     const run = site.client.workflow.getHandle('workload-create/acme/dropped');
     expect((await run.describe()).status.name).toBe('RUNNING');
-    expect((await site.call('DELETE', '/v1/tenants/acme/workloads/dropped')).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/acme/workloads/dropped'), 204, site.logs);
     await run.result();
     const d = await run.describe();
     expect([d.status.name, d.typedSearchAttributes.get(OUTCOME)]).toEqual(['COMPLETED', 'superseded']);
@@ -303,7 +304,7 @@ describe('backend failures', () => {
     const r = await create('acme', { name: 'early' });
     expect(r.status, r.text).toBe(502);
     expect(r.body).toMatchObject({ error: 'backend step "hypervisor" failed', failure: { step: 'hypervisor' } });
-    expect((await site.call('GET', '/v1/tenants/acme/workloads/early')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/workloads/early'), 404, site.logs);
   });
 
   it('a failed delete is 502 and leaves the workload deleting; a repeat resumes and removes the VM and its names', async () => {
@@ -321,7 +322,7 @@ describe('backend failures', () => {
     expect(vm(w.vmid)).toBeUndefined();
     expect((await dig(dnsPort(), `flaky.${acme.dns.zone}`)).status).toBe('NXDOMAIN');
     expect((await dig(dnsPort(), reverseName(w.address), 'PTR')).answers).toEqual([]);
-    expect((await site.call('GET', '/v1/tenants/acme/workloads/flaky')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/workloads/flaky'), 404, site.logs);
   });
 
   it('a DNS failure on delete is 502; a repeat removes the names', async () => {
@@ -363,7 +364,7 @@ describe('tenant delete and audit', () => {
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ error: 'the tenant still has workloads; delete them first' });
     expect((await site.call('GET', '/v1/tenants/other')).body.status).toBe('ready');
-    expect((await site.call('DELETE', '/v1/tenants/other/workloads/app', { token: other.api_token })).status).toBe(204);
+    expectStatus(await site.call('DELETE', '/v1/tenants/other/workloads/app', { token: other.api_token }), 204, site.logs);
     site.backends.proxmox.removeTenantNetwork('other');
     const gone = await site.call('DELETE', '/v1/tenants/other', { token: other.api_token });
     expect(gone.status, gone.text).toBe(204);

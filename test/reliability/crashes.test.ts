@@ -5,6 +5,7 @@ import { ALL_ONE, NONE, heldStateSecret, heldTsigSecret, siteTotals, tenantObjec
 import { seededPrng } from '../support/prng.js';
 import { runIds } from '../../contracts/ids.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * Crashes of the worker and the API in the middle of tenant creates and deletes. Whatever point a
@@ -228,7 +229,7 @@ describe('the worker killed at random points of tenant creates and deletes', () 
       // The secrets the caller holds are the ones the backends hold.
       expect(await heldTsigSecret(site, row.name)).toBe(answer.dns.tsig_secret);
       expect(heldStateSecret(site, row.name)).toBe(answer.state.secret_key);
-      expect((await site.call('GET', `/v1/tenants/${row.name}`, { token: answer.api_token })).status).toBe(200);
+      expectStatus(await site.call('GET', `/v1/tenants/${row.name}`, { token: answer.api_token }), 200, site.logs);
     }
     for (const [i, name] of doomed.entries()) {
       // A deleted tenant's index is free again: a new tenant may hold it (and its reverse zone) now.

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { SLOW_CLIENT_BOUNDS } from '../../apps/api/server.js';
 import { startTestSite, type TestSite } from '../support/site.js';
 import { chunkedUpload, inChunks, sendChunked } from '../support/chunked.js';
+import { expectStatus } from '../support/answer.js';
 
 let site: TestSite;
 let acme: { api_token: string; network: { subnet: string } };
@@ -78,9 +79,9 @@ describe('the 64 KB limit on chunked bodies', () => {
   });
 
   it('nothing was created by the refused bodies', async () => {
-    expect((await site.call('GET', '/v1/tenants/acme/workloads/big')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/acme/workloads/big'), 404, site.logs);
     expect((await site.call('GET', '/v1/tenants/acme/records')).body.records).toEqual([]);
-    expect((await site.call('GET', '/v1/tenants/big')).status).toBe(404);
+    expectStatus(await site.call('GET', '/v1/tenants/big'), 404, site.logs);
   });
 
   it('a chunked record body under the limit is read whole and acted on', async () => {

@@ -7,6 +7,7 @@ import { fresh } from '../support/fresh-http.js';
 import { nsupdate } from '../support/pdns.js';
 import { startTestSite, waitFor, type TestSite } from '../support/site.js';
 import { runIds } from '../../contracts/ids.js';
+import { expectStatus } from '../support/answer.js';
 
 /**
  * The registry lost with ten tenants in it: each tenant restores itself with its own token and
@@ -149,7 +150,7 @@ describe('the registry lost under ten tenants', () => {
       expect(await shipsLogs(t), t.name).toBe(true);
       expect(await dashboardSignsIn(t), t.name).toBe(true);
       // The kept token is the tenant's again.
-      expect((await site.call('GET', `/v1/tenants/${t.name}`, { token: t.api_token })).status).toBe(200);
+      expectStatus(await site.call('GET', `/v1/tenants/${t.name}`, { token: t.api_token }), 200, site.logs);
     }
     expect(await siteTotals(site)).toEqual({
       reverseZones: 10,

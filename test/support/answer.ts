@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * What a call answered, for an assertion's message: its status, its error text, each step it
  * reports, the failure the body names, and the service's last warnings when given its log. Never the body itself: a 502
@@ -15,4 +17,13 @@ export function answerOf(res: { status: number; body: any }, logs: string[] = []
     `answered ${res.status}${typeof object.error === 'string' ? ` (${object.error})` : ''}${failure}${said ? `, steps ${said}` : ''}`,
     ...warned.map((l) => `  log: ${l.slice(0, 600)}`),
   ].join('\n');
+}
+
+/**
+ * Checks a call's status and hands the answer on; a wrong status fails with `answerOf` (the failed
+ * step, the error, the service's last warnings when given its log), not a bare "expected 502 to be 201".
+ */
+export function expectStatus<R extends { status: number; body: any }>(res: R, status: number, logs?: string[]): R {
+  expect(res.status, answerOf(res, logs)).toBe(status);
+  return res;
 }
