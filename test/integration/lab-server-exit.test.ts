@@ -8,11 +8,11 @@ afterEach(() => vi.restoreAllMocks());
  * Recursor whose API refused, and nothing said why). A stop the lab asked for says nothing.
  */
 it('reports a Recursor that exits unasked, with its exit and its API, and stays silent on a stop', async () => {
+  // Kept from the suite's output: a reader of a run's log would chase this report as a real death.
   const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
     written.push(String(chunk));
-    return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+    return true;
   });
   const killed = await startRecursor();
   const stopped = await startRecursor();
